@@ -1,0 +1,28 @@
+//! `cargo xtask …`: the developer's commands.
+//!
+//! - `test`: everything CI runs (format, lints, Rust tests, Python module and suites).
+//! - `generate --chain NAME | --metadata FILE [--name NAME]`: runtime types (codegen).
+//! - `summary FILE`: load a metadata blob and print its pallets.
+
+mod python;
+mod test;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("test") => test::run(&args[1..]),
+        _ => Err(format!(
+            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n\nunknown or missing command: {:?}",
+            args.first()
+        )),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
