@@ -26,7 +26,7 @@ pub fn decode(text: &str) -> Result<Vec<u8>, Error> {
         .strip_prefix("0x")
         .or_else(|| text.strip_prefix("0X"))
         .unwrap_or(text);
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return Err(Error::Hex(format!(
             "odd number of hex digits ({})",
             s.len()

@@ -5,6 +5,7 @@
 //! - `summary FILE`: load a metadata blob and print its pallets.
 
 mod python;
+mod reference;
 mod test;
 
 use std::process::ExitCode;

@@ -42,6 +42,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "warnings",
         ],
     )?;
+    // Differential tests compare against py-scale-codec in the reference venv.
+    let reference_python = crate::reference::python()?;
+    std::env::set_var(crate::reference::ENV_VAR, &reference_python);
     run_step("rust tests", "cargo", &["test", "--workspace"])?;
     if !rust_only {
         crate::python::test()?;
