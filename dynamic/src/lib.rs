@@ -5,3 +5,4 @@
 pub mod graph;
 
 pub use graph::{BitStore, Field, Fields, Name, Node, Prim, Special, TypeGraph, TypeIdx, Variant};
+pub mod typestr;
