@@ -1,0 +1,28 @@
+//! Storage hashers and storage keys.
+//!
+//! - [`StorageHasher`]: the seven hashers metadata names (the one enum the
+//!   project uses for them), with their output layout ([`StorageHasher::hash_len`],
+//!   [`StorageHasher::is_concat`]) and conversions from every `frame-metadata`
+//!   version's hasher enum.
+//! - [`storage_key`] builds a full key; [`split_storage_key`] and
+//!   [`split_storage_key_with`] take one apart again.
+//! - [`blake2_128`], [`blake2_256`], [`twox_64`], [`twox_128`], [`twox_256`]:
+//!   the hash functions underneath.
+//!
+//! ```
+//! use ferroscale_core::hashing::{storage_key, StorageHasher};
+//! let account = [0u8; 32];
+//! let key = storage_key("System", "Account", &[(StorageHasher::Blake2_128Concat, &account)]);
+//! assert_eq!(key.len(), 32 + 16 + 32);
+//! ```
+
+mod digest;
+mod from_metadata;
+mod hasher;
+mod storage_key;
+
+pub use digest::{blake2_128, blake2_256, twox_128, twox_256, twox_64};
+pub use hasher::{hash, StorageHasher};
+pub use storage_key::{
+    split_storage_key, split_storage_key_with, storage_key, storage_prefix, KeyPart,
+};
