@@ -15,6 +15,9 @@ pub enum Error {
         /// Byte offset into the (binary) metadata where it failed.
         offset: usize,
     },
+    /// Metadata that decoded but does not hold together, e.g. a type id
+    /// outside the registry or a pallet's call type that is not an enum.
+    MetadataContent(String),
     /// An SS58 address or payload that is not valid.
     Ss58(String),
     /// A storage key or hasher input that is not valid.
@@ -28,6 +31,7 @@ impl fmt::Display for Error {
             Error::Metadata { what, offset } => {
                 write!(f, "invalid metadata at byte {offset}: {what}")
             }
+            Error::MetadataContent(m) => write!(f, "inconsistent metadata: {m}"),
             Error::Ss58(m) => write!(f, "invalid SS58: {m}"),
             Error::Storage(m) => write!(f, "storage: {m}"),
         }
