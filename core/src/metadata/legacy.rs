@@ -52,26 +52,8 @@ fn key_tuple(keys: &[TypeRef]) -> TypeRef {
     }
 }
 
-/// Every version's `StorageHasher` enum lists the hashers in the same order,
-/// so the SCALE variant index identifies the hasher across versions.
-pub(super) fn hasher<H: Encode>(hasher: &H) -> Result<StorageHasher, Error> {
-    const BY_INDEX: [StorageHasher; 7] = [
-        StorageHasher::Blake2_128,
-        StorageHasher::Blake2_256,
-        StorageHasher::Blake2_128Concat,
-        StorageHasher::Twox128,
-        StorageHasher::Twox256,
-        StorageHasher::Twox64Concat,
-        StorageHasher::Identity,
-    ];
-    let index = hasher.encode().first().copied().unwrap_or(u8::MAX);
-    BY_INDEX
-        .get(index as usize)
-        .copied()
-        .ok_or_else(|| Error::MetadataContent(format!("unknown storage hasher index {index}")))
-}
-
-/// Same idea as [`hasher`] for the `Optional`/`Default` modifier.
+/// Every version's `StorageEntryModifier` is `Optional` (SCALE index 0) then
+/// `Default` (1), so the encoded index identifies it across versions.
 pub(super) fn modifier<M: Encode>(modifier: &M) -> StorageModifier {
     match modifier.encode().first() {
         Some(0) => StorageModifier::Optional,
@@ -247,20 +229,18 @@ macro_rules! legacy_converter {
                                     Ty::Map { hasher: h, key, value, $linked: linked } => {
                                         let key = type_ref(key);
                                         let keys = vec![key.clone()];
-                                        (vec![hasher(&h)?], Some(key), keys, type_ref(value), linked)
+                                        (vec![StorageHasher::from(&h)], Some(key), keys, type_ref(value), linked)
                                     }
                                     Ty::DoubleMap { hasher: h1, key1, key2, value, key2_hasher: h2 } => {
                                         let keys = vec![type_ref(key1), type_ref(key2)];
-                                        let hashers = vec![hasher(&h1)?, hasher(&h2)?];
+                                        let hashers = vec![StorageHasher::from(&h1), StorageHasher::from(&h2)];
                                         (hashers, Some(key_tuple(&keys)), keys, type_ref(value), false)
                                     }
                                     $(Ty::$NMap { keys, hashers, value } => {
                                         let keys: Vec<TypeRef> =
                                             owned(keys).into_iter().map(TypeRef::Name).collect();
-                                        let hashers = owned(hashers)
-                                            .iter()
-                                            .map(hasher)
-                                            .collect::<Result<Vec<_>, _>>()?;
+                                        let hashers =
+                                            owned(hashers).iter().map(StorageHasher::from).collect();
                                         (hashers, Some(key_tuple(&keys)), keys, type_ref(value), false)
                                     })?
                                 };

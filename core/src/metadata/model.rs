@@ -10,6 +10,10 @@ use std::collections::BTreeMap;
 
 use scale_info::PortableRegistry;
 
+/// The project's one storage-hasher enum (from [`crate::hashing`]), so that
+/// hashers taken from the model feed the storage-key builder directly.
+pub use crate::hashing::StorageHasher;
+
 /// A reference to a type: an id into [`Metadata::types`] (V14+) or a legacy
 /// type string (V9–V13).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -279,26 +283,6 @@ pub enum StorageModifier {
     Optional,
     /// Absent values are [`StorageEntry::default`].
     Default,
-}
-
-/// A storage hasher. The variant order is the SCALE index metadata uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(non_camel_case_types)]
-pub enum StorageHasher {
-    /// 128-bit Blake2.
-    Blake2_128,
-    /// 256-bit Blake2.
-    Blake2_256,
-    /// 128-bit Blake2 followed by the key.
-    Blake2_128Concat,
-    /// 128-bit xxHash.
-    Twox128,
-    /// 256-bit xxHash.
-    Twox256,
-    /// 64-bit xxHash followed by the key.
-    Twox64Concat,
-    /// The key itself.
-    Identity,
 }
 
 /// One storage item: a plain value or a map.

@@ -9,11 +9,11 @@ use frame_metadata::{v14, v15, v16};
 use scale_info::form::PortableForm;
 use scale_info::{PortableRegistry, TypeDef};
 
-use super::legacy::{hasher, modifier};
+use super::legacy::modifier;
 use super::model::{
     AssociatedType, Constant, CustomValue, Deprecation, Extrinsic, Field, Metadata, OuterEnums,
     Pallet, PalletEnum, Param, RuntimeApi, RuntimeApiMethod, SignedExtension, Storage,
-    StorageEntry, TypeRef, Variant, ViewFunction,
+    StorageEntry, StorageHasher, TypeRef, Variant, ViewFunction,
 };
 use super::registry_check;
 use crate::error::Error;
@@ -430,7 +430,7 @@ fn storage_entry(
             key,
             value,
         } => {
-            let hashers = hashers.iter().map(hasher).collect::<Result<Vec<_>, _>>()?;
+            let hashers: Vec<StorageHasher> = hashers.iter().map(StorageHasher::from).collect();
             let keys = split_key(types, key.id, hashers.len()).ok_or_else(|| {
                 Error::MetadataContent(format!(
                     "storage {pallet}.{}: {} hashers but key type {} is not a tuple of that many",
