@@ -4,12 +4,12 @@
 //! 9180), and every value decodes as that runtime's `AccountInfo`, whose
 //! shape is first confirmed against the metadata's type registry.
 //!
-//! The metadata is read here with `frame-metadata` directly (V14): this test
-//! checks the hashing layer, and needs only the storage entry and two types.
+//! The metadata comes through `ferroscale_core::metadata` (the project's
+//! model), so this also checks that the model hands out the right prefix,
+//! hasher and types for a storage entry.
 
 use ferroscale_core::hashing::{split_storage_key, storage_key, StorageHasher};
-use frame_metadata::v14::{RuntimeMetadataV14, StorageEntryType};
-use frame_metadata::{RuntimeMetadata, RuntimeMetadataPrefixed};
+use ferroscale_core::metadata::Metadata;
 use parity_scale_codec::{Decode, DecodeAll};
 use scale_info::form::PortableForm;
 use scale_info::{PortableRegistry, TypeDef, TypeDefPrimitive};
@@ -36,43 +36,32 @@ struct AccountData {
     fee_frozen: u128,
 }
 
-fn metadata() -> RuntimeMetadataV14 {
+fn metadata() -> Metadata {
     let bytes = ferroscale_fixtures::read(METADATA);
-    let prefixed = RuntimeMetadataPrefixed::decode_all(&mut &bytes[..])
-        .unwrap_or_else(|e| panic!("{METADATA}: {e}"));
-    match prefixed.1 {
-        RuntimeMetadata::V14(m) => m,
-        other => panic!("{METADATA}: expected V14, found V{}", other.version()),
-    }
+    let m = Metadata::from_bytes(&bytes).unwrap_or_else(|e| panic!("{METADATA}: {e}"));
+    assert_eq!(m.version, 14, "{METADATA}");
+    assert_eq!(m.spec_version(), Some(9180), "{METADATA}");
+    m
+}
+
+fn registry(m: &Metadata) -> &PortableRegistry {
+    m.types.as_ref().expect("V14 metadata has a type registry")
 }
 
 /// The System pallet's storage prefix and its `Account` entry's hashers, key
 /// type id and value type id.
-fn system_account(m: &RuntimeMetadataV14) -> (String, Vec<StorageHasher>, u32, u32) {
-    let system = m
-        .pallets
-        .iter()
-        .find(|p| p.name == "System")
-        .expect("a System pallet");
+fn system_account(m: &Metadata) -> (String, Vec<StorageHasher>, u32, u32) {
+    let system = m.pallet("System").expect("a System pallet");
     let storage = system.storage.as_ref().expect("System has storage");
-    let entry = storage
-        .entries
-        .iter()
-        .find(|e| e.name == "Account")
-        .expect("System.Account");
-    match &entry.ty {
-        StorageEntryType::Map {
-            hashers,
-            key,
-            value,
-        } => (
-            storage.prefix.clone(),
-            hashers.iter().map(StorageHasher::from).collect(),
-            key.id,
-            value.id,
-        ),
-        StorageEntryType::Plain(_) => panic!("System.Account is not a map"),
-    }
+    let entry = system.storage_entry("Account").expect("System.Account");
+    assert_eq!(entry.keys.len(), entry.hashers.len());
+    let key = entry
+        .keys
+        .first()
+        .and_then(|k| k.id())
+        .expect("a key type id");
+    let value = entry.value.id().expect("a value type id");
+    (storage.prefix.clone(), entry.hashers.clone(), key, value)
 }
 
 fn type_def(types: &PortableRegistry, id: u32) -> (&[String], &TypeDef<PortableForm>) {
@@ -138,13 +127,11 @@ fn assert_account_info_shape(types: &PortableRegistry, value: u32) {
 }
 
 /// `Balances.ExistentialDeposit`, from the metadata's constants.
-fn existential_deposit(m: &RuntimeMetadataV14) -> u128 {
-    let balances = m.pallets.iter().find(|p| p.name == "Balances").unwrap();
-    let constant = balances
-        .constants
-        .iter()
-        .find(|c| c.name == "ExistentialDeposit")
-        .unwrap();
+fn existential_deposit(m: &Metadata) -> u128 {
+    let constant = m
+        .pallet("Balances")
+        .and_then(|p| p.constant("ExistentialDeposit"))
+        .expect("Balances.ExistentialDeposit");
     u128::decode_all(&mut &constant.value[..]).unwrap()
 }
 
@@ -169,9 +156,9 @@ fn every_key_is_rebuilt_from_its_account_id_and_the_metadata() {
     assert_eq!(prefix, "System");
     assert_eq!(hashers.len(), 1, "System.Account has one key");
     let hasher = hashers[0];
-    let size = account_id_size(&m.types, key_ty);
+    let size = account_id_size(registry(&m), key_ty);
     assert_eq!(size, 32);
-    assert_account_info_shape(&m.types, value_ty);
+    assert_account_info_shape(registry(&m), value_ty);
 
     let pairs = pairs();
     assert_eq!(pairs.len(), 100, "pairs in {PAIRS}");
@@ -197,7 +184,7 @@ fn every_key_is_rebuilt_from_its_account_id_and_the_metadata() {
 fn every_value_decodes_as_the_runtimes_account_info() {
     let m = metadata();
     let (_, _, _, value_ty) = system_account(&m);
-    assert_account_info_shape(&m.types, value_ty);
+    assert_account_info_shape(registry(&m), value_ty);
     let existential = existential_deposit(&m);
     assert_eq!(existential, 10_000_000_000, "1 DOT at spec 9180");
 
