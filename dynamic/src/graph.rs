@@ -157,8 +157,13 @@ pub enum Special {
     Call,
     /// An extrinsic as py-scale-codec's `GenericExtrinsic` (compact-length prefixed).
     Extrinsic,
-    /// `Event`/`RuntimeEvent`: pallet index + event index + attributes from the runtime.
+    /// Legacy `Event` (py-scale-codec `GenericEvent`): pallet index + event
+    /// index + attributes `[{"type", "value"}…]` from the runtime's event table.
     Event,
+    /// scale-info `RuntimeEvent` (py-scale-codec `GenericScaleInfoEvent`): the
+    /// inner node is the runtime's event enum; the value is
+    /// `{"event_index", "module_id", "event_id", "attributes"}`.
+    ScaleInfoEvent(TypeIdx),
     /// `EventRecord`: phase, event, topics in py-scale-codec's flattened shape.
     /// The inner node is the record's struct (phase, event, topics).
     EventRecord(TypeIdx),
@@ -168,6 +173,11 @@ pub enum Special {
     HexBytes,
     /// `MetadataVersioned`: the runtime metadata as py-scale-codec shows it.
     MetadataVersioned,
+    /// A conviction vote byte (py-scale-codec `GenericVote`): `{"aye": bool, "conviction": name}`.
+    Vote,
+    /// `WrapperKeepOpaque<T>`: length-prefixed bytes holding a `T`; the value is
+    /// the decoded `T`, or `"0x…"` when the bytes do not decode.
+    WrapperKeepOpaque(TypeIdx),
 }
 
 /// One node of the type graph.
@@ -224,6 +234,17 @@ pub enum Node {
 pub struct TypeGraph {
     nodes: Vec<Node>,
     names: Vec<Option<Name>>,
+    /// Ranges named lazily as `prefix::offset` (portable registries: `scale_info::N`),
+    /// so importing a registry formats no strings.
+    ranges: Vec<NamedRange>,
+}
+
+/// A range of nodes whose display names are `prefix::(index - start)`.
+#[derive(Clone, Debug)]
+struct NamedRange {
+    start: u32,
+    len: u32,
+    prefix: Name,
 }
 
 impl TypeGraph {
@@ -237,6 +258,7 @@ impl TypeGraph {
         TypeGraph {
             nodes: Vec::with_capacity(n),
             names: Vec::with_capacity(n),
+            ranges: Vec::new(),
         }
     }
 
@@ -286,12 +308,33 @@ impl TypeGraph {
         self.names.get(idx.get()).and_then(Option::as_ref)
     }
 
-    /// A name for error messages: the display name, else `#N`.
+    /// Names the nodes `start..start + len` lazily as `prefix::0`, `prefix::1` ….
+    pub fn name_range(&mut self, start: TypeIdx, len: u32, prefix: Name) {
+        self.ranges.push(NamedRange {
+            start: start.0,
+            len,
+            prefix,
+        });
+    }
+
+    /// A name for error messages: the display name, else the lazily formed
+    /// range name (`scale_info::N`), else `#N`.
     pub fn describe(&self, idx: TypeIdx) -> String {
-        match self.name(idx) {
-            Some(n) => n.to_string(),
-            None => idx.to_string(),
+        if let Some(n) = self.name(idx) {
+            return n.to_string();
         }
+        for r in self.ranges.iter().rev() {
+            if idx.0 >= r.start && idx.0 - r.start < r.len {
+                return format!("{}::{}", r.prefix, idx.0 - r.start);
+            }
+        }
+        idx.to_string()
+    }
+
+    /// Reserves room for `n` more nodes.
+    pub fn reserve_nodes(&mut self, n: usize) {
+        self.nodes.reserve(n);
+        self.names.reserve(n);
     }
 
     /// Number of nodes.

@@ -1,0 +1,1057 @@
+//! Decoding SCALE bytes against a [`TypeGraph`] node into a [`Sink`]
+//! (py-scale-codec 1.2.12's value shapes).
+//!
+//! Guarantees on hostile input: no panics; a length prefix is checked against
+//! the remaining input (times the element's minimum encoded size) before
+//! anything is allocated; nesting is capped ([`DEFAULT_MAX_DEPTH`]); every
+//! error names the type, the byte offset and what failed.
+
+use blake2::digest::consts::U32;
+use blake2::{Blake2b, Digest};
+use ferroscale_core::value::Value;
+
+use crate::error::Error;
+use crate::graph::{BitStore, Fields, Node, Prim, Special, TypeGraph, TypeIdx, Variant};
+use crate::runtime::{Runtime, KEYS};
+use crate::sink::{Sink, ValueSink};
+
+/// Default nesting limit.
+pub const DEFAULT_MAX_DEPTH: u32 = 256;
+
+/// Length prefixes of zero-sized elements above this are refused (no input
+/// bytes bound them).
+const MAX_ZERO_SIZED_ELEMENTS: u64 = 1 << 16;
+
+/// Everything a decode reads besides the bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a> {
+    /// The type graph.
+    pub graph: &'a TypeGraph,
+    /// The active runtime (needed by Call and Extrinsic).
+    pub runtime: Option<&'a Runtime>,
+    /// SS58 format for AccountId rendering; `None` renders `"0x…"`.
+    pub ss58_format: Option<u16>,
+    /// Nesting limit.
+    pub max_depth: u32,
+}
+
+impl<'a> Context<'a> {
+    /// A context over `graph` without runtime or ss58 format.
+    pub fn new(graph: &'a TypeGraph) -> Self {
+        Context {
+            graph,
+            runtime: None,
+            ss58_format: None,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+
+    /// With an active runtime.
+    pub fn with_runtime(mut self, runtime: &'a Runtime) -> Self {
+        self.runtime = Some(runtime);
+        self
+    }
+
+    /// With an ss58 format for account ids.
+    pub fn with_ss58(mut self, format: Option<u16>) -> Self {
+        self.ss58_format = format;
+        self
+    }
+}
+
+/// Decodes all of `bytes` as `ty`; trailing bytes are an
+/// [`Error::RemainingScaleBytesNotEmpty`].
+pub fn decode<S: Sink>(
+    ctx: &Context<'_>,
+    ty: TypeIdx,
+    bytes: &[u8],
+    sink: &mut S,
+) -> Result<S::Out, Error> {
+    let (v, used) = decode_prefix(ctx, ty, bytes, sink)?;
+    if used != bytes.len() {
+        return Err(Error::RemainingScaleBytesNotEmpty {
+            ty: ctx.graph.describe(ty),
+            offset: used,
+            length: bytes.len(),
+        });
+    }
+    Ok(v)
+}
+
+/// Decodes a `ty` from the start of `bytes`; returns the value and the bytes consumed.
+pub fn decode_prefix<S: Sink>(
+    ctx: &Context<'_>,
+    ty: TypeIdx,
+    bytes: &[u8],
+    sink: &mut S,
+) -> Result<(S::Out, usize), Error> {
+    let mut d = Decoder {
+        ctx,
+        data: bytes,
+        pos: 0,
+        depth: 0,
+        sink,
+    };
+    let v = d.node(ty)?;
+    Ok((v, d.pos))
+}
+
+/// Decodes all of `bytes` as `ty` into a [`Value`].
+pub fn decode_value(ctx: &Context<'_>, ty: TypeIdx, bytes: &[u8]) -> Result<Value, Error> {
+    decode(ctx, ty, bytes, &mut ValueSink)
+}
+
+/// Blake2b-256.
+pub(crate) fn blake2_256(data: &[u8]) -> [u8; 32] {
+    let mut h = Blake2b::<U32>::new();
+    h.update(data);
+    h.finalize().into()
+}
+
+struct Decoder<'c, 'a, 's, S: Sink> {
+    ctx: &'c Context<'a>,
+    data: &'c [u8],
+    pos: usize,
+    depth: u32,
+    sink: &'s mut S,
+}
+
+/// The parts of a decoded event: (pallet index, event index, pallet name, event name, attributes).
+type EventParts<'g, O> = (u8, u8, &'g crate::graph::Name, &'g crate::graph::Name, O);
+
+impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
+    fn graph(&self) -> &'a TypeGraph {
+        self.ctx.graph
+    }
+
+    fn invalid(&self, ty: TypeIdx, offset: usize, reason: impl Into<String>) -> Error {
+        Error::Invalid {
+            ty: self.graph().describe(ty),
+            offset,
+            reason: reason.into(),
+        }
+    }
+
+    #[inline]
+    fn take(&mut self, n: usize, ty: TypeIdx) -> Result<&'c [u8], Error> {
+        let rest = self.data.len() - self.pos;
+        if n > rest {
+            return Err(Error::NotEnoughBytes {
+                ty: self.graph().describe(ty),
+                offset: self.pos,
+                needed: n as u64,
+                available: rest,
+            });
+        }
+        let s = &self.data[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+
+    #[inline]
+    fn byte(&mut self, ty: TypeIdx) -> Result<u8, Error> {
+        Ok(self.take(1, ty)?[0])
+    }
+
+    #[inline]
+    fn array<const N: usize>(&mut self, ty: TypeIdx) -> Result<[u8; N], Error> {
+        let mut a = [0u8; N];
+        a.copy_from_slice(self.take(N, ty)?);
+        Ok(a)
+    }
+
+    fn remaining(&self) -> usize {
+        self.data.len() - self.pos
+    }
+
+    /// A SCALE compact integer (up to 128 bits; wider is an error).
+    fn compact(&mut self, ty: TypeIdx) -> Result<u128, Error> {
+        let start = self.pos;
+        let b0 = self.byte(ty)?;
+        Ok(match b0 & 3 {
+            0 => (b0 >> 2) as u128,
+            1 => (u16::from_le_bytes([b0, self.byte(ty)?]) >> 2) as u128,
+            2 => {
+                let rest = self.array::<3>(ty)?;
+                (u32::from_le_bytes([b0, rest[0], rest[1], rest[2]]) >> 2) as u128
+            }
+            _ => {
+                let n = (b0 >> 2) as usize + 4;
+                let bytes = self.take(n, ty)?;
+                if n > 16 && bytes[16..].iter().any(|&b| b != 0) {
+                    return Err(self.invalid(
+                        ty,
+                        start,
+                        format!("compact integer of {n} bytes exceeds 128 bits"),
+                    ));
+                }
+                let mut le = [0u8; 16];
+                let k = n.min(16);
+                le[..k].copy_from_slice(&bytes[..k]);
+                u128::from_le_bytes(le)
+            }
+        })
+    }
+
+    /// A compact length, checked against the remaining input: `len` elements
+    /// of at least `min_size` bytes each must fit.
+    fn length(&mut self, ty: TypeIdx, min_size: u64) -> Result<usize, Error> {
+        let start = self.pos;
+        let len = self.compact(ty)?;
+        let rest = self.remaining() as u128;
+        let fits = if min_size == 0 {
+            len <= MAX_ZERO_SIZED_ELEMENTS as u128
+        } else {
+            len.saturating_mul(min_size as u128) <= rest
+        };
+        if !fits {
+            return Err(Error::NotEnoughBytes {
+                ty: self.graph().describe(ty),
+                offset: start,
+                needed: u64::try_from(len.saturating_mul(min_size.max(1) as u128))
+                    .unwrap_or(u64::MAX),
+                available: rest as usize,
+            });
+        }
+        Ok(len as usize)
+    }
+
+    fn node(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
+        let graph = self.graph();
+        let Some(node) = graph.get(ty) else {
+            return Err(self.invalid(ty, self.pos, "type index out of range"));
+        };
+        if self.depth >= self.ctx.max_depth {
+            return Err(Error::DepthLimit {
+                ty: graph.describe(ty),
+                offset: self.pos,
+                limit: self.ctx.max_depth,
+            });
+        }
+        self.depth += 1;
+        let r = self.node_inner(ty, node);
+        self.depth -= 1;
+        r
+    }
+
+    fn node_inner(&mut self, ty: TypeIdx, node: &'a Node) -> Result<S::Out, Error> {
+        match node {
+            Node::Prim(p) => self.prim(ty, *p),
+            Node::Null => Ok(self.sink.null()),
+            Node::Compact(inner) => {
+                // Compact<u256> or wider inner types: allow up to 32 bytes.
+                if is_256(self.graph(), *inner) {
+                    return self.compact_256(ty);
+                }
+                let v = self.compact(ty)?;
+                Ok(self.sink.uint(v))
+            }
+            Node::Bytes => {
+                let n = self.length(ty, 1)?;
+                let b = self.take(n, ty)?;
+                Ok(self.sink.bytes(b))
+            }
+            Node::ByteArray(n) => {
+                let b = self.take(*n as usize, ty)?;
+                Ok(self.sink.hex(b))
+            }
+            Node::Array(inner, n) => {
+                let min = min_size(self.graph(), *inner, 0);
+                let n = *n as usize;
+                if (n as u128) * (min as u128) > self.remaining() as u128 {
+                    return Err(Error::NotEnoughBytes {
+                        ty: self.graph().describe(ty),
+                        offset: self.pos,
+                        needed: (n as u64).saturating_mul(min),
+                        available: self.remaining(),
+                    });
+                }
+                self.list_of(*inner, n)
+            }
+            Node::Seq(inner) => {
+                let min = min_size(self.graph(), *inner, 0);
+                let n = self.length(ty, min)?;
+                self.list_of(*inner, n)
+            }
+            Node::Tuple(items) => {
+                if items.len() == 1 {
+                    return self.node(items[0]);
+                }
+                let mut seq = self.sink.seq_begin(items.len());
+                for &t in items {
+                    let v = self.node(t)?;
+                    self.sink.seq_push(&mut seq, v);
+                }
+                Ok(self.sink.tuple_end(seq))
+            }
+            Node::Struct(fields) => {
+                let mut d = self.sink.dict_begin(fields.len());
+                for f in fields {
+                    let v = self.node(f.ty)?;
+                    self.sink.dict_insert(&mut d, &f.name, v);
+                }
+                Ok(self.sink.dict_end(d))
+            }
+            Node::Enum(variants) => {
+                let (var, inner) = self.enum_parts(ty, variants)?;
+                Ok(match inner {
+                    None => self.sink.name(&var.name),
+                    Some(v) => self.sink.single_entry(&var.name, v),
+                })
+            }
+            Node::Option(inner) => {
+                let at = self.pos;
+                match self.byte(ty)? {
+                    0 => Ok(self.sink.null()),
+                    1 => self.node(*inner),
+                    b => Err(self.invalid(ty, at, format!("invalid Option discriminant {b}"))),
+                }
+            }
+            Node::Result(ok, err) => {
+                let at = self.pos;
+                let (name, t) = match self.byte(ty)? {
+                    0 => (&result_names().0, *ok),
+                    1 => (&result_names().1, *err),
+                    b => {
+                        return Err(self.invalid(
+                            ty,
+                            at,
+                            format!("invalid Result discriminant {b}"),
+                        ))
+                    }
+                };
+                let v = self.node(t)?;
+                Ok(self.sink.single_entry(name, v))
+            }
+            Node::Set { byte_len, flags } => {
+                let n = *byte_len as usize;
+                if n > 16 {
+                    return Err(self.invalid(
+                        ty,
+                        self.pos,
+                        format!("set of {n} bytes is not supported"),
+                    ));
+                }
+                let b = self.take(n, ty)?;
+                let mut le = [0u8; 16];
+                le[..n].copy_from_slice(b);
+                let mask = u128::from_le_bytes(le);
+                let mut seq = self.sink.seq_begin(flags.len());
+                if mask > 0 {
+                    for (name, bit) in flags {
+                        if mask & (*bit as u128) > 0 {
+                            let v = self.sink.name(name);
+                            self.sink.seq_push(&mut seq, v);
+                        }
+                    }
+                }
+                Ok(self.sink.list_end(seq))
+            }
+            Node::BitSeq { store, .. } => self.bit_seq(ty, *store),
+            Node::Map(k, v) => {
+                let min =
+                    min_size(self.graph(), *k, 0).saturating_add(min_size(self.graph(), *v, 0));
+                let n = self.length(ty, min)?;
+                let mut seq = self.sink.seq_begin(n);
+                for _ in 0..n {
+                    let kv = self.node(*k)?;
+                    let vv = self.node(*v)?;
+                    let mut pair = self.sink.seq_begin(2);
+                    self.sink.seq_push(&mut pair, kv);
+                    self.sink.seq_push(&mut pair, vv);
+                    let t = self.sink.tuple_end(pair);
+                    self.sink.seq_push(&mut seq, t);
+                }
+                Ok(self.sink.list_end(seq))
+            }
+            Node::Special(s) => self.special(ty, s),
+            Node::Unresolved(name) => Err(Error::Unresolved {
+                name: name.to_string(),
+            }),
+        }
+    }
+
+    fn list_of(&mut self, inner: TypeIdx, n: usize) -> Result<S::Out, Error> {
+        let mut seq = self.sink.seq_begin(n);
+        for _ in 0..n {
+            let v = self.node(inner)?;
+            self.sink.seq_push(&mut seq, v);
+        }
+        Ok(self.sink.list_end(seq))
+    }
+
+    fn compact_256(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
+        let start = self.pos;
+        let b0 = self.byte(ty)?;
+        if b0 & 3 != 3 {
+            self.pos = start;
+            let v = self.compact(ty)?;
+            return Ok(self.sink.uint(v));
+        }
+        let n = (b0 >> 2) as usize + 4;
+        let bytes = self.take(n, ty)?;
+        if n > 32 && bytes[32..].iter().any(|&b| b != 0) {
+            return Err(self.invalid(
+                ty,
+                start,
+                format!("compact integer of {n} bytes exceeds 256 bits"),
+            ));
+        }
+        let mut le = [0u8; 32];
+        let k = n.min(32);
+        le[..k].copy_from_slice(&bytes[..k]);
+        Ok(self.sink.u256(&le))
+    }
+
+    /// Reads an enum's discriminant and payload: the variant and its value
+    /// (`None` for a unit variant).
+    fn enum_parts(
+        &mut self,
+        ty: TypeIdx,
+        variants: &'a [Variant],
+    ) -> Result<(&'a Variant, Option<S::Out>), Error> {
+        let at = self.pos;
+        let idx = self.byte(ty)?;
+        let var = match variants.get(idx as usize) {
+            Some(v) if v.index == idx => v,
+            _ => match variants.iter().find(|v| v.index == idx) {
+                Some(v) => v,
+                None => {
+                    return Err(self.invalid(ty, at, format!("index '{idx}' not present in enum")))
+                }
+            },
+        };
+        let inner = self.fields(&var.fields)?;
+        Ok((var, inner))
+    }
+
+    /// A variant payload: `None` (unit), the single value, a tuple, or a dict.
+    fn fields(&mut self, fields: &'a Fields) -> Result<Option<S::Out>, Error> {
+        Ok(match fields {
+            Fields::Unit => None,
+            Fields::Unnamed(tys) if tys.len() == 1 => Some(self.node(tys[0])?),
+            Fields::Unnamed(tys) => {
+                let mut seq = self.sink.seq_begin(tys.len());
+                for &t in tys {
+                    let v = self.node(t)?;
+                    self.sink.seq_push(&mut seq, v);
+                }
+                Some(self.sink.tuple_end(seq))
+            }
+            Fields::Named(fs) => {
+                let mut d = self.sink.dict_begin(fs.len());
+                for f in fs {
+                    let v = self.node(f.ty)?;
+                    self.sink.dict_insert(&mut d, &f.name, v);
+                }
+                Some(self.sink.dict_end(d))
+            }
+        })
+    }
+
+    fn prim(&mut self, ty: TypeIdx, p: Prim) -> Result<S::Out, Error> {
+        Ok(match p {
+            Prim::Bool => {
+                let at = self.pos;
+                match self.byte(ty)? {
+                    0 => self.sink.bool(false),
+                    1 => self.sink.bool(true),
+                    b => return Err(self.invalid(ty, at, format!("invalid bool byte {b}"))),
+                }
+            }
+            Prim::U8 => {
+                let v = self.byte(ty)?;
+                self.sink.uint(v as u128)
+            }
+            Prim::U16 => {
+                let v = u16::from_le_bytes(self.array(ty)?);
+                self.sink.uint(v as u128)
+            }
+            Prim::U32 => {
+                let v = u32::from_le_bytes(self.array(ty)?);
+                self.sink.uint(v as u128)
+            }
+            Prim::U64 => {
+                let v = u64::from_le_bytes(self.array(ty)?);
+                self.sink.uint(v as u128)
+            }
+            Prim::U128 => {
+                let v = u128::from_le_bytes(self.array(ty)?);
+                self.sink.uint(v)
+            }
+            Prim::U256 => {
+                let le: [u8; 32] = self.array(ty)?;
+                self.sink.u256(&le)
+            }
+            Prim::I8 => {
+                let v = self.byte(ty)? as i8;
+                self.sink.int(v as i128)
+            }
+            Prim::I16 => {
+                let v = i16::from_le_bytes(self.array(ty)?);
+                self.sink.int(v as i128)
+            }
+            Prim::I32 => {
+                let v = i32::from_le_bytes(self.array(ty)?);
+                self.sink.int(v as i128)
+            }
+            Prim::I64 => {
+                let v = i64::from_le_bytes(self.array(ty)?);
+                self.sink.int(v as i128)
+            }
+            Prim::I128 => {
+                let v = i128::from_le_bytes(self.array(ty)?);
+                self.sink.int(v)
+            }
+            Prim::I256 => {
+                let le: [u8; 32] = self.array(ty)?;
+                self.sink.i256(&le)
+            }
+            Prim::Char => {
+                let at = self.pos;
+                let v = u32::from_le_bytes(self.array(ty)?);
+                match char::from_u32(v) {
+                    Some(c) => {
+                        let mut buf = [0u8; 4];
+                        self.sink.text(c.encode_utf8(&mut buf))
+                    }
+                    None => return Err(self.invalid(ty, at, format!("{v:#x} is not a char"))),
+                }
+            }
+            Prim::Str => {
+                let n = self.length(ty, 1)?;
+                let b = self.take(n, ty)?;
+                self.sink.bytes(b)
+            }
+        })
+    }
+
+    fn bit_seq(&mut self, ty: TypeIdx, store: BitStore) -> Result<S::Out, Error> {
+        let start = self.pos;
+        let bits = self.compact(ty)?;
+        let word_bits = 8 * store.bytes() as u128;
+        let words = bits.div_ceil(word_bits);
+        let nbytes = words.saturating_mul(store.bytes() as u128);
+        if nbytes > self.remaining() as u128 {
+            return Err(Error::NotEnoughBytes {
+                ty: self.graph().describe(ty),
+                offset: start,
+                needed: u64::try_from(nbytes).unwrap_or(u64::MAX),
+                available: self.remaining(),
+            });
+        }
+        let bytes = self.take(nbytes as usize, ty)?;
+        let s = render_bits(bytes, bits as usize);
+        Ok(self.sink.text(&s))
+    }
+
+    fn account(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
+        let raw: &[u8] = self.take(32, ty)?;
+        if let Some(fmt) = self.ctx.ss58_format {
+            if let Ok(s) = ferroscale_core::ss58::encode(raw, fmt) {
+                return Ok(self.sink.text(&s));
+            }
+        }
+        Ok(self.sink.hex(raw))
+    }
+
+    fn runtime(&self, ty: TypeIdx) -> Result<&'a Runtime, Error> {
+        self.ctx.runtime.ok_or_else(|| Error::NoRuntime {
+            ty: self.graph().describe(ty),
+        })
+    }
+
+    fn special(&mut self, ty: TypeIdx, s: &'a Special) -> Result<S::Out, Error> {
+        let k = &*KEYS;
+        match s {
+            Special::AccountId => self.account(ty),
+            Special::EthereumAccountId => {
+                let b = self.take(20, ty)?;
+                Ok(self.sink.hex(b))
+            }
+            Special::AccountIndex => {
+                let v = u32::from_le_bytes(self.array(ty)?);
+                Ok(self.sink.uint(v as u128))
+            }
+            Special::MultiAddress(e) => {
+                let Some(Node::Enum(variants)) = self.graph().get(*e) else {
+                    return Err(self.invalid(ty, self.pos, "MultiAddress is not an enum"));
+                };
+                let (var, inner) = self.enum_parts(*e, variants)?;
+                Ok(match (var.index, inner) {
+                    (0 | 1, Some(v)) => v,
+                    (_, None) => self.sink.name(&var.name),
+                    (_, Some(v)) => self.sink.single_entry(&var.name, v),
+                })
+            }
+            Special::LegacyAddress => {
+                let b = self.byte(ty)?;
+                let s =
+                    match b {
+                        0xff => ferroscale_core::hex::encode_prefixed(self.take(32, ty)?)[2..]
+                            .to_string(),
+                        0xfc => ferroscale_core::hex::encode_prefixed(self.take(2, ty)?)[2..]
+                            .to_string(),
+                        0xfd => ferroscale_core::hex::encode_prefixed(self.take(4, ty)?)[2..]
+                            .to_string(),
+                        0xfe => ferroscale_core::hex::encode_prefixed(self.take(8, ty)?)[2..]
+                            .to_string(),
+                        b => format!("{b:02x}"),
+                    };
+                Ok(self.sink.text(&s))
+            }
+            Special::Era => {
+                let at = self.pos;
+                let b0 = self.byte(ty)?;
+                if b0 == 0 {
+                    return Ok(self.sink.text("00"));
+                }
+                let b1 = self.byte(ty)?;
+                let encoded = u16::from_le_bytes([b0, b1]) as u64;
+                let period = 2u64 << (encoded % (1 << 4));
+                let quantize = (period >> 12).max(1);
+                let phase = (encoded >> 4) * quantize;
+                if period >= 4 && phase < period {
+                    let mut t = self.sink.seq_begin(2);
+                    let p = self.sink.uint(period as u128);
+                    self.sink.seq_push(&mut t, p);
+                    let p = self.sink.uint(phase as u128);
+                    self.sink.seq_push(&mut t, p);
+                    Ok(self.sink.tuple_end(t))
+                } else {
+                    Err(self.invalid(
+                        ty,
+                        at,
+                        format!("invalid phase and period: {phase}, {period}"),
+                    ))
+                }
+            }
+            Special::Call => self.call(ty),
+            Special::Extrinsic => self.extrinsic(ty),
+            Special::Event => {
+                let (pi, ei, module, event, attrs) = self.legacy_event_parts(ty)?;
+                let d = self.event_dict(pi, ei, module, event, attrs);
+                Ok(d)
+            }
+            Special::ScaleInfoEvent(e) => {
+                let (pi, ei, module, event, attrs) = self.event_parts(*e)?;
+                let d = self.event_dict(pi, ei, module, event, attrs);
+                Ok(d)
+            }
+            Special::EventRecord(st) => self.event_record(ty, *st),
+            Special::IdentityData => {
+                let at = self.pos;
+                let idx = self.byte(ty)?;
+                match idx {
+                    0 => {
+                        let n = self.sink.null();
+                        Ok(self.sink.single_entry(&k.none, n))
+                    }
+                    1..=33 => {
+                        let b = self.take(idx as usize - 1, ty)?;
+                        let v = self.sink.bytes(b);
+                        Ok(self.sink.single_entry(&k.raw, v))
+                    }
+                    34..=37 => {
+                        let b = self.take(32, ty)?;
+                        let v = self.sink.hex(b);
+                        Ok(self.sink.single_entry(&k.hash_names[idx as usize - 34], v))
+                    }
+                    _ => Err(self.invalid(ty, at, format!("invalid Data indicator byte {idx}"))),
+                }
+            }
+            Special::HexBytes => {
+                let n = self.length(ty, 1)?;
+                let b = self.take(n, ty)?;
+                Ok(self.sink.hex(b))
+            }
+            Special::MetadataVersioned => Err(self.invalid(
+                ty,
+                self.pos,
+                "MetadataVersioned decoding is not implemented in the dynamic decoder",
+            )),
+            Special::Vote => {
+                let at = self.pos;
+                let b = self.byte(ty)?;
+                let conviction = (b & 0x7f) as usize;
+                let Some(cname) = k.convictions.get(conviction) else {
+                    return Err(self.invalid(ty, at, format!("invalid conviction {conviction}")));
+                };
+                let mut d = self.sink.dict_begin(2);
+                let aye = self.sink.bool(b & 0x80 != 0);
+                self.sink.dict_insert(&mut d, &k.aye, aye);
+                let c = self.sink.name(cname);
+                self.sink.dict_insert(&mut d, &k.conviction, c);
+                Ok(self.sink.dict_end(d))
+            }
+            Special::WrapperKeepOpaque(inner) => {
+                let n = self.length(ty, 1)?;
+                let b = self.take(n, ty)?;
+                let mut sub = Decoder {
+                    ctx: self.ctx,
+                    data: b,
+                    pos: 0,
+                    depth: self.depth,
+                    sink: &mut *self.sink,
+                };
+                match sub.node(*inner) {
+                    Ok(v) => Ok(v),
+                    Err(_) => Ok(self.sink.hex(b)),
+                }
+            }
+        }
+    }
+
+    fn call(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
+        let k = &*KEYS;
+        let rt = self.runtime(ty)?;
+        let start = self.pos;
+        let pi = self.byte(ty)?;
+        let Some(pallet) = rt.pallet_by_index(pi) else {
+            return Err(self.invalid(ty, start, format!("no pallet with index {pi}")));
+        };
+        let ci = self.byte(ty)?;
+        let Some(call) = pallet.call(ci) else {
+            return Err(self.invalid(
+                ty,
+                start + 1,
+                format!("pallet {} has no call with index {ci}", pallet.name),
+            ));
+        };
+        let mut args = self.sink.seq_begin(call.args.len());
+        for a in &call.args {
+            let v = if !rt.portable && matches!(self.graph().get(a.ty), Some(Node::Bytes)) {
+                // Legacy call args are serialised: Bytes as hex.
+                let n = self.length(a.ty, 1)?;
+                let b = self.take(n, a.ty)?;
+                self.sink.hex(b)
+            } else {
+                self.node(a.ty)?
+            };
+            let mut d = self.sink.dict_begin(3);
+            let name = match &a.name {
+                Some(n) => self.sink.name(n),
+                None => self.sink.null(),
+            };
+            self.sink.dict_insert(&mut d, &k.name, name);
+            let tn = match &a.type_name {
+                Some(n) => self.sink.name(n),
+                None => self.sink.null(),
+            };
+            self.sink.dict_insert(&mut d, &k.type_, tn);
+            self.sink.dict_insert(&mut d, &k.value, v);
+            let d = self.sink.dict_end(d);
+            self.sink.seq_push(&mut args, d);
+        }
+        let hash = blake2_256(&self.data[start..self.pos]);
+        let mut d = self.sink.dict_begin(5);
+        let idx = self.sink.text(&format!("0x{pi:02x}{ci:02x}"));
+        self.sink.dict_insert(&mut d, &k.call_index, idx);
+        let f = self.sink.name(&call.name);
+        self.sink.dict_insert(&mut d, &k.call_function, f);
+        let m = self.sink.name(&pallet.name);
+        self.sink.dict_insert(&mut d, &k.call_module, m);
+        let a = self.sink.list_end(args);
+        self.sink.dict_insert(&mut d, &k.call_args, a);
+        let h = self.sink.hex(&hash);
+        self.sink.dict_insert(&mut d, &k.call_hash, h);
+        Ok(self.sink.dict_end(d))
+    }
+
+    fn extrinsic(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
+        let k = &*KEYS;
+        let rt = self.runtime(ty)?;
+        let start = self.pos;
+        let len = self.length(ty, 1)?;
+        let end = self.pos + len;
+        // Everything of this extrinsic must lie within its length prefix.
+        let full = self.data;
+        self.data = &full[..end];
+        let r = self.extrinsic_body(ty, rt, start, len);
+        self.data = full;
+        let (fields, call) = r?;
+        if self.pos != end {
+            return Err(self.invalid(
+                ty,
+                self.pos,
+                format!(
+                    "extrinsic length prefix says {len} bytes, the content used {}",
+                    self.pos - (end - len)
+                ),
+            ));
+        }
+        let hash = blake2_256(&full[start..end]);
+        let mut d = self.sink.dict_begin(fields.len() + 3);
+        let h = self.sink.hex(&hash);
+        self.sink.dict_insert(&mut d, &k.extrinsic_hash, h);
+        let l = self.sink.uint(len as u128);
+        self.sink.dict_insert(&mut d, &k.extrinsic_length, l);
+        for (key, v) in fields {
+            self.sink.dict_insert(&mut d, key, v);
+        }
+        self.sink.dict_insert(&mut d, &k.call, call);
+        Ok(self.sink.dict_end(d))
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn extrinsic_body(
+        &mut self,
+        ty: TypeIdx,
+        rt: &'a Runtime,
+        _start: usize,
+        _len: usize,
+    ) -> Result<(Vec<(&'a crate::graph::Name, S::Out)>, S::Out), Error> {
+        let k = &*KEYS;
+        let at = self.pos;
+        let version = self.byte(ty)?;
+        let signed = version & 0x80 != 0;
+        if version & 0x7f != 4 {
+            return Err(self.invalid(
+                ty,
+                at,
+                format!("unsupported extrinsic version {}", version & 0x7f),
+            ));
+        }
+        let mut fields = Vec::new();
+        if signed {
+            let x = &rt.extrinsic;
+            let (Some(addr), Some(sig)) = (x.address, x.signature) else {
+                return Err(self.invalid(ty, at, "runtime has no address/signature types"));
+            };
+            let a = self.node(addr)?;
+            fields.push((&k.address, a));
+            let s = self.node(sig)?;
+            fields.push((&k.signature, s));
+            for e in &x.extensions {
+                let v = self.node(e.ty)?;
+                fields.push((&e.key, v));
+            }
+        }
+        let call = match rt.extrinsic.call {
+            Some(c) if matches!(self.graph().get(c), Some(Node::Special(Special::Call))) => {
+                self.node(c)?
+            }
+            _ => self.call(ty)?,
+        };
+        Ok((fields, call))
+    }
+
+    fn event_parts(&mut self, e: TypeIdx) -> Result<EventParts<'a, S::Out>, Error> {
+        let Some(Node::Enum(outer)) = self.graph().get(e) else {
+            return Err(self.invalid(e, self.pos, "event type is not an enum"));
+        };
+        let at = self.pos;
+        let pi = self.byte(e)?;
+        let Some(pallet) = outer.iter().find(|v| v.index == pi) else {
+            return Err(self.invalid(e, at, format!("index '{pi}' not present in event enum")));
+        };
+        let inner_ty = match &pallet.fields {
+            Fields::Unnamed(t) if t.len() == 1 => t[0],
+            _ => {
+                return Err(self.invalid(
+                    e,
+                    at,
+                    format!("event variant {} does not wrap a pallet event", pallet.name),
+                ))
+            }
+        };
+        let Some(Node::Enum(events)) = self.graph().get(inner_ty) else {
+            return Err(self.invalid(inner_ty, self.pos, "pallet event type is not an enum"));
+        };
+        let (ev, attrs) = self.enum_parts(inner_ty, events)?;
+        let attrs = match attrs {
+            Some(a) => a,
+            None => self.sink.null(),
+        };
+        Ok((pi, ev.index, &pallet.name, &ev.name, attrs))
+    }
+
+    /// A legacy event: two index bytes, then the args of the runtime's event
+    /// table as `[{"type", "value"}…]`.
+    fn legacy_event_parts(&mut self, ty: TypeIdx) -> Result<EventParts<'a, S::Out>, Error> {
+        let k = &*KEYS;
+        let rt = self.runtime(ty)?;
+        let at = self.pos;
+        let pi = self.byte(ty)?;
+        let ei = self.byte(ty)?;
+        let Some(pallet) = rt.pallet_by_index(pi) else {
+            return Err(self.invalid(ty, at, format!("no pallet with event index {pi}")));
+        };
+        let Some(event) = pallet.event(ei) else {
+            return Err(self.invalid(
+                ty,
+                at + 1,
+                format!("pallet {} has no event with index {ei}", pallet.name),
+            ));
+        };
+        let mut list = self.sink.seq_begin(event.args.len());
+        for a in &event.args {
+            let v = self.node(a.ty)?;
+            let mut d = self.sink.dict_begin(2);
+            let t = match &a.type_name {
+                Some(n) => self.sink.name(n),
+                None => self.sink.null(),
+            };
+            self.sink.dict_insert(&mut d, &k.type_, t);
+            self.sink.dict_insert(&mut d, &k.value, v);
+            let d = self.sink.dict_end(d);
+            self.sink.seq_push(&mut list, d);
+        }
+        let attrs = self.sink.list_end(list);
+        Ok((pi, ei, &pallet.name, &event.name, attrs))
+    }
+
+    fn event_dict(
+        &mut self,
+        pi: u8,
+        ei: u8,
+        module: &crate::graph::Name,
+        event: &crate::graph::Name,
+        attrs: S::Out,
+    ) -> S::Out {
+        let k = &*KEYS;
+        let mut d = self.sink.dict_begin(4);
+        let idx = self.sink.text(&format!("{pi:02x}{ei:02x}"));
+        self.sink.dict_insert(&mut d, &k.event_index, idx);
+        let m = self.sink.name(module);
+        self.sink.dict_insert(&mut d, &k.module_id, m);
+        let e = self.sink.name(event);
+        self.sink.dict_insert(&mut d, &k.event_id, e);
+        self.sink.dict_insert(&mut d, &k.attributes, attrs);
+        self.sink.dict_end(d)
+    }
+
+    fn event_record(&mut self, ty: TypeIdx, st: TypeIdx) -> Result<S::Out, Error> {
+        let k = &*KEYS;
+        let Some(Node::Struct(fields)) = self.graph().get(st) else {
+            return Err(self.invalid(ty, self.pos, "EventRecord is not a struct"));
+        };
+        let mut phase = None;
+        let mut xt_idx = None;
+        let mut event = None;
+        let mut topics = None;
+        for f in fields {
+            match &*f.name {
+                "phase" => {
+                    if let Some(Node::Enum(vars)) = self.graph().get(f.ty) {
+                        let (var, inner) = self.enum_parts(f.ty, vars)?;
+                        phase = Some(self.sink.name(&var.name));
+                        if &*var.name == "ApplyExtrinsic" {
+                            xt_idx = inner;
+                        }
+                    } else {
+                        phase = Some(self.node(f.ty)?);
+                    }
+                }
+                "event" => {
+                    event = Some(match self.graph().get(f.ty) {
+                        Some(Node::Special(Special::ScaleInfoEvent(e))) => self.event_parts(*e)?,
+                        Some(Node::Special(Special::Event)) => self.legacy_event_parts(f.ty)?,
+                        _ => self.event_parts(f.ty)?,
+                    });
+                }
+                "topics" => topics = Some(self.node(f.ty)?),
+                _ => {
+                    self.node(f.ty)?;
+                }
+            }
+        }
+        let Some((pi, ei, module, ev, attrs)) = event else {
+            return Err(self.invalid(ty, self.pos, "EventRecord has no event field"));
+        };
+        let attrs2 = self.sink.dup(&attrs);
+        let mut d = self.sink.dict_begin(8);
+        let p = phase.unwrap_or_else(|| self.sink.null());
+        self.sink.dict_insert(&mut d, &k.phase, p);
+        let x = xt_idx.unwrap_or_else(|| self.sink.null());
+        self.sink.dict_insert(&mut d, &k.extrinsic_idx, x);
+        let e = self.event_dict(pi, ei, module, ev, attrs);
+        self.sink.dict_insert(&mut d, &k.event, e);
+        let i = self.sink.uint(pi as u128);
+        self.sink.dict_insert(&mut d, &k.event_index, i);
+        let m = self.sink.name(module);
+        self.sink.dict_insert(&mut d, &k.module_id, m);
+        let n = self.sink.name(ev);
+        self.sink.dict_insert(&mut d, &k.event_id, n);
+        self.sink.dict_insert(&mut d, &k.attributes, attrs2);
+        let t = match topics {
+            Some(t) => t,
+            None => {
+                let s = self.sink.seq_begin(0);
+                self.sink.list_end(s)
+            }
+        };
+        self.sink.dict_insert(&mut d, &k.topics, t);
+        Ok(self.sink.dict_end(d))
+    }
+}
+
+/// `("Ok", "Err")` names for Result values.
+fn result_names() -> &'static (crate::graph::Name, crate::graph::Name) {
+    static NAMES: std::sync::LazyLock<(crate::graph::Name, crate::graph::Name)> =
+        std::sync::LazyLock::new(|| ("Ok".into(), "Err".into()));
+    &NAMES
+}
+
+/// Whether `ty` is a 256-bit integer (for Compact<U256>).
+fn is_256(graph: &TypeGraph, ty: TypeIdx) -> bool {
+    matches!(graph.get(ty), Some(Node::Prim(Prim::U256 | Prim::I256)))
+}
+
+/// py-scale-codec's bit-sequence text: `"0b"` + the bits of the little-endian
+/// integer, most significant first, zero-padded to `bits` digits.
+pub(crate) fn render_bits(bytes: &[u8], bits: usize) -> String {
+    let mut digits = String::with_capacity(bits.max(1) + 2);
+    let mut started = false;
+    for &b in bytes.iter().rev() {
+        for i in (0..8).rev() {
+            let one = b & (1 << i) != 0;
+            if one {
+                started = true;
+            }
+            if started {
+                digits.push(if one { '1' } else { '0' });
+            }
+        }
+    }
+    if digits.is_empty() {
+        digits.push('0');
+    }
+    let mut out = String::with_capacity(digits.len().max(bits) + 2);
+    out.push_str("0b");
+    for _ in digits.len()..bits {
+        out.push('0');
+    }
+    out.push_str(&digits);
+    out
+}
+
+/// A lower bound of the encoded size of `ty` (0 when unknown), used to bound
+/// length prefixes before allocating.
+pub fn min_size(graph: &TypeGraph, ty: TypeIdx, depth: u32) -> u64 {
+    if depth > 6 {
+        return 0;
+    }
+    let Some(node) = graph.get(ty) else { return 0 };
+    match node {
+        Node::Prim(p) => p.fixed_size().unwrap_or(1) as u64,
+        Node::Null | Node::Unresolved(_) => 0,
+        Node::Compact(_) | Node::Seq(_) | Node::Bytes | Node::Map(..) | Node::BitSeq { .. } => 1,
+        Node::ByteArray(n) => *n as u64,
+        Node::Array(t, n) => (*n as u64).saturating_mul(min_size(graph, *t, depth + 1)),
+        Node::Tuple(ts) => ts.iter().fold(0u64, |a, t| {
+            a.saturating_add(min_size(graph, *t, depth + 1))
+        }),
+        Node::Struct(fs) => fs.iter().fold(0u64, |a, f| {
+            a.saturating_add(min_size(graph, f.ty, depth + 1))
+        }),
+        Node::Enum(_) | Node::Option(_) | Node::Result(..) => 1,
+        Node::Set { byte_len, .. } => *byte_len as u64,
+        Node::Special(s) => match s {
+            Special::AccountId => 32,
+            Special::EthereumAccountId => 20,
+            Special::AccountIndex => 4,
+            _ => 1,
+        },
+    }
+}

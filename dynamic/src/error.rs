@@ -1,0 +1,107 @@
+//! Errors of the dynamic layer. Decoding errors name the type (its display
+//! name, e.g. `scale_info::42` or `Vec<u32>`), the byte offset and what failed.
+
+use std::fmt;
+
+/// An error of decoding, encoding, importing or resolving types.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// Input ended: `ty` needed `needed` bytes at `offset`, only `available` were left.
+    NotEnoughBytes {
+        /// Display name of the type being decoded.
+        ty: String,
+        /// Byte offset where the read started.
+        offset: usize,
+        /// Bytes the read needed.
+        needed: u64,
+        /// Bytes that were left.
+        available: usize,
+    },
+    /// Bytes were left after the value (py-scale-codec's `RemainingScaleBytesNotEmptyException`).
+    RemainingScaleBytesNotEmpty {
+        /// Display name of the decoded type.
+        ty: String,
+        /// Bytes consumed by the value.
+        offset: usize,
+        /// Total input length.
+        length: usize,
+    },
+    /// The bytes are not a valid encoding of `ty` at `offset`.
+    Invalid {
+        /// Display name of the type being decoded.
+        ty: String,
+        /// Byte offset of the offending data.
+        offset: usize,
+        /// What was wrong.
+        reason: String,
+    },
+    /// Nesting deeper than the decoder's limit.
+    DepthLimit {
+        /// Display name of the type at which the limit was hit.
+        ty: String,
+        /// Byte offset at that point.
+        offset: usize,
+        /// The limit.
+        limit: u32,
+    },
+    /// A node that was never filled in ([`crate::graph::Node::Unresolved`]).
+    Unresolved {
+        /// The name the placeholder carries.
+        name: String,
+    },
+    /// A special type (Call, Event, Extrinsic) that needs runtime metadata was decoded without it.
+    NoRuntime {
+        /// The special type.
+        ty: String,
+    },
+    /// A value that cannot be encoded as `ty`.
+    Encode {
+        /// Display name of the type being encoded.
+        ty: String,
+        /// What was wrong with the value.
+        reason: String,
+    },
+    /// Metadata or a portable registry that cannot be imported.
+    Import(String),
+    /// A type string or name that could not be found.
+    UnknownType(String),
+    /// Misuse of an API, e.g. batches of different lengths.
+    Usage(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::NotEnoughBytes {
+                ty,
+                offset,
+                needed,
+                available,
+            } => write!(
+                f,
+                "decoding <{ty}> at byte {offset}: needed {needed} bytes, only {available} left"
+            ),
+            Error::RemainingScaleBytesNotEmpty { ty, offset, length } => write!(
+                f,
+                "decoding <{ty}>: bytes remaining after the value - current offset: {offset} / length: {length}"
+            ),
+            Error::Invalid { ty, offset, reason } => {
+                write!(f, "decoding <{ty}> at byte {offset}: {reason}")
+            }
+            Error::DepthLimit { ty, offset, limit } => write!(
+                f,
+                "decoding <{ty}> at byte {offset}: nesting deeper than the limit of {limit}"
+            ),
+            Error::Unresolved { name } => write!(f, "type '{name}' was never resolved"),
+            Error::NoRuntime { ty } => {
+                write!(f, "<{ty}> needs runtime metadata, but none is active")
+            }
+            Error::Encode { ty, reason } => write!(f, "encoding <{ty}>: {reason}"),
+            Error::Import(m) => write!(f, "importing types: {m}"),
+            Error::UnknownType(m) => write!(f, "unknown type: {m}"),
+            Error::Usage(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,146 @@
+//! Where decoded values go. The decoder calls a [`Sink`] bottom-up; the Rust
+//! [`Value`] is one implementation ([`ValueSink`]), the Python module builds
+//! Python objects directly with another, without an intermediate tree.
+//!
+//! Field and variant names arrive as `&Name` (an `Arc<str>` owned by the
+//! type graph), so a sink can intern them by pointer.
+
+use ferroscale_core::value::{Name, Value};
+
+/// Receives decoded values and builds the caller's representation.
+pub trait Sink {
+    /// One built value.
+    type Out;
+    /// A list or tuple under construction.
+    type Seq;
+    /// A dict under construction.
+    type Dict;
+
+    /// Python `None`.
+    fn null(&mut self) -> Self::Out;
+    /// A boolean.
+    fn bool(&mut self, v: bool) -> Self::Out;
+    /// An unsigned integer.
+    fn uint(&mut self, v: u128) -> Self::Out;
+    /// A signed integer.
+    fn int(&mut self, v: i128) -> Self::Out;
+    /// A 256-bit unsigned integer, little-endian.
+    fn u256(&mut self, le: &[u8; 32]) -> Self::Out;
+    /// A 256-bit signed integer, little-endian two's complement.
+    fn i256(&mut self, le: &[u8; 32]) -> Self::Out;
+    /// Text produced by the decoder (decoded strings, hex, SS58, `"0b…"`).
+    fn text(&mut self, s: &str) -> Self::Out;
+    /// A name from the type graph used as a value (unit enum variants, flags).
+    fn name(&mut self, n: &Name) -> Self::Out;
+    /// `"0x…"` hex of `bytes`.
+    fn hex(&mut self, bytes: &[u8]) -> Self::Out {
+        let s = ferroscale_core::hex::encode_prefixed(bytes);
+        self.text(&s)
+    }
+    /// py-scale-codec's byte-string rendering: UTF-8 text when valid, else `"0x…"`.
+    fn bytes(&mut self, bytes: &[u8]) -> Self::Out {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => self.text(s),
+            Err(_) => self.hex(bytes),
+        }
+    }
+
+    /// Starts a list or tuple of `len` items.
+    fn seq_begin(&mut self, len: usize) -> Self::Seq;
+    /// Appends an item.
+    fn seq_push(&mut self, seq: &mut Self::Seq, item: Self::Out);
+    /// Finishes as a Python list.
+    fn list_end(&mut self, seq: Self::Seq) -> Self::Out;
+    /// Finishes as a Python tuple.
+    fn tuple_end(&mut self, seq: Self::Seq) -> Self::Out;
+
+    /// Starts a dict of `len` entries.
+    fn dict_begin(&mut self, len: usize) -> Self::Dict;
+    /// Adds an entry (keys arrive in order and are not repeated).
+    fn dict_insert(&mut self, dict: &mut Self::Dict, key: &Name, value: Self::Out);
+    /// Finishes the dict.
+    fn dict_end(&mut self, dict: Self::Dict) -> Self::Out;
+
+    /// A copy of an already built value (event attributes appear twice in an event record).
+    fn dup(&mut self, v: &Self::Out) -> Self::Out;
+
+    /// `{key: value}`: an enum variant with data.
+    fn single_entry(&mut self, key: &Name, value: Self::Out) -> Self::Out {
+        let mut d = self.dict_begin(1);
+        self.dict_insert(&mut d, key, value);
+        self.dict_end(d)
+    }
+}
+
+/// Builds [`Value`] trees.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ValueSink;
+
+impl Sink for ValueSink {
+    type Out = Value;
+    type Seq = Vec<Value>;
+    type Dict = Vec<(Name, Value)>;
+
+    fn null(&mut self) -> Value {
+        Value::Null
+    }
+    fn bool(&mut self, v: bool) -> Value {
+        Value::Bool(v)
+    }
+    fn uint(&mut self, v: u128) -> Value {
+        Value::UInt(v)
+    }
+    fn int(&mut self, v: i128) -> Value {
+        Value::Int(v)
+    }
+    fn u256(&mut self, le: &[u8; 32]) -> Value {
+        // Fits in u128 → the ordinary integer form, so equal numbers compare equal.
+        if le[16..].iter().all(|&b| b == 0) {
+            let mut b = [0u8; 16];
+            b.copy_from_slice(&le[..16]);
+            Value::UInt(u128::from_le_bytes(b))
+        } else {
+            Value::U256(*le)
+        }
+    }
+    fn i256(&mut self, le: &[u8; 32]) -> Value {
+        let sign_ext = if le[15] & 0x80 == 0 { 0 } else { 0xff };
+        if le[16..].iter().all(|&b| b == sign_ext) {
+            let mut b = [0u8; 16];
+            b.copy_from_slice(&le[..16]);
+            Value::Int(i128::from_le_bytes(b))
+        } else {
+            Value::I256(*le)
+        }
+    }
+    fn text(&mut self, s: &str) -> Value {
+        Value::Str(s.into())
+    }
+    fn name(&mut self, n: &Name) -> Value {
+        Value::Str(n.clone())
+    }
+    fn seq_begin(&mut self, len: usize) -> Vec<Value> {
+        Vec::with_capacity(len)
+    }
+    fn seq_push(&mut self, seq: &mut Vec<Value>, item: Value) {
+        seq.push(item);
+    }
+    fn list_end(&mut self, seq: Vec<Value>) -> Value {
+        Value::List(seq)
+    }
+    fn tuple_end(&mut self, seq: Vec<Value>) -> Value {
+        Value::Tuple(seq)
+    }
+    fn dict_begin(&mut self, len: usize) -> Vec<(Name, Value)> {
+        Vec::with_capacity(len)
+    }
+    fn dict_insert(&mut self, dict: &mut Vec<(Name, Value)>, key: &Name, value: Value) {
+        dict.push((key.clone(), value));
+    }
+    fn dict_end(&mut self, dict: Vec<(Name, Value)>) -> Value {
+        Value::Dict(dict)
+    }
+    fn dup(&mut self, v: &Value) -> Value {
+        v.clone()
+    }
+}
