@@ -4,6 +4,7 @@
 //! - `generate --chain NAME | --metadata FILE [--name NAME]`: runtime types (codegen).
 //! - `summary FILE`: load a metadata blob and print its pallets.
 
+mod generate;
 mod python;
 mod reference;
 mod test;
@@ -14,8 +15,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("test") => test::run(&args[1..]),
+        Some("generate") => generate::run(&args[1..]),
         _ => Err(format!(
-            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n\nunknown or missing command: {:?}",
+            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n  generate    runtime types from metadata ([--chain NAME | --metadata FILE [--name NAME]] [--check])\n\nunknown or missing command: {:?}",
             args.first()
         )),
     };

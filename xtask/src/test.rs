@@ -45,6 +45,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     // Differential tests compare against py-scale-codec in the reference venv.
     let reference_python = crate::reference::python()?;
     std::env::set_var(crate::reference::ENV_VAR, &reference_python);
+    // Checked-in generated runtime types must equal a fresh generation.
+    crate::generate::run(&["--check".to_owned()])?;
     run_step("rust tests", "cargo", &["test", "--workspace"])?;
     if !rust_only {
         crate::python::test()?;

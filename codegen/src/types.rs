@@ -1,0 +1,710 @@
+//! The type graph → Rust items: which registry types become generated
+//! definitions (and under which name), how any type id is written at a use
+//! site, and each definition's tokens.
+//!
+//! Naming: a type with a path `a::b::Name` lives at `runtime_types::a::b::Name`.
+//! All instances of a generic type share one definition whose fields name the
+//! generic parameters; instances whose definitions differ even after that
+//! (colliding paths) are split into `Name`, `Name2`, … by order of first type
+//! id, repeated until no definition changes (a split can change the
+//! definitions of the types that refer to the split one).
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use scale_info::form::PortableForm;
+use scale_info::{Field, PortableRegistry, Type, TypeDef, TypeDefPrimitive};
+
+use crate::idents::{clean, ident};
+use crate::recursion::Recursion;
+use crate::substitutes::{substitute_for, Substitute};
+use crate::CodegenError;
+
+/// How one registry type is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// A generated definition: index into `shapes`.
+    Generated(usize),
+    /// A well-known substitute.
+    Substituted(Substitute),
+    /// Written in place: primitives, tuples, sequences, arrays, compacts, bit sequences.
+    Inline,
+}
+
+/// One generated definition (a struct or an enum).
+#[derive(Debug, Clone)]
+pub struct Shape {
+    /// Module segments below `runtime_types` (already valid identifiers).
+    pub module: Vec<String>,
+    /// Type name (a valid identifier).
+    pub name: String,
+    /// Type ids of every instance, ascending; the first one is the representative.
+    pub instances: Vec<u32>,
+}
+
+/// A generic parameter in scope while writing a definition: the type id it
+/// stands for in the instance being written, its name, and whether it was used.
+struct Params {
+    /// (type id, name, position in the type's `type_params`).
+    list: Vec<(u32, Ident, usize)>,
+    used: RefCell<Vec<bool>>,
+}
+
+impl Params {
+    fn none() -> Self {
+        Params {
+            list: Vec::new(),
+            used: RefCell::new(Vec::new()),
+        }
+    }
+
+    fn of(ty: &Type<PortableForm>) -> Self {
+        let mut list: Vec<(u32, Ident, usize)> = Vec::new();
+        for (pos, p) in ty.type_params.iter().enumerate() {
+            if let Some(t) = p.ty {
+                // The first parameter standing for a type id wins; a later one
+                // with the same id is then unused and dropped.
+                if !list.iter().any(|(id, _, _)| *id == t.id) {
+                    list.push((t.id, ident(&p.name), pos));
+                }
+            }
+        }
+        let used = RefCell::new(vec![false; list.len()]);
+        Params { list, used }
+    }
+
+    fn lookup(&self, id: u32) -> Option<Ident> {
+        let pos = self.list.iter().position(|(t, _, _)| *t == id)?;
+        self.used.borrow_mut()[pos] = true;
+        Some(self.list[pos].1.clone())
+    }
+
+    fn used_idents(&self) -> Vec<Ident> {
+        let used = self.used.borrow();
+        self.list
+            .iter()
+            .zip(used.iter())
+            .filter(|(_, u)| **u)
+            .map(|((_, i, _), _)| i.clone())
+            .collect()
+    }
+
+    fn used_positions(&self) -> Vec<usize> {
+        let used = self.used.borrow();
+        self.list
+            .iter()
+            .zip(used.iter())
+            .filter(|(_, u)| **u)
+            .map(|((_, _, p), _)| *p)
+            .collect()
+    }
+}
+
+/// The writer of type references and definitions for one registry.
+pub struct TypeGen<'a> {
+    types: &'a PortableRegistry,
+    recursion: Recursion,
+    class: Vec<Class>,
+    /// The generated definitions, in a deterministic order.
+    pub shapes: Vec<Shape>,
+    /// Shapes used inside `Compact<…>` (they get a `CompactAs` impl).
+    compact_shapes: RefCell<BTreeSet<usize>>,
+    /// Per shape, the positions of the generic parameters its definition keeps.
+    used: Vec<Vec<usize>>,
+}
+
+impl<'a> TypeGen<'a> {
+    /// Classifies every type, names the generated ones and resolves collisions.
+    pub fn new(types: &'a PortableRegistry) -> Result<Self, CodegenError> {
+        validate(types)?;
+        let mut class = Vec::with_capacity(types.types.len());
+        let mut groups: BTreeMap<(Vec<String>, String), Vec<u32>> = BTreeMap::new();
+        for t in &types.types {
+            let ty = &t.ty;
+            let c = if let Some(s) = substitute_for(types, ty) {
+                Class::Substituted(s)
+            } else if matches!(ty.type_def, TypeDef::Composite(_) | TypeDef::Variant(_)) {
+                let (module, name) = if ty.path.segments.is_empty() {
+                    // Anonymous composites do not occur in FRAME metadata; give
+                    // them a stable home rather than failing.
+                    (vec!["anonymous".to_owned()], format!("Type{}", t.id))
+                } else {
+                    let segs = &ty.path.segments;
+                    (
+                        segs[..segs.len() - 1].iter().map(|s| clean(s)).collect(),
+                        clean(&segs[segs.len() - 1]),
+                    )
+                };
+                groups.entry((module, name)).or_default().push(t.id);
+                Class::Generated(usize::MAX) // assigned below
+            } else {
+                Class::Inline
+            };
+            class.push(c);
+        }
+        let shapes: Vec<Shape> = groups
+            .into_iter()
+            .map(|((module, name), instances)| Shape {
+                module,
+                name,
+                instances,
+            })
+            .collect();
+        for (i, s) in shapes.iter().enumerate() {
+            for &id in &s.instances {
+                class[id as usize] = Class::Generated(i);
+            }
+        }
+        let mut gen = TypeGen {
+            types,
+            recursion: Recursion::new(types),
+            class,
+            shapes,
+            compact_shapes: RefCell::new(BTreeSet::new()),
+            used: Vec::new(),
+        };
+        check_inline_cycles(&gen)?;
+        gen.compute_used_params();
+        gen.split_collisions();
+        gen.make_names_unique();
+        Ok(gen)
+    }
+
+    /// Splits every shape whose instances have different definitions, until stable.
+    fn split_collisions(&mut self) {
+        loop {
+            let mut changed = false;
+            let mut new_shapes: Vec<Shape> = Vec::new();
+            for shape in &self.shapes {
+                let mut parts: Vec<(String, Vec<u32>)> = Vec::new();
+                for &id in &shape.instances {
+                    let key = self.definition_key(id);
+                    match parts.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, ids)) => ids.push(id),
+                        None => parts.push((key, vec![id])),
+                    }
+                }
+                changed |= parts.len() > 1;
+                for (k, (_, ids)) in parts.into_iter().enumerate() {
+                    let name = if k == 0 {
+                        shape.name.clone()
+                    } else {
+                        format!("{}{}", shape.name, k + 1)
+                    };
+                    new_shapes.push(Shape {
+                        module: shape.module.clone(),
+                        name,
+                        instances: ids,
+                    });
+                }
+            }
+            if !changed {
+                return;
+            }
+            self.shapes = new_shapes;
+            for (i, s) in self.shapes.iter().enumerate() {
+                for &id in &s.instances {
+                    self.class[id as usize] = Class::Generated(i);
+                }
+            }
+            self.compute_used_params();
+        }
+    }
+
+    /// Which generic parameters each definition keeps: those its body names.
+    /// A body names the parameters of the types it refers to only where those
+    /// keep them, so this is a fixpoint that only grows.
+    fn compute_used_params(&mut self) {
+        self.used = vec![Vec::new(); self.shapes.len()];
+        loop {
+            let next: Vec<Vec<usize>> = (0..self.shapes.len())
+                .map(|s| {
+                    let rep = self.shapes[s].instances[0];
+                    let params = Params::of(self.ty(rep));
+                    let _ = self.body(rep, 0, &params);
+                    params.used_positions()
+                })
+                .collect();
+            if next == self.used {
+                return;
+            }
+            self.used = next;
+        }
+    }
+
+    /// Gives a unique name to shapes that still share a module and name (a
+    /// split suffix meeting an existing type), and keeps names off the prelude
+    /// types the generated code uses unqualified.
+    fn make_names_unique(&mut self) {
+        let mut taken: BTreeSet<(Vec<String>, String)> = BTreeSet::new();
+        for s in &mut self.shapes {
+            let mut name = s.name.clone();
+            if ["Vec", "Option", "Result", "Box", "String"].contains(&name.as_str()) {
+                name.push_str("Type");
+            }
+            while taken.contains(&(s.module.clone(), name.clone())) {
+                name.push('_');
+            }
+            taken.insert((s.module.clone(), name.clone()));
+            s.name = name;
+        }
+    }
+
+    /// A definition's text with a placeholder name: equal keys mean one shared definition.
+    fn definition_key(&self, id: u32) -> String {
+        let shape = Shape {
+            module: Vec::new(),
+            name: "__Shape".to_owned(),
+            instances: vec![id],
+        };
+        self.definition(&shape, 0).to_string()
+    }
+
+    /// Number of registry types.
+    pub fn len(&self) -> usize {
+        self.types.types.len()
+    }
+
+    /// Whether a type id can be written on its own (bit-order markers cannot).
+    pub fn is_standalone(&self, id: u32) -> bool {
+        !matches!(
+            self.class.get(id as usize),
+            Some(Class::Substituted(Substitute::BitOrder(_))) | None
+        )
+    }
+
+    fn ty(&self, id: u32) -> &'a Type<PortableForm> {
+        &self.types.types[id as usize].ty
+    }
+
+    /// The type `id` as written at depth `depth` below the chain module, with no
+    /// generic parameters in scope.
+    pub fn type_ref(&self, id: u32, depth: usize) -> TokenStream {
+        self.ref_in(id, depth, &Params::none())
+    }
+
+    /// A tuple of the given types (the extrinsic's `Extra`).
+    pub fn tuple_ref(&self, ids: &[u32], depth: usize) -> TokenStream {
+        let items = ids.iter().map(|&id| self.type_ref(id, depth));
+        quote!((#(#items,)*))
+    }
+
+    fn ref_in(&self, id: u32, depth: usize, params: &Params) -> TokenStream {
+        if let Some(p) = params.lookup(id) {
+            return quote!(#p);
+        }
+        let ty = self.ty(id);
+        match self.class[id as usize] {
+            Class::Generated(s) => {
+                let path = self.shape_path(s, depth);
+                // Instantiate the shape's kept generic parameters positionally
+                // with this instance's arguments.
+                let args: Vec<TokenStream> = self.used[s]
+                    .iter()
+                    .filter_map(|&pos| ty.type_params.get(pos).and_then(|p| p.ty))
+                    .map(|t| self.ref_in(t.id, depth, params))
+                    .collect();
+                if args.is_empty() {
+                    path
+                } else {
+                    quote!(#path<#(#args),*>)
+                }
+            }
+            Class::Substituted(sub) => self.substitute_ref(ty, sub, depth, params),
+            Class::Inline => self.inline_ref(ty, depth, params),
+        }
+    }
+
+    fn shape_path(&self, shape: usize, depth: usize) -> TokenStream {
+        let s = &self.shapes[shape];
+        let supers = std::iter::repeat_n(quote!(super::), depth);
+        let module = s.module.iter().map(|m| ident(m));
+        let name = ident(&s.name);
+        quote!(#(#supers)* runtime_types :: #(#module ::)* #name)
+    }
+
+    fn substitute_ref(
+        &self,
+        ty: &Type<PortableForm>,
+        sub: Substitute,
+        depth: usize,
+        params: &Params,
+    ) -> TokenStream {
+        let field = |i: usize| -> u32 {
+            match &ty.type_def {
+                TypeDef::Variant(v) => v.variants[i].fields[0].ty.id,
+                TypeDef::Composite(c) => c.fields[i].ty.id,
+                _ => unreachable!("substitutes are matched on composites and variants"),
+            }
+        };
+        match sub {
+            Substitute::Option => {
+                let inner = self.ref_in(field(1), depth, params);
+                quote!(Option<#inner>)
+            }
+            Substitute::Result => {
+                let ok = self.ref_in(field(0), depth, params);
+                let err = self.ref_in(field(1), depth, params);
+                quote!(Result<#ok, #err>)
+            }
+            Substitute::Transparent => self.ref_in(field(0), depth, params),
+            Substitute::BitOrder(name) => {
+                let name = format_ident!("{}", name);
+                quote!(::ferroscale_runtime_types::bits::#name)
+            }
+            Substitute::Runtime(name, n) => {
+                let name = format_ident!("{}", name);
+                if n == 0 {
+                    return quote!(::ferroscale_runtime_types::#name);
+                }
+                let args = ty.type_params.iter().take(n).map(|p| match p.ty {
+                    Some(t) => self.ref_in(t.id, depth, params),
+                    None => quote!(()),
+                });
+                quote!(::ferroscale_runtime_types::#name<#(#args),*>)
+            }
+        }
+    }
+
+    fn inline_ref(&self, ty: &Type<PortableForm>, depth: usize, params: &Params) -> TokenStream {
+        match &ty.type_def {
+            TypeDef::Primitive(p) => primitive(p),
+            TypeDef::Sequence(s) => {
+                let inner = self.ref_in(s.type_param.id, depth, params);
+                quote!(Vec<#inner>)
+            }
+            TypeDef::Array(a) => {
+                let inner = self.ref_in(a.type_param.id, depth, params);
+                let len = a.len as usize;
+                quote!([#inner; #len])
+            }
+            TypeDef::Tuple(t) => {
+                let items = t.fields.iter().map(|f| self.ref_in(f.id, depth, params));
+                quote!((#(#items,)*))
+            }
+            TypeDef::Compact(c) => {
+                self.note_compact(c.type_param.id);
+                let inner = self.ref_in(c.type_param.id, depth, params);
+                quote!(::parity_scale_codec::Compact<#inner>)
+            }
+            TypeDef::BitSequence(b) => {
+                let store = self.ref_in(b.bit_store_type.id, depth, params);
+                let order = self.ref_in(b.bit_order_type.id, depth, params);
+                quote!(::ferroscale_runtime_types::bits::BitSequence<#store, #order>)
+            }
+            // Composites and variants are always generated or substituted.
+            TypeDef::Composite(_) | TypeDef::Variant(_) => quote!(()),
+        }
+    }
+
+    /// Records that a generated newtype is used inside `Compact` (it needs `CompactAs`).
+    fn note_compact(&self, inner: u32) {
+        if let Class::Generated(s) = self.class[inner as usize] {
+            self.compact_shapes.borrow_mut().insert(s);
+        }
+    }
+
+    /// The item (struct or enum with derives) of a shape, written at `depth`.
+    pub fn definition(&self, shape: &Shape, depth: usize) -> TokenStream {
+        let rep = shape.instances[0];
+        let params = Params::of(self.ty(rep));
+        let name = ident(&shape.name);
+        let body = self.body(rep, depth, &params);
+        let generics = params.used_idents();
+        let generics = if generics.is_empty() {
+            quote!()
+        } else {
+            quote!(<#(#generics),*>)
+        };
+        // `Encode`/`Decode` are imported once per module (see `chain.rs`).
+        let derives = quote!(#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]);
+        match &self.ty(rep).type_def {
+            TypeDef::Variant(_) => quote! {
+                #derives
+                pub enum #name #generics { #body }
+            },
+            _ => {
+                // `body` carries its own delimiters and trailing `;` as needed.
+                quote! {
+                    #derives
+                    pub struct #name #generics #body
+                }
+            }
+        }
+    }
+
+    /// The `CompactAs` impl for a newtype used inside `Compact`, if it is one
+    /// over an unsigned integer.
+    pub fn compact_impl(&self, shape_index: usize, depth: usize) -> Option<TokenStream> {
+        if !self.compact_shapes.borrow().contains(&shape_index) {
+            return None;
+        }
+        let shape = &self.shapes[shape_index];
+        let rep = self.ty(shape.instances[0]);
+        let TypeDef::Composite(c) = &rep.type_def else {
+            return None;
+        };
+        if c.fields.len() != 1 || !rep.type_params.iter().all(|p| p.ty.is_none()) {
+            return None;
+        }
+        let inner = self.ty(c.fields[0].ty.id);
+        let TypeDef::Primitive(p) = &inner.type_def else {
+            return None;
+        };
+        if !matches!(
+            p,
+            TypeDefPrimitive::U8
+                | TypeDefPrimitive::U16
+                | TypeDefPrimitive::U32
+                | TypeDefPrimitive::U64
+                | TypeDefPrimitive::U128
+        ) {
+            return None;
+        }
+        let _ = depth;
+        let name = ident(&shape.name);
+        let as_ty = primitive(p);
+        let (get, make) = match &c.fields[0].name {
+            Some(f) => {
+                let f = ident(f);
+                (quote!(&self.#f), quote!(#name { #f: v }))
+            }
+            None => (quote!(&self.0), quote!(#name(v))),
+        };
+        Some(quote! {
+            impl ::parity_scale_codec::CompactAs for #name {
+                type As = #as_ty;
+                fn encode_as(&self) -> &#as_ty { #get }
+                fn decode_from(v: #as_ty) -> Result<Self, ::parity_scale_codec::Error> { Ok(#make) }
+            }
+            impl From<::parity_scale_codec::Compact<#name>> for #name {
+                fn from(c: ::parity_scale_codec::Compact<#name>) -> Self { c.0 }
+            }
+        })
+    }
+
+    /// A struct's fields (with delimiters) or an enum's variants.
+    fn body(&self, id: u32, depth: usize, params: &Params) -> TokenStream {
+        match &self.ty(id).type_def {
+            TypeDef::Composite(c) => {
+                let (fields, named) = self.fields(id, &c.fields, depth, params, true);
+                match (fields.is_empty(), named) {
+                    (true, _) => quote!(;),
+                    (false, true) => quote!({ #(#fields,)* }),
+                    (false, false) => quote!(( #(#fields),* );),
+                }
+            }
+            TypeDef::Variant(v) => {
+                let variants = v.variants.iter().map(|var| {
+                    let vname = ident(&var.name);
+                    let index = var.index;
+                    let (fields, named) = self.fields(id, &var.fields, depth, params, false);
+                    let fields = match (fields.is_empty(), named) {
+                        (true, _) => quote!(),
+                        (false, true) => quote!({ #(#fields,)* }),
+                        (false, false) => quote!(( #(#fields),* )),
+                    };
+                    quote!(#[codec(index = #index)] #vname #fields)
+                });
+                quote!(#(#variants,)*)
+            }
+            _ => quote!(;),
+        }
+    }
+
+    /// Field declarations; empty-tuple fields (`PhantomData` in the metadata)
+    /// are left out since they occupy no bytes.
+    fn fields(
+        &self,
+        holder: u32,
+        fields: &[Field<PortableForm>],
+        depth: usize,
+        params: &Params,
+        public: bool,
+    ) -> (Vec<TokenStream>, bool) {
+        let named = fields.iter().all(|f| f.name.is_some()) && !fields.is_empty();
+        let vis = if public { quote!(pub) } else { quote!() };
+        let mut out = Vec::with_capacity(fields.len());
+        for (i, f) in fields.iter().enumerate() {
+            if self.is_unit(f.ty.id) {
+                continue;
+            }
+            let (attr, ty) = self.field_type(holder, f.ty.id, depth, params);
+            if named {
+                let fname = ident(f.name.as_deref().unwrap_or_default());
+                out.push(quote!(#attr #vis #fname: #ty));
+            } else {
+                let _ = i;
+                out.push(quote!(#attr #vis #ty));
+            }
+        }
+        (out, named)
+    }
+
+    fn is_unit(&self, id: u32) -> bool {
+        matches!(&self.ty(id).type_def, TypeDef::Tuple(t) if t.fields.is_empty())
+    }
+
+    /// A field's attribute (`#[codec(compact)]`) and type, boxed when the field
+    /// closes a cycle of by-value containment.
+    fn field_type(
+        &self,
+        holder: u32,
+        id: u32,
+        depth: usize,
+        params: &Params,
+    ) -> (TokenStream, TokenStream) {
+        if params.lookup(id).is_none() {
+            if let TypeDef::Compact(c) = &self.ty(id).type_def {
+                let inner = c.type_param.id;
+                if self.compact_attribute_fits(inner, params) {
+                    self.note_compact(inner);
+                    let ty = self.ref_in(inner, depth, params);
+                    return (quote!(#[codec(compact)]), ty);
+                }
+            }
+        }
+        let ty = self.ref_in(id, depth, params);
+        if self.recursion.needs_box(holder, id) {
+            (quote!(), quote!(Box<#ty>))
+        } else {
+            (quote!(), ty)
+        }
+    }
+
+    /// `#[codec(compact)]` works for unsigned integers, generic parameters
+    /// (bound by the derive) and generated newtypes (given `CompactAs`).
+    fn compact_attribute_fits(&self, inner: u32, params: &Params) -> bool {
+        if params.list.iter().any(|(t, _, _)| *t == inner) {
+            return true;
+        }
+        match &self.ty(inner).type_def {
+            TypeDef::Primitive(p) => matches!(
+                p,
+                TypeDefPrimitive::U8
+                    | TypeDefPrimitive::U16
+                    | TypeDefPrimitive::U32
+                    | TypeDefPrimitive::U64
+                    | TypeDefPrimitive::U128
+            ),
+            TypeDef::Composite(c) => {
+                matches!(self.class[inner as usize], Class::Generated(_)) && c.fields.len() == 1
+            }
+            _ => false,
+        }
+    }
+}
+
+fn primitive(p: &TypeDefPrimitive) -> TokenStream {
+    match p {
+        TypeDefPrimitive::Bool => quote!(bool),
+        // SCALE encodes `char` as its `u32` code point; parity-scale-codec has no `char` codec.
+        TypeDefPrimitive::Char => quote!(u32),
+        TypeDefPrimitive::Str => quote!(String),
+        TypeDefPrimitive::U8 => quote!(u8),
+        TypeDefPrimitive::U16 => quote!(u16),
+        TypeDefPrimitive::U32 => quote!(u32),
+        TypeDefPrimitive::U64 => quote!(u64),
+        TypeDefPrimitive::U128 => quote!(u128),
+        TypeDefPrimitive::U256 => quote!(::ferroscale_runtime_types::U256),
+        TypeDefPrimitive::I8 => quote!(i8),
+        TypeDefPrimitive::I16 => quote!(i16),
+        TypeDefPrimitive::I32 => quote!(i32),
+        TypeDefPrimitive::I64 => quote!(i64),
+        TypeDefPrimitive::I128 => quote!(i128),
+        TypeDefPrimitive::I256 => quote!(::ferroscale_runtime_types::I256),
+    }
+}
+
+/// Every type id the registry mentions exists, and ids equal positions.
+fn validate(types: &PortableRegistry) -> Result<(), CodegenError> {
+    let n = types.types.len() as u32;
+    let check = |from: u32, to: u32| {
+        if to < n {
+            Ok(())
+        } else {
+            Err(CodegenError::Registry(format!(
+                "type {from} refers to type id {to}, which is not in the registry ({n} types)"
+            )))
+        }
+    };
+    for (i, t) in types.types.iter().enumerate() {
+        if t.id != i as u32 {
+            return Err(CodegenError::Registry(format!(
+                "type at position {i} has id {}; ids must be positions",
+                t.id
+            )));
+        }
+        for p in &t.ty.type_params {
+            if let Some(p) = p.ty {
+                check(t.id, p.id)?;
+            }
+        }
+        for child in children(&t.ty.type_def) {
+            check(t.id, child)?;
+        }
+    }
+    Ok(())
+}
+
+/// Every type id a definition mentions.
+fn children(def: &TypeDef<PortableForm>) -> Vec<u32> {
+    match def {
+        TypeDef::Composite(c) => c.fields.iter().map(|f| f.ty.id).collect(),
+        TypeDef::Variant(v) => v
+            .variants
+            .iter()
+            .flat_map(|v| v.fields.iter().map(|f| f.ty.id))
+            .collect(),
+        TypeDef::Tuple(t) => t.fields.iter().map(|f| f.id).collect(),
+        TypeDef::Array(a) => vec![a.type_param.id],
+        TypeDef::Compact(c) => vec![c.type_param.id],
+        TypeDef::Sequence(s) => vec![s.type_param.id],
+        TypeDef::BitSequence(b) => vec![b.bit_store_type.id, b.bit_order_type.id],
+        TypeDef::Primitive(_) => Vec::new(),
+    }
+}
+
+/// Types written in place (tuples, sequences, `Option` …) must not contain
+/// themselves: such a type has no finite Rust spelling.
+fn check_inline_cycles(gen: &TypeGen<'_>) -> Result<(), CodegenError> {
+    let n = gen.types.types.len();
+    // 0 = unvisited, 1 = on the current path, 2 = done.
+    let mut state = vec![0u8; n];
+    for root in 0..n {
+        if state[root] != 0 || matches!(gen.class[root], Class::Generated(_)) {
+            continue;
+        }
+        let mut stack: Vec<(usize, Vec<u32>, usize)> =
+            vec![(root, children(&gen.ty(root as u32).type_def), 0)];
+        state[root] = 1;
+        while let Some((node, kids, pos)) = stack.last_mut() {
+            if let Some(&k) = kids.get(*pos) {
+                *pos += 1;
+                let k = k as usize;
+                if matches!(gen.class[k], Class::Generated(_)) {
+                    continue;
+                }
+                match state[k] {
+                    0 => {
+                        state[k] = 1;
+                        stack.push((k, children(&gen.ty(k as u32).type_def), 0));
+                    }
+                    1 => {
+                        return Err(CodegenError::Registry(format!(
+                            "type {k} contains itself only through anonymous types \
+                             (tuples, sequences, Option …), which no Rust type can spell"
+                        )))
+                    }
+                    _ => {}
+                }
+            } else {
+                state[*node] = 2;
+                stack.pop();
+            }
+        }
+    }
+    Ok(())
+}
