@@ -1,10 +1,12 @@
 //! `cargo xtask …`: the developer's commands.
 //!
 //! - `test`: everything CI runs (format, lints, Rust tests, Python module and suites).
+//! - `presets`: fetch the py-scale-codec presets into `python/python/scalecodec/type_registry/`.
 //! - `generate --chain NAME | --metadata FILE [--name NAME]`: runtime types (codegen).
 //! - `summary FILE`: load a metadata blob and print its pallets.
 
 mod generate;
+mod presets;
 mod python;
 mod reference;
 mod test;
@@ -15,9 +17,10 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("test") => test::run(&args[1..]),
+        Some("presets") => presets::run(&args[1..]),
         Some("generate") => generate::run(&args[1..]),
         _ => Err(format!(
-            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n  generate    runtime types from metadata ([--chain NAME | --metadata FILE [--name NAME]] [--check])\n\nunknown or missing command: {:?}",
+            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n  presets     fetch py-scale-codec 1.2.12 type-registry presets (pinned wheel, sha256-checked)\n  generate    runtime types from metadata ([--chain NAME | --metadata FILE [--name NAME]] [--check])\n\nunknown or missing command: {:?}",
             args.first()
         )),
     };

@@ -47,6 +47,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     std::env::set_var(crate::reference::ENV_VAR, &reference_python);
     // Checked-in generated runtime types must equal a fresh generation.
     crate::generate::run(&["--check".to_owned()])?;
+    crate::presets::ensure()?;
     run_step("rust tests", "cargo", &["test", "--workspace"])?;
     if !rust_only {
         crate::python::test()?;
