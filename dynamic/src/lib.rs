@@ -3,6 +3,7 @@
 //! built from type-registry presets and from a chain's portable registry.
 
 pub mod decode;
+pub mod encode;
 pub mod error;
 pub mod graph;
 pub mod portable;
