@@ -4,11 +4,14 @@
 //! - `presets`: fetch the py-scale-codec presets into `python/python/scalecodec/type_registry/`.
 //! - `generate --chain NAME | --metadata FILE [--name NAME]`: runtime types (codegen).
 //! - `summary FILE`: load a metadata blob and print its pallets.
+//! - `bench-metadata [--iterations N] [FILE…]`: time metadata loading (run with `--release`).
 
+mod bench_metadata;
 mod generate;
 mod presets;
 mod python;
 mod reference;
+mod summary;
 mod test;
 
 use std::process::ExitCode;
@@ -19,8 +22,10 @@ fn main() -> ExitCode {
         Some("test") => test::run(&args[1..]),
         Some("presets") => presets::run(&args[1..]),
         Some("generate") => generate::run(&args[1..]),
+        Some("summary") => summary::run(&args[1..]),
+        Some("bench-metadata") => bench_metadata::run(&args[1..]),
         _ => Err(format!(
-            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n  presets     fetch py-scale-codec 1.2.12 type-registry presets (pinned wheel, sha256-checked)\n  generate    runtime types from metadata ([--chain NAME | --metadata FILE [--name NAME]] [--check])\n\nunknown or missing command: {:?}",
+            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n  presets     fetch py-scale-codec 1.2.12 type-registry presets (pinned wheel, sha256-checked)\n  generate    runtime types from metadata ([--chain NAME | --metadata FILE [--name NAME]] [--check])\n  summary     load a metadata file (binary or hex) and print its pallets: summary FILE\n  bench-metadata  time metadata loading (use --release): bench-metadata [--iterations N] [FILE...]\n\nunknown or missing command: {:?}",
             args.first()
         )),
     };
