@@ -36,7 +36,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     println!("{iterations} loads per file (Metadata::from_bytes, bytes already in memory)\n");
     println!(
-        "| file | version | KB | types | min ms | median ms | MB/s (median) |\n|---|---|---|---|---|---|---|"
+        "| file | version | KiB | types | min ms | median ms | MB/s (median) |\n|---|---|---|---|---|---|---|"
     );
     for path in files {
         let bytes =
@@ -64,7 +64,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             |n| n.to_string_lossy().into_owned(),
         );
         println!(
-            "| {name} | V{} | {:.0} | {} | {:.2} | {:.2} | {:.0} |",
+            "| {name} | V{} | {:.1} | {} | {:.3} | {:.3} | {:.0} |",
             metadata.version,
             binary.len() as f64 / 1024.0,
             metadata.type_count(),
