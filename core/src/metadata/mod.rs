@@ -47,14 +47,24 @@ impl Metadata {
     /// (compact length, blob) or `Option<OpaqueMetadata>` (0x01, compact
     /// length, blob). Trailing bytes are an error.
     ///
-    /// Errors carry the byte offset into `bytes` where decoding failed.
+    /// # Errors
+    ///
+    /// [`Error::Metadata`] with the byte offset into `bytes` where it failed:
+    /// empty or truncated input, no magic, an unsupported version (only 9–16
+    /// load), a decode error (parity-scale-codec's chain of what was being
+    /// decoded), trailing bytes. [`Error::MetadataContent`] when the blob
+    /// decodes but its type ids do not resolve in its registry.
     pub fn from_bytes(bytes: &[u8]) -> Result<Metadata, Error> {
         load::from_bytes(bytes)
     }
 
     /// Loads metadata given as hex text (`0x` prefix optional, surrounding
     /// whitespace ignored), in any of the forms [`Metadata::from_bytes`] takes.
-    /// Error offsets count bytes of the decoded binary.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Hex`] for malformed hex; otherwise as [`Metadata::from_bytes`],
+    /// with offsets counting bytes of the decoded binary.
     pub fn from_hex(text: &str) -> Result<Metadata, Error> {
         load::from_hex(text)
     }
@@ -62,6 +72,10 @@ impl Metadata {
     /// Loads metadata from file contents that are either hex text or binary:
     /// input that is entirely hex digits (after an optional `0x` and
     /// whitespace) is read as hex, anything else as binary.
+    ///
+    /// # Errors
+    ///
+    /// As [`Metadata::from_hex`] or [`Metadata::from_bytes`].
     pub fn load(input: &[u8]) -> Result<Metadata, Error> {
         load::load(input)
     }
