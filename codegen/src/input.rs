@@ -64,14 +64,14 @@ pub struct PalletInfo {
 /// Everything the generator reads from one metadata blob.
 #[derive(Debug, Clone)]
 pub struct ChainInput {
-    /// Metadata version (14, 15 or 16).
+    /// Metadata version (14, 15 or 16; 0 for a bare type registry).
     pub version: u32,
     /// The portable type registry.
     pub types: PortableRegistry,
     /// Pallets in metadata order.
     pub pallets: Vec<PalletInfo>,
-    /// The extrinsic's generic parts.
-    pub extrinsic: ExtrinsicParts,
+    /// The extrinsic's generic parts (`None` for a bare type registry).
+    pub extrinsic: Option<ExtrinsicParts>,
     /// `RuntimeEvent`, when the metadata names it (V15+) or a pallet event enum points to it.
     pub runtime_event: Option<u32>,
     /// `RuntimeError` (V15+).
@@ -97,6 +97,21 @@ pub fn load(bytes: &[u8]) -> Result<ChainInput, CodegenError> {
         _ if version < 14 => Err(CodegenError::PreV14(version)),
         _ => Err(CodegenError::UnsupportedVersion(version)),
     }
+}
+
+/// A bare `PortableRegistry` in scale-info's JSON form (what runtime-API
+/// tooling such as bt-decode ships): types only, no pallets or extrinsic.
+pub fn from_registry_json(text: &str) -> Result<ChainInput, CodegenError> {
+    let types: PortableRegistry = serde_json::from_str(text)
+        .map_err(|e| CodegenError::Decode(format!("type registry JSON: {e}")))?;
+    Ok(ChainInput {
+        version: 0,
+        types,
+        pallets: Vec::new(),
+        extrinsic: None,
+        runtime_event: None,
+        runtime_error: None,
+    })
 }
 
 fn from_v14(m: frame_metadata::v14::RuntimeMetadataV14) -> Result<ChainInput, CodegenError> {
@@ -162,7 +177,7 @@ fn from_v14(m: frame_metadata::v14::RuntimeMetadataV14) -> Result<ChainInput, Co
         version: 14,
         types: m.types,
         pallets,
-        extrinsic,
+        extrinsic: Some(extrinsic),
         runtime_event: None,
         runtime_error: None,
     })
@@ -228,7 +243,7 @@ fn from_v15(m: frame_metadata::v15::RuntimeMetadataV15) -> Result<ChainInput, Co
         version: 15,
         types: m.types,
         pallets,
-        extrinsic: ExtrinsicParts {
+        extrinsic: Some(ExtrinsicParts {
             address: m.extrinsic.address_ty.id,
             call: m.extrinsic.call_ty.id,
             signature: m.extrinsic.signature_ty.id,
@@ -238,7 +253,7 @@ fn from_v15(m: frame_metadata::v15::RuntimeMetadataV15) -> Result<ChainInput, Co
                 .iter()
                 .map(|e| e.ty.id)
                 .collect(),
-        },
+        }),
         runtime_event: Some(m.outer_enums.event_enum_ty.id),
         runtime_error: Some(m.outer_enums.error_enum_ty.id),
     })
@@ -301,12 +316,12 @@ fn from_v16(m: frame_metadata::v16::RuntimeMetadataV16) -> Result<ChainInput, Co
         version: 16,
         types: m.types,
         pallets,
-        extrinsic: ExtrinsicParts {
+        extrinsic: Some(ExtrinsicParts {
             address: m.extrinsic.address_ty.id,
             call: m.extrinsic.call_ty.id,
             signature: m.extrinsic.signature_ty.id,
             extra,
-        },
+        }),
         runtime_event: Some(m.outer_enums.event_enum_ty.id),
         runtime_error: Some(m.outer_enums.error_enum_ty.id),
     })

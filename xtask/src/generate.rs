@@ -24,6 +24,8 @@ struct Chain {
     fixture: &'static str,
     /// Generated only for the tests (not a feature of the shipped crate).
     test_only: bool,
+    /// The fixture is a bare `PortableRegistry` as JSON, not a metadata blob.
+    registry_json: bool,
 }
 
 const CHAINS: &[Chain] = &[
@@ -31,31 +33,44 @@ const CHAINS: &[Chain] = &[
         name: "polkadot",
         fixture: "metadata/polkadot-v15-spec1001002.scale",
         test_only: false,
+        registry_json: false,
     },
     Chain {
         name: "kusama",
         fixture: "metadata/kusama-v15-spec1001002.scale",
         test_only: false,
+        registry_json: false,
     },
     Chain {
         name: "bittensor",
         fixture: "metadata/subtensor-v15-spec343.scale",
         test_only: false,
+        registry_json: false,
     },
     Chain {
         name: "asset-hub",
         fixture: "metadata/statemint-v16-spec2000003-small.scale",
         test_only: false,
+        registry_json: false,
     },
     Chain {
         name: "substrate-node",
         fixture: "metadata/substrate-node-v15-spec268.scale",
         test_only: false,
+        registry_json: false,
     },
     Chain {
         name: "polkadot-9180",
         fixture: "metadata/polkadot-v14-spec9180.scale",
         test_only: true,
+        registry_json: false,
+    },
+    // The registry bt-decode's Bittensor runtime-API results were encoded with.
+    Chain {
+        name: "subtensor-rpc",
+        fixture: "payloads/subtensor/test_types.json",
+        test_only: true,
+        registry_json: true,
     },
 ];
 
@@ -87,7 +102,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 .ok_or("--metadata: cannot derive a chain name from the file name; pass --name")?,
         };
         validate_name(&name)?;
-        let out = generate_one(&name, &file, false)?;
+        let out = generate_one(&name, &file, false, false)?;
         write_chain(&name, false, &out)?;
         return register(&name);
     }
@@ -103,7 +118,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut stale = Vec::new();
     for c in &selected {
         let file = fixtures_dir().join(c.fixture);
-        let out = generate_one(c.name, &file, c.test_only)?;
+        let out = generate_one(c.name, &file, c.test_only, c.registry_json)?;
         if check {
             let path = output_path(c.name, c.test_only);
             let current = std::fs::read_to_string(&path).unwrap_or_default();
@@ -181,16 +196,32 @@ fn chains_rs() -> PathBuf {
 }
 
 /// Generates and formats one chain, printing what it produced.
-fn generate_one(name: &str, file: &Path, test_only: bool) -> Result<String, String> {
+fn generate_one(
+    name: &str,
+    file: &Path,
+    test_only: bool,
+    registry_json: bool,
+) -> Result<String, String> {
     let bytes =
         std::fs::read(file).map_err(|e| format!("{name}: cannot read {}: {e}", file.display()))?;
     let start = Instant::now();
-    let generated = ferroscale_codegen::generate(&bytes).map_err(|e| format!("{name}: {e}"))?;
+    let generated = if registry_json {
+        let text =
+            String::from_utf8(bytes).map_err(|_| format!("{name}: registry JSON is not UTF-8"))?;
+        ferroscale_codegen::input::from_registry_json(&text)
+            .and_then(|input| ferroscale_codegen::generate_from(&input))
+    } else {
+        ferroscale_codegen::generate(&bytes)
+    }
+    .map_err(|e| format!("{name}: {e}"))?;
     let text = ferroscale_codegen::render(&generated.tokens).map_err(|e| format!("{name}: {e}"))?;
     let elapsed = start.elapsed();
     eprintln!(
-        "{name:>15}: V{} metadata, {} registry types -> {} definitions, {} lines, {} KiB, {:.0} ms{}",
-        generated.metadata_version,
+        "{name:>15}: {}, {} registry types -> {} definitions, {} lines, {} KiB, {:.0} ms{}",
+        match generated.metadata_version {
+            0 => "bare registry".to_owned(),
+            v => format!("V{v} metadata"),
+        },
         generated.registry_types,
         generated.definitions,
         text.lines().count(),
