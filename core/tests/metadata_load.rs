@@ -398,7 +398,13 @@ fn the_model_carries_storage_constants_and_extrinsic_of_polkadot_9180() {
     // The default AccountInfo is all zeros: nonce, consumers, providers,
     // sufficients (4 × u32) and AccountData (4 × u128).
     assert_eq!(account.default, vec![0u8; 16 + 64]);
+    assert!(m.storage_entry("System", "Account").unwrap().1 == account);
     let balances = m.pallet("Balances").unwrap();
+    let (p, e) = m.error_by_index(5, 2).unwrap();
+    assert_eq!(
+        (p.name.as_str(), e.name.as_str()),
+        ("Balances", "InsufficientBalance")
+    );
     assert_eq!(balances.index, 5);
     let ed = balances.constant("ExistentialDeposit").unwrap();
     assert_eq!(u128::decode(&mut &ed.value[..]).unwrap(), 10_000_000_000);

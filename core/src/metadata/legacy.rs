@@ -199,13 +199,20 @@ macro_rules! legacy_converter {
                     }),
                     None => None,
                 };
-                let error_enum = Some(PalletEnum {
-                    pallet_index: index,
-                    type_id: None,
-                    variants: variants(owned(module.errors), &name, "errors", |error| {
-                        (owned(error.name), Vec::new(), owned(error.documentation))
-                    })?,
-                });
+                // Errors are keyed by the module's position; a module without
+                // any has none (as V14+ says with `error: None`).
+                let errors = owned(module.errors);
+                let error_enum = if errors.is_empty() {
+                    None
+                } else {
+                    Some(PalletEnum {
+                        pallet_index: index,
+                        type_id: None,
+                        variants: variants(errors, &name, "errors", |error| {
+                            (owned(error.name), Vec::new(), owned(error.documentation))
+                        })?,
+                    })
+                };
                 let constants = owned(module.constants)
                     .into_iter()
                     .map(|c| Constant {

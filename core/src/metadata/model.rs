@@ -128,6 +128,23 @@ impl Metadata {
         })
     }
 
+    /// The pallet and error a `DispatchError::Module { index, error }` names
+    /// (`error` is the first byte of the module error).
+    pub fn error_by_index(&self, pallet: u8, error: u8) -> Option<(&Pallet, &Variant)> {
+        self.pallets.iter().find_map(|p| {
+            let errors = p.error_enum.as_ref()?;
+            (errors.pallet_index == pallet)
+                .then(|| errors.variant(error).map(|e| (p, e)))
+                .flatten()
+        })
+    }
+
+    /// The storage entry `pallet.entry`, e.g. `("System", "Account")`.
+    pub fn storage_entry(&self, pallet: &str, entry: &str) -> Option<(&Pallet, &StorageEntry)> {
+        let pallet = self.pallet(pallet)?;
+        Some((pallet, pallet.storage_entry(entry)?))
+    }
+
     /// The pallet and event an encoded event starts with (`[pallet byte, event byte]`).
     pub fn event_by_index(&self, pallet: u8, event: u8) -> Option<(&Pallet, &Variant)> {
         self.pallets.iter().find_map(|p| {
@@ -152,7 +169,7 @@ pub struct Pallet {
     pub call_enum: Option<PalletEnum>,
     /// Its events, when the pallet has any.
     pub event_enum: Option<PalletEnum>,
-    /// Its errors, when the pallet declares them.
+    /// Its errors, when the pallet declares any.
     pub error_enum: Option<PalletEnum>,
     /// Its constants.
     pub constants: Vec<Constant>,
