@@ -323,8 +323,26 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
                 let v = self.node(t)?;
                 Ok(self.sink.single_entry(name, v))
             }
-            Node::Set { byte_len, flags } => {
-                let n = *byte_len as usize;
+            Node::Set { byte_len, flags } => self.set(ty, *byte_len, flags),
+            Node::BitSeq { store, .. } => self.bit_seq(ty, *store),
+            Node::Map(k, v) => self.map(ty, *k, *v),
+            Node::Special(s) => self.special(ty, s),
+            Node::Unresolved(name) => Err(Error::Unresolved {
+                name: name.to_string(),
+            }),
+        }
+    }
+
+    #[inline(never)]
+    fn set(
+        &mut self,
+        ty: TypeIdx,
+        byte_len: u8,
+        flags: &'a [(crate::graph::Name, u64)],
+    ) -> Result<S::Out, Error> {
+        {
+            {
+                let n = byte_len as usize;
                 if n > 16 {
                     return Err(self.invalid(
                         ty,
@@ -347,28 +365,24 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
                 }
                 Ok(self.sink.list_end(seq))
             }
-            Node::BitSeq { store, .. } => self.bit_seq(ty, *store),
-            Node::Map(k, v) => {
-                let min =
-                    min_size(self.graph(), *k, 0).saturating_add(min_size(self.graph(), *v, 0));
-                let n = self.length(ty, min)?;
-                let mut seq = self.sink.seq_begin(n);
-                for _ in 0..n {
-                    let kv = self.node(*k)?;
-                    let vv = self.node(*v)?;
-                    let mut pair = self.sink.seq_begin(2);
-                    self.sink.seq_push(&mut pair, kv);
-                    self.sink.seq_push(&mut pair, vv);
-                    let t = self.sink.tuple_end(pair);
-                    self.sink.seq_push(&mut seq, t);
-                }
-                Ok(self.sink.list_end(seq))
-            }
-            Node::Special(s) => self.special(ty, s),
-            Node::Unresolved(name) => Err(Error::Unresolved {
-                name: name.to_string(),
-            }),
         }
+    }
+
+    #[inline(never)]
+    fn map(&mut self, ty: TypeIdx, k: TypeIdx, v: TypeIdx) -> Result<S::Out, Error> {
+        let min = min_size(self.graph(), k, 0).saturating_add(min_size(self.graph(), v, 0));
+        let n = self.length(ty, min)?;
+        let mut seq = self.sink.seq_begin(n);
+        for _ in 0..n {
+            let kv = self.node(k)?;
+            let vv = self.node(v)?;
+            let mut pair = self.sink.seq_begin(2);
+            self.sink.seq_push(&mut pair, kv);
+            self.sink.seq_push(&mut pair, vv);
+            let t = self.sink.tuple_end(pair);
+            self.sink.seq_push(&mut seq, t);
+        }
+        Ok(self.sink.list_end(seq))
     }
 
     fn list_of(&mut self, inner: TypeIdx, n: usize) -> Result<S::Out, Error> {
@@ -380,6 +394,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         Ok(self.sink.list_end(seq))
     }
 
+    #[inline(never)]
     fn compact_256(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
         let start = self.pos;
         let b0 = self.byte(ty)?;
@@ -449,6 +464,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         })
     }
 
+    #[inline(never)]
     fn prim(&mut self, ty: TypeIdx, p: Prim) -> Result<S::Out, Error> {
         Ok(match p {
             Prim::Bool => {
@@ -526,6 +542,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         })
     }
 
+    #[inline(never)]
     fn bit_seq(&mut self, ty: TypeIdx, store: BitStore) -> Result<S::Out, Error> {
         let start = self.pos;
         let bits = self.compact(ty)?;
@@ -545,6 +562,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         Ok(self.sink.text(&s))
     }
 
+    #[inline(never)]
     fn account(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
         let raw: &[u8] = self.take(32, ty)?;
         if let Some(fmt) = self.ctx.ss58_format {
@@ -561,6 +579,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         })
     }
 
+    #[inline(never)]
     fn special(&mut self, ty: TypeIdx, s: &'a Special) -> Result<S::Out, Error> {
         let k = &*KEYS;
         match s {
@@ -702,6 +721,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         }
     }
 
+    #[inline(never)]
     fn call(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
         let k = &*KEYS;
         let rt = self.runtime(ty)?;
@@ -758,6 +778,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         Ok(self.sink.dict_end(d))
     }
 
+    #[inline(never)]
     fn extrinsic(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
         let k = &*KEYS;
         let rt = self.runtime(ty)?;
@@ -794,6 +815,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
     }
 
     #[allow(clippy::type_complexity)]
+    #[inline(never)]
     fn extrinsic_body(
         &mut self,
         ty: TypeIdx,
@@ -836,6 +858,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         Ok((fields, call))
     }
 
+    #[inline(never)]
     fn event_parts(&mut self, e: TypeIdx) -> Result<EventParts<'a, S::Out>, Error> {
         let Some(Node::Enum(outer)) = self.graph().get(e) else {
             return Err(self.invalid(e, self.pos, "event type is not an enum"));
@@ -868,6 +891,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
 
     /// A legacy event: two index bytes, then the args of the runtime's event
     /// table as `[{"type", "value"}…]`.
+    #[inline(never)]
     fn legacy_event_parts(&mut self, ty: TypeIdx) -> Result<EventParts<'a, S::Out>, Error> {
         let k = &*KEYS;
         let rt = self.runtime(ty)?;
@@ -921,6 +945,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         self.sink.dict_end(d)
     }
 
+    #[inline(never)]
     fn event_record(&mut self, ty: TypeIdx, st: TypeIdx) -> Result<S::Out, Error> {
         let k = &*KEYS;
         let Some(Node::Struct(fields)) = self.graph().get(st) else {
