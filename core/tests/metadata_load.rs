@@ -4,7 +4,7 @@
 //! How the expected numbers were obtained (not by copying this crate's
 //! output blindly): pallet counts for V9–V14 agree with py-scale-codec 1.2.12
 //! (`MetadataVersioned` decoded with the core+legacy presets, run once by
-//! hand); V14+ type counts are checked in this file against the registry
+//! hand); V14+ pallet and type counts are checked in this file against what
 //! `frame-metadata` decodes directly, without this crate's framing or
 //! conversion; spec versions are checked against the file names.
 
@@ -240,24 +240,24 @@ fn spec_versions_agree_with_the_file_names() {
     }
 }
 
-/// The registry length as `frame-metadata` decodes it directly.
-fn registry_len_by_frame_metadata(bytes: &[u8]) -> Option<usize> {
+/// Pallet count and registry length as `frame-metadata` decodes them directly.
+fn counts_by_frame_metadata(bytes: &[u8]) -> Option<(usize, usize)> {
     let prefixed = RuntimeMetadataPrefixed::decode(&mut &bytes[..]).unwrap();
     match prefixed.1 {
-        RuntimeMetadata::V14(m) => Some(m.types.types.len()),
-        RuntimeMetadata::V15(m) => Some(m.types.types.len()),
-        RuntimeMetadata::V16(m) => Some(m.types.types.len()),
+        RuntimeMetadata::V14(m) => Some((m.pallets.len(), m.types.types.len())),
+        RuntimeMetadata::V15(m) => Some((m.pallets.len(), m.types.types.len())),
+        RuntimeMetadata::V16(m) => Some((m.pallets.len(), m.types.types.len())),
         _ => None,
     }
 }
 
 #[test]
-fn type_counts_match_frame_metadata_read_directly() {
+fn v14_plus_counts_match_frame_metadata_read_directly() {
     for r in TABLE.iter().filter(|r| r.version >= 14) {
         let bytes = ferroscale_fixtures::read(&format!("metadata/{}", r.file));
         assert_eq!(
-            registry_len_by_frame_metadata(&bytes),
-            Some(r.types),
+            counts_by_frame_metadata(&bytes),
+            Some((r.pallets, r.types)),
             "{}",
             r.file
         );
