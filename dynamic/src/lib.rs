@@ -2,6 +2,7 @@
 //! (`"Vec<u32>"`, `"scale_info::42"`, `"MetadataVersioned"` …) over registries
 //! built from type-registry presets and from a chain's portable registry.
 
+pub mod batch;
 pub mod decode;
 pub mod encode;
 pub mod error;
@@ -10,6 +11,7 @@ pub mod portable;
 pub mod runtime;
 pub mod sink;
 
+pub use batch::batch_decode;
 pub use decode::{decode, decode_prefix, decode_value, Context};
 pub use error::Error;
 pub use graph::{BitStore, Field, Fields, Name, Node, Prim, Special, TypeGraph, TypeIdx, Variant};
