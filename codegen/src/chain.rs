@@ -69,7 +69,7 @@ pub fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
     );
     quote! {
         #![doc = #doc]
-        #![allow(clippy::all, non_camel_case_types, non_snake_case, dead_code, unused_imports)]
+        #![allow(clippy::all, non_camel_case_types, non_snake_case, dead_code, unused_imports, unexpected_cfgs)]
 
         #aliases
 

@@ -19,3 +19,4 @@ pub use runtime::Runtime;
 pub use sink::{Sink, ValueSink};
 pub mod preset;
 pub mod typestr;
+pub mod registry;
