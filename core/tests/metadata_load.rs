@@ -473,6 +473,18 @@ fn legacy_storage_uses_type_strings_and_double_maps_split_keys() {
         .name()
         .unwrap()
         .starts_with('('));
+    // V13 N-map: Assets.Approvals of the substrate dev node, three keys.
+    let m = load("substrate-node-v13-spec265.scale");
+    let (_, approvals) = m.storage_entry("Assets", "Approvals").unwrap();
+    let names: Vec<_> = approvals.keys.iter().map(|k| k.name().unwrap()).collect();
+    assert_eq!(names, ["T::AssetId", "T::AccountId", "T::AccountId"]);
+    assert_eq!(approvals.hashers.len(), 3);
+    assert_eq!(
+        approvals.key,
+        Some(TypeRef::Name(
+            "(T::AssetId, T::AccountId, T::AccountId)".into()
+        ))
+    );
     // V9/V10 linked maps are flagged.
     let v10 = load("kusama-v10.scale");
     assert!(v10
@@ -486,6 +498,24 @@ fn legacy_storage_uses_type_strings_and_double_maps_split_keys() {
         .signed_extensions
         .iter()
         .any(|s| s.identifier == "CheckNonce"));
+}
+
+#[test]
+fn v14_n_map_keys_are_split_from_the_key_tuple() {
+    let m = load("substrate-node-v14-spec267.scale");
+    let (_, approvals) = m.storage_entry("Assets", "Approvals").unwrap();
+    assert_eq!(approvals.hashers.len(), 3);
+    let types = m.types.as_ref().unwrap();
+    let tuple = types
+        .resolve(approvals.key.as_ref().unwrap().id().unwrap())
+        .unwrap();
+    let scale_info::TypeDef::Tuple(tuple) = &tuple.type_def else {
+        panic!("key is not a tuple")
+    };
+    let from_tuple: Vec<_> = tuple.fields.iter().map(|f| TypeRef::Id(f.id)).collect();
+    assert_eq!(approvals.keys, from_tuple);
+    let last = types.resolve(approvals.keys[2].id().unwrap()).unwrap();
+    assert_eq!(last.path.segments.last().unwrap(), "AccountId32");
 }
 
 #[test]
@@ -503,7 +533,7 @@ fn v15_runtime_apis_outer_enums_and_custom_values() {
     assert_eq!(m.extrinsic.call_type, Some(outer.call));
 
     let custom = load("custom-values-v15.scale");
-    assert!(!custom.custom.is_empty());
+    assert_eq!(custom.custom.len(), 5);
     let names: Vec<_> = custom.custom.keys().cloned().collect();
     assert!(names.iter().any(|n| n == "InvalidTypeId"), "{names:?}");
 }
@@ -528,6 +558,20 @@ fn v16_transaction_extensions_by_version_and_pallet_extras() {
     assert!(x.extra_type.is_none());
     assert!(m.apis.iter().all(|a| a.version.is_some()));
     let p = &m.pallets[0];
+    // Associated types as frame-metadata decodes them directly.
+    let bytes = ferroscale_fixtures::read("metadata/statemint-v16-spec2000003-small.scale");
+    let RuntimeMetadata::V16(direct) = RuntimeMetadataPrefixed::decode(&mut &bytes[..]).unwrap().1
+    else {
+        panic!("not V16")
+    };
+    let direct_names: Vec<_> = direct.pallets[0]
+        .associated_types
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect();
+    let names: Vec<_> = p.associated_types.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, direct_names);
+    assert!(!names.is_empty());
     // Whatever the trimmed pallet has, every id in it resolves.
     let types = m.types.as_ref().unwrap();
     for a in &p.associated_types {
