@@ -231,3 +231,68 @@ fn bad_hex_text() {
     let (what, _) = metadata_error(Metadata::load(b"hello world"), "text");
     assert!(what.contains("magic"), "{what}");
 }
+
+/// Re-encodes polkadot 9180 after `edit` changed the decoded V14 metadata.
+fn edited_v14(edit: impl FnOnce(&mut frame_metadata::v14::RuntimeMetadataV14)) -> Vec<u8> {
+    use parity_scale_codec::Decode;
+    let blob = fixture("polkadot-v14-spec9180.scale");
+    let mut prefixed = frame_metadata::RuntimeMetadataPrefixed::decode(&mut &blob[..]).unwrap();
+    let frame_metadata::RuntimeMetadata::V14(m) = &mut prefixed.1 else {
+        panic!("not V14")
+    };
+    edit(m);
+    prefixed.encode()
+}
+
+fn content_error(bytes: &[u8]) -> String {
+    match Metadata::from_bytes(bytes) {
+        Err(Error::MetadataContent(what)) => what,
+        other => panic!("expected Error::MetadataContent, got {other:?}"),
+    }
+}
+
+#[test]
+fn type_ids_that_do_not_resolve_are_refused() {
+    // Re-encoding unchanged metadata loads (the edits below are the only cause).
+    assert!(Metadata::from_bytes(&edited_v14(|_| {})).is_ok());
+
+    let what = content_error(&edited_v14(|m| m.types.types[3].id = 7));
+    assert!(what.contains("ids must equal positions"), "{what}");
+
+    let what = content_error(&edited_v14(|m| m.ty = 690.into()));
+    assert!(
+        what.contains("runtime type") && what.contains("690"),
+        "{what}"
+    );
+
+    let what = content_error(&edited_v14(|m| {
+        let balances = m.pallets.iter_mut().find(|p| p.name == "Balances").unwrap();
+        let constant = &mut balances.constants[0];
+        constant.ty = 100_000.into();
+    }));
+    assert!(what.contains("constant Balances."), "{what}");
+
+    // A pallet's call type that exists but is not an enum.
+    let what = content_error(&edited_v14(|m| {
+        let calls = m.pallets[0].calls.as_mut().unwrap();
+        calls.ty = m.ty; // the Runtime struct
+    }));
+    assert!(
+        what.contains("pallet System: calls type") && what.contains("not an enum"),
+        "{what}"
+    );
+
+    // A field inside the registry pointing past its end.
+    let what = content_error(&edited_v14(|m| {
+        let last = m.types.types.len() as u32;
+        let t = m
+            .types
+            .types
+            .iter_mut()
+            .find(|t| matches!(t.ty.type_def, scale_info::TypeDef::Sequence(_)))
+            .unwrap();
+        t.ty.type_def =
+            scale_info::TypeDef::Sequence(scale_info::TypeDefSequence::new(last.into()));
+    }));
+    assert!(what.contains("refers to type 690"), "{what}");
+}
