@@ -119,6 +119,7 @@ struct PositionalCounters {
 
 /// Instantiates the legacy conversion for one `frame_metadata::vN` module.
 ///
+/// - `version`: the metadata version number.
 /// - `declared_index`: reads the module's declared index (V12+), or `None`.
 /// - `extrinsic`: builds the [`Extrinsic`] from the whole metadata.
 /// - `linked`: the name of the `Map` variant's bool field (`is_linked` in
@@ -128,6 +129,7 @@ macro_rules! legacy_converter {
     (
         $(#[$doc:meta])*
         fn $name:ident($v:ident::$Meta:ident);
+        version: $version:literal;
         declared_index: |$m:ident| $declared:expr;
         extrinsic: |$md:ident| $extrinsic:expr;
         linked: $linked:ident;
@@ -283,7 +285,7 @@ macro_rules! legacy_converter {
                 });
             }
             Ok(Metadata {
-                version: version_number(stringify!($v)),
+                version: $version,
                 runtime_version: None,
                 pallets,
                 extrinsic,
@@ -297,14 +299,10 @@ macro_rules! legacy_converter {
     };
 }
 
-/// `"v12"` → 12.
-fn version_number(module: &str) -> u32 {
-    module.trim_start_matches('v').parse().unwrap_or(0)
-}
-
 legacy_converter! {
     /// V9: modules without declared indexes, no extrinsic description.
     fn from_v9(v9::RuntimeMetadataV9);
+    version: 9;
     declared_index: |_m| None;
     extrinsic: |_md| Extrinsic::default();
     linked: is_linked;
@@ -313,6 +311,7 @@ legacy_converter! {
 legacy_converter! {
     /// V10: as V9 (adds only hasher variants in storage).
     fn from_v10(v10::RuntimeMetadataV10);
+    version: 10;
     declared_index: |_m| None;
     extrinsic: |_md| Extrinsic::default();
     linked: is_linked;
@@ -321,6 +320,7 @@ legacy_converter! {
 legacy_converter! {
     /// V11: adds the extrinsic description.
     fn from_v11(v11::RuntimeMetadataV11);
+    version: 11;
     declared_index: |_m| None;
     extrinsic: |md| extrinsic(md.extrinsic.version, &md.extrinsic.signed_extensions);
     linked: unused;
@@ -329,6 +329,7 @@ legacy_converter! {
 legacy_converter! {
     /// V12: adds declared pallet indexes.
     fn from_v12(v12::RuntimeMetadataV12);
+    version: 12;
     declared_index: |m| Some(m.index);
     extrinsic: |md| extrinsic(md.extrinsic.version, &md.extrinsic.signed_extensions);
     linked: unused;
@@ -337,6 +338,7 @@ legacy_converter! {
 legacy_converter! {
     /// V13: adds N-maps.
     fn from_v13(v13::RuntimeMetadataV13);
+    version: 13;
     declared_index: |m| Some(m.index);
     extrinsic: |md| extrinsic(md.extrinsic.version, &md.extrinsic.signed_extensions);
     linked: unused;
