@@ -67,6 +67,10 @@ pub enum Error {
     UnknownType(String),
     /// Misuse of an API, e.g. batches of different lengths.
     Usage(String),
+    /// A type string that does not parse (offset and caret excerpt inside).
+    TypeString(crate::typestr::ParseError),
+    /// A type-registry preset that cannot be loaded or resolved.
+    Preset(crate::preset::PresetError),
 }
 
 impl fmt::Display for Error {
@@ -100,8 +104,22 @@ impl fmt::Display for Error {
             Error::Import(m) => write!(f, "importing types: {m}"),
             Error::UnknownType(m) => write!(f, "unknown type: {m}"),
             Error::Usage(m) => write!(f, "{m}"),
+            Error::TypeString(e) => write!(f, "{e}"),
+            Error::Preset(e) => write!(f, "{e}"),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+impl From<crate::typestr::ParseError> for Error {
+    fn from(e: crate::typestr::ParseError) -> Self {
+        Error::TypeString(e)
+    }
+}
+
+impl From<crate::preset::PresetError> for Error {
+    fn from(e: crate::preset::PresetError) -> Self {
+        Error::Preset(e)
+    }
+}

@@ -18,5 +18,5 @@ pub use graph::{BitStore, Field, Fields, Name, Node, Prim, Special, TypeGraph, T
 pub use runtime::Runtime;
 pub use sink::{Sink, ValueSink};
 pub mod preset;
-pub mod typestr;
 pub mod registry;
+pub mod typestr;

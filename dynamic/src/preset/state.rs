@@ -16,6 +16,26 @@ pub struct NamedDefinition {
     pub name: String,
     /// The definition.
     pub def: Definition,
+    /// When it was defined (increasing over every definition of a registry).
+    pub seq: u64,
+    /// The definition the name had before this one, if any (py-scale-codec
+    /// resolves aliases when they are defined, so an alias cycle or a
+    /// self-alias such as `"H256": "H256"` means the earlier meaning).
+    pub previous: Option<Arc<NamedDefinition>>,
+}
+
+impl NamedDefinition {
+    /// The definition that was current for this name just before `seq`.
+    pub fn as_of(self: &Arc<Self>, seq: u64) -> Option<Arc<NamedDefinition>> {
+        let mut at = Some(self.clone());
+        while let Some(def) = at {
+            if def.seq < seq {
+                return Some(def);
+            }
+            at = def.previous.clone();
+        }
+        None
+    }
 }
 
 /// Lookup keys of a definition name: the name lower-cased (py-scale-codec's
@@ -39,6 +59,8 @@ pub struct Definitions {
     chain_id: Option<String>,
     /// Bumped on every change of the definitions, so caches know to drop.
     generation: u64,
+    /// Sequence number of the next definition.
+    next_seq: u64,
 }
 
 impl Definitions {
@@ -50,8 +72,10 @@ impl Definitions {
     /// Forgets everything (py-scale-codec's `clear_type_registry`).
     pub fn clear(&mut self) {
         let generation = self.generation + 1;
+        let next_seq = self.next_seq;
         *self = Definitions {
             generation,
+            next_seq,
             ..Definitions::default()
         };
     }
@@ -108,11 +132,14 @@ impl Definitions {
     /// Adds or overrides definitions (`update_type_registry_types`).
     pub fn update_types(&mut self, types: &TypeDefs) {
         for (name, def) in types {
+            let (raw, canonical) = name_keys(name);
             let entry = Arc::new(NamedDefinition {
                 name: name.clone(),
                 def: def.clone(),
+                seq: self.next_seq,
+                previous: self.defs.get(&raw).cloned(),
             });
-            let (raw, canonical) = name_keys(name);
+            self.next_seq += 1;
             if let Some(key) = canonical {
                 self.defs.insert(key, entry.clone());
             }

@@ -1,0 +1,258 @@
+//! The registry: type strings → [`TypeIdx`] nodes of one [`TypeGraph`].
+//!
+//! It combines, in py-scale-codec's order of precedence:
+//! 1. `scale_info::N` and registry path names of an imported V14+ portable
+//!    registry ([`Registry::load_metadata`]);
+//! 2. definitions from presets ([`Registry::update`], later ones override
+//!    earlier ones, spec-version switching with
+//!    [`Registry::set_active_spec_version_id`]);
+//! 3. py-scale-codec's built-in classes (`u32`, `Bytes`, `Vec<T>`,
+//!    `GenericAccountId` …) and, failing everything else, a few names py-scale-codec
+//!    only knows from `core.json` (`AccountId`, `Call`, `Text` …).
+//!
+//! Every distinct type string is parsed and compiled once; the result is
+//! cached by the raw string and by its canonical form until definitions
+//! change. Recursive definitions are compiled through placeholder nodes
+//! ([`crate::graph::Node::Unresolved`]) patched in place; alias cycles
+//! (`A → B → A`) are errors that list the chain.
+//!
+//! Aliases are resolved when used, not when defined (py-scale-codec resolves
+//! them eagerly): for the shipped presets both give the same types; with
+//! lazy resolution a forward reference in a preset works instead of silently
+//! resolving to nothing.
+
+mod builtins;
+mod legacy;
+mod resolve;
+
+use std::collections::HashMap;
+
+use ferroscale_core::value::Value;
+
+use crate::decode::{decode_value, Context};
+use crate::encode::encode_value;
+use crate::error::Error;
+use crate::graph::{TypeGraph, TypeIdx};
+use crate::portable::PortableTypes;
+use crate::preset::{Definitions, Preset, TypeDefs};
+use crate::runtime::Runtime;
+
+pub use builtins::{builtin, Builtin};
+pub use legacy::legacy_runtime;
+
+/// Type strings resolved to graph nodes, over presets and portable registries.
+#[derive(Clone, Debug, Default)]
+pub struct Registry {
+    graph: TypeGraph,
+    defs: Definitions,
+    /// Canonical key (lower-cased) → node; valid for `cache_generation`.
+    cache: HashMap<String, TypeIdx>,
+    /// Type string exactly as given → node (skips parsing); same validity.
+    strings: HashMap<String, TypeIdx>,
+    cache_generation: u64,
+    /// Built-in nodes (`u32`, `Bytes` …), independent of definitions.
+    builtin_nodes: HashMap<String, TypeIdx>,
+    portable: Option<PortableTypes>,
+    runtime: Option<Runtime>,
+    ss58_format: Option<u16>,
+}
+
+impl Registry {
+    /// A registry that knows py-scale-codec's built-in classes only.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A registry with shipped presets loaded in order (e.g. `["core",
+    /// "legacy", "polkadot"]`); see [`crate::preset::presets_dir`].
+    pub fn with_presets(names: &[&str]) -> Result<Self, Error> {
+        let mut registry = Registry::new();
+        for name in names {
+            registry.update(&Preset::named(name)?);
+        }
+        Ok(registry)
+    }
+
+    /// Loads a preset on top of the current definitions (`update_type_registry`).
+    pub fn update(&mut self, preset: &Preset) {
+        self.defs.update(preset);
+    }
+
+    /// Adds or overrides definitions (`update_type_registry_types`).
+    pub fn update_types(&mut self, types: &TypeDefs) {
+        self.defs.update_types(types);
+    }
+
+    /// Adds or overrides definitions given as a JSON `types` object.
+    pub fn update_types_json(&mut self, json: &str) -> Result<(), Error> {
+        let types = Preset::types_from_json_str(json)?;
+        self.update_types(&types);
+        Ok(())
+    }
+
+    /// Forgets every definition, the portable registry and the runtime
+    /// (`clear_type_registry`). Nodes already built stay in the graph (indices
+    /// handed out remain valid) but are no longer reachable by name.
+    pub fn clear(&mut self) {
+        self.defs.clear();
+        self.portable = None;
+        self.runtime = None;
+        self.cache.clear();
+        self.strings.clear();
+    }
+
+    /// Switches to spec version `spec`, applying the versioning entries that cover it.
+    pub fn set_active_spec_version_id(&mut self, spec: u64) {
+        self.defs.set_active_spec_version_id(spec);
+    }
+
+    /// The active spec version.
+    pub fn active_spec_version_id(&self) -> Option<u64> {
+        self.defs.active_spec_version_id()
+    }
+
+    /// The spec version at `block` from the preset's `runtime_upgrades`.
+    pub fn get_runtime_id_from_upgrades(&self, block: u64) -> Option<u64> {
+        self.defs.get_runtime_id_from_upgrades(block)
+    }
+
+    /// The merged preset definitions.
+    pub fn definitions(&self) -> &Definitions {
+        &self.defs
+    }
+
+    /// Mutable access to the merged definitions (runtime-upgrade head etc.).
+    pub fn definitions_mut(&mut self) -> &mut Definitions {
+        &mut self.defs
+    }
+
+    /// The type graph.
+    pub fn graph(&self) -> &TypeGraph {
+        &self.graph
+    }
+
+    /// The imported portable registry, if any.
+    pub fn portable(&self) -> Option<&PortableTypes> {
+        self.portable.as_ref()
+    }
+
+    /// The active runtime (calls, events, extrinsic format), if metadata was loaded.
+    pub fn runtime(&self) -> Option<&Runtime> {
+        self.runtime.as_ref()
+    }
+
+    /// Sets the SS58 format account ids render in (`None`: `"0x…"` hex).
+    pub fn set_ss58_format(&mut self, format: Option<u16>) {
+        self.ss58_format = format;
+    }
+
+    /// The SS58 format account ids render in.
+    pub fn ss58_format(&self) -> Option<u16> {
+        self.ss58_format
+    }
+
+    /// The decoding context: graph, runtime and ss58 format.
+    pub fn context(&self) -> Context<'_> {
+        let ctx = Context::new(&self.graph).with_ss58(self.ss58_format);
+        match &self.runtime {
+            Some(rt) => ctx.with_runtime(rt),
+            None => ctx,
+        }
+    }
+
+    /// Loads runtime metadata (any framing [`ferroscale_core::metadata::Metadata::load`]
+    /// accepts): V14+ imports the portable registry (`scale_info::N`, path
+    /// names, and py-scale-codec's `Address`/`AccountId`/`LookupSource`/
+    /// `ExtrinsicSignature` aliases onto it); V9–V13 builds the calls and
+    /// events tables with argument types resolved through this registry's
+    /// presets (so load the presets and set the spec version first).
+    pub fn load_metadata(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let md = ferroscale_core::metadata::Metadata::load(bytes)
+            .map_err(|e| Error::Import(e.to_string()))?;
+        if md.version >= 14 {
+            self.load_portable_metadata(bytes)
+        } else {
+            let runtime = legacy::legacy_runtime(self, &md)?;
+            self.runtime = Some(runtime);
+            Ok(())
+        }
+    }
+
+    fn load_portable_metadata(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let imported = crate::portable::import_metadata_bytes(&mut self.graph, bytes)?;
+        let base = imported.types.base;
+        let id_of = |idx: Option<TypeIdx>| idx.map(|i| i.0 - base);
+        let x = &imported.runtime.extrinsic;
+        let mut aliases: TypeDefs = Vec::new();
+        let alias = |name: &str, id: u32| {
+            (
+                name.to_string(),
+                crate::preset::Definition::Alias(format!("scale_info::{id}")),
+            )
+        };
+        if let Some(address) = id_of(x.address) {
+            aliases.push(alias("Address", address));
+            aliases.push(alias("LookupSource", address));
+            aliases.push(alias("AccountId", id_of(x.account_id).unwrap_or(address)));
+        }
+        if let Some(signature) = id_of(x.signature) {
+            aliases.push(alias("ExtrinsicSignature", signature));
+        }
+        self.portable = Some(imported.types);
+        self.runtime = Some(imported.runtime);
+        self.defs.update_types(&aliases);
+        Ok(())
+    }
+
+    /// Installs a runtime built elsewhere (e.g. by [`legacy_runtime`]).
+    pub fn set_runtime(&mut self, runtime: Option<Runtime>) {
+        self.runtime = runtime;
+    }
+
+    /// Decodes all of `bytes` as `type_string` (trailing bytes are an error,
+    /// as py-scale-codec's `RemainingScaleBytesNotEmptyException`).
+    pub fn decode(&mut self, type_string: &str, bytes: &[u8]) -> Result<Value, Error> {
+        let ty = self.resolve(type_string)?;
+        decode_value(&self.context(), ty, bytes)
+    }
+
+    /// Encodes `value` as `type_string`.
+    pub fn encode(&mut self, type_string: &str, value: &Value) -> Result<Vec<u8>, Error> {
+        let ty = self.resolve(type_string)?;
+        encode_value(&self.context(), ty, value)
+    }
+
+    /// Decodes `byte_strings[i]` as `type_strings[i]` for every `i`, resolving
+    /// each distinct type string once. Each item gets exactly the value or
+    /// error one-by-one [`Registry::decode`] would give; the lengths must match.
+    pub fn batch_decode<T: AsRef<str>, B: AsRef<[u8]>>(
+        &mut self,
+        type_strings: &[T],
+        byte_strings: &[B],
+    ) -> Result<Vec<Result<Value, Error>>, Error> {
+        if type_strings.len() != byte_strings.len() {
+            return Err(Error::Usage(format!(
+                "batch_decode: {} type strings but {} byte strings",
+                type_strings.len(),
+                byte_strings.len()
+            )));
+        }
+        let mut resolved: HashMap<&str, Result<TypeIdx, Error>> = HashMap::new();
+        for t in type_strings {
+            let t = t.as_ref();
+            if !resolved.contains_key(t) {
+                let r = self.resolve(t);
+                resolved.insert(t, r);
+            }
+        }
+        let ctx = self.context();
+        Ok(type_strings
+            .iter()
+            .zip(byte_strings)
+            .map(|(t, bytes)| match &resolved[t.as_ref()] {
+                Ok(ty) => decode_value(&ctx, *ty, bytes.as_ref()),
+                Err(e) => Err(e.clone()),
+            })
+            .collect())
+    }
+}
