@@ -109,6 +109,46 @@ fn extrinsic<B>(version: u8, identifiers: &[DecodeDifferent<B, String>]) -> Extr
     }
 }
 
+/// The key side of a legacy storage entry, whichever entry kind it came from.
+struct KeyShape {
+    hashers: Vec<StorageHasher>,
+    keys: Vec<TypeRef>,
+    value: TypeRef,
+    linked: bool,
+}
+
+impl KeyShape {
+    fn plain(value: TypeRef) -> KeyShape {
+        KeyShape {
+            hashers: Vec::new(),
+            keys: Vec::new(),
+            value,
+            linked: false,
+        }
+    }
+
+    fn into_entry(
+        self,
+        name: String,
+        modifier: StorageModifier,
+        default: Vec<u8>,
+        docs: Vec<String>,
+    ) -> StorageEntry {
+        StorageEntry {
+            name,
+            modifier,
+            key: (!self.keys.is_empty()).then(|| key_tuple(&self.keys)),
+            hashers: self.hashers,
+            keys: self.keys,
+            value: self.value,
+            default,
+            docs,
+            linked: self.linked,
+            deprecation: Deprecation::NotDeprecated,
+        }
+    }
+}
+
 /// Which byte introduces a pallet's calls and events in V9–V11, where only
 /// modules that have calls (events) are counted.
 #[derive(Default)]
@@ -225,51 +265,46 @@ macro_rules! legacy_converter {
                         deprecation: Deprecation::NotDeprecated,
                     })
                     .collect();
-                let storage = match module.storage.and_then(decoded) {
-                    Some(storage) => Some(Storage {
-                        prefix: owned(storage.prefix),
-                        entries: owned(storage.entries)
-                            .into_iter()
-                            .map(|entry| {
-                                let (hashers, key, keys, value, linked) = match entry.ty {
-                                    Ty::Plain(value) => {
-                                        (Vec::new(), None, Vec::new(), type_ref(value), false)
-                                    }
-                                    Ty::Map { hasher: h, key, value, $linked: linked } => {
-                                        let key = type_ref(key);
-                                        let keys = vec![key.clone()];
-                                        (vec![StorageHasher::from(&h)], Some(key), keys, type_ref(value), linked)
-                                    }
-                                    Ty::DoubleMap { hasher: h1, key1, key2, value, key2_hasher: h2 } => {
-                                        let keys = vec![type_ref(key1), type_ref(key2)];
-                                        let hashers = vec![StorageHasher::from(&h1), StorageHasher::from(&h2)];
-                                        (hashers, Some(key_tuple(&keys)), keys, type_ref(value), false)
-                                    }
-                                    $(Ty::$NMap { keys, hashers, value } => {
-                                        let keys: Vec<TypeRef> =
-                                            owned(keys).into_iter().map(TypeRef::Name).collect();
-                                        let hashers =
-                                            owned(hashers).iter().map(StorageHasher::from).collect();
-                                        (hashers, Some(key_tuple(&keys)), keys, type_ref(value), false)
-                                    })?
-                                };
-                                Ok(StorageEntry {
-                                    name: owned(entry.name),
-                                    modifier: modifier(&entry.modifier),
-                                    hashers,
-                                    key,
-                                    keys,
-                                    value,
-                                    default: owned(entry.default),
-                                    docs: owned(entry.documentation),
+                let storage = module.storage.and_then(decoded).map(|storage| Storage {
+                    prefix: owned(storage.prefix),
+                    entries: owned(storage.entries)
+                        .into_iter()
+                        .map(|entry| {
+                            let shape = match entry.ty {
+                                Ty::Plain(value) => KeyShape::plain(type_ref(value)),
+                                Ty::Map { hasher, key, value, $linked: linked } => KeyShape {
+                                    hashers: vec![StorageHasher::from(&hasher)],
+                                    keys: vec![type_ref(key)],
+                                    value: type_ref(value),
                                     linked,
-                                    deprecation: Deprecation::NotDeprecated,
-                                })
-                            })
-                            .collect::<Result<Vec<_>, Error>>()?,
-                    }),
-                    None => None,
-                };
+                                },
+                                Ty::DoubleMap { hasher, key1, key2, value, key2_hasher } => {
+                                    KeyShape {
+                                        hashers: vec![
+                                            StorageHasher::from(&hasher),
+                                            StorageHasher::from(&key2_hasher),
+                                        ],
+                                        keys: vec![type_ref(key1), type_ref(key2)],
+                                        value: type_ref(value),
+                                        linked: false,
+                                    }
+                                }
+                                $(Ty::$NMap { keys, hashers, value } => KeyShape {
+                                    hashers: owned(hashers).iter().map(StorageHasher::from).collect(),
+                                    keys: owned(keys).into_iter().map(TypeRef::Name).collect(),
+                                    value: type_ref(value),
+                                    linked: false,
+                                },)?
+                            };
+                            shape.into_entry(
+                                owned(entry.name),
+                                modifier(&entry.modifier),
+                                owned(entry.default),
+                                owned(entry.documentation),
+                            )
+                        })
+                        .collect(),
+                });
                 pallets.push(Pallet {
                     index,
                     name,
