@@ -252,7 +252,11 @@ pub fn convert_type_string(name: &str) -> String {
         }
     }
     s = replace_ci(&s, "VecDeque<", "Vec<");
-    if s.len() > 5 && s[..4].eq_ignore_ascii_case("Box<") && s.ends_with('>') {
+    // `get`, not slicing: byte 4 of a hostile name may fall inside a
+    // multi-byte character. After an ASCII `Box<` and before the final `>`
+    // both cuts are on character boundaries.
+    if s.len() > 5 && s.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("Box<")) && s.ends_with('>')
+    {
         s = s[4..s.len() - 1].to_string();
     }
     if s == "()" {
