@@ -1,0 +1,589 @@
+"""Runtime configurations, byte buffers and the generic scale object.
+
+Design (see also the package docstring):
+
+* :class:`RuntimeConfigurationObject` owns one Rust ``_core.Registry``. Preset
+  dicts, type overrides, spec versions and metadata go to Rust as they come
+  in; Python keeps only a mirror of the merged ``types`` (for code that reads
+  ``type_registry['types']``) and a cache of classes per type string.
+* :class:`ScaleType` is one generic class. ``decode()`` hands the whole input
+  to Rust once and gets back the finished Python value (built by a Rust sink
+  with interned field and variant names); ``value_object`` (scale objects
+  for the parts) is only built when read. ``encode(value)`` is one Rust call.
+* Classes returned by ``get_decoder_class`` are created on demand per
+  registry and type string, carrying ``type_string``, ``sub_type`` and
+  ``type_mapping``; types with extra user-facing attributes (extrinsics,
+  calls, events, metadata, Era, account ids) use subclasses from
+  :mod:`scalecodec.types`.
+"""
+import json
+import threading
+import warnings
+from typing import Any, Dict, List, Optional, Type, Union
+
+from scalecodec import _core
+from scalecodec.exceptions import InvalidScaleTypeValueException, RemainingScaleBytesNotEmptyException
+
+__all__ = [
+    "ScaleBytes",
+    "ScaleDecoder",
+    "ScaleType",
+    "ScalePrimitive",
+    "RuntimeConfiguration",
+    "RuntimeConfigurationObject",
+    "RemainingScaleBytesNotEmptyException",
+    "InvalidScaleTypeValueException",
+    "Singleton",
+]
+
+
+class ScaleBytes:
+    """A byte buffer with a read offset (py-scale-codec's input type)."""
+
+    def __init__(self, data: Union[str, bytes, bytearray]):
+        self.offset = 0
+        if isinstance(data, bytearray):
+            self.data = data
+        elif isinstance(data, bytes):
+            self.data = bytearray(data)
+        elif isinstance(data, str) and data[:2] == "0x":
+            try:
+                self.data = bytearray.fromhex(data[2:])
+            except ValueError:
+                raise ValueError(f"Provided data is not valid hex: {data[:40]!r}") from None
+        else:
+            raise ValueError(f"Provided data is not in supported format: provided '{type(data).__name__}'")
+        self.length = len(self.data)
+
+    def get_next_bytes(self, length: int) -> bytearray:
+        """The next ``length`` bytes; advances the offset."""
+        if length < 0:
+            raise ValueError("length must not be negative")
+        if self.offset + length > self.length:
+            raise RemainingScaleBytesNotEmptyException(
+                f"No more bytes available (needed: {self.offset + length} / total: {self.length})"
+            )
+        part = self.data[self.offset:self.offset + length]
+        self.offset += length
+        return part
+
+    def get_remaining_bytes(self) -> bytearray:
+        """Everything after the offset; moves the offset to the end."""
+        part = self.data[self.offset:]
+        self.offset = self.length
+        return part
+
+    def get_remaining_length(self) -> int:
+        """Bytes after the offset."""
+        return self.length - self.offset
+
+    def reset(self) -> None:
+        """Back to the start."""
+        self.offset = 0
+
+    def copy(self) -> "ScaleBytes":
+        """A copy of the buffer (offset at 0)."""
+        return ScaleBytes(bytearray(self.data))
+
+    def __add__(self, other: Union["ScaleBytes", str, bytes, bytearray]) -> "ScaleBytes":
+        if isinstance(other, ScaleBytes):
+            return ScaleBytes(self.data + other.data)
+        if isinstance(other, (bytes, bytearray)):
+            return ScaleBytes(self.data + other)
+        if isinstance(other, str) and other[:2] == "0x":
+            return ScaleBytes(self.data + bytearray.fromhex(other[2:]))
+        raise ValueError("Data type not supported")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ScaleBytes):
+            return NotImplemented
+        return self.data == other.data
+
+    def __hash__(self) -> int:
+        return hash(bytes(self.data))
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __str__(self) -> str:
+        return "0x" + self.data.hex()
+
+    def __repr__(self) -> str:
+        return f"<ScaleBytes(data={self})>"
+
+    def to_hex(self) -> str:
+        """``"0x…"`` hex of the whole buffer."""
+        return "0x" + self.data.hex()
+
+
+class Singleton(type):
+    """Metaclass: one instance per ``config_id`` (``RuntimeConfiguration()``)."""
+
+    _instances: Dict[Any, Any] = {}
+    _lock = threading.Lock()
+
+    def __call__(cls, *args, **kwargs):
+        key = (cls, kwargs.get("config_id", args[0] if args else None))
+        with cls._lock:
+            if key not in cls._instances:
+                cls._instances[key] = super().__call__(*args, **kwargs)
+            return cls._instances[key]
+
+
+_UNSET = object()
+
+
+class RuntimeConfigurationObject:
+    """A type registry: presets, type overrides, the active spec version,
+    a chain's portable registry and runtime (calls, events), SS58 format."""
+
+    def __init__(self, config_id: Optional[str] = None, ss58_format: Optional[int] = None,
+                 only_primitives_on_init: bool = False, implements_scale_info: bool = False):
+        self.config_id = config_id
+        self._registry = _core.Registry()
+        self._classes: Dict[str, Optional[type]] = {}
+        self.type_registry: Dict[str, Any] = {"types": {}}
+        self.implements_scale_info = implements_scale_info
+        self.chain_id: Optional[str] = None
+        self.metadata = None
+        if ss58_format is not None:
+            self.ss58_format = ss58_format
+
+    # -- configuration ---------------------------------------------------
+
+    @property
+    def ss58_format(self) -> Optional[int]:
+        """SS58 format account ids render in (``None``: ``"0x…"`` hex)."""
+        return self._registry.ss58_format
+
+    @ss58_format.setter
+    def ss58_format(self, value: Optional[int]) -> None:
+        if value is not None and (not isinstance(value, int) or not 0 <= value <= 16383):
+            raise ValueError(f"Invalid ss58_format {value!r}")
+        self._registry.ss58_format = value
+        self._classes.clear()
+
+    @property
+    def active_spec_version_id(self) -> Optional[int]:
+        """The spec version whose preset ``versioning`` entries are applied."""
+        return self._registry.active_spec_version_id
+
+    def update_type_registry(self, type_registry: dict) -> None:
+        """Applies a preset (``{"types": …, "versioning": …, "runtime_id": …}``)."""
+        if not isinstance(type_registry, dict):
+            raise TypeError("type_registry must be a dict")
+        self._registry.update_preset(json.dumps(type_registry))
+        self._mirror_types(type_registry.get("types") or {})
+        for key in ("runtime_id", "versioning", "runtime_upgrades", "chain_id"):
+            if key in type_registry:
+                self.type_registry[key] = type_registry[key]
+        if "chain_id" in type_registry:
+            self.chain_id = type_registry["chain_id"]
+        self._classes.clear()
+
+    def update_type_registry_types(self, types_dict: dict) -> None:
+        """Adds or overrides type definitions ``{"Name": definition}``."""
+        if not isinstance(types_dict, dict):
+            raise TypeError("types_dict must be a dict")
+        self._registry.update_types(json.dumps(types_dict))
+        self._mirror_types(types_dict)
+        self._classes.clear()
+
+    def _mirror_types(self, types: dict) -> None:
+        for name, definition in types.items():
+            self.type_registry["types"][name.lower()] = definition
+
+    def clear_type_registry(self) -> None:
+        """Forgets every definition, the portable registry and the runtime."""
+        self._registry.clear()
+        self.type_registry = {"types": {}}
+        self.chain_id = None
+        self.metadata = None
+        self._classes.clear()
+
+    def set_active_spec_version_id(self, spec_version_id: int) -> None:
+        """Switches to ``spec_version_id`` (applies the presets' versioning)."""
+        if spec_version_id != self.active_spec_version_id:
+            self._registry.set_active_spec_version_id(spec_version_id)
+            self._classes.clear()
+
+    def get_runtime_id_from_upgrades(self, block_number: int) -> Optional[int]:
+        """The spec version at ``block_number`` from the presets' ``runtime_upgrades``."""
+        return self._registry.get_runtime_id_from_upgrades(block_number)
+
+    def set_runtime_upgrades_head(self, block_number: int) -> None:
+        """Marks the runtime-upgrade table as covering up to ``block_number``."""
+        self._registry.set_runtime_upgrades_head(block_number)
+
+    def add_portable_registry(self, metadata: "ScaleType") -> None:
+        """Imports a V14+ metadata object's portable registry (``scale_info::N``,
+        path names) and its runtime (calls, events, extensions)."""
+        self._sync_metadata(metadata)
+        self.implements_scale_info = True
+        self.metadata = metadata
+        self._classes.clear()
+
+    def _sync_metadata(self, metadata: Optional["ScaleType"]) -> None:
+        if metadata is None:
+            return
+        raw = getattr(metadata, "_metadata_bytes", None)
+        if raw is None:
+            raise ValueError("metadata must be a decoded MetadataVersioned object")
+        if self._registry.ensure_metadata(raw):
+            self._classes.clear()
+
+    # -- types -----------------------------------------------------------
+
+    def convert_type_string(self, name: str) -> str:
+        """py-scale-codec's normalisation of a type name (``T::`` removed …)."""
+        return _core.convert_type_string(name)
+
+    def get_decoder_class(self, type_string: Union[str, dict]) -> Optional[type]:
+        """The scale class for ``type_string``, or ``None`` when it is unknown."""
+        if isinstance(type_string, dict):
+            return None
+        cls = self._classes.get(type_string, _UNSET)
+        if cls is _UNSET:
+            cls = self._make_class(type_string)
+            self._classes[type_string] = cls
+        return cls
+
+    def _make_class(self, type_string: str) -> Optional[type]:
+        from scalecodec.types import _BY_NAME, class_for_node
+        named = _BY_NAME.get(type_string.lower())
+        if named is not None:
+            return type(named.__name__, (named,), {"_runtime_config": self})
+        try:
+            idx = self._registry.resolve(type_string)
+        except NotImplementedError:
+            return None
+        return class_for_node(self, type_string, idx)
+
+    def create_scale_object(self, type_string: str, data: Optional[ScaleBytes] = None, **kwargs) -> "ScaleType":
+        """An instance of ``type_string``'s class (``NotImplementedError`` when unknown)."""
+        cls = self.get_decoder_class(type_string)
+        if cls is None:
+            raise NotImplementedError(f'Decoder class for "{type_string}" not found')
+        kwargs.setdefault("runtime_config", self)
+        return cls(data=data, **kwargs)
+
+    def batch_decode(self, type_strings: List[str], scale_bytes_list: List[Union[bytes, str, ScaleBytes]]) -> list:
+        """Decodes ``scale_bytes_list[i]`` as ``type_strings[i]`` in one Rust call;
+        returns the values. The lists must have the same length (``ValueError``)."""
+        if len(type_strings) != len(scale_bytes_list):
+            raise ValueError(
+                f"batch_decode: {len(type_strings)} type strings but {len(scale_bytes_list)} byte strings"
+            )
+        data = [_as_bytes(b) for b in scale_bytes_list]
+        return self._registry.batch_decode(list(type_strings), data)
+
+    # -- pickling --------------------------------------------------------
+
+    def __getstate__(self) -> dict:
+        return {
+            "config_id": self.config_id,
+            "registry": self._registry.__getstate__(),
+            "type_registry": self.type_registry,
+            "implements_scale_info": self.implements_scale_info,
+            "chain_id": self.chain_id,
+        }
+
+    def __setstate__(self, state: dict) -> None:
+        self.config_id = state["config_id"]
+        self._registry = _core.Registry()
+        self._registry.__setstate__(state["registry"])
+        self._classes = {}
+        self.type_registry = state["type_registry"]
+        self.implements_scale_info = state["implements_scale_info"]
+        self.chain_id = state["chain_id"]
+        self.metadata = None
+
+
+class RuntimeConfiguration(RuntimeConfigurationObject, metaclass=Singleton):
+    """The shared configuration per ``config_id`` (``RuntimeConfiguration()`` is
+    always the same object)."""
+
+    def __init__(self, config_id: str = "default", **kwargs):
+        super().__init__(config_id=config_id, **kwargs)
+
+    def __reduce__(self):
+        return (_restore_singleton, (self.config_id, self.__getstate__()))
+
+
+def _restore_singleton(config_id: str, state: dict) -> RuntimeConfiguration:
+    config = RuntimeConfiguration(config_id=config_id)
+    config.__setstate__(state)
+    return config
+
+
+def _as_bytes(data: Union[bytes, bytearray, str, ScaleBytes]) -> bytes:
+    if isinstance(data, ScaleBytes):
+        return bytes(data.data)
+    if isinstance(data, (bytes, bytearray)):
+        return bytes(data)
+    if isinstance(data, str):
+        return bytes(ScaleBytes(data).data)
+    raise TypeError(f"expected bytes, hex str or ScaleBytes, not {type(data).__name__}")
+
+
+class ScaleDecoder:
+    """Base of every scale object: holds the data, the runtime configuration
+    and the decoded value. Decoding and encoding run in Rust."""
+
+    type_string: Optional[str] = None
+    type_mapping: Any = None
+    sub_type: Optional[str] = None
+    debug = False
+
+    def __init__(self, data: Optional[ScaleBytes] = None, sub_type: Optional[str] = None,
+                 runtime_config: Optional[RuntimeConfigurationObject] = None):
+        if data is not None and not isinstance(data, ScaleBytes):
+            raise ValueError("Provided data is not in supported format: provided '{}'".format(type(data).__name__))
+        if runtime_config is None:
+            runtime_config = RuntimeConfiguration()
+        self.runtime_config = runtime_config
+        self.data = data
+        self.data_start_offset: Optional[int] = data.offset if data is not None else None
+        self.data_end_offset: Optional[int] = None
+        if sub_type is not None:
+            self.sub_type = sub_type
+        self._value: Any = None
+        self._value_object: Any = _UNSET
+        self.decoded = False
+
+    # -- value -----------------------------------------------------------
+
+    @property
+    def value(self) -> Any:
+        """The decoded (or encoded) value in py-scale-codec's shapes."""
+        return self._value
+
+    @value.setter
+    def value(self, value: Any) -> None:
+        self._value = value
+        self._value_object = _UNSET
+
+    @property
+    def value_serialized(self) -> Any:
+        """The value as plain Python data (the same as ``value`` here)."""
+        return self._value
+
+    @value_serialized.setter
+    def value_serialized(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def value_object(self) -> Any:
+        """The value with its parts as scale objects; built on first read."""
+        if self._value_object is _UNSET:
+            self._value_object = self._build_value_object(self._value)
+        return self._value_object
+
+    @value_object.setter
+    def value_object(self, value: Any) -> None:
+        self._value_object = value
+
+    def _build_value_object(self, value: Any) -> Any:
+        return _wrap_parts(value, self.runtime_config)
+
+    # -- decoding --------------------------------------------------------
+
+    def process(self) -> Any:
+        """Subclasses of py-scale-codec decode in ``process``; here Rust does."""
+        raise NotImplementedError
+
+    def process_encode(self, value: Any) -> ScaleBytes:
+        """Subclasses of py-scale-codec encode in ``process_encode``; here Rust does."""
+        raise NotImplementedError
+
+    def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
+        return self.runtime_config._registry.decode(self.type_string, bytes(data), offset, check_remaining)
+
+    def decode(self, data: Optional[ScaleBytes] = None, check_remaining: bool = True) -> Any:
+        """Decodes ``data`` (or the data given at construction) in one Rust call."""
+        if data is not None:
+            if not isinstance(data, ScaleBytes):
+                raise ValueError("Provided data is not in supported format: provided '{}'".format(type(data).__name__))
+            self.data = data
+            self.data_start_offset = data.offset
+        if self.data is None:
+            raise ValueError("No data to decode")
+        if self.data_start_offset is None:
+            self.data_start_offset = self.data.offset
+        start = self.data_start_offset
+        self._before_decode()
+        value, used = self._decode_value(self.data.data, start, check_remaining)
+        self.data.offset = start + used
+        self.data_end_offset = self.data.offset
+        self.value = value
+        self.decoded = True
+        self._after_decode()
+        return self._value
+
+    def _before_decode(self) -> None:
+        self.runtime_config._sync_metadata(getattr(self, "metadata", None))
+
+    def _after_decode(self) -> None:
+        pass
+
+    def get_next_bytes(self, length: int) -> bytearray:
+        """Reads ``length`` bytes from the data."""
+        return self.data.get_next_bytes(length)
+
+    def get_remaining_bytes(self) -> bytearray:
+        """The data after its offset."""
+        return self.data.get_remaining_bytes()
+
+    def get_used_bytes(self) -> bytearray:
+        """The bytes the last decode consumed."""
+        if self.data is None or self.data_start_offset is None:
+            return bytearray()
+        end = self.data_end_offset if self.data_end_offset is not None else self.data.offset
+        return self.data.data[self.data_start_offset:end]
+
+    # -- encoding --------------------------------------------------------
+
+    def encode(self, value: Any = _UNSET) -> ScaleBytes:
+        """Encodes ``value`` (default: the current value) in one Rust call;
+        the result becomes this object's data."""
+        if value is _UNSET:
+            value = self._value
+        self._before_decode()
+        raw = self._encode_value(value)
+        self.data = ScaleBytes(bytearray(raw))
+        self.data_start_offset = 0
+        self.data_end_offset = len(raw)
+        self.value = self._encoded_value(value)
+        return self.data
+
+    def _encode_value(self, value: Any) -> bytes:
+        return self.runtime_config._registry.encode(self.type_string, value)
+
+    def _encoded_value(self, value: Any) -> Any:
+        if isinstance(value, ScaleDecoder):
+            return value.value
+        return value
+
+    # -- helpers ---------------------------------------------------------
+
+    @classmethod
+    def convert_type(cls, name: str) -> str:
+        """py-scale-codec's normalisation of a legacy type name."""
+        return _core.convert_type_string(name)
+
+    @classmethod
+    def get_decoder_class(cls, type_string: str, data: Optional[ScaleBytes] = None,
+                          runtime_config: Optional[RuntimeConfigurationObject] = None, **kwargs):
+        """A scale object of ``type_string`` (py-scale-codec's classmethod form)."""
+        config = runtime_config or RuntimeConfiguration()
+        return config.create_scale_object(type_string, data=data, **kwargs)
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}(value={self.value!r})>"
+
+    def _plain(self, other: Any) -> Any:
+        return other.value if isinstance(other, ScaleDecoder) else other
+
+    def __eq__(self, other: object) -> bool:
+        return self.value == self._plain(other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __lt__(self, other: Any) -> bool:
+        return self.value < self._plain(other)
+
+    def __le__(self, other: Any) -> bool:
+        return self.value <= self._plain(other)
+
+    def __gt__(self, other: Any) -> bool:
+        return self.value > self._plain(other)
+
+    def __ge__(self, other: Any) -> bool:
+        return self.value >= self._plain(other)
+
+    def __hash__(self) -> int:
+        try:
+            return hash(self.value)
+        except TypeError:
+            return id(self)
+
+    def __getitem__(self, item: Any) -> Any:
+        return self.value_object[item]
+
+    def __iter__(self):
+        return iter(self.value_object)
+
+    def __int__(self) -> int:
+        return int(self.value)
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __reduce__(self):
+        data = bytes(self.get_used_bytes()) if self.decoded else None
+        return (_restore_object, (self.type_string, data, self.runtime_config))
+
+    def serialize(self) -> Any:
+        """The value as plain Python data."""
+        return self.value_serialized
+
+
+def _restore_object(type_string: str, data: Optional[bytes], config: RuntimeConfigurationObject):
+    obj = config.create_scale_object(type_string, data=ScaleBytes(data) if data is not None else None)
+    if data is not None:
+        obj.decode()
+    return obj
+
+
+class ScaleType(ScaleDecoder):
+    """A scale object that may carry runtime metadata (for calls and events)."""
+
+    def __init__(self, data: Optional[ScaleBytes] = None, sub_type: Optional[str] = None,
+                 metadata: Optional["ScaleType"] = None, runtime_config: Optional[RuntimeConfigurationObject] = None,
+                 **kwargs):
+        if runtime_config is None:
+            runtime_config = type(self).__dict__.get("_runtime_config") or RuntimeConfiguration()
+        self.metadata = metadata
+        super().__init__(data=data, sub_type=sub_type, runtime_config=runtime_config)
+
+
+class ScalePrimitive(ScaleType):
+    """Marker base for primitive types (integers, bool, text)."""
+
+
+class _Part(ScaleType):
+    """A part of a decoded value, as found in a parent's ``value_object``."""
+
+    def __init__(self, value: Any, runtime_config: RuntimeConfigurationObject, type_string: Optional[str] = None):
+        super().__init__(runtime_config=runtime_config)
+        if type_string is not None:
+            self.type_string = type_string
+        self._value = value
+        self.decoded = True
+
+    def _build_value_object(self, value: Any) -> Any:
+        if isinstance(value, (list, tuple, dict)):
+            return _wrap_parts(value, self.runtime_config)
+        return value
+
+
+def _wrap_parts(value: Any, config: RuntimeConfigurationObject) -> Any:
+    if isinstance(value, list):
+        return [_Part(v, config) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_Part(v, config) for v in value)
+    if isinstance(value, dict):
+        return {k: _Part(v, config) for k, v in value.items()}
+    return value
+
+
+def _warn_deprecated(what: str) -> None:
+    warnings.warn(what, DeprecationWarning, stacklevel=3)
+

@@ -1,0 +1,986 @@
+"""Scale classes: the on-demand classes behind type strings, and the few
+specialised classes with attributes users reach for (extrinsics, calls,
+events, metadata, Era, account ids).
+
+Every class decodes and encodes through the Rust registry of its runtime
+configuration; the classes here only add views on the decoded value.
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Dict, List, Optional, Tuple
+
+from scalecodec import _core
+from scalecodec.base import (
+    RuntimeConfiguration,
+    RuntimeConfigurationObject,
+    ScaleBytes,
+    ScaleDecoder,
+    ScalePrimitive,
+    ScaleType,
+    _Part,
+    _UNSET,
+    _wrap_parts,
+)
+from scalecodec.exceptions import (
+    InvalidScaleTypeValueException,
+    MetadataCallFunctionNotFound,
+    RemainingScaleBytesNotEmptyException,
+)
+from scalecodec.utils.ss58 import ss58_decode, ss58_encode
+
+# --------------------------------------------------------------------------
+# Generic kinds (one class per node kind; type-string classes derive from these)
+
+
+class Compact(ScaleType):
+    """``Compact<T>``."""
+
+
+class Option(ScaleType):
+    """``Option<T>``: ``None`` or the inner value."""
+
+
+class Bytes(ScaleType):
+    """``Vec<u8>``/``Bytes``: text when valid UTF-8, else ``"0x…"``."""
+
+
+class OptionBytes(Option):
+    """``Option<Vec<u8>>``."""
+
+
+class String(ScaleType):
+    """Text."""
+
+
+Str = String
+GenericStringType = String
+Text = String
+
+
+class HexBytes(ScaleType):
+    """Bytes always rendered ``"0x…"``."""
+
+
+class RawBytes(ScaleType):
+    """Uninterpreted bytes."""
+
+
+class CallBytes(RawBytes):
+    """A call as raw bytes."""
+
+
+class Vec(ScaleType):
+    """``Vec<T>``."""
+
+
+class BoundedVec(Vec):
+    """``BoundedVec<T, S>``."""
+
+
+class FixedLengthArray(ScaleType):
+    """``[T; N]``."""
+
+
+class Tuple(ScaleType):
+    """A tuple; a 1-tuple is its element."""
+
+
+class Struct(ScaleType):
+    """A struct: dict in field order."""
+
+
+class Enum(ScaleType):
+    """An enum: ``"Name"`` or ``{"Name": value}``."""
+
+    @property
+    def index(self) -> Optional[int]:
+        """The variant index of the decoded value, when known."""
+        return getattr(self, "_index", None)
+
+
+class Set(ScaleType):
+    """A bit-flag set: list of flag names."""
+
+
+class BitVec(ScaleType):
+    """A bit sequence: ``"0b…"``."""
+
+
+class Map(ScaleType):
+    """A map: list of ``(key, value)``."""
+
+
+class BTreeMap(Map):
+    """``BTreeMap<K, V>``."""
+
+
+class HashMap(Map):
+    """``HashMap<K, V>``."""
+
+
+class BoundedBTreeMap(Map):
+    """``BoundedBTreeMap<K, V, S>``."""
+
+
+class BTreeSet(Vec):
+    """``BTreeSet<T>``."""
+
+
+class Null(ScaleType):
+    """Zero bytes, value ``None``."""
+
+
+class Bool(ScalePrimitive):
+    """``bool``."""
+
+
+class U8(ScalePrimitive):
+    """``u8``."""
+
+
+class U16(ScalePrimitive):
+    """``u16``."""
+
+
+class U32(ScalePrimitive):
+    """``u32``."""
+
+
+class U64(ScalePrimitive):
+    """``u64``."""
+
+
+class U128(ScalePrimitive):
+    """``u128``."""
+
+
+class U256(ScalePrimitive):
+    """``u256``."""
+
+
+class I8(ScalePrimitive):
+    """``i8``."""
+
+
+class I16(ScalePrimitive):
+    """``i16``."""
+
+
+class I32(ScalePrimitive):
+    """``i32``."""
+
+
+class I64(ScalePrimitive):
+    """``i64``."""
+
+
+class I128(ScalePrimitive):
+    """``i128``."""
+
+
+class I256(ScalePrimitive):
+    """``i256``."""
+
+
+class H160(ScaleType):
+    """20 bytes, ``"0x…"``."""
+
+
+class H256(ScaleType):
+    """32 bytes, ``"0x…"``."""
+
+
+class H512(ScaleType):
+    """64 bytes, ``"0x…"``."""
+
+
+class _Float(ScalePrimitive):
+    """IEEE floats (not SCALE types in Rust; handled here with ``struct``)."""
+
+    _fmt = "<d"
+    _size = 8
+
+    def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
+        import struct
+
+        end = offset + self._size
+        if end > len(data):
+            raise RemainingScaleBytesNotEmptyException(
+                f"decoding <{self.type_string}> at byte {offset}: needed {self._size} bytes, only {len(data) - offset} left"
+            )
+        if check_remaining and end != len(data):
+            raise RemainingScaleBytesNotEmptyException(
+                f"decoding <{self.type_string}>: bytes remaining after the value - current offset: {end} / length: {len(data)}"
+            )
+        return struct.unpack(self._fmt, bytes(data[offset:end]))[0], self._size
+
+    def _encode_value(self, value: Any) -> bytes:
+        import struct
+
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise ValueError(f"{value!r} is not a float")
+        return struct.pack(self._fmt, value)
+
+
+class F64(_Float):
+    """``f64``."""
+
+    type_string = "f64"
+
+
+class F32(_Float):
+    """``f32``."""
+
+    type_string = "f32"
+    _fmt = "<f"
+    _size = 4
+
+
+# --------------------------------------------------------------------------
+# Specialised classes
+
+
+class Era(ScaleType):
+    """``Era``: ``"00"`` (immortal) or ``(period, phase)``."""
+
+    type_string = "Era"
+
+    @property
+    def period(self) -> Optional[int]:
+        """The mortal era's period, ``None`` when immortal."""
+        return self.value[0] if isinstance(self.value, tuple) else None
+
+    @property
+    def phase(self) -> Optional[int]:
+        """The mortal era's phase, ``None`` when immortal."""
+        return self.value[1] if isinstance(self.value, tuple) else None
+
+    def is_immortal(self) -> bool:
+        """Whether the era is immortal."""
+        return not isinstance(self.value, tuple)
+
+    def birth(self, current: int) -> int:
+        """The first block of the era that contains ``current``."""
+        if self.is_immortal():
+            return 0
+        period, phase = self.value
+        return (max(current, phase) - phase) // period * period + phase
+
+    def death(self, current: int) -> int:
+        """The block after the last one of the era that contains ``current``."""
+        if self.is_immortal():
+            return 2 ** 64 - 1
+        return self.birth(current) + self.period
+
+    def _encode_value(self, value: Any) -> bytes:
+        if isinstance(value, dict):
+            if "period" not in value or ("current" not in value and "phase" not in value):
+                raise ValueError("Era dict needs 'period' and 'current' (or 'phase')")
+        elif isinstance(value, tuple):
+            if len(value) != 2 or not all(isinstance(v, int) for v in value):
+                raise ValueError("Era tuple must be (period, phase) of ints")
+        elif value != "00" and value != "0x00":
+            raise ValueError(f"invalid Era value {value!r}")
+        try:
+            return super()._encode_value(value)
+        except Exception as e:  # the Rust encoder's error, as ValueError
+            if isinstance(e, ValueError):
+                raise
+            raise ValueError(str(e)) from None
+
+    def _encoded_value(self, value: Any) -> Any:
+        # The value of an encoded Era is what decoding its bytes gives.
+        v, _ = self._decode_value(self.data.data, 0, True)
+        return v
+
+
+class GenericAccountId(ScaleType):
+    """A 32-byte account id; ``ss58_address`` when an SS58 format is set."""
+
+    type_string = "AccountId"
+
+    def _after_decode(self) -> None:
+        raw = bytes(self.get_used_bytes())
+        self.public_key = "0x" + raw.hex()
+        self.ss58_address = self.value if isinstance(self.value, str) and not self.value.startswith("0x") else None
+        if self.ss58_address is None and self.runtime_config.ss58_format is not None:
+            self.ss58_address = ss58_encode(raw, self.runtime_config.ss58_format)
+
+    public_key: Optional[str] = None
+    ss58_address: Optional[str] = None
+
+    def _encoded_value(self, value: Any) -> Any:
+        self.data_start_offset = 0
+        self.data_end_offset = len(self.data.data)
+        self._after_decode_from_bytes(bytes(self.data.data))
+        return self.ss58_address or self.public_key
+
+    def _after_decode_from_bytes(self, raw: bytes) -> None:
+        self.public_key = "0x" + raw.hex()
+        fmt = self.runtime_config.ss58_format
+        self.ss58_address = ss58_encode(raw, fmt) if fmt is not None else None
+
+
+class GenericEthereumAccountId(ScaleType):
+    """A 20-byte account id."""
+
+
+class GenericAccountIndex(ScaleType):
+    """An account index."""
+
+
+class GenericMultiAddress(ScaleType):
+    """``MultiAddress``: the bare account id for ``Id``, else ``{"Variant": value}``."""
+
+    type_string = "MultiAddress"
+
+    @property
+    def account_id(self) -> Optional[str]:
+        """The account id (hex) when the address is an ``Id``."""
+        raw = bytes(self.get_used_bytes())
+        if raw[:1] == b"\x00" and len(raw) == 33:
+            return "0x" + raw[1:].hex()
+        return None
+
+    @property
+    def account_index(self) -> Optional[int]:
+        """The account index when the address is an ``Index``."""
+        raw = bytes(self.get_used_bytes())
+        if raw[:1] == b"\x01":
+            return self.value.get("Index") if isinstance(self.value, dict) else self.value
+        return None
+
+
+class GenericAddress(ScaleType):
+    """The pre-MultiAddress ``Address`` encoding."""
+
+
+AccountIdAddress = GenericAddress
+RawAddress = GenericAddress
+
+
+class MultiAccountId(GenericAccountId):
+    """A multisig account id."""
+
+    type_string = "AccountId"
+
+    @classmethod
+    def create_from_account_list(cls, accounts: List[str], threshold: int) -> "MultiAccountId":
+        """The multisig account of ``accounts`` (SS58 or hex) with ``threshold``."""
+        keys = sorted(bytes.fromhex(ss58_decode(a)) for a in accounts)
+        if not 0 <= threshold < 1 << 16:
+            raise ValueError("threshold must fit in a u16")
+        payload = b"modlpy/utilisuba" + _compact(len(keys)) + b"".join(keys) + threshold.to_bytes(2, "little")
+        account = hashlib.blake2b(payload, digest_size=32).digest()
+        config = cls.__dict__.get("_runtime_config") or RuntimeConfiguration()
+        obj = config.create_scale_object("AccountId")
+        obj.encode("0x" + account.hex())
+        obj.value = "0x" + account.hex() if config.ss58_format is None else obj.value
+        return obj
+
+
+def _compact(n: int) -> bytes:
+    if n < 1 << 6:
+        return bytes([n << 2])
+    if n < 1 << 14:
+        return ((n << 2) | 1).to_bytes(2, "little")
+    if n < 1 << 30:
+        return ((n << 2) | 2).to_bytes(4, "little")
+    raw = n.to_bytes((n.bit_length() + 7) // 8, "little")
+    return bytes([((len(raw) - 4) << 2) | 3]) + raw
+
+
+class _MetaRef(_Part):
+    """A pallet or call named by a decoded call (``call_module``/``call_function``)."""
+
+    @property
+    def name(self) -> Any:
+        """The name."""
+        return self.value.get("name") if isinstance(self.value, dict) else self.value
+
+
+def _call_view(value: Any, config: RuntimeConfigurationObject) -> Any:
+    if not isinstance(value, dict):
+        return _wrap_parts(value, config)
+    view = {}
+    for k, v in value.items():
+        if k in ("call_module", "call_function"):
+            view[k] = _MetaRef(v, config)
+        elif k == "call_args" and isinstance(v, list):
+            view[k] = [_wrap_arg(a, config) for a in v]
+        else:
+            view[k] = _Part(v, config)
+    return view
+
+
+def _wrap_arg(arg: Any, config: RuntimeConfigurationObject) -> Any:
+    if isinstance(arg, dict) and "value" in arg:
+        return {**{k: v for k, v in arg.items()}, "value": _Part(arg["value"], config)}
+    return _Part(arg, config)
+
+
+class GenericCall(ScaleType):
+    """A call: ``{"call_index", "call_function", "call_module", "call_args", "call_hash"}``."""
+
+    type_string = "Call"
+
+    def _build_value_object(self, value: Any) -> Any:
+        return _call_view(value, self.runtime_config)
+
+    @property
+    def call_module(self) -> Any:
+        """The pallet (``.name``)."""
+        return self.value_object["call_module"]
+
+    @property
+    def call_function(self) -> Any:
+        """The call (``.name``)."""
+        return self.value_object["call_function"]
+
+
+class GenericExtrinsic(ScaleType):
+    """An extrinsic (compact-length prefixed) as py-scale-codec shows it."""
+
+    type_string = "Extrinsic"
+
+    def _build_value_object(self, value: Any) -> Any:
+        if not isinstance(value, dict):
+            return _wrap_parts(value, self.runtime_config)
+        view = {}
+        for k, v in value.items():
+            if k == "call":
+                part = _Part(v, self.runtime_config)
+                part._value_object = _call_view(v, self.runtime_config)
+                view[k] = part
+            else:
+                view[k] = _Part(v, self.runtime_config)
+        return view
+
+    @property
+    def extrinsic_hash(self) -> Optional[str]:
+        """The extrinsic's hash, when the decoder reported one."""
+        return self.value.get("extrinsic_hash") if isinstance(self.value, dict) else None
+
+
+GenericExtrinsicV4 = GenericExtrinsic
+
+
+class Extrinsic(GenericExtrinsic):
+    """``Extrinsic`` (instantiable directly with ``metadata=``)."""
+
+
+class GenericEvent(ScaleType):
+    """A runtime event."""
+
+
+class GenericScaleInfoEvent(GenericEvent):
+    """A scale-info runtime event."""
+
+
+class GenericEventRecord(ScaleType):
+    """An event record (phase, event, topics)."""
+
+    @property
+    def event_index(self) -> Any:
+        """The event's index (hex)."""
+        return self.value.get("event_index") if isinstance(self.value, dict) else None
+
+
+EventRecord = GenericEventRecord
+
+
+class GenericVote(ScaleType):
+    """A conviction vote byte."""
+
+
+class Data(ScaleType):
+    """Identity ``Data``."""
+
+
+class WrapperKeepOpaque(ScaleType):
+    """``WrapperKeepOpaque<T>``; ``type_mapping = (len type, T)`` may be set
+    after creation to say what the bytes hold."""
+
+    def _inner_type_string(self) -> str:
+        mapping = self.type_mapping
+        if isinstance(mapping, (list, tuple)) and len(mapping) == 2 and isinstance(mapping[1], str):
+            return f"WrapperKeepOpaque<{mapping[1]}>"
+        return self.type_string
+
+    def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
+        return self.runtime_config._registry.decode(self._inner_type_string(), bytes(data), offset, check_remaining)
+
+    def _encode_value(self, value: Any) -> bytes:
+        return self.runtime_config._registry.encode(self._inner_type_string(), value)
+
+
+class OpaqueCall(ScaleType):
+    """A length-prefixed call."""
+
+
+# --------------------------------------------------------------------------
+# Metadata
+
+
+class GenericStorageEntryMetadata(_Part):
+    """A storage function of a pallet."""
+
+    def __init__(self, entry: dict, pallet: "GenericPalletMetadata", config: RuntimeConfigurationObject, value: Any):
+        super().__init__(value, config)
+        self._entry = entry
+        self.pallet = pallet
+
+    @property
+    def name(self) -> str:
+        """The storage function's name."""
+        return self._entry["name"]
+
+    @property
+    def modifier(self) -> str:
+        """``"Optional"`` or ``"Default"``."""
+        return self._entry["modifier"]
+
+    def get_params_type_string(self) -> List[str]:
+        """The key types, one per hasher."""
+        return list(self._entry["keys"])
+
+    def get_param_hashers(self) -> List[str]:
+        """The hashers, one per key."""
+        return list(self._entry["hashers"])
+
+    def get_value_type_string(self) -> str:
+        """The value type."""
+        return self._entry["value"]
+
+    @property
+    def default(self) -> bytes:
+        """The SCALE-encoded default value."""
+        return self._entry["default"]
+
+    @property
+    def docs(self) -> List[str]:
+        """Documentation lines."""
+        return list(self._entry["docs"])
+
+
+class GenericPalletMetadata(_Part):
+    """A pallet (module) of the metadata."""
+
+    def __init__(self, info: dict, config: RuntimeConfigurationObject, value: Any):
+        super().__init__(value, config)
+        self._info = info
+
+    @property
+    def name(self) -> str:
+        """The pallet's name."""
+        return self._info["name"]
+
+    @property
+    def index(self) -> int:
+        """The pallet's index."""
+        return self._info["index"]
+
+    @property
+    def storage(self) -> Optional[List[GenericStorageEntryMetadata]]:
+        """The storage functions, ``None`` when the pallet has no storage."""
+        storage = self._info["storage"]
+        if storage is None:
+            return None
+        return [GenericStorageEntryMetadata(e, self, self.runtime_config, e["name"]) for e in storage["entries"]]
+
+    def get_storage_function(self, name: str) -> Optional[GenericStorageEntryMetadata]:
+        """The storage function called ``name``."""
+        for entry in self.storage or []:
+            if entry.name == name:
+                return entry
+        return None
+
+    @property
+    def calls(self) -> Optional[list]:
+        """The calls (dicts with ``name``, ``index``, ``args``)."""
+        e = self._info["calls"]
+        return None if e is None else list(e["variants"])
+
+    @property
+    def events(self) -> Optional[list]:
+        """The events."""
+        e = self._info["events"]
+        return None if e is None else list(e["variants"])
+
+    @property
+    def errors(self) -> Optional[list]:
+        """The errors."""
+        e = self._info["errors"]
+        return None if e is None else list(e["variants"])
+
+    @property
+    def constants(self) -> list:
+        """The constants (dicts with ``name``, ``type``, ``value`` bytes)."""
+        return list(self._info["constants"])
+
+    def get_constant(self, name: str) -> Optional[dict]:
+        """The constant called ``name``."""
+        for c in self._info["constants"]:
+            if c["name"] == name:
+                return c
+        return None
+
+
+class _VersionEnum(_Part):
+    """``value_object[1]`` of a metadata object: the version variant."""
+
+    def __init__(self, value: Any, config: RuntimeConfigurationObject, index: int, inner: Any):
+        super().__init__(value, config)
+        self.index = index
+        self._inner = inner
+
+    def _build_value_object(self, value: Any) -> Any:
+        name = next(iter(value))
+        return (name, self._inner)
+
+
+class GenericMetadataVersioned(ScaleType):
+    """``MetadataVersioned``: runtime metadata V9–V16, read by the Rust core."""
+
+    type_string = "MetadataVersioned"
+    _info: Optional[dict] = None
+    _metadata_bytes: Optional[bytes] = None
+
+    def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
+        raw = bytes(data[offset:])
+        try:
+            info = _core.metadata_info(raw)
+        except ValueError as e:
+            raise InvalidScaleTypeValueException(str(e)) from None
+        self._info = info
+        self._metadata_bytes = raw
+        return _MetadataValue(info), len(raw)
+
+    def _before_decode(self) -> None:
+        pass
+
+    def _encode_value(self, value: Any) -> bytes:
+        raise NotImplementedError("encoding MetadataVersioned is not supported")
+
+    def _build_value_object(self, value: Any) -> Any:
+        info = self._require()
+        version = info["version"]
+        key = f"V{version}"
+        pallets = [GenericPalletMetadata(p, self.runtime_config, None) for p in info["pallets"]]
+        inner_value = self.value[1][key]
+        list_key = "pallets" if version >= 14 else "modules"
+        inner = {list_key: pallets}
+        for k, v in inner_value.items():
+            if k != list_key:
+                inner[k] = _Part(v, self.runtime_config)
+        return (_Part(self.value[0], self.runtime_config), _VersionEnum(self.value[1], self.runtime_config, version, inner))
+
+    def _require(self) -> dict:
+        if self._info is None:
+            raise ValueError("metadata is not decoded")
+        return self._info
+
+    @property
+    def portable_registry(self) -> Any:
+        """The portable registry (V14+) as a marker object, ``None`` for legacy metadata."""
+        info = self._require()
+        return {"types_count": info["type_count"]} if info["version"] >= 14 else None
+
+    @property
+    def pallets(self) -> List[GenericPalletMetadata]:
+        """The pallets (modules)."""
+        return [GenericPalletMetadata(p, self.runtime_config, p["name"]) for p in self._require()["pallets"]]
+
+    def get_metadata_pallet(self, name: str) -> Optional[GenericPalletMetadata]:
+        """The pallet called ``name``."""
+        for p in self._require()["pallets"]:
+            if p["name"] == name:
+                return GenericPalletMetadata(p, self.runtime_config, p["name"])
+        return None
+
+    @property
+    def call_index(self) -> Dict[str, Tuple[GenericPalletMetadata, dict]]:
+        """``{"PPCC": (pallet, call)}`` keyed by pallet and call index in hex."""
+        out = {}
+        for p in self._require()["pallets"]:
+            calls = p["calls"]
+            if calls is None:
+                continue
+            pallet = GenericPalletMetadata(p, self.runtime_config, p["name"])
+            for c in calls["variants"]:
+                out[f"{calls['pallet_index']:02x}{c['index']:02x}"] = (pallet, _MetaRef(c, self.runtime_config))
+        return out
+
+    @property
+    def event_index(self) -> Dict[str, Tuple[GenericPalletMetadata, dict]]:
+        """``{"PPEE": (pallet, event)}``."""
+        out = {}
+        for p in self._require()["pallets"]:
+            events = p["events"]
+            if events is None:
+                continue
+            pallet = GenericPalletMetadata(p, self.runtime_config, p["name"])
+            for e in events["variants"]:
+                out[f"{events['pallet_index']:02x}{e['index']:02x}"] = (pallet, _MetaRef(e, self.runtime_config))
+        return out
+
+    def get_signed_extensions(self) -> Dict[str, dict]:
+        """Signed extensions ``{identifier: {"extrinsic", "additional_signed"}}``."""
+        return dict(self._require().get("signed_extensions") or {})
+
+
+def _MetadataValue(info: dict) -> tuple:
+    """py-scale-codec's value shape: ``("0x6d657461", {"V14": {"pallets": [...]}})``."""
+    version = info["version"]
+    key = "pallets" if version >= 14 else "modules"
+    items = []
+    for p in info["pallets"]:
+        items.append(_pallet_value(p, version))
+    return ("0x6d657461", {f"V{version}": {key: items}})
+
+
+def _pallet_value(p: dict, version: int) -> dict:
+    def variants(e: Optional[dict]) -> Optional[list]:
+        if e is None:
+            return None
+        return [
+            {"name": v["name"], "args": [{"name": a["name"], "type": a["type"]} for a in v["args"]],
+             "documentation": v["docs"]}
+            for v in e["variants"]
+        ]
+
+    storage = None
+    if p["storage"] is not None:
+        entries = []
+        for e in p["storage"]["entries"]:
+            if not e["hashers"]:
+                ty: Any = {"Plain": e["value"]}
+            else:
+                ty = {"Map": {"hashers": e["hashers"], "keys": e["keys"], "value": e["value"]}}
+            entries.append({"name": e["name"], "modifier": e["modifier"], "type": ty,
+                            "default": "0x" + e["default"].hex(), "documentation": e["docs"]})
+        storage = {"prefix": p["storage"]["prefix"], "entries": entries}
+    return {
+        "name": p["name"],
+        "index": p["index"],
+        "storage": storage,
+        "calls": variants(p["calls"]),
+        "events": variants(p["events"]),
+        "constants": [{"name": c["name"], "type": c["type"], "value": "0x" + c["value"].hex(),
+                       "documentation": c["docs"]} for c in p["constants"]],
+        "errors": variants(p["errors"]),
+    }
+
+
+MetadataVersioned = GenericMetadataVersioned
+
+
+# --------------------------------------------------------------------------
+# Classes for type strings
+
+
+_SPECIAL_CLASSES = {
+    "Special:AccountId": GenericAccountId,
+    "Special:EthereumAccountId": GenericEthereumAccountId,
+    "Special:AccountIndex": GenericAccountIndex,
+    "Special:MultiAddress": GenericMultiAddress,
+    "Special:LegacyAddress": GenericAddress,
+    "Special:Era": Era,
+    "Special:Call": GenericCall,
+    "Special:Extrinsic": GenericExtrinsic,
+    "Special:Event": GenericEvent,
+    "Special:ScaleInfoEvent": GenericScaleInfoEvent,
+    "Special:EventRecord": GenericEventRecord,
+    "Special:IdentityData": Data,
+    "Special:HexBytes": HexBytes,
+    "Special:MetadataVersioned": GenericMetadataVersioned,
+    "Special:Vote": GenericVote,
+    "Special:WrapperKeepOpaque": WrapperKeepOpaque,
+}
+
+_KIND_CLASSES = {
+    "Null": Null,
+    "Compact": Compact,
+    "Seq": Vec,
+    "Bytes": Bytes,
+    "Tuple": Tuple,
+    "Struct": Struct,
+    "Enum": Enum,
+    "Option": Option,
+    "Result": Enum,
+    "BitSeq": BitVec,
+    "Map": BTreeMap,
+}
+
+_PRIM_CLASSES = {
+    "Bool": Bool, "U8": U8, "U16": U16, "U32": U32, "U64": U64, "U128": U128, "U256": U256,
+    "I8": I8, "I16": I16, "I32": I32, "I64": I64, "I128": I128, "I256": I256, "Str": String,
+}
+
+_BY_NAME = {"f64": F64, "f32": F32, "multiaccountid": MultiAccountId}
+
+
+def _base_for(kind: str) -> type:
+    if kind in _SPECIAL_CLASSES:
+        return _SPECIAL_CLASSES[kind]
+    if kind.startswith("Prim:"):
+        return _PRIM_CLASSES.get(kind[5:], ScalePrimitive)
+    if kind.startswith("ByteArray:") or kind.startswith("Array:"):
+        return FixedLengthArray
+    if kind.startswith("Set:"):
+        return Set
+    return _KIND_CLASSES.get(kind, ScaleType)
+
+
+def class_for_node(config: RuntimeConfigurationObject, type_string: str, idx: int) -> type:
+    """The class of ``type_string`` (resolved to graph node ``idx``) in ``config``."""
+    registry = config._registry
+    kind, children, names = registry.node_info(idx)
+    base = _base_for(kind)
+    attrs: Dict[str, Any] = {"type_string": type_string, "_runtime_config": config, "_node": idx}
+
+    def child_name(i: Optional[int]) -> Optional[str]:
+        return None if i is None else registry.describe(i)
+
+    if kind in ("Compact", "Seq", "Option") or kind.startswith("Array:"):
+        attrs["sub_type"] = _sub_type_text(type_string) or child_name(children[0])
+    if kind.startswith("Array:") or kind.startswith("ByteArray:"):
+        attrs["element_count"] = int(kind.split(":", 1)[1])
+    if kind == "Tuple":
+        attrs["type_mapping"] = _tuple_items_text(type_string) or [child_name(c) for c in children]
+    elif kind == "Struct":
+        attrs["type_mapping"] = [[n, child_name(c)] for n, c in zip(names, children)]
+    elif kind == "Enum":
+        attrs["type_mapping"] = [[n, child_name(c) or "Null"] for n, c in zip(names, children)]
+        attrs["value_list"] = list(names)
+    elif kind.startswith("Set:"):
+        attrs["value_list"] = list(names)
+    name = type_string if type_string.isidentifier() else base.__name__
+    return type(name, (base,), attrs)
+
+
+def _split_top(text: str) -> List[str]:
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def _sub_type_text(type_string: str) -> Optional[str]:
+    """The first generic argument as written (``Vec<Foo<A, B>>`` → ``Foo<A, B>``)."""
+    s = type_string.strip()
+    if s.endswith(">") and "<" in s:
+        args = _split_top(s[s.index("<") + 1:-1])
+        return args[0] if args else None
+    if s.startswith("[") and s.endswith("]") and ";" in s:
+        return s[1:s.rindex(";")].strip()
+    return None
+
+
+def _tuple_items_text(type_string: str) -> Optional[List[str]]:
+    s = type_string.strip()
+    if s.startswith("(") and s.endswith(")"):
+        return _split_top(s[1:-1])
+    return None
+
+
+# Decomposition (used by substrate-interface to describe storage parameters)
+
+
+def _decompose(config: RuntimeConfigurationObject, idx: int, depth: int = 0) -> Any:
+    registry = config._registry
+    if depth > 32:
+        return registry.describe(idx)
+    kind, children, names = registry.node_info(idx)
+    if kind.startswith("Prim:"):
+        return kind[5:].lower() if kind[5:] != "Str" else "str"
+    if kind == "Enum":
+        if all(c is None for c in children):
+            return list(names)
+        return {n: (None if c is None else _decompose(config, c, depth + 1)) for n, c in zip(names, children)}
+    if kind == "Struct":
+        return {n: _decompose(config, c, depth + 1) for n, c in zip(names, children)}
+    if kind == "Tuple":
+        return tuple(_decompose(config, c, depth + 1) for c in children)
+    if kind in ("Seq",) or kind.startswith("Array:"):
+        return [_decompose(config, children[0], depth + 1)]
+    if kind in ("Compact", "Option"):
+        return _decompose(config, children[0], depth + 1)
+    return registry.describe(idx)
+
+
+def _generate_type_decomposition(self: ScaleDecoder, max_recursion: int = 32) -> Any:
+    idx = type(self).__dict__.get("_node")
+    if idx is None:
+        idx = self.runtime_config._registry.resolve(self.type_string)
+    return _decompose(self.runtime_config, idx)
+
+
+ScaleDecoder.generate_type_decomposition = _generate_type_decomposition  # type: ignore[attr-defined]
+
+
+
+# --------------------------------------------------------------------------
+# Further class names py-scale-codec exports. Their behaviour comes from the
+# Rust registry (the type string); the names exist for imports and isinstance.
+
+
+def _named(name: str, base: type, type_string: Optional[str] = None, doc: str = "") -> type:
+    attrs: Dict[str, Any] = {"__doc__": doc or f"py-scale-codec's ``{name}``."}
+    if type_string is not None:
+        attrs["type_string"] = type_string
+    return type(name, (base,), attrs)
+
+
+CompactU32 = _named("CompactU32", Compact, "Compact<u32>")
+CompactMoment = _named("CompactMoment", Compact, "Compact<Moment>")
+Conviction = _named("Conviction", Enum, "Conviction")
+StorageHasher = _named("StorageHasher", Enum, "StorageHasher")
+TypeNotSupported = _named("TypeNotSupported", ScaleType)
+GenericContractExecResult = _named("GenericContractExecResult", Enum, "ContractExecResult")
+GenericContractExecResultV2 = _named("GenericContractExecResultV2", Enum)
+GenericBlock = _named("GenericBlock", Struct)
+GenericConsensus = _named("GenericConsensus", Tuple)
+GenericConsensusEngineId = _named("GenericConsensusEngineId", FixedLengthArray)
+GenericPreRuntime = _named("GenericPreRuntime", Tuple)
+GenericSeal = _named("GenericSeal", Tuple)
+GenericSealV0 = _named("GenericSealV0", Tuple)
+LogDigest = _named("LogDigest", Enum)
+ProposalPreimage = _named("ProposalPreimage", Struct)
+GenericErrorMetadata = _named("GenericErrorMetadata", Struct)
+GenericEventMetadata = _named("GenericEventMetadata", Struct)
+GenericField = _named("GenericField", Struct)
+GenericFunctionArgumentMetadata = _named("GenericFunctionArgumentMetadata", Struct)
+GenericFunctionMetadata = _named("GenericFunctionMetadata", Struct)
+GenericMetadataAll = _named("GenericMetadataAll", Enum)
+GenericModuleConstantMetadata = _named("GenericModuleConstantMetadata", Struct)
+GenericRegistryType = _named("GenericRegistryType", Struct)
+GenericRuntimeCallDefinition = _named("GenericRuntimeCallDefinition", Struct)
+GenericTypeDefComposite = _named("GenericTypeDefComposite", Struct)
+GenericTypeDefVariant = _named("GenericTypeDefVariant", Struct)
+GenericVariant = _named("GenericVariant", Struct)
+ScaleInfoCallMetadata = _named("ScaleInfoCallMetadata", Struct)
+ScaleInfoFunctionArgumentMetadata = _named("ScaleInfoFunctionArgumentMetadata", Struct)
+ScaleInfoModuleConstantMetadata = _named("ScaleInfoModuleConstantMetadata", Struct)
+ScaleInfoPalletErrorMetadata = _named("ScaleInfoPalletErrorMetadata", Struct)
+ScaleInfoPalletEventMetadata = _named("ScaleInfoPalletEventMetadata", Struct)
+ScaleInfoPalletMetadata = _named("ScaleInfoPalletMetadata", Struct)
+ScaleInfoStorageEntryMetadata = _named("ScaleInfoStorageEntryMetadata", Struct)
+
+
+__all__ = [name for name, obj in list(globals().items())
+           if isinstance(obj, type) and issubclass(obj, ScaleDecoder) and not name.startswith("_")]
+__all__ += ["class_for_node", "ScaleBytes", "RuntimeConfiguration", "RuntimeConfigurationObject",
+            "InvalidScaleTypeValueException", "RemainingScaleBytesNotEmptyException",
+            "MetadataCallFunctionNotFound"]

@@ -1,0 +1,15 @@
+"""py-scale-codec's ``updater`` downloads newer presets from GitHub at run
+time. This package ships pinned presets inside the wheel instead; updating
+them is a build step (``pynext/fetch_presets.sh``), so the function here only
+reports where the presets come from."""
+from scalecodec.type_registry import _HERE
+
+__all__ = ["update_type_registries"]
+
+
+def update_type_registries() -> None:
+    """Not supported at run time: presets are pinned at build time."""
+    raise NotImplementedError(
+        f"presets are pinned and shipped with the package (in {_HERE}); "
+        "rebuild the package to change them"
+    )

@@ -1,0 +1,110 @@
+//! Python objects → the dynamic [`Value`] the encoder takes.
+//!
+//! Accepts what py-scale-codec's `encode` accepts: ints, bools, str (text,
+//! `"0x…"` hex, SS58), bytes (as hex), None, lists, tuples, dicts with str
+//! keys, and scale objects (anything with a `value` attribute, which is used
+//! in their place). Nesting is capped so a self-referencing list cannot
+//! recurse without bound.
+
+use ferroscale_core::value::Value;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+/// Deepest nesting of containers accepted.
+const MAX_DEPTH: u32 = 256;
+
+/// Converts `obj` into a [`Value`].
+pub fn to_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    convert(obj, 0)
+}
+
+fn convert(obj: &Bound<'_, PyAny>, depth: u32) -> PyResult<Value> {
+    if depth > MAX_DEPTH {
+        return Err(PyValueError::new_err(format!(
+            "value nests deeper than {MAX_DEPTH} levels"
+        )));
+    }
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if let Ok(i) = obj.cast::<PyInt>() {
+        return int_value(i);
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Value::Str(s.to_cow()?.into()));
+    }
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(Value::hex(b.as_bytes()));
+    }
+    if let Ok(l) = obj.cast::<PyList>() {
+        let items = l
+            .iter()
+            .map(|x| convert(&x, depth + 1))
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(Value::List(items));
+    }
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        let items = t
+            .iter()
+            .map(|x| convert(&x, depth + 1))
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(Value::Tuple(items));
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        let mut entries = Vec::with_capacity(d.len());
+        for (k, v) in d.iter() {
+            let key: String = if let Ok(s) = k.cast::<PyString>() {
+                s.to_cow()?.into_owned()
+            } else {
+                k.str()?.to_cow()?.into_owned()
+            };
+            entries.push((key.into(), convert(&v, depth + 1)?));
+        }
+        return Ok(Value::Dict(entries));
+    }
+    if obj.cast::<PyFloat>().is_ok() {
+        return Err(PyTypeError::new_err(
+            "floats cannot be SCALE-encoded by this type",
+        ));
+    }
+    if let Ok(inner) = obj.getattr("value") {
+        if !inner.is(obj) {
+            return convert(&inner, depth + 1);
+        }
+    }
+    Err(PyTypeError::new_err(format!(
+        "cannot encode a value of Python type {}",
+        obj.get_type().name()?
+    )))
+}
+
+fn int_value(i: &Bound<'_, PyInt>) -> PyResult<Value> {
+    if let Ok(v) = i.extract::<u128>() {
+        return Ok(Value::UInt(v));
+    }
+    if let Ok(v) = i.extract::<i128>() {
+        return Ok(Value::Int(v));
+    }
+    // Wider than 128 bits: 256-bit little-endian two's complement.
+    let negative = i.lt(0)?;
+    let bytes = i
+        .call_method1("to_bytes", (32, "little"))
+        .or_else(|_| {
+            let kw = PyDict::new(i.py());
+            kw.set_item("signed", true)?;
+            i.call_method("to_bytes", (32, "little"), Some(&kw))
+        })
+        .map_err(|_| PyValueError::new_err(format!("{i} does not fit in 256 bits")))?;
+    let bytes: Vec<u8> = bytes.extract()?;
+    let mut le = [0u8; 32];
+    le.copy_from_slice(&bytes);
+    Ok(if negative {
+        Value::I256(le)
+    } else {
+        Value::U256(le)
+    })
+}

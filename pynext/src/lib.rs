@@ -1,0 +1,39 @@
+//! `scalecodec._core`: the Rust half of the `scalecodec` Python package.
+//!
+//! The Python package is a thin layer: every decode, encode, type resolution
+//! and SS58 operation runs here, once per value, over `ferroscale_dynamic`'s
+//! registry. Modules: [`registry`] (the `Registry` class), [`sink`] (decoding
+//! straight into Python objects with interned names), [`convert`] (Python
+//! values → `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
+//! exception classes, panic guard), [`ss58`], [`metadata`] (the metadata
+//! model as Python data).
+
+pub mod convert;
+pub mod errors;
+pub mod metadata;
+pub mod registry;
+pub mod sink;
+pub mod ss58;
+
+use pyo3::prelude::*;
+
+/// py-scale-codec's normalisation of a legacy metadata type name
+/// (`"<Balance as HasCompact>::Type"` → `"Compact<Balance>"`, `T::` removed …).
+#[pyfunction]
+fn convert_type_string(name: &str) -> String {
+    ferroscale_dynamic::runtime::convert_type_string(name)
+}
+
+/// The extension module.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<registry::PyRegistry>()?;
+    m.add_function(wrap_pyfunction!(ss58::ss58_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(ss58::ss58_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(ss58::ss58_is_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(ss58::ss58_encode_account_index, m)?)?;
+    m.add_function(wrap_pyfunction!(ss58::ss58_decode_account_index, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::metadata_info, m)?)?;
+    m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,124 @@
+//! The core metadata model (any version V9–V16) as plain Python data, from
+//! which the Python layer builds its metadata, pallet and storage objects.
+
+use ferroscale_core::metadata::{
+    Metadata, Pallet, PalletEnum, StorageEntry, StorageModifier, TypeRef, Variant,
+};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+use crate::errors::guard;
+
+fn type_string(t: &TypeRef) -> String {
+    t.to_string()
+}
+
+fn variant_dict<'py>(py: Python<'py>, v: &Variant) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("name", &v.name)?;
+    d.set_item("index", v.index)?;
+    let args = PyList::empty(py);
+    for f in &v.fields {
+        let a = PyDict::new(py);
+        a.set_item("name", f.name.as_deref())?;
+        a.set_item("type", type_string(&f.ty))?;
+        a.set_item("typeName", f.type_name.as_deref())?;
+        args.append(a)?;
+    }
+    d.set_item("args", args)?;
+    d.set_item("docs", &v.docs)?;
+    Ok(d)
+}
+
+fn enum_dict<'py>(py: Python<'py>, e: &Option<PalletEnum>) -> PyResult<Bound<'py, PyAny>> {
+    let Some(e) = e else {
+        return Ok(py.None().into_bound(py));
+    };
+    let d = PyDict::new(py);
+    d.set_item("pallet_index", e.pallet_index)?;
+    d.set_item("type", e.type_id)?;
+    let vs = PyList::empty(py);
+    for v in &e.variants {
+        vs.append(variant_dict(py, v)?)?;
+    }
+    d.set_item("variants", vs)?;
+    Ok(d.into_any())
+}
+
+fn storage_dict<'py>(py: Python<'py>, s: &StorageEntry) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("name", &s.name)?;
+    d.set_item(
+        "modifier",
+        match s.modifier {
+            StorageModifier::Optional => "Optional",
+            StorageModifier::Default => "Default",
+        },
+    )?;
+    let hashers: Vec<&str> = s.hashers.iter().map(|h| h.name()).collect();
+    d.set_item("hashers", hashers)?;
+    d.set_item("key", s.key.as_ref().map(type_string))?;
+    let keys: Vec<String> = s.keys.iter().map(type_string).collect();
+    d.set_item("keys", keys)?;
+    d.set_item("value", type_string(&s.value))?;
+    d.set_item("default", PyBytes::new(py, &s.default))?;
+    d.set_item("docs", &s.docs)?;
+    d.set_item("linked", s.linked)?;
+    Ok(d)
+}
+
+fn pallet_dict<'py>(py: Python<'py>, p: &Pallet) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("name", &p.name)?;
+    d.set_item("index", p.index)?;
+    d.set_item("calls", enum_dict(py, &p.call_enum)?)?;
+    d.set_item("events", enum_dict(py, &p.event_enum)?)?;
+    d.set_item("errors", enum_dict(py, &p.error_enum)?)?;
+    let consts = PyList::empty(py);
+    for c in &p.constants {
+        let cd = PyDict::new(py);
+        cd.set_item("name", &c.name)?;
+        cd.set_item("type", type_string(&c.ty))?;
+        cd.set_item("value", PyBytes::new(py, &c.value))?;
+        cd.set_item("docs", &c.docs)?;
+        consts.append(cd)?;
+    }
+    d.set_item("constants", consts)?;
+    match &p.storage {
+        Some(s) => {
+            let sd = PyDict::new(py);
+            sd.set_item("prefix", &s.prefix)?;
+            let entries = PyList::empty(py);
+            for e in &s.entries {
+                entries.append(storage_dict(py, e)?)?;
+            }
+            sd.set_item("entries", entries)?;
+            d.set_item("storage", sd)?;
+        }
+        None => d.set_item("storage", py.None())?,
+    }
+    d.set_item("docs", &p.docs)?;
+    Ok(d)
+}
+
+/// Loads metadata bytes (any framing the core accepts) and returns
+/// `{"version", "spec_name", "spec_version", "pallets": [...], "extrinsic_version"}`.
+#[pyfunction]
+pub fn metadata_info<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
+    guard("reading metadata", || {
+        let md = Metadata::load(data).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let d = PyDict::new(py);
+        d.set_item("version", md.version)?;
+        d.set_item("spec_name", md.spec_name())?;
+        d.set_item("spec_version", md.spec_version())?;
+        d.set_item("extrinsic_versions", md.extrinsic.versions.clone())?;
+        let pallets = PyList::empty(py);
+        for p in &md.pallets {
+            pallets.append(pallet_dict(py, p)?)?;
+        }
+        d.set_item("pallets", pallets)?;
+        d.set_item("type_count", md.type_count())?;
+        Ok(d)
+    })
+}

@@ -1,0 +1,421 @@
+//! `_core.Registry`: one `ferroscale_dynamic` registry per
+//! `RuntimeConfigurationObject`, plus what the Python layer needs around it
+//! (interned names, the metadata it was loaded with, and the log of inputs
+//! that rebuilds it when unpickled).
+
+use ferroscale_dynamic::decode::decode_prefix;
+use ferroscale_dynamic::graph::{Fields, Node};
+use ferroscale_dynamic::preset::Preset;
+use ferroscale_dynamic::registry::Registry;
+use ferroscale_dynamic::{Error, TypeIdx};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+
+use crate::convert::to_value;
+use crate::errors::{guard, to_py};
+use crate::sink::{NameCache, PySink};
+
+/// One input that changed the registry; replayed in order on unpickling.
+#[derive(Clone)]
+enum Input {
+    Preset(String),
+    Types(String),
+    Spec(u64),
+    Ss58(Option<u16>),
+    Metadata(Vec<u8>),
+}
+
+/// Metadata currently loaded into the registry's runtime.
+struct LoadedMetadata {
+    bytes: Vec<u8>,
+    /// Definitions generation the runtime was built against (legacy
+    /// metadata resolves its argument types through the presets).
+    generation: u64,
+    legacy: bool,
+}
+
+/// A type registry: presets, portable registry, runtime, SS58 format.
+#[pyclass(module = "scalecodec._core", name = "Registry")]
+pub struct PyRegistry {
+    inner: Registry,
+    names: NameCache,
+    metadata: Option<LoadedMetadata>,
+    log: Vec<Input>,
+}
+
+impl PyRegistry {
+    fn resolve_idx(&mut self, py: Python<'_>, type_string: &str) -> PyResult<TypeIdx> {
+        self.inner.resolve(type_string).map_err(|e| to_py(py, &e))
+    }
+
+    fn apply(&mut self, py: Python<'_>, input: &Input) -> PyResult<()> {
+        match input {
+            Input::Preset(json) => {
+                let preset = Preset::from_json_str(json).map_err(|e| to_py(py, &e.into()))?;
+                self.inner.update(&preset);
+            }
+            Input::Types(json) => self
+                .inner
+                .update_types_json(json)
+                .map_err(|e| to_py(py, &e))?,
+            Input::Spec(spec) => self.inner.set_active_spec_version_id(*spec),
+            Input::Ss58(f) => self.inner.set_ss58_format(*f),
+            Input::Metadata(bytes) => self.load(py, bytes)?,
+        }
+        Ok(())
+    }
+
+    fn load(&mut self, py: Python<'_>, bytes: &[u8]) -> PyResult<()> {
+        self.inner.load_metadata(bytes).map_err(|e| to_py(py, &e))?;
+        let legacy = self.inner.portable().is_none();
+        self.metadata = Some(LoadedMetadata {
+            bytes: bytes.to_vec(),
+            generation: self.inner.definitions().generation(),
+            legacy,
+        });
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl PyRegistry {
+    /// An empty registry (py-scale-codec's built-in classes only).
+    #[new]
+    fn new() -> Self {
+        PyRegistry {
+            inner: Registry::new(),
+            names: NameCache::default(),
+            metadata: None,
+            log: Vec::new(),
+        }
+    }
+
+    /// Applies a preset given as JSON text (`update_type_registry`).
+    fn update_preset(&mut self, py: Python<'_>, json: &str) -> PyResult<()> {
+        let input = Input::Preset(json.to_owned());
+        guard("loading a preset", || self.apply(py, &input))?;
+        self.log.push(input);
+        Ok(())
+    }
+
+    /// Adds or overrides type definitions given as a JSON object (`update_type_registry_types`).
+    fn update_types(&mut self, py: Python<'_>, json: &str) -> PyResult<()> {
+        let input = Input::Types(json.to_owned());
+        guard("adding types", || self.apply(py, &input))?;
+        self.log.push(input);
+        Ok(())
+    }
+
+    /// Forgets every definition, the portable registry and the runtime.
+    fn clear(&mut self) {
+        self.inner.clear();
+        self.metadata = None;
+        self.log.retain(|i| matches!(i, Input::Ss58(_)));
+    }
+
+    /// Switches the active spec version (applies the presets' versioning).
+    fn set_active_spec_version_id(&mut self, spec: u64) {
+        self.inner.set_active_spec_version_id(spec);
+        self.log.push(Input::Spec(spec));
+    }
+
+    /// The active spec version, if one was set.
+    #[getter]
+    fn active_spec_version_id(&self) -> Option<u64> {
+        self.inner.active_spec_version_id()
+    }
+
+    /// The spec version at `block` from the presets' `runtime_upgrades`.
+    fn get_runtime_id_from_upgrades(&self, block: u64) -> Option<u64> {
+        self.inner.get_runtime_id_from_upgrades(block)
+    }
+
+    /// Sets the newest block the runtime-upgrade table is known to cover.
+    fn set_runtime_upgrades_head(&mut self, block: u64) {
+        self.inner
+            .definitions_mut()
+            .set_runtime_upgrades_head(block);
+    }
+
+    /// The `runtime_upgrades` table of the presets as `[(block, spec)]`.
+    fn runtime_upgrades(&self) -> Option<Vec<(u64, i64)>> {
+        self.inner
+            .definitions()
+            .runtime_upgrades()
+            .map(<[_]>::to_vec)
+    }
+
+    /// The SS58 format account ids render in (`None`: hex).
+    #[getter]
+    fn get_ss58_format(&self) -> Option<u16> {
+        self.inner.ss58_format()
+    }
+
+    /// Sets the SS58 format account ids render in.
+    #[setter]
+    fn set_ss58_format(&mut self, format: Option<u16>) {
+        self.inner.set_ss58_format(format);
+        self.log.push(Input::Ss58(format));
+    }
+
+    /// Loads runtime metadata (V9–V16, any framing) unless the same bytes are
+    /// already loaded and still valid; returns whether it (re)loaded.
+    ///
+    /// Legacy metadata (V9–V13) is reloaded after the definitions changed,
+    /// because its argument types resolve through the presets.
+    fn ensure_metadata(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<bool> {
+        if let Some(m) = &self.metadata {
+            let stale = m.legacy && m.generation != self.inner.definitions().generation();
+            if m.bytes == data && !stale {
+                return Ok(false);
+            }
+        }
+        guard("loading metadata", || self.load(py, data))?;
+        self.log.retain(|i| !matches!(i, Input::Metadata(_)));
+        self.log.push(Input::Metadata(data.to_vec()));
+        Ok(true)
+    }
+
+    /// Whether runtime metadata (calls, events) is loaded.
+    #[getter]
+    fn has_runtime(&self) -> bool {
+        self.inner.runtime().is_some()
+    }
+
+    /// Whether a V14+ portable registry is loaded.
+    #[getter]
+    fn has_portable(&self) -> bool {
+        self.inner.portable().is_some()
+    }
+
+    /// Decodes `type_string` from `data[offset:]`; returns `(value, bytes used)`.
+    /// With `check_remaining`, bytes left after the value are an error.
+    #[pyo3(signature = (type_string, data, offset=0, check_remaining=true))]
+    fn decode<'py>(
+        &mut self,
+        py: Python<'py>,
+        type_string: &str,
+        data: &[u8],
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        guard("decoding", || {
+            let ty = self.resolve_idx(py, type_string)?;
+            let input = data.get(offset..).unwrap_or(&[]);
+            let ctx = self.inner.context();
+            let mut sink = PySink {
+                py,
+                names: &mut self.names,
+            };
+            let (value, used) =
+                decode_prefix(&ctx, ty, input, &mut sink).map_err(|e| to_py(py, &e))?;
+            if check_remaining && used != input.len() {
+                let e = Error::RemainingScaleBytesNotEmpty {
+                    ty: type_string.to_owned(),
+                    offset: offset + used,
+                    length: data.len(),
+                };
+                return Err(to_py(py, &e));
+            }
+            Ok((value, used))
+        })
+    }
+
+    /// Encodes `value` as `type_string`.
+    fn encode<'py>(
+        &mut self,
+        py: Python<'py>,
+        type_string: &str,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let value = to_value(value)?;
+        guard("encoding", || {
+            let bytes = self
+                .inner
+                .encode(type_string, &value)
+                .map_err(|e| to_py(py, &e))?;
+            Ok(PyBytes::new(py, &bytes))
+        })
+    }
+
+    /// Decodes `data_list[i]` as `type_strings[i]` (each must consume all its
+    /// bytes); the lists must have the same length.
+    fn batch_decode<'py>(
+        &mut self,
+        py: Python<'py>,
+        type_strings: Vec<String>,
+        data_list: Vec<Vec<u8>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        if type_strings.len() != data_list.len() {
+            return Err(PyValueError::new_err(format!(
+                "batch_decode: {} type strings but {} byte strings",
+                type_strings.len(),
+                data_list.len()
+            )));
+        }
+        guard("batch decoding", || {
+            let mut types = Vec::with_capacity(type_strings.len());
+            for t in &type_strings {
+                types.push(self.resolve_idx(py, t)?);
+            }
+            let ctx = self.inner.context();
+            let mut sink = PySink {
+                py,
+                names: &mut self.names,
+            };
+            let mut out = Vec::with_capacity(types.len());
+            for (ty, data) in types.iter().zip(&data_list) {
+                let v = ferroscale_dynamic::decode::decode(&ctx, *ty, data, &mut sink)
+                    .map_err(|e| to_py(py, &e))?;
+                out.push(v);
+            }
+            PyList::new(py, out)
+        })
+    }
+
+    /// The graph index `type_string` resolves to (`NotImplementedError` when unknown).
+    fn resolve(&mut self, py: Python<'_>, type_string: &str) -> PyResult<u32> {
+        guard("resolving a type", || {
+            Ok(self.resolve_idx(py, type_string)?.0)
+        })
+    }
+
+    /// The display name of node `idx` (`scale_info::N`, `Vec<u32>` …).
+    fn describe(&self, idx: u32) -> String {
+        self.inner.graph().describe(TypeIdx(idx))
+    }
+
+    /// `(kind, children, names)` of node `idx`: the node kind (`"Seq"`,
+    /// `"Struct"`, `"Enum"`, `"Special:Era"` …), child node indices and the
+    /// field/variant/flag names, for the Python classes' `sub_type`,
+    /// `type_mapping` and `value_list`.
+    fn node_info<'py>(&self, py: Python<'py>, idx: u32) -> PyResult<Bound<'py, PyTuple>> {
+        let Some(node) = self.inner.graph().get(TypeIdx(idx)) else {
+            return Err(PyValueError::new_err(format!("no type node #{idx}")));
+        };
+        let mut children: Vec<Option<u32>> = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        let kind: String = match node {
+            Node::Prim(p) => format!("Prim:{p:?}"),
+            Node::Null => "Null".into(),
+            Node::Compact(t) => {
+                children.push(Some(t.0));
+                "Compact".into()
+            }
+            Node::Seq(t) => {
+                children.push(Some(t.0));
+                "Seq".into()
+            }
+            Node::Bytes => "Bytes".into(),
+            Node::ByteArray(n) => format!("ByteArray:{n}"),
+            Node::Array(t, n) => {
+                children.push(Some(t.0));
+                format!("Array:{n}")
+            }
+            Node::Tuple(ts) => {
+                children.extend(ts.iter().map(|t| Some(t.0)));
+                "Tuple".into()
+            }
+            Node::Struct(fs) => {
+                for f in fs {
+                    children.push(Some(f.ty.0));
+                    names.push(f.name.to_string());
+                }
+                "Struct".into()
+            }
+            Node::Enum(vs) => {
+                for v in vs {
+                    names.push(v.name.to_string());
+                    children.push(match &v.fields {
+                        Fields::Unit => None,
+                        Fields::Unnamed(ts) if ts.len() == 1 => Some(ts[0].0),
+                        _ => None,
+                    });
+                }
+                "Enum".into()
+            }
+            Node::Option(t) => {
+                children.push(Some(t.0));
+                "Option".into()
+            }
+            Node::Result(a, b) => {
+                children.push(Some(a.0));
+                children.push(Some(b.0));
+                "Result".into()
+            }
+            Node::Set { byte_len, flags } => {
+                names.extend(flags.iter().map(|(n, _)| n.to_string()));
+                format!("Set:{byte_len}")
+            }
+            Node::BitSeq { .. } => "BitSeq".into(),
+            Node::Map(k, v) => {
+                children.push(Some(k.0));
+                children.push(Some(v.0));
+                "Map".into()
+            }
+            Node::Special(s) => {
+                let name = format!("{s:?}");
+                let short = name.split('(').next().unwrap_or("").to_owned();
+                format!("Special:{short}")
+            }
+            Node::Unresolved(n) => format!("Unresolved:{n}"),
+        };
+        let dict = PyDict::new(py);
+        dict.set_item("kind", kind)?;
+        PyTuple::new(
+            py,
+            [
+                dict.get_item("kind")?
+                    .unwrap_or_else(|| py.None().into_bound(py)),
+                children.into_pyobject(py)?.into_any(),
+                names.into_pyobject(py)?.into_any(),
+            ],
+        )
+    }
+
+    /// The inputs that rebuild this registry, for pickling.
+    fn __getstate__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let items: Vec<Bound<'py, PyTuple>> = self
+            .log
+            .iter()
+            .map(|i| {
+                let (tag, payload): (&str, Bound<'py, PyAny>) = match i {
+                    Input::Preset(j) => ("preset", j.into_pyobject(py)?.into_any()),
+                    Input::Types(j) => ("types", j.into_pyobject(py)?.into_any()),
+                    Input::Spec(s) => ("spec", s.into_pyobject(py)?.into_any()),
+                    Input::Ss58(f) => ("ss58", f.into_pyobject(py)?.into_any()),
+                    Input::Metadata(b) => ("metadata", PyBytes::new(py, b).into_any()),
+                };
+                PyTuple::new(py, [tag.into_pyobject(py)?.into_any(), payload])
+            })
+            .collect::<PyResult<_>>()?;
+        PyList::new(py, items)
+    }
+
+    /// Rebuilds the registry by replaying the pickled inputs.
+    fn __setstate__(
+        &mut self,
+        py: Python<'_>,
+        state: Vec<(String, Bound<'_, PyAny>)>,
+    ) -> PyResult<()> {
+        *self = PyRegistry::new();
+        for (tag, payload) in state {
+            match tag.as_str() {
+                "preset" => self.update_preset(py, &payload.extract::<String>()?)?,
+                "types" => self.update_types(py, &payload.extract::<String>()?)?,
+                "spec" => self.set_active_spec_version_id(payload.extract()?),
+                "ss58" => self.set_ss58_format(payload.extract()?),
+                "metadata" => {
+                    self.ensure_metadata(py, &payload.extract::<Vec<u8>>()?)?;
+                }
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "unknown registry state entry {other:?}"
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,136 @@
+//! A [`Sink`] that builds Python objects straight from the decoder, without an
+//! intermediate `Value` tree.
+//!
+//! Field and variant names repeat in every decoded value; they arrive as
+//! `Name` (`Arc<str>`) owned by the registry's type graph, so the sink keeps a
+//! per-registry cache from the `Arc`'s pointer to an interned Python string.
+//! The cache also holds a clone of the `Arc`, so the pointer it is keyed by
+//! can never be freed and reused for a different name.
+
+use std::collections::HashMap;
+
+use ferroscale_dynamic::{Name, Sink};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
+
+/// Interned Python strings for graph names, keyed by the `Name` pointer.
+#[derive(Default)]
+pub struct NameCache {
+    names: HashMap<usize, (Name, Py<PyString>)>,
+}
+
+impl NameCache {
+    /// The Python string for `name`, created and interned on first use.
+    pub fn get<'py>(&mut self, py: Python<'py>, name: &Name) -> Bound<'py, PyString> {
+        let key = std::sync::Arc::as_ptr(name) as *const u8 as usize;
+        let entry = self
+            .names
+            .entry(key)
+            .or_insert_with(|| (name.clone(), PyString::intern(py, name).unbind()));
+        entry.1.bind(py).clone()
+    }
+
+    /// Forgets every name (after the graph was replaced).
+    pub fn clear(&mut self) {
+        self.names.clear();
+    }
+}
+
+/// Builds Python objects (int, bool, str, list, tuple, dict, None).
+pub struct PySink<'py, 'c> {
+    /// The interpreter.
+    pub py: Python<'py>,
+    /// Interned names of the registry being decoded against.
+    pub names: &'c mut NameCache,
+}
+
+impl<'py> Sink for PySink<'py, '_> {
+    type Out = Bound<'py, PyAny>;
+    type Seq = Vec<Bound<'py, PyAny>>;
+    type Dict = Bound<'py, PyDict>;
+
+    fn null(&mut self) -> Self::Out {
+        self.py.None().into_bound(self.py)
+    }
+    fn bool(&mut self, v: bool) -> Self::Out {
+        PyBool::new(self.py, v).to_owned().into_any()
+    }
+    fn uint(&mut self, v: u128) -> Self::Out {
+        match v.into_pyobject(self.py) {
+            Ok(i) => i.into_any(),
+            Err(never) => match never {},
+        }
+    }
+    fn int(&mut self, v: i128) -> Self::Out {
+        match v.into_pyobject(self.py) {
+            Ok(i) => i.into_any(),
+            Err(never) => match never {},
+        }
+    }
+    fn u256(&mut self, le: &[u8; 32]) -> Self::Out {
+        int_from_le(self.py, le, false)
+    }
+    fn i256(&mut self, le: &[u8; 32]) -> Self::Out {
+        int_from_le(self.py, le, true)
+    }
+    fn text(&mut self, s: &str) -> Self::Out {
+        PyString::new(self.py, s).into_any()
+    }
+    fn name(&mut self, n: &Name) -> Self::Out {
+        self.names.get(self.py, n).into_any()
+    }
+    fn seq_begin(&mut self, len: usize) -> Self::Seq {
+        // `len` was checked against the remaining input by the decoder.
+        Vec::with_capacity(len)
+    }
+    fn seq_push(&mut self, seq: &mut Self::Seq, item: Self::Out) {
+        seq.push(item);
+    }
+    fn list_end(&mut self, seq: Self::Seq) -> Self::Out {
+        match PyList::new(self.py, seq) {
+            Ok(l) => l.into_any(),
+            Err(_) => self.null(),
+        }
+    }
+    fn tuple_end(&mut self, seq: Self::Seq) -> Self::Out {
+        match PyTuple::new(self.py, seq) {
+            Ok(t) => t.into_any(),
+            Err(_) => self.null(),
+        }
+    }
+    fn dict_begin(&mut self, _len: usize) -> Self::Dict {
+        PyDict::new(self.py)
+    }
+    fn dict_insert(&mut self, dict: &mut Self::Dict, key: &Name, value: Self::Out) {
+        let key = self.names.get(self.py, key);
+        // Setting a str key on a fresh dict cannot fail short of memory exhaustion.
+        let _ = dict.set_item(key, value);
+    }
+    fn dict_end(&mut self, dict: Self::Dict) -> Self::Out {
+        dict.into_any()
+    }
+    fn dup(&mut self, v: &Self::Out) -> Self::Out {
+        // Values are shared the way py-scale-codec shares them: dicts and lists
+        // are copied shallowly so that mutating one copy does not change the other.
+        if let Ok(d) = v.cast::<PyDict>() {
+            if let Ok(c) = d.copy() {
+                return c.into_any();
+            }
+        }
+        v.clone()
+    }
+}
+
+/// A Python int from 32 little-endian bytes (via `int.from_bytes`).
+fn int_from_le<'py>(py: Python<'py>, le: &[u8; 32], signed: bool) -> Bound<'py, PyAny> {
+    let int_type = py.get_type::<pyo3::types::PyInt>();
+    let kwargs = PyDict::new(py);
+    let _ = kwargs.set_item("signed", signed);
+    int_type
+        .call_method(
+            "from_bytes",
+            (pyo3::types::PyBytes::new(py, le), "little"),
+            Some(&kwargs),
+        )
+        .unwrap_or_else(|_| py.None().into_bound(py))
+}
