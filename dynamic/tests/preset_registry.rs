@@ -261,20 +261,40 @@ fn alias_cycles_fail_or_take_the_earlier_meaning() {
 #[test]
 fn unknown_names_are_named_with_their_place() {
     let mut r = with(&["core"]);
-    let err = r.resolve("Vec<(u8, NoSuchType)>").unwrap_err();
-    let text = err.to_string();
+    // The whole type unknown: an error naming it and where it is.
+    let err = r.resolve("NoSuchType").unwrap_err();
     assert!(matches!(err, Error::UnknownType(_)));
-    assert!(
-        text.contains("'NoSuchType'") && text.contains("offset 9"),
-        "{text}"
+    assert!(err.to_string().contains("'NoSuchType'"), "{err}");
+    // Nested: py-scale-codec resolves lazily, so the type resolves, an empty
+    // Vec decodes, and decoding an element fails naming the type.
+    assert_eq!(
+        r.decode("Vec<(u8, NoSuchType)>", &[0]).unwrap(),
+        Value::List(vec![])
     );
+    let err = r
+        .decode("Vec<(u8, NoSuchType)>", &[4, 1, 2])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("NoSuchType"), "{err}");
+    // The strict form reports it up front, with its place in the string.
+    let err = r
+        .resolve_strict("Vec<(u8, NoSuchType)>")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("'NoSuchType'"), "{err}");
+    let err = r
+        .resolve("Option<Vec<NoSuchType>>")
+        .map(|_| ())
+        .and_then(|_| r.resolve("NoSuchType").map(|_| ()));
+    assert!(err.unwrap_err().to_string().contains("offset 0"));
     let err = r.resolve("Vec<u8").unwrap_err();
     assert!(
         matches!(err, Error::TypeString(ref e) if e.offset == 6),
         "{err}"
     );
     let mut r = types(r#"{"Outer": {"type": "struct", "type_mapping": [["x", "Missing"]]}}"#);
-    let text = r.resolve("Outer").unwrap_err().to_string();
+    assert!(r.resolve("Outer").is_ok());
+    let text = r.resolve_strict("Outer").unwrap_err().to_string();
     assert!(
         text.contains("'Missing'") && text.contains("Outer"),
         "{text}"
@@ -286,6 +306,13 @@ fn unknown_names_are_named_with_their_place() {
         .unwrap_err()
         .to_string()
         .contains("base_class 'NoClass'"));
+    // An alias to an unknown name is unknown itself.
+    let mut r = types(r#"{"Alias": "Gone"}"#);
+    assert!(r
+        .resolve("Alias")
+        .unwrap_err()
+        .to_string()
+        .contains("'Gone'"));
     // A scale_info name without a portable registry.
     assert!(Registry::new().resolve("scale_info::3").is_err());
 }

@@ -162,7 +162,7 @@ fn every_legacy_metadata_type_string_resolves() {
             let listed = UNRESOLVABLE
                 .iter()
                 .any(|(f, t, _)| entry.name.ends_with(f) && *t == s);
-            match (registry.resolve(&s), listed) {
+            match (registry.resolve_strict(&s), listed) {
                 (Ok(_), false) => {}
                 (Err(_), true) => expected_failures += 1,
                 (Ok(_), true) => {

@@ -162,7 +162,7 @@ fn every_preset_type_string_parses_and_resolves() {
                     failures.push(format!("{name}: {s:?} does not parse: {e}"));
                     continue;
                 }
-                match (registry.resolve(&s), known_bad) {
+                match (registry.resolve_strict(&s), known_bad) {
                     (Ok(_), false) => {}
                     (Err(_), true) => expected_failures += 1,
                     (Ok(_), true) => failures.push(format!(

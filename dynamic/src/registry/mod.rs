@@ -54,6 +54,8 @@ pub struct Registry {
     builtin_nodes: HashMap<String, TypeIdx>,
     portable: Option<PortableTypes>,
     runtime: Option<Runtime>,
+    /// Nodes standing for names that could not be found: (name, why).
+    unknown_nodes: HashMap<TypeIdx, (String, String)>,
     ss58_format: Option<u16>,
 }
 

@@ -13,6 +13,9 @@ use crate::typestr::{parse, TypeExpr};
 /// nested definitions); keeps hostile presets from exhausting the stack.
 const MAX_DEFINITION_DEPTH: usize = 200;
 
+/// Distinct type strings remembered verbatim before that cache starts over.
+const MAX_CACHED_STRINGS: usize = 1 << 16;
+
 /// Longest alias chain followed when looking for a generic's base class.
 const MAX_BASE_ALIASES: usize = 64;
 
@@ -43,6 +46,10 @@ impl Registry {
         if let Some(&idx) = self.strings.get(type_string) {
             return Ok(idx);
         }
+        if self.strings.len() > MAX_CACHED_STRINGS {
+            // Callers passing ever-new strings must not grow the cache unbounded.
+            self.strings.clear();
+        }
         // py-scale-codec looks the whole (rewritten) string up as a key first,
         // which also finds names that are not valid type strings ("Asset.Balance").
         let raw_key = crate::typestr::rewrite_text(type_string).0.to_lowercase();
@@ -53,6 +60,7 @@ impl Registry {
                 Resolution::new(self, type_string).expr(&expr)?
             }
         };
+        self.not_missing(idx, type_string)?;
         self.strings.insert(type_string.to_string(), idx);
         Ok(idx)
     }
@@ -61,7 +69,50 @@ impl Registry {
     pub fn resolve_expr(&mut self, expr: &TypeExpr) -> Result<TypeIdx, Error> {
         self.sync_cache();
         let input = expr.to_string();
-        Resolution::new(self, &input).expr(expr)
+        let idx = Resolution::new(self, &input).expr(expr)?;
+        self.not_missing(idx, &input)?;
+        Ok(idx)
+    }
+
+    /// Like [`Registry::resolve`], but also fails when any type reachable from
+    /// the result could not be found (py-scale-codec would fail decoding a
+    /// value that reaches it). Names py-scale-codec resolves to classes it
+    /// cannot decode (`TypeNotSupported`, bare `BoundedVec` …) do not count.
+    pub fn resolve_strict(&mut self, type_string: &str) -> Result<TypeIdx, Error> {
+        let root = self.resolve(type_string)?;
+        let mut seen = std::collections::HashSet::new();
+        let mut todo = vec![root];
+        while let Some(idx) = todo.pop() {
+            if !seen.insert(idx) {
+                continue;
+            }
+            if let Some((name, what)) = self.unknown_nodes.get(&idx) {
+                return Err(Error::UnknownType(format!(
+                    "{what} '{name}', reached from type string {type_string:?}"
+                )));
+            }
+            if let Some(node) = self.graph.get(idx) {
+                children(node, &mut todo);
+            }
+        }
+        Ok(root)
+    }
+
+    /// The error for a node standing for a name that could not be found.
+    fn not_missing(&self, idx: TypeIdx, input: &str) -> Result<(), Error> {
+        match self.unknown_nodes.get(&idx) {
+            Some((name, what)) => {
+                let at = input
+                    .to_lowercase()
+                    .find(&name.to_lowercase())
+                    .map(|o| format!(" at offset {o}"))
+                    .unwrap_or_default();
+                Err(Error::UnknownType(format!(
+                    "{what} '{name}' in type string {input:?}{at}"
+                )))
+            }
+            None => Ok(()),
+        }
     }
 
     /// Drops cached resolutions when definitions changed since they were made.
@@ -127,6 +178,21 @@ impl<'r> Resolution<'r> {
         ))
     }
 
+    /// A name that cannot be found. py-scale-codec fails on it only when it is
+    /// decoded (`Vec<Unknown>` of zero elements decodes), so it becomes a node
+    /// whose decoding fails; [`Registry::resolve`] turns it into an error when
+    /// it is the whole type, and [`Registry::resolve_strict`] when it is reachable.
+    fn missing(&mut self, name: &str, what: &str) -> TypeIdx {
+        let idx = self.registry.graph.add(
+            Node::Unresolved(Name::from(format!("{name} ({what})"))),
+            Some(Name::from(name)),
+        );
+        self.registry
+            .unknown_nodes
+            .insert(idx, (name.to_string(), what.to_string()));
+        idx
+    }
+
     fn cached(&self, key: &str) -> Option<TypeIdx> {
         self.registry.cache.get(key).copied()
     }
@@ -142,12 +208,14 @@ impl<'r> Resolution<'r> {
             return Ok(idx);
         }
         if let TypeExpr::ScaleInfo(id) = expr {
-            return match &self.registry.portable {
-                Some(p) => p.idx(*id).ok_or_else(|| {
-                    self.unknown(&expr.to_string(), "portable registry has no type")
-                }),
-                None => Err(self.unknown(&expr.to_string(), "no portable registry is loaded for")),
-            };
+            let found = self.registry.portable.as_ref().map(|p| p.idx(*id));
+            return Ok(match found {
+                Some(Some(idx)) => idx,
+                Some(None) => {
+                    self.missing(&expr.to_string(), "the portable registry has no such type")
+                }
+                None => self.missing(&expr.to_string(), "no portable registry is loaded"),
+            });
         }
         if let TypeExpr::Path(name) = expr {
             if name.contains("::") {
@@ -182,9 +250,7 @@ impl<'r> Resolution<'r> {
             }
             TypeExpr::ByteSlice => self.builtin(Builtin::Bytes, "bytes")?,
             TypeExpr::ScaleInfo(_) => unreachable!("handled above"),
-            TypeExpr::Qualified { .. } => {
-                return Err(self.unknown(&expr.to_string(), "no definition for"))
-            }
+            TypeExpr::Qualified { .. } => self.missing(&expr.to_string(), "no definition"),
         };
         self.remember(&key, idx);
         Ok(idx)
@@ -209,7 +275,7 @@ impl<'r> Resolution<'r> {
         if let Some(target) = fallback_alias(key) {
             return self.expr(&TypeExpr::path(target));
         }
-        Err(self.unknown(name, "unknown type"))
+        Ok(self.missing(name, "unknown type"))
     }
 
     /// A built-in class used without type arguments.
@@ -339,7 +405,7 @@ impl<'r> Resolution<'r> {
                 name = target.to_string();
                 continue;
             }
-            return Err(self.unknown(base, "unknown generic type"));
+            return Ok(self.missing(base, "unknown generic type"));
         }
         Err(self.unknown(base, "alias chain too long for"))
     }
@@ -490,15 +556,17 @@ impl<'r> Resolution<'r> {
         if let Some(def) = self.registry.defs.get(raw_key.trim()).cloned() {
             return self.definition(&def, raw_key.trim());
         }
-        let expr = parse(target).map_err(|e| {
-            let at = self
-                .stack
-                .last()
-                .map(|f| f.name.clone())
-                .unwrap_or_default();
-            Error::UnknownType(format!("definition of '{at}': {e}"))
-        })?;
-        self.expr(&expr)
+        match parse(target) {
+            Ok(expr) => self.expr(&expr),
+            Err(e) => {
+                let at = self
+                    .stack
+                    .last()
+                    .map(|f| f.name.clone())
+                    .unwrap_or_default();
+                Ok(self.missing(target, &format!("definition of '{at}': {e}")))
+            }
+        }
     }
 
     /// A struct, tuple, enum or set definition: reserve, compile, patch.
@@ -706,4 +774,30 @@ fn values_enum(names: &[&str]) -> Node {
             })
             .collect(),
     )
+}
+
+/// The nodes `node` refers to.
+fn children(node: &Node, out: &mut Vec<TypeIdx>) {
+    match node {
+        Node::Compact(t) | Node::Seq(t) | Node::Array(t, _) | Node::Option(t) => out.push(*t),
+        Node::Tuple(items) => out.extend(items),
+        Node::Struct(fields) => out.extend(fields.iter().map(|f| f.ty)),
+        Node::Enum(variants) => {
+            for v in variants {
+                match &v.fields {
+                    Fields::Unit => {}
+                    Fields::Unnamed(t) => out.extend(t),
+                    Fields::Named(f) => out.extend(f.iter().map(|f| f.ty)),
+                }
+            }
+        }
+        Node::Result(a, b) | Node::Map(a, b) => out.extend([*a, *b]),
+        Node::Special(
+            Special::MultiAddress(t)
+            | Special::EventRecord(t)
+            | Special::ScaleInfoEvent(t)
+            | Special::WrapperKeepOpaque(t),
+        ) => out.push(*t),
+        _ => {}
+    }
 }
