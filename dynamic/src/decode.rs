@@ -19,7 +19,9 @@ use crate::sink::{Sink, ValueSink};
 pub const DEFAULT_MAX_DEPTH: u32 = 256;
 
 /// Length prefixes of zero-sized elements above this are refused (no input
-/// bytes bound them).
+/// bytes bound them). The same number bounds, per decode, how many elements
+/// that consumed no input may be produced in all: otherwise nested
+/// sequences (`Vec<Vec<()>>`) multiply it by every few input bytes.
 const MAX_ZERO_SIZED_ELEMENTS: u64 = 1 << 16;
 
 /// Everything a decode reads besides the bytes.
@@ -90,6 +92,7 @@ pub fn decode_prefix<S: Sink>(
         data: bytes,
         pos: 0,
         depth: 0,
+        zero_sized_left: MAX_ZERO_SIZED_ELEMENTS,
         sink,
     };
     let v = d.node(ty)?;
@@ -113,6 +116,9 @@ struct Decoder<'c, 'a, 's, S: Sink> {
     data: &'c [u8],
     pos: usize,
     depth: u32,
+    /// How many more sequence elements that consumed no input this decode
+    /// may produce (see [`MAX_ZERO_SIZED_ELEMENTS`]).
+    zero_sized_left: u64,
     sink: &'s mut S,
 }
 
@@ -258,6 +264,13 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
             Node::Array(inner, n) => {
                 let min = min_size(self.graph(), *inner, 0);
                 let n = *n as usize;
+                if min == 0 && n as u64 > MAX_ZERO_SIZED_ELEMENTS {
+                    return Err(self.invalid(
+                        ty,
+                        self.pos,
+                        format!("array of {n} elements that may take no input bytes (limit {MAX_ZERO_SIZED_ELEMENTS})"),
+                    ));
+                }
                 if (n as u128) * (min as u128) > self.remaining() as u128 {
                     return Err(Error::NotEnoughBytes {
                         ty: self.graph().describe(ty),
@@ -374,8 +387,10 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         let n = self.length(ty, min)?;
         let mut seq = self.sink.seq_begin(n);
         for _ in 0..n {
+            let before = self.pos;
             let kv = self.node(k)?;
             let vv = self.node(v)?;
+            self.charge_zero_sized(ty, before)?;
             let mut pair = self.sink.seq_begin(2);
             self.sink.seq_push(&mut pair, kv);
             self.sink.seq_push(&mut pair, vv);
@@ -388,10 +403,29 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
     fn list_of(&mut self, inner: TypeIdx, n: usize) -> Result<S::Out, Error> {
         let mut seq = self.sink.seq_begin(n);
         for _ in 0..n {
+            let before = self.pos;
             let v = self.node(inner)?;
+            self.charge_zero_sized(inner, before)?;
             self.sink.seq_push(&mut seq, v);
         }
         Ok(self.sink.list_end(seq))
+    }
+
+    /// Counts an element that consumed no input (it started at `before`)
+    /// against this decode's budget of such elements.
+    fn charge_zero_sized(&mut self, ty: TypeIdx, before: usize) -> Result<(), Error> {
+        if self.pos != before {
+            return Ok(());
+        }
+        if self.zero_sized_left == 0 {
+            return Err(self.invalid(
+                ty,
+                self.pos,
+                format!("more than {MAX_ZERO_SIZED_ELEMENTS} elements that take no input bytes in one value"),
+            ));
+        }
+        self.zero_sized_left -= 1;
+        Ok(())
     }
 
     #[inline(never)]
@@ -711,9 +745,12 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
                     data: b,
                     pos: 0,
                     depth: self.depth,
+                    zero_sized_left: self.zero_sized_left,
                     sink: &mut *self.sink,
                 };
-                match sub.node(*inner) {
+                let r = sub.node(*inner);
+                self.zero_sized_left = sub.zero_sized_left;
+                match r {
                     Ok(v) => Ok(v),
                     Err(_) => Ok(self.sink.hex(b)),
                 }
