@@ -377,3 +377,54 @@ fn batch_decode_equals_one_by_one() {
     assert_eq!(batch[4], Ok(Value::List(vec![Value::UInt(1)])));
     assert!(r.batch_decode(&types, &data[..2]).is_err());
 }
+
+#[test]
+fn portable_metadata_names_resolve_through_the_registry() {
+    let mut r = with(&["core"]);
+    r.load_metadata(&ferroscale_fixtures::read(
+        "metadata/polkadot-v14-spec9180.scale",
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let portable = r.portable().expect("portable registry").clone();
+    // scale_info::N is node base + N; path names resolve case-insensitively.
+    assert_eq!(
+        r.resolve("scale_info::0").unwrap(),
+        portable.idx(0).unwrap()
+    );
+    let account = r.resolve("sp_core::crypto::AccountId32").unwrap();
+    assert_eq!(r.resolve("SP_CORE::crypto::accountid32").unwrap(), account);
+    // Like add_portable_registry: AccountId/Address/ExtrinsicSignature point
+    // into the registry (MultiAddress's AccountId parameter for AccountId).
+    let account_id = r.resolve("AccountId").unwrap();
+    assert_eq!(
+        r.graph().node(account_id),
+        r.graph().node(account),
+        "AccountId is an AccountId32 of the registry"
+    );
+    assert_eq!(
+        r.graph().node(account_id),
+        &ferroscale_dynamic::Node::Special(ferroscale_dynamic::Special::AccountId)
+    );
+    let address = r.resolve("Address").unwrap();
+    assert_eq!(r.resolve("LookupSource").unwrap(), address);
+    assert_ne!(address, account_id);
+    assert!(r.resolve("ExtrinsicSignature").is_ok());
+    let v = r.decode("Vec<scale_info::0>", &[0]).unwrap();
+    assert_eq!(v, Value::List(vec![]));
+    // Extrinsics of block 10,000,000 decode through the registry's runtime.
+    let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
+        "payloads/polkadot-block-10000000/extrinsics.json",
+    ))
+    .unwrap();
+    for hex in &list {
+        let xt = r
+            .decode("Extrinsic", &ferroscale_fixtures::decode_hex(hex).unwrap())
+            .unwrap();
+        assert!(xt.get("call").is_some());
+    }
+    // Out of range ids are unknown.
+    let err = r
+        .resolve(&format!("scale_info::{}", portable.count))
+        .unwrap_err();
+    assert!(err.to_string().contains("no such type"), "{err}");
+}
