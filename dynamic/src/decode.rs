@@ -6,6 +6,8 @@
 //! anything is allocated; nesting is capped ([`DEFAULT_MAX_DEPTH`]); every
 //! error names the type, the byte offset and what failed.
 
+use std::collections::HashMap;
+
 use blake2::digest::consts::U32;
 use blake2::{Blake2b, Digest};
 use ferroscale_core::value::Value;
@@ -17,6 +19,9 @@ use crate::sink::{Sink, ValueSink};
 
 /// Default nesting limit.
 pub const DEFAULT_MAX_DEPTH: u32 = 256;
+
+/// Most distinct accounts whose SS58 text one decode call remembers.
+const SS58_CACHE_LIMIT: usize = 1 << 16;
 
 /// Length prefixes of zero-sized elements above this are refused (no input
 /// bytes bound them). The same number bounds, per decode, how many elements
@@ -94,6 +99,7 @@ pub fn decode_prefix<S: Sink>(
         depth: 0,
         zero_sized_left: MAX_ZERO_SIZED_ELEMENTS,
         sink,
+        ss58_cache: HashMap::new(),
     };
     let v = d.node(ty)?;
     Ok((v, d.pos))
@@ -120,6 +126,8 @@ struct Decoder<'c, 'a, 's, S: Sink> {
     /// may produce (see [`MAX_ZERO_SIZED_ELEMENTS`]).
     zero_sized_left: u64,
     sink: &'s mut S,
+    /// SS58 text of accounts already rendered in this call.
+    ss58_cache: HashMap<[u8; 32], crate::graph::Name>,
 }
 
 /// The parts of a decoded event: (pallet index, event index, pallet name, event name, attributes).
@@ -600,8 +608,19 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
     fn account(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
         let raw: &[u8] = self.take(32, ty)?;
         if let Some(fmt) = self.ctx.ss58_format {
+            // SS58 (a Blake2b-512 checksum and base58) costs microseconds per
+            // account; runtime-API results repeat accounts, so remember them.
+            let key: [u8; 32] = raw.try_into().unwrap_or([0; 32]);
+            if let Some(name) = self.ss58_cache.get(&key) {
+                return Ok(self.sink.name(name));
+            }
             if let Ok(s) = ferroscale_core::ss58::encode(raw, fmt) {
-                return Ok(self.sink.text(&s));
+                let name: crate::graph::Name = s.into();
+                let out = self.sink.name(&name);
+                if self.ss58_cache.len() < SS58_CACHE_LIMIT {
+                    self.ss58_cache.insert(key, name);
+                }
+                return Ok(out);
             }
         }
         Ok(self.sink.hex(raw))
@@ -747,6 +766,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
                     depth: self.depth,
                     zero_sized_left: self.zero_sized_left,
                     sink: &mut *self.sink,
+                    ss58_cache: HashMap::new(),
                 };
                 let r = sub.node(*inner);
                 self.zero_sized_left = sub.zero_sized_left;

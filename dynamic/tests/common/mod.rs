@@ -100,3 +100,112 @@ pub fn load(name: &str) -> Loaded {
         items,
     }
 }
+
+/// A valid example value of `ty` (for building encoded inputs from real
+/// metadata types): integers from `seed`, the `seed`-th enum variant, one
+/// element per sequence. `None` when the type is too deep or needs runtime
+/// context this generator does not model.
+pub fn example(
+    graph: &TypeGraph,
+    ty: TypeIdx,
+    seed: u64,
+    depth: u32,
+) -> Option<ferroscale_core::value::Value> {
+    use ferroscale_core::value::Value;
+    use ferroscale_dynamic::{Fields, Prim, Special};
+    if depth > 12 {
+        return None;
+    }
+    let d = depth + 1;
+    let fields = |f: &Fields, seed: u64| -> Option<Option<Value>> {
+        Some(match f {
+            Fields::Unit => None,
+            Fields::Unnamed(ts) if ts.len() == 1 => Some(example(graph, ts[0], seed, d)?),
+            Fields::Unnamed(ts) => Some(Value::Tuple(
+                ts.iter()
+                    .map(|t| example(graph, *t, seed, d))
+                    .collect::<Option<_>>()?,
+            )),
+            Fields::Named(fs) => Some(Value::Dict(
+                fs.iter()
+                    .map(|f| Some((f.name.clone(), example(graph, f.ty, seed, d)?)))
+                    .collect::<Option<_>>()?,
+            )),
+        })
+    };
+    Some(match graph.node(ty) {
+        Node::Prim(p) => match p {
+            Prim::Bool => Value::Bool(seed % 2 == 1),
+            Prim::I8 | Prim::I16 | Prim::I32 | Prim::I64 | Prim::I128 | Prim::I256 => {
+                Value::Int(-((seed % 100) as i128))
+            }
+            Prim::Char => Value::str("x"),
+            Prim::Str => Value::str(format!("text {seed}")),
+            Prim::U8 => Value::UInt((seed % 256) as u128),
+            Prim::U16 => Value::UInt((seed * 7 % 65536) as u128),
+            _ => Value::UInt(seed as u128 * 1000 + 7),
+        },
+        Node::Null => Value::Null,
+        Node::Compact(_) => Value::UInt(seed as u128 * 100_000 + 3),
+        Node::Bytes => Value::str(format!("bytes {seed}")),
+        Node::ByteArray(n) => Value::hex(&vec![(seed % 200) as u8 + 1; *n as usize]),
+        Node::Array(t, n) => Value::List(
+            (0..*n)
+                .map(|i| example(graph, *t, seed + i as u64, d))
+                .collect::<Option<_>>()?,
+        ),
+        Node::Seq(t) => Value::List(vec![example(graph, *t, seed, d)?]),
+        Node::Tuple(ts) if ts.len() == 1 => example(graph, ts[0], seed, d)?,
+        Node::Tuple(ts) => Value::Tuple(
+            ts.iter()
+                .map(|t| example(graph, *t, seed, d))
+                .collect::<Option<_>>()?,
+        ),
+        Node::Struct(fs) => Value::Dict(
+            fs.iter()
+                .map(|f| Some((f.name.clone(), example(graph, f.ty, seed, d)?)))
+                .collect::<Option<_>>()?,
+        ),
+        Node::Enum(vs) => {
+            if vs.is_empty() {
+                return None;
+            }
+            // Try variants starting at seed until one can be built.
+            (0..vs.len()).find_map(|k| {
+                let v = &vs[(seed as usize + k) % vs.len()];
+                let inner = fields(&v.fields, seed)?;
+                Some(Value::variant(v.name.clone(), inner))
+            })?
+        }
+        Node::Option(t) => {
+            if seed.is_multiple_of(3) {
+                Value::Null
+            } else {
+                example(graph, *t, seed, d)?
+            }
+        }
+        Node::Result(ok, _) => Value::Dict(vec![("Ok".into(), example(graph, *ok, seed, d)?)]),
+        Node::Set { .. } => Value::List(vec![]),
+        Node::BitSeq { .. } => Value::str("0b101"),
+        Node::Map(k, v) => Value::List(vec![Value::Tuple(vec![
+            example(graph, *k, seed, d)?,
+            example(graph, *v, seed, d)?,
+        ])]),
+        Node::Special(s) => match s {
+            Special::AccountId => Value::hex(&[(seed % 250) as u8 + 1; 32]),
+            Special::EthereumAccountId => Value::hex(&[(seed % 250) as u8 + 1; 20]),
+            Special::AccountIndex => Value::UInt(seed as u128),
+            Special::MultiAddress(_) => Value::hex(&[(seed % 250) as u8 + 1; 32]),
+            Special::Era => Value::Tuple(vec![Value::UInt(64), Value::UInt(seed as u128 % 64)]),
+            Special::IdentityData => Value::Dict(vec![("Raw".into(), Value::str("name"))]),
+            Special::Vote => Value::Dict(vec![
+                ("aye".into(), Value::Bool(true)),
+                ("conviction".into(), Value::str("Locked2x")),
+            ]),
+            Special::WrapperKeepOpaque(t) => example(graph, *t, seed, d)?,
+            Special::HexBytes => Value::str("0x0102"),
+            _ => return None,
+        },
+        Node::Unresolved(_) => return None,
+    })
+}
