@@ -9,7 +9,9 @@
 use ferroscale_core::value::Value;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple,
+};
 
 /// Deepest nesting of containers accepted.
 const MAX_DEPTH: u32 = 256;
@@ -39,6 +41,9 @@ fn convert(obj: &Bound<'_, PyAny>, depth: u32) -> PyResult<Value> {
     }
     if let Ok(b) = obj.cast::<PyBytes>() {
         return Ok(Value::hex(b.as_bytes()));
+    }
+    if let Ok(b) = obj.cast::<PyByteArray>() {
+        return Ok(Value::hex(&b.to_vec()));
     }
     if let Ok(l) = obj.cast::<PyList>() {
         let items = l

@@ -23,18 +23,16 @@ fn raise(py: Python<'_>, name: &str, message: String) -> PyErr {
 pub fn to_py(py: Python<'_>, e: &Error) -> PyErr {
     let message = e.to_string();
     match e {
-        Error::NotEnoughBytes { .. } | Error::RemainingScaleBytesNotEmpty { .. } => {
+        Error::RemainingScaleBytesNotEmpty { .. } => {
             raise(py, "RemainingScaleBytesNotEmptyException", message)
         }
-        Error::Invalid { .. } | Error::DepthLimit { .. } => {
-            raise(py, "InvalidScaleTypeValueException", message)
-        }
+        Error::NotEnoughBytes { .. } => raise(py, "NotEnoughBytesError", message),
+        Error::Invalid { .. } | Error::DepthLimit { .. } => raise(py, "ScaleDecodeError", message),
         Error::UnknownType(_)
         | Error::Unresolved { .. }
         | Error::TypeString(_)
         | Error::Preset(_) => PyNotImplementedError::new_err(message),
-        Error::Encode { .. } => raise(py, "ValueError", message),
-        Error::NoRuntime { .. } | Error::Import(_) | Error::Usage(_) => {
+        Error::Encode { .. } | Error::NoRuntime { .. } | Error::Import(_) | Error::Usage(_) => {
             PyValueError::new_err(message)
         }
     }

@@ -5,7 +5,7 @@
 
 use ferroscale_dynamic::decode::decode_prefix;
 use ferroscale_dynamic::graph::{Fields, Node};
-use ferroscale_dynamic::preset::Preset;
+use ferroscale_dynamic::preset::{Definition, EnumVariants, Preset, TypeRef};
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{Error, TypeIdx};
 use pyo3::exceptions::PyValueError;
@@ -372,6 +372,88 @@ impl PyRegistry {
                 names.into_pyobject(py)?.into_any(),
             ],
         )
+    }
+
+    /// The preset definition behind `type_string` as written (aliases
+    /// followed; `Name<A, B>` falls back to `Name`): `(kind, mapping,
+    /// base_class)` with kind `"struct"` (mapping `[[field, type]]`),
+    /// `"tuple"` (`[type]`), `"enum"` (`[[name, type or None]]`) or `"set"`
+    /// (`[name]`); `None` when no preset defines it.
+    fn definition_info<'py>(
+        &self,
+        py: Python<'py>,
+        type_string: &str,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let defs = self.inner.definitions();
+        let mut name = type_string.trim().to_owned();
+        // Alias chains in presets are short; the cap only stops cycles.
+        for _ in 0..32 {
+            let found = defs
+                .lookup(&name)
+                .or_else(|| name.find('<').and_then(|i| defs.lookup(name[..i].trim())));
+            let Some(named) = found else {
+                return Ok(None);
+            };
+            let text = |t: &TypeRef| -> Option<String> {
+                match t {
+                    TypeRef::Named(s) => Some(s.clone()),
+                    TypeRef::Null => None,
+                    TypeRef::Inline(fields) => Some(format!(
+                        "{{{}}}",
+                        fields
+                            .iter()
+                            .map(|(n, _)| n.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+                    TypeRef::Invalid(s) => Some(s.clone()),
+                }
+            };
+            let (kind, mapping): (&str, Bound<'py, PyAny>) = match &named.def {
+                Definition::Alias(target) => {
+                    if target.eq_ignore_ascii_case(&name) {
+                        return Ok(None);
+                    }
+                    name = target.clone();
+                    continue;
+                }
+                Definition::Struct { fields, .. } => {
+                    let m: Vec<(String, Option<String>)> =
+                        fields.iter().map(|(n, t)| (n.clone(), text(t))).collect();
+                    ("struct", m.into_pyobject(py)?.into_any())
+                }
+                Definition::Tuple { items, .. } => {
+                    let m: Vec<Option<String>> = items.iter().map(text).collect();
+                    ("tuple", m.into_pyobject(py)?.into_any())
+                }
+                Definition::Enum { variants, .. } => match variants {
+                    EnumVariants::Mapped(vs) => {
+                        let m: Vec<(String, Option<String>)> =
+                            vs.iter().map(|(n, t)| (n.clone(), text(t))).collect();
+                        ("enum", m.into_pyobject(py)?.into_any())
+                    }
+                    EnumVariants::Values(vs) => {
+                        let m: Vec<(String, Option<String>)> =
+                            vs.iter().map(|(n, _)| (n.clone(), None)).collect();
+                        ("enum", m.into_pyobject(py)?.into_any())
+                    }
+                },
+                Definition::Set { flags, .. } => {
+                    let m: Vec<String> = flags.iter().map(|(n, _)| n.clone()).collect();
+                    ("set", m.into_pyobject(py)?.into_any())
+                }
+            };
+            let base = named.def.base_class().map(str::to_owned);
+            return Ok(Some(PyTuple::new(
+                py,
+                [
+                    kind.into_pyobject(py)?.into_any(),
+                    mapping,
+                    base.into_pyobject(py)?.into_any(),
+                ],
+            )?));
+        }
+        Ok(None)
     }
 
     /// The inputs that rebuild this registry, for pickling.

@@ -4,8 +4,41 @@ use ferroscale_core::ss58;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+/// py-scale-codec's message for an SS58 error (its tests compare messages).
+///
+/// `ferroscale_core::ss58` reports one `Error::Ss58(String)` without a kind,
+/// so the kind is recognised from the core's wording here; the core's own
+/// message is kept for every error py-scale-codec has no wording for.
+fn py_message(core: &str) -> String {
+    if core.contains("empty address") {
+        return "Empty address provided".into();
+    }
+    if core.contains("checksum mismatch") {
+        return "Invalid checksum".into();
+    }
+    if core.contains("characters long") || core.contains("no SS58 payload and checksum") {
+        return "Invalid address length".into();
+    }
+    if let Some(rest) = core.strip_prefix("network format ") {
+        if let Some(n) = rest.strip_suffix(" is reserved by the SS58 spec") {
+            return format!("{n} is a reserved SS58 format");
+        }
+    }
+    if core.contains("address is for network format") {
+        return "Invalid SS58 format".into();
+    }
+    if core.contains("has no SS58 form") {
+        return "Invalid length for address".into();
+    }
+    core.to_owned()
+}
+
 fn err(e: ferroscale_core::error::Error) -> PyErr {
-    PyValueError::new_err(e.to_string())
+    let text = match &e {
+        ferroscale_core::error::Error::Ss58(m) => py_message(m),
+        other => other.to_string(),
+    };
+    PyValueError::new_err(text)
 }
 
 /// Encodes a public key / account index payload as an SS58 address.

@@ -397,6 +397,8 @@ class ScaleDecoder:
         raise NotImplementedError
 
     def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
+        if self.type_string is None:
+            raise NotImplementedError(f"{type(self).__name__} has no type string to decode with")
         return self.runtime_config._registry.decode(self.type_string, bytes(data), offset, check_remaining)
 
     def decode(self, data: Optional[ScaleBytes] = None, check_remaining: bool = True) -> Any:
@@ -457,6 +459,8 @@ class ScaleDecoder:
         return self.data
 
     def _encode_value(self, value: Any) -> bytes:
+        if self.type_string is None:
+            raise NotImplementedError(f"{type(self).__name__} has no type string to encode with")
         return self.runtime_config._registry.encode(self.type_string, value)
 
     def _encoded_value(self, value: Any) -> Any:

@@ -17,8 +17,24 @@ class MetadataCallFunctionNotFound(ValueError):
     """A call module/function that the runtime metadata does not have."""
 
 
+class ScaleDecodeError(InvalidScaleTypeValueException, ValueError):
+    """Bytes that are not a valid encoding of the type (a bad enum index, a
+    bool byte other than 0/1 …). py-scale-codec raises either
+    ``InvalidScaleTypeValueException`` or ``ValueError`` for these, so this
+    class is both."""
+
+
+class NotEnoughBytesError(RemainingScaleBytesNotEmptyException, ScaleDecodeError):
+    """The input ended before the value did. py-scale-codec reports this as
+    ``RemainingScaleBytesNotEmptyException`` ("No more bytes available") or,
+    for compact integers, ``InvalidScaleTypeValueException``; this class is
+    all of them."""
+
+
 __all__ = [
     "RemainingScaleBytesNotEmptyException",
     "InvalidScaleTypeValueException",
     "MetadataCallFunctionNotFound",
+    "ScaleDecodeError",
+    "NotEnoughBytesError",
 ]

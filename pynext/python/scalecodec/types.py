@@ -63,7 +63,23 @@ class HexBytes(ScaleType):
 
 
 class RawBytes(ScaleType):
-    """Uninterpreted bytes."""
+    """Uninterpreted bytes: all of the remaining input, ``"0x…"``."""
+
+    type_string = "RawBytes"
+
+    def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
+        raw = bytes(data[offset:])
+        return "0x" + raw.hex(), len(raw)
+
+    def _encode_value(self, value: Any) -> bytes:
+        if isinstance(value, (bytes, bytearray)):
+            return bytes(value)
+        if isinstance(value, str) and value.startswith("0x"):
+            try:
+                return bytes.fromhex(value[2:])
+            except ValueError:
+                raise ValueError(f"invalid hex: {value[:40]!r}") from None
+        raise ValueError("RawBytes are encoded from bytes or a \"0x…\" string")
 
 
 class CallBytes(RawBytes):
@@ -82,12 +98,71 @@ class FixedLengthArray(ScaleType):
     """``[T; N]``."""
 
 
-class Tuple(ScaleType):
+class _Composite(ScaleType):
+    """Classes users define themselves (``type('X', (Struct,), {'type_mapping':
+    …})``) have no type string; they decode and encode field by field, each
+    field in one Rust call."""
+
+    def _fields(self) -> List[Tuple[Optional[str], str]]:
+        raise NotImplementedError
+
+    def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
+        if self.type_string is not None:
+            return super()._decode_value(data, offset, check_remaining)
+        registry = self.runtime_config._registry
+        raw = bytes(data)
+        pos = offset
+        values = []
+        for _name, ty in self._fields():
+            v, used = registry.decode(ty, raw, pos, False)
+            values.append(v)
+            pos += used
+        if check_remaining and pos != len(raw):
+            raise RemainingScaleBytesNotEmptyException(
+                f"bytes remaining after the value - current offset: {pos} / length: {len(raw)}"
+            )
+        return self._assemble(values), pos - offset
+
+    def _assemble(self, values: list) -> Any:
+        raise NotImplementedError
+
+    def _encode_value(self, value: Any) -> bytes:
+        if self.type_string is not None:
+            return super()._encode_value(value)
+        registry = self.runtime_config._registry
+        fields = self._fields()
+        if isinstance(value, dict):
+            try:
+                items = [value[name] for name, _ty in fields]
+            except KeyError as e:
+                raise ValueError(f"value has no field {e.args[0]!r}") from None
+        elif isinstance(value, (tuple, list)) and len(value) == len(fields):
+            items = list(value)
+        elif len(fields) == 1:
+            items = [value]
+        else:
+            raise ValueError(f"expected {len(fields)} values, got {value!r}")
+        return b"".join(registry.encode(ty, v) for (_n, ty), v in zip(fields, items))
+
+
+class Tuple(_Composite):
     """A tuple; a 1-tuple is its element."""
 
+    def _fields(self) -> List[Tuple[Optional[str], str]]:
+        return [(None, t) for t in (self.type_mapping or [])]
 
-class Struct(ScaleType):
+    def _assemble(self, values: list) -> Any:
+        return values[0] if len(values) == 1 else tuple(values)
+
+
+class Struct(_Composite):
     """A struct: dict in field order."""
+
+    def _fields(self) -> List[Tuple[Optional[str], str]]:
+        return [(n, t) for n, t in (self.type_mapping or [])]
+
+    def _assemble(self, values: list) -> Any:
+        return {n: v for (n, _t), v in zip(self._fields(), values)}
 
 
 class Enum(ScaleType):
@@ -218,7 +293,7 @@ class _Float(ScalePrimitive):
     def _encode_value(self, value: Any) -> bytes:
         import struct
 
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
+        if not isinstance(value, float):
             raise ValueError(f"{value!r} is not a float")
         return struct.pack(self._fmt, value)
 
@@ -337,11 +412,22 @@ class GenericMultiAddress(ScaleType):
 
     @property
     def account_id(self) -> Optional[str]:
-        """The account id (hex) when the address is an ``Id``."""
+        """The 32-byte account (hex without ``0x``) behind ``Id``,
+        ``Address32``, ``Address20`` and ``Raw`` addresses (shorter ones
+        zero-padded, longer ``Raw`` bytes cut), else ``None``."""
         raw = bytes(self.get_used_bytes())
-        if raw[:1] == b"\x00" and len(raw) == 33:
-            return "0x" + raw[1:].hex()
-        return None
+        if not raw:
+            return None
+        variant = raw[0]
+        if variant == 0:
+            key = raw[1:]
+        elif variant in (3, 4):
+            key = raw[1:]
+        elif variant == 2:
+            key = _strip_compact(raw[1:])
+        else:
+            return None
+        return key[:32].ljust(32, b"\x00").hex()
 
     @property
     def account_index(self) -> Optional[int]:
@@ -350,6 +436,24 @@ class GenericMultiAddress(ScaleType):
         if raw[:1] == b"\x01":
             return self.value.get("Index") if isinstance(self.value, dict) else self.value
         return None
+
+    def _encode_value(self, value: Any) -> bytes:
+        # py-scale-codec also takes a bare account index (int or an SS58
+        # account-index address) for the ``Index`` variant.
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = {"Index": value}
+        elif isinstance(value, str) and not value.startswith("0x") and len(value) < 20:
+            from scalecodec.utils.ss58 import ss58_decode_account_index
+            value = {"Index": ss58_decode_account_index(value)}
+        return super()._encode_value(value)
+
+
+def _strip_compact(raw: bytes) -> bytes:
+    """``raw`` without its leading compact length prefix."""
+    if not raw:
+        return raw
+    mode = raw[0] & 3
+    return raw[{0: 1, 1: 2, 2: 4}.get(mode, 1 + (raw[0] >> 2) + 4):]
 
 
 class GenericAddress(ScaleType):
@@ -428,6 +532,11 @@ class GenericCall(ScaleType):
     def _build_value_object(self, value: Any) -> Any:
         return _call_view(value, self.runtime_config)
 
+    def _encode_value(self, value: Any) -> bytes:
+        if not isinstance(value, dict):
+            raise TypeError(f"a call is encoded from a dict, not {type(value).__name__}")
+        return super()._encode_value(value)
+
     @property
     def call_module(self) -> Any:
         """The pallet (``.name``)."""
@@ -501,6 +610,8 @@ class Data(ScaleType):
 class WrapperKeepOpaque(ScaleType):
     """``WrapperKeepOpaque<T>``; ``type_mapping = (len type, T)`` may be set
     after creation to say what the bytes hold."""
+
+    type_string = "WrapperKeepOpaque"
 
     def _inner_type_string(self) -> str:
         mapping = self.type_mapping
@@ -818,7 +929,13 @@ _PRIM_CLASSES = {
     "I8": I8, "I16": I16, "I32": I32, "I64": I64, "I128": I128, "I256": I256, "Str": String,
 }
 
-_BY_NAME = {"f64": F64, "f32": F32, "multiaccountid": MultiAccountId}
+_BY_NAME = {
+    "f64": F64,
+    "f32": F32,
+    "multiaccountid": MultiAccountId,
+    "wrapperkeepopaque": WrapperKeepOpaque,
+    "rawbytes": RawBytes,
+}
 
 
 def _base_for(kind: str) -> type:
@@ -856,8 +973,21 @@ def class_for_node(config: RuntimeConfigurationObject, type_string: str, idx: in
         attrs["value_list"] = list(names)
     elif kind.startswith("Set:"):
         attrs["value_list"] = list(names)
+    definition = registry.definition_info(type_string) if not type_string.startswith("scale_info::") else None
+    bases: Tuple[type, ...] = (base,)
+    if definition is not None:
+        def_kind, mapping, base_class = definition
+        if def_kind == "struct" and kind == "Struct":
+            attrs["type_mapping"] = [[n, t] for n, t in mapping]
+        elif def_kind == "tuple" and kind == "Tuple":
+            attrs["type_mapping"] = list(mapping)
+        elif def_kind == "enum" and kind == "Enum":
+            attrs["type_mapping"] = [[n, t or "Null"] for n, t in mapping]
+        named = globals().get(base_class) if base_class else None
+        if isinstance(named, type) and issubclass(named, ScaleDecoder) and named is not base:
+            bases = (named,) if issubclass(named, base) else (named, base)
     name = type_string if type_string.isidentifier() else base.__name__
-    return type(name, (base,), attrs)
+    return type(name, bases, attrs)
 
 
 def _split_top(text: str) -> List[str]:

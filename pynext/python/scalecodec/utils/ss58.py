@@ -34,11 +34,11 @@ def _key_bytes(address: Union[str, bytes]) -> bytes:
 def ss58_decode(address: str, valid_ss58_format: Optional[int] = None) -> str:
     """The public key (hex without ``0x``) of an SS58 address.
 
-    A ``0x…`` hex key is returned as it is (without ``0x``); with
+    A ``0x…`` hex key is returned as it is; with
     ``valid_ss58_format`` the address must carry that format.
     """
     if address.startswith("0x"):
-        return address[2:]
+        return address
     if valid_ss58_format is not None and not 0 <= valid_ss58_format <= 16383:
         raise ValueError("Invalid value for ss58_format")
     _fmt, payload = _core.ss58_decode(address, valid_ss58_format)
