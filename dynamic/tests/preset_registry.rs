@@ -428,3 +428,64 @@ fn portable_metadata_names_resolve_through_the_registry() {
         .unwrap_err();
     assert!(err.to_string().contains("no such type"), "{err}");
 }
+
+#[test]
+fn random_type_strings_resolve_or_fail_cleanly() {
+    // Names from the presets mixed with generic syntax; whatever resolves is
+    // decoded from a few bytes. Nothing may panic or hang.
+    const PIECES: &[&str] = &[
+        "Vec<",
+        "Option<",
+        "Compact<",
+        "BTreeMap<",
+        "(",
+        ")",
+        ">",
+        ", ",
+        "[",
+        "; 3]",
+        "u8",
+        "u32",
+        "Balance",
+        "AccountId",
+        "Call",
+        "Era",
+        "OpenTip",
+        "ValidatorPrefs",
+        "IdentityInfo",
+        "Nope",
+        "T::",
+        "Box<",
+        "()",
+        "Extrinsic",
+        "MultiAddress",
+        "Data",
+        "H256",
+        "Bytes",
+    ];
+    let mut r = with(&["core", "legacy", "polkadot"]);
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut resolved, mut decoded) = (0, 0);
+    for _ in 0..5_000 {
+        let len = 1 + next() % 8;
+        let s: String = (0..len)
+            .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+            .collect();
+        if r.resolve(&s).is_ok() {
+            resolved += 1;
+            let bytes: Vec<u8> = (0..(next() % 40)).map(|_| next() as u8).collect();
+            if r.decode(&s, &bytes).is_ok() {
+                decoded += 1;
+            }
+            let _ = r.resolve_strict(&s);
+        }
+    }
+    println!("{resolved} random type strings resolved, {decoded} decoded random bytes");
+    assert!(resolved > 50);
+}

@@ -202,3 +202,81 @@ fn hostile_nesting_fails_cleanly() {
     );
     assert_eq!(parse(&ok).unwrap().depth(), MAX_DEPTH);
 }
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+#[test]
+fn random_strings_never_panic_and_canonical_forms_are_stable() {
+    const PIECES: &[&str] = &[
+        "Vec",
+        "<",
+        ">",
+        "(",
+        ")",
+        "[",
+        "]",
+        ";",
+        ",",
+        " ",
+        "\n",
+        "u8",
+        "32",
+        "T::",
+        "<T as Trait>::",
+        "Box",
+        "Option",
+        "::",
+        "&",
+        "'static",
+        "as",
+        "scale_info::",
+        "7",
+        "é",
+        "日本",
+        "BTreeMap",
+        "HasCompact",
+        "Type",
+        "*",
+        ".",
+        "()",
+        "Compact",
+        "<T>",
+        "VecDeque<",
+    ];
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut parsed, mut refused) = (0, 0);
+    for _ in 0..20_000 {
+        let len = 1 + rng.next() % 12;
+        let input: String = (0..len).map(|_| rng.pick(PIECES)).collect();
+        match parse(&input) {
+            Ok(expr) => {
+                parsed += 1;
+                let canonical = expr.to_string();
+                let again =
+                    parse(&canonical).unwrap_or_else(|e| panic!("{input:?} → {canonical:?}: {e}"));
+                assert_eq!(again.to_string(), canonical, "{input:?}");
+            }
+            Err(e) => {
+                refused += 1;
+                assert!(e.offset <= input.len(), "{input:?}: {e}");
+                assert!(input.is_char_boundary(e.offset), "{input:?}: {e}");
+                let _ = e.to_string();
+            }
+        }
+    }
+    println!("{parsed} random strings parsed, {refused} refused");
+    assert!(parsed > 100 && refused > 100);
+}
