@@ -119,6 +119,17 @@ pub fn metadata_info<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, P
         }
         d.set_item("pallets", pallets)?;
         d.set_item("type_count", md.type_count())?;
+        let extensions = PyDict::new(py);
+        for e in &md.extrinsic.signed_extensions {
+            let ed = PyDict::new(py);
+            ed.set_item("extrinsic", e.ty.map(|t| format!("scale_info::{t}")))?;
+            ed.set_item(
+                "additional_signed",
+                e.additional_signed.map(|t| format!("scale_info::{t}")),
+            )?;
+            extensions.set_item(&e.identifier, ed)?;
+        }
+        d.set_item("signed_extensions", extensions)?;
         Ok(d)
     })
 }

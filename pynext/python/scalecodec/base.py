@@ -133,6 +133,40 @@ class Singleton(type):
 _UNSET = object()
 
 
+class _TypesView(dict):
+    """``type_registry['types']``: keys are the lower-cased names the presets
+    define; values read as their decoder classes (py-scale-codec stores
+    classes there), created on first read."""
+
+    def __init__(self, config: "RuntimeConfigurationObject"):
+        super().__init__()
+        self._config = config
+
+    def __getitem__(self, key: str):
+        if not dict.__contains__(self, key):
+            raise KeyError(key)
+        return self._config.get_decoder_class(key)
+
+    def get(self, key: str, default: Any = None):
+        return self[key] if dict.__contains__(self, key) else default
+
+    def values(self):
+        return [self[k] for k in self.keys()]
+
+    def items(self):
+        return [(k, self[k]) for k in self.keys()]
+
+    def definitions(self) -> dict:
+        """The raw preset definitions by lower-cased name."""
+        return dict(dict.items(self))
+
+    def __deepcopy__(self, memo: dict) -> dict:
+        return dict(self.items())
+
+    def __reduce__(self):
+        return (dict, (self.definitions(),))
+
+
 class RuntimeConfigurationObject:
     """A type registry: presets, type overrides, the active spec version,
     a chain's portable registry and runtime (calls, events), SS58 format."""
@@ -142,7 +176,7 @@ class RuntimeConfigurationObject:
         self.config_id = config_id
         self._registry = _core.Registry()
         self._classes: Dict[str, Optional[type]] = {}
-        self.type_registry: Dict[str, Any] = {"types": {}}
+        self.type_registry: Dict[str, Any] = {"types": _TypesView(self), "runtime_api": {}}
         self.implements_scale_info = implements_scale_info
         self.chain_id: Optional[str] = None
         self.metadata = None
@@ -174,6 +208,8 @@ class RuntimeConfigurationObject:
             raise TypeError("type_registry must be a dict")
         self._registry.update_preset(json.dumps(type_registry))
         self._mirror_types(type_registry.get("types") or {})
+        for api, spec in (type_registry.get("runtime_api") or {}).items():
+            self.type_registry["runtime_api"][api] = spec
         for key in ("runtime_id", "versioning", "runtime_upgrades", "chain_id"):
             if key in type_registry:
                 self.type_registry[key] = type_registry[key]
@@ -190,13 +226,14 @@ class RuntimeConfigurationObject:
         self._classes.clear()
 
     def _mirror_types(self, types: dict) -> None:
+        view = self.type_registry["types"]
         for name, definition in types.items():
-            self.type_registry["types"][name.lower()] = definition
+            dict.__setitem__(view, name.lower(), definition)
 
     def clear_type_registry(self) -> None:
         """Forgets every definition, the portable registry and the runtime."""
         self._registry.clear()
-        self.type_registry = {"types": {}}
+        self.type_registry = {"types": _TypesView(self), "runtime_api": {}}
         self.chain_id = None
         self.metadata = None
         self._classes.clear()
@@ -283,7 +320,9 @@ class RuntimeConfigurationObject:
         return {
             "config_id": self.config_id,
             "registry": self._registry.__getstate__(),
-            "type_registry": self.type_registry,
+            "type_registry": {
+                k: (v.definitions() if isinstance(v, _TypesView) else v) for k, v in self.type_registry.items()
+            },
             "implements_scale_info": self.implements_scale_info,
             "chain_id": self.chain_id,
         }
@@ -293,7 +332,13 @@ class RuntimeConfigurationObject:
         self._registry = _core.Registry()
         self._registry.__setstate__(state["registry"])
         self._classes = {}
-        self.type_registry = state["type_registry"]
+        self.type_registry = {"types": _TypesView(self), "runtime_api": {}}
+        for key, value in state["type_registry"].items():
+            if key == "types":
+                for name, definition in value.items():
+                    dict.__setitem__(self.type_registry["types"], name, definition)
+            else:
+                self.type_registry[key] = value
         self.implements_scale_info = state["implements_scale_info"]
         self.chain_id = state["chain_id"]
         self.metadata = None

@@ -533,9 +533,14 @@ class GenericCall(ScaleType):
         return _call_view(value, self.runtime_config)
 
     def _encode_value(self, value: Any) -> bytes:
+        if isinstance(value, ScaleDecoder):
+            value = value.value
         if not isinstance(value, dict):
             raise TypeError(f"a call is encoded from a dict, not {type(value).__name__}")
         return super()._encode_value(value)
+
+    def _after_decode(self) -> None:
+        _fix_call_address_args(self._value)
 
     @property
     def call_module(self) -> Any:
@@ -548,10 +553,60 @@ class GenericCall(ScaleType):
         return self.value_object["call_function"]
 
 
+_SIGNATURE_VARIANTS = {0: "Ed25519", 1: "Sr25519", 2: "Ecdsa"}
+
+
+def _fix_call_address_args(call: Any) -> None:
+    """py-scale-codec shows a legacy ``Address``/``LookupSource`` inside a
+    call's arguments in its serialized form (``"0x…"``), while a bare
+    ``Address`` value has no ``0x``. The Rust decoder renders both without;
+    this adds the prefix for call arguments (see the report: belongs in the
+    decoder)."""
+    if not isinstance(call, dict):
+        return
+    for arg in call.get("call_args") or []:
+        if not isinstance(arg, dict):
+            continue
+        v = arg.get("value")
+        if arg.get("type") in ("LookupSource", "Address", "<T::Lookup as StaticLookup>::Source") \
+                and isinstance(v, str) and len(v) == 64 and not v.startswith("0x"):
+            try:
+                bytes.fromhex(v)
+            except ValueError:
+                continue
+            arg["value"] = "0x" + v
+        elif isinstance(v, dict) and "call_args" in v:
+            _fix_call_address_args(v)
+
+
 class GenericExtrinsic(ScaleType):
     """An extrinsic (compact-length prefixed) as py-scale-codec shows it."""
 
     type_string = "Extrinsic"
+
+    def _after_decode(self) -> None:
+        if isinstance(self._value, dict):
+            _fix_call_address_args(self._value.get("call"))
+
+    def _encode_value(self, value: Any) -> bytes:
+        if isinstance(value, dict):
+            value = dict(value)
+            # py-scale-codec names the signer ``account_id``.
+            if value.get("address") is None and value.get("account_id") is not None:
+                value["address"] = value["account_id"]
+            version = value.get("signature_version")
+            sig = value.get("signature")
+            if isinstance(version, int) and isinstance(sig, str) and self._signature_is_enum():
+                value["signature"] = {_SIGNATURE_VARIANTS.get(version, "Sr25519"): sig}
+        return super()._encode_value(value)
+
+    def _signature_is_enum(self) -> bool:
+        try:
+            idx = self.runtime_config._registry.resolve("ExtrinsicSignature")
+        except NotImplementedError:
+            return False
+        kind, _children, names = self.runtime_config._registry.node_info(idx)
+        return kind == "Enum" and "Sr25519" in names
 
     def _build_value_object(self, value: Any) -> Any:
         if not isinstance(value, dict):
@@ -562,9 +617,19 @@ class GenericExtrinsic(ScaleType):
                 part = _Part(v, self.runtime_config)
                 part._value_object = _call_view(v, self.runtime_config)
                 view[k] = part
+            elif k == "era":
+                view[k] = self._era_object(v)
             else:
                 view[k] = _Part(v, self.runtime_config)
         return view
+
+    def _era_object(self, value: Any) -> "Era":
+        era = Era(runtime_config=self.runtime_config)
+        try:
+            era.encode(value)
+        except (ValueError, TypeError):
+            era.value = value
+        return era
 
     @property
     def extrinsic_hash(self) -> Optional[str]:
@@ -627,7 +692,37 @@ class WrapperKeepOpaque(ScaleType):
 
 
 class OpaqueCall(ScaleType):
-    """A length-prefixed call."""
+    """A call inside length-prefixed bytes; the value is the call's dict.
+
+    Composed here from two Rust calls (``Compact<u32>`` length, then ``Call``)
+    because the dynamic registry resolves ``OpaqueCall`` to plain bytes."""
+
+    type_string = "OpaqueCall"
+
+    def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
+        registry = self.runtime_config._registry
+        raw = bytes(data)
+        length, used = registry.decode("Compact<u32>", raw, offset, False)
+        end = offset + used + length
+        if end > len(raw):
+            raise RemainingScaleBytesNotEmptyException(
+                f"decoding <OpaqueCall> at byte {offset}: needed {length} bytes, only {len(raw) - offset - used} left"
+            )
+        call, _ = registry.decode("Call", raw[:end], offset + used, True)
+        _fix_call_address_args(call)
+        if check_remaining and end != len(raw):
+            raise RemainingScaleBytesNotEmptyException(
+                f"bytes remaining after the value - current offset: {end} / length: {len(raw)}"
+            )
+        return call, end - offset
+
+    def _encode_value(self, value: Any) -> bytes:
+        if isinstance(value, ScaleDecoder):
+            value = value.value
+        if not isinstance(value, dict):
+            return super()._encode_value(value)
+        call = self.runtime_config._registry.encode("Call", value)
+        return _compact(len(call)) + call
 
 
 # --------------------------------------------------------------------------
@@ -935,6 +1030,7 @@ _BY_NAME = {
     "multiaccountid": MultiAccountId,
     "wrapperkeepopaque": WrapperKeepOpaque,
     "rawbytes": RawBytes,
+    "opaquecall": OpaqueCall,
 }
 
 

@@ -27,8 +27,8 @@ def load_type_registry_preset(name: str, use_remote_preset: bool = False) -> Opt
     Raises ``ValueError`` for an unknown or malformed name.
     """
     if not isinstance(name, str) or not name or os.sep in name or "/" in name or name.startswith("."):
-        raise ValueError(f"Unsupported type registry preset {name!r}")
+        raise ValueError(f'Unsupported type registry preset "{name}"')
     path = os.path.join(_HERE, f"{name}.json")
     if not os.path.isfile(path):
-        raise ValueError(f"Unsupported type registry preset {name!r}")
+        raise ValueError(f'Unsupported type registry preset "{name}"')
     return load_type_registry_file(path)
