@@ -59,6 +59,11 @@ pub fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
     let tree = root.into_tokens();
     let aliases = aliases(input, gen);
     let dispatch = roundtrip_dispatch(gen);
+    let pallets = if input.pallets.is_empty() {
+        quote!()
+    } else {
+        crate::pallets::pallets_module(input, gen)
+    };
     let source = match input.version {
         0 => "a bare type registry".to_owned(),
         v => format!("metadata V{v}"),
@@ -75,6 +80,8 @@ pub fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
 
         /// Every type of the runtime, by its metadata path.
         pub mod runtime_types { #tree }
+
+        #pallets
 
         #dispatch
     }

@@ -16,6 +16,7 @@ mod chain;
 mod error;
 pub mod idents;
 pub mod input;
+mod pallets;
 mod recursion;
 mod substitutes;
 mod types;

@@ -262,6 +262,11 @@ impl<'a> TypeGen<'a> {
         self.definition(&shape, 0).to_string()
     }
 
+    /// The registry the types come from.
+    pub fn registry(&self) -> &'a PortableRegistry {
+        self.types
+    }
+
     /// Number of registry types.
     pub fn len(&self) -> usize {
         self.types.types.len()
@@ -283,6 +288,22 @@ impl<'a> TypeGen<'a> {
     /// generic parameters in scope.
     pub fn type_ref(&self, id: u32, depth: usize) -> TokenStream {
         self.ref_in(id, depth, &Params::none())
+    }
+
+    /// The declared type of a field of type `id` inside type `holder` (the
+    /// compact attribute's inner type, boxed where the definition boxes it),
+    /// and whether the field is left out of the definition (a `PhantomData`).
+    pub fn field_decl(&self, holder: u32, id: u32, depth: usize) -> Option<TokenStream> {
+        if self.is_unit(id) {
+            return None;
+        }
+        Some(self.field_type(holder, id, depth, &Params::none()).1)
+    }
+
+    /// Whether `id` is written as the generated enum (not substituted).
+    pub fn is_generated_variant(&self, id: u32) -> bool {
+        matches!(self.class.get(id as usize), Some(Class::Generated(_)))
+            && matches!(self.ty(id).type_def, TypeDef::Variant(_))
     }
 
     /// A tuple of the given types (the extrinsic's `Extra`).

@@ -12507,6 +12507,494 @@ pub mod runtime_types {
         }
     }
 }
+/// Typed access to each pallet: constants, storage keys and values, call constructors.
+pub mod pallets {
+    ///The `System` pallet (index 0).
+    pub mod system {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 0u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::frame_system::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::frame_system::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::frame_system::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`System.BlockWeights`.
+            #[inline]
+            pub fn block_weights() -> Result<
+                super::super::super::runtime_types::frame_system::limits::BlockWeights,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x07\0\xF2\x05*\x01\0\x0B\0 J\xA9\xD1\x01\x02\0\x80\x02\x02e\xCD\x1D\0\x01\x0B\xC0&\xFB\x7Ft\x01\x02\0\0\x02\x01\x0B\0h\xE5\xCF\x8B\x01\x02\0 \x02\x01\0\0\x02e\xCD\x1D\0\x01\x0B\xC0\xDE_Y\xBA\x01\x02\0`\x02\x01\x0B\0 J\xA9\xD1\x01\x02\0\x80\x02\x01\x07\0\xB8d\xD9E\x02\0`\0\x02e\xCD\x1D\0\0\0\0",
+                )
+            }
+            ///`System.BlockLength`.
+            #[inline]
+            pub fn block_length() -> Result<
+                super::super::super::runtime_types::frame_system::limits::BlockLength,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0D\0\0\0P\0\0\0P\0")
+            }
+            ///`System.BlockHashCount`.
+            #[inline]
+            pub fn block_hash_count() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x10\0\0")
+            }
+            ///`System.DbWeight`.
+            #[inline]
+            pub fn db_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::RuntimeDbWeight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"@x}\x01\0\0\0\0\0\xE1\xF5\x05\0\0\0\0",
+                )
+            }
+            ///`System.Version`.
+            #[inline]
+            pub fn version() -> Result<
+                super::super::super::runtime_types::sp_version::RuntimeVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"$statemint$statemint\x01\0\0\0\x83\x84\x1E\0\0\0\0\0h\xDDq\x8D\\\xC52b\xD4\x01\0\0\0\x04\xE7\x05!\xA0\xD3\xD2\xF8\x01\0\0\0\xD7\xBD\xD8\xA2r\xCA\re\x02\0\0\0\xDFj\xCBh\x99\x07`\x9B\x05\0\0\x007\xE3\x97\xFC|\x91\xF5\xE4\x02\0\0\0@\xFE:\xD4\x01\xF8\x95\x9A\x06\0\0\0\xD2\xBC\x98\x97\xEE\xD0\x8F\x15\x03\0\0\0\xF7\x8B'\x8B\xE5?EL\x02\0\0\0\xAB<\x05r)\x1F\xEB\x8B\x01\0\0\0\xCC\xD9\xDEc\x96\xC8\x99\xCA\x01\0\0\0\xBC\x9D\x89\x90O[\x92?\x01\0\0\x007\xC8\xBB\x13P\xA9\xA2\xA8\x04\0\0\0\xF3\xFF\x14\xD5\xABRpY\x03\0\0\0o\xF5.\xE8X\xE6\xC5\xBD\x01\0\0\0\x91\xB1\xC8\xB1c(\xEB\x92\x02\0\0\0\x9F\xFBPZ\xA78\xD6\x9C\x01\0\0\0&\t\xBE\x83\xACDh\xDC\x01\0\0\0\x12\xC8\xE3\xD4\xD7\xE0m\xE0\x01\0\0\0\xDE\x92\xB8\xA0Bk\x9B\xF6\x02\0\0\0\xEA\x93\xE3\xF1o=ib\x03\0\0\0\xFB\xC5w\xB9\xD7G\xEF\xD6\x01\0\0\0\x8A\x80G\xA5:\x82w\xEC\x01\0\0\0\xA2\xDD\xB6\xA5\x84w\xBFc\x01\0\0\0\x17\xA6\xBC\r\0b\xAE\xB3\x01\0\0\0\x18\xEFX\xA3\xB6{\xA7p\x01\0\0\0\xC5\x1F\xF1\xFA?]\x0C\xCA\x01\0\0\0\x0F\0\0\0\x01",
+                )
+            }
+            ///`System.SS58Prefix`.
+            #[inline]
+            pub fn ss58_prefix() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `System.Account`.
+            pub type Account = super::super::super::runtime_types::frame_system::AccountInfo<
+                u32,
+                super::super::super::runtime_types::pallet_balances::types::AccountData<
+                    u128,
+                >,
+            >;
+            ///The storage key of `System.Account`.
+            #[inline]
+            pub fn account(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.Account` when nothing is stored.
+            #[inline]
+            pub fn account_default() -> Result<Account, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
+                )
+            }
+            ///The value type of `System.ExtrinsicCount`.
+            pub type ExtrinsicCount = u32;
+            ///The storage key of `System.ExtrinsicCount`.
+            #[inline]
+            pub fn extrinsic_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ExtrinsicCount", &[])
+            }
+            ///The value type of `System.InherentsApplied`.
+            pub type InherentsApplied = bool;
+            ///The storage key of `System.InherentsApplied`.
+            #[inline]
+            pub fn inherents_applied() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "InherentsApplied",
+                    &[],
+                )
+            }
+            ///The value of `System.InherentsApplied` when nothing is stored.
+            #[inline]
+            pub fn inherents_applied_default() -> Result<
+                InherentsApplied,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.BlockWeight`.
+            pub type BlockWeight = super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            >;
+            ///The storage key of `System.BlockWeight`.
+            #[inline]
+            pub fn block_weight() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "BlockWeight", &[])
+            }
+            ///The value of `System.BlockWeight` when nothing is stored.
+            #[inline]
+            pub fn block_weight_default() -> Result<
+                BlockWeight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0")
+            }
+            ///The value type of `System.AllExtrinsicsLen`.
+            pub type AllExtrinsicsLen = u32;
+            ///The storage key of `System.AllExtrinsicsLen`.
+            #[inline]
+            pub fn all_extrinsics_len() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "AllExtrinsicsLen",
+                    &[],
+                )
+            }
+            ///The value type of `System.BlockHash`.
+            pub type BlockHash = ::ferroscale_runtime_types::H256;
+            ///The storage key of `System.BlockHash`.
+            #[inline]
+            pub fn block_hash(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "BlockHash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.BlockHash` when nothing is stored.
+            #[inline]
+            pub fn block_hash_default() -> Result<
+                BlockHash,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `System.ExtrinsicData`.
+            pub type ExtrinsicData = Vec<u8>;
+            ///The storage key of `System.ExtrinsicData`.
+            #[inline]
+            pub fn extrinsic_data(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "ExtrinsicData",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.ExtrinsicData` when nothing is stored.
+            #[inline]
+            pub fn extrinsic_data_default() -> Result<
+                ExtrinsicData,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.Number`.
+            pub type Number = u32;
+            ///The storage key of `System.Number`.
+            #[inline]
+            pub fn number() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Number", &[])
+            }
+            ///The value of `System.Number` when nothing is stored.
+            #[inline]
+            pub fn number_default() -> Result<Number, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `System.ParentHash`.
+            pub type ParentHash = ::ferroscale_runtime_types::H256;
+            ///The storage key of `System.ParentHash`.
+            #[inline]
+            pub fn parent_hash() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ParentHash", &[])
+            }
+            ///The value of `System.ParentHash` when nothing is stored.
+            #[inline]
+            pub fn parent_hash_default() -> Result<
+                ParentHash,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `System.Digest`.
+            pub type Digest = super::super::super::runtime_types::sp_runtime::generic::digest::Digest;
+            ///The storage key of `System.Digest`.
+            #[inline]
+            pub fn digest() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Digest", &[])
+            }
+            ///The value of `System.Digest` when nothing is stored.
+            #[inline]
+            pub fn digest_default() -> Result<Digest, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.Events`.
+            pub type Events = Vec<
+                super::super::super::runtime_types::frame_system::EventRecord<
+                    super::super::super::runtime_types::asset_hub_polkadot_runtime::RuntimeEvent,
+                    ::ferroscale_runtime_types::H256,
+                >,
+            >;
+            ///The storage key of `System.Events`.
+            #[inline]
+            pub fn events() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Events", &[])
+            }
+            ///The value of `System.Events` when nothing is stored.
+            #[inline]
+            pub fn events_default() -> Result<Events, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.EventCount`.
+            pub type EventCount = u32;
+            ///The storage key of `System.EventCount`.
+            #[inline]
+            pub fn event_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "EventCount", &[])
+            }
+            ///The value of `System.EventCount` when nothing is stored.
+            #[inline]
+            pub fn event_count_default() -> Result<
+                EventCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `System.EventTopics`.
+            pub type EventTopics = Vec<(u32, u32)>;
+            ///The storage key of `System.EventTopics`.
+            #[inline]
+            pub fn event_topics(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "EventTopics",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.EventTopics` when nothing is stored.
+            #[inline]
+            pub fn event_topics_default() -> Result<
+                EventTopics,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.LastRuntimeUpgrade`.
+            pub type LastRuntimeUpgrade = super::super::super::runtime_types::frame_system::LastRuntimeUpgradeInfo;
+            ///The storage key of `System.LastRuntimeUpgrade`.
+            #[inline]
+            pub fn last_runtime_upgrade() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "LastRuntimeUpgrade",
+                    &[],
+                )
+            }
+            ///The value type of `System.UpgradedToU32RefCount`.
+            pub type UpgradedToU32RefCount = bool;
+            ///The storage key of `System.UpgradedToU32RefCount`.
+            #[inline]
+            pub fn upgraded_to_u32_ref_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "UpgradedToU32RefCount",
+                    &[],
+                )
+            }
+            ///The value of `System.UpgradedToU32RefCount` when nothing is stored.
+            #[inline]
+            pub fn upgraded_to_u32_ref_count_default() -> Result<
+                UpgradedToU32RefCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.UpgradedToTripleRefCount`.
+            pub type UpgradedToTripleRefCount = bool;
+            ///The storage key of `System.UpgradedToTripleRefCount`.
+            #[inline]
+            pub fn upgraded_to_triple_ref_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "UpgradedToTripleRefCount",
+                    &[],
+                )
+            }
+            ///The value of `System.UpgradedToTripleRefCount` when nothing is stored.
+            #[inline]
+            pub fn upgraded_to_triple_ref_count_default() -> Result<
+                UpgradedToTripleRefCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.ExecutionPhase`.
+            pub type ExecutionPhase = super::super::super::runtime_types::frame_system::Phase;
+            ///The storage key of `System.ExecutionPhase`.
+            #[inline]
+            pub fn execution_phase() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ExecutionPhase", &[])
+            }
+            ///The value type of `System.AuthorizedUpgrade`.
+            pub type AuthorizedUpgrade = super::super::super::runtime_types::frame_system::CodeUpgradeAuthorization;
+            ///The storage key of `System.AuthorizedUpgrade`.
+            #[inline]
+            pub fn authorized_upgrade() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "AuthorizedUpgrade",
+                    &[],
+                )
+            }
+            ///The value type of `System.ExtrinsicWeightReclaimed`.
+            pub type ExtrinsicWeightReclaimed = super::super::super::runtime_types::sp_weights::weight_v2::Weight;
+            ///The storage key of `System.ExtrinsicWeightReclaimed`.
+            #[inline]
+            pub fn extrinsic_weight_reclaimed() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "ExtrinsicWeightReclaimed",
+                    &[],
+                )
+            }
+            ///The value of `System.ExtrinsicWeightReclaimed` when nothing is stored.
+            #[inline]
+            pub fn extrinsic_weight_reclaimed_default() -> Result<
+                ExtrinsicWeightReclaimed,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`System.remark` as a `RuntimeCall`.
+            #[inline]
+            pub fn remark(remark: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::remark {
+                    remark,
+                })
+            }
+            ///`System.set_heap_pages` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_heap_pages(pages: u64) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_heap_pages {
+                    pages,
+                })
+            }
+            ///`System.set_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_code(code: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_code {
+                    code,
+                })
+            }
+            ///`System.set_code_without_checks` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_code_without_checks(
+                code: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_code_without_checks {
+                    code,
+                })
+            }
+            ///`System.set_storage` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_storage(
+                items: Vec<(Vec<u8>, Vec<u8>)>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_storage {
+                    items,
+                })
+            }
+            ///`System.kill_storage` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_storage(keys: Vec<Vec<u8>>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::kill_storage {
+                    keys,
+                })
+            }
+            ///`System.kill_prefix` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_prefix(
+                prefix: Vec<u8>,
+                subkeys: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::kill_prefix {
+                    prefix,
+                    subkeys,
+                })
+            }
+            ///`System.remark_with_event` as a `RuntimeCall`.
+            #[inline]
+            pub fn remark_with_event(
+                remark: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::remark_with_event {
+                    remark,
+                })
+            }
+            ///`System.do_task` as a `RuntimeCall`.
+            #[inline]
+            pub fn do_task(
+                task: super::super::super::runtime_types::asset_hub_polkadot_runtime::RuntimeTask,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::do_task {
+                    task,
+                })
+            }
+            ///`System.authorize_upgrade` as a `RuntimeCall`.
+            #[inline]
+            pub fn authorize_upgrade(
+                code_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::authorize_upgrade {
+                    code_hash,
+                })
+            }
+            ///`System.authorize_upgrade_without_checks` as a `RuntimeCall`.
+            #[inline]
+            pub fn authorize_upgrade_without_checks(
+                code_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::authorize_upgrade_without_checks {
+                    code_hash,
+                })
+            }
+            ///`System.apply_authorized_upgrade` as a `RuntimeCall`.
+            #[inline]
+            pub fn apply_authorized_upgrade(
+                code: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::apply_authorized_upgrade {
+                    code,
+                })
+            }
+        }
+    }
+}
 /// Decodes `bytes` as the metadata's type `type_id` with the generated
 /// types (all input consumed, nesting capped) and encodes the result
 /// again; `None` for an id with no standalone Rust type.

@@ -6743,6 +6743,10858 @@ pub mod runtime_types {
         }
     }
 }
+/// Typed access to each pallet: constants, storage keys and values, call constructors.
+pub mod pallets {
+    ///The `System` pallet (index 0).
+    pub mod system {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 0u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::frame_system::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::frame_system::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::frame_system::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`System.BlockWeights`.
+            #[inline]
+            pub fn block_weights() -> Result<
+                super::super::super::runtime_types::frame_system::limits::BlockWeights,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\xC2\xA0\xE7f\0\x0B\0@\x94R\xA3\x03\x13\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\"a\xC9\x19\0\x01\x0B\xB87\xA1U]\x02\x13fffffff\xA6\x01\x0B\x000\xEF}\xBA\x02\x13\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xBF\x01\0\0\"a\xC9\x19\0\x01\x0B\xB8GF*F\x03\x13fffffff\xE6\x01\x0B\0@\x94R\xA3\x03\x13\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\x01\x07\0\x10\xA5\xD4\xE8\x13\0\0\0\0\0\0\0@\"a\xC9\x19\0\0\0\0",
+                )
+            }
+            ///`System.BlockLength`.
+            #[inline]
+            pub fn block_length() -> Result<
+                super::super::super::runtime_types::frame_system::limits::BlockLength,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0x\0\0\0\xA0\0\0\0\xA0\0")
+            }
+            ///`System.BlockHashCount`.
+            #[inline]
+            pub fn block_hash_count() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"`\t\0\0")
+            }
+            ///`System.DbWeight`.
+            #[inline]
+            pub fn db_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::RuntimeDbWeight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"@x}\x01\0\0\0\0\0\xE1\xF5\x05\0\0\0\0",
+                )
+            }
+            ///`System.Version`.
+            #[inline]
+            pub fn version() -> Result<
+                super::super::super::runtime_types::sp_version::RuntimeVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"8node-subtensor8node-subtensor\x01\0\0\0W\x01\0\0\x01\0\0\0X\xDFj\xCBh\x99\x07`\x9B\x05\0\0\x007\xE3\x97\xFC|\x91\xF5\xE4\x02\0\0\0@\xFE:\xD4\x01\xF8\x95\x9A\x06\0\0\0\xFB\xC5w\xB9\xD7G\xEF\xD6\x01\0\0\0\xD2\xBC\x98\x97\xEE\xD0\x8F\x15\x03\0\0\0\xF7\x8B'\x8B\xE5?EL\x02\0\0\0\xDDq\x8D\\\xC52b\xD4\x01\0\0\0\xAB<\x05r)\x1F\xEB\x8B\x01\0\0\0\xED\x99\xC5\xAC\xB2^\xED\xF5\x03\0\0\0\xBC\x9D\x89\x90O[\x92?\x01\0\0\x007\xC8\xBB\x13P\xA9\xA2\xA8\x04\0\0\0\xF3\xFF\x14\xD5\xABRpY\x03\0\0\0X\"\x11\xF6[\xB1K\x89\x06\0\0\0\xE6[\0\xE4l\xED\xD0\xAA\x02\0\0\0h\xB6k\xA1\"\xC9?\xA7\x02\0\0\0B\xE6+\xE4\xA3\x9E[`\x01\0\0\0\x80m\xF4\xCC\xAA\x9E\xD4\x85\x01\0\0\0\x83u\x10K)\x9Bt\xC5\x01\0\0\0]\x1F\xBF\xBE\x85/(\x07\x01\0\0\0\xC6\x88n/\x8EY\x8B\n\x01\0\0\0\xCB\xCA%\xE3\x9F\x14#\x87\x02\0\0\0\xA8\xB0\x93\xE6P\x8D\x9E\x9C\x01\0\0\0\x01\0\0\0\x01",
+                )
+            }
+            ///`System.SS58Prefix`.
+            #[inline]
+            pub fn ss58_prefix() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"*\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `System.Account`.
+            pub type Account = super::super::super::runtime_types::frame_system::AccountInfo<
+                u32,
+                super::super::super::runtime_types::pallet_balances::types::AccountData<
+                    u64,
+                >,
+            >;
+            ///The storage key of `System.Account`.
+            #[inline]
+            pub fn account(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.Account` when nothing is stored.
+            #[inline]
+            pub fn account_default() -> Result<Account, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
+                )
+            }
+            ///The value type of `System.ExtrinsicCount`.
+            pub type ExtrinsicCount = u32;
+            ///The storage key of `System.ExtrinsicCount`.
+            #[inline]
+            pub fn extrinsic_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ExtrinsicCount", &[])
+            }
+            ///The value type of `System.InherentsApplied`.
+            pub type InherentsApplied = bool;
+            ///The storage key of `System.InherentsApplied`.
+            #[inline]
+            pub fn inherents_applied() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "InherentsApplied",
+                    &[],
+                )
+            }
+            ///The value of `System.InherentsApplied` when nothing is stored.
+            #[inline]
+            pub fn inherents_applied_default() -> Result<
+                InherentsApplied,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.BlockWeight`.
+            pub type BlockWeight = super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            >;
+            ///The storage key of `System.BlockWeight`.
+            #[inline]
+            pub fn block_weight() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "BlockWeight", &[])
+            }
+            ///The value of `System.BlockWeight` when nothing is stored.
+            #[inline]
+            pub fn block_weight_default() -> Result<
+                BlockWeight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0")
+            }
+            ///The value type of `System.AllExtrinsicsLen`.
+            pub type AllExtrinsicsLen = u32;
+            ///The storage key of `System.AllExtrinsicsLen`.
+            #[inline]
+            pub fn all_extrinsics_len() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "AllExtrinsicsLen",
+                    &[],
+                )
+            }
+            ///The value type of `System.BlockHash`.
+            pub type BlockHash = ::ferroscale_runtime_types::H256;
+            ///The storage key of `System.BlockHash`.
+            #[inline]
+            pub fn block_hash(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "BlockHash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.BlockHash` when nothing is stored.
+            #[inline]
+            pub fn block_hash_default() -> Result<
+                BlockHash,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `System.ExtrinsicData`.
+            pub type ExtrinsicData = Vec<u8>;
+            ///The storage key of `System.ExtrinsicData`.
+            #[inline]
+            pub fn extrinsic_data(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "ExtrinsicData",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.ExtrinsicData` when nothing is stored.
+            #[inline]
+            pub fn extrinsic_data_default() -> Result<
+                ExtrinsicData,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.Number`.
+            pub type Number = u32;
+            ///The storage key of `System.Number`.
+            #[inline]
+            pub fn number() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Number", &[])
+            }
+            ///The value of `System.Number` when nothing is stored.
+            #[inline]
+            pub fn number_default() -> Result<Number, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `System.ParentHash`.
+            pub type ParentHash = ::ferroscale_runtime_types::H256;
+            ///The storage key of `System.ParentHash`.
+            #[inline]
+            pub fn parent_hash() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ParentHash", &[])
+            }
+            ///The value of `System.ParentHash` when nothing is stored.
+            #[inline]
+            pub fn parent_hash_default() -> Result<
+                ParentHash,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `System.Digest`.
+            pub type Digest = super::super::super::runtime_types::sp_runtime::generic::digest::Digest;
+            ///The storage key of `System.Digest`.
+            #[inline]
+            pub fn digest() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Digest", &[])
+            }
+            ///The value of `System.Digest` when nothing is stored.
+            #[inline]
+            pub fn digest_default() -> Result<Digest, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.Events`.
+            pub type Events = Vec<
+                super::super::super::runtime_types::frame_system::EventRecord<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeEvent,
+                    ::ferroscale_runtime_types::H256,
+                >,
+            >;
+            ///The storage key of `System.Events`.
+            #[inline]
+            pub fn events() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Events", &[])
+            }
+            ///The value of `System.Events` when nothing is stored.
+            #[inline]
+            pub fn events_default() -> Result<Events, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.EventCount`.
+            pub type EventCount = u32;
+            ///The storage key of `System.EventCount`.
+            #[inline]
+            pub fn event_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "EventCount", &[])
+            }
+            ///The value of `System.EventCount` when nothing is stored.
+            #[inline]
+            pub fn event_count_default() -> Result<
+                EventCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `System.EventTopics`.
+            pub type EventTopics = Vec<(u32, u32)>;
+            ///The storage key of `System.EventTopics`.
+            #[inline]
+            pub fn event_topics(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "EventTopics",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.EventTopics` when nothing is stored.
+            #[inline]
+            pub fn event_topics_default() -> Result<
+                EventTopics,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.LastRuntimeUpgrade`.
+            pub type LastRuntimeUpgrade = super::super::super::runtime_types::frame_system::LastRuntimeUpgradeInfo;
+            ///The storage key of `System.LastRuntimeUpgrade`.
+            #[inline]
+            pub fn last_runtime_upgrade() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "LastRuntimeUpgrade",
+                    &[],
+                )
+            }
+            ///The value type of `System.UpgradedToU32RefCount`.
+            pub type UpgradedToU32RefCount = bool;
+            ///The storage key of `System.UpgradedToU32RefCount`.
+            #[inline]
+            pub fn upgraded_to_u32_ref_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "UpgradedToU32RefCount",
+                    &[],
+                )
+            }
+            ///The value of `System.UpgradedToU32RefCount` when nothing is stored.
+            #[inline]
+            pub fn upgraded_to_u32_ref_count_default() -> Result<
+                UpgradedToU32RefCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.UpgradedToTripleRefCount`.
+            pub type UpgradedToTripleRefCount = bool;
+            ///The storage key of `System.UpgradedToTripleRefCount`.
+            #[inline]
+            pub fn upgraded_to_triple_ref_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "UpgradedToTripleRefCount",
+                    &[],
+                )
+            }
+            ///The value of `System.UpgradedToTripleRefCount` when nothing is stored.
+            #[inline]
+            pub fn upgraded_to_triple_ref_count_default() -> Result<
+                UpgradedToTripleRefCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.ExecutionPhase`.
+            pub type ExecutionPhase = super::super::super::runtime_types::frame_system::Phase;
+            ///The storage key of `System.ExecutionPhase`.
+            #[inline]
+            pub fn execution_phase() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ExecutionPhase", &[])
+            }
+            ///The value type of `System.AuthorizedUpgrade`.
+            pub type AuthorizedUpgrade = super::super::super::runtime_types::frame_system::CodeUpgradeAuthorization;
+            ///The storage key of `System.AuthorizedUpgrade`.
+            #[inline]
+            pub fn authorized_upgrade() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "AuthorizedUpgrade",
+                    &[],
+                )
+            }
+            ///The value type of `System.ExtrinsicWeightReclaimed`.
+            pub type ExtrinsicWeightReclaimed = super::super::super::runtime_types::sp_weights::weight_v2::Weight;
+            ///The storage key of `System.ExtrinsicWeightReclaimed`.
+            #[inline]
+            pub fn extrinsic_weight_reclaimed() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "ExtrinsicWeightReclaimed",
+                    &[],
+                )
+            }
+            ///The value of `System.ExtrinsicWeightReclaimed` when nothing is stored.
+            #[inline]
+            pub fn extrinsic_weight_reclaimed_default() -> Result<
+                ExtrinsicWeightReclaimed,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`System.remark` as a `RuntimeCall`.
+            #[inline]
+            pub fn remark(remark: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::remark {
+                    remark,
+                })
+            }
+            ///`System.set_heap_pages` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_heap_pages(pages: u64) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_heap_pages {
+                    pages,
+                })
+            }
+            ///`System.set_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_code(code: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_code {
+                    code,
+                })
+            }
+            ///`System.set_code_without_checks` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_code_without_checks(
+                code: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_code_without_checks {
+                    code,
+                })
+            }
+            ///`System.set_storage` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_storage(
+                items: Vec<(Vec<u8>, Vec<u8>)>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_storage {
+                    items,
+                })
+            }
+            ///`System.kill_storage` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_storage(keys: Vec<Vec<u8>>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::kill_storage {
+                    keys,
+                })
+            }
+            ///`System.kill_prefix` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_prefix(
+                prefix: Vec<u8>,
+                subkeys: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::kill_prefix {
+                    prefix,
+                    subkeys,
+                })
+            }
+            ///`System.remark_with_event` as a `RuntimeCall`.
+            #[inline]
+            pub fn remark_with_event(
+                remark: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::remark_with_event {
+                    remark,
+                })
+            }
+            ///`System.authorize_upgrade` as a `RuntimeCall`.
+            #[inline]
+            pub fn authorize_upgrade(
+                code_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::authorize_upgrade {
+                    code_hash,
+                })
+            }
+            ///`System.authorize_upgrade_without_checks` as a `RuntimeCall`.
+            #[inline]
+            pub fn authorize_upgrade_without_checks(
+                code_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::authorize_upgrade_without_checks {
+                    code_hash,
+                })
+            }
+            ///`System.apply_authorized_upgrade` as a `RuntimeCall`.
+            #[inline]
+            pub fn apply_authorized_upgrade(
+                code: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::apply_authorized_upgrade {
+                    code,
+                })
+            }
+        }
+    }
+    ///The `RandomnessCollectiveFlip` pallet (index 1).
+    pub mod randomness_collective_flip {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 1u8;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `RandomnessCollectiveFlip.RandomMaterial`.
+            pub type RandomMaterial = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                ::ferroscale_runtime_types::H256,
+            >;
+            ///The storage key of `RandomnessCollectiveFlip.RandomMaterial`.
+            #[inline]
+            pub fn random_material() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RandomnessCollectiveFlip",
+                    "RandomMaterial",
+                    &[],
+                )
+            }
+            ///The value of `RandomnessCollectiveFlip.RandomMaterial` when nothing is stored.
+            #[inline]
+            pub fn random_material_default() -> Result<
+                RandomMaterial,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+    }
+    ///The `Timestamp` pallet (index 2).
+    pub mod timestamp {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 2u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_timestamp::pallet::Call;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Timestamp.MinimumPeriod`.
+            #[inline]
+            pub fn minimum_period() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"p\x17\0\0\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Timestamp.Now`.
+            pub type Now = u64;
+            ///The storage key of `Timestamp.Now`.
+            #[inline]
+            pub fn now() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Timestamp", "Now", &[])
+            }
+            ///The value of `Timestamp.Now` when nothing is stored.
+            #[inline]
+            pub fn now_default() -> Result<Now, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Timestamp.DidUpdate`.
+            pub type DidUpdate = bool;
+            ///The storage key of `Timestamp.DidUpdate`.
+            #[inline]
+            pub fn did_update() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Timestamp", "DidUpdate", &[])
+            }
+            ///The value of `Timestamp.DidUpdate` when nothing is stored.
+            #[inline]
+            pub fn did_update_default() -> Result<
+                DidUpdate,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Timestamp.set` as a `RuntimeCall`.
+            #[inline]
+            pub fn set(now: u64) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Timestamp(super::super::super::runtime_types::pallet_timestamp::pallet::Call::set {
+                    now,
+                })
+            }
+        }
+    }
+    ///The `Aura` pallet (index 3).
+    pub mod aura {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 3u8;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Aura.SlotDuration`.
+            #[inline]
+            pub fn slot_duration() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xE0.\0\0\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Aura.Authorities`.
+            pub type Authorities = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::sp_consensus_aura::sr25519::app_sr25519::Public,
+            >;
+            ///The storage key of `Aura.Authorities`.
+            #[inline]
+            pub fn authorities() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Aura", "Authorities", &[])
+            }
+            ///The value of `Aura.Authorities` when nothing is stored.
+            #[inline]
+            pub fn authorities_default() -> Result<
+                Authorities,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Aura.CurrentSlot`.
+            pub type CurrentSlot = super::super::super::runtime_types::sp_consensus_slots::Slot;
+            ///The storage key of `Aura.CurrentSlot`.
+            #[inline]
+            pub fn current_slot() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Aura", "CurrentSlot", &[])
+            }
+            ///The value of `Aura.CurrentSlot` when nothing is stored.
+            #[inline]
+            pub fn current_slot_default() -> Result<
+                CurrentSlot,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+        }
+    }
+    ///The `Grandpa` pallet (index 4).
+    pub mod grandpa {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 4u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_grandpa::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_grandpa::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_grandpa::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Grandpa.MaxAuthorities`.
+            #[inline]
+            pub fn max_authorities() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b" \0\0\0")
+            }
+            ///`Grandpa.MaxNominators`.
+            #[inline]
+            pub fn max_nominators() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x14\0\0\0")
+            }
+            ///`Grandpa.MaxSetIdSessionEntries`.
+            #[inline]
+            pub fn max_set_id_session_entries() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Grandpa.State`.
+            pub type State = super::super::super::runtime_types::pallet_grandpa::StoredState<
+                u32,
+            >;
+            ///The storage key of `Grandpa.State`.
+            #[inline]
+            pub fn state() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "State", &[])
+            }
+            ///The value of `Grandpa.State` when nothing is stored.
+            #[inline]
+            pub fn state_default() -> Result<State, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Grandpa.PendingChange`.
+            pub type PendingChange = super::super::super::runtime_types::pallet_grandpa::StoredPendingChange<
+                u32,
+            >;
+            ///The storage key of `Grandpa.PendingChange`.
+            #[inline]
+            pub fn pending_change() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "PendingChange", &[])
+            }
+            ///The value type of `Grandpa.NextForced`.
+            pub type NextForced = u32;
+            ///The storage key of `Grandpa.NextForced`.
+            #[inline]
+            pub fn next_forced() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "NextForced", &[])
+            }
+            ///The value type of `Grandpa.Stalled`.
+            pub type Stalled = (u32, u32);
+            ///The storage key of `Grandpa.Stalled`.
+            #[inline]
+            pub fn stalled() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "Stalled", &[])
+            }
+            ///The value type of `Grandpa.CurrentSetId`.
+            pub type CurrentSetId = u64;
+            ///The storage key of `Grandpa.CurrentSetId`.
+            #[inline]
+            pub fn current_set_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "CurrentSetId", &[])
+            }
+            ///The value of `Grandpa.CurrentSetId` when nothing is stored.
+            #[inline]
+            pub fn current_set_id_default() -> Result<
+                CurrentSetId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Grandpa.SetIdSession`.
+            pub type SetIdSession = u32;
+            ///The storage key of `Grandpa.SetIdSession`.
+            #[inline]
+            pub fn set_id_session(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Grandpa",
+                    "SetIdSession",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Grandpa.Authorities`.
+            pub type Authorities = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
+                (
+                    super::super::super::runtime_types::sp_consensus_grandpa::app::Public,
+                    u64,
+                ),
+            >;
+            ///The storage key of `Grandpa.Authorities`.
+            #[inline]
+            pub fn authorities() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "Authorities", &[])
+            }
+            ///The value of `Grandpa.Authorities` when nothing is stored.
+            #[inline]
+            pub fn authorities_default() -> Result<
+                Authorities,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Grandpa.report_equivocation` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation(
+                equivocation_proof: super::super::super::runtime_types::sp_consensus_grandpa::EquivocationProof<
+                    ::ferroscale_runtime_types::H256,
+                    u32,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_core::Void,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Grandpa(super::super::super::runtime_types::pallet_grandpa::pallet::Call::report_equivocation {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Grandpa.report_equivocation_unsigned` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation_unsigned(
+                equivocation_proof: super::super::super::runtime_types::sp_consensus_grandpa::EquivocationProof<
+                    ::ferroscale_runtime_types::H256,
+                    u32,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_core::Void,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Grandpa(super::super::super::runtime_types::pallet_grandpa::pallet::Call::report_equivocation_unsigned {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Grandpa.note_stalled` as a `RuntimeCall`.
+            #[inline]
+            pub fn note_stalled(
+                delay: u32,
+                best_finalized_block_number: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Grandpa(super::super::super::runtime_types::pallet_grandpa::pallet::Call::note_stalled {
+                    delay,
+                    best_finalized_block_number,
+                })
+            }
+        }
+    }
+    ///The `Balances` pallet (index 5).
+    pub mod balances {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 5u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_balances::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_balances::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_balances::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Balances.ExistentialDeposit`.
+            #[inline]
+            pub fn existential_deposit() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xF4\x01\0\0\0\0\0\0")
+            }
+            ///`Balances.MaxLocks`.
+            #[inline]
+            pub fn max_locks() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+            ///`Balances.MaxReserves`.
+            #[inline]
+            pub fn max_reserves() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+            ///`Balances.MaxFreezes`.
+            #[inline]
+            pub fn max_freezes() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Balances.TotalIssuance`.
+            pub type TotalIssuance = u64;
+            ///The storage key of `Balances.TotalIssuance`.
+            #[inline]
+            pub fn total_issuance() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "TotalIssuance", &[])
+            }
+            ///The value of `Balances.TotalIssuance` when nothing is stored.
+            #[inline]
+            pub fn total_issuance_default() -> Result<
+                TotalIssuance,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Balances.InactiveIssuance`.
+            pub type InactiveIssuance = u64;
+            ///The storage key of `Balances.InactiveIssuance`.
+            #[inline]
+            pub fn inactive_issuance() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "InactiveIssuance",
+                    &[],
+                )
+            }
+            ///The value of `Balances.InactiveIssuance` when nothing is stored.
+            #[inline]
+            pub fn inactive_issuance_default() -> Result<
+                InactiveIssuance,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Balances.Account`.
+            pub type Account = super::super::super::runtime_types::pallet_balances::types::AccountData<
+                u64,
+            >;
+            ///The storage key of `Balances.Account`.
+            #[inline]
+            pub fn account(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Account` when nothing is stored.
+            #[inline]
+            pub fn account_default() -> Result<Account, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
+                )
+            }
+            ///The value type of `Balances.Locks`.
+            pub type Locks = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
+                super::super::super::runtime_types::pallet_balances::types::BalanceLock<
+                    u64,
+                >,
+            >;
+            ///The storage key of `Balances.Locks`.
+            #[inline]
+            pub fn locks(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Locks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Locks` when nothing is stored.
+            #[inline]
+            pub fn locks_default() -> Result<Locks, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Balances.Reserves`.
+            pub type Reserves = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_balances::types::ReserveData<
+                    [u8; 8usize],
+                    u64,
+                >,
+            >;
+            ///The storage key of `Balances.Reserves`.
+            #[inline]
+            pub fn reserves(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Reserves",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Reserves` when nothing is stored.
+            #[inline]
+            pub fn reserves_default() -> Result<Reserves, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Balances.Holds`.
+            pub type Holds = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::frame_support::traits::tokens::misc::IdAmount<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeHoldReason,
+                    u64,
+                >,
+            >;
+            ///The storage key of `Balances.Holds`.
+            #[inline]
+            pub fn holds(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Holds",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Holds` when nothing is stored.
+            #[inline]
+            pub fn holds_default() -> Result<Holds, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Balances.Freezes`.
+            pub type Freezes = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::frame_support::traits::tokens::misc::IdAmount<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeFreezeReason,
+                    u64,
+                >,
+            >;
+            ///The storage key of `Balances.Freezes`.
+            #[inline]
+            pub fn freezes(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Freezes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Freezes` when nothing is stored.
+            #[inline]
+            pub fn freezes_default() -> Result<Freezes, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Balances.transfer_allow_death` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_allow_death(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer_allow_death {
+                    dest,
+                    value,
+                })
+            }
+            ///`Balances.force_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_transfer(
+                source: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_transfer {
+                    source,
+                    dest,
+                    value,
+                })
+            }
+            ///`Balances.transfer_keep_alive` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_keep_alive(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer_keep_alive {
+                    dest,
+                    value,
+                })
+            }
+            ///`Balances.transfer_all` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_all(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                keep_alive: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer_all {
+                    dest,
+                    keep_alive,
+                })
+            }
+            ///`Balances.force_unreserve` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_unreserve(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                amount: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_unreserve {
+                    who,
+                    amount,
+                })
+            }
+            ///`Balances.upgrade_accounts` as a `RuntimeCall`.
+            #[inline]
+            pub fn upgrade_accounts(
+                who: Vec<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::upgrade_accounts {
+                    who,
+                })
+            }
+            ///`Balances.force_set_balance` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_set_balance(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                new_free: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_set_balance {
+                    who,
+                    new_free,
+                })
+            }
+            ///`Balances.force_adjust_total_issuance` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_adjust_total_issuance(
+                direction: super::super::super::runtime_types::pallet_balances::types::AdjustmentDirection,
+                delta: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_adjust_total_issuance {
+                    direction,
+                    delta,
+                })
+            }
+            ///`Balances.burn` as a `RuntimeCall`.
+            #[inline]
+            pub fn burn(
+                value: u64,
+                keep_alive: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::burn {
+                    value,
+                    keep_alive,
+                })
+            }
+        }
+    }
+    ///The `TransactionPayment` pallet (index 6).
+    pub mod transaction_payment {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 6u8;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_transaction_payment::pallet::Event;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`TransactionPayment.OperationalFeeMultiplier`.
+            #[inline]
+            pub fn operational_fee_multiplier() -> Result<
+                u8,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x05")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `TransactionPayment.NextFeeMultiplier`.
+            pub type NextFeeMultiplier = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128;
+            ///The storage key of `TransactionPayment.NextFeeMultiplier`.
+            #[inline]
+            pub fn next_fee_multiplier() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionPayment",
+                    "NextFeeMultiplier",
+                    &[],
+                )
+            }
+            ///The value of `TransactionPayment.NextFeeMultiplier` when nothing is stored.
+            #[inline]
+            pub fn next_fee_multiplier_default() -> Result<
+                NextFeeMultiplier,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0d\xA7\xB3\xB6\xE0\r\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `TransactionPayment.StorageVersion`.
+            pub type StorageVersion = super::super::super::runtime_types::pallet_transaction_payment::Releases;
+            ///The storage key of `TransactionPayment.StorageVersion`.
+            #[inline]
+            pub fn storage_version() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionPayment",
+                    "StorageVersion",
+                    &[],
+                )
+            }
+            ///The value of `TransactionPayment.StorageVersion` when nothing is stored.
+            #[inline]
+            pub fn storage_version_default() -> Result<
+                StorageVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+    }
+    ///The `SubtensorModule` pallet (index 7).
+    pub mod subtensor_module {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 7u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_subtensor::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_subtensor::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_subtensor::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`SubtensorModule.InitialIssuance`.
+            #[inline]
+            pub fn initial_issuance() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialMinAllowedWeights`.
+            #[inline]
+            pub fn initial_min_allowed_weights() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\x04")
+            }
+            ///`SubtensorModule.InitialEmissionValue`.
+            #[inline]
+            pub fn initial_emission_value() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///`SubtensorModule.InitialTempo`.
+            #[inline]
+            pub fn initial_tempo() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"h\x01")
+            }
+            ///`SubtensorModule.InitialDifficulty`.
+            #[inline]
+            pub fn initial_difficulty() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80\x96\x98\0\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialMaxDifficulty`.
+            #[inline]
+            pub fn initial_max_difficulty() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xFF\xFF\xFF\xFF\xFF\xFF\xFF?")
+            }
+            ///`SubtensorModule.InitialMinDifficulty`.
+            #[inline]
+            pub fn initial_min_difficulty() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80\x96\x98\0\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialRAORecycledForRegistration`.
+            #[inline]
+            pub fn initial_rao_recycled_for_registration() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialBurn`.
+            #[inline]
+            pub fn initial_burn() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\xE1\xF5\x05\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialMaxBurn`.
+            #[inline]
+            pub fn initial_max_burn() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\xE8vH\x17\0\0\0")
+            }
+            ///`SubtensorModule.InitialMinBurn`.
+            #[inline]
+            pub fn initial_min_burn() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b" \xA1\x07\0\0\0\0\0")
+            }
+            ///`SubtensorModule.MinBurnUpperBound`.
+            #[inline]
+            pub fn min_burn_upper_bound() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\xCA\x9A;\0\0\0\0")
+            }
+            ///`SubtensorModule.MaxBurnLowerBound`.
+            #[inline]
+            pub fn max_burn_lower_bound() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\xE1\xF5\x05\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialAdjustmentInterval`.
+            #[inline]
+            pub fn initial_adjustment_interval() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"d\0")
+            }
+            ///`SubtensorModule.InitialBondsMovingAverage`.
+            #[inline]
+            pub fn initial_bonds_moving_average() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xA0\xBB\r\0\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialBondsPenalty`.
+            #[inline]
+            pub fn initial_bonds_penalty() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xFF\xFF")
+            }
+            ///`SubtensorModule.InitialBondsResetOn`.
+            #[inline]
+            pub fn initial_bonds_reset_on() -> Result<
+                bool,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///`SubtensorModule.InitialTargetRegistrationsPerInterval`.
+            #[inline]
+            pub fn initial_target_registrations_per_interval() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x02\0")
+            }
+            ///`SubtensorModule.InitialRho`.
+            #[inline]
+            pub fn initial_rho() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\n\0")
+            }
+            ///`SubtensorModule.InitialAlphaSigmoidSteepness`.
+            #[inline]
+            pub fn initial_alpha_sigmoid_steepness() -> Result<
+                i16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xE8\x03")
+            }
+            ///`SubtensorModule.InitialKappa`.
+            #[inline]
+            pub fn initial_kappa() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xFF\x7F")
+            }
+            ///`SubtensorModule.InitialMinAllowedUids`.
+            #[inline]
+            pub fn initial_min_allowed_uids() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"@\0")
+            }
+            ///`SubtensorModule.InitialMaxAllowedUids`.
+            #[inline]
+            pub fn initial_max_allowed_uids() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\x10")
+            }
+            ///`SubtensorModule.InitialValidatorPruneLen`.
+            #[inline]
+            pub fn initial_validator_prune_len() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialScalingLawPower`.
+            #[inline]
+            pub fn initial_scaling_law_power() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"2\0")
+            }
+            ///`SubtensorModule.InitialImmunityPeriod`.
+            #[inline]
+            pub fn initial_immunity_period() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\x10")
+            }
+            ///`SubtensorModule.InitialActivityCutoff`.
+            #[inline]
+            pub fn initial_activity_cutoff() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x88\x13")
+            }
+            ///`SubtensorModule.InitialMaxRegistrationsPerBlock`.
+            #[inline]
+            pub fn initial_max_registrations_per_block() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0")
+            }
+            ///`SubtensorModule.InitialPruningScore`.
+            #[inline]
+            pub fn initial_pruning_score() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xFF\xFF")
+            }
+            ///`SubtensorModule.InitialMaxAllowedValidators`.
+            #[inline]
+            pub fn initial_max_allowed_validators() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x80\0")
+            }
+            ///`SubtensorModule.InitialDefaultDelegateTake`.
+            #[inline]
+            pub fn initial_default_delegate_take() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x14.")
+            }
+            ///`SubtensorModule.InitialMinDelegateTake`.
+            #[inline]
+            pub fn initial_min_delegate_take() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///`SubtensorModule.InitialDefaultChildKeyTake`.
+            #[inline]
+            pub fn initial_default_child_key_take() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///`SubtensorModule.InitialMinChildKeyTake`.
+            #[inline]
+            pub fn initial_min_child_key_take() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///`SubtensorModule.InitialMaxChildKeyTake`.
+            #[inline]
+            pub fn initial_max_child_key_take() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x14.")
+            }
+            ///`SubtensorModule.InitialWeightsVersionKey`.
+            #[inline]
+            pub fn initial_weights_version_key() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialServingRateLimit`.
+            #[inline]
+            pub fn initial_serving_rate_limit() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialTxRateLimit`.
+            #[inline]
+            pub fn initial_tx_rate_limit() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialTxDelegateTakeRateLimit`.
+            #[inline]
+            pub fn initial_tx_delegate_take_rate_limit() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xC0K\x03\0\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialTxChildKeyTakeRateLimit`.
+            #[inline]
+            pub fn initial_tx_child_key_take_rate_limit() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xC0K\x03\0\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialAdjustmentAlpha`.
+            #[inline]
+            pub fn initial_adjustment_alpha() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialNetworkImmunityPeriod`.
+            #[inline]
+            pub fn initial_network_immunity_period() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x80\xC6\x13\0\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialNetworkMinLockCost`.
+            #[inline]
+            pub fn initial_network_min_lock_cost() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\x10\xA5\xD4\xE8\0\0\0")
+            }
+            ///`SubtensorModule.InitialSubnetOwnerCut`.
+            #[inline]
+            pub fn initial_subnet_owner_cut() -> Result<
+                u16,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x14.")
+            }
+            ///`SubtensorModule.InitialNetworkLockReductionInterval`.
+            #[inline]
+            pub fn initial_network_lock_reduction_interval() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xC0\x89\x01\0\0\0\0\0")
+            }
+            ///`SubtensorModule.InitialNetworkRateLimit`.
+            #[inline]
+            pub fn initial_network_rate_limit() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b" \x1C\0\0\0\0\0\0")
+            }
+            ///`SubtensorModule.KeySwapCost`.
+            #[inline]
+            pub fn key_swap_cost() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\xE1\xF5\x05\0\0\0\0")
+            }
+            ///`SubtensorModule.AlphaHigh`.
+            #[inline]
+            pub fn alpha_high() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"f\xE6")
+            }
+            ///`SubtensorModule.AlphaLow`.
+            #[inline]
+            pub fn alpha_low() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"3\xB3")
+            }
+            ///`SubtensorModule.LiquidAlphaOn`.
+            #[inline]
+            pub fn liquid_alpha_on() -> Result<bool, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///`SubtensorModule.InitialColdkeySwapScheduleDuration`.
+            #[inline]
+            pub fn initial_coldkey_swap_schedule_duration() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xA0\x8C\0\0")
+            }
+            ///`SubtensorModule.InitialColdkeySwapRescheduleDuration`.
+            #[inline]
+            pub fn initial_coldkey_swap_reschedule_duration() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b" \x1C\0\0")
+            }
+            ///`SubtensorModule.InitialDissolveNetworkScheduleDuration`.
+            #[inline]
+            pub fn initial_dissolve_network_schedule_duration() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xA0\x8C\0\0")
+            }
+            ///`SubtensorModule.InitialTaoWeight`.
+            #[inline]
+            pub fn initial_tao_weight() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xFCb\xE0>\xFA<|\r")
+            }
+            ///`SubtensorModule.InitialEmaPriceHalvingPeriod`.
+            #[inline]
+            pub fn initial_ema_price_halving_period() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x80\x13\x03\0\0\0\0\0")
+            }
+            ///`SubtensorModule.DurationOfStartCall`.
+            #[inline]
+            pub fn duration_of_start_call() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xE0\xC4\0\0\0\0\0\0")
+            }
+            ///`SubtensorModule.KeySwapOnSubnetCost`.
+            #[inline]
+            pub fn key_swap_on_subnet_cost() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"@B\x0F\0\0\0\0\0")
+            }
+            ///`SubtensorModule.HotkeySwapOnSubnetInterval`.
+            #[inline]
+            pub fn hotkey_swap_on_subnet_interval() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xA0\x8C\0\0\0\0\0\0")
+            }
+            ///`SubtensorModule.LeaseDividendsDistributionInterval`.
+            #[inline]
+            pub fn lease_dividends_distribution_interval() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`SubtensorModule.MaxImmuneUidsPercentage`.
+            #[inline]
+            pub fn max_immune_uids_percentage() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Percent,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"P")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `SubtensorModule.MinActivityCutoff`.
+            pub type MinActivityCutoff = u16;
+            ///The storage key of `SubtensorModule.MinActivityCutoff`.
+            #[inline]
+            pub fn min_activity_cutoff() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MinActivityCutoff",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.MinActivityCutoff` when nothing is stored.
+            #[inline]
+            pub fn min_activity_cutoff_default() -> Result<
+                MinActivityCutoff,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"h\x01")
+            }
+            ///The value type of `SubtensorModule.AdminFreezeWindow`.
+            pub type AdminFreezeWindow = u16;
+            ///The storage key of `SubtensorModule.AdminFreezeWindow`.
+            #[inline]
+            pub fn admin_freeze_window() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AdminFreezeWindow",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.AdminFreezeWindow` when nothing is stored.
+            #[inline]
+            pub fn admin_freeze_window_default() -> Result<
+                AdminFreezeWindow,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\n\0")
+            }
+            ///The value type of `SubtensorModule.OwnerHyperparamRateLimit`.
+            pub type OwnerHyperparamRateLimit = u16;
+            ///The storage key of `SubtensorModule.OwnerHyperparamRateLimit`.
+            #[inline]
+            pub fn owner_hyperparam_rate_limit() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "OwnerHyperparamRateLimit",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.OwnerHyperparamRateLimit` when nothing is stored.
+            #[inline]
+            pub fn owner_hyperparam_rate_limit_default() -> Result<
+                OwnerHyperparamRateLimit,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x02\0")
+            }
+            ///The value type of `SubtensorModule.ColdkeySwapScheduleDuration`.
+            pub type ColdkeySwapScheduleDuration = u32;
+            ///The storage key of `SubtensorModule.ColdkeySwapScheduleDuration`.
+            #[inline]
+            pub fn coldkey_swap_schedule_duration() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ColdkeySwapScheduleDuration",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.ColdkeySwapScheduleDuration` when nothing is stored.
+            #[inline]
+            pub fn coldkey_swap_schedule_duration_default() -> Result<
+                ColdkeySwapScheduleDuration,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xA0\x8C\0\0")
+            }
+            ///The value type of `SubtensorModule.ColdkeySwapRescheduleDuration`.
+            pub type ColdkeySwapRescheduleDuration = u32;
+            ///The storage key of `SubtensorModule.ColdkeySwapRescheduleDuration`.
+            #[inline]
+            pub fn coldkey_swap_reschedule_duration() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ColdkeySwapRescheduleDuration",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.ColdkeySwapRescheduleDuration` when nothing is stored.
+            #[inline]
+            pub fn coldkey_swap_reschedule_duration_default() -> Result<
+                ColdkeySwapRescheduleDuration,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b" \x1C\0\0")
+            }
+            ///The value type of `SubtensorModule.DissolveNetworkScheduleDuration`.
+            pub type DissolveNetworkScheduleDuration = u32;
+            ///The storage key of `SubtensorModule.DissolveNetworkScheduleDuration`.
+            #[inline]
+            pub fn dissolve_network_schedule_duration() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "DissolveNetworkScheduleDuration",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.DissolveNetworkScheduleDuration` when nothing is stored.
+            #[inline]
+            pub fn dissolve_network_schedule_duration_default() -> Result<
+                DissolveNetworkScheduleDuration,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xA0\x8C\0\0")
+            }
+            ///The value type of `SubtensorModule.LastHotkeySwapOnNetuid`.
+            pub type LastHotkeySwapOnNetuid = u64;
+            ///The storage key of `SubtensorModule.LastHotkeySwapOnNetuid`.
+            #[inline]
+            pub fn last_hotkey_swap_on_netuid(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastHotkeySwapOnNetuid",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.LastHotkeySwapOnNetuid` when nothing is stored.
+            #[inline]
+            pub fn last_hotkey_swap_on_netuid_default() -> Result<
+                LastHotkeySwapOnNetuid,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.NextStakeJobId`.
+            pub type NextStakeJobId = u64;
+            ///The storage key of `SubtensorModule.NextStakeJobId`.
+            #[inline]
+            pub fn next_stake_job_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NextStakeJobId",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.NextStakeJobId` when nothing is stored.
+            #[inline]
+            pub fn next_stake_job_id_default() -> Result<
+                NextStakeJobId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.TaoWeight`.
+            pub type TaoWeight = u64;
+            ///The storage key of `SubtensorModule.TaoWeight`.
+            #[inline]
+            pub fn tao_weight() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TaoWeight",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.TaoWeight` when nothing is stored.
+            #[inline]
+            pub fn tao_weight_default() -> Result<
+                TaoWeight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xFCb\xE0>\xFA<|\r")
+            }
+            ///The value type of `SubtensorModule.CKBurn`.
+            pub type CKBurn = u64;
+            ///The storage key of `SubtensorModule.CKBurn`.
+            #[inline]
+            pub fn ck_burn() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SubtensorModule", "CKBurn", &[])
+            }
+            ///The value of `SubtensorModule.CKBurn` when nothing is stored.
+            #[inline]
+            pub fn ck_burn_default() -> Result<CKBurn, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.MaxDelegateTake`.
+            pub type MaxDelegateTake = u16;
+            ///The storage key of `SubtensorModule.MaxDelegateTake`.
+            #[inline]
+            pub fn max_delegate_take() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MaxDelegateTake",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.MaxDelegateTake` when nothing is stored.
+            #[inline]
+            pub fn max_delegate_take_default() -> Result<
+                MaxDelegateTake,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x14.")
+            }
+            ///The value type of `SubtensorModule.MinDelegateTake`.
+            pub type MinDelegateTake = u16;
+            ///The storage key of `SubtensorModule.MinDelegateTake`.
+            #[inline]
+            pub fn min_delegate_take() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MinDelegateTake",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.MinDelegateTake` when nothing is stored.
+            #[inline]
+            pub fn min_delegate_take_default() -> Result<
+                MinDelegateTake,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `SubtensorModule.MaxChildkeyTake`.
+            pub type MaxChildkeyTake = u16;
+            ///The storage key of `SubtensorModule.MaxChildkeyTake`.
+            #[inline]
+            pub fn max_childkey_take() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MaxChildkeyTake",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.MaxChildkeyTake` when nothing is stored.
+            #[inline]
+            pub fn max_childkey_take_default() -> Result<
+                MaxChildkeyTake,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x14.")
+            }
+            ///The value type of `SubtensorModule.MinChildkeyTake`.
+            pub type MinChildkeyTake = u16;
+            ///The storage key of `SubtensorModule.MinChildkeyTake`.
+            #[inline]
+            pub fn min_childkey_take() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MinChildkeyTake",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.MinChildkeyTake` when nothing is stored.
+            #[inline]
+            pub fn min_childkey_take_default() -> Result<
+                MinChildkeyTake,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `SubtensorModule.Owner`.
+            pub type Owner = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `SubtensorModule.Owner`.
+            #[inline]
+            pub fn owner(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Owner",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Owner` when nothing is stored.
+            #[inline]
+            pub fn owner_default() -> Result<Owner, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `SubtensorModule.Delegates`.
+            pub type Delegates = u16;
+            ///The storage key of `SubtensorModule.Delegates`.
+            #[inline]
+            pub fn delegates(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Delegates",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Delegates` when nothing is stored.
+            #[inline]
+            pub fn delegates_default() -> Result<
+                Delegates,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x14.")
+            }
+            ///The value type of `SubtensorModule.ChildkeyTake`.
+            pub type ChildkeyTake = u16;
+            ///The storage key of `SubtensorModule.ChildkeyTake`.
+            #[inline]
+            pub fn childkey_take(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ChildkeyTake",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.ChildkeyTake` when nothing is stored.
+            #[inline]
+            pub fn childkey_take_default() -> Result<
+                ChildkeyTake,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `SubtensorModule.PendingChildKeys`.
+            pub type PendingChildKeys = (
+                Vec<(u64, ::ferroscale_runtime_types::AccountId32)>,
+                u64,
+            );
+            ///The storage key of `SubtensorModule.PendingChildKeys`.
+            #[inline]
+            pub fn pending_child_keys(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "PendingChildKeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.PendingChildKeys` when nothing is stored.
+            #[inline]
+            pub fn pending_child_keys_default() -> Result<
+                PendingChildKeys,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.ChildKeys`.
+            pub type ChildKeys = Vec<(u64, ::ferroscale_runtime_types::AccountId32)>;
+            ///The storage key of `SubtensorModule.ChildKeys`.
+            #[inline]
+            pub fn child_keys(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ChildKeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.ChildKeys` when nothing is stored.
+            #[inline]
+            pub fn child_keys_default() -> Result<
+                ChildKeys,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.ParentKeys`.
+            pub type ParentKeys = Vec<(u64, ::ferroscale_runtime_types::AccountId32)>;
+            ///The storage key of `SubtensorModule.ParentKeys`.
+            #[inline]
+            pub fn parent_keys(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ParentKeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.ParentKeys` when nothing is stored.
+            #[inline]
+            pub fn parent_keys_default() -> Result<
+                ParentKeys,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.AlphaDividendsPerSubnet`.
+            pub type AlphaDividendsPerSubnet = u64;
+            ///The storage key of `SubtensorModule.AlphaDividendsPerSubnet`.
+            #[inline]
+            pub fn alpha_dividends_per_subnet(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AlphaDividendsPerSubnet",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.AlphaDividendsPerSubnet` when nothing is stored.
+            #[inline]
+            pub fn alpha_dividends_per_subnet_default() -> Result<
+                AlphaDividendsPerSubnet,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.BlockEmission`.
+            pub type BlockEmission = u64;
+            ///The storage key of `SubtensorModule.BlockEmission`.
+            #[inline]
+            pub fn block_emission() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "BlockEmission",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.BlockEmission` when nothing is stored.
+            #[inline]
+            pub fn block_emission_default() -> Result<
+                BlockEmission,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\xCA\x9A;\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.LastHotkeyEmissionOnNetuid`.
+            pub type LastHotkeyEmissionOnNetuid = u64;
+            ///The storage key of `SubtensorModule.LastHotkeyEmissionOnNetuid`.
+            #[inline]
+            pub fn last_hotkey_emission_on_netuid(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastHotkeyEmissionOnNetuid",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.LastHotkeyEmissionOnNetuid` when nothing is stored.
+            #[inline]
+            pub fn last_hotkey_emission_on_netuid_default() -> Result<
+                LastHotkeyEmissionOnNetuid,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.SubnetLimit`.
+            pub type SubnetLimit = u16;
+            ///The storage key of `SubtensorModule.SubnetLimit`.
+            #[inline]
+            pub fn subnet_limit() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetLimit",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetLimit` when nothing is stored.
+            #[inline]
+            pub fn subnet_limit_default() -> Result<
+                SubnetLimit,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x80\0")
+            }
+            ///The value type of `SubtensorModule.TotalIssuance`.
+            pub type TotalIssuance = u64;
+            ///The storage key of `SubtensorModule.TotalIssuance`.
+            #[inline]
+            pub fn total_issuance() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TotalIssuance",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.TotalIssuance` when nothing is stored.
+            #[inline]
+            pub fn total_issuance_default() -> Result<
+                TotalIssuance,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.TotalStake`.
+            pub type TotalStake = u64;
+            ///The storage key of `SubtensorModule.TotalStake`.
+            #[inline]
+            pub fn total_stake() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TotalStake",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.TotalStake` when nothing is stored.
+            #[inline]
+            pub fn total_stake_default() -> Result<
+                TotalStake,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.SubnetMovingAlpha`.
+            pub type SubnetMovingAlpha = super::super::super::runtime_types::substrate_fixed::FixedI128;
+            ///The storage key of `SubtensorModule.SubnetMovingAlpha`.
+            #[inline]
+            pub fn subnet_moving_alpha() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetMovingAlpha",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetMovingAlpha` when nothing is stored.
+            #[inline]
+            pub fn subnet_moving_alpha_default() -> Result<
+                SubnetMovingAlpha,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"U2\0\0\0\0\0\0\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.SubnetMovingPrice`.
+            pub type SubnetMovingPrice = super::super::super::runtime_types::substrate_fixed::FixedI128;
+            ///The storage key of `SubtensorModule.SubnetMovingPrice`.
+            #[inline]
+            pub fn subnet_moving_price(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetMovingPrice",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetMovingPrice` when nothing is stored.
+            #[inline]
+            pub fn subnet_moving_price_default() -> Result<
+                SubnetMovingPrice,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `SubtensorModule.SubnetVolume`.
+            pub type SubnetVolume = u128;
+            ///The storage key of `SubtensorModule.SubnetVolume`.
+            #[inline]
+            pub fn subnet_volume(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetVolume",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetVolume` when nothing is stored.
+            #[inline]
+            pub fn subnet_volume_default() -> Result<
+                SubnetVolume,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `SubtensorModule.SubnetTAO`.
+            pub type SubnetTAO = u64;
+            ///The storage key of `SubtensorModule.SubnetTAO`.
+            #[inline]
+            pub fn subnet_tao(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetTAO",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetTAO` when nothing is stored.
+            #[inline]
+            pub fn subnet_tao_default() -> Result<
+                SubnetTAO,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.SubnetTaoProvided`.
+            pub type SubnetTaoProvided = u64;
+            ///The storage key of `SubtensorModule.SubnetTaoProvided`.
+            #[inline]
+            pub fn subnet_tao_provided(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetTaoProvided",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetTaoProvided` when nothing is stored.
+            #[inline]
+            pub fn subnet_tao_provided_default() -> Result<
+                SubnetTaoProvided,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.SubnetAlphaInEmission`.
+            pub type SubnetAlphaInEmission = u64;
+            ///The storage key of `SubtensorModule.SubnetAlphaInEmission`.
+            #[inline]
+            pub fn subnet_alpha_in_emission(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetAlphaInEmission",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetAlphaInEmission` when nothing is stored.
+            #[inline]
+            pub fn subnet_alpha_in_emission_default() -> Result<
+                SubnetAlphaInEmission,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.SubnetAlphaOutEmission`.
+            pub type SubnetAlphaOutEmission = u64;
+            ///The storage key of `SubtensorModule.SubnetAlphaOutEmission`.
+            #[inline]
+            pub fn subnet_alpha_out_emission(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetAlphaOutEmission",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetAlphaOutEmission` when nothing is stored.
+            #[inline]
+            pub fn subnet_alpha_out_emission_default() -> Result<
+                SubnetAlphaOutEmission,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.SubnetTaoInEmission`.
+            pub type SubnetTaoInEmission = u64;
+            ///The storage key of `SubtensorModule.SubnetTaoInEmission`.
+            #[inline]
+            pub fn subnet_tao_in_emission(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetTaoInEmission",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetTaoInEmission` when nothing is stored.
+            #[inline]
+            pub fn subnet_tao_in_emission_default() -> Result<
+                SubnetTaoInEmission,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.SubnetAlphaIn`.
+            pub type SubnetAlphaIn = u64;
+            ///The storage key of `SubtensorModule.SubnetAlphaIn`.
+            #[inline]
+            pub fn subnet_alpha_in(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetAlphaIn",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetAlphaIn` when nothing is stored.
+            #[inline]
+            pub fn subnet_alpha_in_default() -> Result<
+                SubnetAlphaIn,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.SubnetAlphaInProvided`.
+            pub type SubnetAlphaInProvided = u64;
+            ///The storage key of `SubtensorModule.SubnetAlphaInProvided`.
+            #[inline]
+            pub fn subnet_alpha_in_provided(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetAlphaInProvided",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetAlphaInProvided` when nothing is stored.
+            #[inline]
+            pub fn subnet_alpha_in_provided_default() -> Result<
+                SubnetAlphaInProvided,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.SubnetAlphaOut`.
+            pub type SubnetAlphaOut = u64;
+            ///The storage key of `SubtensorModule.SubnetAlphaOut`.
+            #[inline]
+            pub fn subnet_alpha_out(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetAlphaOut",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetAlphaOut` when nothing is stored.
+            #[inline]
+            pub fn subnet_alpha_out_default() -> Result<
+                SubnetAlphaOut,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.StakingHotkeys`.
+            pub type StakingHotkeys = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `SubtensorModule.StakingHotkeys`.
+            #[inline]
+            pub fn staking_hotkeys(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "StakingHotkeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.StakingHotkeys` when nothing is stored.
+            #[inline]
+            pub fn staking_hotkeys_default() -> Result<
+                StakingHotkeys,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.OwnedHotkeys`.
+            pub type OwnedHotkeys = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `SubtensorModule.OwnedHotkeys`.
+            #[inline]
+            pub fn owned_hotkeys(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "OwnedHotkeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.OwnedHotkeys` when nothing is stored.
+            #[inline]
+            pub fn owned_hotkeys_default() -> Result<
+                OwnedHotkeys,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.AutoStakeDestination`.
+            pub type AutoStakeDestination = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `SubtensorModule.AutoStakeDestination`.
+            #[inline]
+            pub fn auto_stake_destination(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AutoStakeDestination",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.AutoStakeDestinationColdkeys`.
+            pub type AutoStakeDestinationColdkeys = Vec<
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `SubtensorModule.AutoStakeDestinationColdkeys`.
+            #[inline]
+            pub fn auto_stake_destination_coldkeys(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AutoStakeDestinationColdkeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.AutoStakeDestinationColdkeys` when nothing is stored.
+            #[inline]
+            pub fn auto_stake_destination_coldkeys_default() -> Result<
+                AutoStakeDestinationColdkeys,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.ColdkeySwapScheduled`.
+            pub type ColdkeySwapScheduled = (
+                u32,
+                ::ferroscale_runtime_types::AccountId32,
+            );
+            ///The storage key of `SubtensorModule.ColdkeySwapScheduled`.
+            #[inline]
+            pub fn coldkey_swap_scheduled(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ColdkeySwapScheduled",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.ColdkeySwapScheduled` when nothing is stored.
+            #[inline]
+            pub fn coldkey_swap_scheduled_default() -> Result<
+                ColdkeySwapScheduled,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `SubtensorModule.TotalHotkeyAlpha`.
+            pub type TotalHotkeyAlpha = u64;
+            ///The storage key of `SubtensorModule.TotalHotkeyAlpha`.
+            #[inline]
+            pub fn total_hotkey_alpha(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TotalHotkeyAlpha",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.TotalHotkeyAlpha` when nothing is stored.
+            #[inline]
+            pub fn total_hotkey_alpha_default() -> Result<
+                TotalHotkeyAlpha,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.TotalHotkeyAlphaLastEpoch`.
+            pub type TotalHotkeyAlphaLastEpoch = u64;
+            ///The storage key of `SubtensorModule.TotalHotkeyAlphaLastEpoch`.
+            #[inline]
+            pub fn total_hotkey_alpha_last_epoch(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TotalHotkeyAlphaLastEpoch",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.TotalHotkeyAlphaLastEpoch` when nothing is stored.
+            #[inline]
+            pub fn total_hotkey_alpha_last_epoch_default() -> Result<
+                TotalHotkeyAlphaLastEpoch,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.TotalHotkeyShares`.
+            pub type TotalHotkeyShares = super::super::super::runtime_types::substrate_fixed::FixedU128;
+            ///The storage key of `SubtensorModule.TotalHotkeyShares`.
+            #[inline]
+            pub fn total_hotkey_shares(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TotalHotkeyShares",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.TotalHotkeyShares` when nothing is stored.
+            #[inline]
+            pub fn total_hotkey_shares_default() -> Result<
+                TotalHotkeyShares,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `SubtensorModule.Alpha`.
+            pub type Alpha = super::super::super::runtime_types::substrate_fixed::FixedU128;
+            ///The storage key of `SubtensorModule.Alpha`.
+            #[inline]
+            pub fn alpha(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+                key3: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Alpha",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key3)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Alpha` when nothing is stored.
+            #[inline]
+            pub fn alpha_default() -> Result<Alpha, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `SubtensorModule.AlphaMapLastKey`.
+            pub type AlphaMapLastKey = Option<Vec<u8>>;
+            ///The storage key of `SubtensorModule.AlphaMapLastKey`.
+            #[inline]
+            pub fn alpha_map_last_key() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AlphaMapLastKey",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.AlphaMapLastKey` when nothing is stored.
+            #[inline]
+            pub fn alpha_map_last_key_default() -> Result<
+                AlphaMapLastKey,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.TokenSymbol`.
+            pub type TokenSymbol = Vec<u8>;
+            ///The storage key of `SubtensorModule.TokenSymbol`.
+            #[inline]
+            pub fn token_symbol(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TokenSymbol",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.TokenSymbol` when nothing is stored.
+            #[inline]
+            pub fn token_symbol_default() -> Result<
+                TokenSymbol,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x10\xF0\x9D\x9C\x8F")
+            }
+            ///The value type of `SubtensorModule.SubnetTaoFlow`.
+            pub type SubnetTaoFlow = i64;
+            ///The storage key of `SubtensorModule.SubnetTaoFlow`.
+            #[inline]
+            pub fn subnet_tao_flow(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetTaoFlow",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetTaoFlow` when nothing is stored.
+            #[inline]
+            pub fn subnet_tao_flow_default() -> Result<
+                SubnetTaoFlow,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.SubnetEmaTaoFlow`.
+            pub type SubnetEmaTaoFlow = (
+                u64,
+                super::super::super::runtime_types::substrate_fixed::FixedI128,
+            );
+            ///The storage key of `SubtensorModule.SubnetEmaTaoFlow`.
+            #[inline]
+            pub fn subnet_ema_tao_flow(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetEmaTaoFlow",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.TaoFlowCutoff`.
+            pub type TaoFlowCutoff = super::super::super::runtime_types::substrate_fixed::FixedI128;
+            ///The storage key of `SubtensorModule.TaoFlowCutoff`.
+            #[inline]
+            pub fn tao_flow_cutoff() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TaoFlowCutoff",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.TaoFlowCutoff` when nothing is stored.
+            #[inline]
+            pub fn tao_flow_cutoff_default() -> Result<
+                TaoFlowCutoff,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `SubtensorModule.FlowNormExponent`.
+            pub type FlowNormExponent = super::super::super::runtime_types::substrate_fixed::FixedU128;
+            ///The storage key of `SubtensorModule.FlowNormExponent`.
+            #[inline]
+            pub fn flow_norm_exponent() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "FlowNormExponent",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.FlowNormExponent` when nothing is stored.
+            #[inline]
+            pub fn flow_norm_exponent_default() -> Result<
+                FlowNormExponent,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `SubtensorModule.FlowEmaSmoothingFactor`.
+            pub type FlowEmaSmoothingFactor = u64;
+            ///The storage key of `SubtensorModule.FlowEmaSmoothingFactor`.
+            #[inline]
+            pub fn flow_ema_smoothing_factor() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "FlowEmaSmoothingFactor",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.FlowEmaSmoothingFactor` when nothing is stored.
+            #[inline]
+            pub fn flow_ema_smoothing_factor_default() -> Result<
+                FlowEmaSmoothingFactor,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x9D\xD5\xABK\xEB\x1A\0\0")
+            }
+            ///The value type of `SubtensorModule.UsedWork`.
+            pub type UsedWork = u64;
+            ///The storage key of `SubtensorModule.UsedWork`.
+            #[inline]
+            pub fn used_work(key1: &Vec<u8>) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "UsedWork",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.UsedWork` when nothing is stored.
+            #[inline]
+            pub fn used_work_default() -> Result<UsedWork, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.MaxRegistrationsPerBlock`.
+            pub type MaxRegistrationsPerBlock = u16;
+            ///The storage key of `SubtensorModule.MaxRegistrationsPerBlock`.
+            #[inline]
+            pub fn max_registrations_per_block(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MaxRegistrationsPerBlock",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.MaxRegistrationsPerBlock` when nothing is stored.
+            #[inline]
+            pub fn max_registrations_per_block_default() -> Result<
+                MaxRegistrationsPerBlock,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0")
+            }
+            ///The value type of `SubtensorModule.TotalNetworks`.
+            pub type TotalNetworks = u16;
+            ///The storage key of `SubtensorModule.TotalNetworks`.
+            #[inline]
+            pub fn total_networks() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TotalNetworks",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.TotalNetworks` when nothing is stored.
+            #[inline]
+            pub fn total_networks_default() -> Result<
+                TotalNetworks,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `SubtensorModule.NetworkImmunityPeriod`.
+            pub type NetworkImmunityPeriod = u64;
+            ///The storage key of `SubtensorModule.NetworkImmunityPeriod`.
+            #[inline]
+            pub fn network_immunity_period() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NetworkImmunityPeriod",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.NetworkImmunityPeriod` when nothing is stored.
+            #[inline]
+            pub fn network_immunity_period_default() -> Result<
+                NetworkImmunityPeriod,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x80\xC6\x13\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.NetworkMinLockCost`.
+            pub type NetworkMinLockCost = u64;
+            ///The storage key of `SubtensorModule.NetworkMinLockCost`.
+            #[inline]
+            pub fn network_min_lock_cost() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NetworkMinLockCost",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.NetworkMinLockCost` when nothing is stored.
+            #[inline]
+            pub fn network_min_lock_cost_default() -> Result<
+                NetworkMinLockCost,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\x10\xA5\xD4\xE8\0\0\0")
+            }
+            ///The value type of `SubtensorModule.NetworkLastLockCost`.
+            pub type NetworkLastLockCost = u64;
+            ///The storage key of `SubtensorModule.NetworkLastLockCost`.
+            #[inline]
+            pub fn network_last_lock_cost() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NetworkLastLockCost",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.NetworkLastLockCost` when nothing is stored.
+            #[inline]
+            pub fn network_last_lock_cost_default() -> Result<
+                NetworkLastLockCost,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\x10\xA5\xD4\xE8\0\0\0")
+            }
+            ///The value type of `SubtensorModule.NetworkLockReductionInterval`.
+            pub type NetworkLockReductionInterval = u64;
+            ///The storage key of `SubtensorModule.NetworkLockReductionInterval`.
+            #[inline]
+            pub fn network_lock_reduction_interval() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NetworkLockReductionInterval",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.NetworkLockReductionInterval` when nothing is stored.
+            #[inline]
+            pub fn network_lock_reduction_interval_default() -> Result<
+                NetworkLockReductionInterval,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xC0\x89\x01\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.SubnetOwnerCut`.
+            pub type SubnetOwnerCut = u16;
+            ///The storage key of `SubtensorModule.SubnetOwnerCut`.
+            #[inline]
+            pub fn subnet_owner_cut() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetOwnerCut",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetOwnerCut` when nothing is stored.
+            #[inline]
+            pub fn subnet_owner_cut_default() -> Result<
+                SubnetOwnerCut,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x14.")
+            }
+            ///The value type of `SubtensorModule.NetworkRateLimit`.
+            pub type NetworkRateLimit = u64;
+            ///The storage key of `SubtensorModule.NetworkRateLimit`.
+            #[inline]
+            pub fn network_rate_limit() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NetworkRateLimit",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.NetworkRateLimit` when nothing is stored.
+            #[inline]
+            pub fn network_rate_limit_default() -> Result<
+                NetworkRateLimit,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b" \x1C\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.NominatorMinRequiredStake`.
+            pub type NominatorMinRequiredStake = u64;
+            ///The storage key of `SubtensorModule.NominatorMinRequiredStake`.
+            #[inline]
+            pub fn nominator_min_required_stake() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NominatorMinRequiredStake",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.NominatorMinRequiredStake` when nothing is stored.
+            #[inline]
+            pub fn nominator_min_required_stake_default() -> Result<
+                NominatorMinRequiredStake,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.WeightsVersionKeyRateLimit`.
+            pub type WeightsVersionKeyRateLimit = u64;
+            ///The storage key of `SubtensorModule.WeightsVersionKeyRateLimit`.
+            #[inline]
+            pub fn weights_version_key_rate_limit() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "WeightsVersionKeyRateLimit",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.WeightsVersionKeyRateLimit` when nothing is stored.
+            #[inline]
+            pub fn weights_version_key_rate_limit_default() -> Result<
+                WeightsVersionKeyRateLimit,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x05\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.LastRateLimitedBlock`.
+            pub type LastRateLimitedBlock = u64;
+            ///The storage key of `SubtensorModule.LastRateLimitedBlock`.
+            #[inline]
+            pub fn last_rate_limited_block(
+                key1: &super::super::super::runtime_types::pallet_subtensor::RateLimitKey<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastRateLimitedBlock",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.LastRateLimitedBlock` when nothing is stored.
+            #[inline]
+            pub fn last_rate_limited_block_default() -> Result<
+                LastRateLimitedBlock,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.TransferToggle`.
+            pub type TransferToggle = bool;
+            ///The storage key of `SubtensorModule.TransferToggle`.
+            #[inline]
+            pub fn transfer_toggle(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TransferToggle",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.TransferToggle` when nothing is stored.
+            #[inline]
+            pub fn transfer_toggle_default() -> Result<
+                TransferToggle,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x01")
+            }
+            ///The value type of `SubtensorModule.SubnetLocked`.
+            pub type SubnetLocked = u64;
+            ///The storage key of `SubtensorModule.SubnetLocked`.
+            #[inline]
+            pub fn subnet_locked(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetLocked",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetLocked` when nothing is stored.
+            #[inline]
+            pub fn subnet_locked_default() -> Result<
+                SubnetLocked,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.LargestLocked`.
+            pub type LargestLocked = u64;
+            ///The storage key of `SubtensorModule.LargestLocked`.
+            #[inline]
+            pub fn largest_locked(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LargestLocked",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.LargestLocked` when nothing is stored.
+            #[inline]
+            pub fn largest_locked_default() -> Result<
+                LargestLocked,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.Tempo`.
+            pub type Tempo = u16;
+            ///The storage key of `SubtensorModule.Tempo`.
+            #[inline]
+            pub fn tempo(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Tempo",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Tempo` when nothing is stored.
+            #[inline]
+            pub fn tempo_default() -> Result<Tempo, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"h\x01")
+            }
+            ///The value type of `SubtensorModule.FirstEmissionBlockNumber`.
+            pub type FirstEmissionBlockNumber = u64;
+            ///The storage key of `SubtensorModule.FirstEmissionBlockNumber`.
+            #[inline]
+            pub fn first_emission_block_number(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "FirstEmissionBlockNumber",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.SubnetMechanism`.
+            pub type SubnetMechanism = u16;
+            ///The storage key of `SubtensorModule.SubnetMechanism`.
+            #[inline]
+            pub fn subnet_mechanism(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetMechanism",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetMechanism` when nothing is stored.
+            #[inline]
+            pub fn subnet_mechanism_default() -> Result<
+                SubnetMechanism,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `SubtensorModule.SubnetworkN`.
+            pub type SubnetworkN = u16;
+            ///The storage key of `SubtensorModule.SubnetworkN`.
+            #[inline]
+            pub fn subnetwork_n(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetworkN",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetworkN` when nothing is stored.
+            #[inline]
+            pub fn subnetwork_n_default() -> Result<
+                SubnetworkN,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `SubtensorModule.NetworksAdded`.
+            pub type NetworksAdded = bool;
+            ///The storage key of `SubtensorModule.NetworksAdded`.
+            #[inline]
+            pub fn networks_added(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NetworksAdded",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.NetworksAdded` when nothing is stored.
+            #[inline]
+            pub fn networks_added_default() -> Result<
+                NetworksAdded,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.IsNetworkMember`.
+            pub type IsNetworkMember = bool;
+            ///The storage key of `SubtensorModule.IsNetworkMember`.
+            #[inline]
+            pub fn is_network_member(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "IsNetworkMember",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.IsNetworkMember` when nothing is stored.
+            #[inline]
+            pub fn is_network_member_default() -> Result<
+                IsNetworkMember,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.NetworkRegistrationAllowed`.
+            pub type NetworkRegistrationAllowed = bool;
+            ///The storage key of `SubtensorModule.NetworkRegistrationAllowed`.
+            #[inline]
+            pub fn network_registration_allowed(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NetworkRegistrationAllowed",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.NetworkRegistrationAllowed` when nothing is stored.
+            #[inline]
+            pub fn network_registration_allowed_default() -> Result<
+                NetworkRegistrationAllowed,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x01")
+            }
+            ///The value type of `SubtensorModule.NetworkPowRegistrationAllowed`.
+            pub type NetworkPowRegistrationAllowed = bool;
+            ///The storage key of `SubtensorModule.NetworkPowRegistrationAllowed`.
+            #[inline]
+            pub fn network_pow_registration_allowed(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NetworkPowRegistrationAllowed",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.NetworkPowRegistrationAllowed` when nothing is stored.
+            #[inline]
+            pub fn network_pow_registration_allowed_default() -> Result<
+                NetworkPowRegistrationAllowed,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x01")
+            }
+            ///The value type of `SubtensorModule.NetworkRegisteredAt`.
+            pub type NetworkRegisteredAt = u64;
+            ///The storage key of `SubtensorModule.NetworkRegisteredAt`.
+            #[inline]
+            pub fn network_registered_at(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NetworkRegisteredAt",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.NetworkRegisteredAt` when nothing is stored.
+            #[inline]
+            pub fn network_registered_at_default() -> Result<
+                NetworkRegisteredAt,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.PendingServerEmission`.
+            pub type PendingServerEmission = u64;
+            ///The storage key of `SubtensorModule.PendingServerEmission`.
+            #[inline]
+            pub fn pending_server_emission(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "PendingServerEmission",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.PendingServerEmission` when nothing is stored.
+            #[inline]
+            pub fn pending_server_emission_default() -> Result<
+                PendingServerEmission,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.PendingValidatorEmission`.
+            pub type PendingValidatorEmission = u64;
+            ///The storage key of `SubtensorModule.PendingValidatorEmission`.
+            #[inline]
+            pub fn pending_validator_emission(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "PendingValidatorEmission",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.PendingValidatorEmission` when nothing is stored.
+            #[inline]
+            pub fn pending_validator_emission_default() -> Result<
+                PendingValidatorEmission,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.PendingRootAlphaDivs`.
+            pub type PendingRootAlphaDivs = u64;
+            ///The storage key of `SubtensorModule.PendingRootAlphaDivs`.
+            #[inline]
+            pub fn pending_root_alpha_divs(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "PendingRootAlphaDivs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.PendingRootAlphaDivs` when nothing is stored.
+            #[inline]
+            pub fn pending_root_alpha_divs_default() -> Result<
+                PendingRootAlphaDivs,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.PendingOwnerCut`.
+            pub type PendingOwnerCut = u64;
+            ///The storage key of `SubtensorModule.PendingOwnerCut`.
+            #[inline]
+            pub fn pending_owner_cut(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "PendingOwnerCut",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.PendingOwnerCut` when nothing is stored.
+            #[inline]
+            pub fn pending_owner_cut_default() -> Result<
+                PendingOwnerCut,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.BlocksSinceLastStep`.
+            pub type BlocksSinceLastStep = u64;
+            ///The storage key of `SubtensorModule.BlocksSinceLastStep`.
+            #[inline]
+            pub fn blocks_since_last_step(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "BlocksSinceLastStep",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.BlocksSinceLastStep` when nothing is stored.
+            #[inline]
+            pub fn blocks_since_last_step_default() -> Result<
+                BlocksSinceLastStep,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.LastMechansimStepBlock`.
+            pub type LastMechansimStepBlock = u64;
+            ///The storage key of `SubtensorModule.LastMechansimStepBlock`.
+            #[inline]
+            pub fn last_mechansim_step_block(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastMechansimStepBlock",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.LastMechansimStepBlock` when nothing is stored.
+            #[inline]
+            pub fn last_mechansim_step_block_default() -> Result<
+                LastMechansimStepBlock,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.SubnetOwner`.
+            pub type SubnetOwner = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `SubtensorModule.SubnetOwner`.
+            #[inline]
+            pub fn subnet_owner(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetOwner",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetOwner` when nothing is stored.
+            #[inline]
+            pub fn subnet_owner_default() -> Result<
+                SubnetOwner,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `SubtensorModule.SubnetOwnerHotkey`.
+            pub type SubnetOwnerHotkey = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `SubtensorModule.SubnetOwnerHotkey`.
+            #[inline]
+            pub fn subnet_owner_hotkey(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetOwnerHotkey",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetOwnerHotkey` when nothing is stored.
+            #[inline]
+            pub fn subnet_owner_hotkey_default() -> Result<
+                SubnetOwnerHotkey,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `SubtensorModule.RecycleOrBurn`.
+            pub type RecycleOrBurn = super::super::super::runtime_types::pallet_subtensor::pallet::RecycleOrBurnEnum;
+            ///The storage key of `SubtensorModule.RecycleOrBurn`.
+            #[inline]
+            pub fn recycle_or_burn(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RecycleOrBurn",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.RecycleOrBurn` when nothing is stored.
+            #[inline]
+            pub fn recycle_or_burn_default() -> Result<
+                RecycleOrBurn,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.ServingRateLimit`.
+            pub type ServingRateLimit = u64;
+            ///The storage key of `SubtensorModule.ServingRateLimit`.
+            #[inline]
+            pub fn serving_rate_limit(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ServingRateLimit",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.ServingRateLimit` when nothing is stored.
+            #[inline]
+            pub fn serving_rate_limit_default() -> Result<
+                ServingRateLimit,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.Rho`.
+            pub type Rho = u16;
+            ///The storage key of `SubtensorModule.Rho`.
+            #[inline]
+            pub fn rho(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Rho",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Rho` when nothing is stored.
+            #[inline]
+            pub fn rho_default() -> Result<Rho, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\n\0")
+            }
+            ///The value type of `SubtensorModule.AlphaSigmoidSteepness`.
+            pub type AlphaSigmoidSteepness = i16;
+            ///The storage key of `SubtensorModule.AlphaSigmoidSteepness`.
+            #[inline]
+            pub fn alpha_sigmoid_steepness(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AlphaSigmoidSteepness",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.AlphaSigmoidSteepness` when nothing is stored.
+            #[inline]
+            pub fn alpha_sigmoid_steepness_default() -> Result<
+                AlphaSigmoidSteepness,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xE8\x03")
+            }
+            ///The value type of `SubtensorModule.Kappa`.
+            pub type Kappa = u16;
+            ///The storage key of `SubtensorModule.Kappa`.
+            #[inline]
+            pub fn kappa(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Kappa",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Kappa` when nothing is stored.
+            #[inline]
+            pub fn kappa_default() -> Result<Kappa, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xFF\x7F")
+            }
+            ///The value type of `SubtensorModule.RegistrationsThisInterval`.
+            pub type RegistrationsThisInterval = u16;
+            ///The storage key of `SubtensorModule.RegistrationsThisInterval`.
+            #[inline]
+            pub fn registrations_this_interval(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RegistrationsThisInterval",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.RegistrationsThisInterval` when nothing is stored.
+            #[inline]
+            pub fn registrations_this_interval_default() -> Result<
+                RegistrationsThisInterval,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `SubtensorModule.POWRegistrationsThisInterval`.
+            pub type POWRegistrationsThisInterval = u16;
+            ///The storage key of `SubtensorModule.POWRegistrationsThisInterval`.
+            #[inline]
+            pub fn pow_registrations_this_interval(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "POWRegistrationsThisInterval",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.POWRegistrationsThisInterval` when nothing is stored.
+            #[inline]
+            pub fn pow_registrations_this_interval_default() -> Result<
+                POWRegistrationsThisInterval,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `SubtensorModule.BurnRegistrationsThisInterval`.
+            pub type BurnRegistrationsThisInterval = u16;
+            ///The storage key of `SubtensorModule.BurnRegistrationsThisInterval`.
+            #[inline]
+            pub fn burn_registrations_this_interval(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "BurnRegistrationsThisInterval",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.BurnRegistrationsThisInterval` when nothing is stored.
+            #[inline]
+            pub fn burn_registrations_this_interval_default() -> Result<
+                BurnRegistrationsThisInterval,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `SubtensorModule.MinAllowedUids`.
+            pub type MinAllowedUids = u16;
+            ///The storage key of `SubtensorModule.MinAllowedUids`.
+            #[inline]
+            pub fn min_allowed_uids(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MinAllowedUids",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.MinAllowedUids` when nothing is stored.
+            #[inline]
+            pub fn min_allowed_uids_default() -> Result<
+                MinAllowedUids,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"@\0")
+            }
+            ///The value type of `SubtensorModule.MaxAllowedUids`.
+            pub type MaxAllowedUids = u16;
+            ///The storage key of `SubtensorModule.MaxAllowedUids`.
+            #[inline]
+            pub fn max_allowed_uids(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MaxAllowedUids",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.MaxAllowedUids` when nothing is stored.
+            #[inline]
+            pub fn max_allowed_uids_default() -> Result<
+                MaxAllowedUids,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\x10")
+            }
+            ///The value type of `SubtensorModule.ImmunityPeriod`.
+            pub type ImmunityPeriod = u16;
+            ///The storage key of `SubtensorModule.ImmunityPeriod`.
+            #[inline]
+            pub fn immunity_period(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ImmunityPeriod",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.ImmunityPeriod` when nothing is stored.
+            #[inline]
+            pub fn immunity_period_default() -> Result<
+                ImmunityPeriod,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\x10")
+            }
+            ///The value type of `SubtensorModule.ActivityCutoff`.
+            pub type ActivityCutoff = u16;
+            ///The storage key of `SubtensorModule.ActivityCutoff`.
+            #[inline]
+            pub fn activity_cutoff(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ActivityCutoff",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.ActivityCutoff` when nothing is stored.
+            #[inline]
+            pub fn activity_cutoff_default() -> Result<
+                ActivityCutoff,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x88\x13")
+            }
+            ///The value type of `SubtensorModule.MaxWeightsLimit`.
+            pub type MaxWeightsLimit = u16;
+            ///The storage key of `SubtensorModule.MaxWeightsLimit`.
+            #[inline]
+            pub fn max_weights_limit(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MaxWeightsLimit",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.MaxWeightsLimit` when nothing is stored.
+            #[inline]
+            pub fn max_weights_limit_default() -> Result<
+                MaxWeightsLimit,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xFF\xFF")
+            }
+            ///The value type of `SubtensorModule.WeightsVersionKey`.
+            pub type WeightsVersionKey = u64;
+            ///The storage key of `SubtensorModule.WeightsVersionKey`.
+            #[inline]
+            pub fn weights_version_key(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "WeightsVersionKey",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.WeightsVersionKey` when nothing is stored.
+            #[inline]
+            pub fn weights_version_key_default() -> Result<
+                WeightsVersionKey,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.MinAllowedWeights`.
+            pub type MinAllowedWeights = u16;
+            ///The storage key of `SubtensorModule.MinAllowedWeights`.
+            #[inline]
+            pub fn min_allowed_weights(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MinAllowedWeights",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.MinAllowedWeights` when nothing is stored.
+            #[inline]
+            pub fn min_allowed_weights_default() -> Result<
+                MinAllowedWeights,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\x04")
+            }
+            ///The value type of `SubtensorModule.MaxAllowedValidators`.
+            pub type MaxAllowedValidators = u16;
+            ///The storage key of `SubtensorModule.MaxAllowedValidators`.
+            #[inline]
+            pub fn max_allowed_validators(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MaxAllowedValidators",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.MaxAllowedValidators` when nothing is stored.
+            #[inline]
+            pub fn max_allowed_validators_default() -> Result<
+                MaxAllowedValidators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x80\0")
+            }
+            ///The value type of `SubtensorModule.AdjustmentInterval`.
+            pub type AdjustmentInterval = u16;
+            ///The storage key of `SubtensorModule.AdjustmentInterval`.
+            #[inline]
+            pub fn adjustment_interval(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AdjustmentInterval",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.AdjustmentInterval` when nothing is stored.
+            #[inline]
+            pub fn adjustment_interval_default() -> Result<
+                AdjustmentInterval,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"d\0")
+            }
+            ///The value type of `SubtensorModule.BondsMovingAverage`.
+            pub type BondsMovingAverage = u64;
+            ///The storage key of `SubtensorModule.BondsMovingAverage`.
+            #[inline]
+            pub fn bonds_moving_average(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "BondsMovingAverage",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.BondsMovingAverage` when nothing is stored.
+            #[inline]
+            pub fn bonds_moving_average_default() -> Result<
+                BondsMovingAverage,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xA0\xBB\r\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.BondsPenalty`.
+            pub type BondsPenalty = u16;
+            ///The storage key of `SubtensorModule.BondsPenalty`.
+            #[inline]
+            pub fn bonds_penalty(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "BondsPenalty",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.BondsPenalty` when nothing is stored.
+            #[inline]
+            pub fn bonds_penalty_default() -> Result<
+                BondsPenalty,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xFF\xFF")
+            }
+            ///The value type of `SubtensorModule.BondsResetOn`.
+            pub type BondsResetOn = bool;
+            ///The storage key of `SubtensorModule.BondsResetOn`.
+            #[inline]
+            pub fn bonds_reset_on(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "BondsResetOn",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.BondsResetOn` when nothing is stored.
+            #[inline]
+            pub fn bonds_reset_on_default() -> Result<
+                BondsResetOn,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.WeightsSetRateLimit`.
+            pub type WeightsSetRateLimit = u64;
+            ///The storage key of `SubtensorModule.WeightsSetRateLimit`.
+            #[inline]
+            pub fn weights_set_rate_limit(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "WeightsSetRateLimit",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.WeightsSetRateLimit` when nothing is stored.
+            #[inline]
+            pub fn weights_set_rate_limit_default() -> Result<
+                WeightsSetRateLimit,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.ValidatorPruneLen`.
+            pub type ValidatorPruneLen = u64;
+            ///The storage key of `SubtensorModule.ValidatorPruneLen`.
+            #[inline]
+            pub fn validator_prune_len(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ValidatorPruneLen",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.ValidatorPruneLen` when nothing is stored.
+            #[inline]
+            pub fn validator_prune_len_default() -> Result<
+                ValidatorPruneLen,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.ScalingLawPower`.
+            pub type ScalingLawPower = u16;
+            ///The storage key of `SubtensorModule.ScalingLawPower`.
+            #[inline]
+            pub fn scaling_law_power(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ScalingLawPower",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.ScalingLawPower` when nothing is stored.
+            #[inline]
+            pub fn scaling_law_power_default() -> Result<
+                ScalingLawPower,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"2\0")
+            }
+            ///The value type of `SubtensorModule.TargetRegistrationsPerInterval`.
+            pub type TargetRegistrationsPerInterval = u16;
+            ///The storage key of `SubtensorModule.TargetRegistrationsPerInterval`.
+            #[inline]
+            pub fn target_registrations_per_interval(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TargetRegistrationsPerInterval",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.TargetRegistrationsPerInterval` when nothing is stored.
+            #[inline]
+            pub fn target_registrations_per_interval_default() -> Result<
+                TargetRegistrationsPerInterval,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x02\0")
+            }
+            ///The value type of `SubtensorModule.AdjustmentAlpha`.
+            pub type AdjustmentAlpha = u64;
+            ///The storage key of `SubtensorModule.AdjustmentAlpha`.
+            #[inline]
+            pub fn adjustment_alpha(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AdjustmentAlpha",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.AdjustmentAlpha` when nothing is stored.
+            #[inline]
+            pub fn adjustment_alpha_default() -> Result<
+                AdjustmentAlpha,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.CommitRevealWeightsEnabled`.
+            pub type CommitRevealWeightsEnabled = bool;
+            ///The storage key of `SubtensorModule.CommitRevealWeightsEnabled`.
+            #[inline]
+            pub fn commit_reveal_weights_enabled(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "CommitRevealWeightsEnabled",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.CommitRevealWeightsEnabled` when nothing is stored.
+            #[inline]
+            pub fn commit_reveal_weights_enabled_default() -> Result<
+                CommitRevealWeightsEnabled,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x01")
+            }
+            ///The value type of `SubtensorModule.Burn`.
+            pub type Burn = u64;
+            ///The storage key of `SubtensorModule.Burn`.
+            #[inline]
+            pub fn burn(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Burn",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Burn` when nothing is stored.
+            #[inline]
+            pub fn burn_default() -> Result<Burn, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\xE1\xF5\x05\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.Difficulty`.
+            pub type Difficulty = u64;
+            ///The storage key of `SubtensorModule.Difficulty`.
+            #[inline]
+            pub fn difficulty(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Difficulty",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Difficulty` when nothing is stored.
+            #[inline]
+            pub fn difficulty_default() -> Result<
+                Difficulty,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x80\x96\x98\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.MinBurn`.
+            pub type MinBurn = u64;
+            ///The storage key of `SubtensorModule.MinBurn`.
+            #[inline]
+            pub fn min_burn(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MinBurn",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.MinBurn` when nothing is stored.
+            #[inline]
+            pub fn min_burn_default() -> Result<MinBurn, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b" \xA1\x07\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.MaxBurn`.
+            pub type MaxBurn = u64;
+            ///The storage key of `SubtensorModule.MaxBurn`.
+            #[inline]
+            pub fn max_burn(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MaxBurn",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.MaxBurn` when nothing is stored.
+            #[inline]
+            pub fn max_burn_default() -> Result<MaxBurn, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\xE8vH\x17\0\0\0")
+            }
+            ///The value type of `SubtensorModule.MinDifficulty`.
+            pub type MinDifficulty = u64;
+            ///The storage key of `SubtensorModule.MinDifficulty`.
+            #[inline]
+            pub fn min_difficulty(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MinDifficulty",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.MinDifficulty` when nothing is stored.
+            #[inline]
+            pub fn min_difficulty_default() -> Result<
+                MinDifficulty,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x80\x96\x98\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.MaxDifficulty`.
+            pub type MaxDifficulty = u64;
+            ///The storage key of `SubtensorModule.MaxDifficulty`.
+            #[inline]
+            pub fn max_difficulty(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MaxDifficulty",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.MaxDifficulty` when nothing is stored.
+            #[inline]
+            pub fn max_difficulty_default() -> Result<
+                MaxDifficulty,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xFF\xFF\xFF\xFF\xFF\xFF\xFF?")
+            }
+            ///The value type of `SubtensorModule.LastAdjustmentBlock`.
+            pub type LastAdjustmentBlock = u64;
+            ///The storage key of `SubtensorModule.LastAdjustmentBlock`.
+            #[inline]
+            pub fn last_adjustment_block(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastAdjustmentBlock",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.LastAdjustmentBlock` when nothing is stored.
+            #[inline]
+            pub fn last_adjustment_block_default() -> Result<
+                LastAdjustmentBlock,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.RegistrationsThisBlock`.
+            pub type RegistrationsThisBlock = u16;
+            ///The storage key of `SubtensorModule.RegistrationsThisBlock`.
+            #[inline]
+            pub fn registrations_this_block(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RegistrationsThisBlock",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.RegistrationsThisBlock` when nothing is stored.
+            #[inline]
+            pub fn registrations_this_block_default() -> Result<
+                RegistrationsThisBlock,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `SubtensorModule.EMAPriceHalvingBlocks`.
+            pub type EMAPriceHalvingBlocks = u64;
+            ///The storage key of `SubtensorModule.EMAPriceHalvingBlocks`.
+            #[inline]
+            pub fn ema_price_halving_blocks(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "EMAPriceHalvingBlocks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.EMAPriceHalvingBlocks` when nothing is stored.
+            #[inline]
+            pub fn ema_price_halving_blocks_default() -> Result<
+                EMAPriceHalvingBlocks,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x80\x13\x03\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.RAORecycledForRegistration`.
+            pub type RAORecycledForRegistration = u64;
+            ///The storage key of `SubtensorModule.RAORecycledForRegistration`.
+            #[inline]
+            pub fn rao_recycled_for_registration(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RAORecycledForRegistration",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.RAORecycledForRegistration` when nothing is stored.
+            #[inline]
+            pub fn rao_recycled_for_registration_default() -> Result<
+                RAORecycledForRegistration,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.TxRateLimit`.
+            pub type TxRateLimit = u64;
+            ///The storage key of `SubtensorModule.TxRateLimit`.
+            #[inline]
+            pub fn tx_rate_limit() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TxRateLimit",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.TxRateLimit` when nothing is stored.
+            #[inline]
+            pub fn tx_rate_limit_default() -> Result<
+                TxRateLimit,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.TxDelegateTakeRateLimit`.
+            pub type TxDelegateTakeRateLimit = u64;
+            ///The storage key of `SubtensorModule.TxDelegateTakeRateLimit`.
+            #[inline]
+            pub fn tx_delegate_take_rate_limit() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TxDelegateTakeRateLimit",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.TxDelegateTakeRateLimit` when nothing is stored.
+            #[inline]
+            pub fn tx_delegate_take_rate_limit_default() -> Result<
+                TxDelegateTakeRateLimit,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xC0K\x03\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.TxChildkeyTakeRateLimit`.
+            pub type TxChildkeyTakeRateLimit = u64;
+            ///The storage key of `SubtensorModule.TxChildkeyTakeRateLimit`.
+            #[inline]
+            pub fn tx_childkey_take_rate_limit() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TxChildkeyTakeRateLimit",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.TxChildkeyTakeRateLimit` when nothing is stored.
+            #[inline]
+            pub fn tx_childkey_take_rate_limit_default() -> Result<
+                TxChildkeyTakeRateLimit,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xC0K\x03\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.LiquidAlphaOn`.
+            pub type LiquidAlphaOn = bool;
+            ///The storage key of `SubtensorModule.LiquidAlphaOn`.
+            #[inline]
+            pub fn liquid_alpha_on(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LiquidAlphaOn",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.LiquidAlphaOn` when nothing is stored.
+            #[inline]
+            pub fn liquid_alpha_on_default() -> Result<
+                LiquidAlphaOn,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.Yuma3On`.
+            pub type Yuma3On = bool;
+            ///The storage key of `SubtensorModule.Yuma3On`.
+            #[inline]
+            pub fn yuma3_on(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Yuma3On",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Yuma3On` when nothing is stored.
+            #[inline]
+            pub fn yuma3_on_default() -> Result<Yuma3On, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.AlphaValues`.
+            pub type AlphaValues = (u16, u16);
+            ///The storage key of `SubtensorModule.AlphaValues`.
+            #[inline]
+            pub fn alpha_values(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AlphaValues",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.AlphaValues` when nothing is stored.
+            #[inline]
+            pub fn alpha_values_default() -> Result<
+                AlphaValues,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"3\xB3f\xE6")
+            }
+            ///The value type of `SubtensorModule.SubtokenEnabled`.
+            pub type SubtokenEnabled = bool;
+            ///The storage key of `SubtensorModule.SubtokenEnabled`.
+            #[inline]
+            pub fn subtoken_enabled(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubtokenEnabled",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubtokenEnabled` when nothing is stored.
+            #[inline]
+            pub fn subtoken_enabled_default() -> Result<
+                SubtokenEnabled,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.ImmuneOwnerUidsLimit`.
+            pub type ImmuneOwnerUidsLimit = u16;
+            ///The storage key of `SubtensorModule.ImmuneOwnerUidsLimit`.
+            #[inline]
+            pub fn immune_owner_uids_limit(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ImmuneOwnerUidsLimit",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.ImmuneOwnerUidsLimit` when nothing is stored.
+            #[inline]
+            pub fn immune_owner_uids_limit_default() -> Result<
+                ImmuneOwnerUidsLimit,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0")
+            }
+            ///The value type of `SubtensorModule.StakeWeight`.
+            pub type StakeWeight = Vec<u16>;
+            ///The storage key of `SubtensorModule.StakeWeight`.
+            #[inline]
+            pub fn stake_weight(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "StakeWeight",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.StakeWeight` when nothing is stored.
+            #[inline]
+            pub fn stake_weight_default() -> Result<
+                StakeWeight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.Uids`.
+            pub type Uids = u16;
+            ///The storage key of `SubtensorModule.Uids`.
+            #[inline]
+            pub fn uids(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Uids",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.Keys`.
+            pub type Keys = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `SubtensorModule.Keys`.
+            #[inline]
+            pub fn keys(key1: &u16, key2: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Keys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Keys` when nothing is stored.
+            #[inline]
+            pub fn keys_default() -> Result<Keys, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `SubtensorModule.LoadedEmission`.
+            pub type LoadedEmission = Vec<
+                (::ferroscale_runtime_types::AccountId32, u64, u64),
+            >;
+            ///The storage key of `SubtensorModule.LoadedEmission`.
+            #[inline]
+            pub fn loaded_emission(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LoadedEmission",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.Active`.
+            pub type Active = Vec<bool>;
+            ///The storage key of `SubtensorModule.Active`.
+            #[inline]
+            pub fn active(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Active",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Active` when nothing is stored.
+            #[inline]
+            pub fn active_default() -> Result<Active, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.Rank`.
+            pub type Rank = Vec<u16>;
+            ///The storage key of `SubtensorModule.Rank`.
+            #[inline]
+            pub fn rank(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Rank",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Rank` when nothing is stored.
+            #[inline]
+            pub fn rank_default() -> Result<Rank, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.Trust`.
+            pub type Trust = Vec<u16>;
+            ///The storage key of `SubtensorModule.Trust`.
+            #[inline]
+            pub fn trust(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Trust",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Trust` when nothing is stored.
+            #[inline]
+            pub fn trust_default() -> Result<Trust, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.Consensus`.
+            pub type Consensus = Vec<u16>;
+            ///The storage key of `SubtensorModule.Consensus`.
+            #[inline]
+            pub fn consensus(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Consensus",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Consensus` when nothing is stored.
+            #[inline]
+            pub fn consensus_default() -> Result<
+                Consensus,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.Incentive`.
+            pub type Incentive = Vec<u16>;
+            ///The storage key of `SubtensorModule.Incentive`.
+            #[inline]
+            pub fn incentive(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Incentive",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Incentive` when nothing is stored.
+            #[inline]
+            pub fn incentive_default() -> Result<
+                Incentive,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.Dividends`.
+            pub type Dividends = Vec<u16>;
+            ///The storage key of `SubtensorModule.Dividends`.
+            #[inline]
+            pub fn dividends(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Dividends",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Dividends` when nothing is stored.
+            #[inline]
+            pub fn dividends_default() -> Result<
+                Dividends,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.Emission`.
+            pub type Emission = Vec<u64>;
+            ///The storage key of `SubtensorModule.Emission`.
+            #[inline]
+            pub fn emission(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Emission",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Emission` when nothing is stored.
+            #[inline]
+            pub fn emission_default() -> Result<Emission, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.LastUpdate`.
+            pub type LastUpdate = Vec<u64>;
+            ///The storage key of `SubtensorModule.LastUpdate`.
+            #[inline]
+            pub fn last_update(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastUpdate",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.LastUpdate` when nothing is stored.
+            #[inline]
+            pub fn last_update_default() -> Result<
+                LastUpdate,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.ValidatorTrust`.
+            pub type ValidatorTrust = Vec<u16>;
+            ///The storage key of `SubtensorModule.ValidatorTrust`.
+            #[inline]
+            pub fn validator_trust(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ValidatorTrust",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.ValidatorTrust` when nothing is stored.
+            #[inline]
+            pub fn validator_trust_default() -> Result<
+                ValidatorTrust,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.PruningScores`.
+            pub type PruningScores = Vec<u16>;
+            ///The storage key of `SubtensorModule.PruningScores`.
+            #[inline]
+            pub fn pruning_scores(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "PruningScores",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.PruningScores` when nothing is stored.
+            #[inline]
+            pub fn pruning_scores_default() -> Result<
+                PruningScores,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.ValidatorPermit`.
+            pub type ValidatorPermit = Vec<bool>;
+            ///The storage key of `SubtensorModule.ValidatorPermit`.
+            #[inline]
+            pub fn validator_permit(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "ValidatorPermit",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.ValidatorPermit` when nothing is stored.
+            #[inline]
+            pub fn validator_permit_default() -> Result<
+                ValidatorPermit,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.Weights`.
+            pub type Weights = Vec<(u16, u16)>;
+            ///The storage key of `SubtensorModule.Weights`.
+            #[inline]
+            pub fn weights(key1: &u16, key2: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Weights",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Weights` when nothing is stored.
+            #[inline]
+            pub fn weights_default() -> Result<Weights, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.Bonds`.
+            pub type Bonds = Vec<(u16, u16)>;
+            ///The storage key of `SubtensorModule.Bonds`.
+            #[inline]
+            pub fn bonds(key1: &u16, key2: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Bonds",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.Bonds` when nothing is stored.
+            #[inline]
+            pub fn bonds_default() -> Result<Bonds, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.BlockAtRegistration`.
+            pub type BlockAtRegistration = u64;
+            ///The storage key of `SubtensorModule.BlockAtRegistration`.
+            #[inline]
+            pub fn block_at_registration(key1: &u16, key2: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "BlockAtRegistration",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.BlockAtRegistration` when nothing is stored.
+            #[inline]
+            pub fn block_at_registration_default() -> Result<
+                BlockAtRegistration,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.Axons`.
+            pub type Axons = super::super::super::runtime_types::pallet_subtensor::pallet::AxonInfo;
+            ///The storage key of `SubtensorModule.Axons`.
+            #[inline]
+            pub fn axons(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Axons",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.NeuronCertificates`.
+            pub type NeuronCertificates = super::super::super::runtime_types::pallet_subtensor::pallet::NeuronCertificate;
+            ///The storage key of `SubtensorModule.NeuronCertificates`.
+            #[inline]
+            pub fn neuron_certificates(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NeuronCertificates",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.Prometheus`.
+            pub type Prometheus = super::super::super::runtime_types::pallet_subtensor::pallet::PrometheusInfo;
+            ///The storage key of `SubtensorModule.Prometheus`.
+            #[inline]
+            pub fn prometheus(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Prometheus",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.Identities`.
+            pub type Identities = super::super::super::runtime_types::pallet_subtensor::pallet::ChainIdentity;
+            ///The storage key of `SubtensorModule.Identities`.
+            #[inline]
+            pub fn identities(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "Identities",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.IdentitiesV2`.
+            pub type IdentitiesV2 = super::super::super::runtime_types::pallet_subtensor::pallet::ChainIdentityV2;
+            ///The storage key of `SubtensorModule.IdentitiesV2`.
+            #[inline]
+            pub fn identities_v2(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "IdentitiesV2",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.SubnetIdentities`.
+            pub type SubnetIdentities = super::super::super::runtime_types::pallet_subtensor::pallet::SubnetIdentity;
+            ///The storage key of `SubtensorModule.SubnetIdentities`.
+            #[inline]
+            pub fn subnet_identities(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetIdentities",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.SubnetIdentitiesV2`.
+            pub type SubnetIdentitiesV2 = super::super::super::runtime_types::pallet_subtensor::pallet::SubnetIdentityV2;
+            ///The storage key of `SubtensorModule.SubnetIdentitiesV2`.
+            #[inline]
+            pub fn subnet_identities_v2(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetIdentitiesV2",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.SubnetIdentitiesV3`.
+            pub type SubnetIdentitiesV3 = super::super::super::runtime_types::pallet_subtensor::pallet::SubnetIdentityV3;
+            ///The storage key of `SubtensorModule.SubnetIdentitiesV3`.
+            #[inline]
+            pub fn subnet_identities_v3(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetIdentitiesV3",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.TransactionKeyLastBlock`.
+            pub type TransactionKeyLastBlock = u64;
+            ///The storage key of `SubtensorModule.TransactionKeyLastBlock`.
+            #[inline]
+            pub fn transaction_key_last_block(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u16,
+                key3: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TransactionKeyLastBlock",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key3)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.TransactionKeyLastBlock` when nothing is stored.
+            #[inline]
+            pub fn transaction_key_last_block_default() -> Result<
+                TransactionKeyLastBlock,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.LastTxBlock`.
+            pub type LastTxBlock = u64;
+            ///The storage key of `SubtensorModule.LastTxBlock`.
+            #[inline]
+            pub fn last_tx_block(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastTxBlock",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.LastTxBlock` when nothing is stored.
+            #[inline]
+            pub fn last_tx_block_default() -> Result<
+                LastTxBlock,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.LastTxBlockChildKeyTake`.
+            pub type LastTxBlockChildKeyTake = u64;
+            ///The storage key of `SubtensorModule.LastTxBlockChildKeyTake`.
+            #[inline]
+            pub fn last_tx_block_child_key_take(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastTxBlockChildKeyTake",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.LastTxBlockChildKeyTake` when nothing is stored.
+            #[inline]
+            pub fn last_tx_block_child_key_take_default() -> Result<
+                LastTxBlockChildKeyTake,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.LastTxBlockDelegateTake`.
+            pub type LastTxBlockDelegateTake = u64;
+            ///The storage key of `SubtensorModule.LastTxBlockDelegateTake`.
+            #[inline]
+            pub fn last_tx_block_delegate_take(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastTxBlockDelegateTake",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.LastTxBlockDelegateTake` when nothing is stored.
+            #[inline]
+            pub fn last_tx_block_delegate_take_default() -> Result<
+                LastTxBlockDelegateTake,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.StakeThreshold`.
+            pub type StakeThreshold = u64;
+            ///The storage key of `SubtensorModule.StakeThreshold`.
+            #[inline]
+            pub fn stake_threshold() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "StakeThreshold",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.StakeThreshold` when nothing is stored.
+            #[inline]
+            pub fn stake_threshold_default() -> Result<
+                StakeThreshold,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.WeightCommits`.
+            pub type WeightCommits = Vec<
+                (::ferroscale_runtime_types::H256, u64, u64, u64),
+            >;
+            ///The storage key of `SubtensorModule.WeightCommits`.
+            #[inline]
+            pub fn weight_commits(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "WeightCommits",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.TimelockedWeightCommits`.
+            pub type TimelockedWeightCommits = Vec<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    u64,
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        u8,
+                    >,
+                    u64,
+                ),
+            >;
+            ///The storage key of `SubtensorModule.TimelockedWeightCommits`.
+            #[inline]
+            pub fn timelocked_weight_commits(key1: &u16, key2: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "TimelockedWeightCommits",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.TimelockedWeightCommits` when nothing is stored.
+            #[inline]
+            pub fn timelocked_weight_commits_default() -> Result<
+                TimelockedWeightCommits,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.CRV3WeightCommits`.
+            pub type CRV3WeightCommits = Vec<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        u8,
+                    >,
+                    u64,
+                ),
+            >;
+            ///The storage key of `SubtensorModule.CRV3WeightCommits`.
+            #[inline]
+            pub fn crv3_weight_commits(key1: &u16, key2: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "CRV3WeightCommits",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.CRV3WeightCommits` when nothing is stored.
+            #[inline]
+            pub fn crv3_weight_commits_default() -> Result<
+                CRV3WeightCommits,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.CRV3WeightCommitsV2`.
+            pub type CRV3WeightCommitsV2 = Vec<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    u64,
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        u8,
+                    >,
+                    u64,
+                ),
+            >;
+            ///The storage key of `SubtensorModule.CRV3WeightCommitsV2`.
+            #[inline]
+            pub fn crv3_weight_commits_v2(key1: &u16, key2: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "CRV3WeightCommitsV2",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.CRV3WeightCommitsV2` when nothing is stored.
+            #[inline]
+            pub fn crv3_weight_commits_v2_default() -> Result<
+                CRV3WeightCommitsV2,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.RevealPeriodEpochs`.
+            pub type RevealPeriodEpochs = u64;
+            ///The storage key of `SubtensorModule.RevealPeriodEpochs`.
+            #[inline]
+            pub fn reveal_period_epochs(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RevealPeriodEpochs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.RevealPeriodEpochs` when nothing is stored.
+            #[inline]
+            pub fn reveal_period_epochs_default() -> Result<
+                RevealPeriodEpochs,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.LastColdkeyHotkeyStakeBlock`.
+            pub type LastColdkeyHotkeyStakeBlock = u64;
+            ///The storage key of `SubtensorModule.LastColdkeyHotkeyStakeBlock`.
+            #[inline]
+            pub fn last_coldkey_hotkey_stake_block(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "LastColdkeyHotkeyStakeBlock",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.StakingOperationRateLimiter`.
+            pub type StakingOperationRateLimiter = bool;
+            ///The storage key of `SubtensorModule.StakingOperationRateLimiter`.
+            #[inline]
+            pub fn staking_operation_rate_limiter(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+                key3: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "StakingOperationRateLimiter",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key3)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.StakingOperationRateLimiter` when nothing is stored.
+            #[inline]
+            pub fn staking_operation_rate_limiter_default() -> Result<
+                StakingOperationRateLimiter,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.RootClaimableThreshold`.
+            pub type RootClaimableThreshold = super::super::super::runtime_types::substrate_fixed::FixedI128;
+            ///The storage key of `SubtensorModule.RootClaimableThreshold`.
+            #[inline]
+            pub fn root_claimable_threshold(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RootClaimableThreshold",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.RootClaimableThreshold` when nothing is stored.
+            #[inline]
+            pub fn root_claimable_threshold_default() -> Result<
+                RootClaimableThreshold,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0 \xA1\x07\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `SubtensorModule.RootClaimable`.
+            pub type RootClaimable = ::ferroscale_runtime_types::BTreeMap<
+                u16,
+                super::super::super::runtime_types::substrate_fixed::FixedI128,
+            >;
+            ///The storage key of `SubtensorModule.RootClaimable`.
+            #[inline]
+            pub fn root_claimable(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RootClaimable",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.RootClaimable` when nothing is stored.
+            #[inline]
+            pub fn root_claimable_default() -> Result<
+                RootClaimable,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.RootClaimed`.
+            pub type RootClaimed = u128;
+            ///The storage key of `SubtensorModule.RootClaimed`.
+            #[inline]
+            pub fn root_claimed(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+                key3: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RootClaimed",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key3)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.RootClaimed` when nothing is stored.
+            #[inline]
+            pub fn root_claimed_default() -> Result<
+                RootClaimed,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `SubtensorModule.RootClaimType`.
+            pub type RootClaimType = super::super::super::runtime_types::pallet_subtensor::pallet::RootClaimTypeEnum;
+            ///The storage key of `SubtensorModule.RootClaimType`.
+            #[inline]
+            pub fn root_claim_type(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "RootClaimType",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.RootClaimType` when nothing is stored.
+            #[inline]
+            pub fn root_claim_type_default() -> Result<
+                RootClaimType,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.StakingColdkeysByIndex`.
+            pub type StakingColdkeysByIndex = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `SubtensorModule.StakingColdkeysByIndex`.
+            #[inline]
+            pub fn staking_coldkeys_by_index(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "StakingColdkeysByIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.StakingColdkeys`.
+            pub type StakingColdkeys = u64;
+            ///The storage key of `SubtensorModule.StakingColdkeys`.
+            #[inline]
+            pub fn staking_coldkeys(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "StakingColdkeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.NumStakingColdkeys`.
+            pub type NumStakingColdkeys = u64;
+            ///The storage key of `SubtensorModule.NumStakingColdkeys`.
+            #[inline]
+            pub fn num_staking_coldkeys() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NumStakingColdkeys",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.NumStakingColdkeys` when nothing is stored.
+            #[inline]
+            pub fn num_staking_coldkeys_default() -> Result<
+                NumStakingColdkeys,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.NumRootClaim`.
+            pub type NumRootClaim = u64;
+            ///The storage key of `SubtensorModule.NumRootClaim`.
+            #[inline]
+            pub fn num_root_claim() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NumRootClaim",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.NumRootClaim` when nothing is stored.
+            #[inline]
+            pub fn num_root_claim_default() -> Result<
+                NumRootClaim,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x05\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.AssociatedEvmAddress`.
+            pub type AssociatedEvmAddress = (::ferroscale_runtime_types::H160, u64);
+            ///The storage key of `SubtensorModule.AssociatedEvmAddress`.
+            #[inline]
+            pub fn associated_evm_address(key1: &u16, key2: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AssociatedEvmAddress",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.SubnetLeases`.
+            pub type SubnetLeases = super::super::super::runtime_types::pallet_subtensor::subnets::leasing::SubnetLease<
+                ::ferroscale_runtime_types::AccountId32,
+                u32,
+                u64,
+            >;
+            ///The storage key of `SubtensorModule.SubnetLeases`.
+            #[inline]
+            pub fn subnet_leases(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetLeases",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.SubnetLeaseShares`.
+            pub type SubnetLeaseShares = super::super::super::runtime_types::substrate_fixed::FixedU128;
+            ///The storage key of `SubtensorModule.SubnetLeaseShares`.
+            #[inline]
+            pub fn subnet_lease_shares(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetLeaseShares",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.SubnetLeaseShares` when nothing is stored.
+            #[inline]
+            pub fn subnet_lease_shares_default() -> Result<
+                SubnetLeaseShares,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `SubtensorModule.SubnetUidToLeaseId`.
+            pub type SubnetUidToLeaseId = u32;
+            ///The storage key of `SubtensorModule.SubnetUidToLeaseId`.
+            #[inline]
+            pub fn subnet_uid_to_lease_id(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "SubnetUidToLeaseId",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.NextSubnetLeaseId`.
+            pub type NextSubnetLeaseId = u32;
+            ///The storage key of `SubtensorModule.NextSubnetLeaseId`.
+            #[inline]
+            pub fn next_subnet_lease_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NextSubnetLeaseId",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.NextSubnetLeaseId` when nothing is stored.
+            #[inline]
+            pub fn next_subnet_lease_id_default() -> Result<
+                NextSubnetLeaseId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.AccumulatedLeaseDividends`.
+            pub type AccumulatedLeaseDividends = u64;
+            ///The storage key of `SubtensorModule.AccumulatedLeaseDividends`.
+            #[inline]
+            pub fn accumulated_lease_dividends(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "AccumulatedLeaseDividends",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.AccumulatedLeaseDividends` when nothing is stored.
+            #[inline]
+            pub fn accumulated_lease_dividends_default() -> Result<
+                AccumulatedLeaseDividends,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.CommitRevealWeightsVersion`.
+            pub type CommitRevealWeightsVersion = u16;
+            ///The storage key of `SubtensorModule.CommitRevealWeightsVersion`.
+            #[inline]
+            pub fn commit_reveal_weights_version() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "CommitRevealWeightsVersion",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.CommitRevealWeightsVersion` when nothing is stored.
+            #[inline]
+            pub fn commit_reveal_weights_version_default() -> Result<
+                CommitRevealWeightsVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x04\0")
+            }
+            ///The value type of `SubtensorModule.NetworkRegistrationStartBlock`.
+            pub type NetworkRegistrationStartBlock = u64;
+            ///The storage key of `SubtensorModule.NetworkRegistrationStartBlock`.
+            #[inline]
+            pub fn network_registration_start_block() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "NetworkRegistrationStartBlock",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.NetworkRegistrationStartBlock` when nothing is stored.
+            #[inline]
+            pub fn network_registration_start_block_default() -> Result<
+                NetworkRegistrationStartBlock,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `SubtensorModule.MechanismCountCurrent`.
+            pub type MechanismCountCurrent = u8;
+            ///The storage key of `SubtensorModule.MechanismCountCurrent`.
+            #[inline]
+            pub fn mechanism_count_current(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MechanismCountCurrent",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.MechanismCountCurrent` when nothing is stored.
+            #[inline]
+            pub fn mechanism_count_current_default() -> Result<
+                MechanismCountCurrent,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x01")
+            }
+            ///The value type of `SubtensorModule.MechanismEmissionSplit`.
+            pub type MechanismEmissionSplit = Vec<u16>;
+            ///The storage key of `SubtensorModule.MechanismEmissionSplit`.
+            #[inline]
+            pub fn mechanism_emission_split(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "MechanismEmissionSplit",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `SubtensorModule.HasMigrationRun`.
+            pub type HasMigrationRun = bool;
+            ///The storage key of `SubtensorModule.HasMigrationRun`.
+            #[inline]
+            pub fn has_migration_run(key1: &Vec<u8>) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "HasMigrationRun",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `SubtensorModule.HasMigrationRun` when nothing is stored.
+            #[inline]
+            pub fn has_migration_run_default() -> Result<
+                HasMigrationRun,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `SubtensorModule.PendingChildKeyCooldown`.
+            pub type PendingChildKeyCooldown = u64;
+            ///The storage key of `SubtensorModule.PendingChildKeyCooldown`.
+            #[inline]
+            pub fn pending_child_key_cooldown() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SubtensorModule",
+                    "PendingChildKeyCooldown",
+                    &[],
+                )
+            }
+            ///The value of `SubtensorModule.PendingChildKeyCooldown` when nothing is stored.
+            #[inline]
+            pub fn pending_child_key_cooldown_default() -> Result<
+                PendingChildKeyCooldown,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`SubtensorModule.set_weights` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_weights(
+                netuid: u16,
+                dests: Vec<u16>,
+                weights: Vec<u16>,
+                version_key: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::set_weights {
+                    netuid,
+                    dests,
+                    weights,
+                    version_key,
+                })
+            }
+            ///`SubtensorModule.set_mechanism_weights` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_mechanism_weights(
+                netuid: u16,
+                mecid: u8,
+                dests: Vec<u16>,
+                weights: Vec<u16>,
+                version_key: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::set_mechanism_weights {
+                    netuid,
+                    mecid,
+                    dests,
+                    weights,
+                    version_key,
+                })
+            }
+            ///`SubtensorModule.batch_set_weights` as a `RuntimeCall`.
+            #[inline]
+            pub fn batch_set_weights(
+                netuids: Vec<::parity_scale_codec::Compact<u16>>,
+                weights: Vec<
+                    Vec<
+                        (
+                            ::parity_scale_codec::Compact<u16>,
+                            ::parity_scale_codec::Compact<u16>,
+                        ),
+                    >,
+                >,
+                version_keys: Vec<::parity_scale_codec::Compact<u64>>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::batch_set_weights {
+                    netuids,
+                    weights,
+                    version_keys,
+                })
+            }
+            ///`SubtensorModule.commit_weights` as a `RuntimeCall`.
+            #[inline]
+            pub fn commit_weights(
+                netuid: u16,
+                commit_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::commit_weights {
+                    netuid,
+                    commit_hash,
+                })
+            }
+            ///`SubtensorModule.commit_mechanism_weights` as a `RuntimeCall`.
+            #[inline]
+            pub fn commit_mechanism_weights(
+                netuid: u16,
+                mecid: u8,
+                commit_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::commit_mechanism_weights {
+                    netuid,
+                    mecid,
+                    commit_hash,
+                })
+            }
+            ///`SubtensorModule.batch_commit_weights` as a `RuntimeCall`.
+            #[inline]
+            pub fn batch_commit_weights(
+                netuids: Vec<::parity_scale_codec::Compact<u16>>,
+                commit_hashes: Vec<::ferroscale_runtime_types::H256>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::batch_commit_weights {
+                    netuids,
+                    commit_hashes,
+                })
+            }
+            ///`SubtensorModule.reveal_weights` as a `RuntimeCall`.
+            #[inline]
+            pub fn reveal_weights(
+                netuid: u16,
+                uids: Vec<u16>,
+                values: Vec<u16>,
+                salt: Vec<u16>,
+                version_key: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::reveal_weights {
+                    netuid,
+                    uids,
+                    values,
+                    salt,
+                    version_key,
+                })
+            }
+            ///`SubtensorModule.reveal_mechanism_weights` as a `RuntimeCall`.
+            #[inline]
+            pub fn reveal_mechanism_weights(
+                netuid: u16,
+                mecid: u8,
+                uids: Vec<u16>,
+                values: Vec<u16>,
+                salt: Vec<u16>,
+                version_key: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::reveal_mechanism_weights {
+                    netuid,
+                    mecid,
+                    uids,
+                    values,
+                    salt,
+                    version_key,
+                })
+            }
+            ///`SubtensorModule.commit_crv3_mechanism_weights` as a `RuntimeCall`.
+            #[inline]
+            pub fn commit_crv3_mechanism_weights(
+                netuid: u16,
+                mecid: u8,
+                commit: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+                reveal_round: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::commit_crv3_mechanism_weights {
+                    netuid,
+                    mecid,
+                    commit,
+                    reveal_round,
+                })
+            }
+            ///`SubtensorModule.batch_reveal_weights` as a `RuntimeCall`.
+            #[inline]
+            pub fn batch_reveal_weights(
+                netuid: u16,
+                uids_list: Vec<Vec<u16>>,
+                values_list: Vec<Vec<u16>>,
+                salts_list: Vec<Vec<u16>>,
+                version_keys: Vec<u64>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::batch_reveal_weights {
+                    netuid,
+                    uids_list,
+                    values_list,
+                    salts_list,
+                    version_keys,
+                })
+            }
+            ///`SubtensorModule.decrease_take` as a `RuntimeCall`.
+            #[inline]
+            pub fn decrease_take(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                take: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::decrease_take {
+                    hotkey,
+                    take,
+                })
+            }
+            ///`SubtensorModule.increase_take` as a `RuntimeCall`.
+            #[inline]
+            pub fn increase_take(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                take: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::increase_take {
+                    hotkey,
+                    take,
+                })
+            }
+            ///`SubtensorModule.add_stake` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_stake(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                netuid: u16,
+                amount_staked: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::add_stake {
+                    hotkey,
+                    netuid,
+                    amount_staked,
+                })
+            }
+            ///`SubtensorModule.remove_stake` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_stake(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                netuid: u16,
+                amount_unstaked: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::remove_stake {
+                    hotkey,
+                    netuid,
+                    amount_unstaked,
+                })
+            }
+            ///`SubtensorModule.serve_axon` as a `RuntimeCall`.
+            #[inline]
+            pub fn serve_axon(
+                netuid: u16,
+                version: u32,
+                ip: u128,
+                port: u16,
+                ip_type: u8,
+                protocol: u8,
+                placeholder1: u8,
+                placeholder2: u8,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::serve_axon {
+                    netuid,
+                    version,
+                    ip,
+                    port,
+                    ip_type,
+                    protocol,
+                    placeholder1,
+                    placeholder2,
+                })
+            }
+            ///`SubtensorModule.serve_axon_tls` as a `RuntimeCall`.
+            #[inline]
+            pub fn serve_axon_tls(
+                netuid: u16,
+                version: u32,
+                ip: u128,
+                port: u16,
+                ip_type: u8,
+                protocol: u8,
+                placeholder1: u8,
+                placeholder2: u8,
+                certificate: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::serve_axon_tls {
+                    netuid,
+                    version,
+                    ip,
+                    port,
+                    ip_type,
+                    protocol,
+                    placeholder1,
+                    placeholder2,
+                    certificate,
+                })
+            }
+            ///`SubtensorModule.serve_prometheus` as a `RuntimeCall`.
+            #[inline]
+            pub fn serve_prometheus(
+                netuid: u16,
+                version: u32,
+                ip: u128,
+                port: u16,
+                ip_type: u8,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::serve_prometheus {
+                    netuid,
+                    version,
+                    ip,
+                    port,
+                    ip_type,
+                })
+            }
+            ///`SubtensorModule.register` as a `RuntimeCall`.
+            #[inline]
+            pub fn register(
+                netuid: u16,
+                block_number: u64,
+                nonce: u64,
+                work: Vec<u8>,
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                coldkey: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::register {
+                    netuid,
+                    block_number,
+                    nonce,
+                    work,
+                    hotkey,
+                    coldkey,
+                })
+            }
+            ///`SubtensorModule.root_register` as a `RuntimeCall`.
+            #[inline]
+            pub fn root_register(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::root_register {
+                    hotkey,
+                })
+            }
+            ///`SubtensorModule.burned_register` as a `RuntimeCall`.
+            #[inline]
+            pub fn burned_register(
+                netuid: u16,
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::burned_register {
+                    netuid,
+                    hotkey,
+                })
+            }
+            ///`SubtensorModule.swap_hotkey` as a `RuntimeCall`.
+            #[inline]
+            pub fn swap_hotkey(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                new_hotkey: ::ferroscale_runtime_types::AccountId32,
+                netuid: Option<u16>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::swap_hotkey {
+                    hotkey,
+                    new_hotkey,
+                    netuid,
+                })
+            }
+            ///`SubtensorModule.swap_coldkey` as a `RuntimeCall`.
+            #[inline]
+            pub fn swap_coldkey(
+                old_coldkey: ::ferroscale_runtime_types::AccountId32,
+                new_coldkey: ::ferroscale_runtime_types::AccountId32,
+                swap_cost: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::swap_coldkey {
+                    old_coldkey,
+                    new_coldkey,
+                    swap_cost,
+                })
+            }
+            ///`SubtensorModule.set_childkey_take` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_childkey_take(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                netuid: u16,
+                take: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::set_childkey_take {
+                    hotkey,
+                    netuid,
+                    take,
+                })
+            }
+            ///`SubtensorModule.sudo_set_tx_childkey_take_rate_limit` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_tx_childkey_take_rate_limit(
+                tx_rate_limit: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::sudo_set_tx_childkey_take_rate_limit {
+                    tx_rate_limit,
+                })
+            }
+            ///`SubtensorModule.sudo_set_min_childkey_take` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_min_childkey_take(
+                take: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::sudo_set_min_childkey_take {
+                    take,
+                })
+            }
+            ///`SubtensorModule.sudo_set_max_childkey_take` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_max_childkey_take(
+                take: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::sudo_set_max_childkey_take {
+                    take,
+                })
+            }
+            ///`SubtensorModule.register_network` as a `RuntimeCall`.
+            #[inline]
+            pub fn register_network(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::register_network {
+                    hotkey,
+                })
+            }
+            ///`SubtensorModule.faucet` as a `RuntimeCall`.
+            #[inline]
+            pub fn faucet(
+                block_number: u64,
+                nonce: u64,
+                work: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::faucet {
+                    block_number,
+                    nonce,
+                    work,
+                })
+            }
+            ///`SubtensorModule.dissolve_network` as a `RuntimeCall`.
+            #[inline]
+            pub fn dissolve_network(
+                coldkey: ::ferroscale_runtime_types::AccountId32,
+                netuid: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::dissolve_network {
+                    coldkey,
+                    netuid,
+                })
+            }
+            ///`SubtensorModule.set_children` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_children(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                netuid: u16,
+                children: Vec<(u64, ::ferroscale_runtime_types::AccountId32)>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::set_children {
+                    hotkey,
+                    netuid,
+                    children,
+                })
+            }
+            ///`SubtensorModule.schedule_swap_coldkey` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_swap_coldkey(
+                new_coldkey: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::schedule_swap_coldkey {
+                    new_coldkey,
+                })
+            }
+            ///`SubtensorModule.set_identity` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_identity(
+                name: Vec<u8>,
+                url: Vec<u8>,
+                github_repo: Vec<u8>,
+                image: Vec<u8>,
+                discord: Vec<u8>,
+                description: Vec<u8>,
+                additional: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::set_identity {
+                    name,
+                    url,
+                    github_repo,
+                    image,
+                    discord,
+                    description,
+                    additional,
+                })
+            }
+            ///`SubtensorModule.set_subnet_identity` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_subnet_identity(
+                netuid: u16,
+                subnet_name: Vec<u8>,
+                github_repo: Vec<u8>,
+                subnet_contact: Vec<u8>,
+                subnet_url: Vec<u8>,
+                discord: Vec<u8>,
+                description: Vec<u8>,
+                logo_url: Vec<u8>,
+                additional: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::set_subnet_identity {
+                    netuid,
+                    subnet_name,
+                    github_repo,
+                    subnet_contact,
+                    subnet_url,
+                    discord,
+                    description,
+                    logo_url,
+                    additional,
+                })
+            }
+            ///`SubtensorModule.register_network_with_identity` as a `RuntimeCall`.
+            #[inline]
+            pub fn register_network_with_identity(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                identity: Option<
+                    super::super::super::runtime_types::pallet_subtensor::pallet::SubnetIdentityV3,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::register_network_with_identity {
+                    hotkey,
+                    identity,
+                })
+            }
+            ///`SubtensorModule.unstake_all` as a `RuntimeCall`.
+            #[inline]
+            pub fn unstake_all(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::unstake_all {
+                    hotkey,
+                })
+            }
+            ///`SubtensorModule.unstake_all_alpha` as a `RuntimeCall`.
+            #[inline]
+            pub fn unstake_all_alpha(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::unstake_all_alpha {
+                    hotkey,
+                })
+            }
+            ///`SubtensorModule.move_stake` as a `RuntimeCall`.
+            #[inline]
+            pub fn move_stake(
+                origin_hotkey: ::ferroscale_runtime_types::AccountId32,
+                destination_hotkey: ::ferroscale_runtime_types::AccountId32,
+                origin_netuid: u16,
+                destination_netuid: u16,
+                alpha_amount: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::move_stake {
+                    origin_hotkey,
+                    destination_hotkey,
+                    origin_netuid,
+                    destination_netuid,
+                    alpha_amount,
+                })
+            }
+            ///`SubtensorModule.transfer_stake` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_stake(
+                destination_coldkey: ::ferroscale_runtime_types::AccountId32,
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                origin_netuid: u16,
+                destination_netuid: u16,
+                alpha_amount: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::transfer_stake {
+                    destination_coldkey,
+                    hotkey,
+                    origin_netuid,
+                    destination_netuid,
+                    alpha_amount,
+                })
+            }
+            ///`SubtensorModule.swap_stake` as a `RuntimeCall`.
+            #[inline]
+            pub fn swap_stake(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                origin_netuid: u16,
+                destination_netuid: u16,
+                alpha_amount: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::swap_stake {
+                    hotkey,
+                    origin_netuid,
+                    destination_netuid,
+                    alpha_amount,
+                })
+            }
+            ///`SubtensorModule.add_stake_limit` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_stake_limit(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                netuid: u16,
+                amount_staked: u64,
+                limit_price: u64,
+                allow_partial: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::add_stake_limit {
+                    hotkey,
+                    netuid,
+                    amount_staked,
+                    limit_price,
+                    allow_partial,
+                })
+            }
+            ///`SubtensorModule.remove_stake_limit` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_stake_limit(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                netuid: u16,
+                amount_unstaked: u64,
+                limit_price: u64,
+                allow_partial: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::remove_stake_limit {
+                    hotkey,
+                    netuid,
+                    amount_unstaked,
+                    limit_price,
+                    allow_partial,
+                })
+            }
+            ///`SubtensorModule.swap_stake_limit` as a `RuntimeCall`.
+            #[inline]
+            pub fn swap_stake_limit(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                origin_netuid: u16,
+                destination_netuid: u16,
+                alpha_amount: u64,
+                limit_price: u64,
+                allow_partial: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::swap_stake_limit {
+                    hotkey,
+                    origin_netuid,
+                    destination_netuid,
+                    alpha_amount,
+                    limit_price,
+                    allow_partial,
+                })
+            }
+            ///`SubtensorModule.try_associate_hotkey` as a `RuntimeCall`.
+            #[inline]
+            pub fn try_associate_hotkey(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::try_associate_hotkey {
+                    hotkey,
+                })
+            }
+            ///`SubtensorModule.start_call` as a `RuntimeCall`.
+            #[inline]
+            pub fn start_call(netuid: u16) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::start_call {
+                    netuid,
+                })
+            }
+            ///`SubtensorModule.associate_evm_key` as a `RuntimeCall`.
+            #[inline]
+            pub fn associate_evm_key(
+                netuid: u16,
+                evm_key: ::ferroscale_runtime_types::H160,
+                block_number: u64,
+                signature: [u8; 65usize],
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::associate_evm_key {
+                    netuid,
+                    evm_key,
+                    block_number,
+                    signature,
+                })
+            }
+            ///`SubtensorModule.recycle_alpha` as a `RuntimeCall`.
+            #[inline]
+            pub fn recycle_alpha(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                amount: u64,
+                netuid: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::recycle_alpha {
+                    hotkey,
+                    amount,
+                    netuid,
+                })
+            }
+            ///`SubtensorModule.burn_alpha` as a `RuntimeCall`.
+            #[inline]
+            pub fn burn_alpha(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                amount: u64,
+                netuid: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::burn_alpha {
+                    hotkey,
+                    amount,
+                    netuid,
+                })
+            }
+            ///`SubtensorModule.set_pending_childkey_cooldown` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_pending_childkey_cooldown(
+                cooldown: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::set_pending_childkey_cooldown {
+                    cooldown,
+                })
+            }
+            ///`SubtensorModule.remove_stake_full_limit` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_stake_full_limit(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                netuid: u16,
+                limit_price: Option<u64>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::remove_stake_full_limit {
+                    hotkey,
+                    netuid,
+                    limit_price,
+                })
+            }
+            ///`SubtensorModule.register_leased_network` as a `RuntimeCall`.
+            #[inline]
+            pub fn register_leased_network(
+                emissions_share: super::super::super::runtime_types::sp_arithmetic::per_things::Percent,
+                end_block: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::register_leased_network {
+                    emissions_share,
+                    end_block,
+                })
+            }
+            ///`SubtensorModule.terminate_lease` as a `RuntimeCall`.
+            #[inline]
+            pub fn terminate_lease(
+                lease_id: u32,
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::terminate_lease {
+                    lease_id,
+                    hotkey,
+                })
+            }
+            ///`SubtensorModule.update_symbol` as a `RuntimeCall`.
+            #[inline]
+            pub fn update_symbol(
+                netuid: u16,
+                symbol: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::update_symbol {
+                    netuid,
+                    symbol,
+                })
+            }
+            ///`SubtensorModule.commit_timelocked_weights` as a `RuntimeCall`.
+            #[inline]
+            pub fn commit_timelocked_weights(
+                netuid: u16,
+                commit: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+                reveal_round: u64,
+                commit_reveal_version: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::commit_timelocked_weights {
+                    netuid,
+                    commit,
+                    reveal_round,
+                    commit_reveal_version,
+                })
+            }
+            ///`SubtensorModule.set_coldkey_auto_stake_hotkey` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_coldkey_auto_stake_hotkey(
+                netuid: u16,
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::set_coldkey_auto_stake_hotkey {
+                    netuid,
+                    hotkey,
+                })
+            }
+            ///`SubtensorModule.commit_timelocked_mechanism_weights` as a `RuntimeCall`.
+            #[inline]
+            pub fn commit_timelocked_mechanism_weights(
+                netuid: u16,
+                mecid: u8,
+                commit: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+                reveal_round: u64,
+                commit_reveal_version: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::commit_timelocked_mechanism_weights {
+                    netuid,
+                    mecid,
+                    commit,
+                    reveal_round,
+                    commit_reveal_version,
+                })
+            }
+            ///`SubtensorModule.root_dissolve_network` as a `RuntimeCall`.
+            #[inline]
+            pub fn root_dissolve_network(
+                netuid: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::root_dissolve_network {
+                    netuid,
+                })
+            }
+            ///`SubtensorModule.claim_root` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_root(
+                subnets: ::ferroscale_runtime_types::BTreeSet<u16>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::claim_root {
+                    subnets,
+                })
+            }
+            ///`SubtensorModule.set_root_claim_type` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_root_claim_type(
+                new_root_claim_type: super::super::super::runtime_types::pallet_subtensor::pallet::RootClaimTypeEnum,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::set_root_claim_type {
+                    new_root_claim_type,
+                })
+            }
+            ///`SubtensorModule.sudo_set_num_root_claims` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_num_root_claims(
+                new_value: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::sudo_set_num_root_claims {
+                    new_value,
+                })
+            }
+            ///`SubtensorModule.sudo_set_root_claim_threshold` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_root_claim_threshold(
+                netuid: u16,
+                new_value: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SubtensorModule(super::super::super::runtime_types::pallet_subtensor::pallet::Call::sudo_set_root_claim_threshold {
+                    netuid,
+                    new_value,
+                })
+            }
+        }
+    }
+    ///The `Utility` pallet (index 11).
+    pub mod utility {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 11u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_subtensor_utility::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_subtensor_utility::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_subtensor_utility::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Utility.batched_calls_limit`.
+            #[inline]
+            pub fn batched_calls_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xAA*\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Utility.batch` as a `RuntimeCall`.
+            #[inline]
+            pub fn batch(
+                calls: Vec<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_utility::pallet::Call::batch {
+                        calls,
+                    }),
+                )
+            }
+            ///`Utility.as_derivative` as a `RuntimeCall`.
+            #[inline]
+            pub fn as_derivative(
+                index: u16,
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_utility::pallet::Call::as_derivative {
+                        index,
+                        call,
+                    }),
+                )
+            }
+            ///`Utility.batch_all` as a `RuntimeCall`.
+            #[inline]
+            pub fn batch_all(
+                calls: Vec<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_utility::pallet::Call::batch_all {
+                        calls,
+                    }),
+                )
+            }
+            ///`Utility.dispatch_as` as a `RuntimeCall`.
+            #[inline]
+            pub fn dispatch_as(
+                as_origin: super::super::super::runtime_types::node_subtensor_runtime::OriginCaller,
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_utility::pallet::Call::dispatch_as {
+                        as_origin,
+                        call,
+                    }),
+                )
+            }
+            ///`Utility.force_batch` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_batch(
+                calls: Vec<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_utility::pallet::Call::force_batch {
+                        calls,
+                    }),
+                )
+            }
+            ///`Utility.with_weight` as a `RuntimeCall`.
+            #[inline]
+            pub fn with_weight(
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+                weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_utility::pallet::Call::with_weight {
+                        call,
+                        weight,
+                    }),
+                )
+            }
+            ///`Utility.if_else` as a `RuntimeCall`.
+            #[inline]
+            pub fn if_else(
+                main: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+                fallback: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_utility::pallet::Call::if_else {
+                        main,
+                        fallback,
+                    }),
+                )
+            }
+            ///`Utility.dispatch_as_fallible` as a `RuntimeCall`.
+            #[inline]
+            pub fn dispatch_as_fallible(
+                as_origin: super::super::super::runtime_types::node_subtensor_runtime::OriginCaller,
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_utility::pallet::Call::dispatch_as_fallible {
+                        as_origin,
+                        call,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Sudo` pallet (index 12).
+    pub mod sudo {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 12u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_sudo::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_sudo::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_sudo::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Sudo.Key`.
+            pub type Key = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Sudo.Key`.
+            #[inline]
+            pub fn key() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Sudo", "Key", &[])
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Sudo.sudo` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo(
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Sudo(
+                    Box::new(super::super::super::runtime_types::pallet_sudo::pallet::Call::sudo {
+                        call,
+                    }),
+                )
+            }
+            ///`Sudo.sudo_unchecked_weight` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_unchecked_weight(
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+                weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Sudo(
+                    Box::new(super::super::super::runtime_types::pallet_sudo::pallet::Call::sudo_unchecked_weight {
+                        call,
+                        weight,
+                    }),
+                )
+            }
+            ///`Sudo.set_key` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_key(
+                new: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Sudo(
+                    Box::new(super::super::super::runtime_types::pallet_sudo::pallet::Call::set_key {
+                        new,
+                    }),
+                )
+            }
+            ///`Sudo.sudo_as` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_as(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Sudo(
+                    Box::new(super::super::super::runtime_types::pallet_sudo::pallet::Call::sudo_as {
+                        who,
+                        call,
+                    }),
+                )
+            }
+            ///`Sudo.remove_key` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_key() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Sudo(
+                    Box::new(
+                        super::super::super::runtime_types::pallet_sudo::pallet::Call::remove_key,
+                    ),
+                )
+            }
+        }
+    }
+    ///The `Multisig` pallet (index 13).
+    pub mod multisig {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 13u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_multisig::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_multisig::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_multisig::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Multisig.DepositBase`.
+            #[inline]
+            pub fn deposit_base() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0)\xDE\x07\0\0\0\0")
+            }
+            ///`Multisig.DepositFactor`.
+            #[inline]
+            pub fn deposit_factor() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0H\xE8\x01\0\0\0\0")
+            }
+            ///`Multisig.MaxSignatories`.
+            #[inline]
+            pub fn max_signatories() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Multisig.Multisigs`.
+            pub type Multisigs = super::super::super::runtime_types::pallet_multisig::Multisig<
+                u32,
+                u64,
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Multisig.Multisigs`.
+            #[inline]
+            pub fn multisigs(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &[u8; 32usize],
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Multisig",
+                    "Multisigs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Multisig.as_multi_threshold_1` as a `RuntimeCall`.
+            #[inline]
+            pub fn as_multi_threshold_1(
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::as_multi_threshold_1 {
+                        other_signatories,
+                        call,
+                    }),
+                )
+            }
+            ///`Multisig.as_multi` as a `RuntimeCall`.
+            #[inline]
+            pub fn as_multi(
+                threshold: u16,
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                maybe_timepoint: Option<
+                    super::super::super::runtime_types::pallet_multisig::Timepoint<u32>,
+                >,
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+                max_weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::as_multi {
+                        threshold,
+                        other_signatories,
+                        maybe_timepoint,
+                        call,
+                        max_weight,
+                    }),
+                )
+            }
+            ///`Multisig.approve_as_multi` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_as_multi(
+                threshold: u16,
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                maybe_timepoint: Option<
+                    super::super::super::runtime_types::pallet_multisig::Timepoint<u32>,
+                >,
+                call_hash: [u8; 32usize],
+                max_weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::approve_as_multi {
+                        threshold,
+                        other_signatories,
+                        maybe_timepoint,
+                        call_hash,
+                        max_weight,
+                    }),
+                )
+            }
+            ///`Multisig.cancel_as_multi` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_as_multi(
+                threshold: u16,
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                timepoint: super::super::super::runtime_types::pallet_multisig::Timepoint<
+                    u32,
+                >,
+                call_hash: [u8; 32usize],
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::cancel_as_multi {
+                        threshold,
+                        other_signatories,
+                        timepoint,
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Multisig.poke_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn poke_deposit(
+                threshold: u16,
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                call_hash: [u8; 32usize],
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::poke_deposit {
+                        threshold,
+                        other_signatories,
+                        call_hash,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Preimage` pallet (index 14).
+    pub mod preimage {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 14u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_preimage::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_preimage::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_preimage::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Preimage.StatusFor`.
+            pub type StatusFor = super::super::super::runtime_types::pallet_preimage::OldRequestStatus<
+                ::ferroscale_runtime_types::AccountId32,
+                u64,
+            >;
+            ///The storage key of `Preimage.StatusFor`.
+            #[inline]
+            pub fn status_for(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Preimage",
+                    "StatusFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Preimage.RequestStatusFor`.
+            pub type RequestStatusFor = super::super::super::runtime_types::pallet_preimage::RequestStatus<
+                ::ferroscale_runtime_types::AccountId32,
+                super::super::super::runtime_types::frame_support::traits::tokens::fungible::HoldConsideration,
+            >;
+            ///The storage key of `Preimage.RequestStatusFor`.
+            #[inline]
+            pub fn request_status_for(
+                key1: &::ferroscale_runtime_types::H256,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Preimage",
+                    "RequestStatusFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Preimage.PreimageFor`.
+            pub type PreimageFor = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Preimage.PreimageFor`.
+            #[inline]
+            pub fn preimage_for(
+                key1: &(::ferroscale_runtime_types::H256, u32),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Preimage",
+                    "PreimageFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Preimage.note_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn note_preimage(bytes: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::note_preimage {
+                    bytes,
+                })
+            }
+            ///`Preimage.unnote_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn unnote_preimage(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::unnote_preimage {
+                    hash,
+                })
+            }
+            ///`Preimage.request_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn request_preimage(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::request_preimage {
+                    hash,
+                })
+            }
+            ///`Preimage.unrequest_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn unrequest_preimage(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::unrequest_preimage {
+                    hash,
+                })
+            }
+            ///`Preimage.ensure_updated` as a `RuntimeCall`.
+            #[inline]
+            pub fn ensure_updated(
+                hashes: Vec<::ferroscale_runtime_types::H256>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::ensure_updated {
+                    hashes,
+                })
+            }
+        }
+    }
+    ///The `Scheduler` pallet (index 15).
+    pub mod scheduler {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 15u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_scheduler::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_scheduler::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_scheduler::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Scheduler.MaximumWeight`.
+            #[inline]
+            pub fn maximum_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x0B\0\0\xDD\x0E\xE9\x02\x13\xCC\xCC\xCC\xCC\xCC\xCC\xCC\xCC",
+                )
+            }
+            ///`Scheduler.MaxScheduledPerBlock`.
+            #[inline]
+            pub fn max_scheduled_per_block() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Scheduler.IncompleteSince`.
+            pub type IncompleteSince = u32;
+            ///The storage key of `Scheduler.IncompleteSince`.
+            #[inline]
+            pub fn incomplete_since() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Scheduler",
+                    "IncompleteSince",
+                    &[],
+                )
+            }
+            ///The value type of `Scheduler.Agenda`.
+            pub type Agenda = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                Option<
+                    super::super::super::runtime_types::pallet_scheduler::Scheduled<
+                        [u8; 32usize],
+                        super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                        u32,
+                        super::super::super::runtime_types::node_subtensor_runtime::OriginCaller,
+                    >,
+                >,
+            >;
+            ///The storage key of `Scheduler.Agenda`.
+            #[inline]
+            pub fn agenda(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Scheduler",
+                    "Agenda",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Scheduler.Agenda` when nothing is stored.
+            #[inline]
+            pub fn agenda_default() -> Result<Agenda, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Scheduler.Retries`.
+            pub type Retries = super::super::super::runtime_types::pallet_scheduler::RetryConfig<
+                u32,
+            >;
+            ///The storage key of `Scheduler.Retries`.
+            #[inline]
+            pub fn retries(key1: &(u32, u32)) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Scheduler",
+                    "Retries",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Scheduler.Lookup`.
+            pub type Lookup = (u32, u32);
+            ///The storage key of `Scheduler.Lookup`.
+            #[inline]
+            pub fn lookup(key1: &[u8; 32usize]) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Scheduler",
+                    "Lookup",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Scheduler.schedule` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule(
+                when: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule {
+                        when,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+            ///`Scheduler.cancel` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel(when: u32, index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::cancel {
+                        when,
+                        index,
+                    }),
+                )
+            }
+            ///`Scheduler.schedule_named` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_named(
+                id: [u8; 32usize],
+                when: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule_named {
+                        id,
+                        when,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+            ///`Scheduler.cancel_named` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_named(id: [u8; 32usize]) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::cancel_named {
+                        id,
+                    }),
+                )
+            }
+            ///`Scheduler.schedule_after` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_after(
+                after: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule_after {
+                        after,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+            ///`Scheduler.schedule_named_after` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_named_after(
+                id: [u8; 32usize],
+                after: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule_named_after {
+                        id,
+                        after,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+            ///`Scheduler.set_retry` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_retry(
+                task: (u32, u32),
+                retries: u8,
+                period: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::set_retry {
+                        task,
+                        retries,
+                        period,
+                    }),
+                )
+            }
+            ///`Scheduler.set_retry_named` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_retry_named(
+                id: [u8; 32usize],
+                retries: u8,
+                period: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::set_retry_named {
+                        id,
+                        retries,
+                        period,
+                    }),
+                )
+            }
+            ///`Scheduler.cancel_retry` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_retry(task: (u32, u32)) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::cancel_retry {
+                        task,
+                    }),
+                )
+            }
+            ///`Scheduler.cancel_retry_named` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_retry_named(
+                id: [u8; 32usize],
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::cancel_retry_named {
+                        id,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Proxy` pallet (index 16).
+    pub mod proxy {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 16u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_subtensor_proxy::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_subtensor_proxy::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_subtensor_proxy::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Proxy.ProxyDepositBase`.
+            #[inline]
+            pub fn proxy_deposit_base() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x87\x93\x03\0\0\0\0")
+            }
+            ///`Proxy.ProxyDepositFactor`.
+            #[inline]
+            pub fn proxy_deposit_factor() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"@\x8A\xF7\x01\0\0\0\0")
+            }
+            ///`Proxy.MaxProxies`.
+            #[inline]
+            pub fn max_proxies() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x14\0\0\0")
+            }
+            ///`Proxy.MaxPending`.
+            #[inline]
+            pub fn max_pending() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"K\0\0\0")
+            }
+            ///`Proxy.AnnouncementDepositBase`.
+            #[inline]
+            pub fn announcement_deposit_base() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0Q%\x02\0\0\0\0")
+            }
+            ///`Proxy.AnnouncementDepositFactor`.
+            #[inline]
+            pub fn announcement_deposit_factor() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\x99\r\x04\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Proxy.Proxies`.
+            pub type Proxies = (
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    super::super::super::runtime_types::pallet_subtensor_proxy::ProxyDefinition<
+                        ::ferroscale_runtime_types::AccountId32,
+                        super::super::super::runtime_types::subtensor_runtime_common::ProxyType,
+                        u32,
+                    >,
+                >,
+                u64,
+            );
+            ///The storage key of `Proxy.Proxies`.
+            #[inline]
+            pub fn proxies(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Proxy",
+                    "Proxies",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Proxy.Proxies` when nothing is stored.
+            #[inline]
+            pub fn proxies_default() -> Result<Proxies, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Proxy.Announcements`.
+            pub type Announcements = (
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    super::super::super::runtime_types::pallet_subtensor_proxy::Announcement<
+                        ::ferroscale_runtime_types::AccountId32,
+                        ::ferroscale_runtime_types::H256,
+                        u32,
+                    >,
+                >,
+                u64,
+            );
+            ///The storage key of `Proxy.Announcements`.
+            #[inline]
+            pub fn announcements(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Proxy",
+                    "Announcements",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Proxy.Announcements` when nothing is stored.
+            #[inline]
+            pub fn announcements_default() -> Result<
+                Announcements,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Proxy.proxy` as a `RuntimeCall`.
+            #[inline]
+            pub fn proxy(
+                real: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                force_proxy_type: Option<
+                    super::super::super::runtime_types::subtensor_runtime_common::ProxyType,
+                >,
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_proxy::pallet::Call::proxy {
+                        real,
+                        force_proxy_type,
+                        call,
+                    }),
+                )
+            }
+            ///`Proxy.add_proxy` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_proxy(
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                proxy_type: super::super::super::runtime_types::subtensor_runtime_common::ProxyType,
+                delay: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_proxy::pallet::Call::add_proxy {
+                        delegate,
+                        proxy_type,
+                        delay,
+                    }),
+                )
+            }
+            ///`Proxy.remove_proxy` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_proxy(
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                proxy_type: super::super::super::runtime_types::subtensor_runtime_common::ProxyType,
+                delay: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_proxy::pallet::Call::remove_proxy {
+                        delegate,
+                        proxy_type,
+                        delay,
+                    }),
+                )
+            }
+            ///`Proxy.remove_proxies` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_proxies() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(
+                        super::super::super::runtime_types::pallet_subtensor_proxy::pallet::Call::remove_proxies,
+                    ),
+                )
+            }
+            ///`Proxy.create_pure` as a `RuntimeCall`.
+            #[inline]
+            pub fn create_pure(
+                proxy_type: super::super::super::runtime_types::subtensor_runtime_common::ProxyType,
+                delay: u32,
+                index: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_proxy::pallet::Call::create_pure {
+                        proxy_type,
+                        delay,
+                        index,
+                    }),
+                )
+            }
+            ///`Proxy.kill_pure` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_pure(
+                spawner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                proxy_type: super::super::super::runtime_types::subtensor_runtime_common::ProxyType,
+                index: u16,
+                height: u32,
+                ext_index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_proxy::pallet::Call::kill_pure {
+                        spawner,
+                        proxy_type,
+                        index,
+                        height,
+                        ext_index,
+                    }),
+                )
+            }
+            ///`Proxy.announce` as a `RuntimeCall`.
+            #[inline]
+            pub fn announce(
+                real: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_proxy::pallet::Call::announce {
+                        real,
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Proxy.remove_announcement` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_announcement(
+                real: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_proxy::pallet::Call::remove_announcement {
+                        real,
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Proxy.reject_announcement` as a `RuntimeCall`.
+            #[inline]
+            pub fn reject_announcement(
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_proxy::pallet::Call::reject_announcement {
+                        delegate,
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Proxy.proxy_announced` as a `RuntimeCall`.
+            #[inline]
+            pub fn proxy_announced(
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                real: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                force_proxy_type: Option<
+                    super::super::super::runtime_types::subtensor_runtime_common::ProxyType,
+                >,
+                call: Box<
+                    super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_subtensor_proxy::pallet::Call::proxy_announced {
+                        delegate,
+                        real,
+                        force_proxy_type,
+                        call,
+                    }),
+                )
+            }
+            ///`Proxy.poke_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn poke_deposit() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(
+                        super::super::super::runtime_types::pallet_subtensor_proxy::pallet::Call::poke_deposit,
+                    ),
+                )
+            }
+        }
+    }
+    ///The `Registry` pallet (index 17).
+    pub mod registry {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 17u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_registry::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_registry::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_registry::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Registry.MaxAdditionalFields`.
+            #[inline]
+            pub fn max_additional_fields() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0")
+            }
+            ///`Registry.InitialDeposit`.
+            #[inline]
+            pub fn initial_deposit() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\xE1\xF5\x05\0\0\0\0")
+            }
+            ///`Registry.FieldDeposit`.
+            #[inline]
+            pub fn field_deposit() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\xE1\xF5\x05\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Registry.IdentityOf`.
+            pub type IdentityOf = super::super::super::runtime_types::pallet_registry::types::Registration<
+                u64,
+            >;
+            ///The storage key of `Registry.IdentityOf`.
+            #[inline]
+            pub fn identity_of(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Registry",
+                    "IdentityOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Registry.set_identity` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_identity(
+                identified: ::ferroscale_runtime_types::AccountId32,
+                info: super::super::super::runtime_types::pallet_registry::types::IdentityInfo,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registry(super::super::super::runtime_types::pallet_registry::pallet::Call::set_identity {
+                    identified,
+                    info,
+                })
+            }
+            ///`Registry.clear_identity` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_identity(
+                identified: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registry(super::super::super::runtime_types::pallet_registry::pallet::Call::clear_identity {
+                    identified,
+                })
+            }
+        }
+    }
+    ///The `Commitments` pallet (index 18).
+    pub mod commitments {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 18u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_commitments::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_commitments::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_commitments::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Commitments.MaxFields`.
+            #[inline]
+            pub fn max_fields() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x03\0\0\0")
+            }
+            ///`Commitments.InitialDeposit`.
+            #[inline]
+            pub fn initial_deposit() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///`Commitments.FieldDeposit`.
+            #[inline]
+            pub fn field_deposit() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Commitments.TimelockedIndex`.
+            pub type TimelockedIndex = ::ferroscale_runtime_types::BTreeSet<
+                (u16, ::ferroscale_runtime_types::AccountId32),
+            >;
+            ///The storage key of `Commitments.TimelockedIndex`.
+            #[inline]
+            pub fn timelocked_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "TimelockedIndex",
+                    &[],
+                )
+            }
+            ///The value of `Commitments.TimelockedIndex` when nothing is stored.
+            #[inline]
+            pub fn timelocked_index_default() -> Result<
+                TimelockedIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Commitments.CommitmentOf`.
+            pub type CommitmentOf = super::super::super::runtime_types::pallet_commitments::types::Registration<
+                u64,
+                u32,
+            >;
+            ///The storage key of `Commitments.CommitmentOf`.
+            #[inline]
+            pub fn commitment_of(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "CommitmentOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Commitments.LastCommitment`.
+            pub type LastCommitment = u32;
+            ///The storage key of `Commitments.LastCommitment`.
+            #[inline]
+            pub fn last_commitment(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "LastCommitment",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Commitments.LastBondsReset`.
+            pub type LastBondsReset = u32;
+            ///The storage key of `Commitments.LastBondsReset`.
+            #[inline]
+            pub fn last_bonds_reset(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "LastBondsReset",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Commitments.RevealedCommitments`.
+            pub type RevealedCommitments = Vec<(Vec<u8>, u64)>;
+            ///The storage key of `Commitments.RevealedCommitments`.
+            #[inline]
+            pub fn revealed_commitments(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "RevealedCommitments",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Commitments.UsedSpaceOf`.
+            pub type UsedSpaceOf = super::super::super::runtime_types::pallet_commitments::types::UsageTracker;
+            ///The storage key of `Commitments.UsedSpaceOf`.
+            #[inline]
+            pub fn used_space_of(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Commitments",
+                    "UsedSpaceOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Commitments.MaxSpace`.
+            pub type MaxSpace = u32;
+            ///The storage key of `Commitments.MaxSpace`.
+            #[inline]
+            pub fn max_space() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Commitments", "MaxSpace", &[])
+            }
+            ///The value of `Commitments.MaxSpace` when nothing is stored.
+            #[inline]
+            pub fn max_space_default() -> Result<MaxSpace, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x1C\x0C\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Commitments.set_commitment` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_commitment(
+                netuid: u16,
+                info: super::super::super::runtime_types::pallet_commitments::types::CommitmentInfo,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Commitments(super::super::super::runtime_types::pallet_commitments::pallet::Call::set_commitment {
+                    netuid,
+                    info,
+                })
+            }
+            ///`Commitments.set_max_space` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_space(new_limit: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Commitments(super::super::super::runtime_types::pallet_commitments::pallet::Call::set_max_space {
+                    new_limit,
+                })
+            }
+        }
+    }
+    ///The `AdminUtils` pallet (index 19).
+    pub mod admin_utils {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 19u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_admin_utils::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_admin_utils::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_admin_utils::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `AdminUtils.PrecompileEnable`.
+            pub type PrecompileEnable = bool;
+            ///The storage key of `AdminUtils.PrecompileEnable`.
+            #[inline]
+            pub fn precompile_enable(
+                key1: &super::super::super::runtime_types::pallet_admin_utils::pallet::PrecompileEnum,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AdminUtils",
+                    "PrecompileEnable",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `AdminUtils.PrecompileEnable` when nothing is stored.
+            #[inline]
+            pub fn precompile_enable_default() -> Result<
+                PrecompileEnable,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x01")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`AdminUtils.swap_authorities` as a `RuntimeCall`.
+            #[inline]
+            pub fn swap_authorities(
+                new_authorities: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    super::super::super::runtime_types::sp_consensus_aura::sr25519::app_sr25519::Public,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::swap_authorities {
+                    new_authorities,
+                })
+            }
+            ///`AdminUtils.sudo_set_default_take` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_default_take(
+                default_take: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_default_take {
+                    default_take,
+                })
+            }
+            ///`AdminUtils.sudo_set_tx_rate_limit` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_tx_rate_limit(
+                tx_rate_limit: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_tx_rate_limit {
+                    tx_rate_limit,
+                })
+            }
+            ///`AdminUtils.sudo_set_serving_rate_limit` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_serving_rate_limit(
+                netuid: u16,
+                serving_rate_limit: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_serving_rate_limit {
+                    netuid,
+                    serving_rate_limit,
+                })
+            }
+            ///`AdminUtils.sudo_set_min_difficulty` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_min_difficulty(
+                netuid: u16,
+                min_difficulty: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_min_difficulty {
+                    netuid,
+                    min_difficulty,
+                })
+            }
+            ///`AdminUtils.sudo_set_max_difficulty` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_max_difficulty(
+                netuid: u16,
+                max_difficulty: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_max_difficulty {
+                    netuid,
+                    max_difficulty,
+                })
+            }
+            ///`AdminUtils.sudo_set_weights_version_key` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_weights_version_key(
+                netuid: u16,
+                weights_version_key: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_weights_version_key {
+                    netuid,
+                    weights_version_key,
+                })
+            }
+            ///`AdminUtils.sudo_set_weights_set_rate_limit` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_weights_set_rate_limit(
+                netuid: u16,
+                weights_set_rate_limit: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_weights_set_rate_limit {
+                    netuid,
+                    weights_set_rate_limit,
+                })
+            }
+            ///`AdminUtils.sudo_set_adjustment_interval` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_adjustment_interval(
+                netuid: u16,
+                adjustment_interval: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_adjustment_interval {
+                    netuid,
+                    adjustment_interval,
+                })
+            }
+            ///`AdminUtils.sudo_set_adjustment_alpha` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_adjustment_alpha(
+                netuid: u16,
+                adjustment_alpha: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_adjustment_alpha {
+                    netuid,
+                    adjustment_alpha,
+                })
+            }
+            ///`AdminUtils.sudo_set_immunity_period` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_immunity_period(
+                netuid: u16,
+                immunity_period: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_immunity_period {
+                    netuid,
+                    immunity_period,
+                })
+            }
+            ///`AdminUtils.sudo_set_min_allowed_weights` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_min_allowed_weights(
+                netuid: u16,
+                min_allowed_weights: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_min_allowed_weights {
+                    netuid,
+                    min_allowed_weights,
+                })
+            }
+            ///`AdminUtils.sudo_set_max_allowed_uids` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_max_allowed_uids(
+                netuid: u16,
+                max_allowed_uids: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_max_allowed_uids {
+                    netuid,
+                    max_allowed_uids,
+                })
+            }
+            ///`AdminUtils.sudo_set_kappa` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_kappa(
+                netuid: u16,
+                kappa: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_kappa {
+                    netuid,
+                    kappa,
+                })
+            }
+            ///`AdminUtils.sudo_set_rho` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_rho(
+                netuid: u16,
+                rho: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_rho {
+                    netuid,
+                    rho,
+                })
+            }
+            ///`AdminUtils.sudo_set_activity_cutoff` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_activity_cutoff(
+                netuid: u16,
+                activity_cutoff: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_activity_cutoff {
+                    netuid,
+                    activity_cutoff,
+                })
+            }
+            ///`AdminUtils.sudo_set_network_registration_allowed` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_network_registration_allowed(
+                netuid: u16,
+                registration_allowed: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_network_registration_allowed {
+                    netuid,
+                    registration_allowed,
+                })
+            }
+            ///`AdminUtils.sudo_set_network_pow_registration_allowed` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_network_pow_registration_allowed(
+                netuid: u16,
+                registration_allowed: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_network_pow_registration_allowed {
+                    netuid,
+                    registration_allowed,
+                })
+            }
+            ///`AdminUtils.sudo_set_target_registrations_per_interval` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_target_registrations_per_interval(
+                netuid: u16,
+                target_registrations_per_interval: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_target_registrations_per_interval {
+                    netuid,
+                    target_registrations_per_interval,
+                })
+            }
+            ///`AdminUtils.sudo_set_min_burn` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_min_burn(
+                netuid: u16,
+                min_burn: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_min_burn {
+                    netuid,
+                    min_burn,
+                })
+            }
+            ///`AdminUtils.sudo_set_max_burn` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_max_burn(
+                netuid: u16,
+                max_burn: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_max_burn {
+                    netuid,
+                    max_burn,
+                })
+            }
+            ///`AdminUtils.sudo_set_difficulty` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_difficulty(
+                netuid: u16,
+                difficulty: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_difficulty {
+                    netuid,
+                    difficulty,
+                })
+            }
+            ///`AdminUtils.sudo_set_max_allowed_validators` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_max_allowed_validators(
+                netuid: u16,
+                max_allowed_validators: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_max_allowed_validators {
+                    netuid,
+                    max_allowed_validators,
+                })
+            }
+            ///`AdminUtils.sudo_set_bonds_moving_average` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_bonds_moving_average(
+                netuid: u16,
+                bonds_moving_average: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_bonds_moving_average {
+                    netuid,
+                    bonds_moving_average,
+                })
+            }
+            ///`AdminUtils.sudo_set_bonds_penalty` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_bonds_penalty(
+                netuid: u16,
+                bonds_penalty: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_bonds_penalty {
+                    netuid,
+                    bonds_penalty,
+                })
+            }
+            ///`AdminUtils.sudo_set_max_registrations_per_block` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_max_registrations_per_block(
+                netuid: u16,
+                max_registrations_per_block: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_max_registrations_per_block {
+                    netuid,
+                    max_registrations_per_block,
+                })
+            }
+            ///`AdminUtils.sudo_set_subnet_owner_cut` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_subnet_owner_cut(
+                subnet_owner_cut: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_subnet_owner_cut {
+                    subnet_owner_cut,
+                })
+            }
+            ///`AdminUtils.sudo_set_network_rate_limit` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_network_rate_limit(
+                rate_limit: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_network_rate_limit {
+                    rate_limit,
+                })
+            }
+            ///`AdminUtils.sudo_set_tempo` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_tempo(
+                netuid: u16,
+                tempo: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_tempo {
+                    netuid,
+                    tempo,
+                })
+            }
+            ///`AdminUtils.sudo_set_total_issuance` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_total_issuance(
+                total_issuance: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_total_issuance {
+                    total_issuance,
+                })
+            }
+            ///`AdminUtils.sudo_set_network_immunity_period` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_network_immunity_period(
+                immunity_period: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_network_immunity_period {
+                    immunity_period,
+                })
+            }
+            ///`AdminUtils.sudo_set_network_min_lock_cost` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_network_min_lock_cost(
+                lock_cost: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_network_min_lock_cost {
+                    lock_cost,
+                })
+            }
+            ///`AdminUtils.sudo_set_subnet_limit` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_subnet_limit(
+                max_subnets: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_subnet_limit {
+                    max_subnets,
+                })
+            }
+            ///`AdminUtils.sudo_set_lock_reduction_interval` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_lock_reduction_interval(
+                interval: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_lock_reduction_interval {
+                    interval,
+                })
+            }
+            ///`AdminUtils.sudo_set_rao_recycled` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_rao_recycled(
+                netuid: u16,
+                rao_recycled: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_rao_recycled {
+                    netuid,
+                    rao_recycled,
+                })
+            }
+            ///`AdminUtils.sudo_set_stake_threshold` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_stake_threshold(
+                min_stake: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_stake_threshold {
+                    min_stake,
+                })
+            }
+            ///`AdminUtils.sudo_set_nominator_min_required_stake` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_nominator_min_required_stake(
+                min_stake: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_nominator_min_required_stake {
+                    min_stake,
+                })
+            }
+            ///`AdminUtils.sudo_set_tx_delegate_take_rate_limit` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_tx_delegate_take_rate_limit(
+                tx_rate_limit: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_tx_delegate_take_rate_limit {
+                    tx_rate_limit,
+                })
+            }
+            ///`AdminUtils.sudo_set_min_delegate_take` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_min_delegate_take(
+                take: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_min_delegate_take {
+                    take,
+                })
+            }
+            ///`AdminUtils.sudo_set_commit_reveal_weights_enabled` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_commit_reveal_weights_enabled(
+                netuid: u16,
+                enabled: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_commit_reveal_weights_enabled {
+                    netuid,
+                    enabled,
+                })
+            }
+            ///`AdminUtils.sudo_set_liquid_alpha_enabled` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_liquid_alpha_enabled(
+                netuid: u16,
+                enabled: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_liquid_alpha_enabled {
+                    netuid,
+                    enabled,
+                })
+            }
+            ///`AdminUtils.sudo_set_alpha_values` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_alpha_values(
+                netuid: u16,
+                alpha_low: u16,
+                alpha_high: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_alpha_values {
+                    netuid,
+                    alpha_low,
+                    alpha_high,
+                })
+            }
+            ///`AdminUtils.sudo_set_coldkey_swap_schedule_duration` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_coldkey_swap_schedule_duration(
+                duration: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_coldkey_swap_schedule_duration {
+                    duration,
+                })
+            }
+            ///`AdminUtils.sudo_set_dissolve_network_schedule_duration` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_dissolve_network_schedule_duration(
+                duration: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_dissolve_network_schedule_duration {
+                    duration,
+                })
+            }
+            ///`AdminUtils.sudo_set_commit_reveal_weights_interval` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_commit_reveal_weights_interval(
+                netuid: u16,
+                interval: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_commit_reveal_weights_interval {
+                    netuid,
+                    interval,
+                })
+            }
+            ///`AdminUtils.sudo_set_evm_chain_id` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_evm_chain_id(
+                chain_id: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_evm_chain_id {
+                    chain_id,
+                })
+            }
+            ///`AdminUtils.schedule_grandpa_change` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_grandpa_change(
+                next_authorities: Vec<
+                    (
+                        super::super::super::runtime_types::sp_consensus_grandpa::app::Public,
+                        u64,
+                    ),
+                >,
+                in_blocks: u32,
+                forced: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::schedule_grandpa_change {
+                    next_authorities,
+                    in_blocks,
+                    forced,
+                })
+            }
+            ///`AdminUtils.sudo_set_toggle_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_toggle_transfer(
+                netuid: u16,
+                toggle: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_toggle_transfer {
+                    netuid,
+                    toggle,
+                })
+            }
+            ///`AdminUtils.sudo_set_recycle_or_burn` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_recycle_or_burn(
+                netuid: u16,
+                recycle_or_burn: super::super::super::runtime_types::pallet_subtensor::pallet::RecycleOrBurnEnum,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_recycle_or_burn {
+                    netuid,
+                    recycle_or_burn,
+                })
+            }
+            ///`AdminUtils.sudo_toggle_evm_precompile` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_toggle_evm_precompile(
+                precompile_id: super::super::super::runtime_types::pallet_admin_utils::pallet::PrecompileEnum,
+                enabled: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_toggle_evm_precompile {
+                    precompile_id,
+                    enabled,
+                })
+            }
+            ///`AdminUtils.sudo_set_subnet_moving_alpha` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_subnet_moving_alpha(
+                alpha: super::super::super::runtime_types::substrate_fixed::FixedI128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_subnet_moving_alpha {
+                    alpha,
+                })
+            }
+            ///`AdminUtils.sudo_set_subnet_owner_hotkey` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_subnet_owner_hotkey(
+                netuid: u16,
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_subnet_owner_hotkey {
+                    netuid,
+                    hotkey,
+                })
+            }
+            ///`AdminUtils.sudo_set_ema_price_halving_period` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_ema_price_halving_period(
+                netuid: u16,
+                ema_halving: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_ema_price_halving_period {
+                    netuid,
+                    ema_halving,
+                })
+            }
+            ///`AdminUtils.sudo_set_alpha_sigmoid_steepness` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_alpha_sigmoid_steepness(
+                netuid: u16,
+                steepness: i16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_alpha_sigmoid_steepness {
+                    netuid,
+                    steepness,
+                })
+            }
+            ///`AdminUtils.sudo_set_yuma3_enabled` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_yuma3_enabled(
+                netuid: u16,
+                enabled: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_yuma3_enabled {
+                    netuid,
+                    enabled,
+                })
+            }
+            ///`AdminUtils.sudo_set_bonds_reset_enabled` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_bonds_reset_enabled(
+                netuid: u16,
+                enabled: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_bonds_reset_enabled {
+                    netuid,
+                    enabled,
+                })
+            }
+            ///`AdminUtils.sudo_set_sn_owner_hotkey` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_sn_owner_hotkey(
+                netuid: u16,
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_sn_owner_hotkey {
+                    netuid,
+                    hotkey,
+                })
+            }
+            ///`AdminUtils.sudo_set_subtoken_enabled` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_subtoken_enabled(
+                netuid: u16,
+                subtoken_enabled: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_subtoken_enabled {
+                    netuid,
+                    subtoken_enabled,
+                })
+            }
+            ///`AdminUtils.sudo_set_commit_reveal_version` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_commit_reveal_version(
+                version: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_commit_reveal_version {
+                    version,
+                })
+            }
+            ///`AdminUtils.sudo_set_owner_immune_neuron_limit` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_owner_immune_neuron_limit(
+                netuid: u16,
+                immune_neurons: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_owner_immune_neuron_limit {
+                    netuid,
+                    immune_neurons,
+                })
+            }
+            ///`AdminUtils.sudo_set_ck_burn` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_ck_burn(burn: u64) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_ck_burn {
+                    burn,
+                })
+            }
+            ///`AdminUtils.sudo_set_admin_freeze_window` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_admin_freeze_window(
+                window: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_admin_freeze_window {
+                    window,
+                })
+            }
+            ///`AdminUtils.sudo_set_owner_hparam_rate_limit` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_owner_hparam_rate_limit(
+                epochs: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_owner_hparam_rate_limit {
+                    epochs,
+                })
+            }
+            ///`AdminUtils.sudo_set_mechanism_count` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_mechanism_count(
+                netuid: u16,
+                mechanism_count: u8,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_mechanism_count {
+                    netuid,
+                    mechanism_count,
+                })
+            }
+            ///`AdminUtils.sudo_set_mechanism_emission_split` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_mechanism_emission_split(
+                netuid: u16,
+                maybe_split: Option<Vec<u16>>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_mechanism_emission_split {
+                    netuid,
+                    maybe_split,
+                })
+            }
+            ///`AdminUtils.sudo_trim_to_max_allowed_uids` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_trim_to_max_allowed_uids(
+                netuid: u16,
+                max_n: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_trim_to_max_allowed_uids {
+                    netuid,
+                    max_n,
+                })
+            }
+            ///`AdminUtils.sudo_set_min_allowed_uids` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_min_allowed_uids(
+                netuid: u16,
+                min_allowed_uids: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_min_allowed_uids {
+                    netuid,
+                    min_allowed_uids,
+                })
+            }
+            ///`AdminUtils.sudo_set_tao_flow_cutoff` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_tao_flow_cutoff(
+                flow_cutoff: super::super::super::runtime_types::substrate_fixed::FixedI128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_tao_flow_cutoff {
+                    flow_cutoff,
+                })
+            }
+            ///`AdminUtils.sudo_set_tao_flow_normalization_exponent` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_tao_flow_normalization_exponent(
+                exponent: super::super::super::runtime_types::substrate_fixed::FixedU128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_tao_flow_normalization_exponent {
+                    exponent,
+                })
+            }
+            ///`AdminUtils.sudo_set_tao_flow_smoothing_factor` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_set_tao_flow_smoothing_factor(
+                smoothing_factor: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AdminUtils(super::super::super::runtime_types::pallet_admin_utils::pallet::Call::sudo_set_tao_flow_smoothing_factor {
+                    smoothing_factor,
+                })
+            }
+        }
+    }
+    ///The `SafeMode` pallet (index 20).
+    pub mod safe_mode {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 20u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_safe_mode::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_safe_mode::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_safe_mode::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`SafeMode.EnterDuration`.
+            #[inline]
+            pub fn enter_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///`SafeMode.ExtendDuration`.
+            #[inline]
+            pub fn extend_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///`SafeMode.EnterDepositAmount`.
+            #[inline]
+            pub fn enter_deposit_amount() -> Result<
+                Option<u64>,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///`SafeMode.ExtendDepositAmount`.
+            #[inline]
+            pub fn extend_deposit_amount() -> Result<
+                Option<u64>,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///`SafeMode.ReleaseDelay`.
+            #[inline]
+            pub fn release_delay() -> Result<Option<u32>, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `SafeMode.EnteredUntil`.
+            pub type EnteredUntil = u32;
+            ///The storage key of `SafeMode.EnteredUntil`.
+            #[inline]
+            pub fn entered_until() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SafeMode", "EnteredUntil", &[])
+            }
+            ///The value type of `SafeMode.Deposits`.
+            pub type Deposits = u64;
+            ///The storage key of `SafeMode.Deposits`.
+            #[inline]
+            pub fn deposits(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SafeMode",
+                    "Deposits",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`SafeMode.enter` as a `RuntimeCall`.
+            #[inline]
+            pub fn enter() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(
+                    super::super::super::runtime_types::pallet_safe_mode::pallet::Call::enter,
+                )
+            }
+            ///`SafeMode.force_enter` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_enter() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(
+                    super::super::super::runtime_types::pallet_safe_mode::pallet::Call::force_enter,
+                )
+            }
+            ///`SafeMode.extend` as a `RuntimeCall`.
+            #[inline]
+            pub fn extend() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(
+                    super::super::super::runtime_types::pallet_safe_mode::pallet::Call::extend,
+                )
+            }
+            ///`SafeMode.force_extend` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_extend() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(
+                    super::super::super::runtime_types::pallet_safe_mode::pallet::Call::force_extend,
+                )
+            }
+            ///`SafeMode.force_exit` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_exit() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(
+                    super::super::super::runtime_types::pallet_safe_mode::pallet::Call::force_exit,
+                )
+            }
+            ///`SafeMode.force_slash_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_slash_deposit(
+                account: ::ferroscale_runtime_types::AccountId32,
+                block: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(super::super::super::runtime_types::pallet_safe_mode::pallet::Call::force_slash_deposit {
+                    account,
+                    block,
+                })
+            }
+            ///`SafeMode.release_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn release_deposit(
+                account: ::ferroscale_runtime_types::AccountId32,
+                block: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(super::super::super::runtime_types::pallet_safe_mode::pallet::Call::release_deposit {
+                    account,
+                    block,
+                })
+            }
+            ///`SafeMode.force_release_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_release_deposit(
+                account: ::ferroscale_runtime_types::AccountId32,
+                block: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(super::super::super::runtime_types::pallet_safe_mode::pallet::Call::force_release_deposit {
+                    account,
+                    block,
+                })
+            }
+        }
+    }
+    ///The `Ethereum` pallet (index 21).
+    pub mod ethereum {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 21u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_ethereum::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_ethereum::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_ethereum::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Ethereum.Pending`.
+            pub type Pending = (
+                super::super::super::runtime_types::ethereum::transaction::TransactionV3,
+                super::super::super::runtime_types::fp_rpc::TransactionStatus,
+                super::super::super::runtime_types::ethereum::receipt::ReceiptV4,
+            );
+            ///The storage key of `Ethereum.Pending`.
+            #[inline]
+            pub fn pending(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Ethereum",
+                    "Pending",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Ethereum.CounterForPending`.
+            pub type CounterForPending = u32;
+            ///The storage key of `Ethereum.CounterForPending`.
+            #[inline]
+            pub fn counter_for_pending() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Ethereum",
+                    "CounterForPending",
+                    &[],
+                )
+            }
+            ///The value of `Ethereum.CounterForPending` when nothing is stored.
+            #[inline]
+            pub fn counter_for_pending_default() -> Result<
+                CounterForPending,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Ethereum.CurrentBlock`.
+            pub type CurrentBlock = super::super::super::runtime_types::ethereum::block::Block<
+                super::super::super::runtime_types::ethereum::transaction::TransactionV3,
+            >;
+            ///The storage key of `Ethereum.CurrentBlock`.
+            #[inline]
+            pub fn current_block() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Ethereum", "CurrentBlock", &[])
+            }
+            ///The value type of `Ethereum.CurrentReceipts`.
+            pub type CurrentReceipts = Vec<
+                super::super::super::runtime_types::ethereum::receipt::ReceiptV4,
+            >;
+            ///The storage key of `Ethereum.CurrentReceipts`.
+            #[inline]
+            pub fn current_receipts() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Ethereum",
+                    "CurrentReceipts",
+                    &[],
+                )
+            }
+            ///The value type of `Ethereum.CurrentTransactionStatuses`.
+            pub type CurrentTransactionStatuses = Vec<
+                super::super::super::runtime_types::fp_rpc::TransactionStatus,
+            >;
+            ///The storage key of `Ethereum.CurrentTransactionStatuses`.
+            #[inline]
+            pub fn current_transaction_statuses() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Ethereum",
+                    "CurrentTransactionStatuses",
+                    &[],
+                )
+            }
+            ///The value type of `Ethereum.BlockHash`.
+            pub type BlockHash = ::ferroscale_runtime_types::H256;
+            ///The storage key of `Ethereum.BlockHash`.
+            #[inline]
+            pub fn block_hash(
+                key1: &super::super::super::runtime_types::primitive_types::U256,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Ethereum",
+                    "BlockHash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Ethereum.BlockHash` when nothing is stored.
+            #[inline]
+            pub fn block_hash_default() -> Result<
+                BlockHash,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Ethereum.transact` as a `RuntimeCall`.
+            #[inline]
+            pub fn transact(
+                transaction: super::super::super::runtime_types::ethereum::transaction::TransactionV3,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Ethereum(super::super::super::runtime_types::pallet_ethereum::pallet::Call::transact {
+                    transaction,
+                })
+            }
+        }
+    }
+    ///The `EVM` pallet (index 22).
+    pub mod evm {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 22u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_evm::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_evm::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_evm::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `EVM.AccountCodes`.
+            pub type AccountCodes = Vec<u8>;
+            ///The storage key of `EVM.AccountCodes`.
+            #[inline]
+            pub fn account_codes(key1: &::ferroscale_runtime_types::H160) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "EVM",
+                    "AccountCodes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `EVM.AccountCodes` when nothing is stored.
+            #[inline]
+            pub fn account_codes_default() -> Result<
+                AccountCodes,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `EVM.AccountCodesMetadata`.
+            pub type AccountCodesMetadata = super::super::super::runtime_types::pallet_evm::CodeMetadata;
+            ///The storage key of `EVM.AccountCodesMetadata`.
+            #[inline]
+            pub fn account_codes_metadata(
+                key1: &::ferroscale_runtime_types::H160,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "EVM",
+                    "AccountCodesMetadata",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `EVM.AccountStorages`.
+            pub type AccountStorages = ::ferroscale_runtime_types::H256;
+            ///The storage key of `EVM.AccountStorages`.
+            #[inline]
+            pub fn account_storages(
+                key1: &::ferroscale_runtime_types::H160,
+                key2: &::ferroscale_runtime_types::H256,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "EVM",
+                    "AccountStorages",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `EVM.AccountStorages` when nothing is stored.
+            #[inline]
+            pub fn account_storages_default() -> Result<
+                AccountStorages,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `EVM.WhitelistedCreators`.
+            pub type WhitelistedCreators = Vec<::ferroscale_runtime_types::H160>;
+            ///The storage key of `EVM.WhitelistedCreators`.
+            #[inline]
+            pub fn whitelisted_creators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "EVM",
+                    "WhitelistedCreators",
+                    &[],
+                )
+            }
+            ///The value of `EVM.WhitelistedCreators` when nothing is stored.
+            #[inline]
+            pub fn whitelisted_creators_default() -> Result<
+                WhitelistedCreators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `EVM.DisableWhitelistCheck`.
+            pub type DisableWhitelistCheck = bool;
+            ///The storage key of `EVM.DisableWhitelistCheck`.
+            #[inline]
+            pub fn disable_whitelist_check() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "EVM",
+                    "DisableWhitelistCheck",
+                    &[],
+                )
+            }
+            ///The value of `EVM.DisableWhitelistCheck` when nothing is stored.
+            #[inline]
+            pub fn disable_whitelist_check_default() -> Result<
+                DisableWhitelistCheck,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`EVM.withdraw` as a `RuntimeCall`.
+            #[inline]
+            pub fn withdraw(
+                address: ::ferroscale_runtime_types::H160,
+                value: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::EVM(super::super::super::runtime_types::pallet_evm::pallet::Call::withdraw {
+                    address,
+                    value,
+                })
+            }
+            ///`EVM.call` as a `RuntimeCall`.
+            #[inline]
+            pub fn call(
+                source: ::ferroscale_runtime_types::H160,
+                target: ::ferroscale_runtime_types::H160,
+                input: Vec<u8>,
+                value: super::super::super::runtime_types::primitive_types::U256,
+                gas_limit: u64,
+                max_fee_per_gas: super::super::super::runtime_types::primitive_types::U256,
+                max_priority_fee_per_gas: Option<
+                    super::super::super::runtime_types::primitive_types::U256,
+                >,
+                nonce: Option<super::super::super::runtime_types::primitive_types::U256>,
+                access_list: Vec<
+                    (
+                        ::ferroscale_runtime_types::H160,
+                        Vec<::ferroscale_runtime_types::H256>,
+                    ),
+                >,
+                authorization_list: Vec<
+                    super::super::super::runtime_types::ethereum::transaction::eip7702::AuthorizationListItem,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::EVM(super::super::super::runtime_types::pallet_evm::pallet::Call::call {
+                    source,
+                    target,
+                    input,
+                    value,
+                    gas_limit,
+                    max_fee_per_gas,
+                    max_priority_fee_per_gas,
+                    nonce,
+                    access_list,
+                    authorization_list,
+                })
+            }
+            ///`EVM.create` as a `RuntimeCall`.
+            #[inline]
+            pub fn create(
+                source: ::ferroscale_runtime_types::H160,
+                init: Vec<u8>,
+                value: super::super::super::runtime_types::primitive_types::U256,
+                gas_limit: u64,
+                max_fee_per_gas: super::super::super::runtime_types::primitive_types::U256,
+                max_priority_fee_per_gas: Option<
+                    super::super::super::runtime_types::primitive_types::U256,
+                >,
+                nonce: Option<super::super::super::runtime_types::primitive_types::U256>,
+                access_list: Vec<
+                    (
+                        ::ferroscale_runtime_types::H160,
+                        Vec<::ferroscale_runtime_types::H256>,
+                    ),
+                >,
+                authorization_list: Vec<
+                    super::super::super::runtime_types::ethereum::transaction::eip7702::AuthorizationListItem,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::EVM(super::super::super::runtime_types::pallet_evm::pallet::Call::create {
+                    source,
+                    init,
+                    value,
+                    gas_limit,
+                    max_fee_per_gas,
+                    max_priority_fee_per_gas,
+                    nonce,
+                    access_list,
+                    authorization_list,
+                })
+            }
+            ///`EVM.create2` as a `RuntimeCall`.
+            #[inline]
+            pub fn create2(
+                source: ::ferroscale_runtime_types::H160,
+                init: Vec<u8>,
+                salt: ::ferroscale_runtime_types::H256,
+                value: super::super::super::runtime_types::primitive_types::U256,
+                gas_limit: u64,
+                max_fee_per_gas: super::super::super::runtime_types::primitive_types::U256,
+                max_priority_fee_per_gas: Option<
+                    super::super::super::runtime_types::primitive_types::U256,
+                >,
+                nonce: Option<super::super::super::runtime_types::primitive_types::U256>,
+                access_list: Vec<
+                    (
+                        ::ferroscale_runtime_types::H160,
+                        Vec<::ferroscale_runtime_types::H256>,
+                    ),
+                >,
+                authorization_list: Vec<
+                    super::super::super::runtime_types::ethereum::transaction::eip7702::AuthorizationListItem,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::EVM(super::super::super::runtime_types::pallet_evm::pallet::Call::create2 {
+                    source,
+                    init,
+                    salt,
+                    value,
+                    gas_limit,
+                    max_fee_per_gas,
+                    max_priority_fee_per_gas,
+                    nonce,
+                    access_list,
+                    authorization_list,
+                })
+            }
+            ///`EVM.set_whitelist` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_whitelist(
+                new: Vec<::ferroscale_runtime_types::H160>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::EVM(super::super::super::runtime_types::pallet_evm::pallet::Call::set_whitelist {
+                    new,
+                })
+            }
+            ///`EVM.disable_whitelist` as a `RuntimeCall`.
+            #[inline]
+            pub fn disable_whitelist(
+                disabled: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::EVM(super::super::super::runtime_types::pallet_evm::pallet::Call::disable_whitelist {
+                    disabled,
+                })
+            }
+        }
+    }
+    ///The `EVMChainId` pallet (index 23).
+    pub mod evm_chain_id {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 23u8;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `EVMChainId.ChainId`.
+            pub type ChainId = u64;
+            ///The storage key of `EVMChainId.ChainId`.
+            #[inline]
+            pub fn chain_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("EVMChainId", "ChainId", &[])
+            }
+            ///The value of `EVMChainId.ChainId` when nothing is stored.
+            #[inline]
+            pub fn chain_id_default() -> Result<ChainId, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+        }
+    }
+    ///The `BaseFee` pallet (index 25).
+    pub mod base_fee {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 25u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_base_fee::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_base_fee::pallet::Event;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `BaseFee.BaseFeePerGas`.
+            pub type BaseFeePerGas = super::super::super::runtime_types::primitive_types::U256;
+            ///The storage key of `BaseFee.BaseFeePerGas`.
+            #[inline]
+            pub fn base_fee_per_gas() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("BaseFee", "BaseFeePerGas", &[])
+            }
+            ///The value of `BaseFee.BaseFeePerGas` when nothing is stored.
+            #[inline]
+            pub fn base_fee_per_gas_default() -> Result<
+                BaseFeePerGas,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xC8\x17\xA8\x04\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `BaseFee.Elasticity`.
+            pub type Elasticity = super::super::super::runtime_types::sp_arithmetic::per_things::Permill;
+            ///The storage key of `BaseFee.Elasticity`.
+            #[inline]
+            pub fn elasticity() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("BaseFee", "Elasticity", &[])
+            }
+            ///The value of `BaseFee.Elasticity` when nothing is stored.
+            #[inline]
+            pub fn elasticity_default() -> Result<
+                Elasticity,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"H\xE8\x01\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`BaseFee.set_base_fee_per_gas` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_base_fee_per_gas(
+                fee: super::super::super::runtime_types::primitive_types::U256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::BaseFee(super::super::super::runtime_types::pallet_base_fee::pallet::Call::set_base_fee_per_gas {
+                    fee,
+                })
+            }
+            ///`BaseFee.set_elasticity` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_elasticity(
+                elasticity: super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::BaseFee(super::super::super::runtime_types::pallet_base_fee::pallet::Call::set_elasticity {
+                    elasticity,
+                })
+            }
+        }
+    }
+    ///The `Drand` pallet (index 26).
+    pub mod drand {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 26u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_drand::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_drand::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_drand::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Drand.UnsignedPriority`.
+            #[inline]
+            pub fn unsigned_priority() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\x10\0\0\0\0\0")
+            }
+            ///`Drand.HttpFetchTimeout`.
+            #[inline]
+            pub fn http_fetch_timeout() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Drand.BeaconConfig`.
+            pub type BeaconConfig = super::super::super::runtime_types::pallet_drand::types::BeaconConfiguration;
+            ///The storage key of `Drand.BeaconConfig`.
+            #[inline]
+            pub fn beacon_config() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Drand", "BeaconConfig", &[])
+            }
+            ///The value of `Drand.BeaconConfig` when nothing is stored.
+            #[inline]
+            pub fn beacon_config_default() -> Result<
+                BeaconConfig,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x81\x01\x83\xCF\x0F(\x96\xAD\xEE~\xB8\xB5\xF0\x1F\xCA\xD3\x91\"\x12\xC47\xE0\x07>\x91\x1F\xB9\0\"\xD3\xE7`\x18<\x8CKE\x0Bj\nl:\xC6\xA5wj-\x10dQ\r\x1F\xECu\x8C\x92\x1C\xC2+\x0E\x17\xE6:\xAFK\xCB^\xD6c\x04\xDE\x9C\xF8\t\xBD'L\xA7;\xABJ\xF5\xA6\xE9\xC7jK\xC0\x9Ev\xEA\xE8\x99\x1E\xF5\xEC\xE4Z\x03\0\0\0'!\xE6d\x80R\xDB\x9B\xA7\x0E\x0C\xC0\xF6\xEA\xF7\x80=\xD0tG\xA1\xF5Gw5\xFD?f\x17\x92\xBA\x94`\x0C\x84\xE9q\x80\xF4w\xD5\xC8\x9F!\xA1|\x86:\x7F\x93|jm\x15\x85\x94\x14\xD2\xBE\t\xCDD\x8DBy\xAF3\x1C]>`bls-unchained-g1-rfc9380 quicknet",
+                )
+            }
+            ///The value type of `Drand.HasMigrationRun`.
+            pub type HasMigrationRun = bool;
+            ///The storage key of `Drand.HasMigrationRun`.
+            #[inline]
+            pub fn has_migration_run(
+                key1: &super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Drand",
+                    "HasMigrationRun",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Drand.HasMigrationRun` when nothing is stored.
+            #[inline]
+            pub fn has_migration_run_default() -> Result<
+                HasMigrationRun,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Drand.Pulses`.
+            pub type Pulses = super::super::super::runtime_types::pallet_drand::types::Pulse;
+            ///The storage key of `Drand.Pulses`.
+            #[inline]
+            pub fn pulses(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Drand",
+                    "Pulses",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Drand.LastStoredRound`.
+            pub type LastStoredRound = u64;
+            ///The storage key of `Drand.LastStoredRound`.
+            #[inline]
+            pub fn last_stored_round() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Drand", "LastStoredRound", &[])
+            }
+            ///The value of `Drand.LastStoredRound` when nothing is stored.
+            #[inline]
+            pub fn last_stored_round_default() -> Result<
+                LastStoredRound,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Drand.OldestStoredRound`.
+            pub type OldestStoredRound = u64;
+            ///The storage key of `Drand.OldestStoredRound`.
+            #[inline]
+            pub fn oldest_stored_round() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Drand",
+                    "OldestStoredRound",
+                    &[],
+                )
+            }
+            ///The value of `Drand.OldestStoredRound` when nothing is stored.
+            #[inline]
+            pub fn oldest_stored_round_default() -> Result<
+                OldestStoredRound,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Drand.NextUnsignedAt`.
+            pub type NextUnsignedAt = u32;
+            ///The storage key of `Drand.NextUnsignedAt`.
+            #[inline]
+            pub fn next_unsigned_at() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Drand", "NextUnsignedAt", &[])
+            }
+            ///The value of `Drand.NextUnsignedAt` when nothing is stored.
+            #[inline]
+            pub fn next_unsigned_at_default() -> Result<
+                NextUnsignedAt,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Drand.write_pulse` as a `RuntimeCall`.
+            #[inline]
+            pub fn write_pulse(
+                pulses_payload: super::super::super::runtime_types::pallet_drand::types::PulsesPayload<
+                    super::super::super::runtime_types::sp_runtime::MultiSigner,
+                    u32,
+                >,
+                signature: Option<
+                    super::super::super::runtime_types::sp_runtime::MultiSignature,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Drand(super::super::super::runtime_types::pallet_drand::pallet::Call::write_pulse {
+                    pulses_payload,
+                    signature,
+                })
+            }
+            ///`Drand.set_beacon_config` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_beacon_config(
+                config_payload: super::super::super::runtime_types::pallet_drand::types::BeaconConfigurationPayload<
+                    super::super::super::runtime_types::sp_runtime::MultiSigner,
+                    u32,
+                >,
+                signature: Option<
+                    super::super::super::runtime_types::sp_runtime::MultiSignature,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Drand(super::super::super::runtime_types::pallet_drand::pallet::Call::set_beacon_config {
+                    config_payload,
+                    signature,
+                })
+            }
+            ///`Drand.set_oldest_stored_round` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_oldest_stored_round(
+                oldest_round: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Drand(super::super::super::runtime_types::pallet_drand::pallet::Call::set_oldest_stored_round {
+                    oldest_round,
+                })
+            }
+        }
+    }
+    ///The `Crowdloan` pallet (index 27).
+    pub mod crowdloan {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 27u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_crowdloan::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_crowdloan::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_crowdloan::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Crowdloan.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"bt/cloan")
+            }
+            ///`Crowdloan.MinimumDeposit`.
+            #[inline]
+            pub fn minimum_deposit() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\xE4\x0BT\x02\0\0\0")
+            }
+            ///`Crowdloan.AbsoluteMinimumContribution`.
+            #[inline]
+            pub fn absolute_minimum_contribution() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\xE1\xF5\x05\0\0\0\0")
+            }
+            ///`Crowdloan.MinimumBlockDuration`.
+            #[inline]
+            pub fn minimum_block_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xE0\xC4\0\0")
+            }
+            ///`Crowdloan.MaximumBlockDuration`.
+            #[inline]
+            pub fn maximum_block_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80\x97\x06\0")
+            }
+            ///`Crowdloan.RefundContributorsLimit`.
+            #[inline]
+            pub fn refund_contributors_limit() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+            ///`Crowdloan.MaxContributors`.
+            #[inline]
+            pub fn max_contributors() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xF4\x01\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Crowdloan.Crowdloans`.
+            pub type Crowdloans = super::super::super::runtime_types::pallet_crowdloan::CrowdloanInfo<
+                ::ferroscale_runtime_types::AccountId32,
+                u64,
+                u32,
+                super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+            >;
+            ///The storage key of `Crowdloan.Crowdloans`.
+            #[inline]
+            pub fn crowdloans(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Crowdloan",
+                    "Crowdloans",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Crowdloan.NextCrowdloanId`.
+            pub type NextCrowdloanId = u32;
+            ///The storage key of `Crowdloan.NextCrowdloanId`.
+            #[inline]
+            pub fn next_crowdloan_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Crowdloan",
+                    "NextCrowdloanId",
+                    &[],
+                )
+            }
+            ///The value of `Crowdloan.NextCrowdloanId` when nothing is stored.
+            #[inline]
+            pub fn next_crowdloan_id_default() -> Result<
+                NextCrowdloanId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Crowdloan.Contributions`.
+            pub type Contributions = u64;
+            ///The storage key of `Crowdloan.Contributions`.
+            #[inline]
+            pub fn contributions(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Crowdloan",
+                    "Contributions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Crowdloan.CurrentCrowdloanId`.
+            pub type CurrentCrowdloanId = u32;
+            ///The storage key of `Crowdloan.CurrentCrowdloanId`.
+            #[inline]
+            pub fn current_crowdloan_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Crowdloan",
+                    "CurrentCrowdloanId",
+                    &[],
+                )
+            }
+            ///The value type of `Crowdloan.HasMigrationRun`.
+            pub type HasMigrationRun = bool;
+            ///The storage key of `Crowdloan.HasMigrationRun`.
+            #[inline]
+            pub fn has_migration_run(
+                key1: &super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Crowdloan",
+                    "HasMigrationRun",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Crowdloan.HasMigrationRun` when nothing is stored.
+            #[inline]
+            pub fn has_migration_run_default() -> Result<
+                HasMigrationRun,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Crowdloan.create` as a `RuntimeCall`.
+            #[inline]
+            pub fn create(
+                deposit: u64,
+                min_contribution: u64,
+                cap: u64,
+                end: u32,
+                call: Box<
+                    Option<
+                        super::super::super::runtime_types::node_subtensor_runtime::RuntimeCall,
+                    >,
+                >,
+                target_address: Option<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(
+                    Box::new(super::super::super::runtime_types::pallet_crowdloan::pallet::Call::create {
+                        deposit,
+                        min_contribution,
+                        cap,
+                        end,
+                        call,
+                        target_address,
+                    }),
+                )
+            }
+            ///`Crowdloan.contribute` as a `RuntimeCall`.
+            #[inline]
+            pub fn contribute(
+                crowdloan_id: u32,
+                amount: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(
+                    Box::new(super::super::super::runtime_types::pallet_crowdloan::pallet::Call::contribute {
+                        crowdloan_id,
+                        amount,
+                    }),
+                )
+            }
+            ///`Crowdloan.withdraw` as a `RuntimeCall`.
+            #[inline]
+            pub fn withdraw(crowdloan_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(
+                    Box::new(super::super::super::runtime_types::pallet_crowdloan::pallet::Call::withdraw {
+                        crowdloan_id,
+                    }),
+                )
+            }
+            ///`Crowdloan.finalize` as a `RuntimeCall`.
+            #[inline]
+            pub fn finalize(crowdloan_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(
+                    Box::new(super::super::super::runtime_types::pallet_crowdloan::pallet::Call::finalize {
+                        crowdloan_id,
+                    }),
+                )
+            }
+            ///`Crowdloan.refund` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund(crowdloan_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(
+                    Box::new(super::super::super::runtime_types::pallet_crowdloan::pallet::Call::refund {
+                        crowdloan_id,
+                    }),
+                )
+            }
+            ///`Crowdloan.dissolve` as a `RuntimeCall`.
+            #[inline]
+            pub fn dissolve(crowdloan_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(
+                    Box::new(super::super::super::runtime_types::pallet_crowdloan::pallet::Call::dissolve {
+                        crowdloan_id,
+                    }),
+                )
+            }
+            ///`Crowdloan.update_min_contribution` as a `RuntimeCall`.
+            #[inline]
+            pub fn update_min_contribution(
+                crowdloan_id: u32,
+                new_min_contribution: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(
+                    Box::new(super::super::super::runtime_types::pallet_crowdloan::pallet::Call::update_min_contribution {
+                        crowdloan_id,
+                        new_min_contribution,
+                    }),
+                )
+            }
+            ///`Crowdloan.update_end` as a `RuntimeCall`.
+            #[inline]
+            pub fn update_end(
+                crowdloan_id: u32,
+                new_end: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(
+                    Box::new(super::super::super::runtime_types::pallet_crowdloan::pallet::Call::update_end {
+                        crowdloan_id,
+                        new_end,
+                    }),
+                )
+            }
+            ///`Crowdloan.update_cap` as a `RuntimeCall`.
+            #[inline]
+            pub fn update_cap(
+                crowdloan_id: u32,
+                new_cap: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(
+                    Box::new(super::super::super::runtime_types::pallet_crowdloan::pallet::Call::update_cap {
+                        crowdloan_id,
+                        new_cap,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Swap` pallet (index 28).
+    pub mod swap {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 28u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_subtensor_swap::pallet::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_subtensor_swap::pallet::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_subtensor_swap::pallet::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Swap.ProtocolId`.
+            #[inline]
+            pub fn protocol_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"ten/swap")
+            }
+            ///`Swap.MaxFeeRate`.
+            #[inline]
+            pub fn max_fee_rate() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x10'")
+            }
+            ///`Swap.MaxPositions`.
+            #[inline]
+            pub fn max_positions() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Swap.MinimumLiquidity`.
+            #[inline]
+            pub fn minimum_liquidity() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0\0\0\0\0")
+            }
+            ///`Swap.MinimumReserve`.
+            #[inline]
+            pub fn minimum_reserve() -> Result<
+                super::super::super::runtime_types::NonZeroU64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"@B\x0F\0\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Swap.FeeRate`.
+            pub type FeeRate = u16;
+            ///The storage key of `Swap.FeeRate`.
+            #[inline]
+            pub fn fee_rate(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "FeeRate",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Swap.FeeRate` when nothing is stored.
+            #[inline]
+            pub fn fee_rate_default() -> Result<FeeRate, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"!\0")
+            }
+            ///The value type of `Swap.FeeGlobalTao`.
+            pub type FeeGlobalTao = super::super::super::runtime_types::substrate_fixed::FixedU128;
+            ///The storage key of `Swap.FeeGlobalTao`.
+            #[inline]
+            pub fn fee_global_tao(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "FeeGlobalTao",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Swap.FeeGlobalTao` when nothing is stored.
+            #[inline]
+            pub fn fee_global_tao_default() -> Result<
+                FeeGlobalTao,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Swap.FeeGlobalAlpha`.
+            pub type FeeGlobalAlpha = super::super::super::runtime_types::substrate_fixed::FixedU128;
+            ///The storage key of `Swap.FeeGlobalAlpha`.
+            #[inline]
+            pub fn fee_global_alpha(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "FeeGlobalAlpha",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Swap.FeeGlobalAlpha` when nothing is stored.
+            #[inline]
+            pub fn fee_global_alpha_default() -> Result<
+                FeeGlobalAlpha,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Swap.Ticks`.
+            pub type Ticks = super::super::super::runtime_types::pallet_subtensor_swap::tick::Tick;
+            ///The storage key of `Swap.Ticks`.
+            #[inline]
+            pub fn ticks(
+                key1: &u16,
+                key2: &super::super::super::runtime_types::pallet_subtensor_swap::tick::TickIndex,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "Ticks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Swap.SwapV3Initialized`.
+            pub type SwapV3Initialized = bool;
+            ///The storage key of `Swap.SwapV3Initialized`.
+            #[inline]
+            pub fn swap_v3_initialized(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "SwapV3Initialized",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Swap.SwapV3Initialized` when nothing is stored.
+            #[inline]
+            pub fn swap_v3_initialized_default() -> Result<
+                SwapV3Initialized,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Swap.AlphaSqrtPrice`.
+            pub type AlphaSqrtPrice = super::super::super::runtime_types::substrate_fixed::FixedU128;
+            ///The storage key of `Swap.AlphaSqrtPrice`.
+            #[inline]
+            pub fn alpha_sqrt_price(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "AlphaSqrtPrice",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Swap.AlphaSqrtPrice` when nothing is stored.
+            #[inline]
+            pub fn alpha_sqrt_price_default() -> Result<
+                AlphaSqrtPrice,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Swap.CurrentTick`.
+            pub type CurrentTick = super::super::super::runtime_types::pallet_subtensor_swap::tick::TickIndex;
+            ///The storage key of `Swap.CurrentTick`.
+            #[inline]
+            pub fn current_tick(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "CurrentTick",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Swap.CurrentTick` when nothing is stored.
+            #[inline]
+            pub fn current_tick_default() -> Result<
+                CurrentTick,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Swap.CurrentLiquidity`.
+            pub type CurrentLiquidity = u64;
+            ///The storage key of `Swap.CurrentLiquidity`.
+            #[inline]
+            pub fn current_liquidity(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "CurrentLiquidity",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Swap.CurrentLiquidity` when nothing is stored.
+            #[inline]
+            pub fn current_liquidity_default() -> Result<
+                CurrentLiquidity,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Swap.EnabledUserLiquidity`.
+            pub type EnabledUserLiquidity = bool;
+            ///The storage key of `Swap.EnabledUserLiquidity`.
+            #[inline]
+            pub fn enabled_user_liquidity(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "EnabledUserLiquidity",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Swap.EnabledUserLiquidity` when nothing is stored.
+            #[inline]
+            pub fn enabled_user_liquidity_default() -> Result<
+                EnabledUserLiquidity,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Swap.Positions`.
+            pub type Positions = super::super::super::runtime_types::pallet_subtensor_swap::position::Position;
+            ///The storage key of `Swap.Positions`.
+            #[inline]
+            pub fn positions(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+                key3: &super::super::super::runtime_types::pallet_subtensor_swap::position::PositionId,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "Positions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key3)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Swap.LastPositionId`.
+            pub type LastPositionId = u128;
+            ///The storage key of `Swap.LastPositionId`.
+            #[inline]
+            pub fn last_position_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Swap", "LastPositionId", &[])
+            }
+            ///The value of `Swap.LastPositionId` when nothing is stored.
+            #[inline]
+            pub fn last_position_id_default() -> Result<
+                LastPositionId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Swap.TickIndexBitmapWords`.
+            pub type TickIndexBitmapWords = u128;
+            ///The storage key of `Swap.TickIndexBitmapWords`.
+            #[inline]
+            pub fn tick_index_bitmap_words(
+                key1: &u16,
+                key2: &super::super::super::runtime_types::pallet_subtensor_swap::tick::LayerLevel,
+                key3: &u32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "TickIndexBitmapWords",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key3)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Swap.TickIndexBitmapWords` when nothing is stored.
+            #[inline]
+            pub fn tick_index_bitmap_words_default() -> Result<
+                TickIndexBitmapWords,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Swap.ScrapReservoirTao`.
+            pub type ScrapReservoirTao = u64;
+            ///The storage key of `Swap.ScrapReservoirTao`.
+            #[inline]
+            pub fn scrap_reservoir_tao(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "ScrapReservoirTao",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Swap.ScrapReservoirTao` when nothing is stored.
+            #[inline]
+            pub fn scrap_reservoir_tao_default() -> Result<
+                ScrapReservoirTao,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Swap.ScrapReservoirAlpha`.
+            pub type ScrapReservoirAlpha = u64;
+            ///The storage key of `Swap.ScrapReservoirAlpha`.
+            #[inline]
+            pub fn scrap_reservoir_alpha(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Swap",
+                    "ScrapReservoirAlpha",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Swap.ScrapReservoirAlpha` when nothing is stored.
+            #[inline]
+            pub fn scrap_reservoir_alpha_default() -> Result<
+                ScrapReservoirAlpha,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Swap.set_fee_rate` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_fee_rate(
+                netuid: u16,
+                rate: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Swap(super::super::super::runtime_types::pallet_subtensor_swap::pallet::pallet::Call::set_fee_rate {
+                    netuid,
+                    rate,
+                })
+            }
+            ///`Swap.toggle_user_liquidity` as a `RuntimeCall`.
+            #[inline]
+            pub fn toggle_user_liquidity(
+                netuid: u16,
+                enable: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Swap(super::super::super::runtime_types::pallet_subtensor_swap::pallet::pallet::Call::toggle_user_liquidity {
+                    netuid,
+                    enable,
+                })
+            }
+            ///`Swap.add_liquidity` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_liquidity(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                netuid: u16,
+                tick_low: super::super::super::runtime_types::pallet_subtensor_swap::tick::TickIndex,
+                tick_high: super::super::super::runtime_types::pallet_subtensor_swap::tick::TickIndex,
+                liquidity: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Swap(super::super::super::runtime_types::pallet_subtensor_swap::pallet::pallet::Call::add_liquidity {
+                    hotkey,
+                    netuid,
+                    tick_low,
+                    tick_high,
+                    liquidity,
+                })
+            }
+            ///`Swap.remove_liquidity` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_liquidity(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                netuid: u16,
+                position_id: super::super::super::runtime_types::pallet_subtensor_swap::position::PositionId,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Swap(super::super::super::runtime_types::pallet_subtensor_swap::pallet::pallet::Call::remove_liquidity {
+                    hotkey,
+                    netuid,
+                    position_id,
+                })
+            }
+            ///`Swap.modify_position` as a `RuntimeCall`.
+            #[inline]
+            pub fn modify_position(
+                hotkey: ::ferroscale_runtime_types::AccountId32,
+                netuid: u16,
+                position_id: super::super::super::runtime_types::pallet_subtensor_swap::position::PositionId,
+                liquidity_delta: i64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Swap(super::super::super::runtime_types::pallet_subtensor_swap::pallet::pallet::Call::modify_position {
+                    hotkey,
+                    netuid,
+                    position_id,
+                    liquidity_delta,
+                })
+            }
+        }
+    }
+    ///The `Contracts` pallet (index 29).
+    pub mod contracts {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 29u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_contracts::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_contracts::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_contracts::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Contracts.Schedule`.
+            #[inline]
+            pub fn schedule() -> Result<
+                super::super::super::runtime_types::pallet_contracts::schedule::Schedule,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x04\0\0\0\x10\0\0\0 \0\0\0\0@\0\0\0\0\0@\0\0\0\x80`\xEA\0\0\0\0\0\0\xEB\x04\0\0",
+                )
+            }
+            ///`Contracts.DepositPerByte`.
+            #[inline]
+            pub fn deposit_per_byte() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x1E\0\0\0\0\0\0\0")
+            }
+            ///`Contracts.DefaultDepositLimit`.
+            #[inline]
+            pub fn default_deposit_limit() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0,\xE1\x01\0\0\0\0")
+            }
+            ///`Contracts.DepositPerItem`.
+            #[inline]
+            pub fn deposit_per_item() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"K\0\0\0\0\0\0\0")
+            }
+            ///`Contracts.CodeHashLockupDepositPercent`.
+            #[inline]
+            pub fn code_hash_lockup_deposit_percent() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\xA3\xE1\x11")
+            }
+            ///`Contracts.MaxCodeLen`.
+            #[inline]
+            pub fn max_code_len() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\x02\0")
+            }
+            ///`Contracts.MaxStorageKeyLen`.
+            #[inline]
+            pub fn max_storage_key_len() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80\0\0\0")
+            }
+            ///`Contracts.MaxTransientStorageSize`.
+            #[inline]
+            pub fn max_transient_storage_size() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\x10\0")
+            }
+            ///`Contracts.MaxDelegateDependencies`.
+            #[inline]
+            pub fn max_delegate_dependencies() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b" \0\0\0")
+            }
+            ///`Contracts.UnsafeUnstableInterface`.
+            #[inline]
+            pub fn unsafe_unstable_interface() -> Result<
+                bool,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///`Contracts.MaxDebugBufferLen`.
+            #[inline]
+            pub fn max_debug_buffer_len() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0 \0")
+            }
+            ///`Contracts.Environment`.
+            #[inline]
+            pub fn environment() -> Result<
+                super::super::super::runtime_types::pallet_contracts::Environment,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"")
+            }
+            ///`Contracts.ApiVersion`.
+            #[inline]
+            pub fn api_version() -> Result<
+                super::super::super::runtime_types::pallet_contracts::ApiVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x04\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Contracts.PristineCode`.
+            pub type PristineCode = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Contracts.PristineCode`.
+            #[inline]
+            pub fn pristine_code(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "PristineCode",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Contracts.CodeInfoOf`.
+            pub type CodeInfoOf = super::super::super::runtime_types::pallet_contracts::wasm::CodeInfo;
+            ///The storage key of `Contracts.CodeInfoOf`.
+            #[inline]
+            pub fn code_info_of(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "CodeInfoOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Contracts.Nonce`.
+            pub type Nonce = u64;
+            ///The storage key of `Contracts.Nonce`.
+            #[inline]
+            pub fn nonce() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Contracts", "Nonce", &[])
+            }
+            ///The value of `Contracts.Nonce` when nothing is stored.
+            #[inline]
+            pub fn nonce_default() -> Result<Nonce, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Contracts.ContractInfoOf`.
+            pub type ContractInfoOf = super::super::super::runtime_types::pallet_contracts::storage::ContractInfo;
+            ///The storage key of `Contracts.ContractInfoOf`.
+            #[inline]
+            pub fn contract_info_of(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "ContractInfoOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Contracts.DeletionQueue`.
+            pub type DeletionQueue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Contracts.DeletionQueue`.
+            #[inline]
+            pub fn deletion_queue(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "DeletionQueue",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Contracts.DeletionQueueCounter`.
+            pub type DeletionQueueCounter = super::super::super::runtime_types::pallet_contracts::storage::DeletionQueueManager;
+            ///The storage key of `Contracts.DeletionQueueCounter`.
+            #[inline]
+            pub fn deletion_queue_counter() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "DeletionQueueCounter",
+                    &[],
+                )
+            }
+            ///The value of `Contracts.DeletionQueueCounter` when nothing is stored.
+            #[inline]
+            pub fn deletion_queue_counter_default() -> Result<
+                DeletionQueueCounter,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Contracts.MigrationInProgress`.
+            pub type MigrationInProgress = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Contracts.MigrationInProgress`.
+            #[inline]
+            pub fn migration_in_progress() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "MigrationInProgress",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Contracts.call_old_weight` as a `RuntimeCall`.
+            #[inline]
+            pub fn call_old_weight(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u64,
+                gas_limit: u64,
+                storage_deposit_limit: Option<::parity_scale_codec::Compact<u64>>,
+                data: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::call_old_weight {
+                    dest,
+                    value,
+                    gas_limit,
+                    storage_deposit_limit,
+                    data,
+                })
+            }
+            ///`Contracts.instantiate_with_code_old_weight` as a `RuntimeCall`.
+            #[inline]
+            pub fn instantiate_with_code_old_weight(
+                value: u64,
+                gas_limit: u64,
+                storage_deposit_limit: Option<::parity_scale_codec::Compact<u64>>,
+                code: Vec<u8>,
+                data: Vec<u8>,
+                salt: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::instantiate_with_code_old_weight {
+                    value,
+                    gas_limit,
+                    storage_deposit_limit,
+                    code,
+                    data,
+                    salt,
+                })
+            }
+            ///`Contracts.instantiate_old_weight` as a `RuntimeCall`.
+            #[inline]
+            pub fn instantiate_old_weight(
+                value: u64,
+                gas_limit: u64,
+                storage_deposit_limit: Option<::parity_scale_codec::Compact<u64>>,
+                code_hash: ::ferroscale_runtime_types::H256,
+                data: Vec<u8>,
+                salt: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::instantiate_old_weight {
+                    value,
+                    gas_limit,
+                    storage_deposit_limit,
+                    code_hash,
+                    data,
+                    salt,
+                })
+            }
+            ///`Contracts.upload_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn upload_code(
+                code: Vec<u8>,
+                storage_deposit_limit: Option<::parity_scale_codec::Compact<u64>>,
+                determinism: super::super::super::runtime_types::pallet_contracts::wasm::Determinism,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::upload_code {
+                    code,
+                    storage_deposit_limit,
+                    determinism,
+                })
+            }
+            ///`Contracts.remove_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_code(
+                code_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::remove_code {
+                    code_hash,
+                })
+            }
+            ///`Contracts.set_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_code(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                code_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::set_code {
+                    dest,
+                    code_hash,
+                })
+            }
+            ///`Contracts.call` as a `RuntimeCall`.
+            #[inline]
+            pub fn call(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u64,
+                gas_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                storage_deposit_limit: Option<::parity_scale_codec::Compact<u64>>,
+                data: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::call {
+                    dest,
+                    value,
+                    gas_limit,
+                    storage_deposit_limit,
+                    data,
+                })
+            }
+            ///`Contracts.instantiate_with_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn instantiate_with_code(
+                value: u64,
+                gas_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                storage_deposit_limit: Option<::parity_scale_codec::Compact<u64>>,
+                code: Vec<u8>,
+                data: Vec<u8>,
+                salt: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::instantiate_with_code {
+                    value,
+                    gas_limit,
+                    storage_deposit_limit,
+                    code,
+                    data,
+                    salt,
+                })
+            }
+            ///`Contracts.instantiate` as a `RuntimeCall`.
+            #[inline]
+            pub fn instantiate(
+                value: u64,
+                gas_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                storage_deposit_limit: Option<::parity_scale_codec::Compact<u64>>,
+                code_hash: ::ferroscale_runtime_types::H256,
+                data: Vec<u8>,
+                salt: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::instantiate {
+                    value,
+                    gas_limit,
+                    storage_deposit_limit,
+                    code_hash,
+                    data,
+                    salt,
+                })
+            }
+            ///`Contracts.migrate` as a `RuntimeCall`.
+            #[inline]
+            pub fn migrate(
+                weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::migrate {
+                    weight_limit,
+                })
+            }
+        }
+    }
+}
 /// Decodes `bytes` as the metadata's type `type_id` with the generated
 /// types (all input consumed, nesting capped) and encodes the result
 /// again; `None` for an id with no standalone Rust type.

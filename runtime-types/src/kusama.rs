@@ -10516,6 +10516,12517 @@ pub mod runtime_types {
         }
     }
 }
+/// Typed access to each pallet: constants, storage keys and values, call constructors.
+pub mod pallets {
+    ///The `System` pallet (index 0).
+    pub mod system {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 0u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::frame_system::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::frame_system::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::frame_system::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`System.BlockWeights`.
+            #[inline]
+            pub fn block_weights() -> Result<
+                super::super::super::runtime_types::frame_system::limits::BlockWeights,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x07\xA8\x1A\nS\x03\0\x0B\0 J\xA9\xD1\x01\x13\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFFBs\xBB\x1D\0\x01\x0B0\xF3p\x8FX\x01\x13\xA3p=\n\xD7\xA3p\xBD\x01\x0B\0\x98\xF7>]\x01\x13\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xBF\x01\0\0Bs\xBB\x1D\0\x01\x0B0{\xC3\xF9\xCC\x01\x13\xA3p=\n\xD7\xA3p\xFD\x01\x0B\0 J\xA9\xD1\x01\x13\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\x01\x07\0\x88Rjt\x13\0\0\0\0\0\0\0@Bs\xBB\x1D\0\0\0\0",
+                )
+            }
+            ///`System.BlockLength`.
+            #[inline]
+            pub fn block_length() -> Result<
+                super::super::super::runtime_types::frame_system::limits::BlockLength,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0<\0\0\0P\0\0\0P\0")
+            }
+            ///`System.BlockHashCount`.
+            #[inline]
+            pub fn block_hash_count() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x10\0\0")
+            }
+            ///`System.DbWeight`.
+            #[inline]
+            pub fn db_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::RuntimeDbWeight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"@x}\x01\0\0\0\0\0\xE1\xF5\x05\0\0\0\0",
+                )
+            }
+            ///`System.Version`.
+            #[inline]
+            pub fn version() -> Result<
+                super::super::super::runtime_types::sp_version::RuntimeVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x18kusama4parity-kusama\x02\0\0\0*F\x0F\0\0\0\0\0L\xDFj\xCBh\x99\x07`\x9B\x04\0\0\x007\xE3\x97\xFC|\x91\xF5\xE4\x02\0\0\0@\xFE:\xD4\x01\xF8\x95\x9A\x06\0\0\0\xD2\xBC\x98\x97\xEE\xD0\x8F\x15\x03\0\0\0\xF7\x8B'\x8B\xE5?EL\x02\0\0\0\xAF,\x02\x97\xA2>m=\x07\0\0\0I\xEA\xAF\x1BT\x8A\x0C\xB0\x03\0\0\0\x91\xD5\xDF\x18\xB0\xD2\xCFX\x02\0\0\0*^\x92FU9\x9E`\x01\0\0\0\xED\x99\xC5\xAC\xB2^\xED\xF5\x03\0\0\0\xCB\xCA%\xE3\x9F\x14#\x87\x02\0\0\0hz\xD4J\xD3\x7F\x03\xC2\x01\0\0\0\xAB<\x05r)\x1F\xEB\x8B\x01\0\0\0\xBC\x9D\x89\x90O[\x92?\x01\0\0\x007\xC8\xBB\x13P\xA9\xA2\xA8\x04\0\0\0\xF3\xFF\x14\xD5\xABRpY\x03\0\0\0\x17\xA6\xBC\r\0b\xAE\xB3\x01\0\0\0\x18\xEFX\xA3\xB6{\xA7p\x01\0\0\0\xFB\xC5w\xB9\xD7G\xEF\xD6\x01\0\0\0\x19\0\0\0\x01",
+                )
+            }
+            ///`System.SS58Prefix`.
+            #[inline]
+            pub fn ss58_prefix() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x02\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `System.Account`.
+            pub type Account = super::super::super::runtime_types::frame_system::AccountInfo<
+                u32,
+                super::super::super::runtime_types::pallet_balances::types::AccountData<
+                    u128,
+                >,
+            >;
+            ///The storage key of `System.Account`.
+            #[inline]
+            pub fn account(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.Account` when nothing is stored.
+            #[inline]
+            pub fn account_default() -> Result<Account, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
+                )
+            }
+            ///The value type of `System.ExtrinsicCount`.
+            pub type ExtrinsicCount = u32;
+            ///The storage key of `System.ExtrinsicCount`.
+            #[inline]
+            pub fn extrinsic_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ExtrinsicCount", &[])
+            }
+            ///The value type of `System.BlockWeight`.
+            pub type BlockWeight = super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            >;
+            ///The storage key of `System.BlockWeight`.
+            #[inline]
+            pub fn block_weight() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "BlockWeight", &[])
+            }
+            ///The value of `System.BlockWeight` when nothing is stored.
+            #[inline]
+            pub fn block_weight_default() -> Result<
+                BlockWeight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0")
+            }
+            ///The value type of `System.AllExtrinsicsLen`.
+            pub type AllExtrinsicsLen = u32;
+            ///The storage key of `System.AllExtrinsicsLen`.
+            #[inline]
+            pub fn all_extrinsics_len() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "AllExtrinsicsLen",
+                    &[],
+                )
+            }
+            ///The value type of `System.BlockHash`.
+            pub type BlockHash = ::ferroscale_runtime_types::H256;
+            ///The storage key of `System.BlockHash`.
+            #[inline]
+            pub fn block_hash(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "BlockHash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.BlockHash` when nothing is stored.
+            #[inline]
+            pub fn block_hash_default() -> Result<
+                BlockHash,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `System.ExtrinsicData`.
+            pub type ExtrinsicData = Vec<u8>;
+            ///The storage key of `System.ExtrinsicData`.
+            #[inline]
+            pub fn extrinsic_data(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "ExtrinsicData",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.ExtrinsicData` when nothing is stored.
+            #[inline]
+            pub fn extrinsic_data_default() -> Result<
+                ExtrinsicData,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.Number`.
+            pub type Number = u32;
+            ///The storage key of `System.Number`.
+            #[inline]
+            pub fn number() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Number", &[])
+            }
+            ///The value of `System.Number` when nothing is stored.
+            #[inline]
+            pub fn number_default() -> Result<Number, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `System.ParentHash`.
+            pub type ParentHash = ::ferroscale_runtime_types::H256;
+            ///The storage key of `System.ParentHash`.
+            #[inline]
+            pub fn parent_hash() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ParentHash", &[])
+            }
+            ///The value of `System.ParentHash` when nothing is stored.
+            #[inline]
+            pub fn parent_hash_default() -> Result<
+                ParentHash,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `System.Digest`.
+            pub type Digest = super::super::super::runtime_types::sp_runtime::generic::digest::Digest;
+            ///The storage key of `System.Digest`.
+            #[inline]
+            pub fn digest() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Digest", &[])
+            }
+            ///The value of `System.Digest` when nothing is stored.
+            #[inline]
+            pub fn digest_default() -> Result<Digest, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.Events`.
+            pub type Events = Vec<
+                super::super::super::runtime_types::frame_system::EventRecord<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeEvent,
+                    ::ferroscale_runtime_types::H256,
+                >,
+            >;
+            ///The storage key of `System.Events`.
+            #[inline]
+            pub fn events() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Events", &[])
+            }
+            ///The value of `System.Events` when nothing is stored.
+            #[inline]
+            pub fn events_default() -> Result<Events, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.EventCount`.
+            pub type EventCount = u32;
+            ///The storage key of `System.EventCount`.
+            #[inline]
+            pub fn event_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "EventCount", &[])
+            }
+            ///The value of `System.EventCount` when nothing is stored.
+            #[inline]
+            pub fn event_count_default() -> Result<
+                EventCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `System.EventTopics`.
+            pub type EventTopics = Vec<(u32, u32)>;
+            ///The storage key of `System.EventTopics`.
+            #[inline]
+            pub fn event_topics(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "EventTopics",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.EventTopics` when nothing is stored.
+            #[inline]
+            pub fn event_topics_default() -> Result<
+                EventTopics,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.LastRuntimeUpgrade`.
+            pub type LastRuntimeUpgrade = super::super::super::runtime_types::frame_system::LastRuntimeUpgradeInfo;
+            ///The storage key of `System.LastRuntimeUpgrade`.
+            #[inline]
+            pub fn last_runtime_upgrade() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "LastRuntimeUpgrade",
+                    &[],
+                )
+            }
+            ///The value type of `System.UpgradedToU32RefCount`.
+            pub type UpgradedToU32RefCount = bool;
+            ///The storage key of `System.UpgradedToU32RefCount`.
+            #[inline]
+            pub fn upgraded_to_u32_ref_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "UpgradedToU32RefCount",
+                    &[],
+                )
+            }
+            ///The value of `System.UpgradedToU32RefCount` when nothing is stored.
+            #[inline]
+            pub fn upgraded_to_u32_ref_count_default() -> Result<
+                UpgradedToU32RefCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.UpgradedToTripleRefCount`.
+            pub type UpgradedToTripleRefCount = bool;
+            ///The storage key of `System.UpgradedToTripleRefCount`.
+            #[inline]
+            pub fn upgraded_to_triple_ref_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "UpgradedToTripleRefCount",
+                    &[],
+                )
+            }
+            ///The value of `System.UpgradedToTripleRefCount` when nothing is stored.
+            #[inline]
+            pub fn upgraded_to_triple_ref_count_default() -> Result<
+                UpgradedToTripleRefCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.ExecutionPhase`.
+            pub type ExecutionPhase = super::super::super::runtime_types::frame_system::Phase;
+            ///The storage key of `System.ExecutionPhase`.
+            #[inline]
+            pub fn execution_phase() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ExecutionPhase", &[])
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`System.remark` as a `RuntimeCall`.
+            #[inline]
+            pub fn remark(remark: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::remark {
+                    remark,
+                })
+            }
+            ///`System.set_heap_pages` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_heap_pages(pages: u64) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_heap_pages {
+                    pages,
+                })
+            }
+            ///`System.set_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_code(code: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_code {
+                    code,
+                })
+            }
+            ///`System.set_code_without_checks` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_code_without_checks(
+                code: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_code_without_checks {
+                    code,
+                })
+            }
+            ///`System.set_storage` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_storage(
+                items: Vec<(Vec<u8>, Vec<u8>)>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_storage {
+                    items,
+                })
+            }
+            ///`System.kill_storage` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_storage(keys: Vec<Vec<u8>>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::kill_storage {
+                    keys,
+                })
+            }
+            ///`System.kill_prefix` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_prefix(
+                prefix: Vec<u8>,
+                subkeys: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::kill_prefix {
+                    prefix,
+                    subkeys,
+                })
+            }
+            ///`System.remark_with_event` as a `RuntimeCall`.
+            #[inline]
+            pub fn remark_with_event(
+                remark: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::remark_with_event {
+                    remark,
+                })
+            }
+        }
+    }
+    ///The `Babe` pallet (index 1).
+    pub mod babe {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 1u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_babe::pallet::Call;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_babe::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Babe.EpochDuration`.
+            #[inline]
+            pub fn epoch_duration() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"X\x02\0\0\0\0\0\0")
+            }
+            ///`Babe.ExpectedBlockTime`.
+            #[inline]
+            pub fn expected_block_time() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"p\x17\0\0\0\0\0\0")
+            }
+            ///`Babe.MaxAuthorities`.
+            #[inline]
+            pub fn max_authorities() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xA0\x86\x01\0")
+            }
+            ///`Babe.MaxNominators`.
+            #[inline]
+            pub fn max_nominators() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x02\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Babe.EpochIndex`.
+            pub type EpochIndex = u64;
+            ///The storage key of `Babe.EpochIndex`.
+            #[inline]
+            pub fn epoch_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "EpochIndex", &[])
+            }
+            ///The value of `Babe.EpochIndex` when nothing is stored.
+            #[inline]
+            pub fn epoch_index_default() -> Result<
+                EpochIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Babe.Authorities`.
+            pub type Authorities = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
+                (super::super::super::runtime_types::sp_consensus_babe::app::Public, u64),
+            >;
+            ///The storage key of `Babe.Authorities`.
+            #[inline]
+            pub fn authorities() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "Authorities", &[])
+            }
+            ///The value of `Babe.Authorities` when nothing is stored.
+            #[inline]
+            pub fn authorities_default() -> Result<
+                Authorities,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Babe.GenesisSlot`.
+            pub type GenesisSlot = super::super::super::runtime_types::sp_consensus_slots::Slot;
+            ///The storage key of `Babe.GenesisSlot`.
+            #[inline]
+            pub fn genesis_slot() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "GenesisSlot", &[])
+            }
+            ///The value of `Babe.GenesisSlot` when nothing is stored.
+            #[inline]
+            pub fn genesis_slot_default() -> Result<
+                GenesisSlot,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Babe.CurrentSlot`.
+            pub type CurrentSlot = super::super::super::runtime_types::sp_consensus_slots::Slot;
+            ///The storage key of `Babe.CurrentSlot`.
+            #[inline]
+            pub fn current_slot() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "CurrentSlot", &[])
+            }
+            ///The value of `Babe.CurrentSlot` when nothing is stored.
+            #[inline]
+            pub fn current_slot_default() -> Result<
+                CurrentSlot,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Babe.Randomness`.
+            pub type Randomness = [u8; 32usize];
+            ///The storage key of `Babe.Randomness`.
+            #[inline]
+            pub fn randomness() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "Randomness", &[])
+            }
+            ///The value of `Babe.Randomness` when nothing is stored.
+            #[inline]
+            pub fn randomness_default() -> Result<
+                Randomness,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Babe.PendingEpochConfigChange`.
+            pub type PendingEpochConfigChange = super::super::super::runtime_types::sp_consensus_babe::digests::NextConfigDescriptor;
+            ///The storage key of `Babe.PendingEpochConfigChange`.
+            #[inline]
+            pub fn pending_epoch_config_change() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Babe",
+                    "PendingEpochConfigChange",
+                    &[],
+                )
+            }
+            ///The value type of `Babe.NextRandomness`.
+            pub type NextRandomness = [u8; 32usize];
+            ///The storage key of `Babe.NextRandomness`.
+            #[inline]
+            pub fn next_randomness() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "NextRandomness", &[])
+            }
+            ///The value of `Babe.NextRandomness` when nothing is stored.
+            #[inline]
+            pub fn next_randomness_default() -> Result<
+                NextRandomness,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Babe.NextAuthorities`.
+            pub type NextAuthorities = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
+                (super::super::super::runtime_types::sp_consensus_babe::app::Public, u64),
+            >;
+            ///The storage key of `Babe.NextAuthorities`.
+            #[inline]
+            pub fn next_authorities() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "NextAuthorities", &[])
+            }
+            ///The value of `Babe.NextAuthorities` when nothing is stored.
+            #[inline]
+            pub fn next_authorities_default() -> Result<
+                NextAuthorities,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Babe.SegmentIndex`.
+            pub type SegmentIndex = u32;
+            ///The storage key of `Babe.SegmentIndex`.
+            #[inline]
+            pub fn segment_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "SegmentIndex", &[])
+            }
+            ///The value of `Babe.SegmentIndex` when nothing is stored.
+            #[inline]
+            pub fn segment_index_default() -> Result<
+                SegmentIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Babe.UnderConstruction`.
+            pub type UnderConstruction = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                [u8; 32usize],
+            >;
+            ///The storage key of `Babe.UnderConstruction`.
+            #[inline]
+            pub fn under_construction(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Babe",
+                    "UnderConstruction",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Babe.UnderConstruction` when nothing is stored.
+            #[inline]
+            pub fn under_construction_default() -> Result<
+                UnderConstruction,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Babe.Initialized`.
+            pub type Initialized = Option<
+                super::super::super::runtime_types::sp_consensus_babe::digests::PreDigest,
+            >;
+            ///The storage key of `Babe.Initialized`.
+            #[inline]
+            pub fn initialized() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "Initialized", &[])
+            }
+            ///The value type of `Babe.AuthorVrfRandomness`.
+            pub type AuthorVrfRandomness = Option<[u8; 32usize]>;
+            ///The storage key of `Babe.AuthorVrfRandomness`.
+            #[inline]
+            pub fn author_vrf_randomness() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Babe",
+                    "AuthorVrfRandomness",
+                    &[],
+                )
+            }
+            ///The value of `Babe.AuthorVrfRandomness` when nothing is stored.
+            #[inline]
+            pub fn author_vrf_randomness_default() -> Result<
+                AuthorVrfRandomness,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Babe.EpochStart`.
+            pub type EpochStart = (u32, u32);
+            ///The storage key of `Babe.EpochStart`.
+            #[inline]
+            pub fn epoch_start() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "EpochStart", &[])
+            }
+            ///The value of `Babe.EpochStart` when nothing is stored.
+            #[inline]
+            pub fn epoch_start_default() -> Result<
+                EpochStart,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Babe.Lateness`.
+            pub type Lateness = u32;
+            ///The storage key of `Babe.Lateness`.
+            #[inline]
+            pub fn lateness() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "Lateness", &[])
+            }
+            ///The value of `Babe.Lateness` when nothing is stored.
+            #[inline]
+            pub fn lateness_default() -> Result<Lateness, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Babe.EpochConfig`.
+            pub type EpochConfig = super::super::super::runtime_types::sp_consensus_babe::BabeEpochConfiguration;
+            ///The storage key of `Babe.EpochConfig`.
+            #[inline]
+            pub fn epoch_config() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "EpochConfig", &[])
+            }
+            ///The value type of `Babe.NextEpochConfig`.
+            pub type NextEpochConfig = super::super::super::runtime_types::sp_consensus_babe::BabeEpochConfiguration;
+            ///The storage key of `Babe.NextEpochConfig`.
+            #[inline]
+            pub fn next_epoch_config() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "NextEpochConfig", &[])
+            }
+            ///The value type of `Babe.SkippedEpochs`.
+            pub type SkippedEpochs = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (u64, u32),
+            >;
+            ///The storage key of `Babe.SkippedEpochs`.
+            #[inline]
+            pub fn skipped_epochs() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "SkippedEpochs", &[])
+            }
+            ///The value of `Babe.SkippedEpochs` when nothing is stored.
+            #[inline]
+            pub fn skipped_epochs_default() -> Result<
+                SkippedEpochs,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Babe.report_equivocation` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation(
+                equivocation_proof: super::super::super::runtime_types::sp_consensus_slots::EquivocationProof<
+                    super::super::super::runtime_types::sp_runtime::generic::header::Header<
+                        u32,
+                    >,
+                    super::super::super::runtime_types::sp_consensus_babe::app::Public,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Babe(super::super::super::runtime_types::pallet_babe::pallet::Call::report_equivocation {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Babe.report_equivocation_unsigned` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation_unsigned(
+                equivocation_proof: super::super::super::runtime_types::sp_consensus_slots::EquivocationProof<
+                    super::super::super::runtime_types::sp_runtime::generic::header::Header<
+                        u32,
+                    >,
+                    super::super::super::runtime_types::sp_consensus_babe::app::Public,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Babe(super::super::super::runtime_types::pallet_babe::pallet::Call::report_equivocation_unsigned {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Babe.plan_config_change` as a `RuntimeCall`.
+            #[inline]
+            pub fn plan_config_change(
+                config: super::super::super::runtime_types::sp_consensus_babe::digests::NextConfigDescriptor,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Babe(super::super::super::runtime_types::pallet_babe::pallet::Call::plan_config_change {
+                    config,
+                })
+            }
+        }
+    }
+    ///The `Timestamp` pallet (index 2).
+    pub mod timestamp {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 2u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_timestamp::pallet::Call;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Timestamp.MinimumPeriod`.
+            #[inline]
+            pub fn minimum_period() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xB8\x0B\0\0\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Timestamp.Now`.
+            pub type Now = u64;
+            ///The storage key of `Timestamp.Now`.
+            #[inline]
+            pub fn now() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Timestamp", "Now", &[])
+            }
+            ///The value of `Timestamp.Now` when nothing is stored.
+            #[inline]
+            pub fn now_default() -> Result<Now, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Timestamp.DidUpdate`.
+            pub type DidUpdate = bool;
+            ///The storage key of `Timestamp.DidUpdate`.
+            #[inline]
+            pub fn did_update() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Timestamp", "DidUpdate", &[])
+            }
+            ///The value of `Timestamp.DidUpdate` when nothing is stored.
+            #[inline]
+            pub fn did_update_default() -> Result<
+                DidUpdate,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Timestamp.set` as a `RuntimeCall`.
+            #[inline]
+            pub fn set(now: u64) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Timestamp(super::super::super::runtime_types::pallet_timestamp::pallet::Call::set {
+                    now,
+                })
+            }
+        }
+    }
+    ///The `Indices` pallet (index 3).
+    pub mod indices {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 3u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_indices::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_indices::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_indices::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Indices.Deposit`.
+            #[inline]
+            pub fn deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"4M\xD2\xC2\x07\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Indices.Accounts`.
+            pub type Accounts = (::ferroscale_runtime_types::AccountId32, u128, bool);
+            ///The storage key of `Indices.Accounts`.
+            #[inline]
+            pub fn accounts(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Indices",
+                    "Accounts",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Indices.claim` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::claim {
+                    index,
+                })
+            }
+            ///`Indices.transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer(
+                new: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::transfer {
+                    new,
+                    index,
+                })
+            }
+            ///`Indices.free` as a `RuntimeCall`.
+            #[inline]
+            pub fn free(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::free {
+                    index,
+                })
+            }
+            ///`Indices.force_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_transfer(
+                new: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                index: u32,
+                freeze: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::force_transfer {
+                    new,
+                    index,
+                    freeze,
+                })
+            }
+            ///`Indices.freeze` as a `RuntimeCall`.
+            #[inline]
+            pub fn freeze(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::freeze {
+                    index,
+                })
+            }
+        }
+    }
+    ///The `Balances` pallet (index 4).
+    pub mod balances {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 4u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_balances::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_balances::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_balances::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Balances.ExistentialDeposit`.
+            #[inline]
+            pub fn existential_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"UC\xDE\x13\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Balances.MaxLocks`.
+            #[inline]
+            pub fn max_locks() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+            ///`Balances.MaxReserves`.
+            #[inline]
+            pub fn max_reserves() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+            ///`Balances.MaxHolds`.
+            #[inline]
+            pub fn max_holds() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x02\0\0\0")
+            }
+            ///`Balances.MaxFreezes`.
+            #[inline]
+            pub fn max_freezes() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x08\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Balances.TotalIssuance`.
+            pub type TotalIssuance = u128;
+            ///The storage key of `Balances.TotalIssuance`.
+            #[inline]
+            pub fn total_issuance() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "TotalIssuance", &[])
+            }
+            ///The value of `Balances.TotalIssuance` when nothing is stored.
+            #[inline]
+            pub fn total_issuance_default() -> Result<
+                TotalIssuance,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Balances.InactiveIssuance`.
+            pub type InactiveIssuance = u128;
+            ///The storage key of `Balances.InactiveIssuance`.
+            #[inline]
+            pub fn inactive_issuance() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "InactiveIssuance",
+                    &[],
+                )
+            }
+            ///The value of `Balances.InactiveIssuance` when nothing is stored.
+            #[inline]
+            pub fn inactive_issuance_default() -> Result<
+                InactiveIssuance,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Balances.Account`.
+            pub type Account = super::super::super::runtime_types::pallet_balances::types::AccountData<
+                u128,
+            >;
+            ///The storage key of `Balances.Account`.
+            #[inline]
+            pub fn account(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Account` when nothing is stored.
+            #[inline]
+            pub fn account_default() -> Result<Account, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
+                )
+            }
+            ///The value type of `Balances.Locks`.
+            pub type Locks = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
+                super::super::super::runtime_types::pallet_balances::types::BalanceLock<
+                    u128,
+                >,
+            >;
+            ///The storage key of `Balances.Locks`.
+            #[inline]
+            pub fn locks(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Locks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Locks` when nothing is stored.
+            #[inline]
+            pub fn locks_default() -> Result<Locks, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Balances.Reserves`.
+            pub type Reserves = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_balances::types::ReserveData<
+                    [u8; 8usize],
+                    u128,
+                >,
+            >;
+            ///The storage key of `Balances.Reserves`.
+            #[inline]
+            pub fn reserves(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Reserves",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Reserves` when nothing is stored.
+            #[inline]
+            pub fn reserves_default() -> Result<Reserves, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Balances.Holds`.
+            pub type Holds = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_balances::types::IdAmount<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeHoldReason,
+                    u128,
+                >,
+            >;
+            ///The storage key of `Balances.Holds`.
+            #[inline]
+            pub fn holds(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Holds",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Holds` when nothing is stored.
+            #[inline]
+            pub fn holds_default() -> Result<Holds, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Balances.Freezes`.
+            pub type Freezes = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_balances::types::IdAmount<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeFreezeReason,
+                    u128,
+                >,
+            >;
+            ///The storage key of `Balances.Freezes`.
+            #[inline]
+            pub fn freezes(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Freezes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Freezes` when nothing is stored.
+            #[inline]
+            pub fn freezes_default() -> Result<Freezes, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Balances.transfer_allow_death` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_allow_death(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer_allow_death {
+                    dest,
+                    value,
+                })
+            }
+            ///`Balances.force_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_transfer(
+                source: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_transfer {
+                    source,
+                    dest,
+                    value,
+                })
+            }
+            ///`Balances.transfer_keep_alive` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_keep_alive(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer_keep_alive {
+                    dest,
+                    value,
+                })
+            }
+            ///`Balances.transfer_all` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_all(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                keep_alive: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer_all {
+                    dest,
+                    keep_alive,
+                })
+            }
+            ///`Balances.force_unreserve` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_unreserve(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_unreserve {
+                    who,
+                    amount,
+                })
+            }
+            ///`Balances.upgrade_accounts` as a `RuntimeCall`.
+            #[inline]
+            pub fn upgrade_accounts(
+                who: Vec<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::upgrade_accounts {
+                    who,
+                })
+            }
+            ///`Balances.force_set_balance` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_set_balance(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                new_free: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_set_balance {
+                    who,
+                    new_free,
+                })
+            }
+        }
+    }
+    ///The `TransactionPayment` pallet (index 33).
+    pub mod transaction_payment {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 33u8;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_transaction_payment::pallet::Event;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`TransactionPayment.OperationalFeeMultiplier`.
+            #[inline]
+            pub fn operational_fee_multiplier() -> Result<
+                u8,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x05")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `TransactionPayment.NextFeeMultiplier`.
+            pub type NextFeeMultiplier = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128;
+            ///The storage key of `TransactionPayment.NextFeeMultiplier`.
+            #[inline]
+            pub fn next_fee_multiplier() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionPayment",
+                    "NextFeeMultiplier",
+                    &[],
+                )
+            }
+            ///The value of `TransactionPayment.NextFeeMultiplier` when nothing is stored.
+            #[inline]
+            pub fn next_fee_multiplier_default() -> Result<
+                NextFeeMultiplier,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0d\xA7\xB3\xB6\xE0\r\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `TransactionPayment.StorageVersion`.
+            pub type StorageVersion = super::super::super::runtime_types::pallet_transaction_payment::Releases;
+            ///The storage key of `TransactionPayment.StorageVersion`.
+            #[inline]
+            pub fn storage_version() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionPayment",
+                    "StorageVersion",
+                    &[],
+                )
+            }
+            ///The value of `TransactionPayment.StorageVersion` when nothing is stored.
+            #[inline]
+            pub fn storage_version_default() -> Result<
+                StorageVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+    }
+    ///The `Authorship` pallet (index 5).
+    pub mod authorship {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 5u8;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Authorship.Author`.
+            pub type Author = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Authorship.Author`.
+            #[inline]
+            pub fn author() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Authorship", "Author", &[])
+            }
+        }
+    }
+    ///The `Staking` pallet (index 6).
+    pub mod staking {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 6u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_staking::pallet::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_staking::pallet::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_staking::pallet::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Staking.HistoryDepth`.
+            #[inline]
+            pub fn history_depth() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"T\0\0\0")
+            }
+            ///`Staking.SessionsPerEra`.
+            #[inline]
+            pub fn sessions_per_era() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x06\0\0\0")
+            }
+            ///`Staking.BondingDuration`.
+            #[inline]
+            pub fn bonding_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x1C\0\0\0")
+            }
+            ///`Staking.SlashDeferDuration`.
+            #[inline]
+            pub fn slash_defer_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x1B\0\0\0")
+            }
+            ///`Staking.MaxNominatorRewardedPerValidator`.
+            #[inline]
+            pub fn max_nominator_rewarded_per_validator() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\x02\0\0")
+            }
+            ///`Staking.MaxUnlockingChunks`.
+            #[inline]
+            pub fn max_unlocking_chunks() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b" \0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Staking.ValidatorCount`.
+            pub type ValidatorCount = u32;
+            ///The storage key of `Staking.ValidatorCount`.
+            #[inline]
+            pub fn validator_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ValidatorCount", &[])
+            }
+            ///The value of `Staking.ValidatorCount` when nothing is stored.
+            #[inline]
+            pub fn validator_count_default() -> Result<
+                ValidatorCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.MinimumValidatorCount`.
+            pub type MinimumValidatorCount = u32;
+            ///The storage key of `Staking.MinimumValidatorCount`.
+            #[inline]
+            pub fn minimum_validator_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MinimumValidatorCount",
+                    &[],
+                )
+            }
+            ///The value of `Staking.MinimumValidatorCount` when nothing is stored.
+            #[inline]
+            pub fn minimum_validator_count_default() -> Result<
+                MinimumValidatorCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.Invulnerables`.
+            pub type Invulnerables = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `Staking.Invulnerables`.
+            #[inline]
+            pub fn invulnerables() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "Invulnerables", &[])
+            }
+            ///The value of `Staking.Invulnerables` when nothing is stored.
+            #[inline]
+            pub fn invulnerables_default() -> Result<
+                Invulnerables,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.Bonded`.
+            pub type Bonded = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Staking.Bonded`.
+            #[inline]
+            pub fn bonded(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Bonded",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.MinNominatorBond`.
+            pub type MinNominatorBond = u128;
+            ///The storage key of `Staking.MinNominatorBond`.
+            #[inline]
+            pub fn min_nominator_bond() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MinNominatorBond",
+                    &[],
+                )
+            }
+            ///The value of `Staking.MinNominatorBond` when nothing is stored.
+            #[inline]
+            pub fn min_nominator_bond_default() -> Result<
+                MinNominatorBond,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.MinValidatorBond`.
+            pub type MinValidatorBond = u128;
+            ///The storage key of `Staking.MinValidatorBond`.
+            #[inline]
+            pub fn min_validator_bond() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MinValidatorBond",
+                    &[],
+                )
+            }
+            ///The value of `Staking.MinValidatorBond` when nothing is stored.
+            #[inline]
+            pub fn min_validator_bond_default() -> Result<
+                MinValidatorBond,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.MinimumActiveStake`.
+            pub type MinimumActiveStake = u128;
+            ///The storage key of `Staking.MinimumActiveStake`.
+            #[inline]
+            pub fn minimum_active_stake() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MinimumActiveStake",
+                    &[],
+                )
+            }
+            ///The value of `Staking.MinimumActiveStake` when nothing is stored.
+            #[inline]
+            pub fn minimum_active_stake_default() -> Result<
+                MinimumActiveStake,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.MinCommission`.
+            pub type MinCommission = super::super::super::runtime_types::sp_arithmetic::per_things::Perbill;
+            ///The storage key of `Staking.MinCommission`.
+            #[inline]
+            pub fn min_commission() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "MinCommission", &[])
+            }
+            ///The value of `Staking.MinCommission` when nothing is stored.
+            #[inline]
+            pub fn min_commission_default() -> Result<
+                MinCommission,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.Ledger`.
+            pub type Ledger = super::super::super::runtime_types::pallet_staking::StakingLedger;
+            ///The storage key of `Staking.Ledger`.
+            #[inline]
+            pub fn ledger(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Ledger",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.Payee`.
+            pub type Payee = super::super::super::runtime_types::pallet_staking::RewardDestination<
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Staking.Payee`.
+            #[inline]
+            pub fn payee(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Payee",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.Payee` when nothing is stored.
+            #[inline]
+            pub fn payee_default() -> Result<Payee, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.Validators`.
+            pub type Validators = super::super::super::runtime_types::pallet_staking::ValidatorPrefs;
+            ///The storage key of `Staking.Validators`.
+            #[inline]
+            pub fn validators(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Validators",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.Validators` when nothing is stored.
+            #[inline]
+            pub fn validators_default() -> Result<
+                Validators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `Staking.CounterForValidators`.
+            pub type CounterForValidators = u32;
+            ///The storage key of `Staking.CounterForValidators`.
+            #[inline]
+            pub fn counter_for_validators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "CounterForValidators",
+                    &[],
+                )
+            }
+            ///The value of `Staking.CounterForValidators` when nothing is stored.
+            #[inline]
+            pub fn counter_for_validators_default() -> Result<
+                CounterForValidators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.MaxValidatorsCount`.
+            pub type MaxValidatorsCount = u32;
+            ///The storage key of `Staking.MaxValidatorsCount`.
+            #[inline]
+            pub fn max_validators_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MaxValidatorsCount",
+                    &[],
+                )
+            }
+            ///The value type of `Staking.Nominators`.
+            pub type Nominators = super::super::super::runtime_types::pallet_staking::Nominations;
+            ///The storage key of `Staking.Nominators`.
+            #[inline]
+            pub fn nominators(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Nominators",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.CounterForNominators`.
+            pub type CounterForNominators = u32;
+            ///The storage key of `Staking.CounterForNominators`.
+            #[inline]
+            pub fn counter_for_nominators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "CounterForNominators",
+                    &[],
+                )
+            }
+            ///The value of `Staking.CounterForNominators` when nothing is stored.
+            #[inline]
+            pub fn counter_for_nominators_default() -> Result<
+                CounterForNominators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.MaxNominatorsCount`.
+            pub type MaxNominatorsCount = u32;
+            ///The storage key of `Staking.MaxNominatorsCount`.
+            #[inline]
+            pub fn max_nominators_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MaxNominatorsCount",
+                    &[],
+                )
+            }
+            ///The value type of `Staking.CurrentEra`.
+            pub type CurrentEra = u32;
+            ///The storage key of `Staking.CurrentEra`.
+            #[inline]
+            pub fn current_era() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "CurrentEra", &[])
+            }
+            ///The value type of `Staking.ActiveEra`.
+            pub type ActiveEra = super::super::super::runtime_types::pallet_staking::ActiveEraInfo;
+            ///The storage key of `Staking.ActiveEra`.
+            #[inline]
+            pub fn active_era() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ActiveEra", &[])
+            }
+            ///The value type of `Staking.ErasStartSessionIndex`.
+            pub type ErasStartSessionIndex = u32;
+            ///The storage key of `Staking.ErasStartSessionIndex`.
+            #[inline]
+            pub fn eras_start_session_index(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStartSessionIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.ErasStakers`.
+            pub type ErasStakers = super::super::super::runtime_types::pallet_staking::Exposure<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Staking.ErasStakers`.
+            #[inline]
+            pub fn eras_stakers(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStakers",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasStakers` when nothing is stored.
+            #[inline]
+            pub fn eras_stakers_default() -> Result<
+                ErasStakers,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0")
+            }
+            ///The value type of `Staking.ErasStakersClipped`.
+            pub type ErasStakersClipped = super::super::super::runtime_types::pallet_staking::Exposure<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Staking.ErasStakersClipped`.
+            #[inline]
+            pub fn eras_stakers_clipped(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStakersClipped",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasStakersClipped` when nothing is stored.
+            #[inline]
+            pub fn eras_stakers_clipped_default() -> Result<
+                ErasStakersClipped,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0")
+            }
+            ///The value type of `Staking.ErasValidatorPrefs`.
+            pub type ErasValidatorPrefs = super::super::super::runtime_types::pallet_staking::ValidatorPrefs;
+            ///The storage key of `Staking.ErasValidatorPrefs`.
+            #[inline]
+            pub fn eras_validator_prefs(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasValidatorPrefs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasValidatorPrefs` when nothing is stored.
+            #[inline]
+            pub fn eras_validator_prefs_default() -> Result<
+                ErasValidatorPrefs,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `Staking.ErasValidatorReward`.
+            pub type ErasValidatorReward = u128;
+            ///The storage key of `Staking.ErasValidatorReward`.
+            #[inline]
+            pub fn eras_validator_reward(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasValidatorReward",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.ErasRewardPoints`.
+            pub type ErasRewardPoints = super::super::super::runtime_types::pallet_staking::EraRewardPoints<
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Staking.ErasRewardPoints`.
+            #[inline]
+            pub fn eras_reward_points(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasRewardPoints",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasRewardPoints` when nothing is stored.
+            #[inline]
+            pub fn eras_reward_points_default() -> Result<
+                ErasRewardPoints,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0")
+            }
+            ///The value type of `Staking.ErasTotalStake`.
+            pub type ErasTotalStake = u128;
+            ///The storage key of `Staking.ErasTotalStake`.
+            #[inline]
+            pub fn eras_total_stake(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasTotalStake",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasTotalStake` when nothing is stored.
+            #[inline]
+            pub fn eras_total_stake_default() -> Result<
+                ErasTotalStake,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.ForceEra`.
+            pub type ForceEra = super::super::super::runtime_types::pallet_staking::Forcing;
+            ///The storage key of `Staking.ForceEra`.
+            #[inline]
+            pub fn force_era() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ForceEra", &[])
+            }
+            ///The value of `Staking.ForceEra` when nothing is stored.
+            #[inline]
+            pub fn force_era_default() -> Result<ForceEra, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.SlashRewardFraction`.
+            pub type SlashRewardFraction = super::super::super::runtime_types::sp_arithmetic::per_things::Perbill;
+            ///The storage key of `Staking.SlashRewardFraction`.
+            #[inline]
+            pub fn slash_reward_fraction() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "SlashRewardFraction",
+                    &[],
+                )
+            }
+            ///The value of `Staking.SlashRewardFraction` when nothing is stored.
+            #[inline]
+            pub fn slash_reward_fraction_default() -> Result<
+                SlashRewardFraction,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.CanceledSlashPayout`.
+            pub type CanceledSlashPayout = u128;
+            ///The storage key of `Staking.CanceledSlashPayout`.
+            #[inline]
+            pub fn canceled_slash_payout() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "CanceledSlashPayout",
+                    &[],
+                )
+            }
+            ///The value of `Staking.CanceledSlashPayout` when nothing is stored.
+            #[inline]
+            pub fn canceled_slash_payout_default() -> Result<
+                CanceledSlashPayout,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.UnappliedSlashes`.
+            pub type UnappliedSlashes = Vec<
+                super::super::super::runtime_types::pallet_staking::UnappliedSlash<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u128,
+                >,
+            >;
+            ///The storage key of `Staking.UnappliedSlashes`.
+            #[inline]
+            pub fn unapplied_slashes(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "UnappliedSlashes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.UnappliedSlashes` when nothing is stored.
+            #[inline]
+            pub fn unapplied_slashes_default() -> Result<
+                UnappliedSlashes,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.BondedEras`.
+            pub type BondedEras = Vec<(u32, u32)>;
+            ///The storage key of `Staking.BondedEras`.
+            #[inline]
+            pub fn bonded_eras() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "BondedEras", &[])
+            }
+            ///The value of `Staking.BondedEras` when nothing is stored.
+            #[inline]
+            pub fn bonded_eras_default() -> Result<
+                BondedEras,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.ValidatorSlashInEra`.
+            pub type ValidatorSlashInEra = (
+                super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                u128,
+            );
+            ///The storage key of `Staking.ValidatorSlashInEra`.
+            #[inline]
+            pub fn validator_slash_in_era(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ValidatorSlashInEra",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.NominatorSlashInEra`.
+            pub type NominatorSlashInEra = u128;
+            ///The storage key of `Staking.NominatorSlashInEra`.
+            #[inline]
+            pub fn nominator_slash_in_era(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "NominatorSlashInEra",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.SlashingSpans`.
+            pub type SlashingSpans = super::super::super::runtime_types::pallet_staking::slashing::SlashingSpans;
+            ///The storage key of `Staking.SlashingSpans`.
+            #[inline]
+            pub fn slashing_spans(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "SlashingSpans",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.SpanSlash`.
+            pub type SpanSlash = super::super::super::runtime_types::pallet_staking::slashing::SpanRecord<
+                u128,
+            >;
+            ///The storage key of `Staking.SpanSlash`.
+            #[inline]
+            pub fn span_slash(
+                key1: &(::ferroscale_runtime_types::AccountId32, u32),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "SpanSlash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.SpanSlash` when nothing is stored.
+            #[inline]
+            pub fn span_slash_default() -> Result<
+                SpanSlash,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.CurrentPlannedSession`.
+            pub type CurrentPlannedSession = u32;
+            ///The storage key of `Staking.CurrentPlannedSession`.
+            #[inline]
+            pub fn current_planned_session() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "CurrentPlannedSession",
+                    &[],
+                )
+            }
+            ///The value of `Staking.CurrentPlannedSession` when nothing is stored.
+            #[inline]
+            pub fn current_planned_session_default() -> Result<
+                CurrentPlannedSession,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.OffendingValidators`.
+            pub type OffendingValidators = Vec<(u32, bool)>;
+            ///The storage key of `Staking.OffendingValidators`.
+            #[inline]
+            pub fn offending_validators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "OffendingValidators",
+                    &[],
+                )
+            }
+            ///The value of `Staking.OffendingValidators` when nothing is stored.
+            #[inline]
+            pub fn offending_validators_default() -> Result<
+                OffendingValidators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.ChillThreshold`.
+            pub type ChillThreshold = super::super::super::runtime_types::sp_arithmetic::per_things::Percent;
+            ///The storage key of `Staking.ChillThreshold`.
+            #[inline]
+            pub fn chill_threshold() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ChillThreshold", &[])
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Staking.bond` as a `RuntimeCall`.
+            #[inline]
+            pub fn bond(
+                value: u128,
+                payee: super::super::super::runtime_types::pallet_staking::RewardDestination<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::bond {
+                    value,
+                    payee,
+                })
+            }
+            ///`Staking.bond_extra` as a `RuntimeCall`.
+            #[inline]
+            pub fn bond_extra(max_additional: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::bond_extra {
+                    max_additional,
+                })
+            }
+            ///`Staking.unbond` as a `RuntimeCall`.
+            #[inline]
+            pub fn unbond(value: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::unbond {
+                    value,
+                })
+            }
+            ///`Staking.withdraw_unbonded` as a `RuntimeCall`.
+            #[inline]
+            pub fn withdraw_unbonded(
+                num_slashing_spans: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::withdraw_unbonded {
+                    num_slashing_spans,
+                })
+            }
+            ///`Staking.validate` as a `RuntimeCall`.
+            #[inline]
+            pub fn validate(
+                prefs: super::super::super::runtime_types::pallet_staking::ValidatorPrefs,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::validate {
+                    prefs,
+                })
+            }
+            ///`Staking.nominate` as a `RuntimeCall`.
+            #[inline]
+            pub fn nominate(
+                targets: Vec<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        (),
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::nominate {
+                    targets,
+                })
+            }
+            ///`Staking.chill` as a `RuntimeCall`.
+            #[inline]
+            pub fn chill() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(
+                    super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::chill,
+                )
+            }
+            ///`Staking.set_payee` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_payee(
+                payee: super::super::super::runtime_types::pallet_staking::RewardDestination<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_payee {
+                    payee,
+                })
+            }
+            ///`Staking.set_controller` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_controller() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(
+                    super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_controller,
+                )
+            }
+            ///`Staking.set_validator_count` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_validator_count(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_validator_count {
+                    new,
+                })
+            }
+            ///`Staking.increase_validator_count` as a `RuntimeCall`.
+            #[inline]
+            pub fn increase_validator_count(
+                additional: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::increase_validator_count {
+                    additional,
+                })
+            }
+            ///`Staking.scale_validator_count` as a `RuntimeCall`.
+            #[inline]
+            pub fn scale_validator_count(
+                factor: super::super::super::runtime_types::sp_arithmetic::per_things::Percent,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::scale_validator_count {
+                    factor,
+                })
+            }
+            ///`Staking.force_no_eras` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_no_eras() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(
+                    super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_no_eras,
+                )
+            }
+            ///`Staking.force_new_era` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_new_era() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(
+                    super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_new_era,
+                )
+            }
+            ///`Staking.set_invulnerables` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_invulnerables(
+                invulnerables: Vec<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_invulnerables {
+                    invulnerables,
+                })
+            }
+            ///`Staking.force_unstake` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_unstake(
+                stash: ::ferroscale_runtime_types::AccountId32,
+                num_slashing_spans: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_unstake {
+                    stash,
+                    num_slashing_spans,
+                })
+            }
+            ///`Staking.force_new_era_always` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_new_era_always() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(
+                    super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_new_era_always,
+                )
+            }
+            ///`Staking.cancel_deferred_slash` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_deferred_slash(
+                era: u32,
+                slash_indices: Vec<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::cancel_deferred_slash {
+                    era,
+                    slash_indices,
+                })
+            }
+            ///`Staking.payout_stakers` as a `RuntimeCall`.
+            #[inline]
+            pub fn payout_stakers(
+                validator_stash: ::ferroscale_runtime_types::AccountId32,
+                era: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::payout_stakers {
+                    validator_stash,
+                    era,
+                })
+            }
+            ///`Staking.rebond` as a `RuntimeCall`.
+            #[inline]
+            pub fn rebond(value: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::rebond {
+                    value,
+                })
+            }
+            ///`Staking.reap_stash` as a `RuntimeCall`.
+            #[inline]
+            pub fn reap_stash(
+                stash: ::ferroscale_runtime_types::AccountId32,
+                num_slashing_spans: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::reap_stash {
+                    stash,
+                    num_slashing_spans,
+                })
+            }
+            ///`Staking.kick` as a `RuntimeCall`.
+            #[inline]
+            pub fn kick(
+                who: Vec<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        (),
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::kick {
+                    who,
+                })
+            }
+            ///`Staking.set_staking_configs` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_staking_configs(
+                min_nominator_bond: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    u128,
+                >,
+                min_validator_bond: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    u128,
+                >,
+                max_nominator_count: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    u32,
+                >,
+                max_validator_count: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    u32,
+                >,
+                chill_threshold: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    super::super::super::runtime_types::sp_arithmetic::per_things::Percent,
+                >,
+                min_commission: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_staking_configs {
+                    min_nominator_bond,
+                    min_validator_bond,
+                    max_nominator_count,
+                    max_validator_count,
+                    chill_threshold,
+                    min_commission,
+                })
+            }
+            ///`Staking.chill_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn chill_other(
+                controller: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::chill_other {
+                    controller,
+                })
+            }
+            ///`Staking.force_apply_min_commission` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_apply_min_commission(
+                validator_stash: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_apply_min_commission {
+                    validator_stash,
+                })
+            }
+            ///`Staking.set_min_commission` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_min_commission(
+                new: super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_min_commission {
+                    new,
+                })
+            }
+        }
+    }
+    ///The `Offences` pallet (index 7).
+    pub mod offences {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 7u8;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_offences::pallet::Event;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Offences.Reports`.
+            pub type Reports = super::super::super::runtime_types::sp_staking::offence::OffenceDetails<
+                ::ferroscale_runtime_types::AccountId32,
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    super::super::super::runtime_types::pallet_staking::Exposure<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u128,
+                    >,
+                ),
+            >;
+            ///The storage key of `Offences.Reports`.
+            #[inline]
+            pub fn reports(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Offences",
+                    "Reports",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Offences.ConcurrentReportsIndex`.
+            pub type ConcurrentReportsIndex = Vec<::ferroscale_runtime_types::H256>;
+            ///The storage key of `Offences.ConcurrentReportsIndex`.
+            #[inline]
+            pub fn concurrent_reports_index(
+                key1: &[u8; 16usize],
+                key2: &Vec<u8>,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Offences",
+                    "ConcurrentReportsIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Offences.ConcurrentReportsIndex` when nothing is stored.
+            #[inline]
+            pub fn concurrent_reports_index_default() -> Result<
+                ConcurrentReportsIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+    }
+    ///The `Historical` pallet (index 34).
+    pub mod historical {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 34u8;
+    }
+    ///The `Session` pallet (index 8).
+    pub mod session {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 8u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_session::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_session::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_session::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Session.Validators`.
+            pub type Validators = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `Session.Validators`.
+            #[inline]
+            pub fn validators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "Validators", &[])
+            }
+            ///The value of `Session.Validators` when nothing is stored.
+            #[inline]
+            pub fn validators_default() -> Result<
+                Validators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Session.CurrentIndex`.
+            pub type CurrentIndex = u32;
+            ///The storage key of `Session.CurrentIndex`.
+            #[inline]
+            pub fn current_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "CurrentIndex", &[])
+            }
+            ///The value of `Session.CurrentIndex` when nothing is stored.
+            #[inline]
+            pub fn current_index_default() -> Result<
+                CurrentIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Session.QueuedChanged`.
+            pub type QueuedChanged = bool;
+            ///The storage key of `Session.QueuedChanged`.
+            #[inline]
+            pub fn queued_changed() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "QueuedChanged", &[])
+            }
+            ///The value of `Session.QueuedChanged` when nothing is stored.
+            #[inline]
+            pub fn queued_changed_default() -> Result<
+                QueuedChanged,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Session.QueuedKeys`.
+            pub type QueuedKeys = Vec<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    super::super::super::runtime_types::staging_kusama_runtime::SessionKeys,
+                ),
+            >;
+            ///The storage key of `Session.QueuedKeys`.
+            #[inline]
+            pub fn queued_keys() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "QueuedKeys", &[])
+            }
+            ///The value of `Session.QueuedKeys` when nothing is stored.
+            #[inline]
+            pub fn queued_keys_default() -> Result<
+                QueuedKeys,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Session.DisabledValidators`.
+            pub type DisabledValidators = Vec<u32>;
+            ///The storage key of `Session.DisabledValidators`.
+            #[inline]
+            pub fn disabled_validators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Session",
+                    "DisabledValidators",
+                    &[],
+                )
+            }
+            ///The value of `Session.DisabledValidators` when nothing is stored.
+            #[inline]
+            pub fn disabled_validators_default() -> Result<
+                DisabledValidators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Session.NextKeys`.
+            pub type NextKeys = super::super::super::runtime_types::staging_kusama_runtime::SessionKeys;
+            ///The storage key of `Session.NextKeys`.
+            #[inline]
+            pub fn next_keys(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Session",
+                    "NextKeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Session.KeyOwner`.
+            pub type KeyOwner = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Session.KeyOwner`.
+            #[inline]
+            pub fn key_owner(
+                key1: &(
+                    super::super::super::runtime_types::sp_core::crypto::KeyTypeId,
+                    Vec<u8>,
+                ),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Session",
+                    "KeyOwner",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Session.set_keys` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_keys(
+                keys: super::super::super::runtime_types::staging_kusama_runtime::SessionKeys,
+                proof: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Session(super::super::super::runtime_types::pallet_session::pallet::Call::set_keys {
+                    keys,
+                    proof,
+                })
+            }
+            ///`Session.purge_keys` as a `RuntimeCall`.
+            #[inline]
+            pub fn purge_keys() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Session(
+                    super::super::super::runtime_types::pallet_session::pallet::Call::purge_keys,
+                )
+            }
+        }
+    }
+    ///The `Grandpa` pallet (index 10).
+    pub mod grandpa {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 10u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_grandpa::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_grandpa::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_grandpa::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Grandpa.MaxAuthorities`.
+            #[inline]
+            pub fn max_authorities() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xA0\x86\x01\0")
+            }
+            ///`Grandpa.MaxNominators`.
+            #[inline]
+            pub fn max_nominators() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x02\0\0")
+            }
+            ///`Grandpa.MaxSetIdSessionEntries`.
+            #[inline]
+            pub fn max_set_id_session_entries() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xA8\0\0\0\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Grandpa.State`.
+            pub type State = super::super::super::runtime_types::pallet_grandpa::StoredState<
+                u32,
+            >;
+            ///The storage key of `Grandpa.State`.
+            #[inline]
+            pub fn state() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "State", &[])
+            }
+            ///The value of `Grandpa.State` when nothing is stored.
+            #[inline]
+            pub fn state_default() -> Result<State, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Grandpa.PendingChange`.
+            pub type PendingChange = super::super::super::runtime_types::pallet_grandpa::StoredPendingChange<
+                u32,
+            >;
+            ///The storage key of `Grandpa.PendingChange`.
+            #[inline]
+            pub fn pending_change() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "PendingChange", &[])
+            }
+            ///The value type of `Grandpa.NextForced`.
+            pub type NextForced = u32;
+            ///The storage key of `Grandpa.NextForced`.
+            #[inline]
+            pub fn next_forced() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "NextForced", &[])
+            }
+            ///The value type of `Grandpa.Stalled`.
+            pub type Stalled = (u32, u32);
+            ///The storage key of `Grandpa.Stalled`.
+            #[inline]
+            pub fn stalled() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "Stalled", &[])
+            }
+            ///The value type of `Grandpa.CurrentSetId`.
+            pub type CurrentSetId = u64;
+            ///The storage key of `Grandpa.CurrentSetId`.
+            #[inline]
+            pub fn current_set_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "CurrentSetId", &[])
+            }
+            ///The value of `Grandpa.CurrentSetId` when nothing is stored.
+            #[inline]
+            pub fn current_set_id_default() -> Result<
+                CurrentSetId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Grandpa.SetIdSession`.
+            pub type SetIdSession = u32;
+            ///The storage key of `Grandpa.SetIdSession`.
+            #[inline]
+            pub fn set_id_session(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Grandpa",
+                    "SetIdSession",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Grandpa.report_equivocation` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation(
+                equivocation_proof: super::super::super::runtime_types::sp_consensus_grandpa::EquivocationProof<
+                    ::ferroscale_runtime_types::H256,
+                    u32,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Grandpa(super::super::super::runtime_types::pallet_grandpa::pallet::Call::report_equivocation {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Grandpa.report_equivocation_unsigned` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation_unsigned(
+                equivocation_proof: super::super::super::runtime_types::sp_consensus_grandpa::EquivocationProof<
+                    ::ferroscale_runtime_types::H256,
+                    u32,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Grandpa(super::super::super::runtime_types::pallet_grandpa::pallet::Call::report_equivocation_unsigned {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Grandpa.note_stalled` as a `RuntimeCall`.
+            #[inline]
+            pub fn note_stalled(
+                delay: u32,
+                best_finalized_block_number: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Grandpa(super::super::super::runtime_types::pallet_grandpa::pallet::Call::note_stalled {
+                    delay,
+                    best_finalized_block_number,
+                })
+            }
+        }
+    }
+    ///The `ImOnline` pallet (index 11).
+    pub mod im_online {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 11u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_im_online::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_im_online::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_im_online::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`ImOnline.UnsignedPriority`.
+            #[inline]
+            pub fn unsigned_priority() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ImOnline.HeartbeatAfter`.
+            pub type HeartbeatAfter = u32;
+            ///The storage key of `ImOnline.HeartbeatAfter`.
+            #[inline]
+            pub fn heartbeat_after() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "HeartbeatAfter",
+                    &[],
+                )
+            }
+            ///The value of `ImOnline.HeartbeatAfter` when nothing is stored.
+            #[inline]
+            pub fn heartbeat_after_default() -> Result<
+                HeartbeatAfter,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ImOnline.Keys`.
+            pub type Keys = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
+                super::super::super::runtime_types::pallet_im_online::sr25519::app_sr25519::Public,
+            >;
+            ///The storage key of `ImOnline.Keys`.
+            #[inline]
+            pub fn keys() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("ImOnline", "Keys", &[])
+            }
+            ///The value of `ImOnline.Keys` when nothing is stored.
+            #[inline]
+            pub fn keys_default() -> Result<Keys, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ImOnline.ReceivedHeartbeats`.
+            pub type ReceivedHeartbeats = bool;
+            ///The storage key of `ImOnline.ReceivedHeartbeats`.
+            #[inline]
+            pub fn received_heartbeats(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "ReceivedHeartbeats",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ImOnline.AuthoredBlocks`.
+            pub type AuthoredBlocks = u32;
+            ///The storage key of `ImOnline.AuthoredBlocks`.
+            #[inline]
+            pub fn authored_blocks(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "AuthoredBlocks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `ImOnline.AuthoredBlocks` when nothing is stored.
+            #[inline]
+            pub fn authored_blocks_default() -> Result<
+                AuthoredBlocks,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ImOnline.heartbeat` as a `RuntimeCall`.
+            #[inline]
+            pub fn heartbeat(
+                heartbeat: super::super::super::runtime_types::pallet_im_online::Heartbeat<
+                    u32,
+                >,
+                signature: super::super::super::runtime_types::pallet_im_online::sr25519::app_sr25519::Signature,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ImOnline(super::super::super::runtime_types::pallet_im_online::pallet::Call::heartbeat {
+                    heartbeat,
+                    signature,
+                })
+            }
+        }
+    }
+    ///The `AuthorityDiscovery` pallet (index 12).
+    pub mod authority_discovery {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 12u8;
+    }
+    ///The `Treasury` pallet (index 18).
+    pub mod treasury {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 18u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_treasury::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_treasury::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_treasury::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Treasury.ProposalBond`.
+            #[inline]
+            pub fn proposal_bond() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"P\xC3\0\0")
+            }
+            ///`Treasury.ProposalBondMinimum`.
+            #[inline]
+            pub fn proposal_bond_minimum() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x10\x08n8\x9B\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Treasury.ProposalBondMaximum`.
+            #[inline]
+            pub fn proposal_bond_maximum() -> Result<
+                Option<u128>,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x01\x08\x14~\x05Q\x1E\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Treasury.SpendPeriod`.
+            #[inline]
+            pub fn spend_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80Q\x01\0")
+            }
+            ///`Treasury.Burn`.
+            #[inline]
+            pub fn burn() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xD0\x07\0\0")
+            }
+            ///`Treasury.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"py/trsry")
+            }
+            ///`Treasury.MaxApprovals`.
+            #[inline]
+            pub fn max_approvals() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Treasury.PayoutPeriod`.
+            #[inline]
+            pub fn payout_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80\x97\x06\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Treasury.ProposalCount`.
+            pub type ProposalCount = u32;
+            ///The storage key of `Treasury.ProposalCount`.
+            #[inline]
+            pub fn proposal_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Treasury", "ProposalCount", &[])
+            }
+            ///The value of `Treasury.ProposalCount` when nothing is stored.
+            #[inline]
+            pub fn proposal_count_default() -> Result<
+                ProposalCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Treasury.Proposals`.
+            pub type Proposals = super::super::super::runtime_types::pallet_treasury::Proposal<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Treasury.Proposals`.
+            #[inline]
+            pub fn proposals(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Treasury",
+                    "Proposals",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Treasury.Deactivated`.
+            pub type Deactivated = u128;
+            ///The storage key of `Treasury.Deactivated`.
+            #[inline]
+            pub fn deactivated() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Treasury", "Deactivated", &[])
+            }
+            ///The value of `Treasury.Deactivated` when nothing is stored.
+            #[inline]
+            pub fn deactivated_default() -> Result<
+                Deactivated,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Treasury.Approvals`.
+            pub type Approvals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u32,
+            >;
+            ///The storage key of `Treasury.Approvals`.
+            #[inline]
+            pub fn approvals() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Treasury", "Approvals", &[])
+            }
+            ///The value of `Treasury.Approvals` when nothing is stored.
+            #[inline]
+            pub fn approvals_default() -> Result<
+                Approvals,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Treasury.SpendCount`.
+            pub type SpendCount = u32;
+            ///The storage key of `Treasury.SpendCount`.
+            #[inline]
+            pub fn spend_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Treasury", "SpendCount", &[])
+            }
+            ///The value of `Treasury.SpendCount` when nothing is stored.
+            #[inline]
+            pub fn spend_count_default() -> Result<
+                SpendCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Treasury.Spends`.
+            pub type Spends = super::super::super::runtime_types::pallet_treasury::SpendStatus<
+                super::super::super::runtime_types::polkadot_runtime_common::impls::VersionedLocatableAsset,
+                u128,
+                super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                u32,
+                u64,
+            >;
+            ///The storage key of `Treasury.Spends`.
+            #[inline]
+            pub fn spends(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Treasury",
+                    "Spends",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Treasury.propose_spend` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose_spend(
+                value: u128,
+                beneficiary: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::propose_spend {
+                    value,
+                    beneficiary,
+                })
+            }
+            ///`Treasury.reject_proposal` as a `RuntimeCall`.
+            #[inline]
+            pub fn reject_proposal(
+                proposal_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::reject_proposal {
+                    proposal_id,
+                })
+            }
+            ///`Treasury.approve_proposal` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_proposal(
+                proposal_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::approve_proposal {
+                    proposal_id,
+                })
+            }
+            ///`Treasury.spend_local` as a `RuntimeCall`.
+            #[inline]
+            pub fn spend_local(
+                amount: u128,
+                beneficiary: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::spend_local {
+                    amount,
+                    beneficiary,
+                })
+            }
+            ///`Treasury.remove_approval` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_approval(
+                proposal_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::remove_approval {
+                    proposal_id,
+                })
+            }
+            ///`Treasury.spend` as a `RuntimeCall`.
+            #[inline]
+            pub fn spend(
+                asset_kind: super::super::super::runtime_types::polkadot_runtime_common::impls::VersionedLocatableAsset,
+                amount: u128,
+                beneficiary: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                valid_from: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::spend {
+                    asset_kind,
+                    amount,
+                    beneficiary,
+                    valid_from,
+                })
+            }
+            ///`Treasury.payout` as a `RuntimeCall`.
+            #[inline]
+            pub fn payout(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::payout {
+                    index,
+                })
+            }
+            ///`Treasury.check_status` as a `RuntimeCall`.
+            #[inline]
+            pub fn check_status(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::check_status {
+                    index,
+                })
+            }
+            ///`Treasury.void_spend` as a `RuntimeCall`.
+            #[inline]
+            pub fn void_spend(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::void_spend {
+                    index,
+                })
+            }
+        }
+    }
+    ///The `ConvictionVoting` pallet (index 20).
+    pub mod conviction_voting {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 20u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_conviction_voting::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_conviction_voting::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_conviction_voting::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`ConvictionVoting.MaxVotes`.
+            #[inline]
+            pub fn max_votes() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x02\0\0")
+            }
+            ///`ConvictionVoting.VoteLockingPeriod`.
+            #[inline]
+            pub fn vote_locking_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xC0\x89\x01\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ConvictionVoting.VotingFor`.
+            pub type VotingFor = super::super::super::runtime_types::pallet_conviction_voting::vote::Voting<
+                u128,
+                ::ferroscale_runtime_types::AccountId32,
+                u32,
+            >;
+            ///The storage key of `ConvictionVoting.VotingFor`.
+            #[inline]
+            pub fn voting_for(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ConvictionVoting",
+                    "VotingFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `ConvictionVoting.VotingFor` when nothing is stored.
+            #[inline]
+            pub fn voting_for_default() -> Result<
+                VotingFor,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `ConvictionVoting.ClassLocksFor`.
+            pub type ClassLocksFor = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (u16, u128),
+            >;
+            ///The storage key of `ConvictionVoting.ClassLocksFor`.
+            #[inline]
+            pub fn class_locks_for(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ConvictionVoting",
+                    "ClassLocksFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `ConvictionVoting.ClassLocksFor` when nothing is stored.
+            #[inline]
+            pub fn class_locks_for_default() -> Result<
+                ClassLocksFor,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ConvictionVoting.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(
+                poll_index: u32,
+                vote: super::super::super::runtime_types::pallet_conviction_voting::vote::AccountVote<
+                    u128,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ConvictionVoting(super::super::super::runtime_types::pallet_conviction_voting::pallet::Call::vote {
+                    poll_index,
+                    vote,
+                })
+            }
+            ///`ConvictionVoting.delegate` as a `RuntimeCall`.
+            #[inline]
+            pub fn delegate(
+                class: u16,
+                to: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                conviction: super::super::super::runtime_types::pallet_conviction_voting::conviction::Conviction,
+                balance: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ConvictionVoting(super::super::super::runtime_types::pallet_conviction_voting::pallet::Call::delegate {
+                    class,
+                    to,
+                    conviction,
+                    balance,
+                })
+            }
+            ///`ConvictionVoting.undelegate` as a `RuntimeCall`.
+            #[inline]
+            pub fn undelegate(class: u16) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ConvictionVoting(super::super::super::runtime_types::pallet_conviction_voting::pallet::Call::undelegate {
+                    class,
+                })
+            }
+            ///`ConvictionVoting.unlock` as a `RuntimeCall`.
+            #[inline]
+            pub fn unlock(
+                class: u16,
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ConvictionVoting(super::super::super::runtime_types::pallet_conviction_voting::pallet::Call::unlock {
+                    class,
+                    target,
+                })
+            }
+            ///`ConvictionVoting.remove_vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_vote(
+                class: Option<u16>,
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ConvictionVoting(super::super::super::runtime_types::pallet_conviction_voting::pallet::Call::remove_vote {
+                    class,
+                    index,
+                })
+            }
+            ///`ConvictionVoting.remove_other_vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_other_vote(
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                class: u16,
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ConvictionVoting(super::super::super::runtime_types::pallet_conviction_voting::pallet::Call::remove_other_vote {
+                    target,
+                    class,
+                    index,
+                })
+            }
+        }
+    }
+    ///The `Referenda` pallet (index 21).
+    pub mod referenda {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 21u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_referenda::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_referenda::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_referenda::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Referenda.SubmissionDeposit`.
+            #[inline]
+            pub fn submission_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"UM\xD2\xC2\x07\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Referenda.MaxQueued`.
+            #[inline]
+            pub fn max_queued() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Referenda.UndecidingTimeout`.
+            #[inline]
+            pub fn undeciding_timeout() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80\x13\x03\0")
+            }
+            ///`Referenda.AlarmInterval`.
+            #[inline]
+            pub fn alarm_interval() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0")
+            }
+            ///`Referenda.Tracks`.
+            #[inline]
+            pub fn tracks() -> Result<
+                Vec<
+                    (
+                        u16,
+                        super::super::super::runtime_types::pallet_referenda::types::TrackInfo<
+                            u128,
+                            u32,
+                        >,
+                    ),
+                >,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"<\0\0\x10root\x01\0\0\0 \xD3?%\xA6\xD7\x0B\0\0\0\0\0\0\0\0\0\xB0\x04\0\0\x80\x13\x03\0@8\0\0@8\0\0\x02\x90\xD7>\r\0\0\0\0WC\xDE\x13\0\0\0\0TC\xDE\x13\0\0\0\0\0\0\xCA\x9A;\0\0\0\0\0e\xCD\x1D\x01\0Hwhitelisted_callerd\0\0\0P\xC8\xEC6*/\x01\0\0\0\0\0\0\0\0\0,\x01\0\0\x80\x13\x03\0d\0\0\0d\0\0\0\x02\xEC\x97%\x10\0\0\0\0{W<\x17\0\0\0\0B9/\x12\0\0\0\0\x02\x0E\0\x84\0\0\0\0\0\xD6\xE6\x1F\x01\0\0\0\09by\x02\0\0\0\0\n\x004staking_admin\n\0\0\0(dv\x1B\x95\x97\0\0\0\0\0\0\0\0\0\0\xB0\x04\0\0\x80\x13\x03\0\x08\x07\0\0d\0\0\0\0\xC9C0$\0e\xCD\x1D\0\xCA\x9A;\x02]ox\0\0\0\0\0\xE8.\xED\0\0\0\0\0\x8Ch\x89\xFF\xFF\xFF\xFF\xFF\x0B\0$treasurer\n\0\0\0\x08\x14~\x05Q\x1E\0\0\0\0\0\0\0\0\0\0\xB0\x04\0\0\x80\x13\x03\0\x80p\0\0@8\0\0\x02\x90\xD7>\r\0\0\0\0WC\xDE\x13\0\0\0\0TC\xDE\x13\0\0\0\0\0\0\xCA\x9A;\0\0\0\0\0e\xCD\x1D\x0C\0,lease_admin\n\0\0\0(dv\x1B\x95\x97\0\0\0\0\0\0\0\0\0\0\xB0\x04\0\0\x80\x13\x03\0\x08\x07\0\0d\0\0\0\0\xC9C0$\0e\xCD\x1D\0\xCA\x9A;\x02]ox\0\0\0\0\0\xE8.\xED\0\0\0\0\0\x8Ch\x89\xFF\xFF\xFF\xFF\xFF\r\0@fellowship_admin\n\0\0\0(dv\x1B\x95\x97\0\0\0\0\0\0\0\0\0\0\xB0\x04\0\0\x80\x13\x03\0\x08\x07\0\0d\0\0\0\0\xC9C0$\0e\xCD\x1D\0\xCA\x9A;\x02]ox\0\0\0\0\0\xE8.\xED\0\0\0\0\0\x8Ch\x89\xFF\xFF\xFF\xFF\xFF\x0E\x004general_admin\n\0\0\0(dv\x1B\x95\x97\0\0\0\0\0\0\0\0\0\0\xB0\x04\0\0\x80\x13\x03\0\x08\x07\0\0d\0\0\0\x02\x90\xD7>\r\0\0\0\0WC\xDE\x13\0\0\0\0TC\xDE\x13\0\0\0\0\x02Y\xA2\xF4\x02\0\0\0\0\xA3)k\x05\0\0\0\0.kJ\xFD\xFF\xFF\xFF\xFF\x0F\x004auction_admin\n\0\0\0(dv\x1B\x95\x97\0\0\0\0\0\0\0\0\0\0\xB0\x04\0\0\x80\x13\x03\0\x08\x07\0\0d\0\0\0\x02\x90\xD7>\r\0\0\0\0WC\xDE\x13\0\0\0\0TC\xDE\x13\0\0\0\0\x02Y\xA2\xF4\x02\0\0\0\0\xA3)k\x05\0\0\0\0.kJ\xFD\xFF\xFF\xFF\xFF\x14\0Preferendum_canceller\xE8\x03\0\0P\xC8\xEC6*/\x01\0\0\0\0\0\0\0\0\0\xB0\x04\0\0\xC0\x89\x01\0\x08\x07\0\0d\0\0\0\0\xC9C0$\0e\xCD\x1D\0\xCA\x9A;\x02]ox\0\0\0\0\0\xE8.\xED\0\0\0\0\0\x8Ch\x89\xFF\xFF\xFF\xFF\xFF\x15\0Dreferendum_killer\xE8\x03\0\0\x90\xE9\x9F\x12\xD3\xEB\x05\0\0\0\0\0\0\0\0\0\xB0\x04\0\0\x80\x13\x03\0\x08\x07\0\0d\0\0\0\0\xC9C0$\0e\xCD\x1D\0\xCA\x9A;\x02]ox\0\0\0\0\0\xE8.\xED\0\0\0\0\0\x8Ch\x89\xFF\xFF\xFF\xFF\xFF\x1E\x000small_tipper\xC8\0\0\0UM\xD2\xC2\x07\0\0\0\0\0\0\0\0\0\0\0\n\0\0\0\xC0\x89\x01\0d\0\0\0\n\0\0\0\0I\x91I\x15\0e\xCD\x1D\0\xCA\x9A;\x02\xF9\xBA\x18\0\0\0\0\0*M1\0\0\0\0\0kY\xE7\xFF\xFF\xFF\xFF\xFF\x1F\0(big_tipperd\0\0\0R\x057\x9CM\0\0\0\0\0\0\0\0\0\0\0d\0\0\0\xC0\x89\x01\0X\x02\0\0d\0\0\0\0I\x91I\x15\0e\xCD\x1D\0\xCA\x9A;\x02iO?\0\0\0\0\x005\x96}\0\0\0\0\0\xE54\xC1\xFF\xFF\xFF\xFF\xFF \x004small_spender2\0\0\x0045&\x1A\x08\x03\0\0\0\0\0\0\0\0\0\0`\t\0\0\x80\x13\x03\0 \x1C\0\0@8\0\0\0\xC9C0$\0e\xCD\x1D\0\xCA\x9A;\x02]ox\0\0\0\0\0\xE8.\xED\0\0\0\0\0\x8Ch\x89\xFF\xFF\xFF\xFF\xFF!\08medium_spender2\0\0\0hjL4\x10\x06\0\0\0\0\0\0\0\0\0\0`\t\0\0\x80\x13\x03\0@8\0\0@8\0\0\0[\x01\xF60\0e\xCD\x1D\0\xCA\x9A;\x02\x11a\xDB\0\0\0\0\0\xBF\xD1\xAA\x01\0\0\0\0 \x97*\xFF\xFF\xFF\xFF\xFF\"\0,big_spender2\0\0\0\xD0\xD4\x98h \x0C\0\0\0\0\0\0\0\0\0\0`\t\0\0\x80\x13\x03\0\x80p\0\0@8\0\0\0\0\xCA\x9A;\0e\xCD\x1D\0\xCA\x9A;\x02A<\xB0\x01\0\0\0\0u]4\x03\0\0\0\0E\xD1e\xFE\xFF\xFF\xFF\xFF",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Referenda.ReferendumCount`.
+            pub type ReferendumCount = u32;
+            ///The storage key of `Referenda.ReferendumCount`.
+            #[inline]
+            pub fn referendum_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Referenda",
+                    "ReferendumCount",
+                    &[],
+                )
+            }
+            ///The value of `Referenda.ReferendumCount` when nothing is stored.
+            #[inline]
+            pub fn referendum_count_default() -> Result<
+                ReferendumCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Referenda.ReferendumInfoFor`.
+            pub type ReferendumInfoFor = super::super::super::runtime_types::pallet_referenda::types::ReferendumInfo<
+                u16,
+                super::super::super::runtime_types::staging_kusama_runtime::OriginCaller,
+                u32,
+                super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                u128,
+                super::super::super::runtime_types::pallet_conviction_voting::types::Tally<
+                    u128,
+                >,
+                ::ferroscale_runtime_types::AccountId32,
+                (u32, u32),
+            >;
+            ///The storage key of `Referenda.ReferendumInfoFor`.
+            #[inline]
+            pub fn referendum_info_for(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Referenda",
+                    "ReferendumInfoFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Referenda.TrackQueue`.
+            pub type TrackQueue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (u32, u128),
+            >;
+            ///The storage key of `Referenda.TrackQueue`.
+            #[inline]
+            pub fn track_queue(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Referenda",
+                    "TrackQueue",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Referenda.TrackQueue` when nothing is stored.
+            #[inline]
+            pub fn track_queue_default() -> Result<
+                TrackQueue,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Referenda.DecidingCount`.
+            pub type DecidingCount = u32;
+            ///The storage key of `Referenda.DecidingCount`.
+            #[inline]
+            pub fn deciding_count(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Referenda",
+                    "DecidingCount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Referenda.DecidingCount` when nothing is stored.
+            #[inline]
+            pub fn deciding_count_default() -> Result<
+                DecidingCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Referenda.MetadataOf`.
+            pub type MetadataOf = ::ferroscale_runtime_types::H256;
+            ///The storage key of `Referenda.MetadataOf`.
+            #[inline]
+            pub fn metadata_of(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Referenda",
+                    "MetadataOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Referenda.submit` as a `RuntimeCall`.
+            #[inline]
+            pub fn submit(
+                proposal_origin: super::super::super::runtime_types::staging_kusama_runtime::OriginCaller,
+                proposal: super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                enactment_moment: super::super::super::runtime_types::frame_support::traits::schedule::DispatchTime<
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::submit {
+                    proposal_origin,
+                    proposal,
+                    enactment_moment,
+                })
+            }
+            ///`Referenda.place_decision_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn place_decision_deposit(
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::place_decision_deposit {
+                    index,
+                })
+            }
+            ///`Referenda.refund_decision_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund_decision_deposit(
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::refund_decision_deposit {
+                    index,
+                })
+            }
+            ///`Referenda.cancel` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::cancel {
+                    index,
+                })
+            }
+            ///`Referenda.kill` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::kill {
+                    index,
+                })
+            }
+            ///`Referenda.nudge_referendum` as a `RuntimeCall`.
+            #[inline]
+            pub fn nudge_referendum(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::nudge_referendum {
+                    index,
+                })
+            }
+            ///`Referenda.one_fewer_deciding` as a `RuntimeCall`.
+            #[inline]
+            pub fn one_fewer_deciding(track: u16) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::one_fewer_deciding {
+                    track,
+                })
+            }
+            ///`Referenda.refund_submission_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund_submission_deposit(
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::refund_submission_deposit {
+                    index,
+                })
+            }
+            ///`Referenda.set_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_metadata(
+                index: u32,
+                maybe_hash: Option<::ferroscale_runtime_types::H256>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::set_metadata {
+                    index,
+                    maybe_hash,
+                })
+            }
+        }
+    }
+    ///The `FellowshipCollective` pallet (index 22).
+    pub mod fellowship_collective {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 22u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_ranked_collective::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_ranked_collective::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_ranked_collective::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `FellowshipCollective.MemberCount`.
+            pub type MemberCount = u32;
+            ///The storage key of `FellowshipCollective.MemberCount`.
+            #[inline]
+            pub fn member_count(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "MemberCount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `FellowshipCollective.MemberCount` when nothing is stored.
+            #[inline]
+            pub fn member_count_default() -> Result<
+                MemberCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `FellowshipCollective.Members`.
+            pub type Members = super::super::super::runtime_types::pallet_ranked_collective::MemberRecord;
+            ///The storage key of `FellowshipCollective.Members`.
+            #[inline]
+            pub fn members(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "Members",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `FellowshipCollective.IdToIndex`.
+            pub type IdToIndex = u32;
+            ///The storage key of `FellowshipCollective.IdToIndex`.
+            #[inline]
+            pub fn id_to_index(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "IdToIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `FellowshipCollective.IndexToId`.
+            pub type IndexToId = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `FellowshipCollective.IndexToId`.
+            #[inline]
+            pub fn index_to_id(key1: &u16, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "IndexToId",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `FellowshipCollective.Voting`.
+            pub type Voting = super::super::super::runtime_types::pallet_ranked_collective::VoteRecord;
+            ///The storage key of `FellowshipCollective.Voting`.
+            #[inline]
+            pub fn voting(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "Voting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `FellowshipCollective.VotingCleanup`.
+            pub type VotingCleanup = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `FellowshipCollective.VotingCleanup`.
+            #[inline]
+            pub fn voting_cleanup(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipCollective",
+                    "VotingCleanup",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`FellowshipCollective.add_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipCollective(super::super::super::runtime_types::pallet_ranked_collective::pallet::Call::add_member {
+                    who,
+                })
+            }
+            ///`FellowshipCollective.promote_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn promote_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipCollective(super::super::super::runtime_types::pallet_ranked_collective::pallet::Call::promote_member {
+                    who,
+                })
+            }
+            ///`FellowshipCollective.demote_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn demote_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipCollective(super::super::super::runtime_types::pallet_ranked_collective::pallet::Call::demote_member {
+                    who,
+                })
+            }
+            ///`FellowshipCollective.remove_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                min_rank: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipCollective(super::super::super::runtime_types::pallet_ranked_collective::pallet::Call::remove_member {
+                    who,
+                    min_rank,
+                })
+            }
+            ///`FellowshipCollective.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(poll: u32, aye: bool) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipCollective(super::super::super::runtime_types::pallet_ranked_collective::pallet::Call::vote {
+                    poll,
+                    aye,
+                })
+            }
+            ///`FellowshipCollective.cleanup_poll` as a `RuntimeCall`.
+            #[inline]
+            pub fn cleanup_poll(
+                poll_index: u32,
+                max: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipCollective(super::super::super::runtime_types::pallet_ranked_collective::pallet::Call::cleanup_poll {
+                    poll_index,
+                    max,
+                })
+            }
+        }
+    }
+    ///The `FellowshipReferenda` pallet (index 23).
+    pub mod fellowship_referenda {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 23u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_referenda::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_referenda::pallet::Event2;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_referenda::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`FellowshipReferenda.SubmissionDeposit`.
+            #[inline]
+            pub fn submission_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`FellowshipReferenda.MaxQueued`.
+            #[inline]
+            pub fn max_queued() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`FellowshipReferenda.UndecidingTimeout`.
+            #[inline]
+            pub fn undeciding_timeout() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xC0\x89\x01\0")
+            }
+            ///`FellowshipReferenda.AlarmInterval`.
+            #[inline]
+            pub fn alarm_interval() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0")
+            }
+            ///`FellowshipReferenda.Tracks`.
+            #[inline]
+            pub fn tracks() -> Result<
+                Vec<
+                    (
+                        u16,
+                        super::super::super::runtime_types::pallet_referenda::types::TrackInfo<
+                            u128,
+                            u32,
+                        >,
+                    ),
+                >,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"(\0\0(candidates\n\0\0\x0045&\x1A\x08\x03\0\0\0\0\0\0\0\0\0\0,\x01\0\0\xC0\x89\x01\0,\x01\0\0\n\0\0\0\0\0\xCA\x9A;\0e\xCD\x1D\0\xCA\x9A;\0\0\xCA\x9A;\0\0\0\0\0e\xCD\x1D\x01\0\x1Cmembers\n\0\0\0R\x057\x9CM\0\0\0\0\0\0\0\0\0\0\0,\x01\0\0\xC0\x89\x01\0,\x01\0\0\n\0\0\0\0\0\xCA\x9A;\0e\xCD\x1D\0\xCA\x9A;\0\0\xCA\x9A;\0\0\0\0\0e\xCD\x1D\x02\0,proficients\n\0\0\0R\x057\x9CM\0\0\0\0\0\0\0\0\0\0\0,\x01\0\0\xC0\x89\x01\0,\x01\0\0\n\0\0\0\0\0\xCA\x9A;\0e\xCD\x1D\0\xCA\x9A;\0\0\xCA\x9A;\0\0\0\0\0e\xCD\x1D\x03\0\x1Cfellows\n\0\0\0R\x057\x9CM\0\0\0\0\0\0\0\0\0\0\0,\x01\0\0\xC0\x89\x01\0,\x01\0\0\n\0\0\0\0\0\xCA\x9A;\0e\xCD\x1D\0\xCA\x9A;\0\0\xCA\x9A;\0\0\0\0\0e\xCD\x1D\x04\08senior fellows\n\0\0\0R\x057\x9CM\0\0\0\0\0\0\0\0\0\0\0,\x01\0\0\xC0\x89\x01\0,\x01\0\0\n\0\0\0\0\0\xCA\x9A;\0e\xCD\x1D\0\xCA\x9A;\0\0\xCA\x9A;\0\0\0\0\0e\xCD\x1D\x05\0\x1Cexperts\n\0\0\0UM\xD2\xC2\x07\0\0\0\0\0\0\0\0\0\0\0,\x01\0\0\xC0\x89\x01\0,\x01\0\0\n\0\0\0\0\0\xCA\x9A;\0e\xCD\x1D\0\xCA\x9A;\0\0\xCA\x9A;\0\0\0\0\0e\xCD\x1D\x06\08senior experts\n\0\0\0UM\xD2\xC2\x07\0\0\0\0\0\0\0\0\0\0\0,\x01\0\0\xC0\x89\x01\0,\x01\0\0\n\0\0\0\0\0\xCA\x9A;\0e\xCD\x1D\0\xCA\x9A;\0\0\xCA\x9A;\0\0\0\0\0e\xCD\x1D\x07\0\x1Cmasters\n\0\0\0UM\xD2\xC2\x07\0\0\0\0\0\0\0\0\0\0\0,\x01\0\0\xC0\x89\x01\0,\x01\0\0\n\0\0\0\0\0\xCA\x9A;\0e\xCD\x1D\0\xCA\x9A;\0\0\xCA\x9A;\0\0\0\0\0e\xCD\x1D\x08\08senior masters\n\0\0\0UM\xD2\xC2\x07\0\0\0\0\0\0\0\0\0\0\0,\x01\0\0\xC0\x89\x01\0,\x01\0\0\n\0\0\0\0\0\xCA\x9A;\0e\xCD\x1D\0\xCA\x9A;\0\0\xCA\x9A;\0\0\0\0\0e\xCD\x1D\t\x004grand masters\n\0\0\0UM\xD2\xC2\x07\0\0\0\0\0\0\0\0\0\0\0,\x01\0\0\xC0\x89\x01\0,\x01\0\0\n\0\0\0\0\0\xCA\x9A;\0e\xCD\x1D\0\xCA\x9A;\0\0\xCA\x9A;\0\0\0\0\0e\xCD\x1D",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `FellowshipReferenda.ReferendumCount`.
+            pub type ReferendumCount = u32;
+            ///The storage key of `FellowshipReferenda.ReferendumCount`.
+            #[inline]
+            pub fn referendum_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipReferenda",
+                    "ReferendumCount",
+                    &[],
+                )
+            }
+            ///The value of `FellowshipReferenda.ReferendumCount` when nothing is stored.
+            #[inline]
+            pub fn referendum_count_default() -> Result<
+                ReferendumCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `FellowshipReferenda.ReferendumInfoFor`.
+            pub type ReferendumInfoFor = super::super::super::runtime_types::pallet_referenda::types::ReferendumInfo<
+                u16,
+                super::super::super::runtime_types::staging_kusama_runtime::OriginCaller,
+                u32,
+                super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                u128,
+                super::super::super::runtime_types::pallet_ranked_collective::Tally,
+                ::ferroscale_runtime_types::AccountId32,
+                (u32, u32),
+            >;
+            ///The storage key of `FellowshipReferenda.ReferendumInfoFor`.
+            #[inline]
+            pub fn referendum_info_for(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipReferenda",
+                    "ReferendumInfoFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `FellowshipReferenda.TrackQueue`.
+            pub type TrackQueue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (u32, u32),
+            >;
+            ///The storage key of `FellowshipReferenda.TrackQueue`.
+            #[inline]
+            pub fn track_queue(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipReferenda",
+                    "TrackQueue",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `FellowshipReferenda.TrackQueue` when nothing is stored.
+            #[inline]
+            pub fn track_queue_default() -> Result<
+                TrackQueue,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `FellowshipReferenda.DecidingCount`.
+            pub type DecidingCount = u32;
+            ///The storage key of `FellowshipReferenda.DecidingCount`.
+            #[inline]
+            pub fn deciding_count(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipReferenda",
+                    "DecidingCount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `FellowshipReferenda.DecidingCount` when nothing is stored.
+            #[inline]
+            pub fn deciding_count_default() -> Result<
+                DecidingCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `FellowshipReferenda.MetadataOf`.
+            pub type MetadataOf = ::ferroscale_runtime_types::H256;
+            ///The storage key of `FellowshipReferenda.MetadataOf`.
+            #[inline]
+            pub fn metadata_of(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FellowshipReferenda",
+                    "MetadataOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`FellowshipReferenda.submit` as a `RuntimeCall`.
+            #[inline]
+            pub fn submit(
+                proposal_origin: super::super::super::runtime_types::staging_kusama_runtime::OriginCaller,
+                proposal: super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                enactment_moment: super::super::super::runtime_types::frame_support::traits::schedule::DispatchTime<
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipReferenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::submit {
+                    proposal_origin,
+                    proposal,
+                    enactment_moment,
+                })
+            }
+            ///`FellowshipReferenda.place_decision_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn place_decision_deposit(
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipReferenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::place_decision_deposit {
+                    index,
+                })
+            }
+            ///`FellowshipReferenda.refund_decision_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund_decision_deposit(
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipReferenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::refund_decision_deposit {
+                    index,
+                })
+            }
+            ///`FellowshipReferenda.cancel` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipReferenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::cancel {
+                    index,
+                })
+            }
+            ///`FellowshipReferenda.kill` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipReferenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::kill {
+                    index,
+                })
+            }
+            ///`FellowshipReferenda.nudge_referendum` as a `RuntimeCall`.
+            #[inline]
+            pub fn nudge_referendum(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipReferenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::nudge_referendum {
+                    index,
+                })
+            }
+            ///`FellowshipReferenda.one_fewer_deciding` as a `RuntimeCall`.
+            #[inline]
+            pub fn one_fewer_deciding(track: u16) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipReferenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::one_fewer_deciding {
+                    track,
+                })
+            }
+            ///`FellowshipReferenda.refund_submission_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund_submission_deposit(
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipReferenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::refund_submission_deposit {
+                    index,
+                })
+            }
+            ///`FellowshipReferenda.set_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_metadata(
+                index: u32,
+                maybe_hash: Option<::ferroscale_runtime_types::H256>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FellowshipReferenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::set_metadata {
+                    index,
+                    maybe_hash,
+                })
+            }
+        }
+    }
+    ///The `Whitelist` pallet (index 44).
+    pub mod whitelist {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 44u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_whitelist::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_whitelist::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_whitelist::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Whitelist.WhitelistedCall`.
+            pub type WhitelistedCall = ();
+            ///The storage key of `Whitelist.WhitelistedCall`.
+            #[inline]
+            pub fn whitelisted_call(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Whitelist",
+                    "WhitelistedCall",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Whitelist.whitelist_call` as a `RuntimeCall`.
+            #[inline]
+            pub fn whitelist_call(
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Whitelist(
+                    Box::new(super::super::super::runtime_types::pallet_whitelist::pallet::Call::whitelist_call {
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Whitelist.remove_whitelisted_call` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_whitelisted_call(
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Whitelist(
+                    Box::new(super::super::super::runtime_types::pallet_whitelist::pallet::Call::remove_whitelisted_call {
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Whitelist.dispatch_whitelisted_call` as a `RuntimeCall`.
+            #[inline]
+            pub fn dispatch_whitelisted_call(
+                call_hash: ::ferroscale_runtime_types::H256,
+                call_encoded_len: u32,
+                call_weight_witness: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Whitelist(
+                    Box::new(super::super::super::runtime_types::pallet_whitelist::pallet::Call::dispatch_whitelisted_call {
+                        call_hash,
+                        call_encoded_len,
+                        call_weight_witness,
+                    }),
+                )
+            }
+            ///`Whitelist.dispatch_whitelisted_call_with_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn dispatch_whitelisted_call_with_preimage(
+                call: Box<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Whitelist(
+                    Box::new(super::super::super::runtime_types::pallet_whitelist::pallet::Call::dispatch_whitelisted_call_with_preimage {
+                        call,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Claims` pallet (index 19).
+    pub mod claims {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 19u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_common::claims::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_common::claims::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_common::claims::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Claims.Prefix`.
+            #[inline]
+            pub fn prefix() -> Result<Vec<u8>, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"|Pay KSMs to the Kusama account:",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Claims.Claims`.
+            pub type Claims = u128;
+            ///The storage key of `Claims.Claims`.
+            #[inline]
+            pub fn claims(
+                key1: &super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Claims",
+                    "Claims",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Claims.Total`.
+            pub type Total = u128;
+            ///The storage key of `Claims.Total`.
+            #[inline]
+            pub fn total() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Claims", "Total", &[])
+            }
+            ///The value of `Claims.Total` when nothing is stored.
+            #[inline]
+            pub fn total_default() -> Result<Total, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Claims.Vesting`.
+            pub type Vesting = (u128, u128, u32);
+            ///The storage key of `Claims.Vesting`.
+            #[inline]
+            pub fn vesting(
+                key1: &super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Claims",
+                    "Vesting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Claims.Signing`.
+            pub type Signing = super::super::super::runtime_types::polkadot_runtime_common::claims::StatementKind;
+            ///The storage key of `Claims.Signing`.
+            #[inline]
+            pub fn signing(
+                key1: &super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Claims",
+                    "Signing",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Claims.Preclaims`.
+            pub type Preclaims = super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress;
+            ///The storage key of `Claims.Preclaims`.
+            #[inline]
+            pub fn preclaims(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Claims",
+                    "Preclaims",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Claims.claim` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim(
+                dest: ::ferroscale_runtime_types::AccountId32,
+                ethereum_signature: super::super::super::runtime_types::polkadot_runtime_common::claims::EcdsaSignature,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Claims(super::super::super::runtime_types::polkadot_runtime_common::claims::pallet::Call::claim {
+                    dest,
+                    ethereum_signature,
+                })
+            }
+            ///`Claims.mint_claim` as a `RuntimeCall`.
+            #[inline]
+            pub fn mint_claim(
+                who: super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+                value: u128,
+                vesting_schedule: Option<(u128, u128, u32)>,
+                statement: Option<
+                    super::super::super::runtime_types::polkadot_runtime_common::claims::StatementKind,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Claims(super::super::super::runtime_types::polkadot_runtime_common::claims::pallet::Call::mint_claim {
+                    who,
+                    value,
+                    vesting_schedule,
+                    statement,
+                })
+            }
+            ///`Claims.claim_attest` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_attest(
+                dest: ::ferroscale_runtime_types::AccountId32,
+                ethereum_signature: super::super::super::runtime_types::polkadot_runtime_common::claims::EcdsaSignature,
+                statement: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Claims(super::super::super::runtime_types::polkadot_runtime_common::claims::pallet::Call::claim_attest {
+                    dest,
+                    ethereum_signature,
+                    statement,
+                })
+            }
+            ///`Claims.attest` as a `RuntimeCall`.
+            #[inline]
+            pub fn attest(statement: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Claims(super::super::super::runtime_types::polkadot_runtime_common::claims::pallet::Call::attest {
+                    statement,
+                })
+            }
+            ///`Claims.move_claim` as a `RuntimeCall`.
+            #[inline]
+            pub fn move_claim(
+                old: super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+                new: super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+                maybe_preclaim: Option<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Claims(super::super::super::runtime_types::polkadot_runtime_common::claims::pallet::Call::move_claim {
+                    old,
+                    new,
+                    maybe_preclaim,
+                })
+            }
+        }
+    }
+    ///The `Utility` pallet (index 24).
+    pub mod utility {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 24u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_utility::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_utility::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_utility::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Utility.batched_calls_limit`.
+            #[inline]
+            pub fn batched_calls_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xAA*\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Utility.batch` as a `RuntimeCall`.
+            #[inline]
+            pub fn batch(
+                calls: Vec<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::batch {
+                        calls,
+                    }),
+                )
+            }
+            ///`Utility.as_derivative` as a `RuntimeCall`.
+            #[inline]
+            pub fn as_derivative(
+                index: u16,
+                call: Box<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::as_derivative {
+                        index,
+                        call,
+                    }),
+                )
+            }
+            ///`Utility.batch_all` as a `RuntimeCall`.
+            #[inline]
+            pub fn batch_all(
+                calls: Vec<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::batch_all {
+                        calls,
+                    }),
+                )
+            }
+            ///`Utility.dispatch_as` as a `RuntimeCall`.
+            #[inline]
+            pub fn dispatch_as(
+                as_origin: super::super::super::runtime_types::staging_kusama_runtime::OriginCaller,
+                call: Box<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::dispatch_as {
+                        as_origin,
+                        call,
+                    }),
+                )
+            }
+            ///`Utility.force_batch` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_batch(
+                calls: Vec<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::force_batch {
+                        calls,
+                    }),
+                )
+            }
+            ///`Utility.with_weight` as a `RuntimeCall`.
+            #[inline]
+            pub fn with_weight(
+                call: Box<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+                weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::with_weight {
+                        call,
+                        weight,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Identity` pallet (index 25).
+    pub mod identity {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 25u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_identity::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_identity::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_identity::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Identity.BasicDeposit`.
+            #[inline]
+            pub fn basic_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x08\x047\x9CM\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Identity.FieldDeposit`.
+            #[inline]
+            pub fn field_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x02\xC1\rg\x13\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Identity.SubAccountDeposit`.
+            #[inline]
+            pub fn sub_account_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"h\x9A\xA4\x85\x0F\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Identity.MaxSubAccounts`.
+            #[inline]
+            pub fn max_sub_accounts() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Identity.MaxAdditionalFields`.
+            #[inline]
+            pub fn max_additional_fields() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Identity.MaxRegistrars`.
+            #[inline]
+            pub fn max_registrars() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x14\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Identity.IdentityOf`.
+            pub type IdentityOf = super::super::super::runtime_types::pallet_identity::types::Registration<
+                u128,
+                super::super::super::runtime_types::pallet_identity::simple::IdentityInfo,
+            >;
+            ///The storage key of `Identity.IdentityOf`.
+            #[inline]
+            pub fn identity_of(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Identity",
+                    "IdentityOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Identity.SuperOf`.
+            pub type SuperOf = (
+                ::ferroscale_runtime_types::AccountId32,
+                super::super::super::runtime_types::pallet_identity::types::Data,
+            );
+            ///The storage key of `Identity.SuperOf`.
+            #[inline]
+            pub fn super_of(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Identity",
+                    "SuperOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Identity.SubsOf`.
+            pub type SubsOf = (
+                u128,
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            );
+            ///The storage key of `Identity.SubsOf`.
+            #[inline]
+            pub fn subs_of(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Identity",
+                    "SubsOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Identity.SubsOf` when nothing is stored.
+            #[inline]
+            pub fn subs_of_default() -> Result<SubsOf, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Identity.Registrars`.
+            pub type Registrars = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                Option<
+                    super::super::super::runtime_types::pallet_identity::types::RegistrarInfo<
+                        u128,
+                        ::ferroscale_runtime_types::AccountId32,
+                    >,
+                >,
+            >;
+            ///The storage key of `Identity.Registrars`.
+            #[inline]
+            pub fn registrars() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Identity", "Registrars", &[])
+            }
+            ///The value of `Identity.Registrars` when nothing is stored.
+            #[inline]
+            pub fn registrars_default() -> Result<
+                Registrars,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Identity.add_registrar` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_registrar(
+                account: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::add_registrar {
+                    account,
+                })
+            }
+            ///`Identity.set_identity` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_identity(
+                info: super::super::super::runtime_types::pallet_identity::simple::IdentityInfo,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_identity {
+                    info,
+                })
+            }
+            ///`Identity.set_subs` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_subs(
+                subs: Vec<
+                    (
+                        ::ferroscale_runtime_types::AccountId32,
+                        super::super::super::runtime_types::pallet_identity::types::Data,
+                    ),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_subs {
+                    subs,
+                })
+            }
+            ///`Identity.clear_identity` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_identity() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(
+                    super::super::super::runtime_types::pallet_identity::pallet::Call::clear_identity,
+                )
+            }
+            ///`Identity.request_judgement` as a `RuntimeCall`.
+            #[inline]
+            pub fn request_judgement(
+                reg_index: u32,
+                max_fee: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::request_judgement {
+                    reg_index,
+                    max_fee,
+                })
+            }
+            ///`Identity.cancel_request` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_request(reg_index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::cancel_request {
+                    reg_index,
+                })
+            }
+            ///`Identity.set_fee` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_fee(index: u32, fee: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_fee {
+                    index,
+                    fee,
+                })
+            }
+            ///`Identity.set_account_id` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_account_id(
+                index: u32,
+                new: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_account_id {
+                    index,
+                    new,
+                })
+            }
+            ///`Identity.set_fields` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_fields(
+                index: u32,
+                fields: super::super::super::runtime_types::pallet_identity::types::BitFlags,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_fields {
+                    index,
+                    fields,
+                })
+            }
+            ///`Identity.provide_judgement` as a `RuntimeCall`.
+            #[inline]
+            pub fn provide_judgement(
+                reg_index: u32,
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                judgement: super::super::super::runtime_types::pallet_identity::types::Judgement<
+                    u128,
+                >,
+                identity: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::provide_judgement {
+                    reg_index,
+                    target,
+                    judgement,
+                    identity,
+                })
+            }
+            ///`Identity.kill_identity` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_identity(
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::kill_identity {
+                    target,
+                })
+            }
+            ///`Identity.add_sub` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_sub(
+                sub: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                data: super::super::super::runtime_types::pallet_identity::types::Data,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::add_sub {
+                    sub,
+                    data,
+                })
+            }
+            ///`Identity.rename_sub` as a `RuntimeCall`.
+            #[inline]
+            pub fn rename_sub(
+                sub: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                data: super::super::super::runtime_types::pallet_identity::types::Data,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::rename_sub {
+                    sub,
+                    data,
+                })
+            }
+            ///`Identity.remove_sub` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_sub(
+                sub: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::remove_sub {
+                    sub,
+                })
+            }
+            ///`Identity.quit_sub` as a `RuntimeCall`.
+            #[inline]
+            pub fn quit_sub() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(
+                    super::super::super::runtime_types::pallet_identity::pallet::Call::quit_sub,
+                )
+            }
+        }
+    }
+    ///The `Society` pallet (index 26).
+    pub mod society {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 26u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_society::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_society::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_society::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Society.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"py/socie")
+            }
+            ///`Society.GraceStrikes`.
+            #[inline]
+            pub fn grace_strikes() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\n\0\0\0")
+            }
+            ///`Society.PeriodSpend`.
+            #[inline]
+            pub fn period_spend() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x04\n\xBF\x82(\x0F\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Society.VotingPeriod`.
+            #[inline]
+            pub fn voting_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"@\x19\x01\0")
+            }
+            ///`Society.ClaimPeriod`.
+            #[inline]
+            pub fn claim_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80p\0\0")
+            }
+            ///`Society.MaxLockDuration`.
+            #[inline]
+            pub fn max_lock_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0N\xED\0")
+            }
+            ///`Society.ChallengePeriod`.
+            #[inline]
+            pub fn challenge_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xC0\x89\x01\0")
+            }
+            ///`Society.MaxPayouts`.
+            #[inline]
+            pub fn max_payouts() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x08\0\0\0")
+            }
+            ///`Society.MaxBids`.
+            #[inline]
+            pub fn max_bids() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x02\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Society.Parameters`.
+            pub type Parameters = super::super::super::runtime_types::pallet_society::GroupParams<
+                u128,
+            >;
+            ///The storage key of `Society.Parameters`.
+            #[inline]
+            pub fn parameters() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Parameters", &[])
+            }
+            ///The value type of `Society.Pot`.
+            pub type Pot = u128;
+            ///The storage key of `Society.Pot`.
+            #[inline]
+            pub fn pot() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Pot", &[])
+            }
+            ///The value of `Society.Pot` when nothing is stored.
+            #[inline]
+            pub fn pot_default() -> Result<Pot, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Society.Founder`.
+            pub type Founder = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Society.Founder`.
+            #[inline]
+            pub fn founder() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Founder", &[])
+            }
+            ///The value type of `Society.Head`.
+            pub type Head = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Society.Head`.
+            #[inline]
+            pub fn head() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Head", &[])
+            }
+            ///The value type of `Society.Rules`.
+            pub type Rules = ::ferroscale_runtime_types::H256;
+            ///The storage key of `Society.Rules`.
+            #[inline]
+            pub fn rules() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Rules", &[])
+            }
+            ///The value type of `Society.Members`.
+            pub type Members = super::super::super::runtime_types::pallet_society::MemberRecord;
+            ///The storage key of `Society.Members`.
+            #[inline]
+            pub fn members(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "Members",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Society.Payouts`.
+            pub type Payouts = super::super::super::runtime_types::pallet_society::PayoutRecord<
+                u128,
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    (u32, u128),
+                >,
+            >;
+            ///The storage key of `Society.Payouts`.
+            #[inline]
+            pub fn payouts(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "Payouts",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Society.Payouts` when nothing is stored.
+            #[inline]
+            pub fn payouts_default() -> Result<Payouts, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Society.MemberCount`.
+            pub type MemberCount = u32;
+            ///The storage key of `Society.MemberCount`.
+            #[inline]
+            pub fn member_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "MemberCount", &[])
+            }
+            ///The value of `Society.MemberCount` when nothing is stored.
+            #[inline]
+            pub fn member_count_default() -> Result<
+                MemberCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Society.MemberByIndex`.
+            pub type MemberByIndex = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Society.MemberByIndex`.
+            #[inline]
+            pub fn member_by_index(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "MemberByIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Society.SuspendedMembers`.
+            pub type SuspendedMembers = super::super::super::runtime_types::pallet_society::MemberRecord;
+            ///The storage key of `Society.SuspendedMembers`.
+            #[inline]
+            pub fn suspended_members(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "SuspendedMembers",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Society.RoundCount`.
+            pub type RoundCount = u32;
+            ///The storage key of `Society.RoundCount`.
+            #[inline]
+            pub fn round_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "RoundCount", &[])
+            }
+            ///The value of `Society.RoundCount` when nothing is stored.
+            #[inline]
+            pub fn round_count_default() -> Result<
+                RoundCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Society.Bids`.
+            pub type Bids = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_society::Bid<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u128,
+                >,
+            >;
+            ///The storage key of `Society.Bids`.
+            #[inline]
+            pub fn bids() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Bids", &[])
+            }
+            ///The value of `Society.Bids` when nothing is stored.
+            #[inline]
+            pub fn bids_default() -> Result<Bids, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Society.Candidates`.
+            pub type Candidates = super::super::super::runtime_types::pallet_society::Candidacy<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Society.Candidates`.
+            #[inline]
+            pub fn candidates(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "Candidates",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Society.Skeptic`.
+            pub type Skeptic = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Society.Skeptic`.
+            #[inline]
+            pub fn skeptic() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Skeptic", &[])
+            }
+            ///The value type of `Society.Votes`.
+            pub type Votes = super::super::super::runtime_types::pallet_society::Vote;
+            ///The storage key of `Society.Votes`.
+            #[inline]
+            pub fn votes(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "Votes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Society.VoteClearCursor`.
+            pub type VoteClearCursor = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Society.VoteClearCursor`.
+            #[inline]
+            pub fn vote_clear_cursor(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "VoteClearCursor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Society.NextHead`.
+            pub type NextHead = super::super::super::runtime_types::pallet_society::IntakeRecord<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Society.NextHead`.
+            #[inline]
+            pub fn next_head() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "NextHead", &[])
+            }
+            ///The value type of `Society.ChallengeRoundCount`.
+            pub type ChallengeRoundCount = u32;
+            ///The storage key of `Society.ChallengeRoundCount`.
+            #[inline]
+            pub fn challenge_round_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "ChallengeRoundCount",
+                    &[],
+                )
+            }
+            ///The value of `Society.ChallengeRoundCount` when nothing is stored.
+            #[inline]
+            pub fn challenge_round_count_default() -> Result<
+                ChallengeRoundCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Society.Defending`.
+            pub type Defending = (
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::AccountId32,
+                super::super::super::runtime_types::pallet_society::Tally,
+            );
+            ///The storage key of `Society.Defending`.
+            #[inline]
+            pub fn defending() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Defending", &[])
+            }
+            ///The value type of `Society.DefenderVotes`.
+            pub type DefenderVotes = super::super::super::runtime_types::pallet_society::Vote;
+            ///The storage key of `Society.DefenderVotes`.
+            #[inline]
+            pub fn defender_votes(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "DefenderVotes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Society.bid` as a `RuntimeCall`.
+            #[inline]
+            pub fn bid(value: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::bid {
+                    value,
+                })
+            }
+            ///`Society.unbid` as a `RuntimeCall`.
+            #[inline]
+            pub fn unbid() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(
+                    super::super::super::runtime_types::pallet_society::pallet::Call::unbid,
+                )
+            }
+            ///`Society.vouch` as a `RuntimeCall`.
+            #[inline]
+            pub fn vouch(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u128,
+                tip: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::vouch {
+                    who,
+                    value,
+                    tip,
+                })
+            }
+            ///`Society.unvouch` as a `RuntimeCall`.
+            #[inline]
+            pub fn unvouch() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(
+                    super::super::super::runtime_types::pallet_society::pallet::Call::unvouch,
+                )
+            }
+            ///`Society.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(
+                candidate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                approve: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::vote {
+                    candidate,
+                    approve,
+                })
+            }
+            ///`Society.defender_vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn defender_vote(approve: bool) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::defender_vote {
+                    approve,
+                })
+            }
+            ///`Society.payout` as a `RuntimeCall`.
+            #[inline]
+            pub fn payout() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(
+                    super::super::super::runtime_types::pallet_society::pallet::Call::payout,
+                )
+            }
+            ///`Society.waive_repay` as a `RuntimeCall`.
+            #[inline]
+            pub fn waive_repay(amount: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::waive_repay {
+                    amount,
+                })
+            }
+            ///`Society.found_society` as a `RuntimeCall`.
+            #[inline]
+            pub fn found_society(
+                founder: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                max_members: u32,
+                max_intake: u32,
+                max_strikes: u32,
+                candidate_deposit: u128,
+                rules: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::found_society {
+                    founder,
+                    max_members,
+                    max_intake,
+                    max_strikes,
+                    candidate_deposit,
+                    rules,
+                })
+            }
+            ///`Society.dissolve` as a `RuntimeCall`.
+            #[inline]
+            pub fn dissolve() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(
+                    super::super::super::runtime_types::pallet_society::pallet::Call::dissolve,
+                )
+            }
+            ///`Society.judge_suspended_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn judge_suspended_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                forgive: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::judge_suspended_member {
+                    who,
+                    forgive,
+                })
+            }
+            ///`Society.set_parameters` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_parameters(
+                max_members: u32,
+                max_intake: u32,
+                max_strikes: u32,
+                candidate_deposit: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::set_parameters {
+                    max_members,
+                    max_intake,
+                    max_strikes,
+                    candidate_deposit,
+                })
+            }
+            ///`Society.punish_skeptic` as a `RuntimeCall`.
+            #[inline]
+            pub fn punish_skeptic() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(
+                    super::super::super::runtime_types::pallet_society::pallet::Call::punish_skeptic,
+                )
+            }
+            ///`Society.claim_membership` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_membership() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(
+                    super::super::super::runtime_types::pallet_society::pallet::Call::claim_membership,
+                )
+            }
+            ///`Society.bestow_membership` as a `RuntimeCall`.
+            #[inline]
+            pub fn bestow_membership(
+                candidate: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::bestow_membership {
+                    candidate,
+                })
+            }
+            ///`Society.kick_candidate` as a `RuntimeCall`.
+            #[inline]
+            pub fn kick_candidate(
+                candidate: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::kick_candidate {
+                    candidate,
+                })
+            }
+            ///`Society.resign_candidacy` as a `RuntimeCall`.
+            #[inline]
+            pub fn resign_candidacy() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(
+                    super::super::super::runtime_types::pallet_society::pallet::Call::resign_candidacy,
+                )
+            }
+            ///`Society.drop_candidate` as a `RuntimeCall`.
+            #[inline]
+            pub fn drop_candidate(
+                candidate: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::drop_candidate {
+                    candidate,
+                })
+            }
+            ///`Society.cleanup_candidacy` as a `RuntimeCall`.
+            #[inline]
+            pub fn cleanup_candidacy(
+                candidate: ::ferroscale_runtime_types::AccountId32,
+                max: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::cleanup_candidacy {
+                    candidate,
+                    max,
+                })
+            }
+            ///`Society.cleanup_challenge` as a `RuntimeCall`.
+            #[inline]
+            pub fn cleanup_challenge(
+                challenge_round: u32,
+                max: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::cleanup_challenge {
+                    challenge_round,
+                    max,
+                })
+            }
+        }
+    }
+    ///The `Recovery` pallet (index 27).
+    pub mod recovery {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 27u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_recovery::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_recovery::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_recovery::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Recovery.ConfigDepositBase`.
+            #[inline]
+            pub fn config_deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x04\x82\x1B\xCE&\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Recovery.FriendDepositFactor`.
+            #[inline]
+            pub fn friend_deposit_factor() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x9A&i\xE1\x03\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Recovery.MaxFriends`.
+            #[inline]
+            pub fn max_friends() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\t\0\0\0")
+            }
+            ///`Recovery.RecoveryDeposit`.
+            #[inline]
+            pub fn recovery_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x04\x82\x1B\xCE&\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Recovery.Recoverable`.
+            pub type Recoverable = super::super::super::runtime_types::pallet_recovery::RecoveryConfig<
+                u32,
+                u128,
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >;
+            ///The storage key of `Recovery.Recoverable`.
+            #[inline]
+            pub fn recoverable(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Recovery",
+                    "Recoverable",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Recovery.ActiveRecoveries`.
+            pub type ActiveRecoveries = super::super::super::runtime_types::pallet_recovery::ActiveRecovery<
+                u32,
+                u128,
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >;
+            ///The storage key of `Recovery.ActiveRecoveries`.
+            #[inline]
+            pub fn active_recoveries(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Recovery",
+                    "ActiveRecoveries",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Recovery.Proxy`.
+            pub type Proxy = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Recovery.Proxy`.
+            #[inline]
+            pub fn proxy(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Recovery",
+                    "Proxy",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Recovery.as_recovered` as a `RuntimeCall`.
+            #[inline]
+            pub fn as_recovered(
+                account: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                call: Box<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::as_recovered {
+                        account,
+                        call,
+                    }),
+                )
+            }
+            ///`Recovery.set_recovered` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_recovered(
+                lost: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                rescuer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::set_recovered {
+                        lost,
+                        rescuer,
+                    }),
+                )
+            }
+            ///`Recovery.create_recovery` as a `RuntimeCall`.
+            #[inline]
+            pub fn create_recovery(
+                friends: Vec<::ferroscale_runtime_types::AccountId32>,
+                threshold: u16,
+                delay_period: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::create_recovery {
+                        friends,
+                        threshold,
+                        delay_period,
+                    }),
+                )
+            }
+            ///`Recovery.initiate_recovery` as a `RuntimeCall`.
+            #[inline]
+            pub fn initiate_recovery(
+                account: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::initiate_recovery {
+                        account,
+                    }),
+                )
+            }
+            ///`Recovery.vouch_recovery` as a `RuntimeCall`.
+            #[inline]
+            pub fn vouch_recovery(
+                lost: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                rescuer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::vouch_recovery {
+                        lost,
+                        rescuer,
+                    }),
+                )
+            }
+            ///`Recovery.claim_recovery` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_recovery(
+                account: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::claim_recovery {
+                        account,
+                    }),
+                )
+            }
+            ///`Recovery.close_recovery` as a `RuntimeCall`.
+            #[inline]
+            pub fn close_recovery(
+                rescuer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::close_recovery {
+                        rescuer,
+                    }),
+                )
+            }
+            ///`Recovery.remove_recovery` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_recovery() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(
+                        super::super::super::runtime_types::pallet_recovery::pallet::Call::remove_recovery,
+                    ),
+                )
+            }
+            ///`Recovery.cancel_recovered` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_recovered(
+                account: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::cancel_recovered {
+                        account,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Vesting` pallet (index 28).
+    pub mod vesting {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 28u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_vesting::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_vesting::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_vesting::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Vesting.MinVestedTransfer`.
+            #[inline]
+            pub fn min_vested_transfer() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"4M\xD2\xC2\x07\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Vesting.MaxVestingSchedules`.
+            #[inline]
+            pub fn max_vesting_schedules() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x1C\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Vesting.Vesting`.
+            pub type Vesting = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_vesting::vesting_info::VestingInfo<
+                    u128,
+                    u32,
+                >,
+            >;
+            ///The storage key of `Vesting.Vesting`.
+            #[inline]
+            pub fn vesting(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Vesting",
+                    "Vesting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Vesting.StorageVersion`.
+            pub type StorageVersion = super::super::super::runtime_types::pallet_vesting::Releases;
+            ///The storage key of `Vesting.StorageVersion`.
+            #[inline]
+            pub fn storage_version() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Vesting", "StorageVersion", &[])
+            }
+            ///The value of `Vesting.StorageVersion` when nothing is stored.
+            #[inline]
+            pub fn storage_version_default() -> Result<
+                StorageVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Vesting.vest` as a `RuntimeCall`.
+            #[inline]
+            pub fn vest() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(
+                    super::super::super::runtime_types::pallet_vesting::pallet::Call::vest,
+                )
+            }
+            ///`Vesting.vest_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn vest_other(
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(super::super::super::runtime_types::pallet_vesting::pallet::Call::vest_other {
+                    target,
+                })
+            }
+            ///`Vesting.vested_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn vested_transfer(
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                schedule: super::super::super::runtime_types::pallet_vesting::vesting_info::VestingInfo<
+                    u128,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(super::super::super::runtime_types::pallet_vesting::pallet::Call::vested_transfer {
+                    target,
+                    schedule,
+                })
+            }
+            ///`Vesting.force_vested_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_vested_transfer(
+                source: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                schedule: super::super::super::runtime_types::pallet_vesting::vesting_info::VestingInfo<
+                    u128,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(super::super::super::runtime_types::pallet_vesting::pallet::Call::force_vested_transfer {
+                    source,
+                    target,
+                    schedule,
+                })
+            }
+            ///`Vesting.merge_schedules` as a `RuntimeCall`.
+            #[inline]
+            pub fn merge_schedules(
+                schedule1_index: u32,
+                schedule2_index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(super::super::super::runtime_types::pallet_vesting::pallet::Call::merge_schedules {
+                    schedule1_index,
+                    schedule2_index,
+                })
+            }
+        }
+    }
+    ///The `Scheduler` pallet (index 29).
+    pub mod scheduler {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 29u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_scheduler::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_scheduler::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_scheduler::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Scheduler.MaximumWeight`.
+            #[inline]
+            pub fn maximum_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x0B\0\x80n\x87t\x01\x13\xCC\xCC\xCC\xCC\xCC\xCC\xCC\xCC",
+                )
+            }
+            ///`Scheduler.MaxScheduledPerBlock`.
+            #[inline]
+            pub fn max_scheduled_per_block() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Scheduler.IncompleteSince`.
+            pub type IncompleteSince = u32;
+            ///The storage key of `Scheduler.IncompleteSince`.
+            #[inline]
+            pub fn incomplete_since() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Scheduler",
+                    "IncompleteSince",
+                    &[],
+                )
+            }
+            ///The value type of `Scheduler.Agenda`.
+            pub type Agenda = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                Option<
+                    super::super::super::runtime_types::pallet_scheduler::Scheduled<
+                        [u8; 32usize],
+                        super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                        u32,
+                        super::super::super::runtime_types::staging_kusama_runtime::OriginCaller,
+                    >,
+                >,
+            >;
+            ///The storage key of `Scheduler.Agenda`.
+            #[inline]
+            pub fn agenda(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Scheduler",
+                    "Agenda",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Scheduler.Agenda` when nothing is stored.
+            #[inline]
+            pub fn agenda_default() -> Result<Agenda, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Scheduler.Lookup`.
+            pub type Lookup = (u32, u32);
+            ///The storage key of `Scheduler.Lookup`.
+            #[inline]
+            pub fn lookup(key1: &[u8; 32usize]) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Scheduler",
+                    "Lookup",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Scheduler.schedule` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule(
+                when: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule {
+                        when,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+            ///`Scheduler.cancel` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel(when: u32, index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::cancel {
+                        when,
+                        index,
+                    }),
+                )
+            }
+            ///`Scheduler.schedule_named` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_named(
+                id: [u8; 32usize],
+                when: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule_named {
+                        id,
+                        when,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+            ///`Scheduler.cancel_named` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_named(id: [u8; 32usize]) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::cancel_named {
+                        id,
+                    }),
+                )
+            }
+            ///`Scheduler.schedule_after` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_after(
+                after: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule_after {
+                        after,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+            ///`Scheduler.schedule_named_after` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_named_after(
+                id: [u8; 32usize],
+                after: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule_named_after {
+                        id,
+                        after,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Proxy` pallet (index 30).
+    pub mod proxy {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 30u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_proxy::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_proxy::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_proxy::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Proxy.ProxyDepositBase`.
+            #[inline]
+            pub fn proxy_deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\xB0\tSH\x9B\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Proxy.ProxyDepositFactor`.
+            #[inline]
+            pub fn proxy_deposit_factor() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\xB4\xA6\x90A\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Proxy.MaxProxies`.
+            #[inline]
+            pub fn max_proxies() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b" \0\0\0")
+            }
+            ///`Proxy.MaxPending`.
+            #[inline]
+            pub fn max_pending() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b" \0\0\0")
+            }
+            ///`Proxy.AnnouncementDepositBase`.
+            #[inline]
+            pub fn announcement_deposit_base() -> Result<
+                u128,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\xB0\tSH\x9B\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Proxy.AnnouncementDepositFactor`.
+            #[inline]
+            pub fn announcement_deposit_factor() -> Result<
+                u128,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"hM!\x83\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Proxy.Proxies`.
+            pub type Proxies = (
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    super::super::super::runtime_types::pallet_proxy::ProxyDefinition<
+                        ::ferroscale_runtime_types::AccountId32,
+                        super::super::super::runtime_types::staging_kusama_runtime::ProxyType,
+                        u32,
+                    >,
+                >,
+                u128,
+            );
+            ///The storage key of `Proxy.Proxies`.
+            #[inline]
+            pub fn proxies(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Proxy",
+                    "Proxies",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Proxy.Proxies` when nothing is stored.
+            #[inline]
+            pub fn proxies_default() -> Result<Proxies, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Proxy.Announcements`.
+            pub type Announcements = (
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    super::super::super::runtime_types::pallet_proxy::Announcement<
+                        ::ferroscale_runtime_types::AccountId32,
+                        ::ferroscale_runtime_types::H256,
+                        u32,
+                    >,
+                >,
+                u128,
+            );
+            ///The storage key of `Proxy.Announcements`.
+            #[inline]
+            pub fn announcements(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Proxy",
+                    "Announcements",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Proxy.Announcements` when nothing is stored.
+            #[inline]
+            pub fn announcements_default() -> Result<
+                Announcements,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Proxy.proxy` as a `RuntimeCall`.
+            #[inline]
+            pub fn proxy(
+                real: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                force_proxy_type: Option<
+                    super::super::super::runtime_types::staging_kusama_runtime::ProxyType,
+                >,
+                call: Box<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::proxy {
+                        real,
+                        force_proxy_type,
+                        call,
+                    }),
+                )
+            }
+            ///`Proxy.add_proxy` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_proxy(
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                proxy_type: super::super::super::runtime_types::staging_kusama_runtime::ProxyType,
+                delay: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::add_proxy {
+                        delegate,
+                        proxy_type,
+                        delay,
+                    }),
+                )
+            }
+            ///`Proxy.remove_proxy` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_proxy(
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                proxy_type: super::super::super::runtime_types::staging_kusama_runtime::ProxyType,
+                delay: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::remove_proxy {
+                        delegate,
+                        proxy_type,
+                        delay,
+                    }),
+                )
+            }
+            ///`Proxy.remove_proxies` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_proxies() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(
+                        super::super::super::runtime_types::pallet_proxy::pallet::Call::remove_proxies,
+                    ),
+                )
+            }
+            ///`Proxy.create_pure` as a `RuntimeCall`.
+            #[inline]
+            pub fn create_pure(
+                proxy_type: super::super::super::runtime_types::staging_kusama_runtime::ProxyType,
+                delay: u32,
+                index: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::create_pure {
+                        proxy_type,
+                        delay,
+                        index,
+                    }),
+                )
+            }
+            ///`Proxy.kill_pure` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_pure(
+                spawner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                proxy_type: super::super::super::runtime_types::staging_kusama_runtime::ProxyType,
+                index: u16,
+                height: u32,
+                ext_index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::kill_pure {
+                        spawner,
+                        proxy_type,
+                        index,
+                        height,
+                        ext_index,
+                    }),
+                )
+            }
+            ///`Proxy.announce` as a `RuntimeCall`.
+            #[inline]
+            pub fn announce(
+                real: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::announce {
+                        real,
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Proxy.remove_announcement` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_announcement(
+                real: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::remove_announcement {
+                        real,
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Proxy.reject_announcement` as a `RuntimeCall`.
+            #[inline]
+            pub fn reject_announcement(
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::reject_announcement {
+                        delegate,
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Proxy.proxy_announced` as a `RuntimeCall`.
+            #[inline]
+            pub fn proxy_announced(
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                real: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                force_proxy_type: Option<
+                    super::super::super::runtime_types::staging_kusama_runtime::ProxyType,
+                >,
+                call: Box<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::proxy_announced {
+                        delegate,
+                        real,
+                        force_proxy_type,
+                        call,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Multisig` pallet (index 31).
+    pub mod multisig {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 31u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_multisig::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_multisig::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_multisig::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Multisig.DepositBase`.
+            #[inline]
+            pub fn deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\xF0\x19E\xE7\x9B\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Multisig.DepositFactor`.
+            #[inline]
+            pub fn deposit_factor() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x80\x06\x94?\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Multisig.MaxSignatories`.
+            #[inline]
+            pub fn max_signatories() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Multisig.Multisigs`.
+            pub type Multisigs = super::super::super::runtime_types::pallet_multisig::Multisig<
+                u32,
+                u128,
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Multisig.Multisigs`.
+            #[inline]
+            pub fn multisigs(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &[u8; 32usize],
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Multisig",
+                    "Multisigs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Multisig.as_multi_threshold_1` as a `RuntimeCall`.
+            #[inline]
+            pub fn as_multi_threshold_1(
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                call: Box<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::as_multi_threshold_1 {
+                        other_signatories,
+                        call,
+                    }),
+                )
+            }
+            ///`Multisig.as_multi` as a `RuntimeCall`.
+            #[inline]
+            pub fn as_multi(
+                threshold: u16,
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                maybe_timepoint: Option<
+                    super::super::super::runtime_types::pallet_multisig::Timepoint<u32>,
+                >,
+                call: Box<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeCall,
+                >,
+                max_weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::as_multi {
+                        threshold,
+                        other_signatories,
+                        maybe_timepoint,
+                        call,
+                        max_weight,
+                    }),
+                )
+            }
+            ///`Multisig.approve_as_multi` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_as_multi(
+                threshold: u16,
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                maybe_timepoint: Option<
+                    super::super::super::runtime_types::pallet_multisig::Timepoint<u32>,
+                >,
+                call_hash: [u8; 32usize],
+                max_weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::approve_as_multi {
+                        threshold,
+                        other_signatories,
+                        maybe_timepoint,
+                        call_hash,
+                        max_weight,
+                    }),
+                )
+            }
+            ///`Multisig.cancel_as_multi` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_as_multi(
+                threshold: u16,
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                timepoint: super::super::super::runtime_types::pallet_multisig::Timepoint<
+                    u32,
+                >,
+                call_hash: [u8; 32usize],
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::cancel_as_multi {
+                        threshold,
+                        other_signatories,
+                        timepoint,
+                        call_hash,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Preimage` pallet (index 32).
+    pub mod preimage {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 32u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_preimage::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_preimage::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_preimage::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Preimage.StatusFor`.
+            pub type StatusFor = super::super::super::runtime_types::pallet_preimage::OldRequestStatus<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Preimage.StatusFor`.
+            #[inline]
+            pub fn status_for(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Preimage",
+                    "StatusFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Preimage.RequestStatusFor`.
+            pub type RequestStatusFor = super::super::super::runtime_types::pallet_preimage::RequestStatus<
+                ::ferroscale_runtime_types::AccountId32,
+                super::super::super::runtime_types::frame_support::traits::tokens::fungible::HoldConsideration,
+            >;
+            ///The storage key of `Preimage.RequestStatusFor`.
+            #[inline]
+            pub fn request_status_for(
+                key1: &::ferroscale_runtime_types::H256,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Preimage",
+                    "RequestStatusFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Preimage.PreimageFor`.
+            pub type PreimageFor = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Preimage.PreimageFor`.
+            #[inline]
+            pub fn preimage_for(
+                key1: &(::ferroscale_runtime_types::H256, u32),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Preimage",
+                    "PreimageFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Preimage.note_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn note_preimage(bytes: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::note_preimage {
+                    bytes,
+                })
+            }
+            ///`Preimage.unnote_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn unnote_preimage(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::unnote_preimage {
+                    hash,
+                })
+            }
+            ///`Preimage.request_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn request_preimage(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::request_preimage {
+                    hash,
+                })
+            }
+            ///`Preimage.unrequest_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn unrequest_preimage(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::unrequest_preimage {
+                    hash,
+                })
+            }
+            ///`Preimage.ensure_updated` as a `RuntimeCall`.
+            #[inline]
+            pub fn ensure_updated(
+                hashes: Vec<::ferroscale_runtime_types::H256>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::ensure_updated {
+                    hashes,
+                })
+            }
+        }
+    }
+    ///The `Bounties` pallet (index 35).
+    pub mod bounties {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 35u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_bounties::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_bounties::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_bounties::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Bounties.BountyDepositBase`.
+            #[inline]
+            pub fn bounty_deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"4M\xD2\xC2\x07\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Bounties.BountyDepositPayoutDelay`.
+            #[inline]
+            pub fn bounty_deposit_payout_delay() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\xE1\0\0")
+            }
+            ///`Bounties.BountyUpdatePeriod`.
+            #[inline]
+            pub fn bounty_update_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80\xC6\x13\0")
+            }
+            ///`Bounties.CuratorDepositMultiplier`.
+            #[inline]
+            pub fn curator_deposit_multiplier() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b" \xA1\x07\0")
+            }
+            ///`Bounties.CuratorDepositMax`.
+            #[inline]
+            pub fn curator_deposit_max() -> Result<
+                Option<u128>,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x01\x04\x82\x1B\xCE&\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Bounties.CuratorDepositMin`.
+            #[inline]
+            pub fn curator_deposit_min() -> Result<
+                Option<u128>,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x01R\xA1\xAE\xC6\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Bounties.BountyValueMinimum`.
+            #[inline]
+            pub fn bounty_value_minimum() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"h\x9A\xA4\x85\x0F\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Bounties.DataDepositPerByte`.
+            #[inline]
+            pub fn data_deposit_per_byte() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"UC\xDE\x13\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Bounties.MaximumReasonLength`.
+            #[inline]
+            pub fn maximum_reason_length() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0@\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Bounties.BountyCount`.
+            pub type BountyCount = u32;
+            ///The storage key of `Bounties.BountyCount`.
+            #[inline]
+            pub fn bounty_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Bounties", "BountyCount", &[])
+            }
+            ///The value of `Bounties.BountyCount` when nothing is stored.
+            #[inline]
+            pub fn bounty_count_default() -> Result<
+                BountyCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Bounties.Bounties`.
+            pub type Bounties = super::super::super::runtime_types::pallet_bounties::Bounty<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+                u32,
+            >;
+            ///The storage key of `Bounties.Bounties`.
+            #[inline]
+            pub fn bounties(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Bounties",
+                    "Bounties",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Bounties.BountyDescriptions`.
+            pub type BountyDescriptions = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Bounties.BountyDescriptions`.
+            #[inline]
+            pub fn bounty_descriptions(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Bounties",
+                    "BountyDescriptions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Bounties.BountyApprovals`.
+            pub type BountyApprovals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u32,
+            >;
+            ///The storage key of `Bounties.BountyApprovals`.
+            #[inline]
+            pub fn bounty_approvals() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Bounties",
+                    "BountyApprovals",
+                    &[],
+                )
+            }
+            ///The value of `Bounties.BountyApprovals` when nothing is stored.
+            #[inline]
+            pub fn bounty_approvals_default() -> Result<
+                BountyApprovals,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Bounties.propose_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose_bounty(
+                value: u128,
+                description: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::propose_bounty {
+                    value,
+                    description,
+                })
+            }
+            ///`Bounties.approve_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_bounty(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::approve_bounty {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.propose_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose_curator(
+                bounty_id: u32,
+                curator: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                fee: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::propose_curator {
+                    bounty_id,
+                    curator,
+                    fee,
+                })
+            }
+            ///`Bounties.unassign_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn unassign_curator(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::unassign_curator {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.accept_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn accept_curator(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::accept_curator {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.award_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn award_bounty(
+                bounty_id: u32,
+                beneficiary: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::award_bounty {
+                    bounty_id,
+                    beneficiary,
+                })
+            }
+            ///`Bounties.claim_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_bounty(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::claim_bounty {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.close_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn close_bounty(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::close_bounty {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.extend_bounty_expiry` as a `RuntimeCall`.
+            #[inline]
+            pub fn extend_bounty_expiry(
+                bounty_id: u32,
+                remark: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::extend_bounty_expiry {
+                    bounty_id,
+                    remark,
+                })
+            }
+        }
+    }
+    ///The `ChildBounties` pallet (index 40).
+    pub mod child_bounties {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 40u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_child_bounties::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_child_bounties::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_child_bounties::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`ChildBounties.MaxActiveChildBountyCount`.
+            #[inline]
+            pub fn max_active_child_bounty_count() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`ChildBounties.ChildBountyValueMinimum`.
+            #[inline]
+            pub fn child_bounty_value_minimum() -> Result<
+                u128,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\xA4B]\x8D\x01\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ChildBounties.ChildBountyCount`.
+            pub type ChildBountyCount = u32;
+            ///The storage key of `ChildBounties.ChildBountyCount`.
+            #[inline]
+            pub fn child_bounty_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildBountyCount",
+                    &[],
+                )
+            }
+            ///The value of `ChildBounties.ChildBountyCount` when nothing is stored.
+            #[inline]
+            pub fn child_bounty_count_default() -> Result<
+                ChildBountyCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ChildBounties.ParentChildBounties`.
+            pub type ParentChildBounties = u32;
+            ///The storage key of `ChildBounties.ParentChildBounties`.
+            #[inline]
+            pub fn parent_child_bounties(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ParentChildBounties",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `ChildBounties.ParentChildBounties` when nothing is stored.
+            #[inline]
+            pub fn parent_child_bounties_default() -> Result<
+                ParentChildBounties,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ChildBounties.ChildBounties`.
+            pub type ChildBounties = super::super::super::runtime_types::pallet_child_bounties::ChildBounty<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+                u32,
+            >;
+            ///The storage key of `ChildBounties.ChildBounties`.
+            #[inline]
+            pub fn child_bounties(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildBounties",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ChildBounties.ChildBountyDescriptions`.
+            pub type ChildBountyDescriptions = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `ChildBounties.ChildBountyDescriptions`.
+            #[inline]
+            pub fn child_bounty_descriptions(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildBountyDescriptions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ChildBounties.ChildrenCuratorFees`.
+            pub type ChildrenCuratorFees = u128;
+            ///The storage key of `ChildBounties.ChildrenCuratorFees`.
+            #[inline]
+            pub fn children_curator_fees(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildrenCuratorFees",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `ChildBounties.ChildrenCuratorFees` when nothing is stored.
+            #[inline]
+            pub fn children_curator_fees_default() -> Result<
+                ChildrenCuratorFees,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ChildBounties.add_child_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_child_bounty(
+                parent_bounty_id: u32,
+                value: u128,
+                description: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ChildBounties(super::super::super::runtime_types::pallet_child_bounties::pallet::Call::add_child_bounty {
+                    parent_bounty_id,
+                    value,
+                    description,
+                })
+            }
+            ///`ChildBounties.propose_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose_curator(
+                parent_bounty_id: u32,
+                child_bounty_id: u32,
+                curator: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                fee: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ChildBounties(super::super::super::runtime_types::pallet_child_bounties::pallet::Call::propose_curator {
+                    parent_bounty_id,
+                    child_bounty_id,
+                    curator,
+                    fee,
+                })
+            }
+            ///`ChildBounties.accept_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn accept_curator(
+                parent_bounty_id: u32,
+                child_bounty_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ChildBounties(super::super::super::runtime_types::pallet_child_bounties::pallet::Call::accept_curator {
+                    parent_bounty_id,
+                    child_bounty_id,
+                })
+            }
+            ///`ChildBounties.unassign_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn unassign_curator(
+                parent_bounty_id: u32,
+                child_bounty_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ChildBounties(super::super::super::runtime_types::pallet_child_bounties::pallet::Call::unassign_curator {
+                    parent_bounty_id,
+                    child_bounty_id,
+                })
+            }
+            ///`ChildBounties.award_child_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn award_child_bounty(
+                parent_bounty_id: u32,
+                child_bounty_id: u32,
+                beneficiary: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ChildBounties(super::super::super::runtime_types::pallet_child_bounties::pallet::Call::award_child_bounty {
+                    parent_bounty_id,
+                    child_bounty_id,
+                    beneficiary,
+                })
+            }
+            ///`ChildBounties.claim_child_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_child_bounty(
+                parent_bounty_id: u32,
+                child_bounty_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ChildBounties(super::super::super::runtime_types::pallet_child_bounties::pallet::Call::claim_child_bounty {
+                    parent_bounty_id,
+                    child_bounty_id,
+                })
+            }
+            ///`ChildBounties.close_child_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn close_child_bounty(
+                parent_bounty_id: u32,
+                child_bounty_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ChildBounties(super::super::super::runtime_types::pallet_child_bounties::pallet::Call::close_child_bounty {
+                    parent_bounty_id,
+                    child_bounty_id,
+                })
+            }
+        }
+    }
+    ///The `ElectionProviderMultiPhase` pallet (index 37).
+    pub mod election_provider_multi_phase {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 37u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`ElectionProviderMultiPhase.UnsignedPhase`.
+            #[inline]
+            pub fn unsigned_phase() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x96\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.SignedPhase`.
+            #[inline]
+            pub fn signed_phase() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x96\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.BetterSignedThreshold`.
+            #[inline]
+            pub fn better_signed_threshold() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.BetterUnsignedThreshold`.
+            #[inline]
+            pub fn better_unsigned_threshold() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b" \xA1\x07\0")
+            }
+            ///`ElectionProviderMultiPhase.OffchainRepeat`.
+            #[inline]
+            pub fn offchain_repeat() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x12\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.MinerTxPriority`.
+            #[inline]
+            pub fn miner_tx_priority() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"effffff\xE6")
+            }
+            ///`ElectionProviderMultiPhase.SignedMaxSubmissions`.
+            #[inline]
+            pub fn signed_max_submissions() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x10\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.SignedMaxWeight`.
+            #[inline]
+            pub fn signed_max_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x0B\x88\xD8f<U\x01\x13\xA3p=\n\xD7\xA3p\xBD",
+                )
+            }
+            ///`ElectionProviderMultiPhase.SignedMaxRefunds`.
+            #[inline]
+            pub fn signed_max_refunds() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x04\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.SignedRewardBase`.
+            #[inline]
+            pub fn signed_reward_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xE8vH\x17\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`ElectionProviderMultiPhase.SignedDepositByte`.
+            #[inline]
+            pub fn signed_deposit_byte() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x90\xF7\x04\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`ElectionProviderMultiPhase.SignedDepositWeight`.
+            #[inline]
+            pub fn signed_deposit_weight() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`ElectionProviderMultiPhase.MaxWinners`.
+            #[inline]
+            pub fn max_winners() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xD0\x07\0\0")
+            }
+            ///`ElectionProviderMultiPhase.MinerMaxLength`.
+            #[inline]
+            pub fn miner_max_length() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x006\0")
+            }
+            ///`ElectionProviderMultiPhase.MinerMaxWeight`.
+            #[inline]
+            pub fn miner_max_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x0B\x88\xD8f<U\x01\x13\xA3p=\n\xD7\xA3p\xBD",
+                )
+            }
+            ///`ElectionProviderMultiPhase.MinerMaxVotesPerVoter`.
+            #[inline]
+            pub fn miner_max_votes_per_voter() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x18\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.MinerMaxWinners`.
+            #[inline]
+            pub fn miner_max_winners() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xD0\x07\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ElectionProviderMultiPhase.Round`.
+            pub type Round = u32;
+            ///The storage key of `ElectionProviderMultiPhase.Round`.
+            #[inline]
+            pub fn round() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "Round",
+                    &[],
+                )
+            }
+            ///The value of `ElectionProviderMultiPhase.Round` when nothing is stored.
+            #[inline]
+            pub fn round_default() -> Result<Round, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0")
+            }
+            ///The value type of `ElectionProviderMultiPhase.CurrentPhase`.
+            pub type CurrentPhase = super::super::super::runtime_types::pallet_election_provider_multi_phase::Phase<
+                u32,
+            >;
+            ///The storage key of `ElectionProviderMultiPhase.CurrentPhase`.
+            #[inline]
+            pub fn current_phase() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "CurrentPhase",
+                    &[],
+                )
+            }
+            ///The value of `ElectionProviderMultiPhase.CurrentPhase` when nothing is stored.
+            #[inline]
+            pub fn current_phase_default() -> Result<
+                CurrentPhase,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ElectionProviderMultiPhase.QueuedSolution`.
+            pub type QueuedSolution = super::super::super::runtime_types::pallet_election_provider_multi_phase::ReadySolution;
+            ///The storage key of `ElectionProviderMultiPhase.QueuedSolution`.
+            #[inline]
+            pub fn queued_solution() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "QueuedSolution",
+                    &[],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.Snapshot`.
+            pub type Snapshot = super::super::super::runtime_types::pallet_election_provider_multi_phase::RoundSnapshot<
+                ::ferroscale_runtime_types::AccountId32,
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    u64,
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        ::ferroscale_runtime_types::AccountId32,
+                    >,
+                ),
+            >;
+            ///The storage key of `ElectionProviderMultiPhase.Snapshot`.
+            #[inline]
+            pub fn snapshot() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "Snapshot",
+                    &[],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.DesiredTargets`.
+            pub type DesiredTargets = u32;
+            ///The storage key of `ElectionProviderMultiPhase.DesiredTargets`.
+            #[inline]
+            pub fn desired_targets() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "DesiredTargets",
+                    &[],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.SnapshotMetadata`.
+            pub type SnapshotMetadata = super::super::super::runtime_types::pallet_election_provider_multi_phase::SolutionOrSnapshotSize;
+            ///The storage key of `ElectionProviderMultiPhase.SnapshotMetadata`.
+            #[inline]
+            pub fn snapshot_metadata() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "SnapshotMetadata",
+                    &[],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.SignedSubmissionNextIndex`.
+            pub type SignedSubmissionNextIndex = u32;
+            ///The storage key of `ElectionProviderMultiPhase.SignedSubmissionNextIndex`.
+            #[inline]
+            pub fn signed_submission_next_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "SignedSubmissionNextIndex",
+                    &[],
+                )
+            }
+            ///The value of `ElectionProviderMultiPhase.SignedSubmissionNextIndex` when nothing is stored.
+            #[inline]
+            pub fn signed_submission_next_index_default() -> Result<
+                SignedSubmissionNextIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ElectionProviderMultiPhase.SignedSubmissionIndices`.
+            pub type SignedSubmissionIndices = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (
+                    super::super::super::runtime_types::sp_npos_elections::ElectionScore,
+                    u32,
+                    u32,
+                ),
+            >;
+            ///The storage key of `ElectionProviderMultiPhase.SignedSubmissionIndices`.
+            #[inline]
+            pub fn signed_submission_indices() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "SignedSubmissionIndices",
+                    &[],
+                )
+            }
+            ///The value of `ElectionProviderMultiPhase.SignedSubmissionIndices` when nothing is stored.
+            #[inline]
+            pub fn signed_submission_indices_default() -> Result<
+                SignedSubmissionIndices,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ElectionProviderMultiPhase.SignedSubmissionsMap`.
+            pub type SignedSubmissionsMap = super::super::super::runtime_types::pallet_election_provider_multi_phase::signed::SignedSubmission<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+                super::super::super::runtime_types::staging_kusama_runtime::NposCompactSolution24,
+            >;
+            ///The storage key of `ElectionProviderMultiPhase.SignedSubmissionsMap`.
+            #[inline]
+            pub fn signed_submissions_map(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "SignedSubmissionsMap",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.MinimumUntrustedScore`.
+            pub type MinimumUntrustedScore = super::super::super::runtime_types::sp_npos_elections::ElectionScore;
+            ///The storage key of `ElectionProviderMultiPhase.MinimumUntrustedScore`.
+            #[inline]
+            pub fn minimum_untrusted_score() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "MinimumUntrustedScore",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ElectionProviderMultiPhase.submit_unsigned` as a `RuntimeCall`.
+            #[inline]
+            pub fn submit_unsigned(
+                raw_solution: super::super::super::runtime_types::pallet_election_provider_multi_phase::RawSolution<
+                    super::super::super::runtime_types::staging_kusama_runtime::NposCompactSolution24,
+                >,
+                witness: super::super::super::runtime_types::pallet_election_provider_multi_phase::SolutionOrSnapshotSize,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::submit_unsigned {
+                    raw_solution,
+                    witness,
+                })
+            }
+            ///`ElectionProviderMultiPhase.set_minimum_untrusted_score` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_minimum_untrusted_score(
+                maybe_next_score: Option<
+                    super::super::super::runtime_types::sp_npos_elections::ElectionScore,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::set_minimum_untrusted_score {
+                    maybe_next_score,
+                })
+            }
+            ///`ElectionProviderMultiPhase.set_emergency_election_result` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_emergency_election_result(
+                supports: Vec<
+                    (
+                        ::ferroscale_runtime_types::AccountId32,
+                        super::super::super::runtime_types::sp_npos_elections::Support<
+                            ::ferroscale_runtime_types::AccountId32,
+                        >,
+                    ),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::set_emergency_election_result {
+                    supports,
+                })
+            }
+            ///`ElectionProviderMultiPhase.submit` as a `RuntimeCall`.
+            #[inline]
+            pub fn submit(
+                raw_solution: super::super::super::runtime_types::pallet_election_provider_multi_phase::RawSolution<
+                    super::super::super::runtime_types::staging_kusama_runtime::NposCompactSolution24,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::submit {
+                    raw_solution,
+                })
+            }
+            ///`ElectionProviderMultiPhase.governance_fallback` as a `RuntimeCall`.
+            #[inline]
+            pub fn governance_fallback(
+                maybe_max_voters: Option<u32>,
+                maybe_max_targets: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::governance_fallback {
+                    maybe_max_voters,
+                    maybe_max_targets,
+                })
+            }
+        }
+    }
+    ///The `Nis` pallet (index 38).
+    pub mod nis {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 38u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_nis::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_nis::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_nis::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Nis.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"py/nis  ")
+            }
+            ///`Nis.QueueCount`.
+            #[inline]
+            pub fn queue_count() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xF4\x01\0\0")
+            }
+            ///`Nis.MaxQueueLen`.
+            #[inline]
+            pub fn max_queue_len() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0")
+            }
+            ///`Nis.FifoQueueLen`.
+            #[inline]
+            pub fn fifo_queue_len() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xFA\0\0\0")
+            }
+            ///`Nis.BasePeriod`.
+            #[inline]
+            pub fn base_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xC0\x89\x01\0")
+            }
+            ///`Nis.MinBid`.
+            #[inline]
+            pub fn min_bid() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"45&\x1A\x08\x03\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Nis.MinReceipt`.
+            #[inline]
+            pub fn min_receipt() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Perquintill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\xE8vH\x17\0\0\0")
+            }
+            ///`Nis.IntakePeriod`.
+            #[inline]
+            pub fn intake_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+            ///`Nis.MaxIntakeWeight`.
+            #[inline]
+            pub fn max_intake_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x07\0\xD0\xED\x90.\x13\x99\x99\x99\x99\x99\x99\x99\x19",
+                )
+            }
+            ///`Nis.ThawThrottle`.
+            #[inline]
+            pub fn thaw_throttle() -> Result<
+                (
+                    super::super::super::runtime_types::sp_arithmetic::per_things::Perquintill,
+                    u32,
+                ),
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xD9\xE9\xAC-x\x03\x05\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Nis.QueueTotals`.
+            pub type QueueTotals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (u32, u128),
+            >;
+            ///The storage key of `Nis.QueueTotals`.
+            #[inline]
+            pub fn queue_totals() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nis", "QueueTotals", &[])
+            }
+            ///The value of `Nis.QueueTotals` when nothing is stored.
+            #[inline]
+            pub fn queue_totals_default() -> Result<
+                QueueTotals,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\xD1\x07\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Nis.Queues`.
+            pub type Queues = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_nis::pallet::Bid<
+                    u128,
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >;
+            ///The storage key of `Nis.Queues`.
+            #[inline]
+            pub fn queues(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nis",
+                    "Queues",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Nis.Queues` when nothing is stored.
+            #[inline]
+            pub fn queues_default() -> Result<Queues, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Nis.Summary`.
+            pub type Summary = super::super::super::runtime_types::pallet_nis::pallet::SummaryRecord<
+                u32,
+                u128,
+            >;
+            ///The storage key of `Nis.Summary`.
+            #[inline]
+            pub fn summary() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nis", "Summary", &[])
+            }
+            ///The value of `Nis.Summary` when nothing is stored.
+            #[inline]
+            pub fn summary_default() -> Result<Summary, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Nis.Receipts`.
+            pub type Receipts = super::super::super::runtime_types::pallet_nis::pallet::ReceiptRecord<
+                ::ferroscale_runtime_types::AccountId32,
+                u32,
+                u128,
+            >;
+            ///The storage key of `Nis.Receipts`.
+            #[inline]
+            pub fn receipts(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nis",
+                    "Receipts",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Nis.place_bid` as a `RuntimeCall`.
+            #[inline]
+            pub fn place_bid(
+                amount: u128,
+                duration: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nis(super::super::super::runtime_types::pallet_nis::pallet::Call::place_bid {
+                    amount,
+                    duration,
+                })
+            }
+            ///`Nis.retract_bid` as a `RuntimeCall`.
+            #[inline]
+            pub fn retract_bid(
+                amount: u128,
+                duration: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nis(super::super::super::runtime_types::pallet_nis::pallet::Call::retract_bid {
+                    amount,
+                    duration,
+                })
+            }
+            ///`Nis.fund_deficit` as a `RuntimeCall`.
+            #[inline]
+            pub fn fund_deficit() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nis(
+                    super::super::super::runtime_types::pallet_nis::pallet::Call::fund_deficit,
+                )
+            }
+            ///`Nis.thaw_private` as a `RuntimeCall`.
+            #[inline]
+            pub fn thaw_private(
+                index: u32,
+                maybe_proportion: Option<
+                    super::super::super::runtime_types::sp_arithmetic::per_things::Perquintill,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nis(super::super::super::runtime_types::pallet_nis::pallet::Call::thaw_private {
+                    index,
+                    maybe_proportion,
+                })
+            }
+            ///`Nis.thaw_communal` as a `RuntimeCall`.
+            #[inline]
+            pub fn thaw_communal(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nis(super::super::super::runtime_types::pallet_nis::pallet::Call::thaw_communal {
+                    index,
+                })
+            }
+            ///`Nis.communify` as a `RuntimeCall`.
+            #[inline]
+            pub fn communify(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nis(super::super::super::runtime_types::pallet_nis::pallet::Call::communify {
+                    index,
+                })
+            }
+            ///`Nis.privatize` as a `RuntimeCall`.
+            #[inline]
+            pub fn privatize(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nis(super::super::super::runtime_types::pallet_nis::pallet::Call::privatize {
+                    index,
+                })
+            }
+        }
+    }
+    ///The `NisCounterpartBalances` pallet (index 45).
+    pub mod nis_counterpart_balances {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 45u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_balances::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_balances::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_balances::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`NisCounterpartBalances.ExistentialDeposit`.
+            #[inline]
+            pub fn existential_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xE4\x0BT\x02\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`NisCounterpartBalances.MaxLocks`.
+            #[inline]
+            pub fn max_locks() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x04\0\0\0")
+            }
+            ///`NisCounterpartBalances.MaxReserves`.
+            #[inline]
+            pub fn max_reserves() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x04\0\0\0")
+            }
+            ///`NisCounterpartBalances.MaxHolds`.
+            #[inline]
+            pub fn max_holds() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x02\0\0\0")
+            }
+            ///`NisCounterpartBalances.MaxFreezes`.
+            #[inline]
+            pub fn max_freezes() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `NisCounterpartBalances.TotalIssuance`.
+            pub type TotalIssuance = u128;
+            ///The storage key of `NisCounterpartBalances.TotalIssuance`.
+            #[inline]
+            pub fn total_issuance() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NisCounterpartBalances",
+                    "TotalIssuance",
+                    &[],
+                )
+            }
+            ///The value of `NisCounterpartBalances.TotalIssuance` when nothing is stored.
+            #[inline]
+            pub fn total_issuance_default() -> Result<
+                TotalIssuance,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `NisCounterpartBalances.InactiveIssuance`.
+            pub type InactiveIssuance = u128;
+            ///The storage key of `NisCounterpartBalances.InactiveIssuance`.
+            #[inline]
+            pub fn inactive_issuance() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NisCounterpartBalances",
+                    "InactiveIssuance",
+                    &[],
+                )
+            }
+            ///The value of `NisCounterpartBalances.InactiveIssuance` when nothing is stored.
+            #[inline]
+            pub fn inactive_issuance_default() -> Result<
+                InactiveIssuance,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `NisCounterpartBalances.Account`.
+            pub type Account = super::super::super::runtime_types::pallet_balances::types::AccountData<
+                u128,
+            >;
+            ///The storage key of `NisCounterpartBalances.Account`.
+            #[inline]
+            pub fn account(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NisCounterpartBalances",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `NisCounterpartBalances.Account` when nothing is stored.
+            #[inline]
+            pub fn account_default() -> Result<Account, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
+                )
+            }
+            ///The value type of `NisCounterpartBalances.Locks`.
+            pub type Locks = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
+                super::super::super::runtime_types::pallet_balances::types::BalanceLock<
+                    u128,
+                >,
+            >;
+            ///The storage key of `NisCounterpartBalances.Locks`.
+            #[inline]
+            pub fn locks(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NisCounterpartBalances",
+                    "Locks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `NisCounterpartBalances.Locks` when nothing is stored.
+            #[inline]
+            pub fn locks_default() -> Result<Locks, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `NisCounterpartBalances.Reserves`.
+            pub type Reserves = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_balances::types::ReserveData<
+                    [u8; 8usize],
+                    u128,
+                >,
+            >;
+            ///The storage key of `NisCounterpartBalances.Reserves`.
+            #[inline]
+            pub fn reserves(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NisCounterpartBalances",
+                    "Reserves",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `NisCounterpartBalances.Reserves` when nothing is stored.
+            #[inline]
+            pub fn reserves_default() -> Result<Reserves, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `NisCounterpartBalances.Holds`.
+            pub type Holds = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_balances::types::IdAmount<
+                    super::super::super::runtime_types::staging_kusama_runtime::RuntimeHoldReason,
+                    u128,
+                >,
+            >;
+            ///The storage key of `NisCounterpartBalances.Holds`.
+            #[inline]
+            pub fn holds(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NisCounterpartBalances",
+                    "Holds",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `NisCounterpartBalances.Holds` when nothing is stored.
+            #[inline]
+            pub fn holds_default() -> Result<Holds, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `NisCounterpartBalances.Freezes`.
+            pub type Freezes = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_balances::types::IdAmount2<
+                    u128,
+                >,
+            >;
+            ///The storage key of `NisCounterpartBalances.Freezes`.
+            #[inline]
+            pub fn freezes(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NisCounterpartBalances",
+                    "Freezes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `NisCounterpartBalances.Freezes` when nothing is stored.
+            #[inline]
+            pub fn freezes_default() -> Result<Freezes, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`NisCounterpartBalances.transfer_allow_death` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_allow_death(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NisCounterpartBalances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer_allow_death {
+                    dest,
+                    value,
+                })
+            }
+            ///`NisCounterpartBalances.force_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_transfer(
+                source: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NisCounterpartBalances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_transfer {
+                    source,
+                    dest,
+                    value,
+                })
+            }
+            ///`NisCounterpartBalances.transfer_keep_alive` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_keep_alive(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NisCounterpartBalances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer_keep_alive {
+                    dest,
+                    value,
+                })
+            }
+            ///`NisCounterpartBalances.transfer_all` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_all(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                keep_alive: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NisCounterpartBalances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer_all {
+                    dest,
+                    keep_alive,
+                })
+            }
+            ///`NisCounterpartBalances.force_unreserve` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_unreserve(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NisCounterpartBalances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_unreserve {
+                    who,
+                    amount,
+                })
+            }
+            ///`NisCounterpartBalances.upgrade_accounts` as a `RuntimeCall`.
+            #[inline]
+            pub fn upgrade_accounts(
+                who: Vec<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NisCounterpartBalances(super::super::super::runtime_types::pallet_balances::pallet::Call::upgrade_accounts {
+                    who,
+                })
+            }
+            ///`NisCounterpartBalances.force_set_balance` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_set_balance(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                new_free: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NisCounterpartBalances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_set_balance {
+                    who,
+                    new_free,
+                })
+            }
+        }
+    }
+    ///The `VoterList` pallet (index 39).
+    pub mod voter_list {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 39u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_bags_list::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_bags_list::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_bags_list::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`VoterList.BagThresholds`.
+            #[inline]
+            pub fn bag_thresholds() -> Result<Vec<u64>, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"!\x03U\xA0\xFC\x01\0\0\0\0\xDA\xA6F\x02\0\0\0\0ns\x9B\x02\0\0\0\0y\x97\xFC\x02\0\0\0\0\xD0\xDEk\x03\0\0\0\x003X\xEB\x03\0\0\0\0\r_}\x04\0\0\0\0\x9A\xA6$\x05\0\0\0\0\xB1F\xE4\x05\0\0\0\0g\xCA\xBF\x06\0\0\0\0\xD6@\xBB\x07\0\0\0\0SP\xDB\x08\0\0\0\0qL%\n\0\0\0\x006O\x9F\x0B\0\0\0\0\0VP\r\0\0\0\0\x98b@\x0F\0\0\0\0\x1B\xA1x\x11\0\0\0\0e\x93\x03\x14\0\0\0\0\xCDB\xED\x16\0\0\0\0 yC\x1A\0\0\0\0\xE4\x01\x16\x1E\0\0\0\0\x1E\xF5v\"\0\0\0\0\xF9\x0C{'\0\0\0\0\xE0\x07:-\0\0\0\0\xE8\x18\xCF3\0\0\0\0\x8ChY;\0\0\0\0.\xA8\xFCC\0\0\0\0\n\xBB\xE1M\0\0\0\0\xC3w7Y\0\0\0\0\x19\x863f\0\0\0\0\xE8\\\x13u\0\0\0\0\x18e\x1D\x86\0\0\0\0\xE8F\xA2\x99\0\0\0\0\xBEg\xFE\xAF\0\0\0\0\x84\x9F\x9B\xC9\0\0\0\0\xAD-\xF3\xE6\0\0\0\0(\xF7\x8F\x08\x01\0\0\0\xD8\x17\x11/\x01\0\0\0\xBE\xD3,[\x01\0\0\0\xC2\xF5\xB3\x8D\x01\0\0\0\n\xAC\x95\xC7\x01\0\0\0+\xF4\xE3\t\x02\0\0\0\"\xAC\xD8U\x02\0\0\0\x10`\xDB\xAC\x02\0\0\0.\xF0\x87\x10\x03\0\0\0|.\xB6\x82\x03\0\0\0+\x98\x82\x05\x04\0\0\0\x17TX\x9B\x04\0\0\0\x9D\xA5\xFCF\x05\0\0\0\xFF\t\x9C\x0B\x06\0\0\0l>\xD9\xEC\x06\0\0\0\xC4u\xDE\xEE\x07\0\0\0\x96\x0Fq\x16\t\0\0\0\xAA-\x08i\n\0\0\0\xF8\x92\xE6\xEC\x0B\0\0\0\x8CF8\xA9\r\0\0\0\x97\x864\xA6\x0F\0\0\0m\xACD\xED\x11\0\0\0x\xB90\x89\x14\0\0\0\x16`R\x86\x17\0\0\0\xE4y\xCF\xF2\x1A\0\0\0@\0\xDD\xDE\x1E\0\0\0\xFF\xC3\x0B]#\0\0\0\x82O\xA0\x82(\0\0\0'\x93\xF7g.\0\0\0\xA68\xFA(5\0\0\0H\xBF\xA0\xE5<\0\0\0G\xD2\x8A\xC2E\0\0\0\xC5\xA5\xAC\xE9O\0\0\0\xF6\x8E\x15\x8B[\0\0\0\x90\x83\xD3\xDDh\0\0\0f\xB5\xF7 x\0\0\0\xCF\x1B\xC1\x9C\x89\0\0\0\xFCo\xF2\xA3\x9D\0\0\0\x1E\xEFY\x95\xB4\0\0\0\xC0 \x92\xDD\xCE\0\0\0\xB2\xED\x03\xF9\xEC\0\0\0\x07\x893v\x0F\x01\0\0\xD3\x0Ec\xF86\x01\0\0\x12R\x97:d\x01\0\0\xE1#\r\x13\x98\x01\0\0\xA0r/w\xD3\x01\0\0x\x01!\x80\x17\x02\0\0e3\xEFoe\x02\0\0B\x85\x86\xB7\xBE\x02\0\0(\xE7\x84\xFD$\x03\0\0\xB1?\n&\x9A\x03\0\0\xD0\x16\xAC[ \x04\0\0\"\xC8\xB6\x19\xBA\x04\0\0y\xC7\xEC7j\x05\0\0\xE0\x92\xFB\xF73\x06\0\0=\x05\xE6\x14\x1B\x07\0\0\xF7\x01\xAD\xD4#\x08\0\0\xD8\x10\x8A\x1CS\t\0\0\xC8\xAB\x1B\x88\xAE\n\0\0\xB2\xEF\xF0\x83<\x0C\0\0\xE8X\xF2k\x04\x0E\0\0\x0F}7\xAE\x0E\x10\0\0\xD5\xA7\xEE\xF2d\x12\0\0X?\x13J\x12\x15\0\0\x17S\xCB_#\x18\0\0\\6d\xB8\xA6\x1B\0\0\xA6\x1A\n\xF5\xAC\x1F\0\x003\xF2\x7F\"I$\0\0K:L\x13\x91)\0\0(\x88\x05\xC7\x9D/\0\x007\xD3\xA7\xE0\x8B6\0\0\xFF\xA1\".|>\0\0\xF0\xC4\xA1C\x94G\0\0\xE5\xADo-\xFFQ\0\0\x07n\xBB;\xEE]\0\0\xAB\xF0\x06\xEC\x99k\0\0\x8Cl\x8E\xF4B{\0\0:\xD6\x9Av3\x8D\0\0\xBAWi]\xC0\xA1\0\0]\xDA$\xF0J\xB9\0\0\xB6o`\x9EB\xD4\0\0vU\x96\x0F'\xF3\0\0%\x8Dl\x7F\x8A\x16\x01\0Qi\xEBq\x14?\x01\0\xB9\xBEr\xCC\x84m\x01\0<K\x17b\xB7\xA2\x01\0\xCC/4\x04\xA8\xDF\x01\0\xF7'n*w%\x02\0H\x0B3Hou\x02\0\x1D\\\xF5\xE8\n\xD1\x02\0\x0Fd\x10\xB0\xFB9\x03\0\xA9\x04w]2\xB2\x03\0-\xE1!\xFD\xE7;\x04\x000\xAF\xB7l\xA8\xD9\x04\0\xFBu>i^\x8E\x05\0<D\xE4]a]\x06\0,\xB9;5\x85J\x07\0\xA8\xF8\xCBw,Z\x08\0zH\xB9\r]\x91\t\0==\xC7\x05\xD8\xF5\n\0\r\x1EB\xD24\x8E\x0C\0\x1C\xB0\xBE|\0b\x0E\0$ycd\xE1y\x10\0\x1B\x8D\xED/\xC0\xDF\x12\0\xD3\xE9B\xB5\xF6\x9E\x15\0\xE8\xCA\x99\xB4\x85\xC4\x18\0\xD0\xC8\x8CeR_\x1C\0\xC2\xF5w\xF9l\x80 \0\n\xBC\xE2`a;%\0t\xBDM\xD2\x93\xA6*\0\xECKa\xC8\xAA\xDB0\0H\xB07m\x08\xF87\0\xC0\x13\x84\xB1U\x1D@\0\xDC+\xFD\xA1!rI\0p\xB6E\xED\x97\"T\0l\xFCQ\xFAQa`\0l\x93\x08mFhn\0\x9C\xAA\xE8\x86\xDBy~\0\xC06\x83v!\xE2\x90\0\xA0d\x9Be:\xF8\xA5\0(\xA3L\xEE\xF6\x1F\xBE\08Z\xA2\x97\xAE\xCB\xD9\0H35\x16]~\xF9\0\xD0\xCA\xE4R\x0E\xCE\x1D\x01\0\x90\xA7\xAE\xA4fG\x01\xE0\x9D\x92\xA5\x06\rw\x010w\x8E\xDC\xC2\xA2\xAD\x01\xD0\x0B\xB8\xD5;*\xEC\x01@\xB1\x8C\to\xCB3\x02\x80Q\x93\x02n\xD9\x85\x02\xA0\xF6\xD6c\xA3\xD8\xE3\x02`\xBB\xCB\x87\x01\x86O\x03\xA0E\xF8\xB6<\xDF\xCA\x03@\x81m\xE87,X\x04@^ \xA9\xD0\t\xFA\x04\x80\x8DrE=v\xB3\x05\x80\xF3[\xC07\xDF\x87\x06\x80N\xEC\xA882{\x07\0\xB1\x98\xA1\x0E\xEF\x91\x08\x80\x0B/\x9B*=\xD1\t\x80\xA2H\x94\x05\x04?\x0B\0rLZ\x13\x07\xE2\x0C\0\xD8\xF8\x97\xC6\x05\xC2\x0E\0\x98\x90\xBE=\xE0\xE7\x10\0COeF\xC1]\x13\0\xD6\x1C\xFF}N/\x16\0\x9B2\xB8s\xDFi\x19\0\0\x87u\xD0\xBC\x1C\x1D\0\xDAV\xEB\xAFhY!\0\xDA\xCBB\x81\xF13&\0<\x88\x9E\xF7P\xC3+\0\n\xB7\xE6\xCB\xD8!2\x004m\xADR\xAFm9\0PG\xE93^\xC9A\0$\xEE\x18\xE8u\\K\08\xD4\xB4\0ITV\0\x08}v\xB2\xC2\xE4b\0\x98\x1C\x03\x99\\Iq\0\x88\x1EU?8\xC6\x81\0\xB0\xCB\x90\xA1a\xA9\x94\0(O\xE5\x9E@L\xAA\0\xC0\xE5J0@\x15\xC3\0`\xCDt7\xB3y\xDF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `VoterList.ListNodes`.
+            pub type ListNodes = super::super::super::runtime_types::pallet_bags_list::list::Node;
+            ///The storage key of `VoterList.ListNodes`.
+            #[inline]
+            pub fn list_nodes(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "VoterList",
+                    "ListNodes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `VoterList.CounterForListNodes`.
+            pub type CounterForListNodes = u32;
+            ///The storage key of `VoterList.CounterForListNodes`.
+            #[inline]
+            pub fn counter_for_list_nodes() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "VoterList",
+                    "CounterForListNodes",
+                    &[],
+                )
+            }
+            ///The value of `VoterList.CounterForListNodes` when nothing is stored.
+            #[inline]
+            pub fn counter_for_list_nodes_default() -> Result<
+                CounterForListNodes,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `VoterList.ListBags`.
+            pub type ListBags = super::super::super::runtime_types::pallet_bags_list::list::Bag;
+            ///The storage key of `VoterList.ListBags`.
+            #[inline]
+            pub fn list_bags(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "VoterList",
+                    "ListBags",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`VoterList.rebag` as a `RuntimeCall`.
+            #[inline]
+            pub fn rebag(
+                dislocated: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::VoterList(super::super::super::runtime_types::pallet_bags_list::pallet::Call::rebag {
+                    dislocated,
+                })
+            }
+            ///`VoterList.put_in_front_of` as a `RuntimeCall`.
+            #[inline]
+            pub fn put_in_front_of(
+                lighter: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::VoterList(super::super::super::runtime_types::pallet_bags_list::pallet::Call::put_in_front_of {
+                    lighter,
+                })
+            }
+            ///`VoterList.put_in_front_of_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn put_in_front_of_other(
+                heavier: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                lighter: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::VoterList(super::super::super::runtime_types::pallet_bags_list::pallet::Call::put_in_front_of_other {
+                    heavier,
+                    lighter,
+                })
+            }
+        }
+    }
+    ///The `NominationPools` pallet (index 41).
+    pub mod nomination_pools {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 41u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_nomination_pools::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_nomination_pools::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_nomination_pools::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`NominationPools.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"py/nopls")
+            }
+            ///`NominationPools.MaxPointsToBalance`.
+            #[inline]
+            pub fn max_points_to_balance() -> Result<u8, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\n")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `NominationPools.TotalValueLocked`.
+            pub type TotalValueLocked = u128;
+            ///The storage key of `NominationPools.TotalValueLocked`.
+            #[inline]
+            pub fn total_value_locked() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "TotalValueLocked",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.TotalValueLocked` when nothing is stored.
+            #[inline]
+            pub fn total_value_locked_default() -> Result<
+                TotalValueLocked,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `NominationPools.MinJoinBond`.
+            pub type MinJoinBond = u128;
+            ///The storage key of `NominationPools.MinJoinBond`.
+            #[inline]
+            pub fn min_join_bond() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "MinJoinBond",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.MinJoinBond` when nothing is stored.
+            #[inline]
+            pub fn min_join_bond_default() -> Result<
+                MinJoinBond,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `NominationPools.MinCreateBond`.
+            pub type MinCreateBond = u128;
+            ///The storage key of `NominationPools.MinCreateBond`.
+            #[inline]
+            pub fn min_create_bond() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "MinCreateBond",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.MinCreateBond` when nothing is stored.
+            #[inline]
+            pub fn min_create_bond_default() -> Result<
+                MinCreateBond,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `NominationPools.MaxPools`.
+            pub type MaxPools = u32;
+            ///The storage key of `NominationPools.MaxPools`.
+            #[inline]
+            pub fn max_pools() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "MaxPools",
+                    &[],
+                )
+            }
+            ///The value type of `NominationPools.MaxPoolMembers`.
+            pub type MaxPoolMembers = u32;
+            ///The storage key of `NominationPools.MaxPoolMembers`.
+            #[inline]
+            pub fn max_pool_members() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "MaxPoolMembers",
+                    &[],
+                )
+            }
+            ///The value type of `NominationPools.MaxPoolMembersPerPool`.
+            pub type MaxPoolMembersPerPool = u32;
+            ///The storage key of `NominationPools.MaxPoolMembersPerPool`.
+            #[inline]
+            pub fn max_pool_members_per_pool() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "MaxPoolMembersPerPool",
+                    &[],
+                )
+            }
+            ///The value type of `NominationPools.GlobalMaxCommission`.
+            pub type GlobalMaxCommission = super::super::super::runtime_types::sp_arithmetic::per_things::Perbill;
+            ///The storage key of `NominationPools.GlobalMaxCommission`.
+            #[inline]
+            pub fn global_max_commission() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "GlobalMaxCommission",
+                    &[],
+                )
+            }
+            ///The value type of `NominationPools.PoolMembers`.
+            pub type PoolMembers = super::super::super::runtime_types::pallet_nomination_pools::PoolMember;
+            ///The storage key of `NominationPools.PoolMembers`.
+            #[inline]
+            pub fn pool_members(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "PoolMembers",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `NominationPools.CounterForPoolMembers`.
+            pub type CounterForPoolMembers = u32;
+            ///The storage key of `NominationPools.CounterForPoolMembers`.
+            #[inline]
+            pub fn counter_for_pool_members() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "CounterForPoolMembers",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.CounterForPoolMembers` when nothing is stored.
+            #[inline]
+            pub fn counter_for_pool_members_default() -> Result<
+                CounterForPoolMembers,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `NominationPools.BondedPools`.
+            pub type BondedPools = super::super::super::runtime_types::pallet_nomination_pools::BondedPoolInner;
+            ///The storage key of `NominationPools.BondedPools`.
+            #[inline]
+            pub fn bonded_pools(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "BondedPools",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `NominationPools.CounterForBondedPools`.
+            pub type CounterForBondedPools = u32;
+            ///The storage key of `NominationPools.CounterForBondedPools`.
+            #[inline]
+            pub fn counter_for_bonded_pools() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "CounterForBondedPools",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.CounterForBondedPools` when nothing is stored.
+            #[inline]
+            pub fn counter_for_bonded_pools_default() -> Result<
+                CounterForBondedPools,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `NominationPools.RewardPools`.
+            pub type RewardPools = super::super::super::runtime_types::pallet_nomination_pools::RewardPool;
+            ///The storage key of `NominationPools.RewardPools`.
+            #[inline]
+            pub fn reward_pools(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "RewardPools",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `NominationPools.CounterForRewardPools`.
+            pub type CounterForRewardPools = u32;
+            ///The storage key of `NominationPools.CounterForRewardPools`.
+            #[inline]
+            pub fn counter_for_reward_pools() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "CounterForRewardPools",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.CounterForRewardPools` when nothing is stored.
+            #[inline]
+            pub fn counter_for_reward_pools_default() -> Result<
+                CounterForRewardPools,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `NominationPools.SubPoolsStorage`.
+            pub type SubPoolsStorage = super::super::super::runtime_types::pallet_nomination_pools::SubPools;
+            ///The storage key of `NominationPools.SubPoolsStorage`.
+            #[inline]
+            pub fn sub_pools_storage(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "SubPoolsStorage",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `NominationPools.CounterForSubPoolsStorage`.
+            pub type CounterForSubPoolsStorage = u32;
+            ///The storage key of `NominationPools.CounterForSubPoolsStorage`.
+            #[inline]
+            pub fn counter_for_sub_pools_storage() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "CounterForSubPoolsStorage",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.CounterForSubPoolsStorage` when nothing is stored.
+            #[inline]
+            pub fn counter_for_sub_pools_storage_default() -> Result<
+                CounterForSubPoolsStorage,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `NominationPools.Metadata`.
+            pub type Metadata = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `NominationPools.Metadata`.
+            #[inline]
+            pub fn metadata(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "Metadata",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `NominationPools.Metadata` when nothing is stored.
+            #[inline]
+            pub fn metadata_default() -> Result<Metadata, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `NominationPools.CounterForMetadata`.
+            pub type CounterForMetadata = u32;
+            ///The storage key of `NominationPools.CounterForMetadata`.
+            #[inline]
+            pub fn counter_for_metadata() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "CounterForMetadata",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.CounterForMetadata` when nothing is stored.
+            #[inline]
+            pub fn counter_for_metadata_default() -> Result<
+                CounterForMetadata,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `NominationPools.LastPoolId`.
+            pub type LastPoolId = u32;
+            ///The storage key of `NominationPools.LastPoolId`.
+            #[inline]
+            pub fn last_pool_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "LastPoolId",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.LastPoolId` when nothing is stored.
+            #[inline]
+            pub fn last_pool_id_default() -> Result<
+                LastPoolId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `NominationPools.ReversePoolIdLookup`.
+            pub type ReversePoolIdLookup = u32;
+            ///The storage key of `NominationPools.ReversePoolIdLookup`.
+            #[inline]
+            pub fn reverse_pool_id_lookup(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "ReversePoolIdLookup",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `NominationPools.CounterForReversePoolIdLookup`.
+            pub type CounterForReversePoolIdLookup = u32;
+            ///The storage key of `NominationPools.CounterForReversePoolIdLookup`.
+            #[inline]
+            pub fn counter_for_reverse_pool_id_lookup() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "CounterForReversePoolIdLookup",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.CounterForReversePoolIdLookup` when nothing is stored.
+            #[inline]
+            pub fn counter_for_reverse_pool_id_lookup_default() -> Result<
+                CounterForReversePoolIdLookup,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `NominationPools.ClaimPermissions`.
+            pub type ClaimPermissions = super::super::super::runtime_types::pallet_nomination_pools::ClaimPermission;
+            ///The storage key of `NominationPools.ClaimPermissions`.
+            #[inline]
+            pub fn claim_permissions(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "ClaimPermissions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `NominationPools.ClaimPermissions` when nothing is stored.
+            #[inline]
+            pub fn claim_permissions_default() -> Result<
+                ClaimPermissions,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`NominationPools.join` as a `RuntimeCall`.
+            #[inline]
+            pub fn join(amount: u128, pool_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::join {
+                    amount,
+                    pool_id,
+                })
+            }
+            ///`NominationPools.bond_extra` as a `RuntimeCall`.
+            #[inline]
+            pub fn bond_extra(
+                extra: super::super::super::runtime_types::pallet_nomination_pools::BondExtra<
+                    u128,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::bond_extra {
+                    extra,
+                })
+            }
+            ///`NominationPools.claim_payout` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_payout() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(
+                    super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::claim_payout,
+                )
+            }
+            ///`NominationPools.unbond` as a `RuntimeCall`.
+            #[inline]
+            pub fn unbond(
+                member_account: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                unbonding_points: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::unbond {
+                    member_account,
+                    unbonding_points,
+                })
+            }
+            ///`NominationPools.pool_withdraw_unbonded` as a `RuntimeCall`.
+            #[inline]
+            pub fn pool_withdraw_unbonded(
+                pool_id: u32,
+                num_slashing_spans: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::pool_withdraw_unbonded {
+                    pool_id,
+                    num_slashing_spans,
+                })
+            }
+            ///`NominationPools.withdraw_unbonded` as a `RuntimeCall`.
+            #[inline]
+            pub fn withdraw_unbonded(
+                member_account: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                num_slashing_spans: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::withdraw_unbonded {
+                    member_account,
+                    num_slashing_spans,
+                })
+            }
+            ///`NominationPools.create` as a `RuntimeCall`.
+            #[inline]
+            pub fn create(
+                amount: u128,
+                root: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                nominator: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                bouncer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::create {
+                    amount,
+                    root,
+                    nominator,
+                    bouncer,
+                })
+            }
+            ///`NominationPools.create_with_pool_id` as a `RuntimeCall`.
+            #[inline]
+            pub fn create_with_pool_id(
+                amount: u128,
+                root: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                nominator: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                bouncer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                pool_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::create_with_pool_id {
+                    amount,
+                    root,
+                    nominator,
+                    bouncer,
+                    pool_id,
+                })
+            }
+            ///`NominationPools.nominate` as a `RuntimeCall`.
+            #[inline]
+            pub fn nominate(
+                pool_id: u32,
+                validators: Vec<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::nominate {
+                    pool_id,
+                    validators,
+                })
+            }
+            ///`NominationPools.set_state` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_state(
+                pool_id: u32,
+                state: super::super::super::runtime_types::pallet_nomination_pools::PoolState,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::set_state {
+                    pool_id,
+                    state,
+                })
+            }
+            ///`NominationPools.set_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_metadata(
+                pool_id: u32,
+                metadata: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::set_metadata {
+                    pool_id,
+                    metadata,
+                })
+            }
+            ///`NominationPools.set_configs` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_configs(
+                min_join_bond: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    u128,
+                >,
+                min_create_bond: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    u128,
+                >,
+                max_pools: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    u32,
+                >,
+                max_members: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    u32,
+                >,
+                max_members_per_pool: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    u32,
+                >,
+                global_max_commission: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::set_configs {
+                    min_join_bond,
+                    min_create_bond,
+                    max_pools,
+                    max_members,
+                    max_members_per_pool,
+                    global_max_commission,
+                })
+            }
+            ///`NominationPools.update_roles` as a `RuntimeCall`.
+            #[inline]
+            pub fn update_roles(
+                pool_id: u32,
+                new_root: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+                new_nominator: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+                new_bouncer: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::update_roles {
+                    pool_id,
+                    new_root,
+                    new_nominator,
+                    new_bouncer,
+                })
+            }
+            ///`NominationPools.chill` as a `RuntimeCall`.
+            #[inline]
+            pub fn chill(pool_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::chill {
+                    pool_id,
+                })
+            }
+            ///`NominationPools.bond_extra_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn bond_extra_other(
+                member: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                extra: super::super::super::runtime_types::pallet_nomination_pools::BondExtra<
+                    u128,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::bond_extra_other {
+                    member,
+                    extra,
+                })
+            }
+            ///`NominationPools.set_claim_permission` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_claim_permission(
+                permission: super::super::super::runtime_types::pallet_nomination_pools::ClaimPermission,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::set_claim_permission {
+                    permission,
+                })
+            }
+            ///`NominationPools.claim_payout_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_payout_other(
+                other: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::claim_payout_other {
+                    other,
+                })
+            }
+            ///`NominationPools.set_commission` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_commission(
+                pool_id: u32,
+                new_commission: Option<
+                    (
+                        super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                        ::ferroscale_runtime_types::AccountId32,
+                    ),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::set_commission {
+                    pool_id,
+                    new_commission,
+                })
+            }
+            ///`NominationPools.set_commission_max` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_commission_max(
+                pool_id: u32,
+                max_commission: super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::set_commission_max {
+                    pool_id,
+                    max_commission,
+                })
+            }
+            ///`NominationPools.set_commission_change_rate` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_commission_change_rate(
+                pool_id: u32,
+                change_rate: super::super::super::runtime_types::pallet_nomination_pools::CommissionChangeRate<
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::set_commission_change_rate {
+                    pool_id,
+                    change_rate,
+                })
+            }
+            ///`NominationPools.claim_commission` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_commission(pool_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::claim_commission {
+                    pool_id,
+                })
+            }
+            ///`NominationPools.adjust_pool_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn adjust_pool_deposit(
+                pool_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::adjust_pool_deposit {
+                    pool_id,
+                })
+            }
+        }
+    }
+    ///The `FastUnstake` pallet (index 42).
+    pub mod fast_unstake {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 42u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_fast_unstake::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_fast_unstake::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_fast_unstake::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`FastUnstake.Deposit`.
+            #[inline]
+            pub fn deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"4M\xD2\xC2\x07\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `FastUnstake.Head`.
+            pub type Head = super::super::super::runtime_types::pallet_fast_unstake::types::UnstakeRequest;
+            ///The storage key of `FastUnstake.Head`.
+            #[inline]
+            pub fn head() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("FastUnstake", "Head", &[])
+            }
+            ///The value type of `FastUnstake.Queue`.
+            pub type Queue = u128;
+            ///The storage key of `FastUnstake.Queue`.
+            #[inline]
+            pub fn queue(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FastUnstake",
+                    "Queue",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `FastUnstake.CounterForQueue`.
+            pub type CounterForQueue = u32;
+            ///The storage key of `FastUnstake.CounterForQueue`.
+            #[inline]
+            pub fn counter_for_queue() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FastUnstake",
+                    "CounterForQueue",
+                    &[],
+                )
+            }
+            ///The value of `FastUnstake.CounterForQueue` when nothing is stored.
+            #[inline]
+            pub fn counter_for_queue_default() -> Result<
+                CounterForQueue,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `FastUnstake.ErasToCheckPerBlock`.
+            pub type ErasToCheckPerBlock = u32;
+            ///The storage key of `FastUnstake.ErasToCheckPerBlock`.
+            #[inline]
+            pub fn eras_to_check_per_block() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FastUnstake",
+                    "ErasToCheckPerBlock",
+                    &[],
+                )
+            }
+            ///The value of `FastUnstake.ErasToCheckPerBlock` when nothing is stored.
+            #[inline]
+            pub fn eras_to_check_per_block_default() -> Result<
+                ErasToCheckPerBlock,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`FastUnstake.register_fast_unstake` as a `RuntimeCall`.
+            #[inline]
+            pub fn register_fast_unstake() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FastUnstake(
+                    super::super::super::runtime_types::pallet_fast_unstake::pallet::Call::register_fast_unstake,
+                )
+            }
+            ///`FastUnstake.deregister` as a `RuntimeCall`.
+            #[inline]
+            pub fn deregister() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FastUnstake(
+                    super::super::super::runtime_types::pallet_fast_unstake::pallet::Call::deregister,
+                )
+            }
+            ///`FastUnstake.control` as a `RuntimeCall`.
+            #[inline]
+            pub fn control(eras_to_check: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FastUnstake(super::super::super::runtime_types::pallet_fast_unstake::pallet::Call::control {
+                    eras_to_check,
+                })
+            }
+        }
+    }
+    ///The `ParachainsOrigin` pallet (index 50).
+    pub mod parachains_origin {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 50u8;
+    }
+    ///The `Configuration` pallet (index 51).
+    pub mod configuration {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 51u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Configuration.ActiveConfig`.
+            pub type ActiveConfig = super::super::super::runtime_types::polkadot_runtime_parachains::configuration::HostConfiguration<
+                u32,
+            >;
+            ///The storage key of `Configuration.ActiveConfig`.
+            #[inline]
+            pub fn active_config() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Configuration",
+                    "ActiveConfig",
+                    &[],
+                )
+            }
+            ///The value of `Configuration.ActiveConfig` when nothing is stored.
+            #[inline]
+            pub fn active_config_default() -> Result<
+                ActiveConfig,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10'\0\0\x80\xB2\xE6\x0E\x80\xC3\xC9\x01\x80\x96\x98\0\0\0\0\0\0\0\0\0\0\0\0\0\x05\0\0\0\x01\0\0\0\x01\0\0\0\x01\0\0\0\0\0\x06\0\0\0d\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\0\0\0\x02\0\0\0\x02\0\0\0",
+                )
+            }
+            ///The value type of `Configuration.PendingConfigs`.
+            pub type PendingConfigs = Vec<
+                (
+                    u32,
+                    super::super::super::runtime_types::polkadot_runtime_parachains::configuration::HostConfiguration<
+                        u32,
+                    >,
+                ),
+            >;
+            ///The storage key of `Configuration.PendingConfigs`.
+            #[inline]
+            pub fn pending_configs() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Configuration",
+                    "PendingConfigs",
+                    &[],
+                )
+            }
+            ///The value of `Configuration.PendingConfigs` when nothing is stored.
+            #[inline]
+            pub fn pending_configs_default() -> Result<
+                PendingConfigs,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Configuration.BypassConsistencyCheck`.
+            pub type BypassConsistencyCheck = bool;
+            ///The storage key of `Configuration.BypassConsistencyCheck`.
+            #[inline]
+            pub fn bypass_consistency_check() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Configuration",
+                    "BypassConsistencyCheck",
+                    &[],
+                )
+            }
+            ///The value of `Configuration.BypassConsistencyCheck` when nothing is stored.
+            #[inline]
+            pub fn bypass_consistency_check_default() -> Result<
+                BypassConsistencyCheck,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Configuration.set_validation_upgrade_cooldown` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_validation_upgrade_cooldown(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_validation_upgrade_cooldown {
+                    new,
+                })
+            }
+            ///`Configuration.set_validation_upgrade_delay` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_validation_upgrade_delay(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_validation_upgrade_delay {
+                    new,
+                })
+            }
+            ///`Configuration.set_code_retention_period` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_code_retention_period(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_code_retention_period {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_code_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_code_size(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_code_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_pov_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_pov_size(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_pov_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_head_data_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_head_data_size(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_head_data_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_on_demand_cores` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_on_demand_cores(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_on_demand_cores {
+                    new,
+                })
+            }
+            ///`Configuration.set_on_demand_retries` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_on_demand_retries(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_on_demand_retries {
+                    new,
+                })
+            }
+            ///`Configuration.set_group_rotation_frequency` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_group_rotation_frequency(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_group_rotation_frequency {
+                    new,
+                })
+            }
+            ///`Configuration.set_paras_availability_period` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_paras_availability_period(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_paras_availability_period {
+                    new,
+                })
+            }
+            ///`Configuration.set_scheduling_lookahead` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_scheduling_lookahead(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_scheduling_lookahead {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_validators_per_core` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_validators_per_core(
+                new: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_validators_per_core {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_validators` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_validators(
+                new: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_validators {
+                    new,
+                })
+            }
+            ///`Configuration.set_dispute_period` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_dispute_period(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_dispute_period {
+                    new,
+                })
+            }
+            ///`Configuration.set_dispute_post_conclusion_acceptance_period` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_dispute_post_conclusion_acceptance_period(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_dispute_post_conclusion_acceptance_period {
+                    new,
+                })
+            }
+            ///`Configuration.set_no_show_slots` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_no_show_slots(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_no_show_slots {
+                    new,
+                })
+            }
+            ///`Configuration.set_n_delay_tranches` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_n_delay_tranches(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_n_delay_tranches {
+                    new,
+                })
+            }
+            ///`Configuration.set_zeroth_delay_tranche_width` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_zeroth_delay_tranche_width(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_zeroth_delay_tranche_width {
+                    new,
+                })
+            }
+            ///`Configuration.set_needed_approvals` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_needed_approvals(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_needed_approvals {
+                    new,
+                })
+            }
+            ///`Configuration.set_relay_vrf_modulo_samples` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_relay_vrf_modulo_samples(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_relay_vrf_modulo_samples {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_upward_queue_count` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_upward_queue_count(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_upward_queue_count {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_upward_queue_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_upward_queue_size(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_upward_queue_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_downward_message_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_downward_message_size(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_downward_message_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_upward_message_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_upward_message_size(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_upward_message_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_upward_message_num_per_candidate` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_upward_message_num_per_candidate(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_upward_message_num_per_candidate {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_open_request_ttl` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_open_request_ttl(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_open_request_ttl {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_sender_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_sender_deposit(
+                new: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_sender_deposit {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_recipient_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_recipient_deposit(
+                new: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_recipient_deposit {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_channel_max_capacity` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_channel_max_capacity(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_channel_max_capacity {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_channel_max_total_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_channel_max_total_size(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_channel_max_total_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_max_parachain_inbound_channels` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_max_parachain_inbound_channels(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_max_parachain_inbound_channels {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_channel_max_message_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_channel_max_message_size(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_channel_max_message_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_max_parachain_outbound_channels` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_max_parachain_outbound_channels(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_max_parachain_outbound_channels {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_max_message_num_per_candidate` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_max_message_num_per_candidate(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_max_message_num_per_candidate {
+                    new,
+                })
+            }
+            ///`Configuration.set_pvf_voting_ttl` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_pvf_voting_ttl(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_pvf_voting_ttl {
+                    new,
+                })
+            }
+            ///`Configuration.set_minimum_validation_upgrade_delay` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_minimum_validation_upgrade_delay(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_minimum_validation_upgrade_delay {
+                    new,
+                })
+            }
+            ///`Configuration.set_bypass_consistency_check` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_bypass_consistency_check(
+                new: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_bypass_consistency_check {
+                    new,
+                })
+            }
+            ///`Configuration.set_async_backing_params` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_async_backing_params(
+                new: super::super::super::runtime_types::polkadot_primitives::v6::async_backing::AsyncBackingParams,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_async_backing_params {
+                    new,
+                })
+            }
+            ///`Configuration.set_executor_params` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_executor_params(
+                new: super::super::super::runtime_types::polkadot_primitives::v6::executor_params::ExecutorParams,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_executor_params {
+                    new,
+                })
+            }
+            ///`Configuration.set_on_demand_base_fee` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_on_demand_base_fee(
+                new: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_on_demand_base_fee {
+                    new,
+                })
+            }
+            ///`Configuration.set_on_demand_fee_variability` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_on_demand_fee_variability(
+                new: super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_on_demand_fee_variability {
+                    new,
+                })
+            }
+            ///`Configuration.set_on_demand_queue_max_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_on_demand_queue_max_size(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_on_demand_queue_max_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_on_demand_target_queue_utilization` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_on_demand_target_queue_utilization(
+                new: super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_on_demand_target_queue_utilization {
+                    new,
+                })
+            }
+            ///`Configuration.set_on_demand_ttl` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_on_demand_ttl(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_on_demand_ttl {
+                    new,
+                })
+            }
+            ///`Configuration.set_minimum_backing_votes` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_minimum_backing_votes(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_minimum_backing_votes {
+                    new,
+                })
+            }
+        }
+    }
+    ///The `ParasShared` pallet (index 52).
+    pub mod paras_shared {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 52u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::shared::pallet::Call;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ParasShared.CurrentSessionIndex`.
+            pub type CurrentSessionIndex = u32;
+            ///The storage key of `ParasShared.CurrentSessionIndex`.
+            #[inline]
+            pub fn current_session_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasShared",
+                    "CurrentSessionIndex",
+                    &[],
+                )
+            }
+            ///The value of `ParasShared.CurrentSessionIndex` when nothing is stored.
+            #[inline]
+            pub fn current_session_index_default() -> Result<
+                CurrentSessionIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ParasShared.ActiveValidatorIndices`.
+            pub type ActiveValidatorIndices = Vec<
+                super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
+            >;
+            ///The storage key of `ParasShared.ActiveValidatorIndices`.
+            #[inline]
+            pub fn active_validator_indices() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasShared",
+                    "ActiveValidatorIndices",
+                    &[],
+                )
+            }
+            ///The value of `ParasShared.ActiveValidatorIndices` when nothing is stored.
+            #[inline]
+            pub fn active_validator_indices_default() -> Result<
+                ActiveValidatorIndices,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ParasShared.ActiveValidatorKeys`.
+            pub type ActiveValidatorKeys = Vec<
+                super::super::super::runtime_types::polkadot_primitives::v6::validator_app::Public,
+            >;
+            ///The storage key of `ParasShared.ActiveValidatorKeys`.
+            #[inline]
+            pub fn active_validator_keys() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasShared",
+                    "ActiveValidatorKeys",
+                    &[],
+                )
+            }
+            ///The value of `ParasShared.ActiveValidatorKeys` when nothing is stored.
+            #[inline]
+            pub fn active_validator_keys_default() -> Result<
+                ActiveValidatorKeys,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ParasShared.AllowedRelayParents`.
+            pub type AllowedRelayParents = super::super::super::runtime_types::polkadot_runtime_parachains::shared::AllowedRelayParentsTracker<
+                ::ferroscale_runtime_types::H256,
+                u32,
+            >;
+            ///The storage key of `ParasShared.AllowedRelayParents`.
+            #[inline]
+            pub fn allowed_relay_parents() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasShared",
+                    "AllowedRelayParents",
+                    &[],
+                )
+            }
+            ///The value of `ParasShared.AllowedRelayParents` when nothing is stored.
+            #[inline]
+            pub fn allowed_relay_parents_default() -> Result<
+                AllowedRelayParents,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {}
+    }
+    ///The `ParaInclusion` pallet (index 53).
+    pub mod para_inclusion {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 53u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::inclusion::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_parachains::inclusion::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_parachains::inclusion::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ParaInclusion.AvailabilityBitfields`.
+            pub type AvailabilityBitfields = super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AvailabilityBitfieldRecord<
+                u32,
+            >;
+            ///The storage key of `ParaInclusion.AvailabilityBitfields`.
+            #[inline]
+            pub fn availability_bitfields(
+                key1: &super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaInclusion",
+                    "AvailabilityBitfields",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ParaInclusion.PendingAvailability`.
+            pub type PendingAvailability = super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::CandidatePendingAvailability<
+                ::ferroscale_runtime_types::H256,
+                u32,
+            >;
+            ///The storage key of `ParaInclusion.PendingAvailability`.
+            #[inline]
+            pub fn pending_availability(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaInclusion",
+                    "PendingAvailability",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ParaInclusion.PendingAvailabilityCommitments`.
+            pub type PendingAvailabilityCommitments = super::super::super::runtime_types::polkadot_primitives::v6::CandidateCommitments<
+                u32,
+            >;
+            ///The storage key of `ParaInclusion.PendingAvailabilityCommitments`.
+            #[inline]
+            pub fn pending_availability_commitments(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaInclusion",
+                    "PendingAvailabilityCommitments",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {}
+    }
+    ///The `ParaInherent` pallet (index 54).
+    pub mod para_inherent {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 54u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::paras_inherent::pallet::Call;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_parachains::paras_inherent::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ParaInherent.Included`.
+            pub type Included = ();
+            ///The storage key of `ParaInherent.Included`.
+            #[inline]
+            pub fn included() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("ParaInherent", "Included", &[])
+            }
+            ///The value type of `ParaInherent.OnChainVotes`.
+            pub type OnChainVotes = super::super::super::runtime_types::polkadot_primitives::v6::ScrapedOnChainVotes<
+                ::ferroscale_runtime_types::H256,
+            >;
+            ///The storage key of `ParaInherent.OnChainVotes`.
+            #[inline]
+            pub fn on_chain_votes() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaInherent",
+                    "OnChainVotes",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ParaInherent.enter` as a `RuntimeCall`.
+            #[inline]
+            pub fn enter(
+                data: super::super::super::runtime_types::polkadot_primitives::v6::InherentData<
+                    super::super::super::runtime_types::sp_runtime::generic::header::Header<
+                        u32,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ParaInherent(super::super::super::runtime_types::polkadot_runtime_parachains::paras_inherent::pallet::Call::enter {
+                    data,
+                })
+            }
+        }
+    }
+    ///The `ParaScheduler` pallet (index 55).
+    pub mod para_scheduler {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 55u8;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ParaScheduler.ValidatorGroups`.
+            pub type ValidatorGroups = Vec<
+                Vec<
+                    super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
+                >,
+            >;
+            ///The storage key of `ParaScheduler.ValidatorGroups`.
+            #[inline]
+            pub fn validator_groups() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaScheduler",
+                    "ValidatorGroups",
+                    &[],
+                )
+            }
+            ///The value of `ParaScheduler.ValidatorGroups` when nothing is stored.
+            #[inline]
+            pub fn validator_groups_default() -> Result<
+                ValidatorGroups,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ParaScheduler.AvailabilityCores`.
+            pub type AvailabilityCores = Vec<
+                super::super::super::runtime_types::polkadot_runtime_parachains::scheduler::pallet::CoreOccupied<
+                    u32,
+                >,
+            >;
+            ///The storage key of `ParaScheduler.AvailabilityCores`.
+            #[inline]
+            pub fn availability_cores() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaScheduler",
+                    "AvailabilityCores",
+                    &[],
+                )
+            }
+            ///The value of `ParaScheduler.AvailabilityCores` when nothing is stored.
+            #[inline]
+            pub fn availability_cores_default() -> Result<
+                AvailabilityCores,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ParaScheduler.SessionStartBlock`.
+            pub type SessionStartBlock = u32;
+            ///The storage key of `ParaScheduler.SessionStartBlock`.
+            #[inline]
+            pub fn session_start_block() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaScheduler",
+                    "SessionStartBlock",
+                    &[],
+                )
+            }
+            ///The value of `ParaScheduler.SessionStartBlock` when nothing is stored.
+            #[inline]
+            pub fn session_start_block_default() -> Result<
+                SessionStartBlock,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ParaScheduler.ClaimQueue`.
+            pub type ClaimQueue = ::ferroscale_runtime_types::BTreeMap<
+                super::super::super::runtime_types::polkadot_primitives::v6::CoreIndex,
+                Vec<
+                    Option<
+                        super::super::super::runtime_types::polkadot_runtime_parachains::scheduler::pallet::ParasEntry<
+                            u32,
+                        >,
+                    >,
+                >,
+            >;
+            ///The storage key of `ParaScheduler.ClaimQueue`.
+            #[inline]
+            pub fn claim_queue() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaScheduler",
+                    "ClaimQueue",
+                    &[],
+                )
+            }
+            ///The value of `ParaScheduler.ClaimQueue` when nothing is stored.
+            #[inline]
+            pub fn claim_queue_default() -> Result<
+                ClaimQueue,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+    }
+    ///The `Paras` pallet (index 56).
+    pub mod paras {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 56u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Paras.UnsignedPriority`.
+            #[inline]
+            pub fn unsigned_priority() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Paras.PvfActiveVoteMap`.
+            pub type PvfActiveVoteMap = super::super::super::runtime_types::polkadot_runtime_parachains::paras::PvfCheckActiveVoteState<
+                u32,
+            >;
+            ///The storage key of `Paras.PvfActiveVoteMap`.
+            #[inline]
+            pub fn pvf_active_vote_map(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "PvfActiveVoteMap",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.PvfActiveVoteList`.
+            pub type PvfActiveVoteList = Vec<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
+            >;
+            ///The storage key of `Paras.PvfActiveVoteList`.
+            #[inline]
+            pub fn pvf_active_vote_list() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "PvfActiveVoteList",
+                    &[],
+                )
+            }
+            ///The value of `Paras.PvfActiveVoteList` when nothing is stored.
+            #[inline]
+            pub fn pvf_active_vote_list_default() -> Result<
+                PvfActiveVoteList,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Paras.Parachains`.
+            pub type Parachains = Vec<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            >;
+            ///The storage key of `Paras.Parachains`.
+            #[inline]
+            pub fn parachains() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "Parachains", &[])
+            }
+            ///The value of `Paras.Parachains` when nothing is stored.
+            #[inline]
+            pub fn parachains_default() -> Result<
+                Parachains,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Paras.ParaLifecycles`.
+            pub type ParaLifecycles = super::super::super::runtime_types::polkadot_runtime_parachains::paras::ParaLifecycle;
+            ///The storage key of `Paras.ParaLifecycles`.
+            #[inline]
+            pub fn para_lifecycles(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "ParaLifecycles",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.Heads`.
+            pub type Heads = super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData;
+            ///The storage key of `Paras.Heads`.
+            #[inline]
+            pub fn heads(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "Heads",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.MostRecentContext`.
+            pub type MostRecentContext = u32;
+            ///The storage key of `Paras.MostRecentContext`.
+            #[inline]
+            pub fn most_recent_context(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "MostRecentContext",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.CurrentCodeHash`.
+            pub type CurrentCodeHash = super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash;
+            ///The storage key of `Paras.CurrentCodeHash`.
+            #[inline]
+            pub fn current_code_hash(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "CurrentCodeHash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.PastCodeHash`.
+            pub type PastCodeHash = super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash;
+            ///The storage key of `Paras.PastCodeHash`.
+            #[inline]
+            pub fn past_code_hash(
+                key1: &(
+                    super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                    u32,
+                ),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "PastCodeHash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.PastCodeMeta`.
+            pub type PastCodeMeta = super::super::super::runtime_types::polkadot_runtime_parachains::paras::ParaPastCodeMeta<
+                u32,
+            >;
+            ///The storage key of `Paras.PastCodeMeta`.
+            #[inline]
+            pub fn past_code_meta(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "PastCodeMeta",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Paras.PastCodeMeta` when nothing is stored.
+            #[inline]
+            pub fn past_code_meta_default() -> Result<
+                PastCodeMeta,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `Paras.PastCodePruning`.
+            pub type PastCodePruning = Vec<
+                (
+                    super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                    u32,
+                ),
+            >;
+            ///The storage key of `Paras.PastCodePruning`.
+            #[inline]
+            pub fn past_code_pruning() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "PastCodePruning", &[])
+            }
+            ///The value of `Paras.PastCodePruning` when nothing is stored.
+            #[inline]
+            pub fn past_code_pruning_default() -> Result<
+                PastCodePruning,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Paras.FutureCodeUpgrades`.
+            pub type FutureCodeUpgrades = u32;
+            ///The storage key of `Paras.FutureCodeUpgrades`.
+            #[inline]
+            pub fn future_code_upgrades(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "FutureCodeUpgrades",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.FutureCodeHash`.
+            pub type FutureCodeHash = super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash;
+            ///The storage key of `Paras.FutureCodeHash`.
+            #[inline]
+            pub fn future_code_hash(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "FutureCodeHash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.UpgradeGoAheadSignal`.
+            pub type UpgradeGoAheadSignal = super::super::super::runtime_types::polkadot_primitives::v6::UpgradeGoAhead;
+            ///The storage key of `Paras.UpgradeGoAheadSignal`.
+            #[inline]
+            pub fn upgrade_go_ahead_signal(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "UpgradeGoAheadSignal",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.UpgradeRestrictionSignal`.
+            pub type UpgradeRestrictionSignal = super::super::super::runtime_types::polkadot_primitives::v6::UpgradeRestriction;
+            ///The storage key of `Paras.UpgradeRestrictionSignal`.
+            #[inline]
+            pub fn upgrade_restriction_signal(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "UpgradeRestrictionSignal",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.UpgradeCooldowns`.
+            pub type UpgradeCooldowns = Vec<
+                (
+                    super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                    u32,
+                ),
+            >;
+            ///The storage key of `Paras.UpgradeCooldowns`.
+            #[inline]
+            pub fn upgrade_cooldowns() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "UpgradeCooldowns", &[])
+            }
+            ///The value of `Paras.UpgradeCooldowns` when nothing is stored.
+            #[inline]
+            pub fn upgrade_cooldowns_default() -> Result<
+                UpgradeCooldowns,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Paras.UpcomingUpgrades`.
+            pub type UpcomingUpgrades = Vec<
+                (
+                    super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                    u32,
+                ),
+            >;
+            ///The storage key of `Paras.UpcomingUpgrades`.
+            #[inline]
+            pub fn upcoming_upgrades() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "UpcomingUpgrades", &[])
+            }
+            ///The value of `Paras.UpcomingUpgrades` when nothing is stored.
+            #[inline]
+            pub fn upcoming_upgrades_default() -> Result<
+                UpcomingUpgrades,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Paras.ActionsQueue`.
+            pub type ActionsQueue = Vec<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            >;
+            ///The storage key of `Paras.ActionsQueue`.
+            #[inline]
+            pub fn actions_queue(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "ActionsQueue",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Paras.ActionsQueue` when nothing is stored.
+            #[inline]
+            pub fn actions_queue_default() -> Result<
+                ActionsQueue,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Paras.UpcomingParasGenesis`.
+            pub type UpcomingParasGenesis = super::super::super::runtime_types::polkadot_runtime_parachains::paras::ParaGenesisArgs;
+            ///The storage key of `Paras.UpcomingParasGenesis`.
+            #[inline]
+            pub fn upcoming_paras_genesis(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "UpcomingParasGenesis",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.CodeByHashRefs`.
+            pub type CodeByHashRefs = u32;
+            ///The storage key of `Paras.CodeByHashRefs`.
+            #[inline]
+            pub fn code_by_hash_refs(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "CodeByHashRefs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Paras.CodeByHashRefs` when nothing is stored.
+            #[inline]
+            pub fn code_by_hash_refs_default() -> Result<
+                CodeByHashRefs,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Paras.CodeByHash`.
+            pub type CodeByHash = super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCode;
+            ///The storage key of `Paras.CodeByHash`.
+            #[inline]
+            pub fn code_by_hash(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "CodeByHash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Paras.force_set_current_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_set_current_code(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                new_code: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCode,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::force_set_current_code {
+                    para,
+                    new_code,
+                })
+            }
+            ///`Paras.force_set_current_head` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_set_current_head(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                new_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::force_set_current_head {
+                    para,
+                    new_head,
+                })
+            }
+            ///`Paras.force_schedule_code_upgrade` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_schedule_code_upgrade(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                new_code: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCode,
+                relay_parent_number: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::force_schedule_code_upgrade {
+                    para,
+                    new_code,
+                    relay_parent_number,
+                })
+            }
+            ///`Paras.force_note_new_head` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_note_new_head(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                new_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::force_note_new_head {
+                    para,
+                    new_head,
+                })
+            }
+            ///`Paras.force_queue_action` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_queue_action(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::force_queue_action {
+                    para,
+                })
+            }
+            ///`Paras.add_trusted_validation_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_trusted_validation_code(
+                validation_code: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCode,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::add_trusted_validation_code {
+                    validation_code,
+                })
+            }
+            ///`Paras.poke_unused_validation_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn poke_unused_validation_code(
+                validation_code_hash: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::poke_unused_validation_code {
+                    validation_code_hash,
+                })
+            }
+            ///`Paras.include_pvf_check_statement` as a `RuntimeCall`.
+            #[inline]
+            pub fn include_pvf_check_statement(
+                stmt: super::super::super::runtime_types::polkadot_primitives::v6::PvfCheckStatement,
+                signature: super::super::super::runtime_types::polkadot_primitives::v6::validator_app::Signature,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::include_pvf_check_statement {
+                    stmt,
+                    signature,
+                })
+            }
+            ///`Paras.force_set_most_recent_context` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_set_most_recent_context(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                context: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::force_set_most_recent_context {
+                    para,
+                    context,
+                })
+            }
+        }
+    }
+    ///The `Initializer` pallet (index 57).
+    pub mod initializer {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 57u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::initializer::pallet::Call;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Initializer.HasInitialized`.
+            pub type HasInitialized = ();
+            ///The storage key of `Initializer.HasInitialized`.
+            #[inline]
+            pub fn has_initialized() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Initializer",
+                    "HasInitialized",
+                    &[],
+                )
+            }
+            ///The value type of `Initializer.BufferedSessionChanges`.
+            pub type BufferedSessionChanges = Vec<
+                super::super::super::runtime_types::polkadot_runtime_parachains::initializer::BufferedSessionChange,
+            >;
+            ///The storage key of `Initializer.BufferedSessionChanges`.
+            #[inline]
+            pub fn buffered_session_changes() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Initializer",
+                    "BufferedSessionChanges",
+                    &[],
+                )
+            }
+            ///The value of `Initializer.BufferedSessionChanges` when nothing is stored.
+            #[inline]
+            pub fn buffered_session_changes_default() -> Result<
+                BufferedSessionChanges,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Initializer.force_approve` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_approve(up_to: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Initializer(super::super::super::runtime_types::polkadot_runtime_parachains::initializer::pallet::Call::force_approve {
+                    up_to,
+                })
+            }
+        }
+    }
+    ///The `Dmp` pallet (index 58).
+    pub mod dmp {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 58u8;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Dmp.DownwardMessageQueues`.
+            pub type DownwardMessageQueues = Vec<
+                super::super::super::runtime_types::polkadot_core_primitives::InboundDownwardMessage<
+                    u32,
+                >,
+            >;
+            ///The storage key of `Dmp.DownwardMessageQueues`.
+            #[inline]
+            pub fn downward_message_queues(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Dmp",
+                    "DownwardMessageQueues",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Dmp.DownwardMessageQueues` when nothing is stored.
+            #[inline]
+            pub fn downward_message_queues_default() -> Result<
+                DownwardMessageQueues,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Dmp.DownwardMessageQueueHeads`.
+            pub type DownwardMessageQueueHeads = ::ferroscale_runtime_types::H256;
+            ///The storage key of `Dmp.DownwardMessageQueueHeads`.
+            #[inline]
+            pub fn downward_message_queue_heads(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Dmp",
+                    "DownwardMessageQueueHeads",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Dmp.DownwardMessageQueueHeads` when nothing is stored.
+            #[inline]
+            pub fn downward_message_queue_heads_default() -> Result<
+                DownwardMessageQueueHeads,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Dmp.DeliveryFeeFactor`.
+            pub type DeliveryFeeFactor = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128;
+            ///The storage key of `Dmp.DeliveryFeeFactor`.
+            #[inline]
+            pub fn delivery_fee_factor(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Dmp",
+                    "DeliveryFeeFactor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Dmp.DeliveryFeeFactor` when nothing is stored.
+            #[inline]
+            pub fn delivery_fee_factor_default() -> Result<
+                DeliveryFeeFactor,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0d\xA7\xB3\xB6\xE0\r\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+    }
+    ///The `Hrmp` pallet (index 60).
+    pub mod hrmp {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 60u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Hrmp.HrmpOpenChannelRequests`.
+            pub type HrmpOpenChannelRequests = super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::HrmpOpenChannelRequest;
+            ///The storage key of `Hrmp.HrmpOpenChannelRequests`.
+            #[inline]
+            pub fn hrmp_open_channel_requests(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HrmpChannelId,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpOpenChannelRequests",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Hrmp.HrmpOpenChannelRequestsList`.
+            pub type HrmpOpenChannelRequestsList = Vec<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HrmpChannelId,
+            >;
+            ///The storage key of `Hrmp.HrmpOpenChannelRequestsList`.
+            #[inline]
+            pub fn hrmp_open_channel_requests_list() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpOpenChannelRequestsList",
+                    &[],
+                )
+            }
+            ///The value of `Hrmp.HrmpOpenChannelRequestsList` when nothing is stored.
+            #[inline]
+            pub fn hrmp_open_channel_requests_list_default() -> Result<
+                HrmpOpenChannelRequestsList,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Hrmp.HrmpOpenChannelRequestCount`.
+            pub type HrmpOpenChannelRequestCount = u32;
+            ///The storage key of `Hrmp.HrmpOpenChannelRequestCount`.
+            #[inline]
+            pub fn hrmp_open_channel_request_count(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpOpenChannelRequestCount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Hrmp.HrmpOpenChannelRequestCount` when nothing is stored.
+            #[inline]
+            pub fn hrmp_open_channel_request_count_default() -> Result<
+                HrmpOpenChannelRequestCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Hrmp.HrmpAcceptedChannelRequestCount`.
+            pub type HrmpAcceptedChannelRequestCount = u32;
+            ///The storage key of `Hrmp.HrmpAcceptedChannelRequestCount`.
+            #[inline]
+            pub fn hrmp_accepted_channel_request_count(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpAcceptedChannelRequestCount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Hrmp.HrmpAcceptedChannelRequestCount` when nothing is stored.
+            #[inline]
+            pub fn hrmp_accepted_channel_request_count_default() -> Result<
+                HrmpAcceptedChannelRequestCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Hrmp.HrmpCloseChannelRequests`.
+            pub type HrmpCloseChannelRequests = ();
+            ///The storage key of `Hrmp.HrmpCloseChannelRequests`.
+            #[inline]
+            pub fn hrmp_close_channel_requests(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HrmpChannelId,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpCloseChannelRequests",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Hrmp.HrmpCloseChannelRequestsList`.
+            pub type HrmpCloseChannelRequestsList = Vec<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HrmpChannelId,
+            >;
+            ///The storage key of `Hrmp.HrmpCloseChannelRequestsList`.
+            #[inline]
+            pub fn hrmp_close_channel_requests_list() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpCloseChannelRequestsList",
+                    &[],
+                )
+            }
+            ///The value of `Hrmp.HrmpCloseChannelRequestsList` when nothing is stored.
+            #[inline]
+            pub fn hrmp_close_channel_requests_list_default() -> Result<
+                HrmpCloseChannelRequestsList,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Hrmp.HrmpWatermarks`.
+            pub type HrmpWatermarks = u32;
+            ///The storage key of `Hrmp.HrmpWatermarks`.
+            #[inline]
+            pub fn hrmp_watermarks(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpWatermarks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Hrmp.HrmpChannels`.
+            pub type HrmpChannels = super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::HrmpChannel;
+            ///The storage key of `Hrmp.HrmpChannels`.
+            #[inline]
+            pub fn hrmp_channels(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HrmpChannelId,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpChannels",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Hrmp.HrmpIngressChannelsIndex`.
+            pub type HrmpIngressChannelsIndex = Vec<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            >;
+            ///The storage key of `Hrmp.HrmpIngressChannelsIndex`.
+            #[inline]
+            pub fn hrmp_ingress_channels_index(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpIngressChannelsIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Hrmp.HrmpIngressChannelsIndex` when nothing is stored.
+            #[inline]
+            pub fn hrmp_ingress_channels_index_default() -> Result<
+                HrmpIngressChannelsIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Hrmp.HrmpEgressChannelsIndex`.
+            pub type HrmpEgressChannelsIndex = Vec<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            >;
+            ///The storage key of `Hrmp.HrmpEgressChannelsIndex`.
+            #[inline]
+            pub fn hrmp_egress_channels_index(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpEgressChannelsIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Hrmp.HrmpEgressChannelsIndex` when nothing is stored.
+            #[inline]
+            pub fn hrmp_egress_channels_index_default() -> Result<
+                HrmpEgressChannelsIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Hrmp.HrmpChannelContents`.
+            pub type HrmpChannelContents = Vec<
+                super::super::super::runtime_types::polkadot_core_primitives::InboundHrmpMessage<
+                    u32,
+                >,
+            >;
+            ///The storage key of `Hrmp.HrmpChannelContents`.
+            #[inline]
+            pub fn hrmp_channel_contents(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HrmpChannelId,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpChannelContents",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Hrmp.HrmpChannelContents` when nothing is stored.
+            #[inline]
+            pub fn hrmp_channel_contents_default() -> Result<
+                HrmpChannelContents,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Hrmp.HrmpChannelDigests`.
+            pub type HrmpChannelDigests = Vec<
+                (
+                    u32,
+                    Vec<
+                        super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                    >,
+                ),
+            >;
+            ///The storage key of `Hrmp.HrmpChannelDigests`.
+            #[inline]
+            pub fn hrmp_channel_digests(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpChannelDigests",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Hrmp.HrmpChannelDigests` when nothing is stored.
+            #[inline]
+            pub fn hrmp_channel_digests_default() -> Result<
+                HrmpChannelDigests,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Hrmp.hrmp_init_open_channel` as a `RuntimeCall`.
+            #[inline]
+            pub fn hrmp_init_open_channel(
+                recipient: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                proposed_max_capacity: u32,
+                proposed_max_message_size: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::hrmp_init_open_channel {
+                    recipient,
+                    proposed_max_capacity,
+                    proposed_max_message_size,
+                })
+            }
+            ///`Hrmp.hrmp_accept_open_channel` as a `RuntimeCall`.
+            #[inline]
+            pub fn hrmp_accept_open_channel(
+                sender: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::hrmp_accept_open_channel {
+                    sender,
+                })
+            }
+            ///`Hrmp.hrmp_close_channel` as a `RuntimeCall`.
+            #[inline]
+            pub fn hrmp_close_channel(
+                channel_id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HrmpChannelId,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::hrmp_close_channel {
+                    channel_id,
+                })
+            }
+            ///`Hrmp.force_clean_hrmp` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_clean_hrmp(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                num_inbound: u32,
+                num_outbound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::force_clean_hrmp {
+                    para,
+                    num_inbound,
+                    num_outbound,
+                })
+            }
+            ///`Hrmp.force_process_hrmp_open` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_process_hrmp_open(
+                channels: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::force_process_hrmp_open {
+                    channels,
+                })
+            }
+            ///`Hrmp.force_process_hrmp_close` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_process_hrmp_close(
+                channels: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::force_process_hrmp_close {
+                    channels,
+                })
+            }
+            ///`Hrmp.hrmp_cancel_open_request` as a `RuntimeCall`.
+            #[inline]
+            pub fn hrmp_cancel_open_request(
+                channel_id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HrmpChannelId,
+                open_requests: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::hrmp_cancel_open_request {
+                    channel_id,
+                    open_requests,
+                })
+            }
+            ///`Hrmp.force_open_hrmp_channel` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_open_hrmp_channel(
+                sender: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                recipient: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                max_capacity: u32,
+                max_message_size: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::force_open_hrmp_channel {
+                    sender,
+                    recipient,
+                    max_capacity,
+                    max_message_size,
+                })
+            }
+            ///`Hrmp.establish_system_channel` as a `RuntimeCall`.
+            #[inline]
+            pub fn establish_system_channel(
+                sender: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                recipient: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::establish_system_channel {
+                    sender,
+                    recipient,
+                })
+            }
+            ///`Hrmp.poke_channel_deposits` as a `RuntimeCall`.
+            #[inline]
+            pub fn poke_channel_deposits(
+                sender: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                recipient: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::poke_channel_deposits {
+                    sender,
+                    recipient,
+                })
+            }
+        }
+    }
+    ///The `ParaSessionInfo` pallet (index 61).
+    pub mod para_session_info {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 61u8;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ParaSessionInfo.AssignmentKeysUnsafe`.
+            pub type AssignmentKeysUnsafe = Vec<
+                super::super::super::runtime_types::polkadot_primitives::v6::assignment_app::Public,
+            >;
+            ///The storage key of `ParaSessionInfo.AssignmentKeysUnsafe`.
+            #[inline]
+            pub fn assignment_keys_unsafe() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaSessionInfo",
+                    "AssignmentKeysUnsafe",
+                    &[],
+                )
+            }
+            ///The value of `ParaSessionInfo.AssignmentKeysUnsafe` when nothing is stored.
+            #[inline]
+            pub fn assignment_keys_unsafe_default() -> Result<
+                AssignmentKeysUnsafe,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ParaSessionInfo.EarliestStoredSession`.
+            pub type EarliestStoredSession = u32;
+            ///The storage key of `ParaSessionInfo.EarliestStoredSession`.
+            #[inline]
+            pub fn earliest_stored_session() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaSessionInfo",
+                    "EarliestStoredSession",
+                    &[],
+                )
+            }
+            ///The value of `ParaSessionInfo.EarliestStoredSession` when nothing is stored.
+            #[inline]
+            pub fn earliest_stored_session_default() -> Result<
+                EarliestStoredSession,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ParaSessionInfo.Sessions`.
+            pub type Sessions = super::super::super::runtime_types::polkadot_primitives::v6::SessionInfo;
+            ///The storage key of `ParaSessionInfo.Sessions`.
+            #[inline]
+            pub fn sessions(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaSessionInfo",
+                    "Sessions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ParaSessionInfo.AccountKeys`.
+            pub type AccountKeys = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `ParaSessionInfo.AccountKeys`.
+            #[inline]
+            pub fn account_keys(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaSessionInfo",
+                    "AccountKeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ParaSessionInfo.SessionExecutorParams`.
+            pub type SessionExecutorParams = super::super::super::runtime_types::polkadot_primitives::v6::executor_params::ExecutorParams;
+            ///The storage key of `ParaSessionInfo.SessionExecutorParams`.
+            #[inline]
+            pub fn session_executor_params(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaSessionInfo",
+                    "SessionExecutorParams",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+    }
+    ///The `ParasDisputes` pallet (index 62).
+    pub mod paras_disputes {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 62u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::disputes::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_parachains::disputes::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_parachains::disputes::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ParasDisputes.LastPrunedSession`.
+            pub type LastPrunedSession = u32;
+            ///The storage key of `ParasDisputes.LastPrunedSession`.
+            #[inline]
+            pub fn last_pruned_session() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasDisputes",
+                    "LastPrunedSession",
+                    &[],
+                )
+            }
+            ///The value type of `ParasDisputes.Disputes`.
+            pub type Disputes = super::super::super::runtime_types::polkadot_primitives::v6::DisputeState<
+                u32,
+            >;
+            ///The storage key of `ParasDisputes.Disputes`.
+            #[inline]
+            pub fn disputes(
+                key1: &u32,
+                key2: &super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasDisputes",
+                    "Disputes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ParasDisputes.BackersOnDisputes`.
+            pub type BackersOnDisputes = ::ferroscale_runtime_types::BTreeSet<
+                super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
+            >;
+            ///The storage key of `ParasDisputes.BackersOnDisputes`.
+            #[inline]
+            pub fn backers_on_disputes(
+                key1: &u32,
+                key2: &super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasDisputes",
+                    "BackersOnDisputes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ParasDisputes.Included`.
+            pub type Included = u32;
+            ///The storage key of `ParasDisputes.Included`.
+            #[inline]
+            pub fn included(
+                key1: &u32,
+                key2: &super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasDisputes",
+                    "Included",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ParasDisputes.Frozen`.
+            pub type Frozen = Option<u32>;
+            ///The storage key of `ParasDisputes.Frozen`.
+            #[inline]
+            pub fn frozen() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("ParasDisputes", "Frozen", &[])
+            }
+            ///The value of `ParasDisputes.Frozen` when nothing is stored.
+            #[inline]
+            pub fn frozen_default() -> Result<Frozen, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ParasDisputes.force_unfreeze` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_unfreeze() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ParasDisputes(
+                    super::super::super::runtime_types::polkadot_runtime_parachains::disputes::pallet::Call::force_unfreeze,
+                )
+            }
+        }
+    }
+    ///The `ParasSlashing` pallet (index 63).
+    pub mod paras_slashing {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 63u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::disputes::slashing::pallet::Call;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_parachains::disputes::slashing::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ParasSlashing.UnappliedSlashes`.
+            pub type UnappliedSlashes = super::super::super::runtime_types::polkadot_primitives::v6::slashing::PendingSlashes;
+            ///The storage key of `ParasSlashing.UnappliedSlashes`.
+            #[inline]
+            pub fn unapplied_slashes(
+                key1: &u32,
+                key2: &super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasSlashing",
+                    "UnappliedSlashes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ParasSlashing.ValidatorSetCounts`.
+            pub type ValidatorSetCounts = u32;
+            ///The storage key of `ParasSlashing.ValidatorSetCounts`.
+            #[inline]
+            pub fn validator_set_counts(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasSlashing",
+                    "ValidatorSetCounts",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ParasSlashing.report_dispute_lost_unsigned` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_dispute_lost_unsigned(
+                dispute_proof: super::super::super::runtime_types::polkadot_primitives::v6::slashing::DisputeProof,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ParasSlashing(super::super::super::runtime_types::polkadot_runtime_parachains::disputes::slashing::pallet::Call::report_dispute_lost_unsigned {
+                    dispute_proof,
+                    key_owner_proof,
+                })
+            }
+        }
+    }
+    ///The `ParaAssignmentProvider` pallet (index 64).
+    pub mod para_assignment_provider {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 64u8;
+    }
+    ///The `Registrar` pallet (index 70).
+    pub mod registrar {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 70u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Registrar.ParaDeposit`.
+            #[inline]
+            pub fn para_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x80\xCA9a$\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Registrar.DataDepositPerByte`.
+            #[inline]
+            pub fn data_deposit_per_byte() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"UC\xDE\x13\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Registrar.PendingSwap`.
+            pub type PendingSwap = super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id;
+            ///The storage key of `Registrar.PendingSwap`.
+            #[inline]
+            pub fn pending_swap(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Registrar",
+                    "PendingSwap",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Registrar.Paras`.
+            pub type Paras = super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::ParaInfo<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Registrar.Paras`.
+            #[inline]
+            pub fn paras(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Registrar",
+                    "Paras",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Registrar.NextFreeParaId`.
+            pub type NextFreeParaId = super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id;
+            ///The storage key of `Registrar.NextFreeParaId`.
+            #[inline]
+            pub fn next_free_para_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Registrar",
+                    "NextFreeParaId",
+                    &[],
+                )
+            }
+            ///The value of `Registrar.NextFreeParaId` when nothing is stored.
+            #[inline]
+            pub fn next_free_para_id_default() -> Result<
+                NextFreeParaId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Registrar.register` as a `RuntimeCall`.
+            #[inline]
+            pub fn register(
+                id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                genesis_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
+                validation_code: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCode,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::register {
+                    id,
+                    genesis_head,
+                    validation_code,
+                })
+            }
+            ///`Registrar.force_register` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_register(
+                who: ::ferroscale_runtime_types::AccountId32,
+                deposit: u128,
+                id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                genesis_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
+                validation_code: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCode,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::force_register {
+                    who,
+                    deposit,
+                    id,
+                    genesis_head,
+                    validation_code,
+                })
+            }
+            ///`Registrar.deregister` as a `RuntimeCall`.
+            #[inline]
+            pub fn deregister(
+                id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::deregister {
+                    id,
+                })
+            }
+            ///`Registrar.swap` as a `RuntimeCall`.
+            #[inline]
+            pub fn swap(
+                id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                other: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::swap {
+                    id,
+                    other,
+                })
+            }
+            ///`Registrar.remove_lock` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_lock(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::remove_lock {
+                    para,
+                })
+            }
+            ///`Registrar.reserve` as a `RuntimeCall`.
+            #[inline]
+            pub fn reserve() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(
+                    super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::reserve,
+                )
+            }
+            ///`Registrar.add_lock` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_lock(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::add_lock {
+                    para,
+                })
+            }
+            ///`Registrar.schedule_code_upgrade` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_code_upgrade(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                new_code: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCode,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::schedule_code_upgrade {
+                    para,
+                    new_code,
+                })
+            }
+            ///`Registrar.set_current_head` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_current_head(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                new_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::set_current_head {
+                    para,
+                    new_head,
+                })
+            }
+        }
+    }
+    ///The `Slots` pallet (index 71).
+    pub mod slots {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 71u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_common::slots::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_common::slots::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_common::slots::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Slots.LeasePeriod`.
+            #[inline]
+            pub fn lease_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80:\t\0")
+            }
+            ///`Slots.LeaseOffset`.
+            #[inline]
+            pub fn lease_offset() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Slots.Leases`.
+            pub type Leases = Vec<
+                Option<(::ferroscale_runtime_types::AccountId32, u128)>,
+            >;
+            ///The storage key of `Slots.Leases`.
+            #[inline]
+            pub fn leases(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Slots",
+                    "Leases",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Slots.Leases` when nothing is stored.
+            #[inline]
+            pub fn leases_default() -> Result<Leases, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Slots.force_lease` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_lease(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                leaser: ::ferroscale_runtime_types::AccountId32,
+                amount: u128,
+                period_begin: u32,
+                period_count: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Slots(super::super::super::runtime_types::polkadot_runtime_common::slots::pallet::Call::force_lease {
+                    para,
+                    leaser,
+                    amount,
+                    period_begin,
+                    period_count,
+                })
+            }
+            ///`Slots.clear_all_leases` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_all_leases(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Slots(super::super::super::runtime_types::polkadot_runtime_common::slots::pallet::Call::clear_all_leases {
+                    para,
+                })
+            }
+            ///`Slots.trigger_onboard` as a `RuntimeCall`.
+            #[inline]
+            pub fn trigger_onboard(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Slots(super::super::super::runtime_types::polkadot_runtime_common::slots::pallet::Call::trigger_onboard {
+                    para,
+                })
+            }
+        }
+    }
+    ///The `Auctions` pallet (index 72).
+    pub mod auctions {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 72u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_common::auctions::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_common::auctions::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_common::auctions::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Auctions.EndingPeriod`.
+            #[inline]
+            pub fn ending_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"@\x19\x01\0")
+            }
+            ///`Auctions.SampleLength`.
+            #[inline]
+            pub fn sample_length() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x14\0\0\0")
+            }
+            ///`Auctions.SlotRangeCount`.
+            #[inline]
+            pub fn slot_range_count() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"$\0\0\0")
+            }
+            ///`Auctions.LeasePeriodsPerSlot`.
+            #[inline]
+            pub fn lease_periods_per_slot() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x08\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Auctions.AuctionCounter`.
+            pub type AuctionCounter = u32;
+            ///The storage key of `Auctions.AuctionCounter`.
+            #[inline]
+            pub fn auction_counter() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Auctions",
+                    "AuctionCounter",
+                    &[],
+                )
+            }
+            ///The value of `Auctions.AuctionCounter` when nothing is stored.
+            #[inline]
+            pub fn auction_counter_default() -> Result<
+                AuctionCounter,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Auctions.AuctionInfo`.
+            pub type AuctionInfo = (u32, u32);
+            ///The storage key of `Auctions.AuctionInfo`.
+            #[inline]
+            pub fn auction_info() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Auctions", "AuctionInfo", &[])
+            }
+            ///The value type of `Auctions.ReservedAmounts`.
+            pub type ReservedAmounts = u128;
+            ///The storage key of `Auctions.ReservedAmounts`.
+            #[inline]
+            pub fn reserved_amounts(
+                key1: &(
+                    ::ferroscale_runtime_types::AccountId32,
+                    super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                ),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Auctions",
+                    "ReservedAmounts",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Auctions.Winning`.
+            pub type Winning = [Option<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                    u128,
+                ),
+            >; 36usize];
+            ///The storage key of `Auctions.Winning`.
+            #[inline]
+            pub fn winning(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Auctions",
+                    "Winning",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Auctions.new_auction` as a `RuntimeCall`.
+            #[inline]
+            pub fn new_auction(
+                duration: u32,
+                lease_period_index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Auctions(super::super::super::runtime_types::polkadot_runtime_common::auctions::pallet::Call::new_auction {
+                    duration,
+                    lease_period_index,
+                })
+            }
+            ///`Auctions.bid` as a `RuntimeCall`.
+            #[inline]
+            pub fn bid(
+                para: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                auction_index: u32,
+                first_slot: u32,
+                last_slot: u32,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Auctions(super::super::super::runtime_types::polkadot_runtime_common::auctions::pallet::Call::bid {
+                    para,
+                    auction_index,
+                    first_slot,
+                    last_slot,
+                    amount,
+                })
+            }
+            ///`Auctions.cancel_auction` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_auction() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Auctions(
+                    super::super::super::runtime_types::polkadot_runtime_common::auctions::pallet::Call::cancel_auction,
+                )
+            }
+        }
+    }
+    ///The `Crowdloan` pallet (index 73).
+    pub mod crowdloan {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 73u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Crowdloan.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"py/cfund")
+            }
+            ///`Crowdloan.MinContribution`.
+            #[inline]
+            pub fn min_contribution() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x18\x0C\xA5\xD4\xE8\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Crowdloan.RemoveKeysLimit`.
+            #[inline]
+            pub fn remove_keys_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Crowdloan.Funds`.
+            pub type Funds = super::super::super::runtime_types::polkadot_runtime_common::crowdloan::FundInfo<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+                u32,
+            >;
+            ///The storage key of `Crowdloan.Funds`.
+            #[inline]
+            pub fn funds(
+                key1: &super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Crowdloan",
+                    "Funds",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Crowdloan.NewRaise`.
+            pub type NewRaise = Vec<
+                super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            >;
+            ///The storage key of `Crowdloan.NewRaise`.
+            #[inline]
+            pub fn new_raise() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Crowdloan", "NewRaise", &[])
+            }
+            ///The value of `Crowdloan.NewRaise` when nothing is stored.
+            #[inline]
+            pub fn new_raise_default() -> Result<NewRaise, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Crowdloan.EndingsCount`.
+            pub type EndingsCount = u32;
+            ///The storage key of `Crowdloan.EndingsCount`.
+            #[inline]
+            pub fn endings_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Crowdloan", "EndingsCount", &[])
+            }
+            ///The value of `Crowdloan.EndingsCount` when nothing is stored.
+            #[inline]
+            pub fn endings_count_default() -> Result<
+                EndingsCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Crowdloan.NextFundIndex`.
+            pub type NextFundIndex = u32;
+            ///The storage key of `Crowdloan.NextFundIndex`.
+            #[inline]
+            pub fn next_fund_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Crowdloan",
+                    "NextFundIndex",
+                    &[],
+                )
+            }
+            ///The value of `Crowdloan.NextFundIndex` when nothing is stored.
+            #[inline]
+            pub fn next_fund_index_default() -> Result<
+                NextFundIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Crowdloan.create` as a `RuntimeCall`.
+            #[inline]
+            pub fn create(
+                index: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                cap: u128,
+                first_period: u32,
+                last_period: u32,
+                end: u32,
+                verifier: Option<
+                    super::super::super::runtime_types::sp_runtime::MultiSigner,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::create {
+                    index,
+                    cap,
+                    first_period,
+                    last_period,
+                    end,
+                    verifier,
+                })
+            }
+            ///`Crowdloan.contribute` as a `RuntimeCall`.
+            #[inline]
+            pub fn contribute(
+                index: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                value: u128,
+                signature: Option<
+                    super::super::super::runtime_types::sp_runtime::MultiSignature,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::contribute {
+                    index,
+                    value,
+                    signature,
+                })
+            }
+            ///`Crowdloan.withdraw` as a `RuntimeCall`.
+            #[inline]
+            pub fn withdraw(
+                who: ::ferroscale_runtime_types::AccountId32,
+                index: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::withdraw {
+                    who,
+                    index,
+                })
+            }
+            ///`Crowdloan.refund` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund(
+                index: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::refund {
+                    index,
+                })
+            }
+            ///`Crowdloan.dissolve` as a `RuntimeCall`.
+            #[inline]
+            pub fn dissolve(
+                index: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::dissolve {
+                    index,
+                })
+            }
+            ///`Crowdloan.edit` as a `RuntimeCall`.
+            #[inline]
+            pub fn edit(
+                index: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                cap: u128,
+                first_period: u32,
+                last_period: u32,
+                end: u32,
+                verifier: Option<
+                    super::super::super::runtime_types::sp_runtime::MultiSigner,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::edit {
+                    index,
+                    cap,
+                    first_period,
+                    last_period,
+                    end,
+                    verifier,
+                })
+            }
+            ///`Crowdloan.add_memo` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_memo(
+                index: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                memo: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::add_memo {
+                    index,
+                    memo,
+                })
+            }
+            ///`Crowdloan.poke` as a `RuntimeCall`.
+            #[inline]
+            pub fn poke(
+                index: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::poke {
+                    index,
+                })
+            }
+            ///`Crowdloan.contribute_all` as a `RuntimeCall`.
+            #[inline]
+            pub fn contribute_all(
+                index: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                signature: Option<
+                    super::super::super::runtime_types::sp_runtime::MultiSignature,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::contribute_all {
+                    index,
+                    signature,
+                })
+            }
+        }
+    }
+    ///The `StateTrieMigration` pallet (index 98).
+    pub mod state_trie_migration {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 98u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_state_trie_migration::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_state_trie_migration::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_state_trie_migration::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`StateTrieMigration.MaxKeyLen`.
+            #[inline]
+            pub fn max_key_len() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x02\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `StateTrieMigration.MigrationProcess`.
+            pub type MigrationProcess = super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationTask;
+            ///The storage key of `StateTrieMigration.MigrationProcess`.
+            #[inline]
+            pub fn migration_process() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "StateTrieMigration",
+                    "MigrationProcess",
+                    &[],
+                )
+            }
+            ///The value of `StateTrieMigration.MigrationProcess` when nothing is stored.
+            #[inline]
+            pub fn migration_process_default() -> Result<
+                MigrationProcess,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `StateTrieMigration.AutoLimits`.
+            pub type AutoLimits = Option<
+                super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationLimits,
+            >;
+            ///The storage key of `StateTrieMigration.AutoLimits`.
+            #[inline]
+            pub fn auto_limits() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "StateTrieMigration",
+                    "AutoLimits",
+                    &[],
+                )
+            }
+            ///The value of `StateTrieMigration.AutoLimits` when nothing is stored.
+            #[inline]
+            pub fn auto_limits_default() -> Result<
+                AutoLimits,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `StateTrieMigration.SignedMigrationMaxLimits`.
+            pub type SignedMigrationMaxLimits = super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationLimits;
+            ///The storage key of `StateTrieMigration.SignedMigrationMaxLimits`.
+            #[inline]
+            pub fn signed_migration_max_limits() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "StateTrieMigration",
+                    "SignedMigrationMaxLimits",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`StateTrieMigration.control_auto_migration` as a `RuntimeCall`.
+            #[inline]
+            pub fn control_auto_migration(
+                maybe_config: Option<
+                    super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationLimits,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::StateTrieMigration(super::super::super::runtime_types::pallet_state_trie_migration::pallet::Call::control_auto_migration {
+                    maybe_config,
+                })
+            }
+            ///`StateTrieMigration.continue_migrate` as a `RuntimeCall`.
+            #[inline]
+            pub fn continue_migrate(
+                limits: super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationLimits,
+                real_size_upper: u32,
+                witness_task: super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationTask,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::StateTrieMigration(super::super::super::runtime_types::pallet_state_trie_migration::pallet::Call::continue_migrate {
+                    limits,
+                    real_size_upper,
+                    witness_task,
+                })
+            }
+            ///`StateTrieMigration.migrate_custom_top` as a `RuntimeCall`.
+            #[inline]
+            pub fn migrate_custom_top(
+                keys: Vec<Vec<u8>>,
+                witness_size: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::StateTrieMigration(super::super::super::runtime_types::pallet_state_trie_migration::pallet::Call::migrate_custom_top {
+                    keys,
+                    witness_size,
+                })
+            }
+            ///`StateTrieMigration.migrate_custom_child` as a `RuntimeCall`.
+            #[inline]
+            pub fn migrate_custom_child(
+                root: Vec<u8>,
+                child_keys: Vec<Vec<u8>>,
+                total_size: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::StateTrieMigration(super::super::super::runtime_types::pallet_state_trie_migration::pallet::Call::migrate_custom_child {
+                    root,
+                    child_keys,
+                    total_size,
+                })
+            }
+            ///`StateTrieMigration.set_signed_max_limits` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_signed_max_limits(
+                limits: super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationLimits,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::StateTrieMigration(super::super::super::runtime_types::pallet_state_trie_migration::pallet::Call::set_signed_max_limits {
+                    limits,
+                })
+            }
+            ///`StateTrieMigration.force_set_progress` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_set_progress(
+                progress_top: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
+                progress_child: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::StateTrieMigration(super::super::super::runtime_types::pallet_state_trie_migration::pallet::Call::force_set_progress {
+                    progress_top,
+                    progress_child,
+                })
+            }
+        }
+    }
+    ///The `XcmPallet` pallet (index 99).
+    pub mod xcm_pallet {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 99u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_xcm::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_xcm::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_xcm::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `XcmPallet.QueryCounter`.
+            pub type QueryCounter = u64;
+            ///The storage key of `XcmPallet.QueryCounter`.
+            #[inline]
+            pub fn query_counter() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("XcmPallet", "QueryCounter", &[])
+            }
+            ///The value of `XcmPallet.QueryCounter` when nothing is stored.
+            #[inline]
+            pub fn query_counter_default() -> Result<
+                QueryCounter,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `XcmPallet.Queries`.
+            pub type Queries = super::super::super::runtime_types::pallet_xcm::pallet::QueryStatus<
+                u32,
+            >;
+            ///The storage key of `XcmPallet.Queries`.
+            #[inline]
+            pub fn queries(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "Queries",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `XcmPallet.AssetTraps`.
+            pub type AssetTraps = u32;
+            ///The storage key of `XcmPallet.AssetTraps`.
+            #[inline]
+            pub fn asset_traps(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "AssetTraps",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `XcmPallet.AssetTraps` when nothing is stored.
+            #[inline]
+            pub fn asset_traps_default() -> Result<
+                AssetTraps,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `XcmPallet.SafeXcmVersion`.
+            pub type SafeXcmVersion = u32;
+            ///The storage key of `XcmPallet.SafeXcmVersion`.
+            #[inline]
+            pub fn safe_xcm_version() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "SafeXcmVersion",
+                    &[],
+                )
+            }
+            ///The value type of `XcmPallet.SupportedVersion`.
+            pub type SupportedVersion = u32;
+            ///The storage key of `XcmPallet.SupportedVersion`.
+            #[inline]
+            pub fn supported_version(
+                key1: &u32,
+                key2: &super::super::super::runtime_types::xcm::VersionedMultiLocation,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "SupportedVersion",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `XcmPallet.VersionNotifiers`.
+            pub type VersionNotifiers = u64;
+            ///The storage key of `XcmPallet.VersionNotifiers`.
+            #[inline]
+            pub fn version_notifiers(
+                key1: &u32,
+                key2: &super::super::super::runtime_types::xcm::VersionedMultiLocation,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "VersionNotifiers",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `XcmPallet.VersionNotifyTargets`.
+            pub type VersionNotifyTargets = (
+                u64,
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                u32,
+            );
+            ///The storage key of `XcmPallet.VersionNotifyTargets`.
+            #[inline]
+            pub fn version_notify_targets(
+                key1: &u32,
+                key2: &super::super::super::runtime_types::xcm::VersionedMultiLocation,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "VersionNotifyTargets",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `XcmPallet.VersionDiscoveryQueue`.
+            pub type VersionDiscoveryQueue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (super::super::super::runtime_types::xcm::VersionedMultiLocation, u32),
+            >;
+            ///The storage key of `XcmPallet.VersionDiscoveryQueue`.
+            #[inline]
+            pub fn version_discovery_queue() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "VersionDiscoveryQueue",
+                    &[],
+                )
+            }
+            ///The value of `XcmPallet.VersionDiscoveryQueue` when nothing is stored.
+            #[inline]
+            pub fn version_discovery_queue_default() -> Result<
+                VersionDiscoveryQueue,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `XcmPallet.CurrentMigration`.
+            pub type CurrentMigration = super::super::super::runtime_types::pallet_xcm::pallet::VersionMigrationStage;
+            ///The storage key of `XcmPallet.CurrentMigration`.
+            #[inline]
+            pub fn current_migration() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "CurrentMigration",
+                    &[],
+                )
+            }
+            ///The value type of `XcmPallet.RemoteLockedFungibles`.
+            pub type RemoteLockedFungibles = super::super::super::runtime_types::pallet_xcm::pallet::RemoteLockedFungibleRecord<
+                (),
+            >;
+            ///The storage key of `XcmPallet.RemoteLockedFungibles`.
+            #[inline]
+            pub fn remote_locked_fungibles(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+                key3: &super::super::super::runtime_types::xcm::VersionedAssetId,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "RemoteLockedFungibles",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key3)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `XcmPallet.LockedFungibles`.
+            pub type LockedFungibles = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (u128, super::super::super::runtime_types::xcm::VersionedMultiLocation),
+            >;
+            ///The storage key of `XcmPallet.LockedFungibles`.
+            #[inline]
+            pub fn locked_fungibles(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "LockedFungibles",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `XcmPallet.XcmExecutionSuspended`.
+            pub type XcmExecutionSuspended = bool;
+            ///The storage key of `XcmPallet.XcmExecutionSuspended`.
+            #[inline]
+            pub fn xcm_execution_suspended() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "XcmExecutionSuspended",
+                    &[],
+                )
+            }
+            ///The value of `XcmPallet.XcmExecutionSuspended` when nothing is stored.
+            #[inline]
+            pub fn xcm_execution_suspended_default() -> Result<
+                XcmExecutionSuspended,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`XcmPallet.send` as a `RuntimeCall`.
+            #[inline]
+            pub fn send(
+                dest: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                message: super::super::super::runtime_types::xcm::VersionedXcm,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::send {
+                    dest,
+                    message,
+                })
+            }
+            ///`XcmPallet.teleport_assets` as a `RuntimeCall`.
+            #[inline]
+            pub fn teleport_assets(
+                dest: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                beneficiary: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                assets: super::super::super::runtime_types::xcm::VersionedMultiAssets,
+                fee_asset_item: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::teleport_assets {
+                    dest,
+                    beneficiary,
+                    assets,
+                    fee_asset_item,
+                })
+            }
+            ///`XcmPallet.reserve_transfer_assets` as a `RuntimeCall`.
+            #[inline]
+            pub fn reserve_transfer_assets(
+                dest: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                beneficiary: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                assets: super::super::super::runtime_types::xcm::VersionedMultiAssets,
+                fee_asset_item: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::reserve_transfer_assets {
+                    dest,
+                    beneficiary,
+                    assets,
+                    fee_asset_item,
+                })
+            }
+            ///`XcmPallet.execute` as a `RuntimeCall`.
+            #[inline]
+            pub fn execute(
+                message: super::super::super::runtime_types::xcm::VersionedXcm,
+                max_weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::execute {
+                    message,
+                    max_weight,
+                })
+            }
+            ///`XcmPallet.force_xcm_version` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_xcm_version(
+                location: super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
+                version: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::force_xcm_version {
+                    location,
+                    version,
+                })
+            }
+            ///`XcmPallet.force_default_xcm_version` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_default_xcm_version(
+                maybe_xcm_version: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::force_default_xcm_version {
+                    maybe_xcm_version,
+                })
+            }
+            ///`XcmPallet.force_subscribe_version_notify` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_subscribe_version_notify(
+                location: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::force_subscribe_version_notify {
+                    location,
+                })
+            }
+            ///`XcmPallet.force_unsubscribe_version_notify` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_unsubscribe_version_notify(
+                location: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::force_unsubscribe_version_notify {
+                    location,
+                })
+            }
+            ///`XcmPallet.limited_reserve_transfer_assets` as a `RuntimeCall`.
+            #[inline]
+            pub fn limited_reserve_transfer_assets(
+                dest: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                beneficiary: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                assets: super::super::super::runtime_types::xcm::VersionedMultiAssets,
+                fee_asset_item: u32,
+                weight_limit: super::super::super::runtime_types::xcm::v3::WeightLimit,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::limited_reserve_transfer_assets {
+                    dest,
+                    beneficiary,
+                    assets,
+                    fee_asset_item,
+                    weight_limit,
+                })
+            }
+            ///`XcmPallet.limited_teleport_assets` as a `RuntimeCall`.
+            #[inline]
+            pub fn limited_teleport_assets(
+                dest: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                beneficiary: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                assets: super::super::super::runtime_types::xcm::VersionedMultiAssets,
+                fee_asset_item: u32,
+                weight_limit: super::super::super::runtime_types::xcm::v3::WeightLimit,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::limited_teleport_assets {
+                    dest,
+                    beneficiary,
+                    assets,
+                    fee_asset_item,
+                    weight_limit,
+                })
+            }
+            ///`XcmPallet.force_suspension` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_suspension(
+                suspended: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::force_suspension {
+                    suspended,
+                })
+            }
+        }
+    }
+    ///The `MessageQueue` pallet (index 100).
+    pub mod message_queue {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 100u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_message_queue::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_message_queue::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_message_queue::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`MessageQueue.HeapSize`.
+            #[inline]
+            pub fn heap_size() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\x01\0")
+            }
+            ///`MessageQueue.MaxStale`.
+            #[inline]
+            pub fn max_stale() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x10\0\0\0")
+            }
+            ///`MessageQueue.ServiceWeight`.
+            #[inline]
+            pub fn service_weight() -> Result<
+                Option<
+                    super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                >,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x01\x07\0\xA0\xDB!]\x1333333333",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `MessageQueue.BookStateFor`.
+            pub type BookStateFor = super::super::super::runtime_types::pallet_message_queue::BookState<
+                super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AggregateMessageOrigin,
+            >;
+            ///The storage key of `MessageQueue.BookStateFor`.
+            #[inline]
+            pub fn book_state_for(
+                key1: &super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AggregateMessageOrigin,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "MessageQueue",
+                    "BookStateFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `MessageQueue.BookStateFor` when nothing is stored.
+            #[inline]
+            pub fn book_state_for_default() -> Result<
+                BookStateFor,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `MessageQueue.ServiceHead`.
+            pub type ServiceHead = super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AggregateMessageOrigin;
+            ///The storage key of `MessageQueue.ServiceHead`.
+            #[inline]
+            pub fn service_head() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "MessageQueue",
+                    "ServiceHead",
+                    &[],
+                )
+            }
+            ///The value type of `MessageQueue.Pages`.
+            pub type Pages = super::super::super::runtime_types::pallet_message_queue::Page<
+                u32,
+            >;
+            ///The storage key of `MessageQueue.Pages`.
+            #[inline]
+            pub fn pages(
+                key1: &super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AggregateMessageOrigin,
+                key2: &u32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "MessageQueue",
+                    "Pages",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`MessageQueue.reap_page` as a `RuntimeCall`.
+            #[inline]
+            pub fn reap_page(
+                message_origin: super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AggregateMessageOrigin,
+                page_index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::MessageQueue(super::super::super::runtime_types::pallet_message_queue::pallet::Call::reap_page {
+                    message_origin,
+                    page_index,
+                })
+            }
+            ///`MessageQueue.execute_overweight` as a `RuntimeCall`.
+            #[inline]
+            pub fn execute_overweight(
+                message_origin: super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AggregateMessageOrigin,
+                page: u32,
+                index: u32,
+                weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::MessageQueue(super::super::super::runtime_types::pallet_message_queue::pallet::Call::execute_overweight {
+                    message_origin,
+                    page,
+                    index,
+                    weight_limit,
+                })
+            }
+        }
+    }
+    ///The `AssetRate` pallet (index 101).
+    pub mod asset_rate {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 101u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_asset_rate::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_asset_rate::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_asset_rate::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `AssetRate.ConversionRateToNative`.
+            pub type ConversionRateToNative = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128;
+            ///The storage key of `AssetRate.ConversionRateToNative`.
+            #[inline]
+            pub fn conversion_rate_to_native(
+                key1: &super::super::super::runtime_types::polkadot_runtime_common::impls::VersionedLocatableAsset,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AssetRate",
+                    "ConversionRateToNative",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`AssetRate.create` as a `RuntimeCall`.
+            #[inline]
+            pub fn create(
+                asset_kind: super::super::super::runtime_types::polkadot_runtime_common::impls::VersionedLocatableAsset,
+                rate: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AssetRate(super::super::super::runtime_types::pallet_asset_rate::pallet::Call::create {
+                    asset_kind,
+                    rate,
+                })
+            }
+            ///`AssetRate.update` as a `RuntimeCall`.
+            #[inline]
+            pub fn update(
+                asset_kind: super::super::super::runtime_types::polkadot_runtime_common::impls::VersionedLocatableAsset,
+                rate: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AssetRate(super::super::super::runtime_types::pallet_asset_rate::pallet::Call::update {
+                    asset_kind,
+                    rate,
+                })
+            }
+            ///`AssetRate.remove` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove(
+                asset_kind: super::super::super::runtime_types::polkadot_runtime_common::impls::VersionedLocatableAsset,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AssetRate(super::super::super::runtime_types::pallet_asset_rate::pallet::Call::remove {
+                    asset_kind,
+                })
+            }
+        }
+    }
+    ///The `Beefy` pallet (index 200).
+    pub mod beefy {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 200u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_beefy::pallet::Call;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_beefy::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Beefy.MaxAuthorities`.
+            #[inline]
+            pub fn max_authorities() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xA0\x86\x01\0")
+            }
+            ///`Beefy.MaxNominators`.
+            #[inline]
+            pub fn max_nominators() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x02\0\0")
+            }
+            ///`Beefy.MaxSetIdSessionEntries`.
+            #[inline]
+            pub fn max_set_id_session_entries() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xA8\0\0\0\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Beefy.Authorities`.
+            pub type Authorities = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::sp_consensus_beefy::ecdsa_crypto::Public,
+            >;
+            ///The storage key of `Beefy.Authorities`.
+            #[inline]
+            pub fn authorities() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Beefy", "Authorities", &[])
+            }
+            ///The value of `Beefy.Authorities` when nothing is stored.
+            #[inline]
+            pub fn authorities_default() -> Result<
+                Authorities,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Beefy.ValidatorSetId`.
+            pub type ValidatorSetId = u64;
+            ///The storage key of `Beefy.ValidatorSetId`.
+            #[inline]
+            pub fn validator_set_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Beefy", "ValidatorSetId", &[])
+            }
+            ///The value of `Beefy.ValidatorSetId` when nothing is stored.
+            #[inline]
+            pub fn validator_set_id_default() -> Result<
+                ValidatorSetId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Beefy.NextAuthorities`.
+            pub type NextAuthorities = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::sp_consensus_beefy::ecdsa_crypto::Public,
+            >;
+            ///The storage key of `Beefy.NextAuthorities`.
+            #[inline]
+            pub fn next_authorities() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Beefy", "NextAuthorities", &[])
+            }
+            ///The value of `Beefy.NextAuthorities` when nothing is stored.
+            #[inline]
+            pub fn next_authorities_default() -> Result<
+                NextAuthorities,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Beefy.SetIdSession`.
+            pub type SetIdSession = u32;
+            ///The storage key of `Beefy.SetIdSession`.
+            #[inline]
+            pub fn set_id_session(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Beefy",
+                    "SetIdSession",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Beefy.GenesisBlock`.
+            pub type GenesisBlock = Option<u32>;
+            ///The storage key of `Beefy.GenesisBlock`.
+            #[inline]
+            pub fn genesis_block() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Beefy", "GenesisBlock", &[])
+            }
+            ///The value of `Beefy.GenesisBlock` when nothing is stored.
+            #[inline]
+            pub fn genesis_block_default() -> Result<
+                GenesisBlock,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Beefy.report_equivocation` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation(
+                equivocation_proof: super::super::super::runtime_types::sp_consensus_beefy::EquivocationProof<
+                    u32,
+                    super::super::super::runtime_types::sp_consensus_beefy::ecdsa_crypto::Public,
+                    super::super::super::runtime_types::sp_consensus_beefy::ecdsa_crypto::Signature,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Beefy(super::super::super::runtime_types::pallet_beefy::pallet::Call::report_equivocation {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Beefy.report_equivocation_unsigned` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation_unsigned(
+                equivocation_proof: super::super::super::runtime_types::sp_consensus_beefy::EquivocationProof<
+                    u32,
+                    super::super::super::runtime_types::sp_consensus_beefy::ecdsa_crypto::Public,
+                    super::super::super::runtime_types::sp_consensus_beefy::ecdsa_crypto::Signature,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Beefy(super::super::super::runtime_types::pallet_beefy::pallet::Call::report_equivocation_unsigned {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Beefy.set_new_genesis` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_new_genesis(
+                delay_in_blocks: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Beefy(super::super::super::runtime_types::pallet_beefy::pallet::Call::set_new_genesis {
+                    delay_in_blocks,
+                })
+            }
+        }
+    }
+    ///The `Mmr` pallet (index 201).
+    pub mod mmr {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 201u8;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Mmr.RootHash`.
+            pub type RootHash = ::ferroscale_runtime_types::H256;
+            ///The storage key of `Mmr.RootHash`.
+            #[inline]
+            pub fn root_hash() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Mmr", "RootHash", &[])
+            }
+            ///The value of `Mmr.RootHash` when nothing is stored.
+            #[inline]
+            pub fn root_hash_default() -> Result<RootHash, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Mmr.NumberOfLeaves`.
+            pub type NumberOfLeaves = u64;
+            ///The storage key of `Mmr.NumberOfLeaves`.
+            #[inline]
+            pub fn number_of_leaves() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Mmr", "NumberOfLeaves", &[])
+            }
+            ///The value of `Mmr.NumberOfLeaves` when nothing is stored.
+            #[inline]
+            pub fn number_of_leaves_default() -> Result<
+                NumberOfLeaves,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Mmr.Nodes`.
+            pub type Nodes = ::ferroscale_runtime_types::H256;
+            ///The storage key of `Mmr.Nodes`.
+            #[inline]
+            pub fn nodes(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Mmr",
+                    "Nodes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+    }
+    ///The `BeefyMmrLeaf` pallet (index 202).
+    pub mod beefy_mmr_leaf {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 202u8;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `BeefyMmrLeaf.BeefyAuthorities`.
+            pub type BeefyAuthorities = super::super::super::runtime_types::sp_consensus_beefy::mmr::BeefyAuthoritySet<
+                ::ferroscale_runtime_types::H256,
+            >;
+            ///The storage key of `BeefyMmrLeaf.BeefyAuthorities`.
+            #[inline]
+            pub fn beefy_authorities() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "BeefyMmrLeaf",
+                    "BeefyAuthorities",
+                    &[],
+                )
+            }
+            ///The value of `BeefyMmrLeaf.BeefyAuthorities` when nothing is stored.
+            #[inline]
+            pub fn beefy_authorities_default() -> Result<
+                BeefyAuthorities,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `BeefyMmrLeaf.BeefyNextAuthorities`.
+            pub type BeefyNextAuthorities = super::super::super::runtime_types::sp_consensus_beefy::mmr::BeefyAuthoritySet<
+                ::ferroscale_runtime_types::H256,
+            >;
+            ///The storage key of `BeefyMmrLeaf.BeefyNextAuthorities`.
+            #[inline]
+            pub fn beefy_next_authorities() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "BeefyMmrLeaf",
+                    "BeefyNextAuthorities",
+                    &[],
+                )
+            }
+            ///The value of `BeefyMmrLeaf.BeefyNextAuthorities` when nothing is stored.
+            #[inline]
+            pub fn beefy_next_authorities_default() -> Result<
+                BeefyNextAuthorities,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+    }
+}
 /// Decodes `bytes` as the metadata's type `type_id` with the generated
 /// types (all input consumed, nesting capped) and encodes the result
 /// again; `None` for an id with no standalone Rust type.

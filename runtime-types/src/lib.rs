@@ -29,6 +29,8 @@ pub use bytes::{AccountId20, H160, H256, H512, I256, U256};
 pub use chains::*;
 pub use collections::{BTreeMap, BTreeSet};
 pub use extrinsic::{SignedPart, UncheckedExtrinsic};
+/// Storage keys, for the generated `pallets::<pallet>::storage` builders.
+pub use ferroscale_core::hashing::{storage_key, StorageHasher};
 pub use opaque::WrapperKeepOpaque;
 
 /// Nesting depth at which generated decoders give up (deeper input is hostile:

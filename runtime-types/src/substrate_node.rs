@@ -11393,6 +11393,16116 @@ pub mod runtime_types {
         }
     }
 }
+/// Typed access to each pallet: constants, storage keys and values, call constructors.
+pub mod pallets {
+    ///The `System` pallet (index 0).
+    pub mod system {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 0u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::frame_system::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::frame_system::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::frame_system::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`System.BlockWeights`.
+            #[inline]
+            pub fn block_weights() -> Result<
+                super::super::super::runtime_types::frame_system::limits::BlockWeights,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x02[\x1F]\0\x0B\0 J\xA9\xD1\x01\x13\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xC2\xA0\xA9\x1D\0\x01\x0B\xD0_\x9F\xA6.\x01\x13fffffff\xA6\x01\x0B\0\x98\xF7>]\x01\x13\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xBF\x01\0\0\xC2\xA0\xA9\x1D\0\x01\x0B\xD0\xE7\xF1\x10\xA3\x01\x13fffffff\xE6\x01\x0B\0 J\xA9\xD1\x01\x13\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\x01\x07\0\x88Rjt\x13\0\0\0\0\0\0\0@\xC2\xA0\xA9\x1D\0\0\0\0",
+                )
+            }
+            ///`System.BlockLength`.
+            #[inline]
+            pub fn block_length() -> Result<
+                super::super::super::runtime_types::frame_system::limits::BlockLength,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0<\0\0\0P\0\0\0P\0")
+            }
+            ///`System.BlockHashCount`.
+            #[inline]
+            pub fn block_hash_count() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"`\t\0\0")
+            }
+            ///`System.DbWeight`.
+            #[inline]
+            pub fn db_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::RuntimeDbWeight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"@x}\x01\0\0\0\0\0\xE1\xF5\x05\0\0\0\0",
+                )
+            }
+            ///`System.Version`.
+            #[inline]
+            pub fn version() -> Result<
+                super::super::super::runtime_types::sp_version::RuntimeVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x10node8substrate-node\n\0\0\0\x0C\x01\0\0\0\0\0\0P\xDFj\xCBh\x99\x07`\x9B\x04\0\0\x007\xE3\x97\xFC|\x91\xF5\xE4\x02\0\0\0@\xFE:\xD4\x01\xF8\x95\x9A\x06\0\0\0\xD2\xBC\x98\x97\xEE\xD0\x8F\x15\x03\0\0\0\xBE\x9F\xB0\xC9\x1A\x80F\xCF\x01\0\0\0\xF7\x8B'\x8B\xE5?EL\x02\0\0\0\xED\x99\xC5\xAC\xB2^\xED\xF5\x03\0\0\0\x17\xA6\xBC\r\0b\xAE\xB3\x01\0\0\0\x18\xEFX\xA3\xB6{\xA7p\x01\0\0\0\xCB\xCA%\xE3\x9F\x14#\x87\x02\0\0\0hz\xD4J\xD3\x7F\x03\xC2\x01\0\0\0\xBC\x9D\x89\x90O[\x92?\x01\0\0\0\x84S\xB5\x0B\")9w\x01\0\0\0h\xB6k\xA1\"\xC9?\xA7\x02\0\0\x007\xC8\xBB\x13P\xA9\xA2\xA8\x04\0\0\0\x8A\x80G\xA5:\x82w\xEC\x01\0\0\0\xF3\xFF\x14\xD5\xABRpY\x03\0\0\0\x89\x9A%\x0C\xBE\x84\xF2P\x01\0\0\0\x91\xD5\xDF\x18\xB0\xD2\xCFX\x02\0\0\0\xAB<\x05r)\x1F\xEB\x8B\x01\0\0\0\x02\0\0\0\x01",
+                )
+            }
+            ///`System.SS58Prefix`.
+            #[inline]
+            pub fn ss58_prefix() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"*\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `System.Account`.
+            pub type Account = super::super::super::runtime_types::frame_system::AccountInfo<
+                u32,
+                super::super::super::runtime_types::pallet_balances::types::AccountData<
+                    u128,
+                >,
+            >;
+            ///The storage key of `System.Account`.
+            #[inline]
+            pub fn account(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.Account` when nothing is stored.
+            #[inline]
+            pub fn account_default() -> Result<Account, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
+                )
+            }
+            ///The value type of `System.ExtrinsicCount`.
+            pub type ExtrinsicCount = u32;
+            ///The storage key of `System.ExtrinsicCount`.
+            #[inline]
+            pub fn extrinsic_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ExtrinsicCount", &[])
+            }
+            ///The value type of `System.BlockWeight`.
+            pub type BlockWeight = super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            >;
+            ///The storage key of `System.BlockWeight`.
+            #[inline]
+            pub fn block_weight() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "BlockWeight", &[])
+            }
+            ///The value of `System.BlockWeight` when nothing is stored.
+            #[inline]
+            pub fn block_weight_default() -> Result<
+                BlockWeight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0")
+            }
+            ///The value type of `System.AllExtrinsicsLen`.
+            pub type AllExtrinsicsLen = u32;
+            ///The storage key of `System.AllExtrinsicsLen`.
+            #[inline]
+            pub fn all_extrinsics_len() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "AllExtrinsicsLen",
+                    &[],
+                )
+            }
+            ///The value type of `System.BlockHash`.
+            pub type BlockHash = ::ferroscale_runtime_types::H256;
+            ///The storage key of `System.BlockHash`.
+            #[inline]
+            pub fn block_hash(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "BlockHash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.BlockHash` when nothing is stored.
+            #[inline]
+            pub fn block_hash_default() -> Result<
+                BlockHash,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `System.ExtrinsicData`.
+            pub type ExtrinsicData = Vec<u8>;
+            ///The storage key of `System.ExtrinsicData`.
+            #[inline]
+            pub fn extrinsic_data(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "ExtrinsicData",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.ExtrinsicData` when nothing is stored.
+            #[inline]
+            pub fn extrinsic_data_default() -> Result<
+                ExtrinsicData,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.Number`.
+            pub type Number = u32;
+            ///The storage key of `System.Number`.
+            #[inline]
+            pub fn number() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Number", &[])
+            }
+            ///The value of `System.Number` when nothing is stored.
+            #[inline]
+            pub fn number_default() -> Result<Number, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `System.ParentHash`.
+            pub type ParentHash = ::ferroscale_runtime_types::H256;
+            ///The storage key of `System.ParentHash`.
+            #[inline]
+            pub fn parent_hash() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ParentHash", &[])
+            }
+            ///The value of `System.ParentHash` when nothing is stored.
+            #[inline]
+            pub fn parent_hash_default() -> Result<
+                ParentHash,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `System.Digest`.
+            pub type Digest = super::super::super::runtime_types::sp_runtime::generic::digest::Digest;
+            ///The storage key of `System.Digest`.
+            #[inline]
+            pub fn digest() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Digest", &[])
+            }
+            ///The value of `System.Digest` when nothing is stored.
+            #[inline]
+            pub fn digest_default() -> Result<Digest, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.Events`.
+            pub type Events = Vec<
+                super::super::super::runtime_types::frame_system::EventRecord<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeEvent,
+                    ::ferroscale_runtime_types::H256,
+                >,
+            >;
+            ///The storage key of `System.Events`.
+            #[inline]
+            pub fn events() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Events", &[])
+            }
+            ///The value of `System.Events` when nothing is stored.
+            #[inline]
+            pub fn events_default() -> Result<Events, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.EventCount`.
+            pub type EventCount = u32;
+            ///The storage key of `System.EventCount`.
+            #[inline]
+            pub fn event_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "EventCount", &[])
+            }
+            ///The value of `System.EventCount` when nothing is stored.
+            #[inline]
+            pub fn event_count_default() -> Result<
+                EventCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `System.EventTopics`.
+            pub type EventTopics = Vec<(u32, u32)>;
+            ///The storage key of `System.EventTopics`.
+            #[inline]
+            pub fn event_topics(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "EventTopics",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.EventTopics` when nothing is stored.
+            #[inline]
+            pub fn event_topics_default() -> Result<
+                EventTopics,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.LastRuntimeUpgrade`.
+            pub type LastRuntimeUpgrade = super::super::super::runtime_types::frame_system::LastRuntimeUpgradeInfo;
+            ///The storage key of `System.LastRuntimeUpgrade`.
+            #[inline]
+            pub fn last_runtime_upgrade() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "LastRuntimeUpgrade",
+                    &[],
+                )
+            }
+            ///The value type of `System.UpgradedToU32RefCount`.
+            pub type UpgradedToU32RefCount = bool;
+            ///The storage key of `System.UpgradedToU32RefCount`.
+            #[inline]
+            pub fn upgraded_to_u32_ref_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "UpgradedToU32RefCount",
+                    &[],
+                )
+            }
+            ///The value of `System.UpgradedToU32RefCount` when nothing is stored.
+            #[inline]
+            pub fn upgraded_to_u32_ref_count_default() -> Result<
+                UpgradedToU32RefCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.UpgradedToTripleRefCount`.
+            pub type UpgradedToTripleRefCount = bool;
+            ///The storage key of `System.UpgradedToTripleRefCount`.
+            #[inline]
+            pub fn upgraded_to_triple_ref_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "UpgradedToTripleRefCount",
+                    &[],
+                )
+            }
+            ///The value of `System.UpgradedToTripleRefCount` when nothing is stored.
+            #[inline]
+            pub fn upgraded_to_triple_ref_count_default() -> Result<
+                UpgradedToTripleRefCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.ExecutionPhase`.
+            pub type ExecutionPhase = super::super::super::runtime_types::frame_system::Phase;
+            ///The storage key of `System.ExecutionPhase`.
+            #[inline]
+            pub fn execution_phase() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ExecutionPhase", &[])
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`System.remark` as a `RuntimeCall`.
+            #[inline]
+            pub fn remark(remark: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::remark {
+                    remark,
+                })
+            }
+            ///`System.set_heap_pages` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_heap_pages(pages: u64) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_heap_pages {
+                    pages,
+                })
+            }
+            ///`System.set_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_code(code: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_code {
+                    code,
+                })
+            }
+            ///`System.set_code_without_checks` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_code_without_checks(
+                code: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_code_without_checks {
+                    code,
+                })
+            }
+            ///`System.set_storage` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_storage(
+                items: Vec<(Vec<u8>, Vec<u8>)>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_storage {
+                    items,
+                })
+            }
+            ///`System.kill_storage` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_storage(keys: Vec<Vec<u8>>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::kill_storage {
+                    keys,
+                })
+            }
+            ///`System.kill_prefix` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_prefix(
+                prefix: Vec<u8>,
+                subkeys: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::kill_prefix {
+                    prefix,
+                    subkeys,
+                })
+            }
+            ///`System.remark_with_event` as a `RuntimeCall`.
+            #[inline]
+            pub fn remark_with_event(
+                remark: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::remark_with_event {
+                    remark,
+                })
+            }
+        }
+    }
+    ///The `Utility` pallet (index 1).
+    pub mod utility {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 1u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_utility::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_utility::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_utility::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Utility.batched_calls_limit`.
+            #[inline]
+            pub fn batched_calls_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xAA*\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Utility.batch` as a `RuntimeCall`.
+            #[inline]
+            pub fn batch(
+                calls: Vec<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::batch {
+                        calls,
+                    }),
+                )
+            }
+            ///`Utility.as_derivative` as a `RuntimeCall`.
+            #[inline]
+            pub fn as_derivative(
+                index: u16,
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::as_derivative {
+                        index,
+                        call,
+                    }),
+                )
+            }
+            ///`Utility.batch_all` as a `RuntimeCall`.
+            #[inline]
+            pub fn batch_all(
+                calls: Vec<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::batch_all {
+                        calls,
+                    }),
+                )
+            }
+            ///`Utility.dispatch_as` as a `RuntimeCall`.
+            #[inline]
+            pub fn dispatch_as(
+                as_origin: super::super::super::runtime_types::kitchensink_runtime::OriginCaller,
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::dispatch_as {
+                        as_origin,
+                        call,
+                    }),
+                )
+            }
+            ///`Utility.force_batch` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_batch(
+                calls: Vec<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::force_batch {
+                        calls,
+                    }),
+                )
+            }
+            ///`Utility.with_weight` as a `RuntimeCall`.
+            #[inline]
+            pub fn with_weight(
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+                weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::with_weight {
+                        call,
+                        weight,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Babe` pallet (index 2).
+    pub mod babe {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 2u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_babe::pallet::Call;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_babe::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Babe.EpochDuration`.
+            #[inline]
+            pub fn epoch_duration() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xC8\0\0\0\0\0\0\0")
+            }
+            ///`Babe.ExpectedBlockTime`.
+            #[inline]
+            pub fn expected_block_time() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xB8\x0B\0\0\0\0\0\0")
+            }
+            ///`Babe.MaxAuthorities`.
+            #[inline]
+            pub fn max_authorities() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Babe.MaxNominators`.
+            #[inline]
+            pub fn max_nominators() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x01\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Babe.EpochIndex`.
+            pub type EpochIndex = u64;
+            ///The storage key of `Babe.EpochIndex`.
+            #[inline]
+            pub fn epoch_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "EpochIndex", &[])
+            }
+            ///The value of `Babe.EpochIndex` when nothing is stored.
+            #[inline]
+            pub fn epoch_index_default() -> Result<
+                EpochIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Babe.Authorities`.
+            pub type Authorities = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
+                (super::super::super::runtime_types::sp_consensus_babe::app::Public, u64),
+            >;
+            ///The storage key of `Babe.Authorities`.
+            #[inline]
+            pub fn authorities() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "Authorities", &[])
+            }
+            ///The value of `Babe.Authorities` when nothing is stored.
+            #[inline]
+            pub fn authorities_default() -> Result<
+                Authorities,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Babe.GenesisSlot`.
+            pub type GenesisSlot = super::super::super::runtime_types::sp_consensus_slots::Slot;
+            ///The storage key of `Babe.GenesisSlot`.
+            #[inline]
+            pub fn genesis_slot() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "GenesisSlot", &[])
+            }
+            ///The value of `Babe.GenesisSlot` when nothing is stored.
+            #[inline]
+            pub fn genesis_slot_default() -> Result<
+                GenesisSlot,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Babe.CurrentSlot`.
+            pub type CurrentSlot = super::super::super::runtime_types::sp_consensus_slots::Slot;
+            ///The storage key of `Babe.CurrentSlot`.
+            #[inline]
+            pub fn current_slot() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "CurrentSlot", &[])
+            }
+            ///The value of `Babe.CurrentSlot` when nothing is stored.
+            #[inline]
+            pub fn current_slot_default() -> Result<
+                CurrentSlot,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Babe.Randomness`.
+            pub type Randomness = [u8; 32usize];
+            ///The storage key of `Babe.Randomness`.
+            #[inline]
+            pub fn randomness() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "Randomness", &[])
+            }
+            ///The value of `Babe.Randomness` when nothing is stored.
+            #[inline]
+            pub fn randomness_default() -> Result<
+                Randomness,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Babe.PendingEpochConfigChange`.
+            pub type PendingEpochConfigChange = super::super::super::runtime_types::sp_consensus_babe::digests::NextConfigDescriptor;
+            ///The storage key of `Babe.PendingEpochConfigChange`.
+            #[inline]
+            pub fn pending_epoch_config_change() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Babe",
+                    "PendingEpochConfigChange",
+                    &[],
+                )
+            }
+            ///The value type of `Babe.NextRandomness`.
+            pub type NextRandomness = [u8; 32usize];
+            ///The storage key of `Babe.NextRandomness`.
+            #[inline]
+            pub fn next_randomness() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "NextRandomness", &[])
+            }
+            ///The value of `Babe.NextRandomness` when nothing is stored.
+            #[inline]
+            pub fn next_randomness_default() -> Result<
+                NextRandomness,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Babe.NextAuthorities`.
+            pub type NextAuthorities = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
+                (super::super::super::runtime_types::sp_consensus_babe::app::Public, u64),
+            >;
+            ///The storage key of `Babe.NextAuthorities`.
+            #[inline]
+            pub fn next_authorities() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "NextAuthorities", &[])
+            }
+            ///The value of `Babe.NextAuthorities` when nothing is stored.
+            #[inline]
+            pub fn next_authorities_default() -> Result<
+                NextAuthorities,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Babe.SegmentIndex`.
+            pub type SegmentIndex = u32;
+            ///The storage key of `Babe.SegmentIndex`.
+            #[inline]
+            pub fn segment_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "SegmentIndex", &[])
+            }
+            ///The value of `Babe.SegmentIndex` when nothing is stored.
+            #[inline]
+            pub fn segment_index_default() -> Result<
+                SegmentIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Babe.UnderConstruction`.
+            pub type UnderConstruction = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                [u8; 32usize],
+            >;
+            ///The storage key of `Babe.UnderConstruction`.
+            #[inline]
+            pub fn under_construction(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Babe",
+                    "UnderConstruction",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Babe.UnderConstruction` when nothing is stored.
+            #[inline]
+            pub fn under_construction_default() -> Result<
+                UnderConstruction,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Babe.Initialized`.
+            pub type Initialized = Option<
+                super::super::super::runtime_types::sp_consensus_babe::digests::PreDigest,
+            >;
+            ///The storage key of `Babe.Initialized`.
+            #[inline]
+            pub fn initialized() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "Initialized", &[])
+            }
+            ///The value type of `Babe.AuthorVrfRandomness`.
+            pub type AuthorVrfRandomness = Option<[u8; 32usize]>;
+            ///The storage key of `Babe.AuthorVrfRandomness`.
+            #[inline]
+            pub fn author_vrf_randomness() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Babe",
+                    "AuthorVrfRandomness",
+                    &[],
+                )
+            }
+            ///The value of `Babe.AuthorVrfRandomness` when nothing is stored.
+            #[inline]
+            pub fn author_vrf_randomness_default() -> Result<
+                AuthorVrfRandomness,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Babe.EpochStart`.
+            pub type EpochStart = (u32, u32);
+            ///The storage key of `Babe.EpochStart`.
+            #[inline]
+            pub fn epoch_start() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "EpochStart", &[])
+            }
+            ///The value of `Babe.EpochStart` when nothing is stored.
+            #[inline]
+            pub fn epoch_start_default() -> Result<
+                EpochStart,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Babe.Lateness`.
+            pub type Lateness = u32;
+            ///The storage key of `Babe.Lateness`.
+            #[inline]
+            pub fn lateness() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "Lateness", &[])
+            }
+            ///The value of `Babe.Lateness` when nothing is stored.
+            #[inline]
+            pub fn lateness_default() -> Result<Lateness, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Babe.EpochConfig`.
+            pub type EpochConfig = super::super::super::runtime_types::sp_consensus_babe::BabeEpochConfiguration;
+            ///The storage key of `Babe.EpochConfig`.
+            #[inline]
+            pub fn epoch_config() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "EpochConfig", &[])
+            }
+            ///The value type of `Babe.NextEpochConfig`.
+            pub type NextEpochConfig = super::super::super::runtime_types::sp_consensus_babe::BabeEpochConfiguration;
+            ///The storage key of `Babe.NextEpochConfig`.
+            #[inline]
+            pub fn next_epoch_config() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "NextEpochConfig", &[])
+            }
+            ///The value type of `Babe.SkippedEpochs`.
+            pub type SkippedEpochs = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (u64, u32),
+            >;
+            ///The storage key of `Babe.SkippedEpochs`.
+            #[inline]
+            pub fn skipped_epochs() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "SkippedEpochs", &[])
+            }
+            ///The value of `Babe.SkippedEpochs` when nothing is stored.
+            #[inline]
+            pub fn skipped_epochs_default() -> Result<
+                SkippedEpochs,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Babe.report_equivocation` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation(
+                equivocation_proof: super::super::super::runtime_types::sp_consensus_slots::EquivocationProof<
+                    super::super::super::runtime_types::sp_runtime::generic::header::Header<
+                        u32,
+                    >,
+                    super::super::super::runtime_types::sp_consensus_babe::app::Public,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Babe(super::super::super::runtime_types::pallet_babe::pallet::Call::report_equivocation {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Babe.report_equivocation_unsigned` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation_unsigned(
+                equivocation_proof: super::super::super::runtime_types::sp_consensus_slots::EquivocationProof<
+                    super::super::super::runtime_types::sp_runtime::generic::header::Header<
+                        u32,
+                    >,
+                    super::super::super::runtime_types::sp_consensus_babe::app::Public,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Babe(super::super::super::runtime_types::pallet_babe::pallet::Call::report_equivocation_unsigned {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Babe.plan_config_change` as a `RuntimeCall`.
+            #[inline]
+            pub fn plan_config_change(
+                config: super::super::super::runtime_types::sp_consensus_babe::digests::NextConfigDescriptor,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Babe(super::super::super::runtime_types::pallet_babe::pallet::Call::plan_config_change {
+                    config,
+                })
+            }
+        }
+    }
+    ///The `Timestamp` pallet (index 3).
+    pub mod timestamp {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 3u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_timestamp::pallet::Call;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Timestamp.MinimumPeriod`.
+            #[inline]
+            pub fn minimum_period() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xDC\x05\0\0\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Timestamp.Now`.
+            pub type Now = u64;
+            ///The storage key of `Timestamp.Now`.
+            #[inline]
+            pub fn now() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Timestamp", "Now", &[])
+            }
+            ///The value of `Timestamp.Now` when nothing is stored.
+            #[inline]
+            pub fn now_default() -> Result<Now, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Timestamp.DidUpdate`.
+            pub type DidUpdate = bool;
+            ///The storage key of `Timestamp.DidUpdate`.
+            #[inline]
+            pub fn did_update() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Timestamp", "DidUpdate", &[])
+            }
+            ///The value of `Timestamp.DidUpdate` when nothing is stored.
+            #[inline]
+            pub fn did_update_default() -> Result<
+                DidUpdate,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Timestamp.set` as a `RuntimeCall`.
+            #[inline]
+            pub fn set(now: u64) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Timestamp(super::super::super::runtime_types::pallet_timestamp::pallet::Call::set {
+                    now,
+                })
+            }
+        }
+    }
+    ///The `Authorship` pallet (index 4).
+    pub mod authorship {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 4u8;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Authorship.Author`.
+            pub type Author = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Authorship.Author`.
+            #[inline]
+            pub fn author() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Authorship", "Author", &[])
+            }
+        }
+    }
+    ///The `Indices` pallet (index 5).
+    pub mod indices {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 5u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_indices::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_indices::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_indices::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Indices.Deposit`.
+            #[inline]
+            pub fn deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Indices.Accounts`.
+            pub type Accounts = (::ferroscale_runtime_types::AccountId32, u128, bool);
+            ///The storage key of `Indices.Accounts`.
+            #[inline]
+            pub fn accounts(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Indices",
+                    "Accounts",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Indices.claim` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::claim {
+                    index,
+                })
+            }
+            ///`Indices.transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer(
+                new: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::transfer {
+                    new,
+                    index,
+                })
+            }
+            ///`Indices.free` as a `RuntimeCall`.
+            #[inline]
+            pub fn free(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::free {
+                    index,
+                })
+            }
+            ///`Indices.force_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_transfer(
+                new: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                index: u32,
+                freeze: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::force_transfer {
+                    new,
+                    index,
+                    freeze,
+                })
+            }
+            ///`Indices.freeze` as a `RuntimeCall`.
+            #[inline]
+            pub fn freeze(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::freeze {
+                    index,
+                })
+            }
+        }
+    }
+    ///The `Balances` pallet (index 6).
+    pub mod balances {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 6u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_balances::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_balances::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_balances::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Balances.ExistentialDeposit`.
+            #[inline]
+            pub fn existential_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Balances.MaxLocks`.
+            #[inline]
+            pub fn max_locks() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+            ///`Balances.MaxReserves`.
+            #[inline]
+            pub fn max_reserves() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+            ///`Balances.MaxHolds`.
+            #[inline]
+            pub fn max_holds() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x02\0\0\0")
+            }
+            ///`Balances.MaxFreezes`.
+            #[inline]
+            pub fn max_freezes() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Balances.TotalIssuance`.
+            pub type TotalIssuance = u128;
+            ///The storage key of `Balances.TotalIssuance`.
+            #[inline]
+            pub fn total_issuance() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "TotalIssuance", &[])
+            }
+            ///The value of `Balances.TotalIssuance` when nothing is stored.
+            #[inline]
+            pub fn total_issuance_default() -> Result<
+                TotalIssuance,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Balances.InactiveIssuance`.
+            pub type InactiveIssuance = u128;
+            ///The storage key of `Balances.InactiveIssuance`.
+            #[inline]
+            pub fn inactive_issuance() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "InactiveIssuance",
+                    &[],
+                )
+            }
+            ///The value of `Balances.InactiveIssuance` when nothing is stored.
+            #[inline]
+            pub fn inactive_issuance_default() -> Result<
+                InactiveIssuance,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Balances.Account`.
+            pub type Account = super::super::super::runtime_types::pallet_balances::types::AccountData<
+                u128,
+            >;
+            ///The storage key of `Balances.Account`.
+            #[inline]
+            pub fn account(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Account` when nothing is stored.
+            #[inline]
+            pub fn account_default() -> Result<Account, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x80",
+                )
+            }
+            ///The value type of `Balances.Locks`.
+            pub type Locks = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
+                super::super::super::runtime_types::pallet_balances::types::BalanceLock<
+                    u128,
+                >,
+            >;
+            ///The storage key of `Balances.Locks`.
+            #[inline]
+            pub fn locks(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Locks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Locks` when nothing is stored.
+            #[inline]
+            pub fn locks_default() -> Result<Locks, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Balances.Reserves`.
+            pub type Reserves = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_balances::types::ReserveData<
+                    [u8; 8usize],
+                    u128,
+                >,
+            >;
+            ///The storage key of `Balances.Reserves`.
+            #[inline]
+            pub fn reserves(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Reserves",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Reserves` when nothing is stored.
+            #[inline]
+            pub fn reserves_default() -> Result<Reserves, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Balances.Holds`.
+            pub type Holds = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_balances::types::IdAmount<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeHoldReason,
+                    u128,
+                >,
+            >;
+            ///The storage key of `Balances.Holds`.
+            #[inline]
+            pub fn holds(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Holds",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Holds` when nothing is stored.
+            #[inline]
+            pub fn holds_default() -> Result<Holds, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Balances.Freezes`.
+            pub type Freezes = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_balances::types::IdAmount2<
+                    u128,
+                >,
+            >;
+            ///The storage key of `Balances.Freezes`.
+            #[inline]
+            pub fn freezes(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Freezes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Freezes` when nothing is stored.
+            #[inline]
+            pub fn freezes_default() -> Result<Freezes, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Balances.transfer_allow_death` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_allow_death(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer_allow_death {
+                    dest,
+                    value,
+                })
+            }
+            ///`Balances.set_balance_deprecated` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_balance_deprecated(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                new_free: u128,
+                old_reserved: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::set_balance_deprecated {
+                    who,
+                    new_free,
+                    old_reserved,
+                })
+            }
+            ///`Balances.force_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_transfer(
+                source: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_transfer {
+                    source,
+                    dest,
+                    value,
+                })
+            }
+            ///`Balances.transfer_keep_alive` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_keep_alive(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer_keep_alive {
+                    dest,
+                    value,
+                })
+            }
+            ///`Balances.transfer_all` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_all(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                keep_alive: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer_all {
+                    dest,
+                    keep_alive,
+                })
+            }
+            ///`Balances.force_unreserve` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_unreserve(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_unreserve {
+                    who,
+                    amount,
+                })
+            }
+            ///`Balances.upgrade_accounts` as a `RuntimeCall`.
+            #[inline]
+            pub fn upgrade_accounts(
+                who: Vec<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::upgrade_accounts {
+                    who,
+                })
+            }
+            ///`Balances.transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer {
+                    dest,
+                    value,
+                })
+            }
+            ///`Balances.force_set_balance` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_set_balance(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                new_free: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_set_balance {
+                    who,
+                    new_free,
+                })
+            }
+        }
+    }
+    ///The `TransactionPayment` pallet (index 7).
+    pub mod transaction_payment {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 7u8;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_transaction_payment::pallet::Event;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`TransactionPayment.OperationalFeeMultiplier`.
+            #[inline]
+            pub fn operational_fee_multiplier() -> Result<
+                u8,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x05")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `TransactionPayment.NextFeeMultiplier`.
+            pub type NextFeeMultiplier = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128;
+            ///The storage key of `TransactionPayment.NextFeeMultiplier`.
+            #[inline]
+            pub fn next_fee_multiplier() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionPayment",
+                    "NextFeeMultiplier",
+                    &[],
+                )
+            }
+            ///The value of `TransactionPayment.NextFeeMultiplier` when nothing is stored.
+            #[inline]
+            pub fn next_fee_multiplier_default() -> Result<
+                NextFeeMultiplier,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0d\xA7\xB3\xB6\xE0\r\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `TransactionPayment.StorageVersion`.
+            pub type StorageVersion = super::super::super::runtime_types::pallet_transaction_payment::Releases;
+            ///The storage key of `TransactionPayment.StorageVersion`.
+            #[inline]
+            pub fn storage_version() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionPayment",
+                    "StorageVersion",
+                    &[],
+                )
+            }
+            ///The value of `TransactionPayment.StorageVersion` when nothing is stored.
+            #[inline]
+            pub fn storage_version_default() -> Result<
+                StorageVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+    }
+    ///The `AssetTxPayment` pallet (index 8).
+    pub mod asset_tx_payment {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 8u8;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_asset_tx_payment::pallet::Event;
+    }
+    ///The `AssetConversionTxPayment` pallet (index 9).
+    pub mod asset_conversion_tx_payment {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 9u8;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_asset_conversion_tx_payment::pallet::Event;
+    }
+    ///The `ElectionProviderMultiPhase` pallet (index 10).
+    pub mod election_provider_multi_phase {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 10u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`ElectionProviderMultiPhase.UnsignedPhase`.
+            #[inline]
+            pub fn unsigned_phase() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.SignedPhase`.
+            #[inline]
+            pub fn signed_phase() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.BetterSignedThreshold`.
+            #[inline]
+            pub fn better_signed_threshold() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.BetterUnsignedThreshold`.
+            #[inline]
+            pub fn better_unsigned_threshold() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xA0\x86\x01\0")
+            }
+            ///`ElectionProviderMultiPhase.OffchainRepeat`.
+            #[inline]
+            pub fn offchain_repeat() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x05\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.MinerTxPriority`.
+            #[inline]
+            pub fn miner_tx_priority() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\xFE\xFF\xFF\xFF\xFF\xFF\xFF\x7F",
+                )
+            }
+            ///`ElectionProviderMultiPhase.SignedMaxSubmissions`.
+            #[inline]
+            pub fn signed_max_submissions() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\n\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.SignedMaxWeight`.
+            #[inline]
+            pub fn signed_max_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x0B\x10\x89W\x8F.\x01\x13fffffff\xA6",
+                )
+            }
+            ///`ElectionProviderMultiPhase.SignedMaxRefunds`.
+            #[inline]
+            pub fn signed_max_refunds() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x03\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.SignedRewardBase`.
+            #[inline]
+            pub fn signed_reward_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`ElectionProviderMultiPhase.SignedDepositBase`.
+            #[inline]
+            pub fn signed_deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`ElectionProviderMultiPhase.SignedDepositByte`.
+            #[inline]
+            pub fn signed_deposit_byte() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x10\xA5\xD4\xE8\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`ElectionProviderMultiPhase.SignedDepositWeight`.
+            #[inline]
+            pub fn signed_deposit_weight() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`ElectionProviderMultiPhase.MaxWinners`.
+            #[inline]
+            pub fn max_winners() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0")
+            }
+            ///`ElectionProviderMultiPhase.MinerMaxLength`.
+            #[inline]
+            pub fn miner_max_length() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x006\0")
+            }
+            ///`ElectionProviderMultiPhase.MinerMaxWeight`.
+            #[inline]
+            pub fn miner_max_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x0B\x10\x89W\x8F.\x01\x13fffffff\xA6",
+                )
+            }
+            ///`ElectionProviderMultiPhase.MinerMaxVotesPerVoter`.
+            #[inline]
+            pub fn miner_max_votes_per_voter() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x10\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.MinerMaxWinners`.
+            #[inline]
+            pub fn miner_max_winners() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ElectionProviderMultiPhase.Round`.
+            pub type Round = u32;
+            ///The storage key of `ElectionProviderMultiPhase.Round`.
+            #[inline]
+            pub fn round() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "Round",
+                    &[],
+                )
+            }
+            ///The value of `ElectionProviderMultiPhase.Round` when nothing is stored.
+            #[inline]
+            pub fn round_default() -> Result<Round, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0")
+            }
+            ///The value type of `ElectionProviderMultiPhase.CurrentPhase`.
+            pub type CurrentPhase = super::super::super::runtime_types::pallet_election_provider_multi_phase::Phase<
+                u32,
+            >;
+            ///The storage key of `ElectionProviderMultiPhase.CurrentPhase`.
+            #[inline]
+            pub fn current_phase() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "CurrentPhase",
+                    &[],
+                )
+            }
+            ///The value of `ElectionProviderMultiPhase.CurrentPhase` when nothing is stored.
+            #[inline]
+            pub fn current_phase_default() -> Result<
+                CurrentPhase,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ElectionProviderMultiPhase.QueuedSolution`.
+            pub type QueuedSolution = super::super::super::runtime_types::pallet_election_provider_multi_phase::ReadySolution;
+            ///The storage key of `ElectionProviderMultiPhase.QueuedSolution`.
+            #[inline]
+            pub fn queued_solution() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "QueuedSolution",
+                    &[],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.Snapshot`.
+            pub type Snapshot = super::super::super::runtime_types::pallet_election_provider_multi_phase::RoundSnapshot<
+                ::ferroscale_runtime_types::AccountId32,
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    u64,
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        ::ferroscale_runtime_types::AccountId32,
+                    >,
+                ),
+            >;
+            ///The storage key of `ElectionProviderMultiPhase.Snapshot`.
+            #[inline]
+            pub fn snapshot() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "Snapshot",
+                    &[],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.DesiredTargets`.
+            pub type DesiredTargets = u32;
+            ///The storage key of `ElectionProviderMultiPhase.DesiredTargets`.
+            #[inline]
+            pub fn desired_targets() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "DesiredTargets",
+                    &[],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.SnapshotMetadata`.
+            pub type SnapshotMetadata = super::super::super::runtime_types::pallet_election_provider_multi_phase::SolutionOrSnapshotSize;
+            ///The storage key of `ElectionProviderMultiPhase.SnapshotMetadata`.
+            #[inline]
+            pub fn snapshot_metadata() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "SnapshotMetadata",
+                    &[],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.SignedSubmissionNextIndex`.
+            pub type SignedSubmissionNextIndex = u32;
+            ///The storage key of `ElectionProviderMultiPhase.SignedSubmissionNextIndex`.
+            #[inline]
+            pub fn signed_submission_next_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "SignedSubmissionNextIndex",
+                    &[],
+                )
+            }
+            ///The value of `ElectionProviderMultiPhase.SignedSubmissionNextIndex` when nothing is stored.
+            #[inline]
+            pub fn signed_submission_next_index_default() -> Result<
+                SignedSubmissionNextIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ElectionProviderMultiPhase.SignedSubmissionIndices`.
+            pub type SignedSubmissionIndices = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (
+                    super::super::super::runtime_types::sp_npos_elections::ElectionScore,
+                    u32,
+                    u32,
+                ),
+            >;
+            ///The storage key of `ElectionProviderMultiPhase.SignedSubmissionIndices`.
+            #[inline]
+            pub fn signed_submission_indices() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "SignedSubmissionIndices",
+                    &[],
+                )
+            }
+            ///The value of `ElectionProviderMultiPhase.SignedSubmissionIndices` when nothing is stored.
+            #[inline]
+            pub fn signed_submission_indices_default() -> Result<
+                SignedSubmissionIndices,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ElectionProviderMultiPhase.SignedSubmissionsMap`.
+            pub type SignedSubmissionsMap = super::super::super::runtime_types::pallet_election_provider_multi_phase::signed::SignedSubmission<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+                super::super::super::runtime_types::kitchensink_runtime::NposSolution16,
+            >;
+            ///The storage key of `ElectionProviderMultiPhase.SignedSubmissionsMap`.
+            #[inline]
+            pub fn signed_submissions_map(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "SignedSubmissionsMap",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.MinimumUntrustedScore`.
+            pub type MinimumUntrustedScore = super::super::super::runtime_types::sp_npos_elections::ElectionScore;
+            ///The storage key of `ElectionProviderMultiPhase.MinimumUntrustedScore`.
+            #[inline]
+            pub fn minimum_untrusted_score() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "MinimumUntrustedScore",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ElectionProviderMultiPhase.submit_unsigned` as a `RuntimeCall`.
+            #[inline]
+            pub fn submit_unsigned(
+                raw_solution: super::super::super::runtime_types::pallet_election_provider_multi_phase::RawSolution<
+                    super::super::super::runtime_types::kitchensink_runtime::NposSolution16,
+                >,
+                witness: super::super::super::runtime_types::pallet_election_provider_multi_phase::SolutionOrSnapshotSize,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::submit_unsigned {
+                    raw_solution,
+                    witness,
+                })
+            }
+            ///`ElectionProviderMultiPhase.set_minimum_untrusted_score` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_minimum_untrusted_score(
+                maybe_next_score: Option<
+                    super::super::super::runtime_types::sp_npos_elections::ElectionScore,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::set_minimum_untrusted_score {
+                    maybe_next_score,
+                })
+            }
+            ///`ElectionProviderMultiPhase.set_emergency_election_result` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_emergency_election_result(
+                supports: Vec<
+                    (
+                        ::ferroscale_runtime_types::AccountId32,
+                        super::super::super::runtime_types::sp_npos_elections::Support<
+                            ::ferroscale_runtime_types::AccountId32,
+                        >,
+                    ),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::set_emergency_election_result {
+                    supports,
+                })
+            }
+            ///`ElectionProviderMultiPhase.submit` as a `RuntimeCall`.
+            #[inline]
+            pub fn submit(
+                raw_solution: super::super::super::runtime_types::pallet_election_provider_multi_phase::RawSolution<
+                    super::super::super::runtime_types::kitchensink_runtime::NposSolution16,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::submit {
+                    raw_solution,
+                })
+            }
+            ///`ElectionProviderMultiPhase.governance_fallback` as a `RuntimeCall`.
+            #[inline]
+            pub fn governance_fallback(
+                maybe_max_voters: Option<u32>,
+                maybe_max_targets: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::governance_fallback {
+                    maybe_max_voters,
+                    maybe_max_targets,
+                })
+            }
+        }
+    }
+    ///The `Staking` pallet (index 11).
+    pub mod staking {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 11u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_staking::pallet::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_staking::pallet::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_staking::pallet::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Staking.HistoryDepth`.
+            #[inline]
+            pub fn history_depth() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"T\0\0\0")
+            }
+            ///`Staking.SessionsPerEra`.
+            #[inline]
+            pub fn sessions_per_era() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x06\0\0\0")
+            }
+            ///`Staking.BondingDuration`.
+            #[inline]
+            pub fn bonding_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xA0\x02\0\0")
+            }
+            ///`Staking.SlashDeferDuration`.
+            #[inline]
+            pub fn slash_defer_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xA8\0\0\0")
+            }
+            ///`Staking.MaxNominatorRewardedPerValidator`.
+            #[inline]
+            pub fn max_nominator_rewarded_per_validator() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\x01\0\0")
+            }
+            ///`Staking.MaxUnlockingChunks`.
+            #[inline]
+            pub fn max_unlocking_chunks() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b" \0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Staking.ValidatorCount`.
+            pub type ValidatorCount = u32;
+            ///The storage key of `Staking.ValidatorCount`.
+            #[inline]
+            pub fn validator_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ValidatorCount", &[])
+            }
+            ///The value of `Staking.ValidatorCount` when nothing is stored.
+            #[inline]
+            pub fn validator_count_default() -> Result<
+                ValidatorCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.MinimumValidatorCount`.
+            pub type MinimumValidatorCount = u32;
+            ///The storage key of `Staking.MinimumValidatorCount`.
+            #[inline]
+            pub fn minimum_validator_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MinimumValidatorCount",
+                    &[],
+                )
+            }
+            ///The value of `Staking.MinimumValidatorCount` when nothing is stored.
+            #[inline]
+            pub fn minimum_validator_count_default() -> Result<
+                MinimumValidatorCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.Invulnerables`.
+            pub type Invulnerables = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `Staking.Invulnerables`.
+            #[inline]
+            pub fn invulnerables() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "Invulnerables", &[])
+            }
+            ///The value of `Staking.Invulnerables` when nothing is stored.
+            #[inline]
+            pub fn invulnerables_default() -> Result<
+                Invulnerables,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.Bonded`.
+            pub type Bonded = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Staking.Bonded`.
+            #[inline]
+            pub fn bonded(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Bonded",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.MinNominatorBond`.
+            pub type MinNominatorBond = u128;
+            ///The storage key of `Staking.MinNominatorBond`.
+            #[inline]
+            pub fn min_nominator_bond() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MinNominatorBond",
+                    &[],
+                )
+            }
+            ///The value of `Staking.MinNominatorBond` when nothing is stored.
+            #[inline]
+            pub fn min_nominator_bond_default() -> Result<
+                MinNominatorBond,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.MinValidatorBond`.
+            pub type MinValidatorBond = u128;
+            ///The storage key of `Staking.MinValidatorBond`.
+            #[inline]
+            pub fn min_validator_bond() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MinValidatorBond",
+                    &[],
+                )
+            }
+            ///The value of `Staking.MinValidatorBond` when nothing is stored.
+            #[inline]
+            pub fn min_validator_bond_default() -> Result<
+                MinValidatorBond,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.MinimumActiveStake`.
+            pub type MinimumActiveStake = u128;
+            ///The storage key of `Staking.MinimumActiveStake`.
+            #[inline]
+            pub fn minimum_active_stake() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MinimumActiveStake",
+                    &[],
+                )
+            }
+            ///The value of `Staking.MinimumActiveStake` when nothing is stored.
+            #[inline]
+            pub fn minimum_active_stake_default() -> Result<
+                MinimumActiveStake,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.MinCommission`.
+            pub type MinCommission = super::super::super::runtime_types::sp_arithmetic::per_things::Perbill;
+            ///The storage key of `Staking.MinCommission`.
+            #[inline]
+            pub fn min_commission() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "MinCommission", &[])
+            }
+            ///The value of `Staking.MinCommission` when nothing is stored.
+            #[inline]
+            pub fn min_commission_default() -> Result<
+                MinCommission,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.Ledger`.
+            pub type Ledger = super::super::super::runtime_types::pallet_staking::StakingLedger;
+            ///The storage key of `Staking.Ledger`.
+            #[inline]
+            pub fn ledger(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Ledger",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.Payee`.
+            pub type Payee = super::super::super::runtime_types::pallet_staking::RewardDestination<
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Staking.Payee`.
+            #[inline]
+            pub fn payee(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Payee",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.Payee` when nothing is stored.
+            #[inline]
+            pub fn payee_default() -> Result<Payee, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.Validators`.
+            pub type Validators = super::super::super::runtime_types::pallet_staking::ValidatorPrefs;
+            ///The storage key of `Staking.Validators`.
+            #[inline]
+            pub fn validators(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Validators",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.Validators` when nothing is stored.
+            #[inline]
+            pub fn validators_default() -> Result<
+                Validators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `Staking.CounterForValidators`.
+            pub type CounterForValidators = u32;
+            ///The storage key of `Staking.CounterForValidators`.
+            #[inline]
+            pub fn counter_for_validators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "CounterForValidators",
+                    &[],
+                )
+            }
+            ///The value of `Staking.CounterForValidators` when nothing is stored.
+            #[inline]
+            pub fn counter_for_validators_default() -> Result<
+                CounterForValidators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.MaxValidatorsCount`.
+            pub type MaxValidatorsCount = u32;
+            ///The storage key of `Staking.MaxValidatorsCount`.
+            #[inline]
+            pub fn max_validators_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MaxValidatorsCount",
+                    &[],
+                )
+            }
+            ///The value type of `Staking.Nominators`.
+            pub type Nominators = super::super::super::runtime_types::pallet_staking::Nominations;
+            ///The storage key of `Staking.Nominators`.
+            #[inline]
+            pub fn nominators(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Nominators",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.CounterForNominators`.
+            pub type CounterForNominators = u32;
+            ///The storage key of `Staking.CounterForNominators`.
+            #[inline]
+            pub fn counter_for_nominators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "CounterForNominators",
+                    &[],
+                )
+            }
+            ///The value of `Staking.CounterForNominators` when nothing is stored.
+            #[inline]
+            pub fn counter_for_nominators_default() -> Result<
+                CounterForNominators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.MaxNominatorsCount`.
+            pub type MaxNominatorsCount = u32;
+            ///The storage key of `Staking.MaxNominatorsCount`.
+            #[inline]
+            pub fn max_nominators_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MaxNominatorsCount",
+                    &[],
+                )
+            }
+            ///The value type of `Staking.CurrentEra`.
+            pub type CurrentEra = u32;
+            ///The storage key of `Staking.CurrentEra`.
+            #[inline]
+            pub fn current_era() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "CurrentEra", &[])
+            }
+            ///The value type of `Staking.ActiveEra`.
+            pub type ActiveEra = super::super::super::runtime_types::pallet_staking::ActiveEraInfo;
+            ///The storage key of `Staking.ActiveEra`.
+            #[inline]
+            pub fn active_era() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ActiveEra", &[])
+            }
+            ///The value type of `Staking.ErasStartSessionIndex`.
+            pub type ErasStartSessionIndex = u32;
+            ///The storage key of `Staking.ErasStartSessionIndex`.
+            #[inline]
+            pub fn eras_start_session_index(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStartSessionIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.ErasStakers`.
+            pub type ErasStakers = super::super::super::runtime_types::pallet_staking::Exposure<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Staking.ErasStakers`.
+            #[inline]
+            pub fn eras_stakers(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStakers",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasStakers` when nothing is stored.
+            #[inline]
+            pub fn eras_stakers_default() -> Result<
+                ErasStakers,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0")
+            }
+            ///The value type of `Staking.ErasStakersClipped`.
+            pub type ErasStakersClipped = super::super::super::runtime_types::pallet_staking::Exposure<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Staking.ErasStakersClipped`.
+            #[inline]
+            pub fn eras_stakers_clipped(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStakersClipped",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasStakersClipped` when nothing is stored.
+            #[inline]
+            pub fn eras_stakers_clipped_default() -> Result<
+                ErasStakersClipped,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0")
+            }
+            ///The value type of `Staking.ErasValidatorPrefs`.
+            pub type ErasValidatorPrefs = super::super::super::runtime_types::pallet_staking::ValidatorPrefs;
+            ///The storage key of `Staking.ErasValidatorPrefs`.
+            #[inline]
+            pub fn eras_validator_prefs(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasValidatorPrefs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasValidatorPrefs` when nothing is stored.
+            #[inline]
+            pub fn eras_validator_prefs_default() -> Result<
+                ErasValidatorPrefs,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `Staking.ErasValidatorReward`.
+            pub type ErasValidatorReward = u128;
+            ///The storage key of `Staking.ErasValidatorReward`.
+            #[inline]
+            pub fn eras_validator_reward(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasValidatorReward",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.ErasRewardPoints`.
+            pub type ErasRewardPoints = super::super::super::runtime_types::pallet_staking::EraRewardPoints<
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Staking.ErasRewardPoints`.
+            #[inline]
+            pub fn eras_reward_points(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasRewardPoints",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasRewardPoints` when nothing is stored.
+            #[inline]
+            pub fn eras_reward_points_default() -> Result<
+                ErasRewardPoints,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0")
+            }
+            ///The value type of `Staking.ErasTotalStake`.
+            pub type ErasTotalStake = u128;
+            ///The storage key of `Staking.ErasTotalStake`.
+            #[inline]
+            pub fn eras_total_stake(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasTotalStake",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasTotalStake` when nothing is stored.
+            #[inline]
+            pub fn eras_total_stake_default() -> Result<
+                ErasTotalStake,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.ForceEra`.
+            pub type ForceEra = super::super::super::runtime_types::pallet_staking::Forcing;
+            ///The storage key of `Staking.ForceEra`.
+            #[inline]
+            pub fn force_era() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ForceEra", &[])
+            }
+            ///The value of `Staking.ForceEra` when nothing is stored.
+            #[inline]
+            pub fn force_era_default() -> Result<ForceEra, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.SlashRewardFraction`.
+            pub type SlashRewardFraction = super::super::super::runtime_types::sp_arithmetic::per_things::Perbill;
+            ///The storage key of `Staking.SlashRewardFraction`.
+            #[inline]
+            pub fn slash_reward_fraction() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "SlashRewardFraction",
+                    &[],
+                )
+            }
+            ///The value of `Staking.SlashRewardFraction` when nothing is stored.
+            #[inline]
+            pub fn slash_reward_fraction_default() -> Result<
+                SlashRewardFraction,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.CanceledSlashPayout`.
+            pub type CanceledSlashPayout = u128;
+            ///The storage key of `Staking.CanceledSlashPayout`.
+            #[inline]
+            pub fn canceled_slash_payout() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "CanceledSlashPayout",
+                    &[],
+                )
+            }
+            ///The value of `Staking.CanceledSlashPayout` when nothing is stored.
+            #[inline]
+            pub fn canceled_slash_payout_default() -> Result<
+                CanceledSlashPayout,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.UnappliedSlashes`.
+            pub type UnappliedSlashes = Vec<
+                super::super::super::runtime_types::pallet_staking::UnappliedSlash<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u128,
+                >,
+            >;
+            ///The storage key of `Staking.UnappliedSlashes`.
+            #[inline]
+            pub fn unapplied_slashes(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "UnappliedSlashes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.UnappliedSlashes` when nothing is stored.
+            #[inline]
+            pub fn unapplied_slashes_default() -> Result<
+                UnappliedSlashes,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.BondedEras`.
+            pub type BondedEras = Vec<(u32, u32)>;
+            ///The storage key of `Staking.BondedEras`.
+            #[inline]
+            pub fn bonded_eras() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "BondedEras", &[])
+            }
+            ///The value of `Staking.BondedEras` when nothing is stored.
+            #[inline]
+            pub fn bonded_eras_default() -> Result<
+                BondedEras,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.ValidatorSlashInEra`.
+            pub type ValidatorSlashInEra = (
+                super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                u128,
+            );
+            ///The storage key of `Staking.ValidatorSlashInEra`.
+            #[inline]
+            pub fn validator_slash_in_era(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ValidatorSlashInEra",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.NominatorSlashInEra`.
+            pub type NominatorSlashInEra = u128;
+            ///The storage key of `Staking.NominatorSlashInEra`.
+            #[inline]
+            pub fn nominator_slash_in_era(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "NominatorSlashInEra",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.SlashingSpans`.
+            pub type SlashingSpans = super::super::super::runtime_types::pallet_staking::slashing::SlashingSpans;
+            ///The storage key of `Staking.SlashingSpans`.
+            #[inline]
+            pub fn slashing_spans(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "SlashingSpans",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.SpanSlash`.
+            pub type SpanSlash = super::super::super::runtime_types::pallet_staking::slashing::SpanRecord<
+                u128,
+            >;
+            ///The storage key of `Staking.SpanSlash`.
+            #[inline]
+            pub fn span_slash(
+                key1: &(::ferroscale_runtime_types::AccountId32, u32),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "SpanSlash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.SpanSlash` when nothing is stored.
+            #[inline]
+            pub fn span_slash_default() -> Result<
+                SpanSlash,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.CurrentPlannedSession`.
+            pub type CurrentPlannedSession = u32;
+            ///The storage key of `Staking.CurrentPlannedSession`.
+            #[inline]
+            pub fn current_planned_session() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "CurrentPlannedSession",
+                    &[],
+                )
+            }
+            ///The value of `Staking.CurrentPlannedSession` when nothing is stored.
+            #[inline]
+            pub fn current_planned_session_default() -> Result<
+                CurrentPlannedSession,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.OffendingValidators`.
+            pub type OffendingValidators = Vec<(u32, bool)>;
+            ///The storage key of `Staking.OffendingValidators`.
+            #[inline]
+            pub fn offending_validators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "OffendingValidators",
+                    &[],
+                )
+            }
+            ///The value of `Staking.OffendingValidators` when nothing is stored.
+            #[inline]
+            pub fn offending_validators_default() -> Result<
+                OffendingValidators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.ChillThreshold`.
+            pub type ChillThreshold = super::super::super::runtime_types::sp_arithmetic::per_things::Percent;
+            ///The storage key of `Staking.ChillThreshold`.
+            #[inline]
+            pub fn chill_threshold() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ChillThreshold", &[])
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Staking.bond` as a `RuntimeCall`.
+            #[inline]
+            pub fn bond(
+                value: u128,
+                payee: super::super::super::runtime_types::pallet_staking::RewardDestination<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::bond {
+                    value,
+                    payee,
+                })
+            }
+            ///`Staking.bond_extra` as a `RuntimeCall`.
+            #[inline]
+            pub fn bond_extra(max_additional: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::bond_extra {
+                    max_additional,
+                })
+            }
+            ///`Staking.unbond` as a `RuntimeCall`.
+            #[inline]
+            pub fn unbond(value: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::unbond {
+                    value,
+                })
+            }
+            ///`Staking.withdraw_unbonded` as a `RuntimeCall`.
+            #[inline]
+            pub fn withdraw_unbonded(
+                num_slashing_spans: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::withdraw_unbonded {
+                    num_slashing_spans,
+                })
+            }
+            ///`Staking.validate` as a `RuntimeCall`.
+            #[inline]
+            pub fn validate(
+                prefs: super::super::super::runtime_types::pallet_staking::ValidatorPrefs,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::validate {
+                    prefs,
+                })
+            }
+            ///`Staking.nominate` as a `RuntimeCall`.
+            #[inline]
+            pub fn nominate(
+                targets: Vec<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u32,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::nominate {
+                    targets,
+                })
+            }
+            ///`Staking.chill` as a `RuntimeCall`.
+            #[inline]
+            pub fn chill() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(
+                    super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::chill,
+                )
+            }
+            ///`Staking.set_payee` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_payee(
+                payee: super::super::super::runtime_types::pallet_staking::RewardDestination<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_payee {
+                    payee,
+                })
+            }
+            ///`Staking.set_controller` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_controller() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(
+                    super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_controller,
+                )
+            }
+            ///`Staking.set_validator_count` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_validator_count(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_validator_count {
+                    new,
+                })
+            }
+            ///`Staking.increase_validator_count` as a `RuntimeCall`.
+            #[inline]
+            pub fn increase_validator_count(
+                additional: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::increase_validator_count {
+                    additional,
+                })
+            }
+            ///`Staking.scale_validator_count` as a `RuntimeCall`.
+            #[inline]
+            pub fn scale_validator_count(
+                factor: super::super::super::runtime_types::sp_arithmetic::per_things::Percent,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::scale_validator_count {
+                    factor,
+                })
+            }
+            ///`Staking.force_no_eras` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_no_eras() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(
+                    super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_no_eras,
+                )
+            }
+            ///`Staking.force_new_era` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_new_era() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(
+                    super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_new_era,
+                )
+            }
+            ///`Staking.set_invulnerables` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_invulnerables(
+                invulnerables: Vec<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_invulnerables {
+                    invulnerables,
+                })
+            }
+            ///`Staking.force_unstake` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_unstake(
+                stash: ::ferroscale_runtime_types::AccountId32,
+                num_slashing_spans: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_unstake {
+                    stash,
+                    num_slashing_spans,
+                })
+            }
+            ///`Staking.force_new_era_always` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_new_era_always() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(
+                    super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_new_era_always,
+                )
+            }
+            ///`Staking.cancel_deferred_slash` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_deferred_slash(
+                era: u32,
+                slash_indices: Vec<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::cancel_deferred_slash {
+                    era,
+                    slash_indices,
+                })
+            }
+            ///`Staking.payout_stakers` as a `RuntimeCall`.
+            #[inline]
+            pub fn payout_stakers(
+                validator_stash: ::ferroscale_runtime_types::AccountId32,
+                era: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::payout_stakers {
+                    validator_stash,
+                    era,
+                })
+            }
+            ///`Staking.rebond` as a `RuntimeCall`.
+            #[inline]
+            pub fn rebond(value: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::rebond {
+                    value,
+                })
+            }
+            ///`Staking.reap_stash` as a `RuntimeCall`.
+            #[inline]
+            pub fn reap_stash(
+                stash: ::ferroscale_runtime_types::AccountId32,
+                num_slashing_spans: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::reap_stash {
+                    stash,
+                    num_slashing_spans,
+                })
+            }
+            ///`Staking.kick` as a `RuntimeCall`.
+            #[inline]
+            pub fn kick(
+                who: Vec<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u32,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::kick {
+                    who,
+                })
+            }
+            ///`Staking.set_staking_configs` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_staking_configs(
+                min_nominator_bond: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    u128,
+                >,
+                min_validator_bond: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    u128,
+                >,
+                max_nominator_count: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    u32,
+                >,
+                max_validator_count: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    u32,
+                >,
+                chill_threshold: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    super::super::super::runtime_types::sp_arithmetic::per_things::Percent,
+                >,
+                min_commission: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_staking_configs {
+                    min_nominator_bond,
+                    min_validator_bond,
+                    max_nominator_count,
+                    max_validator_count,
+                    chill_threshold,
+                    min_commission,
+                })
+            }
+            ///`Staking.chill_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn chill_other(
+                controller: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::chill_other {
+                    controller,
+                })
+            }
+            ///`Staking.force_apply_min_commission` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_apply_min_commission(
+                validator_stash: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_apply_min_commission {
+                    validator_stash,
+                })
+            }
+            ///`Staking.set_min_commission` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_min_commission(
+                new: super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_min_commission {
+                    new,
+                })
+            }
+        }
+    }
+    ///The `Session` pallet (index 12).
+    pub mod session {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 12u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_session::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_session::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_session::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Session.Validators`.
+            pub type Validators = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `Session.Validators`.
+            #[inline]
+            pub fn validators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "Validators", &[])
+            }
+            ///The value of `Session.Validators` when nothing is stored.
+            #[inline]
+            pub fn validators_default() -> Result<
+                Validators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Session.CurrentIndex`.
+            pub type CurrentIndex = u32;
+            ///The storage key of `Session.CurrentIndex`.
+            #[inline]
+            pub fn current_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "CurrentIndex", &[])
+            }
+            ///The value of `Session.CurrentIndex` when nothing is stored.
+            #[inline]
+            pub fn current_index_default() -> Result<
+                CurrentIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Session.QueuedChanged`.
+            pub type QueuedChanged = bool;
+            ///The storage key of `Session.QueuedChanged`.
+            #[inline]
+            pub fn queued_changed() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "QueuedChanged", &[])
+            }
+            ///The value of `Session.QueuedChanged` when nothing is stored.
+            #[inline]
+            pub fn queued_changed_default() -> Result<
+                QueuedChanged,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Session.QueuedKeys`.
+            pub type QueuedKeys = Vec<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    super::super::super::runtime_types::kitchensink_runtime::SessionKeys,
+                ),
+            >;
+            ///The storage key of `Session.QueuedKeys`.
+            #[inline]
+            pub fn queued_keys() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "QueuedKeys", &[])
+            }
+            ///The value of `Session.QueuedKeys` when nothing is stored.
+            #[inline]
+            pub fn queued_keys_default() -> Result<
+                QueuedKeys,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Session.DisabledValidators`.
+            pub type DisabledValidators = Vec<u32>;
+            ///The storage key of `Session.DisabledValidators`.
+            #[inline]
+            pub fn disabled_validators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Session",
+                    "DisabledValidators",
+                    &[],
+                )
+            }
+            ///The value of `Session.DisabledValidators` when nothing is stored.
+            #[inline]
+            pub fn disabled_validators_default() -> Result<
+                DisabledValidators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Session.NextKeys`.
+            pub type NextKeys = super::super::super::runtime_types::kitchensink_runtime::SessionKeys;
+            ///The storage key of `Session.NextKeys`.
+            #[inline]
+            pub fn next_keys(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Session",
+                    "NextKeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Session.KeyOwner`.
+            pub type KeyOwner = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Session.KeyOwner`.
+            #[inline]
+            pub fn key_owner(
+                key1: &(
+                    super::super::super::runtime_types::sp_core::crypto::KeyTypeId,
+                    Vec<u8>,
+                ),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Session",
+                    "KeyOwner",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Session.set_keys` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_keys(
+                keys: super::super::super::runtime_types::kitchensink_runtime::SessionKeys,
+                proof: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Session(super::super::super::runtime_types::pallet_session::pallet::Call::set_keys {
+                    keys,
+                    proof,
+                })
+            }
+            ///`Session.purge_keys` as a `RuntimeCall`.
+            #[inline]
+            pub fn purge_keys() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Session(
+                    super::super::super::runtime_types::pallet_session::pallet::Call::purge_keys,
+                )
+            }
+        }
+    }
+    ///The `Democracy` pallet (index 13).
+    pub mod democracy {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 13u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_democracy::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_democracy::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_democracy::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Democracy.EnactmentPeriod`.
+            #[inline]
+            pub fn enactment_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0/\r\0")
+            }
+            ///`Democracy.LaunchPeriod`.
+            #[inline]
+            pub fn launch_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0N\x0C\0")
+            }
+            ///`Democracy.VotingPeriod`.
+            #[inline]
+            pub fn voting_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0N\x0C\0")
+            }
+            ///`Democracy.VoteLockingPeriod`.
+            #[inline]
+            pub fn vote_locking_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0/\r\0")
+            }
+            ///`Democracy.MinimumDeposit`.
+            #[inline]
+            pub fn minimum_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xC1o\xF2\x86#\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Democracy.InstantAllowed`.
+            #[inline]
+            pub fn instant_allowed() -> Result<bool, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x01")
+            }
+            ///`Democracy.FastTrackVotingPeriod`.
+            #[inline]
+            pub fn fast_track_voting_period() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x80Q\x01\0")
+            }
+            ///`Democracy.CooloffPeriod`.
+            #[inline]
+            pub fn cooloff_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0N\x0C\0")
+            }
+            ///`Democracy.MaxVotes`.
+            #[inline]
+            pub fn max_votes() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Democracy.MaxProposals`.
+            #[inline]
+            pub fn max_proposals() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Democracy.MaxDeposits`.
+            #[inline]
+            pub fn max_deposits() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Democracy.MaxBlacklisted`.
+            #[inline]
+            pub fn max_blacklisted() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Democracy.PublicPropCount`.
+            pub type PublicPropCount = u32;
+            ///The storage key of `Democracy.PublicPropCount`.
+            #[inline]
+            pub fn public_prop_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "PublicPropCount",
+                    &[],
+                )
+            }
+            ///The value of `Democracy.PublicPropCount` when nothing is stored.
+            #[inline]
+            pub fn public_prop_count_default() -> Result<
+                PublicPropCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Democracy.PublicProps`.
+            pub type PublicProps = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (
+                    u32,
+                    super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                    ::ferroscale_runtime_types::AccountId32,
+                ),
+            >;
+            ///The storage key of `Democracy.PublicProps`.
+            #[inline]
+            pub fn public_props() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Democracy", "PublicProps", &[])
+            }
+            ///The value of `Democracy.PublicProps` when nothing is stored.
+            #[inline]
+            pub fn public_props_default() -> Result<
+                PublicProps,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Democracy.DepositOf`.
+            pub type DepositOf = (
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+                u128,
+            );
+            ///The storage key of `Democracy.DepositOf`.
+            #[inline]
+            pub fn deposit_of(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "DepositOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Democracy.ReferendumCount`.
+            pub type ReferendumCount = u32;
+            ///The storage key of `Democracy.ReferendumCount`.
+            #[inline]
+            pub fn referendum_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "ReferendumCount",
+                    &[],
+                )
+            }
+            ///The value of `Democracy.ReferendumCount` when nothing is stored.
+            #[inline]
+            pub fn referendum_count_default() -> Result<
+                ReferendumCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Democracy.LowestUnbaked`.
+            pub type LowestUnbaked = u32;
+            ///The storage key of `Democracy.LowestUnbaked`.
+            #[inline]
+            pub fn lowest_unbaked() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "LowestUnbaked",
+                    &[],
+                )
+            }
+            ///The value of `Democracy.LowestUnbaked` when nothing is stored.
+            #[inline]
+            pub fn lowest_unbaked_default() -> Result<
+                LowestUnbaked,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Democracy.ReferendumInfoOf`.
+            pub type ReferendumInfoOf = super::super::super::runtime_types::pallet_democracy::types::ReferendumInfo<
+                u32,
+                super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                u128,
+            >;
+            ///The storage key of `Democracy.ReferendumInfoOf`.
+            #[inline]
+            pub fn referendum_info_of(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "ReferendumInfoOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Democracy.VotingOf`.
+            pub type VotingOf = super::super::super::runtime_types::pallet_democracy::vote::Voting<
+                u128,
+                ::ferroscale_runtime_types::AccountId32,
+                u32,
+            >;
+            ///The storage key of `Democracy.VotingOf`.
+            #[inline]
+            pub fn voting_of(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "VotingOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Democracy.VotingOf` when nothing is stored.
+            #[inline]
+            pub fn voting_of_default() -> Result<VotingOf, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Democracy.LastTabledWasExternal`.
+            pub type LastTabledWasExternal = bool;
+            ///The storage key of `Democracy.LastTabledWasExternal`.
+            #[inline]
+            pub fn last_tabled_was_external() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "LastTabledWasExternal",
+                    &[],
+                )
+            }
+            ///The value of `Democracy.LastTabledWasExternal` when nothing is stored.
+            #[inline]
+            pub fn last_tabled_was_external_default() -> Result<
+                LastTabledWasExternal,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Democracy.NextExternal`.
+            pub type NextExternal = (
+                super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                super::super::super::runtime_types::pallet_democracy::vote_threshold::VoteThreshold,
+            );
+            ///The storage key of `Democracy.NextExternal`.
+            #[inline]
+            pub fn next_external() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Democracy", "NextExternal", &[])
+            }
+            ///The value type of `Democracy.Blacklist`.
+            pub type Blacklist = (
+                u32,
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            );
+            ///The storage key of `Democracy.Blacklist`.
+            #[inline]
+            pub fn blacklist(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "Blacklist",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Democracy.Cancellations`.
+            pub type Cancellations = bool;
+            ///The storage key of `Democracy.Cancellations`.
+            #[inline]
+            pub fn cancellations(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "Cancellations",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Democracy.Cancellations` when nothing is stored.
+            #[inline]
+            pub fn cancellations_default() -> Result<
+                Cancellations,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Democracy.MetadataOf`.
+            pub type MetadataOf = ::ferroscale_runtime_types::H256;
+            ///The storage key of `Democracy.MetadataOf`.
+            #[inline]
+            pub fn metadata_of(
+                key1: &super::super::super::runtime_types::pallet_democracy::types::MetadataOwner,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "MetadataOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Democracy.propose` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose(
+                proposal: super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::propose {
+                    proposal,
+                    value,
+                })
+            }
+            ///`Democracy.second` as a `RuntimeCall`.
+            #[inline]
+            pub fn second(proposal: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::second {
+                    proposal,
+                })
+            }
+            ///`Democracy.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(
+                ref_index: u32,
+                vote: super::super::super::runtime_types::pallet_democracy::vote::AccountVote<
+                    u128,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::vote {
+                    ref_index,
+                    vote,
+                })
+            }
+            ///`Democracy.emergency_cancel` as a `RuntimeCall`.
+            #[inline]
+            pub fn emergency_cancel(ref_index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::emergency_cancel {
+                    ref_index,
+                })
+            }
+            ///`Democracy.external_propose` as a `RuntimeCall`.
+            #[inline]
+            pub fn external_propose(
+                proposal: super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::external_propose {
+                    proposal,
+                })
+            }
+            ///`Democracy.external_propose_majority` as a `RuntimeCall`.
+            #[inline]
+            pub fn external_propose_majority(
+                proposal: super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::external_propose_majority {
+                    proposal,
+                })
+            }
+            ///`Democracy.external_propose_default` as a `RuntimeCall`.
+            #[inline]
+            pub fn external_propose_default(
+                proposal: super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::external_propose_default {
+                    proposal,
+                })
+            }
+            ///`Democracy.fast_track` as a `RuntimeCall`.
+            #[inline]
+            pub fn fast_track(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+                voting_period: u32,
+                delay: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::fast_track {
+                    proposal_hash,
+                    voting_period,
+                    delay,
+                })
+            }
+            ///`Democracy.veto_external` as a `RuntimeCall`.
+            #[inline]
+            pub fn veto_external(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::veto_external {
+                    proposal_hash,
+                })
+            }
+            ///`Democracy.cancel_referendum` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_referendum(
+                ref_index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::cancel_referendum {
+                    ref_index,
+                })
+            }
+            ///`Democracy.delegate` as a `RuntimeCall`.
+            #[inline]
+            pub fn delegate(
+                to: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                conviction: super::super::super::runtime_types::pallet_democracy::conviction::Conviction,
+                balance: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::delegate {
+                    to,
+                    conviction,
+                    balance,
+                })
+            }
+            ///`Democracy.undelegate` as a `RuntimeCall`.
+            #[inline]
+            pub fn undelegate() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(
+                    super::super::super::runtime_types::pallet_democracy::pallet::Call::undelegate,
+                )
+            }
+            ///`Democracy.clear_public_proposals` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_public_proposals() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(
+                    super::super::super::runtime_types::pallet_democracy::pallet::Call::clear_public_proposals,
+                )
+            }
+            ///`Democracy.unlock` as a `RuntimeCall`.
+            #[inline]
+            pub fn unlock(
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::unlock {
+                    target,
+                })
+            }
+            ///`Democracy.remove_vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_vote(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::remove_vote {
+                    index,
+                })
+            }
+            ///`Democracy.remove_other_vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_other_vote(
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::remove_other_vote {
+                    target,
+                    index,
+                })
+            }
+            ///`Democracy.blacklist` as a `RuntimeCall`.
+            #[inline]
+            pub fn blacklist(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+                maybe_ref_index: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::blacklist {
+                    proposal_hash,
+                    maybe_ref_index,
+                })
+            }
+            ///`Democracy.cancel_proposal` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_proposal(prop_index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::cancel_proposal {
+                    prop_index,
+                })
+            }
+            ///`Democracy.set_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_metadata(
+                owner: super::super::super::runtime_types::pallet_democracy::types::MetadataOwner,
+                maybe_hash: Option<::ferroscale_runtime_types::H256>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::set_metadata {
+                    owner,
+                    maybe_hash,
+                })
+            }
+        }
+    }
+    ///The `Council` pallet (index 14).
+    pub mod council {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 14u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_collective::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_collective::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_collective::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Council.MaxProposalWeight`.
+            #[inline]
+            pub fn max_proposal_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x07\0\x10\xA5\xD4\xE8\x13\xFF\xFF\xFF\xFF\xFF\xFF\xFF\x7F",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Council.Proposals`.
+            pub type Proposals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                ::ferroscale_runtime_types::H256,
+            >;
+            ///The storage key of `Council.Proposals`.
+            #[inline]
+            pub fn proposals() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Council", "Proposals", &[])
+            }
+            ///The value of `Council.Proposals` when nothing is stored.
+            #[inline]
+            pub fn proposals_default() -> Result<
+                Proposals,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Council.ProposalOf`.
+            pub type ProposalOf = super::super::super::runtime_types::kitchensink_runtime::RuntimeCall;
+            ///The storage key of `Council.ProposalOf`.
+            #[inline]
+            pub fn proposal_of(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Council",
+                    "ProposalOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Council.Voting`.
+            pub type Voting = super::super::super::runtime_types::pallet_collective::Votes<
+                ::ferroscale_runtime_types::AccountId32,
+                u32,
+            >;
+            ///The storage key of `Council.Voting`.
+            #[inline]
+            pub fn voting(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Council",
+                    "Voting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Council.ProposalCount`.
+            pub type ProposalCount = u32;
+            ///The storage key of `Council.ProposalCount`.
+            #[inline]
+            pub fn proposal_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Council", "ProposalCount", &[])
+            }
+            ///The value of `Council.ProposalCount` when nothing is stored.
+            #[inline]
+            pub fn proposal_count_default() -> Result<
+                ProposalCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Council.Members`.
+            pub type Members = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `Council.Members`.
+            #[inline]
+            pub fn members() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Council", "Members", &[])
+            }
+            ///The value of `Council.Members` when nothing is stored.
+            #[inline]
+            pub fn members_default() -> Result<Members, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Council.Prime`.
+            pub type Prime = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Council.Prime`.
+            #[inline]
+            pub fn prime() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Council", "Prime", &[])
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Council.set_members` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_members(
+                new_members: Vec<::ferroscale_runtime_types::AccountId32>,
+                prime: Option<::ferroscale_runtime_types::AccountId32>,
+                old_count: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Council(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::set_members {
+                        new_members,
+                        prime,
+                        old_count,
+                    }),
+                )
+            }
+            ///`Council.execute` as a `RuntimeCall`.
+            #[inline]
+            pub fn execute(
+                proposal: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Council(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::execute {
+                        proposal,
+                        length_bound,
+                    }),
+                )
+            }
+            ///`Council.propose` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose(
+                threshold: u32,
+                proposal: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Council(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::propose {
+                        threshold,
+                        proposal,
+                        length_bound,
+                    }),
+                )
+            }
+            ///`Council.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(
+                proposal: ::ferroscale_runtime_types::H256,
+                index: u32,
+                approve: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Council(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::vote {
+                        proposal,
+                        index,
+                        approve,
+                    }),
+                )
+            }
+            ///`Council.disapprove_proposal` as a `RuntimeCall`.
+            #[inline]
+            pub fn disapprove_proposal(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Council(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::disapprove_proposal {
+                        proposal_hash,
+                    }),
+                )
+            }
+            ///`Council.close` as a `RuntimeCall`.
+            #[inline]
+            pub fn close(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+                index: u32,
+                proposal_weight_bound: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Council(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::close {
+                        proposal_hash,
+                        index,
+                        proposal_weight_bound,
+                        length_bound,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `TechnicalCommittee` pallet (index 15).
+    pub mod technical_committee {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 15u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_collective::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_collective::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_collective::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`TechnicalCommittee.MaxProposalWeight`.
+            #[inline]
+            pub fn max_proposal_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x07\0\x10\xA5\xD4\xE8\x13\xFF\xFF\xFF\xFF\xFF\xFF\xFF\x7F",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `TechnicalCommittee.Proposals`.
+            pub type Proposals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                ::ferroscale_runtime_types::H256,
+            >;
+            ///The storage key of `TechnicalCommittee.Proposals`.
+            #[inline]
+            pub fn proposals() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalCommittee",
+                    "Proposals",
+                    &[],
+                )
+            }
+            ///The value of `TechnicalCommittee.Proposals` when nothing is stored.
+            #[inline]
+            pub fn proposals_default() -> Result<
+                Proposals,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `TechnicalCommittee.ProposalOf`.
+            pub type ProposalOf = super::super::super::runtime_types::kitchensink_runtime::RuntimeCall;
+            ///The storage key of `TechnicalCommittee.ProposalOf`.
+            #[inline]
+            pub fn proposal_of(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalCommittee",
+                    "ProposalOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `TechnicalCommittee.Voting`.
+            pub type Voting = super::super::super::runtime_types::pallet_collective::Votes<
+                ::ferroscale_runtime_types::AccountId32,
+                u32,
+            >;
+            ///The storage key of `TechnicalCommittee.Voting`.
+            #[inline]
+            pub fn voting(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalCommittee",
+                    "Voting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `TechnicalCommittee.ProposalCount`.
+            pub type ProposalCount = u32;
+            ///The storage key of `TechnicalCommittee.ProposalCount`.
+            #[inline]
+            pub fn proposal_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalCommittee",
+                    "ProposalCount",
+                    &[],
+                )
+            }
+            ///The value of `TechnicalCommittee.ProposalCount` when nothing is stored.
+            #[inline]
+            pub fn proposal_count_default() -> Result<
+                ProposalCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `TechnicalCommittee.Members`.
+            pub type Members = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `TechnicalCommittee.Members`.
+            #[inline]
+            pub fn members() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalCommittee",
+                    "Members",
+                    &[],
+                )
+            }
+            ///The value of `TechnicalCommittee.Members` when nothing is stored.
+            #[inline]
+            pub fn members_default() -> Result<Members, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `TechnicalCommittee.Prime`.
+            pub type Prime = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `TechnicalCommittee.Prime`.
+            #[inline]
+            pub fn prime() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalCommittee",
+                    "Prime",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`TechnicalCommittee.set_members` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_members(
+                new_members: Vec<::ferroscale_runtime_types::AccountId32>,
+                prime: Option<::ferroscale_runtime_types::AccountId32>,
+                old_count: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalCommittee(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::set_members {
+                        new_members,
+                        prime,
+                        old_count,
+                    }),
+                )
+            }
+            ///`TechnicalCommittee.execute` as a `RuntimeCall`.
+            #[inline]
+            pub fn execute(
+                proposal: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalCommittee(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::execute {
+                        proposal,
+                        length_bound,
+                    }),
+                )
+            }
+            ///`TechnicalCommittee.propose` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose(
+                threshold: u32,
+                proposal: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalCommittee(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::propose {
+                        threshold,
+                        proposal,
+                        length_bound,
+                    }),
+                )
+            }
+            ///`TechnicalCommittee.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(
+                proposal: ::ferroscale_runtime_types::H256,
+                index: u32,
+                approve: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalCommittee(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::vote {
+                        proposal,
+                        index,
+                        approve,
+                    }),
+                )
+            }
+            ///`TechnicalCommittee.disapprove_proposal` as a `RuntimeCall`.
+            #[inline]
+            pub fn disapprove_proposal(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalCommittee(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::disapprove_proposal {
+                        proposal_hash,
+                    }),
+                )
+            }
+            ///`TechnicalCommittee.close` as a `RuntimeCall`.
+            #[inline]
+            pub fn close(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+                index: u32,
+                proposal_weight_bound: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalCommittee(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::close {
+                        proposal_hash,
+                        index,
+                        proposal_weight_bound,
+                        length_bound,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Elections` pallet (index 16).
+    pub mod elections {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 16u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_elections_phragmen::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_elections_phragmen::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_elections_phragmen::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Elections.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<[u8; 8usize], ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"phrelect")
+            }
+            ///`Elections.CandidacyBond`.
+            #[inline]
+            pub fn candidacy_bond() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x80\xC6\xA4~\x8D\x03\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Elections.VotingBondBase`.
+            #[inline]
+            pub fn voting_bond_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xF0Cm\xE3j\x01\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Elections.VotingBondFactor`.
+            #[inline]
+            pub fn voting_bond_factor() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xCC{\x9F\xAE\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Elections.DesiredMembers`.
+            #[inline]
+            pub fn desired_members() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\r\0\0\0")
+            }
+            ///`Elections.DesiredRunnersUp`.
+            #[inline]
+            pub fn desired_runners_up() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x07\0\0\0")
+            }
+            ///`Elections.TermDuration`.
+            #[inline]
+            pub fn term_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80\x13\x03\0")
+            }
+            ///`Elections.MaxCandidates`.
+            #[inline]
+            pub fn max_candidates() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"@\0\0\0")
+            }
+            ///`Elections.MaxVoters`.
+            #[inline]
+            pub fn max_voters() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x02\0\0")
+            }
+            ///`Elections.MaxVotesPerVoter`.
+            #[inline]
+            pub fn max_votes_per_voter() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x10\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Elections.Members`.
+            pub type Members = Vec<
+                super::super::super::runtime_types::pallet_elections_phragmen::SeatHolder<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u128,
+                >,
+            >;
+            ///The storage key of `Elections.Members`.
+            #[inline]
+            pub fn members() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Elections", "Members", &[])
+            }
+            ///The value of `Elections.Members` when nothing is stored.
+            #[inline]
+            pub fn members_default() -> Result<Members, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Elections.RunnersUp`.
+            pub type RunnersUp = Vec<
+                super::super::super::runtime_types::pallet_elections_phragmen::SeatHolder<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u128,
+                >,
+            >;
+            ///The storage key of `Elections.RunnersUp`.
+            #[inline]
+            pub fn runners_up() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Elections", "RunnersUp", &[])
+            }
+            ///The value of `Elections.RunnersUp` when nothing is stored.
+            #[inline]
+            pub fn runners_up_default() -> Result<
+                RunnersUp,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Elections.Candidates`.
+            pub type Candidates = Vec<(::ferroscale_runtime_types::AccountId32, u128)>;
+            ///The storage key of `Elections.Candidates`.
+            #[inline]
+            pub fn candidates() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Elections", "Candidates", &[])
+            }
+            ///The value of `Elections.Candidates` when nothing is stored.
+            #[inline]
+            pub fn candidates_default() -> Result<
+                Candidates,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Elections.ElectionRounds`.
+            pub type ElectionRounds = u32;
+            ///The storage key of `Elections.ElectionRounds`.
+            #[inline]
+            pub fn election_rounds() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Elections",
+                    "ElectionRounds",
+                    &[],
+                )
+            }
+            ///The value of `Elections.ElectionRounds` when nothing is stored.
+            #[inline]
+            pub fn election_rounds_default() -> Result<
+                ElectionRounds,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Elections.Voting`.
+            pub type Voting = super::super::super::runtime_types::pallet_elections_phragmen::Voter<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Elections.Voting`.
+            #[inline]
+            pub fn voting(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Elections",
+                    "Voting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Elections.Voting` when nothing is stored.
+            #[inline]
+            pub fn voting_default() -> Result<Voting, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Elections.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(
+                votes: Vec<::ferroscale_runtime_types::AccountId32>,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Elections(super::super::super::runtime_types::pallet_elections_phragmen::pallet::Call::vote {
+                    votes,
+                    value,
+                })
+            }
+            ///`Elections.remove_voter` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_voter() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Elections(
+                    super::super::super::runtime_types::pallet_elections_phragmen::pallet::Call::remove_voter,
+                )
+            }
+            ///`Elections.submit_candidacy` as a `RuntimeCall`.
+            #[inline]
+            pub fn submit_candidacy(
+                candidate_count: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Elections(super::super::super::runtime_types::pallet_elections_phragmen::pallet::Call::submit_candidacy {
+                    candidate_count,
+                })
+            }
+            ///`Elections.renounce_candidacy` as a `RuntimeCall`.
+            #[inline]
+            pub fn renounce_candidacy(
+                renouncing: super::super::super::runtime_types::pallet_elections_phragmen::Renouncing,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Elections(super::super::super::runtime_types::pallet_elections_phragmen::pallet::Call::renounce_candidacy {
+                    renouncing,
+                })
+            }
+            ///`Elections.remove_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                slash_bond: bool,
+                rerun_election: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Elections(super::super::super::runtime_types::pallet_elections_phragmen::pallet::Call::remove_member {
+                    who,
+                    slash_bond,
+                    rerun_election,
+                })
+            }
+            ///`Elections.clean_defunct_voters` as a `RuntimeCall`.
+            #[inline]
+            pub fn clean_defunct_voters(
+                num_voters: u32,
+                num_defunct: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Elections(super::super::super::runtime_types::pallet_elections_phragmen::pallet::Call::clean_defunct_voters {
+                    num_voters,
+                    num_defunct,
+                })
+            }
+        }
+    }
+    ///The `TechnicalMembership` pallet (index 17).
+    pub mod technical_membership {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 17u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_membership::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_membership::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_membership::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `TechnicalMembership.Members`.
+            pub type Members = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `TechnicalMembership.Members`.
+            #[inline]
+            pub fn members() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalMembership",
+                    "Members",
+                    &[],
+                )
+            }
+            ///The value of `TechnicalMembership.Members` when nothing is stored.
+            #[inline]
+            pub fn members_default() -> Result<Members, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `TechnicalMembership.Prime`.
+            pub type Prime = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `TechnicalMembership.Prime`.
+            #[inline]
+            pub fn prime() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalMembership",
+                    "Prime",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`TechnicalMembership.add_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalMembership(super::super::super::runtime_types::pallet_membership::pallet::Call::add_member {
+                    who,
+                })
+            }
+            ///`TechnicalMembership.remove_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalMembership(super::super::super::runtime_types::pallet_membership::pallet::Call::remove_member {
+                    who,
+                })
+            }
+            ///`TechnicalMembership.swap_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn swap_member(
+                remove: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                add: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalMembership(super::super::super::runtime_types::pallet_membership::pallet::Call::swap_member {
+                    remove,
+                    add,
+                })
+            }
+            ///`TechnicalMembership.reset_members` as a `RuntimeCall`.
+            #[inline]
+            pub fn reset_members(
+                members: Vec<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalMembership(super::super::super::runtime_types::pallet_membership::pallet::Call::reset_members {
+                    members,
+                })
+            }
+            ///`TechnicalMembership.change_key` as a `RuntimeCall`.
+            #[inline]
+            pub fn change_key(
+                new: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalMembership(super::super::super::runtime_types::pallet_membership::pallet::Call::change_key {
+                    new,
+                })
+            }
+            ///`TechnicalMembership.set_prime` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_prime(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalMembership(super::super::super::runtime_types::pallet_membership::pallet::Call::set_prime {
+                    who,
+                })
+            }
+            ///`TechnicalMembership.clear_prime` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_prime() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalMembership(
+                    super::super::super::runtime_types::pallet_membership::pallet::Call::clear_prime,
+                )
+            }
+        }
+    }
+    ///The `Grandpa` pallet (index 18).
+    pub mod grandpa {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 18u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_grandpa::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_grandpa::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_grandpa::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Grandpa.MaxAuthorities`.
+            #[inline]
+            pub fn max_authorities() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Grandpa.MaxNominators`.
+            #[inline]
+            pub fn max_nominators() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x01\0\0")
+            }
+            ///`Grandpa.MaxSetIdSessionEntries`.
+            #[inline]
+            pub fn max_set_id_session_entries() -> Result<
+                u64,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xC0\x0F\0\0\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Grandpa.State`.
+            pub type State = super::super::super::runtime_types::pallet_grandpa::StoredState<
+                u32,
+            >;
+            ///The storage key of `Grandpa.State`.
+            #[inline]
+            pub fn state() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "State", &[])
+            }
+            ///The value of `Grandpa.State` when nothing is stored.
+            #[inline]
+            pub fn state_default() -> Result<State, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Grandpa.PendingChange`.
+            pub type PendingChange = super::super::super::runtime_types::pallet_grandpa::StoredPendingChange<
+                u32,
+            >;
+            ///The storage key of `Grandpa.PendingChange`.
+            #[inline]
+            pub fn pending_change() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "PendingChange", &[])
+            }
+            ///The value type of `Grandpa.NextForced`.
+            pub type NextForced = u32;
+            ///The storage key of `Grandpa.NextForced`.
+            #[inline]
+            pub fn next_forced() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "NextForced", &[])
+            }
+            ///The value type of `Grandpa.Stalled`.
+            pub type Stalled = (u32, u32);
+            ///The storage key of `Grandpa.Stalled`.
+            #[inline]
+            pub fn stalled() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "Stalled", &[])
+            }
+            ///The value type of `Grandpa.CurrentSetId`.
+            pub type CurrentSetId = u64;
+            ///The storage key of `Grandpa.CurrentSetId`.
+            #[inline]
+            pub fn current_set_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "CurrentSetId", &[])
+            }
+            ///The value of `Grandpa.CurrentSetId` when nothing is stored.
+            #[inline]
+            pub fn current_set_id_default() -> Result<
+                CurrentSetId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Grandpa.SetIdSession`.
+            pub type SetIdSession = u32;
+            ///The storage key of `Grandpa.SetIdSession`.
+            #[inline]
+            pub fn set_id_session(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Grandpa",
+                    "SetIdSession",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Grandpa.report_equivocation` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation(
+                equivocation_proof: super::super::super::runtime_types::sp_consensus_grandpa::EquivocationProof<
+                    ::ferroscale_runtime_types::H256,
+                    u32,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Grandpa(super::super::super::runtime_types::pallet_grandpa::pallet::Call::report_equivocation {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Grandpa.report_equivocation_unsigned` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation_unsigned(
+                equivocation_proof: super::super::super::runtime_types::sp_consensus_grandpa::EquivocationProof<
+                    ::ferroscale_runtime_types::H256,
+                    u32,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Grandpa(super::super::super::runtime_types::pallet_grandpa::pallet::Call::report_equivocation_unsigned {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Grandpa.note_stalled` as a `RuntimeCall`.
+            #[inline]
+            pub fn note_stalled(
+                delay: u32,
+                best_finalized_block_number: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Grandpa(super::super::super::runtime_types::pallet_grandpa::pallet::Call::note_stalled {
+                    delay,
+                    best_finalized_block_number,
+                })
+            }
+        }
+    }
+    ///The `Treasury` pallet (index 19).
+    pub mod treasury {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 19u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_treasury::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_treasury::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_treasury::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Treasury.ProposalBond`.
+            #[inline]
+            pub fn proposal_bond() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"P\xC3\0\0")
+            }
+            ///`Treasury.ProposalBondMinimum`.
+            #[inline]
+            pub fn proposal_bond_minimum() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Treasury.ProposalBondMaximum`.
+            #[inline]
+            pub fn proposal_bond_maximum() -> Result<
+                Option<u128>,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///`Treasury.SpendPeriod`.
+            #[inline]
+            pub fn spend_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80p\0\0")
+            }
+            ///`Treasury.Burn`.
+            #[inline]
+            pub fn burn() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b" \xA1\x07\0")
+            }
+            ///`Treasury.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"py/trsry")
+            }
+            ///`Treasury.MaxApprovals`.
+            #[inline]
+            pub fn max_approvals() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Treasury.ProposalCount`.
+            pub type ProposalCount = u32;
+            ///The storage key of `Treasury.ProposalCount`.
+            #[inline]
+            pub fn proposal_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Treasury", "ProposalCount", &[])
+            }
+            ///The value of `Treasury.ProposalCount` when nothing is stored.
+            #[inline]
+            pub fn proposal_count_default() -> Result<
+                ProposalCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Treasury.Proposals`.
+            pub type Proposals = super::super::super::runtime_types::pallet_treasury::Proposal<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Treasury.Proposals`.
+            #[inline]
+            pub fn proposals(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Treasury",
+                    "Proposals",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Treasury.Deactivated`.
+            pub type Deactivated = u128;
+            ///The storage key of `Treasury.Deactivated`.
+            #[inline]
+            pub fn deactivated() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Treasury", "Deactivated", &[])
+            }
+            ///The value of `Treasury.Deactivated` when nothing is stored.
+            #[inline]
+            pub fn deactivated_default() -> Result<
+                Deactivated,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Treasury.Approvals`.
+            pub type Approvals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u32,
+            >;
+            ///The storage key of `Treasury.Approvals`.
+            #[inline]
+            pub fn approvals() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Treasury", "Approvals", &[])
+            }
+            ///The value of `Treasury.Approvals` when nothing is stored.
+            #[inline]
+            pub fn approvals_default() -> Result<
+                Approvals,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Treasury.propose_spend` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose_spend(
+                value: u128,
+                beneficiary: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::propose_spend {
+                    value,
+                    beneficiary,
+                })
+            }
+            ///`Treasury.reject_proposal` as a `RuntimeCall`.
+            #[inline]
+            pub fn reject_proposal(
+                proposal_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::reject_proposal {
+                    proposal_id,
+                })
+            }
+            ///`Treasury.approve_proposal` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_proposal(
+                proposal_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::approve_proposal {
+                    proposal_id,
+                })
+            }
+            ///`Treasury.spend` as a `RuntimeCall`.
+            #[inline]
+            pub fn spend(
+                amount: u128,
+                beneficiary: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::spend {
+                    amount,
+                    beneficiary,
+                })
+            }
+            ///`Treasury.remove_approval` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_approval(
+                proposal_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::remove_approval {
+                    proposal_id,
+                })
+            }
+        }
+    }
+    ///The `AssetRate` pallet (index 20).
+    pub mod asset_rate {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 20u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_asset_rate::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_asset_rate::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_asset_rate::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `AssetRate.ConversionRateToNative`.
+            pub type ConversionRateToNative = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128;
+            ///The storage key of `AssetRate.ConversionRateToNative`.
+            #[inline]
+            pub fn conversion_rate_to_native(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AssetRate",
+                    "ConversionRateToNative",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`AssetRate.create` as a `RuntimeCall`.
+            #[inline]
+            pub fn create(
+                asset_kind: u32,
+                rate: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AssetRate(super::super::super::runtime_types::pallet_asset_rate::pallet::Call::create {
+                    asset_kind,
+                    rate,
+                })
+            }
+            ///`AssetRate.update` as a `RuntimeCall`.
+            #[inline]
+            pub fn update(
+                asset_kind: u32,
+                rate: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AssetRate(super::super::super::runtime_types::pallet_asset_rate::pallet::Call::update {
+                    asset_kind,
+                    rate,
+                })
+            }
+            ///`AssetRate.remove` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove(asset_kind: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AssetRate(super::super::super::runtime_types::pallet_asset_rate::pallet::Call::remove {
+                    asset_kind,
+                })
+            }
+        }
+    }
+    ///The `Contracts` pallet (index 21).
+    pub mod contracts {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 21u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_contracts::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_contracts::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_contracts::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Contracts.Schedule`.
+            #[inline]
+            pub fn schedule() -> Result<
+                super::super::super::runtime_types::pallet_contracts::schedule::Schedule,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x04\0\0\0\0\x01\0\0\0\x04\0\0\x80\0\0\0\x10\0\0\0\0\x10\0\0\0\x01\0\0 \0\0\0\0@\0\0\0\0\0\x08\xA2\x14\0\0vB\x15\0\x18\xBE\xBE\xD1\x06\xF1)\n\xC6\t\x07\x01*\x12m\x1A\0\x18\xA2*\x0B\0\x0C\xD2+\n\0\x0C^\x0B\x15\0\x18\x82\x96!\0\x18~\x7Fc\0\x18b\x89\x16\0\x18BV\x15\0\x18\xC6\xBE\x15\0\x18\x1E\x89\x15\0\x18n\x14W\08>d\x12\0\x18U\x0F\0\xDE\x15.\0\xB4\t\x05\0\x03\xF2\xE7\xCBMIR\x02|v\0(BH\xED\0(\x067z\x1E1'\xC1\t\0r:\x0F\0\x1CU\x10\0\xBA\x05k\x1F\x95\x04Q\x08\0\xC5\x0E\x04\xCA9\xC5GI0\x9E\xACb\x1F\x85\x04\0\x04\xA2\xBC7\x07\x85\x04A\x04\x046\x9AC\x07\xA5\x04}\x06\x04\xDE\x97h\x1F\xA5\x04Y\x08\x04\x82\xEE)'a'6\x97\x1Av\x85*:\xBE\nd5)\xCA\xA8\x19\x95\xADQ}\x0F\0\xCE\x83\x10\xF8\xAD*\x86D\x9D8\xD5'-\x1D\0-\x1E\0\xBA\x8D\x18\0 )\x11\0\xF2\xE61\0 U4\0F\xA7\x1C\0 \xD1\x12\0\xDE\t\x1C\0 \xD1\x12\0\x12$\xFE\n5\x01\xF2}\xDF\x02\xA8\xE2sc\r\xC1\x01m\\\x04\xF6<\x0B\0\x0C\x1A\x0F\x13\0\xA0\xDE\xE7\t\0\x0C\x86\xD2U\x1F\xB9(F\xA8'\x1F!(",
+                )
+            }
+            ///`Contracts.DepositPerByte`.
+            #[inline]
+            pub fn deposit_per_byte() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0`\xDE\xFBt\x05\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Contracts.DefaultDepositLimit`.
+            #[inline]
+            pub fn default_deposit_limit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xC0\xAF\xBCO\x86W\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Contracts.DepositPerItem`.
+            #[inline]
+            pub fn deposit_per_item() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xF0\xABu\xA4\r\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Contracts.CodeHashLockupDepositPercent`.
+            #[inline]
+            pub fn code_hash_lockup_deposit_percent() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\xA3\xE1\x11")
+            }
+            ///`Contracts.MaxCodeLen`.
+            #[inline]
+            pub fn max_code_len() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\xEC\x01\0")
+            }
+            ///`Contracts.MaxStorageKeyLen`.
+            #[inline]
+            pub fn max_storage_key_len() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80\0\0\0")
+            }
+            ///`Contracts.MaxDelegateDependencies`.
+            #[inline]
+            pub fn max_delegate_dependencies() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b" \0\0\0")
+            }
+            ///`Contracts.UnsafeUnstableInterface`.
+            #[inline]
+            pub fn unsafe_unstable_interface() -> Result<
+                bool,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///`Contracts.MaxDebugBufferLen`.
+            #[inline]
+            pub fn max_debug_buffer_len() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0 \0")
+            }
+            ///`Contracts.Environment`.
+            #[inline]
+            pub fn environment() -> Result<
+                super::super::super::runtime_types::pallet_contracts::Environment,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Contracts.PristineCode`.
+            pub type PristineCode = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Contracts.PristineCode`.
+            #[inline]
+            pub fn pristine_code(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "PristineCode",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Contracts.CodeInfoOf`.
+            pub type CodeInfoOf = super::super::super::runtime_types::pallet_contracts::wasm::CodeInfo;
+            ///The storage key of `Contracts.CodeInfoOf`.
+            #[inline]
+            pub fn code_info_of(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "CodeInfoOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Contracts.Nonce`.
+            pub type Nonce = u64;
+            ///The storage key of `Contracts.Nonce`.
+            #[inline]
+            pub fn nonce() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Contracts", "Nonce", &[])
+            }
+            ///The value of `Contracts.Nonce` when nothing is stored.
+            #[inline]
+            pub fn nonce_default() -> Result<Nonce, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Contracts.ContractInfoOf`.
+            pub type ContractInfoOf = super::super::super::runtime_types::pallet_contracts::storage::ContractInfo;
+            ///The storage key of `Contracts.ContractInfoOf`.
+            #[inline]
+            pub fn contract_info_of(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "ContractInfoOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Contracts.DeletionQueue`.
+            pub type DeletionQueue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Contracts.DeletionQueue`.
+            #[inline]
+            pub fn deletion_queue(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "DeletionQueue",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Contracts.DeletionQueueCounter`.
+            pub type DeletionQueueCounter = super::super::super::runtime_types::pallet_contracts::storage::DeletionQueueManager;
+            ///The storage key of `Contracts.DeletionQueueCounter`.
+            #[inline]
+            pub fn deletion_queue_counter() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "DeletionQueueCounter",
+                    &[],
+                )
+            }
+            ///The value of `Contracts.DeletionQueueCounter` when nothing is stored.
+            #[inline]
+            pub fn deletion_queue_counter_default() -> Result<
+                DeletionQueueCounter,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Contracts.MigrationInProgress`.
+            pub type MigrationInProgress = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Contracts.MigrationInProgress`.
+            #[inline]
+            pub fn migration_in_progress() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Contracts",
+                    "MigrationInProgress",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Contracts.call_old_weight` as a `RuntimeCall`.
+            #[inline]
+            pub fn call_old_weight(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                value: u128,
+                gas_limit: u64,
+                storage_deposit_limit: Option<::parity_scale_codec::Compact<u128>>,
+                data: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::call_old_weight {
+                    dest,
+                    value,
+                    gas_limit,
+                    storage_deposit_limit,
+                    data,
+                })
+            }
+            ///`Contracts.instantiate_with_code_old_weight` as a `RuntimeCall`.
+            #[inline]
+            pub fn instantiate_with_code_old_weight(
+                value: u128,
+                gas_limit: u64,
+                storage_deposit_limit: Option<::parity_scale_codec::Compact<u128>>,
+                code: Vec<u8>,
+                data: Vec<u8>,
+                salt: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::instantiate_with_code_old_weight {
+                    value,
+                    gas_limit,
+                    storage_deposit_limit,
+                    code,
+                    data,
+                    salt,
+                })
+            }
+            ///`Contracts.instantiate_old_weight` as a `RuntimeCall`.
+            #[inline]
+            pub fn instantiate_old_weight(
+                value: u128,
+                gas_limit: u64,
+                storage_deposit_limit: Option<::parity_scale_codec::Compact<u128>>,
+                code_hash: ::ferroscale_runtime_types::H256,
+                data: Vec<u8>,
+                salt: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::instantiate_old_weight {
+                    value,
+                    gas_limit,
+                    storage_deposit_limit,
+                    code_hash,
+                    data,
+                    salt,
+                })
+            }
+            ///`Contracts.upload_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn upload_code(
+                code: Vec<u8>,
+                storage_deposit_limit: Option<::parity_scale_codec::Compact<u128>>,
+                determinism: super::super::super::runtime_types::pallet_contracts::wasm::Determinism,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::upload_code {
+                    code,
+                    storage_deposit_limit,
+                    determinism,
+                })
+            }
+            ///`Contracts.remove_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_code(
+                code_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::remove_code {
+                    code_hash,
+                })
+            }
+            ///`Contracts.set_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_code(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                code_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::set_code {
+                    dest,
+                    code_hash,
+                })
+            }
+            ///`Contracts.call` as a `RuntimeCall`.
+            #[inline]
+            pub fn call(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                value: u128,
+                gas_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                storage_deposit_limit: Option<::parity_scale_codec::Compact<u128>>,
+                data: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::call {
+                    dest,
+                    value,
+                    gas_limit,
+                    storage_deposit_limit,
+                    data,
+                })
+            }
+            ///`Contracts.instantiate_with_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn instantiate_with_code(
+                value: u128,
+                gas_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                storage_deposit_limit: Option<::parity_scale_codec::Compact<u128>>,
+                code: Vec<u8>,
+                data: Vec<u8>,
+                salt: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::instantiate_with_code {
+                    value,
+                    gas_limit,
+                    storage_deposit_limit,
+                    code,
+                    data,
+                    salt,
+                })
+            }
+            ///`Contracts.instantiate` as a `RuntimeCall`.
+            #[inline]
+            pub fn instantiate(
+                value: u128,
+                gas_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                storage_deposit_limit: Option<::parity_scale_codec::Compact<u128>>,
+                code_hash: ::ferroscale_runtime_types::H256,
+                data: Vec<u8>,
+                salt: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::instantiate {
+                    value,
+                    gas_limit,
+                    storage_deposit_limit,
+                    code_hash,
+                    data,
+                    salt,
+                })
+            }
+            ///`Contracts.migrate` as a `RuntimeCall`.
+            #[inline]
+            pub fn migrate(
+                weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Contracts(super::super::super::runtime_types::pallet_contracts::pallet::Call::migrate {
+                    weight_limit,
+                })
+            }
+        }
+    }
+    ///The `Sudo` pallet (index 22).
+    pub mod sudo {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 22u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_sudo::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_sudo::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_sudo::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Sudo.Key`.
+            pub type Key = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Sudo.Key`.
+            #[inline]
+            pub fn key() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Sudo", "Key", &[])
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Sudo.sudo` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo(
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Sudo(
+                    Box::new(super::super::super::runtime_types::pallet_sudo::pallet::Call::sudo {
+                        call,
+                    }),
+                )
+            }
+            ///`Sudo.sudo_unchecked_weight` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_unchecked_weight(
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+                weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Sudo(
+                    Box::new(super::super::super::runtime_types::pallet_sudo::pallet::Call::sudo_unchecked_weight {
+                        call,
+                        weight,
+                    }),
+                )
+            }
+            ///`Sudo.set_key` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_key(
+                new: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Sudo(
+                    Box::new(super::super::super::runtime_types::pallet_sudo::pallet::Call::set_key {
+                        new,
+                    }),
+                )
+            }
+            ///`Sudo.sudo_as` as a `RuntimeCall`.
+            #[inline]
+            pub fn sudo_as(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Sudo(
+                    Box::new(super::super::super::runtime_types::pallet_sudo::pallet::Call::sudo_as {
+                        who,
+                        call,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `ImOnline` pallet (index 23).
+    pub mod im_online {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 23u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_im_online::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_im_online::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_im_online::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`ImOnline.UnsignedPriority`.
+            #[inline]
+            pub fn unsigned_priority() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ImOnline.HeartbeatAfter`.
+            pub type HeartbeatAfter = u32;
+            ///The storage key of `ImOnline.HeartbeatAfter`.
+            #[inline]
+            pub fn heartbeat_after() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "HeartbeatAfter",
+                    &[],
+                )
+            }
+            ///The value of `ImOnline.HeartbeatAfter` when nothing is stored.
+            #[inline]
+            pub fn heartbeat_after_default() -> Result<
+                HeartbeatAfter,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ImOnline.Keys`.
+            pub type Keys = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
+                super::super::super::runtime_types::pallet_im_online::sr25519::app_sr25519::Public,
+            >;
+            ///The storage key of `ImOnline.Keys`.
+            #[inline]
+            pub fn keys() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("ImOnline", "Keys", &[])
+            }
+            ///The value of `ImOnline.Keys` when nothing is stored.
+            #[inline]
+            pub fn keys_default() -> Result<Keys, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ImOnline.ReceivedHeartbeats`.
+            pub type ReceivedHeartbeats = bool;
+            ///The storage key of `ImOnline.ReceivedHeartbeats`.
+            #[inline]
+            pub fn received_heartbeats(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "ReceivedHeartbeats",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ImOnline.AuthoredBlocks`.
+            pub type AuthoredBlocks = u32;
+            ///The storage key of `ImOnline.AuthoredBlocks`.
+            #[inline]
+            pub fn authored_blocks(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "AuthoredBlocks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `ImOnline.AuthoredBlocks` when nothing is stored.
+            #[inline]
+            pub fn authored_blocks_default() -> Result<
+                AuthoredBlocks,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ImOnline.heartbeat` as a `RuntimeCall`.
+            #[inline]
+            pub fn heartbeat(
+                heartbeat: super::super::super::runtime_types::pallet_im_online::Heartbeat<
+                    u32,
+                >,
+                signature: super::super::super::runtime_types::pallet_im_online::sr25519::app_sr25519::Signature,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ImOnline(super::super::super::runtime_types::pallet_im_online::pallet::Call::heartbeat {
+                    heartbeat,
+                    signature,
+                })
+            }
+        }
+    }
+    ///The `AuthorityDiscovery` pallet (index 24).
+    pub mod authority_discovery {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 24u8;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `AuthorityDiscovery.Keys`.
+            pub type Keys = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
+                super::super::super::runtime_types::sp_authority_discovery::app::Public,
+            >;
+            ///The storage key of `AuthorityDiscovery.Keys`.
+            #[inline]
+            pub fn keys() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AuthorityDiscovery",
+                    "Keys",
+                    &[],
+                )
+            }
+            ///The value of `AuthorityDiscovery.Keys` when nothing is stored.
+            #[inline]
+            pub fn keys_default() -> Result<Keys, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `AuthorityDiscovery.NextKeys`.
+            pub type NextKeys = super::super::super::runtime_types::bounded_collections::weak_bounded_vec::WeakBoundedVec<
+                super::super::super::runtime_types::sp_authority_discovery::app::Public,
+            >;
+            ///The storage key of `AuthorityDiscovery.NextKeys`.
+            #[inline]
+            pub fn next_keys() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AuthorityDiscovery",
+                    "NextKeys",
+                    &[],
+                )
+            }
+            ///The value of `AuthorityDiscovery.NextKeys` when nothing is stored.
+            #[inline]
+            pub fn next_keys_default() -> Result<NextKeys, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+    }
+    ///The `Offences` pallet (index 25).
+    pub mod offences {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 25u8;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_offences::pallet::Event;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Offences.Reports`.
+            pub type Reports = super::super::super::runtime_types::sp_staking::offence::OffenceDetails<
+                ::ferroscale_runtime_types::AccountId32,
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    super::super::super::runtime_types::pallet_staking::Exposure<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u128,
+                    >,
+                ),
+            >;
+            ///The storage key of `Offences.Reports`.
+            #[inline]
+            pub fn reports(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Offences",
+                    "Reports",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Offences.ConcurrentReportsIndex`.
+            pub type ConcurrentReportsIndex = Vec<::ferroscale_runtime_types::H256>;
+            ///The storage key of `Offences.ConcurrentReportsIndex`.
+            #[inline]
+            pub fn concurrent_reports_index(
+                key1: &[u8; 16usize],
+                key2: &Vec<u8>,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Offences",
+                    "ConcurrentReportsIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Offences.ConcurrentReportsIndex` when nothing is stored.
+            #[inline]
+            pub fn concurrent_reports_index_default() -> Result<
+                ConcurrentReportsIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+    }
+    ///The `Historical` pallet (index 26).
+    pub mod historical {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 26u8;
+    }
+    ///The `RandomnessCollectiveFlip` pallet (index 27).
+    pub mod randomness_collective_flip {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 27u8;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `RandomnessCollectiveFlip.RandomMaterial`.
+            pub type RandomMaterial = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                ::ferroscale_runtime_types::H256,
+            >;
+            ///The storage key of `RandomnessCollectiveFlip.RandomMaterial`.
+            #[inline]
+            pub fn random_material() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RandomnessCollectiveFlip",
+                    "RandomMaterial",
+                    &[],
+                )
+            }
+            ///The value of `RandomnessCollectiveFlip.RandomMaterial` when nothing is stored.
+            #[inline]
+            pub fn random_material_default() -> Result<
+                RandomMaterial,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+    }
+    ///The `Identity` pallet (index 28).
+    pub mod identity {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 28u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_identity::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_identity::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_identity::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Identity.BasicDeposit`.
+            #[inline]
+            pub fn basic_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x80\xC6\xA4~\x8D\x03\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Identity.FieldDeposit`.
+            #[inline]
+            pub fn field_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xA01\xA9_\xE3\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Identity.SubAccountDeposit`.
+            #[inline]
+            pub fn sub_account_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x80\xF4 \xE6\xB5\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Identity.MaxSubAccounts`.
+            #[inline]
+            pub fn max_sub_accounts() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Identity.MaxAdditionalFields`.
+            #[inline]
+            pub fn max_additional_fields() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Identity.MaxRegistrars`.
+            #[inline]
+            pub fn max_registrars() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x14\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Identity.IdentityOf`.
+            pub type IdentityOf = super::super::super::runtime_types::pallet_identity::types::Registration<
+                u128,
+            >;
+            ///The storage key of `Identity.IdentityOf`.
+            #[inline]
+            pub fn identity_of(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Identity",
+                    "IdentityOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Identity.SuperOf`.
+            pub type SuperOf = (
+                ::ferroscale_runtime_types::AccountId32,
+                super::super::super::runtime_types::pallet_identity::types::Data,
+            );
+            ///The storage key of `Identity.SuperOf`.
+            #[inline]
+            pub fn super_of(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Identity",
+                    "SuperOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Identity.SubsOf`.
+            pub type SubsOf = (
+                u128,
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            );
+            ///The storage key of `Identity.SubsOf`.
+            #[inline]
+            pub fn subs_of(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Identity",
+                    "SubsOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Identity.SubsOf` when nothing is stored.
+            #[inline]
+            pub fn subs_of_default() -> Result<SubsOf, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Identity.Registrars`.
+            pub type Registrars = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                Option<
+                    super::super::super::runtime_types::pallet_identity::types::RegistrarInfo<
+                        u128,
+                        ::ferroscale_runtime_types::AccountId32,
+                    >,
+                >,
+            >;
+            ///The storage key of `Identity.Registrars`.
+            #[inline]
+            pub fn registrars() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Identity", "Registrars", &[])
+            }
+            ///The value of `Identity.Registrars` when nothing is stored.
+            #[inline]
+            pub fn registrars_default() -> Result<
+                Registrars,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Identity.add_registrar` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_registrar(
+                account: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::add_registrar {
+                    account,
+                })
+            }
+            ///`Identity.set_identity` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_identity(
+                info: super::super::super::runtime_types::pallet_identity::types::IdentityInfo,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_identity {
+                    info,
+                })
+            }
+            ///`Identity.set_subs` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_subs(
+                subs: Vec<
+                    (
+                        ::ferroscale_runtime_types::AccountId32,
+                        super::super::super::runtime_types::pallet_identity::types::Data,
+                    ),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_subs {
+                    subs,
+                })
+            }
+            ///`Identity.clear_identity` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_identity() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(
+                    super::super::super::runtime_types::pallet_identity::pallet::Call::clear_identity,
+                )
+            }
+            ///`Identity.request_judgement` as a `RuntimeCall`.
+            #[inline]
+            pub fn request_judgement(
+                reg_index: u32,
+                max_fee: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::request_judgement {
+                    reg_index,
+                    max_fee,
+                })
+            }
+            ///`Identity.cancel_request` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_request(reg_index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::cancel_request {
+                    reg_index,
+                })
+            }
+            ///`Identity.set_fee` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_fee(index: u32, fee: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_fee {
+                    index,
+                    fee,
+                })
+            }
+            ///`Identity.set_account_id` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_account_id(
+                index: u32,
+                new: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_account_id {
+                    index,
+                    new,
+                })
+            }
+            ///`Identity.set_fields` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_fields(
+                index: u32,
+                fields: super::super::super::runtime_types::pallet_identity::types::BitFlags,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_fields {
+                    index,
+                    fields,
+                })
+            }
+            ///`Identity.provide_judgement` as a `RuntimeCall`.
+            #[inline]
+            pub fn provide_judgement(
+                reg_index: u32,
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                judgement: super::super::super::runtime_types::pallet_identity::types::Judgement<
+                    u128,
+                >,
+                identity: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::provide_judgement {
+                    reg_index,
+                    target,
+                    judgement,
+                    identity,
+                })
+            }
+            ///`Identity.kill_identity` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_identity(
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::kill_identity {
+                    target,
+                })
+            }
+            ///`Identity.add_sub` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_sub(
+                sub: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                data: super::super::super::runtime_types::pallet_identity::types::Data,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::add_sub {
+                    sub,
+                    data,
+                })
+            }
+            ///`Identity.rename_sub` as a `RuntimeCall`.
+            #[inline]
+            pub fn rename_sub(
+                sub: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                data: super::super::super::runtime_types::pallet_identity::types::Data,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::rename_sub {
+                    sub,
+                    data,
+                })
+            }
+            ///`Identity.remove_sub` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_sub(
+                sub: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::remove_sub {
+                    sub,
+                })
+            }
+            ///`Identity.quit_sub` as a `RuntimeCall`.
+            #[inline]
+            pub fn quit_sub() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(
+                    super::super::super::runtime_types::pallet_identity::pallet::Call::quit_sub,
+                )
+            }
+        }
+    }
+    ///The `Society` pallet (index 29).
+    pub mod society {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 29u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_society::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_society::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_society::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Society.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"py/socie")
+            }
+            ///`Society.GraceStrikes`.
+            #[inline]
+            pub fn grace_strikes() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\n\0\0\0")
+            }
+            ///`Society.PeriodSpend`.
+            #[inline]
+            pub fn period_spend() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xC5.\xBC\xA2\xB1\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Society.VotingPeriod`.
+            #[inline]
+            pub fn voting_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0w\x01\0")
+            }
+            ///`Society.ClaimPeriod`.
+            #[inline]
+            pub fn claim_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0w\x01\0")
+            }
+            ///`Society.MaxLockDuration`.
+            #[inline]
+            pub fn max_lock_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x9C\xDA\x01")
+            }
+            ///`Society.ChallengePeriod`.
+            #[inline]
+            pub fn challenge_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80\x13\x03\0")
+            }
+            ///`Society.MaxPayouts`.
+            #[inline]
+            pub fn max_payouts() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\n\0\0\0")
+            }
+            ///`Society.MaxBids`.
+            #[inline]
+            pub fn max_bids() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\n\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Society.Parameters`.
+            pub type Parameters = super::super::super::runtime_types::pallet_society::GroupParams<
+                u128,
+            >;
+            ///The storage key of `Society.Parameters`.
+            #[inline]
+            pub fn parameters() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Parameters", &[])
+            }
+            ///The value type of `Society.Pot`.
+            pub type Pot = u128;
+            ///The storage key of `Society.Pot`.
+            #[inline]
+            pub fn pot() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Pot", &[])
+            }
+            ///The value of `Society.Pot` when nothing is stored.
+            #[inline]
+            pub fn pot_default() -> Result<Pot, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Society.Founder`.
+            pub type Founder = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Society.Founder`.
+            #[inline]
+            pub fn founder() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Founder", &[])
+            }
+            ///The value type of `Society.Head`.
+            pub type Head = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Society.Head`.
+            #[inline]
+            pub fn head() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Head", &[])
+            }
+            ///The value type of `Society.Rules`.
+            pub type Rules = ::ferroscale_runtime_types::H256;
+            ///The storage key of `Society.Rules`.
+            #[inline]
+            pub fn rules() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Rules", &[])
+            }
+            ///The value type of `Society.Members`.
+            pub type Members = super::super::super::runtime_types::pallet_society::MemberRecord;
+            ///The storage key of `Society.Members`.
+            #[inline]
+            pub fn members(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "Members",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Society.Payouts`.
+            pub type Payouts = super::super::super::runtime_types::pallet_society::PayoutRecord<
+                u128,
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    (u32, u128),
+                >,
+            >;
+            ///The storage key of `Society.Payouts`.
+            #[inline]
+            pub fn payouts(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "Payouts",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Society.Payouts` when nothing is stored.
+            #[inline]
+            pub fn payouts_default() -> Result<Payouts, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Society.MemberCount`.
+            pub type MemberCount = u32;
+            ///The storage key of `Society.MemberCount`.
+            #[inline]
+            pub fn member_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "MemberCount", &[])
+            }
+            ///The value of `Society.MemberCount` when nothing is stored.
+            #[inline]
+            pub fn member_count_default() -> Result<
+                MemberCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Society.MemberByIndex`.
+            pub type MemberByIndex = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Society.MemberByIndex`.
+            #[inline]
+            pub fn member_by_index(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "MemberByIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Society.SuspendedMembers`.
+            pub type SuspendedMembers = super::super::super::runtime_types::pallet_society::MemberRecord;
+            ///The storage key of `Society.SuspendedMembers`.
+            #[inline]
+            pub fn suspended_members(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "SuspendedMembers",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Society.RoundCount`.
+            pub type RoundCount = u32;
+            ///The storage key of `Society.RoundCount`.
+            #[inline]
+            pub fn round_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "RoundCount", &[])
+            }
+            ///The value of `Society.RoundCount` when nothing is stored.
+            #[inline]
+            pub fn round_count_default() -> Result<
+                RoundCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Society.Bids`.
+            pub type Bids = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_society::Bid<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u128,
+                >,
+            >;
+            ///The storage key of `Society.Bids`.
+            #[inline]
+            pub fn bids() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Bids", &[])
+            }
+            ///The value of `Society.Bids` when nothing is stored.
+            #[inline]
+            pub fn bids_default() -> Result<Bids, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Society.Candidates`.
+            pub type Candidates = super::super::super::runtime_types::pallet_society::Candidacy<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Society.Candidates`.
+            #[inline]
+            pub fn candidates(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "Candidates",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Society.Skeptic`.
+            pub type Skeptic = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Society.Skeptic`.
+            #[inline]
+            pub fn skeptic() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Skeptic", &[])
+            }
+            ///The value type of `Society.Votes`.
+            pub type Votes = super::super::super::runtime_types::pallet_society::Vote;
+            ///The storage key of `Society.Votes`.
+            #[inline]
+            pub fn votes(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "Votes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Society.VoteClearCursor`.
+            pub type VoteClearCursor = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Society.VoteClearCursor`.
+            #[inline]
+            pub fn vote_clear_cursor(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "VoteClearCursor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Society.NextHead`.
+            pub type NextHead = super::super::super::runtime_types::pallet_society::IntakeRecord<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Society.NextHead`.
+            #[inline]
+            pub fn next_head() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "NextHead", &[])
+            }
+            ///The value type of `Society.ChallengeRoundCount`.
+            pub type ChallengeRoundCount = u32;
+            ///The storage key of `Society.ChallengeRoundCount`.
+            #[inline]
+            pub fn challenge_round_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "ChallengeRoundCount",
+                    &[],
+                )
+            }
+            ///The value of `Society.ChallengeRoundCount` when nothing is stored.
+            #[inline]
+            pub fn challenge_round_count_default() -> Result<
+                ChallengeRoundCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Society.Defending`.
+            pub type Defending = (
+                ::ferroscale_runtime_types::AccountId32,
+                ::ferroscale_runtime_types::AccountId32,
+                super::super::super::runtime_types::pallet_society::Tally,
+            );
+            ///The storage key of `Society.Defending`.
+            #[inline]
+            pub fn defending() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Society", "Defending", &[])
+            }
+            ///The value type of `Society.DefenderVotes`.
+            pub type DefenderVotes = super::super::super::runtime_types::pallet_society::Vote;
+            ///The storage key of `Society.DefenderVotes`.
+            #[inline]
+            pub fn defender_votes(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Society",
+                    "DefenderVotes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Society.bid` as a `RuntimeCall`.
+            #[inline]
+            pub fn bid(value: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::bid {
+                    value,
+                })
+            }
+            ///`Society.unbid` as a `RuntimeCall`.
+            #[inline]
+            pub fn unbid() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(
+                    super::super::super::runtime_types::pallet_society::pallet::Call::unbid,
+                )
+            }
+            ///`Society.vouch` as a `RuntimeCall`.
+            #[inline]
+            pub fn vouch(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                value: u128,
+                tip: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::vouch {
+                    who,
+                    value,
+                    tip,
+                })
+            }
+            ///`Society.unvouch` as a `RuntimeCall`.
+            #[inline]
+            pub fn unvouch() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(
+                    super::super::super::runtime_types::pallet_society::pallet::Call::unvouch,
+                )
+            }
+            ///`Society.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(
+                candidate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                approve: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::vote {
+                    candidate,
+                    approve,
+                })
+            }
+            ///`Society.defender_vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn defender_vote(approve: bool) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::defender_vote {
+                    approve,
+                })
+            }
+            ///`Society.payout` as a `RuntimeCall`.
+            #[inline]
+            pub fn payout() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(
+                    super::super::super::runtime_types::pallet_society::pallet::Call::payout,
+                )
+            }
+            ///`Society.waive_repay` as a `RuntimeCall`.
+            #[inline]
+            pub fn waive_repay(amount: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::waive_repay {
+                    amount,
+                })
+            }
+            ///`Society.found_society` as a `RuntimeCall`.
+            #[inline]
+            pub fn found_society(
+                founder: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                max_members: u32,
+                max_intake: u32,
+                max_strikes: u32,
+                candidate_deposit: u128,
+                rules: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::found_society {
+                    founder,
+                    max_members,
+                    max_intake,
+                    max_strikes,
+                    candidate_deposit,
+                    rules,
+                })
+            }
+            ///`Society.dissolve` as a `RuntimeCall`.
+            #[inline]
+            pub fn dissolve() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(
+                    super::super::super::runtime_types::pallet_society::pallet::Call::dissolve,
+                )
+            }
+            ///`Society.judge_suspended_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn judge_suspended_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                forgive: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::judge_suspended_member {
+                    who,
+                    forgive,
+                })
+            }
+            ///`Society.set_parameters` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_parameters(
+                max_members: u32,
+                max_intake: u32,
+                max_strikes: u32,
+                candidate_deposit: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::set_parameters {
+                    max_members,
+                    max_intake,
+                    max_strikes,
+                    candidate_deposit,
+                })
+            }
+            ///`Society.punish_skeptic` as a `RuntimeCall`.
+            #[inline]
+            pub fn punish_skeptic() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(
+                    super::super::super::runtime_types::pallet_society::pallet::Call::punish_skeptic,
+                )
+            }
+            ///`Society.claim_membership` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_membership() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(
+                    super::super::super::runtime_types::pallet_society::pallet::Call::claim_membership,
+                )
+            }
+            ///`Society.bestow_membership` as a `RuntimeCall`.
+            #[inline]
+            pub fn bestow_membership(
+                candidate: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::bestow_membership {
+                    candidate,
+                })
+            }
+            ///`Society.kick_candidate` as a `RuntimeCall`.
+            #[inline]
+            pub fn kick_candidate(
+                candidate: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::kick_candidate {
+                    candidate,
+                })
+            }
+            ///`Society.resign_candidacy` as a `RuntimeCall`.
+            #[inline]
+            pub fn resign_candidacy() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(
+                    super::super::super::runtime_types::pallet_society::pallet::Call::resign_candidacy,
+                )
+            }
+            ///`Society.drop_candidate` as a `RuntimeCall`.
+            #[inline]
+            pub fn drop_candidate(
+                candidate: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::drop_candidate {
+                    candidate,
+                })
+            }
+            ///`Society.cleanup_candidacy` as a `RuntimeCall`.
+            #[inline]
+            pub fn cleanup_candidacy(
+                candidate: ::ferroscale_runtime_types::AccountId32,
+                max: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::cleanup_candidacy {
+                    candidate,
+                    max,
+                })
+            }
+            ///`Society.cleanup_challenge` as a `RuntimeCall`.
+            #[inline]
+            pub fn cleanup_challenge(
+                challenge_round: u32,
+                max: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Society(super::super::super::runtime_types::pallet_society::pallet::Call::cleanup_challenge {
+                    challenge_round,
+                    max,
+                })
+            }
+        }
+    }
+    ///The `Recovery` pallet (index 30).
+    pub mod recovery {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 30u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_recovery::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_recovery::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_recovery::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Recovery.ConfigDepositBase`.
+            #[inline]
+            pub fn config_deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@cR\xBF\xC6\x01\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Recovery.FriendDepositFactor`.
+            #[inline]
+            pub fn friend_deposit_factor() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0 =\x88y-\0\0\0\0\0\0\0\0\0\0")
+            }
+            ///`Recovery.MaxFriends`.
+            #[inline]
+            pub fn max_friends() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\t\0\0\0")
+            }
+            ///`Recovery.RecoveryDeposit`.
+            #[inline]
+            pub fn recovery_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@cR\xBF\xC6\x01\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Recovery.Recoverable`.
+            pub type Recoverable = super::super::super::runtime_types::pallet_recovery::RecoveryConfig<
+                u32,
+                u128,
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >;
+            ///The storage key of `Recovery.Recoverable`.
+            #[inline]
+            pub fn recoverable(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Recovery",
+                    "Recoverable",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Recovery.ActiveRecoveries`.
+            pub type ActiveRecoveries = super::super::super::runtime_types::pallet_recovery::ActiveRecovery<
+                u32,
+                u128,
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >;
+            ///The storage key of `Recovery.ActiveRecoveries`.
+            #[inline]
+            pub fn active_recoveries(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Recovery",
+                    "ActiveRecoveries",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Recovery.Proxy`.
+            pub type Proxy = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Recovery.Proxy`.
+            #[inline]
+            pub fn proxy(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Recovery",
+                    "Proxy",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Recovery.as_recovered` as a `RuntimeCall`.
+            #[inline]
+            pub fn as_recovered(
+                account: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::as_recovered {
+                        account,
+                        call,
+                    }),
+                )
+            }
+            ///`Recovery.set_recovered` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_recovered(
+                lost: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                rescuer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::set_recovered {
+                        lost,
+                        rescuer,
+                    }),
+                )
+            }
+            ///`Recovery.create_recovery` as a `RuntimeCall`.
+            #[inline]
+            pub fn create_recovery(
+                friends: Vec<::ferroscale_runtime_types::AccountId32>,
+                threshold: u16,
+                delay_period: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::create_recovery {
+                        friends,
+                        threshold,
+                        delay_period,
+                    }),
+                )
+            }
+            ///`Recovery.initiate_recovery` as a `RuntimeCall`.
+            #[inline]
+            pub fn initiate_recovery(
+                account: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::initiate_recovery {
+                        account,
+                    }),
+                )
+            }
+            ///`Recovery.vouch_recovery` as a `RuntimeCall`.
+            #[inline]
+            pub fn vouch_recovery(
+                lost: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                rescuer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::vouch_recovery {
+                        lost,
+                        rescuer,
+                    }),
+                )
+            }
+            ///`Recovery.claim_recovery` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_recovery(
+                account: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::claim_recovery {
+                        account,
+                    }),
+                )
+            }
+            ///`Recovery.close_recovery` as a `RuntimeCall`.
+            #[inline]
+            pub fn close_recovery(
+                rescuer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::close_recovery {
+                        rescuer,
+                    }),
+                )
+            }
+            ///`Recovery.remove_recovery` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_recovery() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(
+                        super::super::super::runtime_types::pallet_recovery::pallet::Call::remove_recovery,
+                    ),
+                )
+            }
+            ///`Recovery.cancel_recovered` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_recovered(
+                account: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Recovery(
+                    Box::new(super::super::super::runtime_types::pallet_recovery::pallet::Call::cancel_recovered {
+                        account,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Vesting` pallet (index 31).
+    pub mod vesting {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 31u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_vesting::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_vesting::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_vesting::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Vesting.MinVestedTransfer`.
+            #[inline]
+            pub fn min_vested_transfer() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xC1o\xF2\x86#\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Vesting.MaxVestingSchedules`.
+            #[inline]
+            pub fn max_vesting_schedules() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x1C\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Vesting.Vesting`.
+            pub type Vesting = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_vesting::vesting_info::VestingInfo<
+                    u128,
+                    u32,
+                >,
+            >;
+            ///The storage key of `Vesting.Vesting`.
+            #[inline]
+            pub fn vesting(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Vesting",
+                    "Vesting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Vesting.StorageVersion`.
+            pub type StorageVersion = super::super::super::runtime_types::pallet_vesting::Releases;
+            ///The storage key of `Vesting.StorageVersion`.
+            #[inline]
+            pub fn storage_version() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Vesting", "StorageVersion", &[])
+            }
+            ///The value of `Vesting.StorageVersion` when nothing is stored.
+            #[inline]
+            pub fn storage_version_default() -> Result<
+                StorageVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Vesting.vest` as a `RuntimeCall`.
+            #[inline]
+            pub fn vest() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(
+                    super::super::super::runtime_types::pallet_vesting::pallet::Call::vest,
+                )
+            }
+            ///`Vesting.vest_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn vest_other(
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(super::super::super::runtime_types::pallet_vesting::pallet::Call::vest_other {
+                    target,
+                })
+            }
+            ///`Vesting.vested_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn vested_transfer(
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                schedule: super::super::super::runtime_types::pallet_vesting::vesting_info::VestingInfo<
+                    u128,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(super::super::super::runtime_types::pallet_vesting::pallet::Call::vested_transfer {
+                    target,
+                    schedule,
+                })
+            }
+            ///`Vesting.force_vested_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_vested_transfer(
+                source: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                schedule: super::super::super::runtime_types::pallet_vesting::vesting_info::VestingInfo<
+                    u128,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(super::super::super::runtime_types::pallet_vesting::pallet::Call::force_vested_transfer {
+                    source,
+                    target,
+                    schedule,
+                })
+            }
+            ///`Vesting.merge_schedules` as a `RuntimeCall`.
+            #[inline]
+            pub fn merge_schedules(
+                schedule1_index: u32,
+                schedule2_index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(super::super::super::runtime_types::pallet_vesting::pallet::Call::merge_schedules {
+                    schedule1_index,
+                    schedule2_index,
+                })
+            }
+        }
+    }
+    ///The `Scheduler` pallet (index 32).
+    pub mod scheduler {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 32u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_scheduler::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_scheduler::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_scheduler::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Scheduler.MaximumWeight`.
+            #[inline]
+            pub fn maximum_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x0B\0\x80n\x87t\x01\x13\xCC\xCC\xCC\xCC\xCC\xCC\xCC\xCC",
+                )
+            }
+            ///`Scheduler.MaxScheduledPerBlock`.
+            #[inline]
+            pub fn max_scheduled_per_block() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Scheduler.IncompleteSince`.
+            pub type IncompleteSince = u32;
+            ///The storage key of `Scheduler.IncompleteSince`.
+            #[inline]
+            pub fn incomplete_since() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Scheduler",
+                    "IncompleteSince",
+                    &[],
+                )
+            }
+            ///The value type of `Scheduler.Agenda`.
+            pub type Agenda = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                Option<
+                    super::super::super::runtime_types::pallet_scheduler::Scheduled<
+                        [u8; 32usize],
+                        super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                        u32,
+                        super::super::super::runtime_types::kitchensink_runtime::OriginCaller,
+                    >,
+                >,
+            >;
+            ///The storage key of `Scheduler.Agenda`.
+            #[inline]
+            pub fn agenda(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Scheduler",
+                    "Agenda",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Scheduler.Agenda` when nothing is stored.
+            #[inline]
+            pub fn agenda_default() -> Result<Agenda, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Scheduler.Lookup`.
+            pub type Lookup = (u32, u32);
+            ///The storage key of `Scheduler.Lookup`.
+            #[inline]
+            pub fn lookup(key1: &[u8; 32usize]) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Scheduler",
+                    "Lookup",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Scheduler.schedule` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule(
+                when: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule {
+                        when,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+            ///`Scheduler.cancel` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel(when: u32, index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::cancel {
+                        when,
+                        index,
+                    }),
+                )
+            }
+            ///`Scheduler.schedule_named` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_named(
+                id: [u8; 32usize],
+                when: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule_named {
+                        id,
+                        when,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+            ///`Scheduler.cancel_named` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_named(id: [u8; 32usize]) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::cancel_named {
+                        id,
+                    }),
+                )
+            }
+            ///`Scheduler.schedule_after` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_after(
+                after: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule_after {
+                        after,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+            ///`Scheduler.schedule_named_after` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_named_after(
+                id: [u8; 32usize],
+                after: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule_named_after {
+                        id,
+                        after,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Glutton` pallet (index 33).
+    pub mod glutton {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 33u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_glutton::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_glutton::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_glutton::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Glutton.Compute`.
+            pub type Compute = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU64;
+            ///The storage key of `Glutton.Compute`.
+            #[inline]
+            pub fn compute() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Glutton", "Compute", &[])
+            }
+            ///The value of `Glutton.Compute` when nothing is stored.
+            #[inline]
+            pub fn compute_default() -> Result<Compute, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Glutton.Storage`.
+            pub type Storage = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU64;
+            ///The storage key of `Glutton.Storage`.
+            #[inline]
+            pub fn storage() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Glutton", "Storage", &[])
+            }
+            ///The value of `Glutton.Storage` when nothing is stored.
+            #[inline]
+            pub fn storage_default() -> Result<Storage, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Glutton.TrashData`.
+            pub type TrashData = [u8; 1024usize];
+            ///The storage key of `Glutton.TrashData`.
+            #[inline]
+            pub fn trash_data(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Glutton",
+                    "TrashData",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Glutton.TrashDataCount`.
+            pub type TrashDataCount = u32;
+            ///The storage key of `Glutton.TrashDataCount`.
+            #[inline]
+            pub fn trash_data_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Glutton", "TrashDataCount", &[])
+            }
+            ///The value of `Glutton.TrashDataCount` when nothing is stored.
+            #[inline]
+            pub fn trash_data_count_default() -> Result<
+                TrashDataCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Glutton.initialize_pallet` as a `RuntimeCall`.
+            #[inline]
+            pub fn initialize_pallet(
+                new_count: u32,
+                witness_count: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Glutton(super::super::super::runtime_types::pallet_glutton::pallet::Call::initialize_pallet {
+                    new_count,
+                    witness_count,
+                })
+            }
+            ///`Glutton.set_compute` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_compute(
+                compute: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Glutton(super::super::super::runtime_types::pallet_glutton::pallet::Call::set_compute {
+                    compute,
+                })
+            }
+            ///`Glutton.set_storage` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_storage(
+                storage: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Glutton(super::super::super::runtime_types::pallet_glutton::pallet::Call::set_storage {
+                    storage,
+                })
+            }
+        }
+    }
+    ///The `Preimage` pallet (index 34).
+    pub mod preimage {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 34u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_preimage::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_preimage::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_preimage::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Preimage.StatusFor`.
+            pub type StatusFor = super::super::super::runtime_types::pallet_preimage::RequestStatus<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Preimage.StatusFor`.
+            #[inline]
+            pub fn status_for(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Preimage",
+                    "StatusFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Preimage.PreimageFor`.
+            pub type PreimageFor = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Preimage.PreimageFor`.
+            #[inline]
+            pub fn preimage_for(
+                key1: &(::ferroscale_runtime_types::H256, u32),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Preimage",
+                    "PreimageFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Preimage.note_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn note_preimage(bytes: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::note_preimage {
+                    bytes,
+                })
+            }
+            ///`Preimage.unnote_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn unnote_preimage(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::unnote_preimage {
+                    hash,
+                })
+            }
+            ///`Preimage.request_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn request_preimage(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::request_preimage {
+                    hash,
+                })
+            }
+            ///`Preimage.unrequest_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn unrequest_preimage(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::unrequest_preimage {
+                    hash,
+                })
+            }
+        }
+    }
+    ///The `Proxy` pallet (index 35).
+    pub mod proxy {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 35u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_proxy::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_proxy::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_proxy::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Proxy.ProxyDepositBase`.
+            #[inline]
+            pub fn proxy_deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xF0\x9ETL9\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Proxy.ProxyDepositFactor`.
+            #[inline]
+            pub fn proxy_deposit_factor() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0`\xAAw\x14\xB4\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Proxy.MaxProxies`.
+            #[inline]
+            pub fn max_proxies() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b" \0\0\0")
+            }
+            ///`Proxy.MaxPending`.
+            #[inline]
+            pub fn max_pending() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b" \0\0\0")
+            }
+            ///`Proxy.AnnouncementDepositBase`.
+            #[inline]
+            pub fn announcement_deposit_base() -> Result<
+                u128,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xF0\x9ETL9\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Proxy.AnnouncementDepositFactor`.
+            #[inline]
+            pub fn announcement_deposit_factor() -> Result<
+                u128,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xC0T\xEF(h\x01\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Proxy.Proxies`.
+            pub type Proxies = (
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    super::super::super::runtime_types::pallet_proxy::ProxyDefinition<
+                        ::ferroscale_runtime_types::AccountId32,
+                        super::super::super::runtime_types::kitchensink_runtime::ProxyType,
+                        u32,
+                    >,
+                >,
+                u128,
+            );
+            ///The storage key of `Proxy.Proxies`.
+            #[inline]
+            pub fn proxies(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Proxy",
+                    "Proxies",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Proxy.Proxies` when nothing is stored.
+            #[inline]
+            pub fn proxies_default() -> Result<Proxies, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Proxy.Announcements`.
+            pub type Announcements = (
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    super::super::super::runtime_types::pallet_proxy::Announcement<
+                        ::ferroscale_runtime_types::AccountId32,
+                        ::ferroscale_runtime_types::H256,
+                        u32,
+                    >,
+                >,
+                u128,
+            );
+            ///The storage key of `Proxy.Announcements`.
+            #[inline]
+            pub fn announcements(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Proxy",
+                    "Announcements",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Proxy.Announcements` when nothing is stored.
+            #[inline]
+            pub fn announcements_default() -> Result<
+                Announcements,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Proxy.proxy` as a `RuntimeCall`.
+            #[inline]
+            pub fn proxy(
+                real: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                force_proxy_type: Option<
+                    super::super::super::runtime_types::kitchensink_runtime::ProxyType,
+                >,
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::proxy {
+                        real,
+                        force_proxy_type,
+                        call,
+                    }),
+                )
+            }
+            ///`Proxy.add_proxy` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_proxy(
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                proxy_type: super::super::super::runtime_types::kitchensink_runtime::ProxyType,
+                delay: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::add_proxy {
+                        delegate,
+                        proxy_type,
+                        delay,
+                    }),
+                )
+            }
+            ///`Proxy.remove_proxy` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_proxy(
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                proxy_type: super::super::super::runtime_types::kitchensink_runtime::ProxyType,
+                delay: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::remove_proxy {
+                        delegate,
+                        proxy_type,
+                        delay,
+                    }),
+                )
+            }
+            ///`Proxy.remove_proxies` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_proxies() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(
+                        super::super::super::runtime_types::pallet_proxy::pallet::Call::remove_proxies,
+                    ),
+                )
+            }
+            ///`Proxy.create_pure` as a `RuntimeCall`.
+            #[inline]
+            pub fn create_pure(
+                proxy_type: super::super::super::runtime_types::kitchensink_runtime::ProxyType,
+                delay: u32,
+                index: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::create_pure {
+                        proxy_type,
+                        delay,
+                        index,
+                    }),
+                )
+            }
+            ///`Proxy.kill_pure` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_pure(
+                spawner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                proxy_type: super::super::super::runtime_types::kitchensink_runtime::ProxyType,
+                index: u16,
+                height: u32,
+                ext_index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::kill_pure {
+                        spawner,
+                        proxy_type,
+                        index,
+                        height,
+                        ext_index,
+                    }),
+                )
+            }
+            ///`Proxy.announce` as a `RuntimeCall`.
+            #[inline]
+            pub fn announce(
+                real: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::announce {
+                        real,
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Proxy.remove_announcement` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_announcement(
+                real: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::remove_announcement {
+                        real,
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Proxy.reject_announcement` as a `RuntimeCall`.
+            #[inline]
+            pub fn reject_announcement(
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::reject_announcement {
+                        delegate,
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Proxy.proxy_announced` as a `RuntimeCall`.
+            #[inline]
+            pub fn proxy_announced(
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                real: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                force_proxy_type: Option<
+                    super::super::super::runtime_types::kitchensink_runtime::ProxyType,
+                >,
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::proxy_announced {
+                        delegate,
+                        real,
+                        force_proxy_type,
+                        call,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Multisig` pallet (index 36).
+    pub mod multisig {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 36u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_multisig::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_multisig::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_multisig::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Multisig.DepositBase`.
+            #[inline]
+            pub fn deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xF0\x1C\n\xDB\xED\x01\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Multisig.DepositFactor`.
+            #[inline]
+            pub fn deposit_factor() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xCC{\x9F\xAE\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Multisig.MaxSignatories`.
+            #[inline]
+            pub fn max_signatories() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Multisig.Multisigs`.
+            pub type Multisigs = super::super::super::runtime_types::pallet_multisig::Multisig<
+                u32,
+                u128,
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Multisig.Multisigs`.
+            #[inline]
+            pub fn multisigs(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &[u8; 32usize],
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Multisig",
+                    "Multisigs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Multisig.as_multi_threshold_1` as a `RuntimeCall`.
+            #[inline]
+            pub fn as_multi_threshold_1(
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::as_multi_threshold_1 {
+                        other_signatories,
+                        call,
+                    }),
+                )
+            }
+            ///`Multisig.as_multi` as a `RuntimeCall`.
+            #[inline]
+            pub fn as_multi(
+                threshold: u16,
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                maybe_timepoint: Option<
+                    super::super::super::runtime_types::pallet_multisig::Timepoint<u32>,
+                >,
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+                max_weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::as_multi {
+                        threshold,
+                        other_signatories,
+                        maybe_timepoint,
+                        call,
+                        max_weight,
+                    }),
+                )
+            }
+            ///`Multisig.approve_as_multi` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_as_multi(
+                threshold: u16,
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                maybe_timepoint: Option<
+                    super::super::super::runtime_types::pallet_multisig::Timepoint<u32>,
+                >,
+                call_hash: [u8; 32usize],
+                max_weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::approve_as_multi {
+                        threshold,
+                        other_signatories,
+                        maybe_timepoint,
+                        call_hash,
+                        max_weight,
+                    }),
+                )
+            }
+            ///`Multisig.cancel_as_multi` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_as_multi(
+                threshold: u16,
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                timepoint: super::super::super::runtime_types::pallet_multisig::Timepoint<
+                    u32,
+                >,
+                call_hash: [u8; 32usize],
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::cancel_as_multi {
+                        threshold,
+                        other_signatories,
+                        timepoint,
+                        call_hash,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Bounties` pallet (index 37).
+    pub mod bounties {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 37u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_bounties::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_bounties::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_bounties::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Bounties.BountyDepositBase`.
+            #[inline]
+            pub fn bounty_deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Bounties.BountyDepositPayoutDelay`.
+            #[inline]
+            pub fn bounty_deposit_payout_delay() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x80p\0\0")
+            }
+            ///`Bounties.BountyUpdatePeriod`.
+            #[inline]
+            pub fn bounty_update_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0'\x06\0")
+            }
+            ///`Bounties.CuratorDepositMultiplier`.
+            #[inline]
+            pub fn curator_deposit_multiplier() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b" \xA1\x07\0")
+            }
+            ///`Bounties.CuratorDepositMax`.
+            #[inline]
+            pub fn curator_deposit_max() -> Result<
+                Option<u128>,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x01\0\0\xC1o\xF2\x86#\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Bounties.CuratorDepositMin`.
+            #[inline]
+            pub fn curator_deposit_min() -> Result<
+                Option<u128>,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x01\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Bounties.BountyValueMinimum`.
+            #[inline]
+            pub fn bounty_value_minimum() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@cR\xBF\xC6\x01\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Bounties.DataDepositPerByte`.
+            #[inline]
+            pub fn data_deposit_per_byte() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x10\xA5\xD4\xE8\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Bounties.MaximumReasonLength`.
+            #[inline]
+            pub fn maximum_reason_length() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b",\x01\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Bounties.BountyCount`.
+            pub type BountyCount = u32;
+            ///The storage key of `Bounties.BountyCount`.
+            #[inline]
+            pub fn bounty_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Bounties", "BountyCount", &[])
+            }
+            ///The value of `Bounties.BountyCount` when nothing is stored.
+            #[inline]
+            pub fn bounty_count_default() -> Result<
+                BountyCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Bounties.Bounties`.
+            pub type Bounties = super::super::super::runtime_types::pallet_bounties::Bounty<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+                u32,
+            >;
+            ///The storage key of `Bounties.Bounties`.
+            #[inline]
+            pub fn bounties(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Bounties",
+                    "Bounties",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Bounties.BountyDescriptions`.
+            pub type BountyDescriptions = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Bounties.BountyDescriptions`.
+            #[inline]
+            pub fn bounty_descriptions(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Bounties",
+                    "BountyDescriptions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Bounties.BountyApprovals`.
+            pub type BountyApprovals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u32,
+            >;
+            ///The storage key of `Bounties.BountyApprovals`.
+            #[inline]
+            pub fn bounty_approvals() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Bounties",
+                    "BountyApprovals",
+                    &[],
+                )
+            }
+            ///The value of `Bounties.BountyApprovals` when nothing is stored.
+            #[inline]
+            pub fn bounty_approvals_default() -> Result<
+                BountyApprovals,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Bounties.propose_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose_bounty(
+                value: u128,
+                description: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::propose_bounty {
+                    value,
+                    description,
+                })
+            }
+            ///`Bounties.approve_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_bounty(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::approve_bounty {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.propose_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose_curator(
+                bounty_id: u32,
+                curator: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                fee: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::propose_curator {
+                    bounty_id,
+                    curator,
+                    fee,
+                })
+            }
+            ///`Bounties.unassign_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn unassign_curator(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::unassign_curator {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.accept_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn accept_curator(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::accept_curator {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.award_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn award_bounty(
+                bounty_id: u32,
+                beneficiary: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::award_bounty {
+                    bounty_id,
+                    beneficiary,
+                })
+            }
+            ///`Bounties.claim_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_bounty(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::claim_bounty {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.close_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn close_bounty(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::close_bounty {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.extend_bounty_expiry` as a `RuntimeCall`.
+            #[inline]
+            pub fn extend_bounty_expiry(
+                bounty_id: u32,
+                remark: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::extend_bounty_expiry {
+                    bounty_id,
+                    remark,
+                })
+            }
+        }
+    }
+    ///The `Tips` pallet (index 38).
+    pub mod tips {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 38u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_tips::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_tips::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_tips::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Tips.MaximumReasonLength`.
+            #[inline]
+            pub fn maximum_reason_length() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b",\x01\0\0")
+            }
+            ///`Tips.DataDepositPerByte`.
+            #[inline]
+            pub fn data_deposit_per_byte() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x10\xA5\xD4\xE8\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Tips.TipCountdown`.
+            #[inline]
+            pub fn tip_countdown() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80p\0\0")
+            }
+            ///`Tips.TipFindersFee`.
+            #[inline]
+            pub fn tip_finders_fee() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Percent,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x14")
+            }
+            ///`Tips.TipReportDepositBase`.
+            #[inline]
+            pub fn tip_report_deposit_base() -> Result<
+                u128,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Tips.Tips`.
+            pub type Tips = super::super::super::runtime_types::pallet_tips::OpenTip<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+                u32,
+                ::ferroscale_runtime_types::H256,
+            >;
+            ///The storage key of `Tips.Tips`.
+            #[inline]
+            pub fn tips(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Tips",
+                    "Tips",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Tips.Reasons`.
+            pub type Reasons = Vec<u8>;
+            ///The storage key of `Tips.Reasons`.
+            #[inline]
+            pub fn reasons(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Tips",
+                    "Reasons",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Tips.report_awesome` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_awesome(
+                reason: Vec<u8>,
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Tips(super::super::super::runtime_types::pallet_tips::pallet::Call::report_awesome {
+                    reason,
+                    who,
+                })
+            }
+            ///`Tips.retract_tip` as a `RuntimeCall`.
+            #[inline]
+            pub fn retract_tip(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Tips(super::super::super::runtime_types::pallet_tips::pallet::Call::retract_tip {
+                    hash,
+                })
+            }
+            ///`Tips.tip_new` as a `RuntimeCall`.
+            #[inline]
+            pub fn tip_new(
+                reason: Vec<u8>,
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                tip_value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Tips(super::super::super::runtime_types::pallet_tips::pallet::Call::tip_new {
+                    reason,
+                    who,
+                    tip_value,
+                })
+            }
+            ///`Tips.tip` as a `RuntimeCall`.
+            #[inline]
+            pub fn tip(
+                hash: ::ferroscale_runtime_types::H256,
+                tip_value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Tips(super::super::super::runtime_types::pallet_tips::pallet::Call::tip {
+                    hash,
+                    tip_value,
+                })
+            }
+            ///`Tips.close_tip` as a `RuntimeCall`.
+            #[inline]
+            pub fn close_tip(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Tips(super::super::super::runtime_types::pallet_tips::pallet::Call::close_tip {
+                    hash,
+                })
+            }
+            ///`Tips.slash_tip` as a `RuntimeCall`.
+            #[inline]
+            pub fn slash_tip(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Tips(super::super::super::runtime_types::pallet_tips::pallet::Call::slash_tip {
+                    hash,
+                })
+            }
+        }
+    }
+    ///The `Assets` pallet (index 39).
+    pub mod assets {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 39u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_assets::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_assets::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_assets::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Assets.RemoveItemsLimit`.
+            #[inline]
+            pub fn remove_items_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0")
+            }
+            ///`Assets.AssetDeposit`.
+            #[inline]
+            pub fn asset_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xC1o\xF2\x86#\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Assets.AssetAccountDeposit`.
+            #[inline]
+            pub fn asset_account_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Assets.MetadataDepositBase`.
+            #[inline]
+            pub fn metadata_deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x80\xC6\xA4~\x8D\x03\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Assets.MetadataDepositPerByte`.
+            #[inline]
+            pub fn metadata_deposit_per_byte() -> Result<
+                u128,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Assets.ApprovalDeposit`.
+            #[inline]
+            pub fn approval_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Assets.StringLimit`.
+            #[inline]
+            pub fn string_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Assets.Asset`.
+            pub type Asset = super::super::super::runtime_types::pallet_assets::types::AssetDetails<
+                u128,
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Assets.Asset`.
+            #[inline]
+            pub fn asset(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Assets",
+                    "Asset",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Assets.Account`.
+            pub type Account = super::super::super::runtime_types::pallet_assets::types::AssetAccount<
+                u128,
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Assets.Account`.
+            #[inline]
+            pub fn account(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Assets",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Assets.Approvals`.
+            pub type Approvals = super::super::super::runtime_types::pallet_assets::types::Approval<
+                u128,
+            >;
+            ///The storage key of `Assets.Approvals`.
+            #[inline]
+            pub fn approvals(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+                key3: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Assets",
+                    "Approvals",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key3)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Assets.Metadata`.
+            pub type Metadata = super::super::super::runtime_types::pallet_assets::types::AssetMetadata<
+                u128,
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            >;
+            ///The storage key of `Assets.Metadata`.
+            #[inline]
+            pub fn metadata(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Assets",
+                    "Metadata",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Assets.Metadata` when nothing is stored.
+            #[inline]
+            pub fn metadata_default() -> Result<Metadata, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Assets.create` as a `RuntimeCall`.
+            #[inline]
+            pub fn create(
+                id: u32,
+                admin: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                min_balance: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::create {
+                    id,
+                    admin,
+                    min_balance,
+                })
+            }
+            ///`Assets.force_create` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_create(
+                id: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                is_sufficient: bool,
+                min_balance: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::force_create {
+                    id,
+                    owner,
+                    is_sufficient,
+                    min_balance,
+                })
+            }
+            ///`Assets.start_destroy` as a `RuntimeCall`.
+            #[inline]
+            pub fn start_destroy(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::start_destroy {
+                    id,
+                })
+            }
+            ///`Assets.destroy_accounts` as a `RuntimeCall`.
+            #[inline]
+            pub fn destroy_accounts(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::destroy_accounts {
+                    id,
+                })
+            }
+            ///`Assets.destroy_approvals` as a `RuntimeCall`.
+            #[inline]
+            pub fn destroy_approvals(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::destroy_approvals {
+                    id,
+                })
+            }
+            ///`Assets.finish_destroy` as a `RuntimeCall`.
+            #[inline]
+            pub fn finish_destroy(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::finish_destroy {
+                    id,
+                })
+            }
+            ///`Assets.mint` as a `RuntimeCall`.
+            #[inline]
+            pub fn mint(
+                id: u32,
+                beneficiary: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::mint {
+                    id,
+                    beneficiary,
+                    amount,
+                })
+            }
+            ///`Assets.burn` as a `RuntimeCall`.
+            #[inline]
+            pub fn burn(
+                id: u32,
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::burn {
+                    id,
+                    who,
+                    amount,
+                })
+            }
+            ///`Assets.transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer(
+                id: u32,
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::transfer {
+                    id,
+                    target,
+                    amount,
+                })
+            }
+            ///`Assets.transfer_keep_alive` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_keep_alive(
+                id: u32,
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::transfer_keep_alive {
+                    id,
+                    target,
+                    amount,
+                })
+            }
+            ///`Assets.force_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_transfer(
+                id: u32,
+                source: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::force_transfer {
+                    id,
+                    source,
+                    dest,
+                    amount,
+                })
+            }
+            ///`Assets.freeze` as a `RuntimeCall`.
+            #[inline]
+            pub fn freeze(
+                id: u32,
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::freeze {
+                    id,
+                    who,
+                })
+            }
+            ///`Assets.thaw` as a `RuntimeCall`.
+            #[inline]
+            pub fn thaw(
+                id: u32,
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::thaw {
+                    id,
+                    who,
+                })
+            }
+            ///`Assets.freeze_asset` as a `RuntimeCall`.
+            #[inline]
+            pub fn freeze_asset(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::freeze_asset {
+                    id,
+                })
+            }
+            ///`Assets.thaw_asset` as a `RuntimeCall`.
+            #[inline]
+            pub fn thaw_asset(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::thaw_asset {
+                    id,
+                })
+            }
+            ///`Assets.transfer_ownership` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_ownership(
+                id: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::transfer_ownership {
+                    id,
+                    owner,
+                })
+            }
+            ///`Assets.set_team` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_team(
+                id: u32,
+                issuer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                admin: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                freezer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::set_team {
+                    id,
+                    issuer,
+                    admin,
+                    freezer,
+                })
+            }
+            ///`Assets.set_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_metadata(
+                id: u32,
+                name: Vec<u8>,
+                symbol: Vec<u8>,
+                decimals: u8,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::set_metadata {
+                    id,
+                    name,
+                    symbol,
+                    decimals,
+                })
+            }
+            ///`Assets.clear_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_metadata(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::clear_metadata {
+                    id,
+                })
+            }
+            ///`Assets.force_set_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_set_metadata(
+                id: u32,
+                name: Vec<u8>,
+                symbol: Vec<u8>,
+                decimals: u8,
+                is_frozen: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::force_set_metadata {
+                    id,
+                    name,
+                    symbol,
+                    decimals,
+                    is_frozen,
+                })
+            }
+            ///`Assets.force_clear_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_clear_metadata(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::force_clear_metadata {
+                    id,
+                })
+            }
+            ///`Assets.force_asset_status` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_asset_status(
+                id: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                issuer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                admin: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                freezer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                min_balance: u128,
+                is_sufficient: bool,
+                is_frozen: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::force_asset_status {
+                    id,
+                    owner,
+                    issuer,
+                    admin,
+                    freezer,
+                    min_balance,
+                    is_sufficient,
+                    is_frozen,
+                })
+            }
+            ///`Assets.approve_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_transfer(
+                id: u32,
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::approve_transfer {
+                    id,
+                    delegate,
+                    amount,
+                })
+            }
+            ///`Assets.cancel_approval` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_approval(
+                id: u32,
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::cancel_approval {
+                    id,
+                    delegate,
+                })
+            }
+            ///`Assets.force_cancel_approval` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_cancel_approval(
+                id: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::force_cancel_approval {
+                    id,
+                    owner,
+                    delegate,
+                })
+            }
+            ///`Assets.transfer_approved` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_approved(
+                id: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                destination: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::transfer_approved {
+                    id,
+                    owner,
+                    destination,
+                    amount,
+                })
+            }
+            ///`Assets.touch` as a `RuntimeCall`.
+            #[inline]
+            pub fn touch(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::touch {
+                    id,
+                })
+            }
+            ///`Assets.refund` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund(
+                id: u32,
+                allow_burn: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::refund {
+                    id,
+                    allow_burn,
+                })
+            }
+            ///`Assets.set_min_balance` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_min_balance(
+                id: u32,
+                min_balance: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::set_min_balance {
+                    id,
+                    min_balance,
+                })
+            }
+            ///`Assets.touch_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn touch_other(
+                id: u32,
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::touch_other {
+                    id,
+                    who,
+                })
+            }
+            ///`Assets.refund_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund_other(
+                id: u32,
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::refund_other {
+                    id,
+                    who,
+                })
+            }
+            ///`Assets.block` as a `RuntimeCall`.
+            #[inline]
+            pub fn block(
+                id: u32,
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Assets(super::super::super::runtime_types::pallet_assets::pallet::Call::block {
+                    id,
+                    who,
+                })
+            }
+        }
+    }
+    ///The `PoolAssets` pallet (index 40).
+    pub mod pool_assets {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 40u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_assets::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_assets::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_assets::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`PoolAssets.RemoveItemsLimit`.
+            #[inline]
+            pub fn remove_items_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0")
+            }
+            ///`PoolAssets.AssetDeposit`.
+            #[inline]
+            pub fn asset_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xC1o\xF2\x86#\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`PoolAssets.AssetAccountDeposit`.
+            #[inline]
+            pub fn asset_account_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`PoolAssets.MetadataDepositBase`.
+            #[inline]
+            pub fn metadata_deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x80\xC6\xA4~\x8D\x03\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`PoolAssets.MetadataDepositPerByte`.
+            #[inline]
+            pub fn metadata_deposit_per_byte() -> Result<
+                u128,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`PoolAssets.ApprovalDeposit`.
+            #[inline]
+            pub fn approval_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`PoolAssets.StringLimit`.
+            #[inline]
+            pub fn string_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `PoolAssets.Asset`.
+            pub type Asset = super::super::super::runtime_types::pallet_assets::types::AssetDetails<
+                u128,
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `PoolAssets.Asset`.
+            #[inline]
+            pub fn asset(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "PoolAssets",
+                    "Asset",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `PoolAssets.Account`.
+            pub type Account = super::super::super::runtime_types::pallet_assets::types::AssetAccount<
+                u128,
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `PoolAssets.Account`.
+            #[inline]
+            pub fn account(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "PoolAssets",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `PoolAssets.Approvals`.
+            pub type Approvals = super::super::super::runtime_types::pallet_assets::types::Approval<
+                u128,
+            >;
+            ///The storage key of `PoolAssets.Approvals`.
+            #[inline]
+            pub fn approvals(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+                key3: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "PoolAssets",
+                    "Approvals",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key3)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `PoolAssets.Metadata`.
+            pub type Metadata = super::super::super::runtime_types::pallet_assets::types::AssetMetadata<
+                u128,
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            >;
+            ///The storage key of `PoolAssets.Metadata`.
+            #[inline]
+            pub fn metadata(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "PoolAssets",
+                    "Metadata",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `PoolAssets.Metadata` when nothing is stored.
+            #[inline]
+            pub fn metadata_default() -> Result<Metadata, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`PoolAssets.create` as a `RuntimeCall`.
+            #[inline]
+            pub fn create(
+                id: u32,
+                admin: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                min_balance: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::create {
+                    id,
+                    admin,
+                    min_balance,
+                })
+            }
+            ///`PoolAssets.force_create` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_create(
+                id: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                is_sufficient: bool,
+                min_balance: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::force_create {
+                    id,
+                    owner,
+                    is_sufficient,
+                    min_balance,
+                })
+            }
+            ///`PoolAssets.start_destroy` as a `RuntimeCall`.
+            #[inline]
+            pub fn start_destroy(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::start_destroy {
+                    id,
+                })
+            }
+            ///`PoolAssets.destroy_accounts` as a `RuntimeCall`.
+            #[inline]
+            pub fn destroy_accounts(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::destroy_accounts {
+                    id,
+                })
+            }
+            ///`PoolAssets.destroy_approvals` as a `RuntimeCall`.
+            #[inline]
+            pub fn destroy_approvals(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::destroy_approvals {
+                    id,
+                })
+            }
+            ///`PoolAssets.finish_destroy` as a `RuntimeCall`.
+            #[inline]
+            pub fn finish_destroy(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::finish_destroy {
+                    id,
+                })
+            }
+            ///`PoolAssets.mint` as a `RuntimeCall`.
+            #[inline]
+            pub fn mint(
+                id: u32,
+                beneficiary: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::mint {
+                    id,
+                    beneficiary,
+                    amount,
+                })
+            }
+            ///`PoolAssets.burn` as a `RuntimeCall`.
+            #[inline]
+            pub fn burn(
+                id: u32,
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::burn {
+                    id,
+                    who,
+                    amount,
+                })
+            }
+            ///`PoolAssets.transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer(
+                id: u32,
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::transfer {
+                    id,
+                    target,
+                    amount,
+                })
+            }
+            ///`PoolAssets.transfer_keep_alive` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_keep_alive(
+                id: u32,
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::transfer_keep_alive {
+                    id,
+                    target,
+                    amount,
+                })
+            }
+            ///`PoolAssets.force_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_transfer(
+                id: u32,
+                source: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::force_transfer {
+                    id,
+                    source,
+                    dest,
+                    amount,
+                })
+            }
+            ///`PoolAssets.freeze` as a `RuntimeCall`.
+            #[inline]
+            pub fn freeze(
+                id: u32,
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::freeze {
+                    id,
+                    who,
+                })
+            }
+            ///`PoolAssets.thaw` as a `RuntimeCall`.
+            #[inline]
+            pub fn thaw(
+                id: u32,
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::thaw {
+                    id,
+                    who,
+                })
+            }
+            ///`PoolAssets.freeze_asset` as a `RuntimeCall`.
+            #[inline]
+            pub fn freeze_asset(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::freeze_asset {
+                    id,
+                })
+            }
+            ///`PoolAssets.thaw_asset` as a `RuntimeCall`.
+            #[inline]
+            pub fn thaw_asset(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::thaw_asset {
+                    id,
+                })
+            }
+            ///`PoolAssets.transfer_ownership` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_ownership(
+                id: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::transfer_ownership {
+                    id,
+                    owner,
+                })
+            }
+            ///`PoolAssets.set_team` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_team(
+                id: u32,
+                issuer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                admin: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                freezer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::set_team {
+                    id,
+                    issuer,
+                    admin,
+                    freezer,
+                })
+            }
+            ///`PoolAssets.set_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_metadata(
+                id: u32,
+                name: Vec<u8>,
+                symbol: Vec<u8>,
+                decimals: u8,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::set_metadata {
+                    id,
+                    name,
+                    symbol,
+                    decimals,
+                })
+            }
+            ///`PoolAssets.clear_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_metadata(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::clear_metadata {
+                    id,
+                })
+            }
+            ///`PoolAssets.force_set_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_set_metadata(
+                id: u32,
+                name: Vec<u8>,
+                symbol: Vec<u8>,
+                decimals: u8,
+                is_frozen: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::force_set_metadata {
+                    id,
+                    name,
+                    symbol,
+                    decimals,
+                    is_frozen,
+                })
+            }
+            ///`PoolAssets.force_clear_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_clear_metadata(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::force_clear_metadata {
+                    id,
+                })
+            }
+            ///`PoolAssets.force_asset_status` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_asset_status(
+                id: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                issuer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                admin: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                freezer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                min_balance: u128,
+                is_sufficient: bool,
+                is_frozen: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::force_asset_status {
+                    id,
+                    owner,
+                    issuer,
+                    admin,
+                    freezer,
+                    min_balance,
+                    is_sufficient,
+                    is_frozen,
+                })
+            }
+            ///`PoolAssets.approve_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_transfer(
+                id: u32,
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::approve_transfer {
+                    id,
+                    delegate,
+                    amount,
+                })
+            }
+            ///`PoolAssets.cancel_approval` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_approval(
+                id: u32,
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::cancel_approval {
+                    id,
+                    delegate,
+                })
+            }
+            ///`PoolAssets.force_cancel_approval` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_cancel_approval(
+                id: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::force_cancel_approval {
+                    id,
+                    owner,
+                    delegate,
+                })
+            }
+            ///`PoolAssets.transfer_approved` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_approved(
+                id: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                destination: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::transfer_approved {
+                    id,
+                    owner,
+                    destination,
+                    amount,
+                })
+            }
+            ///`PoolAssets.touch` as a `RuntimeCall`.
+            #[inline]
+            pub fn touch(id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::touch {
+                    id,
+                })
+            }
+            ///`PoolAssets.refund` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund(
+                id: u32,
+                allow_burn: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::refund {
+                    id,
+                    allow_burn,
+                })
+            }
+            ///`PoolAssets.set_min_balance` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_min_balance(
+                id: u32,
+                min_balance: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::set_min_balance {
+                    id,
+                    min_balance,
+                })
+            }
+            ///`PoolAssets.touch_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn touch_other(
+                id: u32,
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::touch_other {
+                    id,
+                    who,
+                })
+            }
+            ///`PoolAssets.refund_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund_other(
+                id: u32,
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::refund_other {
+                    id,
+                    who,
+                })
+            }
+            ///`PoolAssets.block` as a `RuntimeCall`.
+            #[inline]
+            pub fn block(
+                id: u32,
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PoolAssets(super::super::super::runtime_types::pallet_assets::pallet::Call::block {
+                    id,
+                    who,
+                })
+            }
+        }
+    }
+    ///The `Mmr` pallet (index 41).
+    pub mod mmr {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 41u8;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Mmr.RootHash`.
+            pub type RootHash = ::ferroscale_runtime_types::H256;
+            ///The storage key of `Mmr.RootHash`.
+            #[inline]
+            pub fn root_hash() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Mmr", "RootHash", &[])
+            }
+            ///The value of `Mmr.RootHash` when nothing is stored.
+            #[inline]
+            pub fn root_hash_default() -> Result<RootHash, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Mmr.NumberOfLeaves`.
+            pub type NumberOfLeaves = u64;
+            ///The storage key of `Mmr.NumberOfLeaves`.
+            #[inline]
+            pub fn number_of_leaves() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Mmr", "NumberOfLeaves", &[])
+            }
+            ///The value of `Mmr.NumberOfLeaves` when nothing is stored.
+            #[inline]
+            pub fn number_of_leaves_default() -> Result<
+                NumberOfLeaves,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Mmr.Nodes`.
+            pub type Nodes = ::ferroscale_runtime_types::H256;
+            ///The storage key of `Mmr.Nodes`.
+            #[inline]
+            pub fn nodes(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Mmr",
+                    "Nodes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+    }
+    ///The `Lottery` pallet (index 42).
+    pub mod lottery {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 42u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_lottery::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_lottery::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_lottery::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Lottery.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"py/lotto")
+            }
+            ///`Lottery.MaxCalls`.
+            #[inline]
+            pub fn max_calls() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\n\0\0\0")
+            }
+            ///`Lottery.MaxGenerateRandom`.
+            #[inline]
+            pub fn max_generate_random() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\n\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Lottery.LotteryIndex`.
+            pub type LotteryIndex = u32;
+            ///The storage key of `Lottery.LotteryIndex`.
+            #[inline]
+            pub fn lottery_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Lottery", "LotteryIndex", &[])
+            }
+            ///The value of `Lottery.LotteryIndex` when nothing is stored.
+            #[inline]
+            pub fn lottery_index_default() -> Result<
+                LotteryIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Lottery.Lottery`.
+            pub type Lottery = super::super::super::runtime_types::pallet_lottery::LotteryConfig<
+                u32,
+                u128,
+            >;
+            ///The storage key of `Lottery.Lottery`.
+            #[inline]
+            pub fn lottery() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Lottery", "Lottery", &[])
+            }
+            ///The value type of `Lottery.Participants`.
+            pub type Participants = (
+                u32,
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    (u8, u8),
+                >,
+            );
+            ///The storage key of `Lottery.Participants`.
+            #[inline]
+            pub fn participants(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Lottery",
+                    "Participants",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Lottery.Participants` when nothing is stored.
+            #[inline]
+            pub fn participants_default() -> Result<
+                Participants,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0")
+            }
+            ///The value type of `Lottery.TicketsCount`.
+            pub type TicketsCount = u32;
+            ///The storage key of `Lottery.TicketsCount`.
+            #[inline]
+            pub fn tickets_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Lottery", "TicketsCount", &[])
+            }
+            ///The value of `Lottery.TicketsCount` when nothing is stored.
+            #[inline]
+            pub fn tickets_count_default() -> Result<
+                TicketsCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Lottery.Tickets`.
+            pub type Tickets = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Lottery.Tickets`.
+            #[inline]
+            pub fn tickets(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Lottery",
+                    "Tickets",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Lottery.CallIndices`.
+            pub type CallIndices = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (u8, u8),
+            >;
+            ///The storage key of `Lottery.CallIndices`.
+            #[inline]
+            pub fn call_indices() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Lottery", "CallIndices", &[])
+            }
+            ///The value of `Lottery.CallIndices` when nothing is stored.
+            #[inline]
+            pub fn call_indices_default() -> Result<
+                CallIndices,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Lottery.buy_ticket` as a `RuntimeCall`.
+            #[inline]
+            pub fn buy_ticket(
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Lottery(
+                    Box::new(super::super::super::runtime_types::pallet_lottery::pallet::Call::buy_ticket {
+                        call,
+                    }),
+                )
+            }
+            ///`Lottery.set_calls` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_calls(
+                calls: Vec<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Lottery(
+                    Box::new(super::super::super::runtime_types::pallet_lottery::pallet::Call::set_calls {
+                        calls,
+                    }),
+                )
+            }
+            ///`Lottery.start_lottery` as a `RuntimeCall`.
+            #[inline]
+            pub fn start_lottery(
+                price: u128,
+                length: u32,
+                delay: u32,
+                repeat: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Lottery(
+                    Box::new(super::super::super::runtime_types::pallet_lottery::pallet::Call::start_lottery {
+                        price,
+                        length,
+                        delay,
+                        repeat,
+                    }),
+                )
+            }
+            ///`Lottery.stop_repeat` as a `RuntimeCall`.
+            #[inline]
+            pub fn stop_repeat() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Lottery(
+                    Box::new(
+                        super::super::super::runtime_types::pallet_lottery::pallet::Call::stop_repeat,
+                    ),
+                )
+            }
+        }
+    }
+    ///The `Nis` pallet (index 43).
+    pub mod nis {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 43u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_nis::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_nis::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_nis::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Nis.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"py/nis  ")
+            }
+            ///`Nis.QueueCount`.
+            #[inline]
+            pub fn queue_count() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b",\x01\0\0")
+            }
+            ///`Nis.MaxQueueLen`.
+            #[inline]
+            pub fn max_queue_len() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0")
+            }
+            ///`Nis.FifoQueueLen`.
+            #[inline]
+            pub fn fifo_queue_len() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xF4\x01\0\0")
+            }
+            ///`Nis.BasePeriod`.
+            #[inline]
+            pub fn base_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0/\r\0")
+            }
+            ///`Nis.MinBid`.
+            #[inline]
+            pub fn min_bid() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xC1o\xF2\x86#\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Nis.MinReceipt`.
+            #[inline]
+            pub fn min_receipt() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Perquintill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\xC1o\xF2\x86#\0")
+            }
+            ///`Nis.IntakePeriod`.
+            #[inline]
+            pub fn intake_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\n\0\0\0")
+            }
+            ///`Nis.MaxIntakeWeight`.
+            #[inline]
+            pub fn max_intake_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x07\0\xD0\xED\x90.\x13\x99\x99\x99\x99\x99\x99\x99\x19",
+                )
+            }
+            ///`Nis.ThawThrottle`.
+            #[inline]
+            pub fn thaw_throttle() -> Result<
+                (
+                    super::super::super::runtime_types::sp_arithmetic::per_things::Perquintill,
+                    u32,
+                ),
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xD9\xE9\xAC-x\x03\x05\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Nis.QueueTotals`.
+            pub type QueueTotals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (u32, u128),
+            >;
+            ///The storage key of `Nis.QueueTotals`.
+            #[inline]
+            pub fn queue_totals() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nis", "QueueTotals", &[])
+            }
+            ///The value of `Nis.QueueTotals` when nothing is stored.
+            #[inline]
+            pub fn queue_totals_default() -> Result<
+                QueueTotals,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\xB1\x04\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Nis.Queues`.
+            pub type Queues = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_nis::pallet::Bid<
+                    u128,
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >;
+            ///The storage key of `Nis.Queues`.
+            #[inline]
+            pub fn queues(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nis",
+                    "Queues",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Nis.Queues` when nothing is stored.
+            #[inline]
+            pub fn queues_default() -> Result<Queues, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Nis.Summary`.
+            pub type Summary = super::super::super::runtime_types::pallet_nis::pallet::SummaryRecord<
+                u32,
+                u128,
+            >;
+            ///The storage key of `Nis.Summary`.
+            #[inline]
+            pub fn summary() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nis", "Summary", &[])
+            }
+            ///The value of `Nis.Summary` when nothing is stored.
+            #[inline]
+            pub fn summary_default() -> Result<Summary, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Nis.Receipts`.
+            pub type Receipts = super::super::super::runtime_types::pallet_nis::pallet::ReceiptRecord<
+                ::ferroscale_runtime_types::AccountId32,
+                u32,
+                u128,
+            >;
+            ///The storage key of `Nis.Receipts`.
+            #[inline]
+            pub fn receipts(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nis",
+                    "Receipts",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Nis.place_bid` as a `RuntimeCall`.
+            #[inline]
+            pub fn place_bid(
+                amount: u128,
+                duration: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nis(super::super::super::runtime_types::pallet_nis::pallet::Call::place_bid {
+                    amount,
+                    duration,
+                })
+            }
+            ///`Nis.retract_bid` as a `RuntimeCall`.
+            #[inline]
+            pub fn retract_bid(
+                amount: u128,
+                duration: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nis(super::super::super::runtime_types::pallet_nis::pallet::Call::retract_bid {
+                    amount,
+                    duration,
+                })
+            }
+            ///`Nis.fund_deficit` as a `RuntimeCall`.
+            #[inline]
+            pub fn fund_deficit() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nis(
+                    super::super::super::runtime_types::pallet_nis::pallet::Call::fund_deficit,
+                )
+            }
+            ///`Nis.thaw_private` as a `RuntimeCall`.
+            #[inline]
+            pub fn thaw_private(
+                index: u32,
+                maybe_proportion: Option<
+                    super::super::super::runtime_types::sp_arithmetic::per_things::Perquintill,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nis(super::super::super::runtime_types::pallet_nis::pallet::Call::thaw_private {
+                    index,
+                    maybe_proportion,
+                })
+            }
+            ///`Nis.thaw_communal` as a `RuntimeCall`.
+            #[inline]
+            pub fn thaw_communal(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nis(super::super::super::runtime_types::pallet_nis::pallet::Call::thaw_communal {
+                    index,
+                })
+            }
+            ///`Nis.communify` as a `RuntimeCall`.
+            #[inline]
+            pub fn communify(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nis(super::super::super::runtime_types::pallet_nis::pallet::Call::communify {
+                    index,
+                })
+            }
+            ///`Nis.privatize` as a `RuntimeCall`.
+            #[inline]
+            pub fn privatize(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nis(super::super::super::runtime_types::pallet_nis::pallet::Call::privatize {
+                    index,
+                })
+            }
+        }
+    }
+    ///The `Uniques` pallet (index 44).
+    pub mod uniques {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 44u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_uniques::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_uniques::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_uniques::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Uniques.CollectionDeposit`.
+            #[inline]
+            pub fn collection_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xC1o\xF2\x86#\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Uniques.ItemDeposit`.
+            #[inline]
+            pub fn item_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Uniques.MetadataDepositBase`.
+            #[inline]
+            pub fn metadata_deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x80\xC6\xA4~\x8D\x03\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Uniques.AttributeDepositBase`.
+            #[inline]
+            pub fn attribute_deposit_base() -> Result<
+                u128,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x80\xC6\xA4~\x8D\x03\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Uniques.DepositPerByte`.
+            #[inline]
+            pub fn deposit_per_byte() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Uniques.StringLimit`.
+            #[inline]
+            pub fn string_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80\0\0\0")
+            }
+            ///`Uniques.KeyLimit`.
+            #[inline]
+            pub fn key_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b" \0\0\0")
+            }
+            ///`Uniques.ValueLimit`.
+            #[inline]
+            pub fn value_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"@\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Uniques.Class`.
+            pub type Class = super::super::super::runtime_types::pallet_uniques::types::CollectionDetails<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Uniques.Class`.
+            #[inline]
+            pub fn class(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "Class",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Uniques.OwnershipAcceptance`.
+            pub type OwnershipAcceptance = u32;
+            ///The storage key of `Uniques.OwnershipAcceptance`.
+            #[inline]
+            pub fn ownership_acceptance(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "OwnershipAcceptance",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Uniques.Account`.
+            pub type Account = ();
+            ///The storage key of `Uniques.Account`.
+            #[inline]
+            pub fn account(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u32,
+                key3: &u32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key3)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Uniques.ClassAccount`.
+            pub type ClassAccount = ();
+            ///The storage key of `Uniques.ClassAccount`.
+            #[inline]
+            pub fn class_account(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "ClassAccount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Uniques.Asset`.
+            pub type Asset = super::super::super::runtime_types::pallet_uniques::types::ItemDetails<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Uniques.Asset`.
+            #[inline]
+            pub fn asset(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "Asset",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Uniques.ClassMetadataOf`.
+            pub type ClassMetadataOf = super::super::super::runtime_types::pallet_uniques::types::CollectionMetadata<
+                u128,
+            >;
+            ///The storage key of `Uniques.ClassMetadataOf`.
+            #[inline]
+            pub fn class_metadata_of(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "ClassMetadataOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Uniques.InstanceMetadataOf`.
+            pub type InstanceMetadataOf = super::super::super::runtime_types::pallet_uniques::types::ItemMetadata<
+                u128,
+            >;
+            ///The storage key of `Uniques.InstanceMetadataOf`.
+            #[inline]
+            pub fn instance_metadata_of(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "InstanceMetadataOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Uniques.Attribute`.
+            pub type Attribute = (
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+                u128,
+            );
+            ///The storage key of `Uniques.Attribute`.
+            #[inline]
+            pub fn attribute(
+                key1: &u32,
+                key2: &Option<u32>,
+                key3: &super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "Attribute",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key3)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Uniques.ItemPriceOf`.
+            pub type ItemPriceOf = (
+                u128,
+                Option<::ferroscale_runtime_types::AccountId32>,
+            );
+            ///The storage key of `Uniques.ItemPriceOf`.
+            #[inline]
+            pub fn item_price_of(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "ItemPriceOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Uniques.CollectionMaxSupply`.
+            pub type CollectionMaxSupply = u32;
+            ///The storage key of `Uniques.CollectionMaxSupply`.
+            #[inline]
+            pub fn collection_max_supply(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Uniques",
+                    "CollectionMaxSupply",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Uniques.create` as a `RuntimeCall`.
+            #[inline]
+            pub fn create(
+                collection: u32,
+                admin: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::create {
+                    collection,
+                    admin,
+                })
+            }
+            ///`Uniques.force_create` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_create(
+                collection: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                free_holding: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::force_create {
+                    collection,
+                    owner,
+                    free_holding,
+                })
+            }
+            ///`Uniques.destroy` as a `RuntimeCall`.
+            #[inline]
+            pub fn destroy(
+                collection: u32,
+                witness: super::super::super::runtime_types::pallet_uniques::types::DestroyWitness,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::destroy {
+                    collection,
+                    witness,
+                })
+            }
+            ///`Uniques.mint` as a `RuntimeCall`.
+            #[inline]
+            pub fn mint(
+                collection: u32,
+                item: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::mint {
+                    collection,
+                    item,
+                    owner,
+                })
+            }
+            ///`Uniques.burn` as a `RuntimeCall`.
+            #[inline]
+            pub fn burn(
+                collection: u32,
+                item: u32,
+                check_owner: Option<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u32,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::burn {
+                    collection,
+                    item,
+                    check_owner,
+                })
+            }
+            ///`Uniques.transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer(
+                collection: u32,
+                item: u32,
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::transfer {
+                    collection,
+                    item,
+                    dest,
+                })
+            }
+            ///`Uniques.redeposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn redeposit(
+                collection: u32,
+                items: Vec<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::redeposit {
+                    collection,
+                    items,
+                })
+            }
+            ///`Uniques.freeze` as a `RuntimeCall`.
+            #[inline]
+            pub fn freeze(
+                collection: u32,
+                item: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::freeze {
+                    collection,
+                    item,
+                })
+            }
+            ///`Uniques.thaw` as a `RuntimeCall`.
+            #[inline]
+            pub fn thaw(collection: u32, item: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::thaw {
+                    collection,
+                    item,
+                })
+            }
+            ///`Uniques.freeze_collection` as a `RuntimeCall`.
+            #[inline]
+            pub fn freeze_collection(
+                collection: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::freeze_collection {
+                    collection,
+                })
+            }
+            ///`Uniques.thaw_collection` as a `RuntimeCall`.
+            #[inline]
+            pub fn thaw_collection(collection: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::thaw_collection {
+                    collection,
+                })
+            }
+            ///`Uniques.transfer_ownership` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_ownership(
+                collection: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::transfer_ownership {
+                    collection,
+                    owner,
+                })
+            }
+            ///`Uniques.set_team` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_team(
+                collection: u32,
+                issuer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                admin: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                freezer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::set_team {
+                    collection,
+                    issuer,
+                    admin,
+                    freezer,
+                })
+            }
+            ///`Uniques.approve_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_transfer(
+                collection: u32,
+                item: u32,
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::approve_transfer {
+                    collection,
+                    item,
+                    delegate,
+                })
+            }
+            ///`Uniques.cancel_approval` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_approval(
+                collection: u32,
+                item: u32,
+                maybe_check_delegate: Option<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u32,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::cancel_approval {
+                    collection,
+                    item,
+                    maybe_check_delegate,
+                })
+            }
+            ///`Uniques.force_item_status` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_item_status(
+                collection: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                issuer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                admin: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                freezer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                free_holding: bool,
+                is_frozen: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::force_item_status {
+                    collection,
+                    owner,
+                    issuer,
+                    admin,
+                    freezer,
+                    free_holding,
+                    is_frozen,
+                })
+            }
+            ///`Uniques.set_attribute` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_attribute(
+                collection: u32,
+                maybe_item: Option<u32>,
+                key: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+                value: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::set_attribute {
+                    collection,
+                    maybe_item,
+                    key,
+                    value,
+                })
+            }
+            ///`Uniques.clear_attribute` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_attribute(
+                collection: u32,
+                maybe_item: Option<u32>,
+                key: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::clear_attribute {
+                    collection,
+                    maybe_item,
+                    key,
+                })
+            }
+            ///`Uniques.set_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_metadata(
+                collection: u32,
+                item: u32,
+                data: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+                is_frozen: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::set_metadata {
+                    collection,
+                    item,
+                    data,
+                    is_frozen,
+                })
+            }
+            ///`Uniques.clear_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_metadata(
+                collection: u32,
+                item: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::clear_metadata {
+                    collection,
+                    item,
+                })
+            }
+            ///`Uniques.set_collection_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_collection_metadata(
+                collection: u32,
+                data: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+                is_frozen: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::set_collection_metadata {
+                    collection,
+                    data,
+                    is_frozen,
+                })
+            }
+            ///`Uniques.clear_collection_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_collection_metadata(
+                collection: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::clear_collection_metadata {
+                    collection,
+                })
+            }
+            ///`Uniques.set_accept_ownership` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_accept_ownership(
+                maybe_collection: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::set_accept_ownership {
+                    maybe_collection,
+                })
+            }
+            ///`Uniques.set_collection_max_supply` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_collection_max_supply(
+                collection: u32,
+                max_supply: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::set_collection_max_supply {
+                    collection,
+                    max_supply,
+                })
+            }
+            ///`Uniques.set_price` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_price(
+                collection: u32,
+                item: u32,
+                price: Option<u128>,
+                whitelisted_buyer: Option<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u32,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::set_price {
+                    collection,
+                    item,
+                    price,
+                    whitelisted_buyer,
+                })
+            }
+            ///`Uniques.buy_item` as a `RuntimeCall`.
+            #[inline]
+            pub fn buy_item(
+                collection: u32,
+                item: u32,
+                bid_price: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Uniques(super::super::super::runtime_types::pallet_uniques::pallet::Call::buy_item {
+                    collection,
+                    item,
+                    bid_price,
+                })
+            }
+        }
+    }
+    ///The `Nfts` pallet (index 45).
+    pub mod nfts {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 45u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_nfts::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_nfts::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_nfts::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Nfts.CollectionDeposit`.
+            #[inline]
+            pub fn collection_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xC1o\xF2\x86#\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Nfts.ItemDeposit`.
+            #[inline]
+            pub fn item_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Nfts.MetadataDepositBase`.
+            #[inline]
+            pub fn metadata_deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x80\xC6\xA4~\x8D\x03\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Nfts.AttributeDepositBase`.
+            #[inline]
+            pub fn attribute_deposit_base() -> Result<
+                u128,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x80\xC6\xA4~\x8D\x03\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Nfts.DepositPerByte`.
+            #[inline]
+            pub fn deposit_per_byte() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Nfts.StringLimit`.
+            #[inline]
+            pub fn string_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x01\0\0")
+            }
+            ///`Nfts.KeyLimit`.
+            #[inline]
+            pub fn key_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"@\0\0\0")
+            }
+            ///`Nfts.ValueLimit`.
+            #[inline]
+            pub fn value_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x01\0\0")
+            }
+            ///`Nfts.ApprovalsLimit`.
+            #[inline]
+            pub fn approvals_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x14\0\0\0")
+            }
+            ///`Nfts.ItemAttributesApprovalsLimit`.
+            #[inline]
+            pub fn item_attributes_approvals_limit() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x14\0\0\0")
+            }
+            ///`Nfts.MaxTips`.
+            #[inline]
+            pub fn max_tips() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\n\0\0\0")
+            }
+            ///`Nfts.MaxDeadlineDuration`.
+            #[inline]
+            pub fn max_deadline_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x004\x9E\0")
+            }
+            ///`Nfts.MaxAttributesPerCall`.
+            #[inline]
+            pub fn max_attributes_per_call() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\n\0\0\0")
+            }
+            ///`Nfts.Features`.
+            #[inline]
+            pub fn features() -> Result<
+                super::super::super::runtime_types::pallet_nfts::types::BitFlags,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Nfts.Collection`.
+            pub type Collection = super::super::super::runtime_types::pallet_nfts::types::CollectionDetails<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Nfts.Collection`.
+            #[inline]
+            pub fn collection(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "Collection",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Nfts.OwnershipAcceptance`.
+            pub type OwnershipAcceptance = u32;
+            ///The storage key of `Nfts.OwnershipAcceptance`.
+            #[inline]
+            pub fn ownership_acceptance(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "OwnershipAcceptance",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Nfts.Account`.
+            pub type Account = ();
+            ///The storage key of `Nfts.Account`.
+            #[inline]
+            pub fn account(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u32,
+                key3: &u32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key3)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Nfts.CollectionAccount`.
+            pub type CollectionAccount = ();
+            ///The storage key of `Nfts.CollectionAccount`.
+            #[inline]
+            pub fn collection_account(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "CollectionAccount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Nfts.CollectionRoleOf`.
+            pub type CollectionRoleOf = super::super::super::runtime_types::pallet_nfts::types::BitFlags2;
+            ///The storage key of `Nfts.CollectionRoleOf`.
+            #[inline]
+            pub fn collection_role_of(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "CollectionRoleOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Nfts.Item`.
+            pub type Item = super::super::super::runtime_types::pallet_nfts::types::ItemDetails<
+                ::ferroscale_runtime_types::AccountId32,
+                super::super::super::runtime_types::pallet_nfts::types::ItemDeposit<
+                    u128,
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+                super::super::super::runtime_types::bounded_collections::bounded_btree_map::BoundedBTreeMap<
+                    ::ferroscale_runtime_types::AccountId32,
+                    Option<u32>,
+                >,
+            >;
+            ///The storage key of `Nfts.Item`.
+            #[inline]
+            pub fn item(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "Item",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Nfts.CollectionMetadataOf`.
+            pub type CollectionMetadataOf = super::super::super::runtime_types::pallet_nfts::types::CollectionMetadata<
+                u128,
+            >;
+            ///The storage key of `Nfts.CollectionMetadataOf`.
+            #[inline]
+            pub fn collection_metadata_of(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "CollectionMetadataOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Nfts.ItemMetadataOf`.
+            pub type ItemMetadataOf = super::super::super::runtime_types::pallet_nfts::types::ItemMetadata<
+                super::super::super::runtime_types::pallet_nfts::types::ItemMetadataDeposit<
+                    u128,
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >;
+            ///The storage key of `Nfts.ItemMetadataOf`.
+            #[inline]
+            pub fn item_metadata_of(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "ItemMetadataOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Nfts.Attribute`.
+            pub type Attribute = (
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+                super::super::super::runtime_types::pallet_nfts::types::AttributeDeposit<
+                    u128,
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            );
+            ///The storage key of `Nfts.Attribute`.
+            #[inline]
+            pub fn attribute(
+                key1: &u32,
+                key2: &Option<u32>,
+                key3: &super::super::super::runtime_types::pallet_nfts::types::AttributeNamespace<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+                key4: &super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "Attribute",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key3)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key4)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Nfts.ItemPriceOf`.
+            pub type ItemPriceOf = (
+                u128,
+                Option<::ferroscale_runtime_types::AccountId32>,
+            );
+            ///The storage key of `Nfts.ItemPriceOf`.
+            #[inline]
+            pub fn item_price_of(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "ItemPriceOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Nfts.ItemAttributesApprovalsOf`.
+            pub type ItemAttributesApprovalsOf = super::super::super::runtime_types::bounded_collections::bounded_btree_set::BoundedBTreeSet<
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Nfts.ItemAttributesApprovalsOf`.
+            #[inline]
+            pub fn item_attributes_approvals_of(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "ItemAttributesApprovalsOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Nfts.ItemAttributesApprovalsOf` when nothing is stored.
+            #[inline]
+            pub fn item_attributes_approvals_of_default() -> Result<
+                ItemAttributesApprovalsOf,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Nfts.NextCollectionId`.
+            pub type NextCollectionId = u32;
+            ///The storage key of `Nfts.NextCollectionId`.
+            #[inline]
+            pub fn next_collection_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Nfts", "NextCollectionId", &[])
+            }
+            ///The value type of `Nfts.PendingSwapOf`.
+            pub type PendingSwapOf = super::super::super::runtime_types::pallet_nfts::types::PendingSwap<
+                u32,
+                super::super::super::runtime_types::pallet_nfts::types::PriceWithDirection<
+                    u128,
+                >,
+            >;
+            ///The storage key of `Nfts.PendingSwapOf`.
+            #[inline]
+            pub fn pending_swap_of(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "PendingSwapOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Nfts.CollectionConfigOf`.
+            pub type CollectionConfigOf = super::super::super::runtime_types::pallet_nfts::types::CollectionConfig<
+                u128,
+                u32,
+            >;
+            ///The storage key of `Nfts.CollectionConfigOf`.
+            #[inline]
+            pub fn collection_config_of(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "CollectionConfigOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Nfts.ItemConfigOf`.
+            pub type ItemConfigOf = super::super::super::runtime_types::pallet_nfts::types::ItemConfig;
+            ///The storage key of `Nfts.ItemConfigOf`.
+            #[inline]
+            pub fn item_config_of(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Nfts",
+                    "ItemConfigOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Nfts.create` as a `RuntimeCall`.
+            #[inline]
+            pub fn create(
+                admin: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                config: super::super::super::runtime_types::pallet_nfts::types::CollectionConfig<
+                    u128,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::create {
+                    admin,
+                    config,
+                })
+            }
+            ///`Nfts.force_create` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_create(
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                config: super::super::super::runtime_types::pallet_nfts::types::CollectionConfig<
+                    u128,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::force_create {
+                    owner,
+                    config,
+                })
+            }
+            ///`Nfts.destroy` as a `RuntimeCall`.
+            #[inline]
+            pub fn destroy(
+                collection: u32,
+                witness: super::super::super::runtime_types::pallet_nfts::types::DestroyWitness,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::destroy {
+                    collection,
+                    witness,
+                })
+            }
+            ///`Nfts.mint` as a `RuntimeCall`.
+            #[inline]
+            pub fn mint(
+                collection: u32,
+                item: u32,
+                mint_to: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                witness_data: Option<
+                    super::super::super::runtime_types::pallet_nfts::types::MintWitness<
+                        u32,
+                        u128,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::mint {
+                    collection,
+                    item,
+                    mint_to,
+                    witness_data,
+                })
+            }
+            ///`Nfts.force_mint` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_mint(
+                collection: u32,
+                item: u32,
+                mint_to: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                item_config: super::super::super::runtime_types::pallet_nfts::types::ItemConfig,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::force_mint {
+                    collection,
+                    item,
+                    mint_to,
+                    item_config,
+                })
+            }
+            ///`Nfts.burn` as a `RuntimeCall`.
+            #[inline]
+            pub fn burn(collection: u32, item: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::burn {
+                    collection,
+                    item,
+                })
+            }
+            ///`Nfts.transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer(
+                collection: u32,
+                item: u32,
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::transfer {
+                    collection,
+                    item,
+                    dest,
+                })
+            }
+            ///`Nfts.redeposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn redeposit(
+                collection: u32,
+                items: Vec<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::redeposit {
+                    collection,
+                    items,
+                })
+            }
+            ///`Nfts.lock_item_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn lock_item_transfer(
+                collection: u32,
+                item: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::lock_item_transfer {
+                    collection,
+                    item,
+                })
+            }
+            ///`Nfts.unlock_item_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn unlock_item_transfer(
+                collection: u32,
+                item: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::unlock_item_transfer {
+                    collection,
+                    item,
+                })
+            }
+            ///`Nfts.lock_collection` as a `RuntimeCall`.
+            #[inline]
+            pub fn lock_collection(
+                collection: u32,
+                lock_settings: super::super::super::runtime_types::pallet_nfts::types::BitFlags,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::lock_collection {
+                    collection,
+                    lock_settings,
+                })
+            }
+            ///`Nfts.transfer_ownership` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_ownership(
+                collection: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::transfer_ownership {
+                    collection,
+                    owner,
+                })
+            }
+            ///`Nfts.set_team` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_team(
+                collection: u32,
+                issuer: Option<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u32,
+                    >,
+                >,
+                admin: Option<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u32,
+                    >,
+                >,
+                freezer: Option<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u32,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::set_team {
+                    collection,
+                    issuer,
+                    admin,
+                    freezer,
+                })
+            }
+            ///`Nfts.force_collection_owner` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_collection_owner(
+                collection: u32,
+                owner: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::force_collection_owner {
+                    collection,
+                    owner,
+                })
+            }
+            ///`Nfts.force_collection_config` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_collection_config(
+                collection: u32,
+                config: super::super::super::runtime_types::pallet_nfts::types::CollectionConfig<
+                    u128,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::force_collection_config {
+                    collection,
+                    config,
+                })
+            }
+            ///`Nfts.approve_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_transfer(
+                collection: u32,
+                item: u32,
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                maybe_deadline: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::approve_transfer {
+                    collection,
+                    item,
+                    delegate,
+                    maybe_deadline,
+                })
+            }
+            ///`Nfts.cancel_approval` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_approval(
+                collection: u32,
+                item: u32,
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::cancel_approval {
+                    collection,
+                    item,
+                    delegate,
+                })
+            }
+            ///`Nfts.clear_all_transfer_approvals` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_all_transfer_approvals(
+                collection: u32,
+                item: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::clear_all_transfer_approvals {
+                    collection,
+                    item,
+                })
+            }
+            ///`Nfts.lock_item_properties` as a `RuntimeCall`.
+            #[inline]
+            pub fn lock_item_properties(
+                collection: u32,
+                item: u32,
+                lock_metadata: bool,
+                lock_attributes: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::lock_item_properties {
+                    collection,
+                    item,
+                    lock_metadata,
+                    lock_attributes,
+                })
+            }
+            ///`Nfts.set_attribute` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_attribute(
+                collection: u32,
+                maybe_item: Option<u32>,
+                namespace: super::super::super::runtime_types::pallet_nfts::types::AttributeNamespace<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+                key: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+                value: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::set_attribute {
+                    collection,
+                    maybe_item,
+                    namespace,
+                    key,
+                    value,
+                })
+            }
+            ///`Nfts.force_set_attribute` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_set_attribute(
+                set_as: Option<::ferroscale_runtime_types::AccountId32>,
+                collection: u32,
+                maybe_item: Option<u32>,
+                namespace: super::super::super::runtime_types::pallet_nfts::types::AttributeNamespace<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+                key: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+                value: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::force_set_attribute {
+                    set_as,
+                    collection,
+                    maybe_item,
+                    namespace,
+                    key,
+                    value,
+                })
+            }
+            ///`Nfts.clear_attribute` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_attribute(
+                collection: u32,
+                maybe_item: Option<u32>,
+                namespace: super::super::super::runtime_types::pallet_nfts::types::AttributeNamespace<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+                key: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::clear_attribute {
+                    collection,
+                    maybe_item,
+                    namespace,
+                    key,
+                })
+            }
+            ///`Nfts.approve_item_attributes` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_item_attributes(
+                collection: u32,
+                item: u32,
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::approve_item_attributes {
+                    collection,
+                    item,
+                    delegate,
+                })
+            }
+            ///`Nfts.cancel_item_attributes_approval` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_item_attributes_approval(
+                collection: u32,
+                item: u32,
+                delegate: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                witness: super::super::super::runtime_types::pallet_nfts::types::CancelAttributesApprovalWitness,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::cancel_item_attributes_approval {
+                    collection,
+                    item,
+                    delegate,
+                    witness,
+                })
+            }
+            ///`Nfts.set_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_metadata(
+                collection: u32,
+                item: u32,
+                data: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::set_metadata {
+                    collection,
+                    item,
+                    data,
+                })
+            }
+            ///`Nfts.clear_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_metadata(
+                collection: u32,
+                item: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::clear_metadata {
+                    collection,
+                    item,
+                })
+            }
+            ///`Nfts.set_collection_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_collection_metadata(
+                collection: u32,
+                data: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::set_collection_metadata {
+                    collection,
+                    data,
+                })
+            }
+            ///`Nfts.clear_collection_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_collection_metadata(
+                collection: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::clear_collection_metadata {
+                    collection,
+                })
+            }
+            ///`Nfts.set_accept_ownership` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_accept_ownership(
+                maybe_collection: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::set_accept_ownership {
+                    maybe_collection,
+                })
+            }
+            ///`Nfts.set_collection_max_supply` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_collection_max_supply(
+                collection: u32,
+                max_supply: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::set_collection_max_supply {
+                    collection,
+                    max_supply,
+                })
+            }
+            ///`Nfts.update_mint_settings` as a `RuntimeCall`.
+            #[inline]
+            pub fn update_mint_settings(
+                collection: u32,
+                mint_settings: super::super::super::runtime_types::pallet_nfts::types::MintSettings<
+                    u128,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::update_mint_settings {
+                    collection,
+                    mint_settings,
+                })
+            }
+            ///`Nfts.set_price` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_price(
+                collection: u32,
+                item: u32,
+                price: Option<u128>,
+                whitelisted_buyer: Option<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u32,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::set_price {
+                    collection,
+                    item,
+                    price,
+                    whitelisted_buyer,
+                })
+            }
+            ///`Nfts.buy_item` as a `RuntimeCall`.
+            #[inline]
+            pub fn buy_item(
+                collection: u32,
+                item: u32,
+                bid_price: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::buy_item {
+                    collection,
+                    item,
+                    bid_price,
+                })
+            }
+            ///`Nfts.pay_tips` as a `RuntimeCall`.
+            #[inline]
+            pub fn pay_tips(
+                tips: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    super::super::super::runtime_types::pallet_nfts::types::ItemTip<
+                        u32,
+                        ::ferroscale_runtime_types::AccountId32,
+                        u128,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::pay_tips {
+                    tips,
+                })
+            }
+            ///`Nfts.create_swap` as a `RuntimeCall`.
+            #[inline]
+            pub fn create_swap(
+                offered_collection: u32,
+                offered_item: u32,
+                desired_collection: u32,
+                maybe_desired_item: Option<u32>,
+                maybe_price: Option<
+                    super::super::super::runtime_types::pallet_nfts::types::PriceWithDirection<
+                        u128,
+                    >,
+                >,
+                duration: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::create_swap {
+                    offered_collection,
+                    offered_item,
+                    desired_collection,
+                    maybe_desired_item,
+                    maybe_price,
+                    duration,
+                })
+            }
+            ///`Nfts.cancel_swap` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_swap(
+                offered_collection: u32,
+                offered_item: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::cancel_swap {
+                    offered_collection,
+                    offered_item,
+                })
+            }
+            ///`Nfts.claim_swap` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_swap(
+                send_collection: u32,
+                send_item: u32,
+                receive_collection: u32,
+                receive_item: u32,
+                witness_price: Option<
+                    super::super::super::runtime_types::pallet_nfts::types::PriceWithDirection<
+                        u128,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::claim_swap {
+                    send_collection,
+                    send_item,
+                    receive_collection,
+                    receive_item,
+                    witness_price,
+                })
+            }
+            ///`Nfts.mint_pre_signed` as a `RuntimeCall`.
+            #[inline]
+            pub fn mint_pre_signed(
+                mint_data: super::super::super::runtime_types::pallet_nfts::types::PreSignedMint<
+                    u32,
+                    ::ferroscale_runtime_types::AccountId32,
+                    u128,
+                >,
+                signature: super::super::super::runtime_types::sp_runtime::MultiSignature,
+                signer: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::mint_pre_signed {
+                    mint_data,
+                    signature,
+                    signer,
+                })
+            }
+            ///`Nfts.set_attributes_pre_signed` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_attributes_pre_signed(
+                data: super::super::super::runtime_types::pallet_nfts::types::PreSignedAttributes<
+                    u32,
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+                signature: super::super::super::runtime_types::sp_runtime::MultiSignature,
+                signer: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Nfts(super::super::super::runtime_types::pallet_nfts::pallet::Call::set_attributes_pre_signed {
+                    data,
+                    signature,
+                    signer,
+                })
+            }
+        }
+    }
+    ///The `NftFractionalization` pallet (index 46).
+    pub mod nft_fractionalization {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 46u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_nft_fractionalization::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_nft_fractionalization::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_nft_fractionalization::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`NftFractionalization.Deposit`.
+            #[inline]
+            pub fn deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xC1o\xF2\x86#\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`NftFractionalization.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"fraction")
+            }
+            ///`NftFractionalization.NewAssetSymbol`.
+            #[inline]
+            pub fn new_asset_symbol() -> Result<
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x10FRAC")
+            }
+            ///`NftFractionalization.NewAssetName`.
+            #[inline]
+            pub fn new_asset_name() -> Result<
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x10Frac")
+            }
+            ///`NftFractionalization.StringLimit`.
+            #[inline]
+            pub fn string_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `NftFractionalization.NftToAsset`.
+            pub type NftToAsset = super::super::super::runtime_types::pallet_nft_fractionalization::types::Details<
+                u32,
+                u128,
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `NftFractionalization.NftToAsset`.
+            #[inline]
+            pub fn nft_to_asset(key1: &(u32, u32)) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NftFractionalization",
+                    "NftToAsset",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`NftFractionalization.fractionalize` as a `RuntimeCall`.
+            #[inline]
+            pub fn fractionalize(
+                nft_collection_id: u32,
+                nft_id: u32,
+                asset_id: u32,
+                beneficiary: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                fractions: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NftFractionalization(super::super::super::runtime_types::pallet_nft_fractionalization::pallet::Call::fractionalize {
+                    nft_collection_id,
+                    nft_id,
+                    asset_id,
+                    beneficiary,
+                    fractions,
+                })
+            }
+            ///`NftFractionalization.unify` as a `RuntimeCall`.
+            #[inline]
+            pub fn unify(
+                nft_collection_id: u32,
+                nft_id: u32,
+                asset_id: u32,
+                beneficiary: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NftFractionalization(super::super::super::runtime_types::pallet_nft_fractionalization::pallet::Call::unify {
+                    nft_collection_id,
+                    nft_id,
+                    asset_id,
+                    beneficiary,
+                })
+            }
+        }
+    }
+    ///The `Salary` pallet (index 47).
+    pub mod salary {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 47u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_salary::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_salary::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_salary::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Salary.RegistrationPeriod`.
+            #[inline]
+            pub fn registration_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xC8\0\0\0")
+            }
+            ///`Salary.PayoutPeriod`.
+            #[inline]
+            pub fn payout_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xC8\0\0\0")
+            }
+            ///`Salary.Budget`.
+            #[inline]
+            pub fn budget() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0d\xA7\xB3\xB6\xE0\r\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Salary.Status`.
+            pub type Status = super::super::super::runtime_types::pallet_salary::StatusType<
+                u32,
+                u128,
+            >;
+            ///The storage key of `Salary.Status`.
+            #[inline]
+            pub fn status() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Salary", "Status", &[])
+            }
+            ///The value type of `Salary.Claimant`.
+            pub type Claimant = super::super::super::runtime_types::pallet_salary::ClaimantStatus<
+                u32,
+                u128,
+            >;
+            ///The storage key of `Salary.Claimant`.
+            #[inline]
+            pub fn claimant(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Salary",
+                    "Claimant",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Salary.init` as a `RuntimeCall`.
+            #[inline]
+            pub fn init() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Salary(
+                    super::super::super::runtime_types::pallet_salary::pallet::Call::init,
+                )
+            }
+            ///`Salary.bump` as a `RuntimeCall`.
+            #[inline]
+            pub fn bump() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Salary(
+                    super::super::super::runtime_types::pallet_salary::pallet::Call::bump,
+                )
+            }
+            ///`Salary.induct` as a `RuntimeCall`.
+            #[inline]
+            pub fn induct() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Salary(
+                    super::super::super::runtime_types::pallet_salary::pallet::Call::induct,
+                )
+            }
+            ///`Salary.register` as a `RuntimeCall`.
+            #[inline]
+            pub fn register() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Salary(
+                    super::super::super::runtime_types::pallet_salary::pallet::Call::register,
+                )
+            }
+            ///`Salary.payout` as a `RuntimeCall`.
+            #[inline]
+            pub fn payout() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Salary(
+                    super::super::super::runtime_types::pallet_salary::pallet::Call::payout,
+                )
+            }
+            ///`Salary.payout_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn payout_other(
+                beneficiary: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Salary(super::super::super::runtime_types::pallet_salary::pallet::Call::payout_other {
+                    beneficiary,
+                })
+            }
+            ///`Salary.check_payment` as a `RuntimeCall`.
+            #[inline]
+            pub fn check_payment() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Salary(
+                    super::super::super::runtime_types::pallet_salary::pallet::Call::check_payment,
+                )
+            }
+        }
+    }
+    ///The `CoreFellowship` pallet (index 48).
+    pub mod core_fellowship {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 48u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_core_fellowship::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_core_fellowship::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_core_fellowship::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`CoreFellowship.EvidenceSize`.
+            #[inline]
+            pub fn evidence_size() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0@\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `CoreFellowship.Params`.
+            pub type Params = super::super::super::runtime_types::pallet_core_fellowship::ParamsType<
+                u128,
+                u32,
+            >;
+            ///The storage key of `CoreFellowship.Params`.
+            #[inline]
+            pub fn params() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("CoreFellowship", "Params", &[])
+            }
+            ///The value of `CoreFellowship.Params` when nothing is stored.
+            #[inline]
+            pub fn params_default() -> Result<Params, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `CoreFellowship.Member`.
+            pub type Member = super::super::super::runtime_types::pallet_core_fellowship::MemberStatus<
+                u32,
+            >;
+            ///The storage key of `CoreFellowship.Member`.
+            #[inline]
+            pub fn member(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "CoreFellowship",
+                    "Member",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `CoreFellowship.MemberEvidence`.
+            pub type MemberEvidence = (
+                super::super::super::runtime_types::pallet_core_fellowship::Wish,
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            );
+            ///The storage key of `CoreFellowship.MemberEvidence`.
+            #[inline]
+            pub fn member_evidence(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "CoreFellowship",
+                    "MemberEvidence",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`CoreFellowship.bump` as a `RuntimeCall`.
+            #[inline]
+            pub fn bump(
+                who: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::CoreFellowship(super::super::super::runtime_types::pallet_core_fellowship::pallet::Call::bump {
+                    who,
+                })
+            }
+            ///`CoreFellowship.set_params` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_params(
+                params: super::super::super::runtime_types::pallet_core_fellowship::ParamsType<
+                    u128,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::CoreFellowship(super::super::super::runtime_types::pallet_core_fellowship::pallet::Call::set_params {
+                    params,
+                })
+            }
+            ///`CoreFellowship.set_active` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_active(is_active: bool) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::CoreFellowship(super::super::super::runtime_types::pallet_core_fellowship::pallet::Call::set_active {
+                    is_active,
+                })
+            }
+            ///`CoreFellowship.approve` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve(
+                who: ::ferroscale_runtime_types::AccountId32,
+                at_rank: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::CoreFellowship(super::super::super::runtime_types::pallet_core_fellowship::pallet::Call::approve {
+                    who,
+                    at_rank,
+                })
+            }
+            ///`CoreFellowship.induct` as a `RuntimeCall`.
+            #[inline]
+            pub fn induct(
+                who: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::CoreFellowship(super::super::super::runtime_types::pallet_core_fellowship::pallet::Call::induct {
+                    who,
+                })
+            }
+            ///`CoreFellowship.promote` as a `RuntimeCall`.
+            #[inline]
+            pub fn promote(
+                who: ::ferroscale_runtime_types::AccountId32,
+                to_rank: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::CoreFellowship(super::super::super::runtime_types::pallet_core_fellowship::pallet::Call::promote {
+                    who,
+                    to_rank,
+                })
+            }
+            ///`CoreFellowship.offboard` as a `RuntimeCall`.
+            #[inline]
+            pub fn offboard(
+                who: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::CoreFellowship(super::super::super::runtime_types::pallet_core_fellowship::pallet::Call::offboard {
+                    who,
+                })
+            }
+            ///`CoreFellowship.submit_evidence` as a `RuntimeCall`.
+            #[inline]
+            pub fn submit_evidence(
+                wish: super::super::super::runtime_types::pallet_core_fellowship::Wish,
+                evidence: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::CoreFellowship(super::super::super::runtime_types::pallet_core_fellowship::pallet::Call::submit_evidence {
+                    wish,
+                    evidence,
+                })
+            }
+            ///`CoreFellowship.import` as a `RuntimeCall`.
+            #[inline]
+            pub fn import() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::CoreFellowship(
+                    super::super::super::runtime_types::pallet_core_fellowship::pallet::Call::import,
+                )
+            }
+        }
+    }
+    ///The `TransactionStorage` pallet (index 49).
+    pub mod transaction_storage {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 49u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_transaction_storage::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_transaction_storage::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_transaction_storage::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `TransactionStorage.Transactions`.
+            pub type Transactions = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_transaction_storage::TransactionInfo,
+            >;
+            ///The storage key of `TransactionStorage.Transactions`.
+            #[inline]
+            pub fn transactions(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionStorage",
+                    "Transactions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `TransactionStorage.ChunkCount`.
+            pub type ChunkCount = u32;
+            ///The storage key of `TransactionStorage.ChunkCount`.
+            #[inline]
+            pub fn chunk_count(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionStorage",
+                    "ChunkCount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `TransactionStorage.ChunkCount` when nothing is stored.
+            #[inline]
+            pub fn chunk_count_default() -> Result<
+                ChunkCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `TransactionStorage.ByteFee`.
+            pub type ByteFee = u128;
+            ///The storage key of `TransactionStorage.ByteFee`.
+            #[inline]
+            pub fn byte_fee() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionStorage",
+                    "ByteFee",
+                    &[],
+                )
+            }
+            ///The value type of `TransactionStorage.EntryFee`.
+            pub type EntryFee = u128;
+            ///The storage key of `TransactionStorage.EntryFee`.
+            #[inline]
+            pub fn entry_fee() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionStorage",
+                    "EntryFee",
+                    &[],
+                )
+            }
+            ///The value type of `TransactionStorage.StoragePeriod`.
+            pub type StoragePeriod = u32;
+            ///The storage key of `TransactionStorage.StoragePeriod`.
+            #[inline]
+            pub fn storage_period() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionStorage",
+                    "StoragePeriod",
+                    &[],
+                )
+            }
+            ///The value of `TransactionStorage.StoragePeriod` when nothing is stored.
+            #[inline]
+            pub fn storage_period_default() -> Result<
+                StoragePeriod,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `TransactionStorage.BlockTransactions`.
+            pub type BlockTransactions = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_transaction_storage::TransactionInfo,
+            >;
+            ///The storage key of `TransactionStorage.BlockTransactions`.
+            #[inline]
+            pub fn block_transactions() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionStorage",
+                    "BlockTransactions",
+                    &[],
+                )
+            }
+            ///The value of `TransactionStorage.BlockTransactions` when nothing is stored.
+            #[inline]
+            pub fn block_transactions_default() -> Result<
+                BlockTransactions,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `TransactionStorage.ProofChecked`.
+            pub type ProofChecked = bool;
+            ///The storage key of `TransactionStorage.ProofChecked`.
+            #[inline]
+            pub fn proof_checked() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionStorage",
+                    "ProofChecked",
+                    &[],
+                )
+            }
+            ///The value of `TransactionStorage.ProofChecked` when nothing is stored.
+            #[inline]
+            pub fn proof_checked_default() -> Result<
+                ProofChecked,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`TransactionStorage.store` as a `RuntimeCall`.
+            #[inline]
+            pub fn store(data: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TransactionStorage(super::super::super::runtime_types::pallet_transaction_storage::pallet::Call::store {
+                    data,
+                })
+            }
+            ///`TransactionStorage.renew` as a `RuntimeCall`.
+            #[inline]
+            pub fn renew(block: u32, index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TransactionStorage(super::super::super::runtime_types::pallet_transaction_storage::pallet::Call::renew {
+                    block,
+                    index,
+                })
+            }
+            ///`TransactionStorage.check_proof` as a `RuntimeCall`.
+            #[inline]
+            pub fn check_proof(
+                proof: super::super::super::runtime_types::sp_transaction_storage_proof::TransactionStorageProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TransactionStorage(super::super::super::runtime_types::pallet_transaction_storage::pallet::Call::check_proof {
+                    proof,
+                })
+            }
+        }
+    }
+    ///The `VoterList` pallet (index 50).
+    pub mod voter_list {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 50u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_bags_list::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_bags_list::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_bags_list::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`VoterList.BagThresholds`.
+            #[inline]
+            pub fn bag_thresholds() -> Result<Vec<u64>, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"!\x03\0@z\x10\xF3Z\0\0jp\xCC\xD4\xA9`\0\0\x9E\xF39\x7F\xBCf\0\0\xA9\x07\xCC\xD50m\0\0=\x9Ag\xFB\x0Ct\0\0\xA9\xBF\xA2uW{\0\0\xA6\xFD\xF72\x17\x83\0\0\x03O]\x91S\x8B\0\0\x13$Ee\x14\x94\0\0x\x08\x10\x01b\x9D\0\0\x03\x02\xF6<E\xA7\0\09.o\x7F\xC7\xB1\0\0\xF5\x9C#\xC6\xF2\xBC\0\0J\xE7j\xAF\xD1\xC8\0\0Y\x8Ad\x84o\xD5\0\0\x12\x9F\xB2C\xD8\xE2\0\0?\"\xE1\xAC\x18\xF1\0\x003\xA4\x84L>\0\x01\0\xE2\xE5\x1B\x89W\x10\x01\0v\xA2\xC0\xB0s!\x01\0g\x89\xB4\x07\xA33\x01\0y>\xD8\xD7\xF6F\x01\0x\x13\x1B\x81\x81[\x01\0\x0C\x1C\xF3\x8AVq\x01\0D7\xEE\xB6\x8A\x88\x01\0\x9E\xB5m\x144\xA1\x01\x003^\x9F\x15j\xBB\x01\0g\xC3\xC7\xA5E\xD7\x01\x002\x18\xF3@\xE1\xF4\x01\0\xDE\x0B#\rY\x14\x02\0i\x9C\x11\xF5\xCA5\x02\0\xADP\xA2\xC4VY\x02\0\x9A\xE4\x1CG\x1E\x7F\x02\0\xD0$NgE\xA7\x02\0\xF9\x84\xADQ\xF2\xD1\x02\0\xAC\xE7\xA7\x98M\xFF\x02\0\xA1\x182[\x82/\x03\0\xFF\xA4\xC7m\xBEb\x03\0X\x0B\xFD\x852\x99\x03\0\xA9\xAF\xCEh\x12\xD3\x03\0\x10\x9A\xD8\x1B\x95\x10\x04\0\xD9\xCA\xA5\x19\xF5Q\x04\08\xDFH\x89p\x97\x04\0\xBE\xE1ryI\xE1\x04\0\xCCs@\x1F\xC6/\x05\0\xB3\x04\xF9\x181\x83\x05\0\x82\x8B\xFF\xB4\xD9\xDB\x05\0\x1258=\x14:\x06\0\xA5\xB4*G:\x9E\x06\x006f-\t\xAB\x08\x07\0\xF7:\xEA\xB4\xCBy\x07\0\xB8~\x93\xD7\x07\xF2\x07\0\xFF\xEC#\xC0\xD1q\x08\0\xB8K\x0B\xEC\xA2\xF9\x08\0\xC9\xDC\xAEz\xFC\x89\t\0\x91u+\xA8g#\n\0d\xF1\xCDOv\xC6\n\x006\t\xBEv\xC3s\x0B\0xe_\xDF\xF3+\x0C\0\xA4\x07\xF5\xA5\xB6\xEF\x0C\0R\xF6\x1B\xE7\xC5\xBF\r\0\xDAq\xBBp\xE7\x9C\x0E\0\r\xE9\x12~\xED\x87\x0F\0\x14w\x98\x7F\xB7\x81\x10\0\xEB\xEEe\xEF2\x8B\x11\0\x12i\xFE2\\\xA5\x12\x003\xF8B\x8B?\xD1\x13\0\x8B\xA5z\x13\xFA\x0F\x15\0\x1B+`\xD0\xBAb\x16\0\r\x1D7\xD0\xC3\xCA\x17\0ld\xFA\\kI\x19\0&\"\xC7A\x1D\xE0\x1A\0\x04[\xB9$\\\x90\x1C\0#=\x83\xF6\xC2[\x1E\0\xC8w\x1Cy\x06D \x000\x13\xFD\xDE\xF6J\"\0\xAA\x8Bn\x84\x81r$\0\x82\xC0\x96\xC4\xB2\xBC&\0\x16\xA3\xFA\xEB\xB7+)\0\x82\x96RJ\xE1\xC1+\0\xA66\xA8e\xA4\x81.\0\xD0\xE2\xD4P\x9Em1\0\x9C\n\x9A'\x96\x884\0\xE4\xFA\xAF\xB2\x7F\xD57\0\xE6\xE6M6~W;\0\x0EK\xD6m\xE7\x11?\0\x88\xB1}\xB7F\x08C\0\xB0}\xEFr`>G\x004\xDE$\x965\xB8K\0\xD4\x8B\xD5{\x07zP\0\xD0\xBD \xEF[\x88U\0\xB8\xF0Fx\x01\xE8Z\0\x10\xF8\x8A\xEE\x13\x9E`\08\x92\x92S\x01\xB0f\0\x9C\x95\xE4\xFC\x8E#m\0\xB4\x12m\x10\xDF\xFEs\0(\xB4>YvH{\0\xA0\x8A\x1CzB\x07\x83\0\xB0\x9A\xB0\x83\xA0B\x8B\0(F\xB2\xF4c\x02\x94\0\xC8a\xA4*\xDEN\x9D\0P\xD2=J\xE60\xA7\0\x80Q\x01\xA7\xE1\xB1\xB1\08\xE5\x01\xB2\xCC\xDB\xBC\0 \x16RxD\xB9\xC8\08\x89$\xBA\x90U\xD5\0p\xCA5\xA4\xAE\xBC\xE2\0\x80_\xB15\\\xFB\xF0\0\x805h]$\x1F\0\x01\xA0\xC3\xDC\xD9k6\x10\x01\xD0xb\xE8~P!\x01`\xE8R\xD0\x9F}3\x01\x90f,X\x16\xCFF\x01\x10'L3@W[\x01\x80K\xE2w\xA2)q\x010\x82\xB9-\xFCZ\x88\x01\x80\xD2v\x07Z\x01\xA1\x01\xB0\xF5\x11Y+4\xBB\x01@1t_X\x0C\xD7\x01\x80/l\xEEY\xA4\xF4\x01@\xFFy\x9BR\x18\x14\x02`u`})\x865\x02`\xFD\xE9\x99\xA6\rY\x02\0\xE5\xE7\x1C\x91\xD0~\x02\xC0\xDF%u\xCF\xF2\xA6\x02\xA0\x7F\xD9u\x89\x9A\xD1\x02\xA0g\0\x9DL\xF0\xFE\x02 \xDC)\xA12\x1F/\x03 \xFFRk\nUb\x03\x80\x88\xCA\xA3\x83\xC2\x98\x03\xE0V\x83\xFB\\\x9B\xD2\x03@\x1D\xD7]\x95\x16\x10\x04\x001~9\xA0nQ\x04\xC0\xB0q\x12\x9D\xE1\x96\x04\x80\xB4\x8C\x91\x92\xB1\xE0\x04\x80\xE8\x12J\xAD$/\x05\xC0\x07\xCAp\x82\x85\x82\x05\0|\x13\xC4V#\xDB\x05@\x83o\xE8iR9\x06\xC0p\x0F\x81Fl\x9D\x06@\xF0\x9CP\x17\xD0\x07\x07\xC0\xE6$\xB3\x01\xE3x\x07\xC03*\xC7\x85\x10\xF1\x07\x80\x07L\xA1\xE4\xCAp\x08\0\xD5\xA9\xEB\x8C\x8B\xF8\x08\0\xA8IX\x8E\xD3\x88\t\0\x80BT\x14,\"\n\x80\xA2Qp\xE8&\xC5\n\0\xE8\xD5\xFA\xFC^r\x0B\x80\x1D\xF6N\0y*\x0C\x80\xD4\xFEd\xF9#\xEE\x0C\0m\xD08\xEE\x19\xBE\r\0\x1E\x90\xA4\x94 \x9B\x0E\0\x10\xBFW\x0E\n\x86\x0F\0\xDAj\x9D\xB0\xB5\x7F\x10\0\xBFd\xAF\xD8\x10\x89\x11\0\xBB[`\xCD\x17\xA3\x12\0\xF9c\xF3\xAE\xD6\xCE\x13\0\xD5\xF0\x04vj\r\x15\0\xE0\x99w\x02\x02`\x16\0\x10=f;\xDF\xC7\x17\0\xDE>-AXF\x19\0\xEC\xDB\xAD\xB2\xD8\xDC\x1A\0E\xC7\0\x07\xE3\x8C\x1C\0\xB8\xBD\xE0\xFC\x11X\x1E\0\xBA\\*!\x1A@ \0@}\xE4m\xCBF\"\0\xDE\xA5[\x03\x13n$\0\xAA\xF1\xF3\xFC\xFC\xB7&\0\x14\"oc\xB6&)\0d\x92\x80>\x8F\xBC+\0\x84\x86\xA6\xC7\xFC{.\0,\xF0_\xC0\x9Bg1\0\xDAc\xF7\xED2\x824\0\xF0\xB1?\xBD\xB5\xCE7\0\xF2\x91\xC4\x10GP;\0B*\x1A<<\n?\0,$!/ \0C\0\xAC\x93B\xD4\xB65G\0\xCCn\xD7\xA4\0\xAFK\0\xC4\xD0\"w>pP\0 \x01}\x89\xF5}U\0\xF8c\x87\xCE\xF3\xDCZ\0\x8CL\x7F~T\x92`\0 b\x07\xF2\x84\xA3f\0\xCC\x1E\x05\xCBI\x16m\0\xB4*zp\xC4\xF0s\0\xD4:\x90\xE2x9{\08\xF4a\xECS\xF7\x82\0\xA0rd\xB9\xB11\x8B\0H\xC9\xB3\xD4d\xF0\x93\0\0\x7F\xE9\x98\xBD;\x9D\0\x10\x05\x8F\x17\x92\x1C\xA7\0\0\xDF\xAF\x7FF\x9C\xB1\0\xE8\x0C\x88\x0B\xD6\xC4\xBC\0X\xBD\xCB}\xDC\xA0\xC8\08\xD1\x8D7\xA0;\xD5\x000\xD5[\xF0\x1C\xA1\xE2\0pJ\xC0\x1A\x0F\xDE\xF0\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `VoterList.ListNodes`.
+            pub type ListNodes = super::super::super::runtime_types::pallet_bags_list::list::Node;
+            ///The storage key of `VoterList.ListNodes`.
+            #[inline]
+            pub fn list_nodes(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "VoterList",
+                    "ListNodes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `VoterList.CounterForListNodes`.
+            pub type CounterForListNodes = u32;
+            ///The storage key of `VoterList.CounterForListNodes`.
+            #[inline]
+            pub fn counter_for_list_nodes() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "VoterList",
+                    "CounterForListNodes",
+                    &[],
+                )
+            }
+            ///The value of `VoterList.CounterForListNodes` when nothing is stored.
+            #[inline]
+            pub fn counter_for_list_nodes_default() -> Result<
+                CounterForListNodes,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `VoterList.ListBags`.
+            pub type ListBags = super::super::super::runtime_types::pallet_bags_list::list::Bag;
+            ///The storage key of `VoterList.ListBags`.
+            #[inline]
+            pub fn list_bags(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "VoterList",
+                    "ListBags",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`VoterList.rebag` as a `RuntimeCall`.
+            #[inline]
+            pub fn rebag(
+                dislocated: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::VoterList(super::super::super::runtime_types::pallet_bags_list::pallet::Call::rebag {
+                    dislocated,
+                })
+            }
+            ///`VoterList.put_in_front_of` as a `RuntimeCall`.
+            #[inline]
+            pub fn put_in_front_of(
+                lighter: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::VoterList(super::super::super::runtime_types::pallet_bags_list::pallet::Call::put_in_front_of {
+                    lighter,
+                })
+            }
+            ///`VoterList.put_in_front_of_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn put_in_front_of_other(
+                heavier: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                lighter: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::VoterList(super::super::super::runtime_types::pallet_bags_list::pallet::Call::put_in_front_of_other {
+                    heavier,
+                    lighter,
+                })
+            }
+        }
+    }
+    ///The `StateTrieMigration` pallet (index 51).
+    pub mod state_trie_migration {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 51u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_state_trie_migration::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_state_trie_migration::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_state_trie_migration::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`StateTrieMigration.MaxKeyLen`.
+            #[inline]
+            pub fn max_key_len() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x02\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `StateTrieMigration.MigrationProcess`.
+            pub type MigrationProcess = super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationTask;
+            ///The storage key of `StateTrieMigration.MigrationProcess`.
+            #[inline]
+            pub fn migration_process() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "StateTrieMigration",
+                    "MigrationProcess",
+                    &[],
+                )
+            }
+            ///The value of `StateTrieMigration.MigrationProcess` when nothing is stored.
+            #[inline]
+            pub fn migration_process_default() -> Result<
+                MigrationProcess,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `StateTrieMigration.AutoLimits`.
+            pub type AutoLimits = Option<
+                super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationLimits,
+            >;
+            ///The storage key of `StateTrieMigration.AutoLimits`.
+            #[inline]
+            pub fn auto_limits() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "StateTrieMigration",
+                    "AutoLimits",
+                    &[],
+                )
+            }
+            ///The value of `StateTrieMigration.AutoLimits` when nothing is stored.
+            #[inline]
+            pub fn auto_limits_default() -> Result<
+                AutoLimits,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `StateTrieMigration.SignedMigrationMaxLimits`.
+            pub type SignedMigrationMaxLimits = super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationLimits;
+            ///The storage key of `StateTrieMigration.SignedMigrationMaxLimits`.
+            #[inline]
+            pub fn signed_migration_max_limits() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "StateTrieMigration",
+                    "SignedMigrationMaxLimits",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`StateTrieMigration.control_auto_migration` as a `RuntimeCall`.
+            #[inline]
+            pub fn control_auto_migration(
+                maybe_config: Option<
+                    super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationLimits,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::StateTrieMigration(super::super::super::runtime_types::pallet_state_trie_migration::pallet::Call::control_auto_migration {
+                    maybe_config,
+                })
+            }
+            ///`StateTrieMigration.continue_migrate` as a `RuntimeCall`.
+            #[inline]
+            pub fn continue_migrate(
+                limits: super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationLimits,
+                real_size_upper: u32,
+                witness_task: super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationTask,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::StateTrieMigration(super::super::super::runtime_types::pallet_state_trie_migration::pallet::Call::continue_migrate {
+                    limits,
+                    real_size_upper,
+                    witness_task,
+                })
+            }
+            ///`StateTrieMigration.migrate_custom_top` as a `RuntimeCall`.
+            #[inline]
+            pub fn migrate_custom_top(
+                keys: Vec<Vec<u8>>,
+                witness_size: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::StateTrieMigration(super::super::super::runtime_types::pallet_state_trie_migration::pallet::Call::migrate_custom_top {
+                    keys,
+                    witness_size,
+                })
+            }
+            ///`StateTrieMigration.migrate_custom_child` as a `RuntimeCall`.
+            #[inline]
+            pub fn migrate_custom_child(
+                root: Vec<u8>,
+                child_keys: Vec<Vec<u8>>,
+                total_size: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::StateTrieMigration(super::super::super::runtime_types::pallet_state_trie_migration::pallet::Call::migrate_custom_child {
+                    root,
+                    child_keys,
+                    total_size,
+                })
+            }
+            ///`StateTrieMigration.set_signed_max_limits` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_signed_max_limits(
+                limits: super::super::super::runtime_types::pallet_state_trie_migration::pallet::MigrationLimits,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::StateTrieMigration(super::super::super::runtime_types::pallet_state_trie_migration::pallet::Call::set_signed_max_limits {
+                    limits,
+                })
+            }
+            ///`StateTrieMigration.force_set_progress` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_set_progress(
+                progress_top: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
+                progress_child: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::StateTrieMigration(super::super::super::runtime_types::pallet_state_trie_migration::pallet::Call::force_set_progress {
+                    progress_top,
+                    progress_child,
+                })
+            }
+        }
+    }
+    ///The `ChildBounties` pallet (index 52).
+    pub mod child_bounties {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 52u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_child_bounties::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_child_bounties::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_child_bounties::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`ChildBounties.MaxActiveChildBountyCount`.
+            #[inline]
+            pub fn max_active_child_bounty_count() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x05\0\0\0")
+            }
+            ///`ChildBounties.ChildBountyValueMinimum`.
+            #[inline]
+            pub fn child_bounty_value_minimum() -> Result<
+                u128,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ChildBounties.ChildBountyCount`.
+            pub type ChildBountyCount = u32;
+            ///The storage key of `ChildBounties.ChildBountyCount`.
+            #[inline]
+            pub fn child_bounty_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildBountyCount",
+                    &[],
+                )
+            }
+            ///The value of `ChildBounties.ChildBountyCount` when nothing is stored.
+            #[inline]
+            pub fn child_bounty_count_default() -> Result<
+                ChildBountyCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ChildBounties.ParentChildBounties`.
+            pub type ParentChildBounties = u32;
+            ///The storage key of `ChildBounties.ParentChildBounties`.
+            #[inline]
+            pub fn parent_child_bounties(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ParentChildBounties",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `ChildBounties.ParentChildBounties` when nothing is stored.
+            #[inline]
+            pub fn parent_child_bounties_default() -> Result<
+                ParentChildBounties,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ChildBounties.ChildBounties`.
+            pub type ChildBounties = super::super::super::runtime_types::pallet_child_bounties::ChildBounty<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+                u32,
+            >;
+            ///The storage key of `ChildBounties.ChildBounties`.
+            #[inline]
+            pub fn child_bounties(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildBounties",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ChildBounties.ChildBountyDescriptions`.
+            pub type ChildBountyDescriptions = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `ChildBounties.ChildBountyDescriptions`.
+            #[inline]
+            pub fn child_bounty_descriptions(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildBountyDescriptions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ChildBounties.ChildrenCuratorFees`.
+            pub type ChildrenCuratorFees = u128;
+            ///The storage key of `ChildBounties.ChildrenCuratorFees`.
+            #[inline]
+            pub fn children_curator_fees(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ChildBounties",
+                    "ChildrenCuratorFees",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `ChildBounties.ChildrenCuratorFees` when nothing is stored.
+            #[inline]
+            pub fn children_curator_fees_default() -> Result<
+                ChildrenCuratorFees,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ChildBounties.add_child_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_child_bounty(
+                parent_bounty_id: u32,
+                value: u128,
+                description: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ChildBounties(super::super::super::runtime_types::pallet_child_bounties::pallet::Call::add_child_bounty {
+                    parent_bounty_id,
+                    value,
+                    description,
+                })
+            }
+            ///`ChildBounties.propose_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose_curator(
+                parent_bounty_id: u32,
+                child_bounty_id: u32,
+                curator: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                fee: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ChildBounties(super::super::super::runtime_types::pallet_child_bounties::pallet::Call::propose_curator {
+                    parent_bounty_id,
+                    child_bounty_id,
+                    curator,
+                    fee,
+                })
+            }
+            ///`ChildBounties.accept_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn accept_curator(
+                parent_bounty_id: u32,
+                child_bounty_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ChildBounties(super::super::super::runtime_types::pallet_child_bounties::pallet::Call::accept_curator {
+                    parent_bounty_id,
+                    child_bounty_id,
+                })
+            }
+            ///`ChildBounties.unassign_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn unassign_curator(
+                parent_bounty_id: u32,
+                child_bounty_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ChildBounties(super::super::super::runtime_types::pallet_child_bounties::pallet::Call::unassign_curator {
+                    parent_bounty_id,
+                    child_bounty_id,
+                })
+            }
+            ///`ChildBounties.award_child_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn award_child_bounty(
+                parent_bounty_id: u32,
+                child_bounty_id: u32,
+                beneficiary: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ChildBounties(super::super::super::runtime_types::pallet_child_bounties::pallet::Call::award_child_bounty {
+                    parent_bounty_id,
+                    child_bounty_id,
+                    beneficiary,
+                })
+            }
+            ///`ChildBounties.claim_child_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_child_bounty(
+                parent_bounty_id: u32,
+                child_bounty_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ChildBounties(super::super::super::runtime_types::pallet_child_bounties::pallet::Call::claim_child_bounty {
+                    parent_bounty_id,
+                    child_bounty_id,
+                })
+            }
+            ///`ChildBounties.close_child_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn close_child_bounty(
+                parent_bounty_id: u32,
+                child_bounty_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ChildBounties(super::super::super::runtime_types::pallet_child_bounties::pallet::Call::close_child_bounty {
+                    parent_bounty_id,
+                    child_bounty_id,
+                })
+            }
+        }
+    }
+    ///The `Referenda` pallet (index 53).
+    pub mod referenda {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 53u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_referenda::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_referenda::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_referenda::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Referenda.SubmissionDeposit`.
+            #[inline]
+            pub fn submission_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xC1o\xF2\x86#\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Referenda.MaxQueued`.
+            #[inline]
+            pub fn max_queued() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Referenda.UndecidingTimeout`.
+            #[inline]
+            pub fn undeciding_timeout() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0N\x0C\0")
+            }
+            ///`Referenda.AlarmInterval`.
+            #[inline]
+            pub fn alarm_interval() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0")
+            }
+            ///`Referenda.Tracks`.
+            #[inline]
+            pub fn tracks() -> Result<
+                Vec<
+                    (
+                        u16,
+                        super::super::super::runtime_types::pallet_referenda::types::TrackInfo<
+                            u128,
+                            u32,
+                        >,
+                    ),
+                >,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x04\0\0\x10root\x01\0\0\0\n\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x04\0\0\0\x04\0\0\0\x02\0\0\0\x04\0\0\0\0\0\xCA\x9A;\0e\xCD\x1D\0\xCA\x9A;\0\0\xCA\x9A;\0\0\0\0\0\xCA\x9A;",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Referenda.ReferendumCount`.
+            pub type ReferendumCount = u32;
+            ///The storage key of `Referenda.ReferendumCount`.
+            #[inline]
+            pub fn referendum_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Referenda",
+                    "ReferendumCount",
+                    &[],
+                )
+            }
+            ///The value of `Referenda.ReferendumCount` when nothing is stored.
+            #[inline]
+            pub fn referendum_count_default() -> Result<
+                ReferendumCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Referenda.ReferendumInfoFor`.
+            pub type ReferendumInfoFor = super::super::super::runtime_types::pallet_referenda::types::ReferendumInfo<
+                u16,
+                super::super::super::runtime_types::kitchensink_runtime::OriginCaller,
+                u32,
+                super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                u128,
+                super::super::super::runtime_types::pallet_conviction_voting::types::Tally<
+                    u128,
+                >,
+                ::ferroscale_runtime_types::AccountId32,
+                (u32, u32),
+            >;
+            ///The storage key of `Referenda.ReferendumInfoFor`.
+            #[inline]
+            pub fn referendum_info_for(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Referenda",
+                    "ReferendumInfoFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Referenda.TrackQueue`.
+            pub type TrackQueue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (u32, u128),
+            >;
+            ///The storage key of `Referenda.TrackQueue`.
+            #[inline]
+            pub fn track_queue(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Referenda",
+                    "TrackQueue",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Referenda.TrackQueue` when nothing is stored.
+            #[inline]
+            pub fn track_queue_default() -> Result<
+                TrackQueue,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Referenda.DecidingCount`.
+            pub type DecidingCount = u32;
+            ///The storage key of `Referenda.DecidingCount`.
+            #[inline]
+            pub fn deciding_count(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Referenda",
+                    "DecidingCount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Referenda.DecidingCount` when nothing is stored.
+            #[inline]
+            pub fn deciding_count_default() -> Result<
+                DecidingCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Referenda.MetadataOf`.
+            pub type MetadataOf = ::ferroscale_runtime_types::H256;
+            ///The storage key of `Referenda.MetadataOf`.
+            #[inline]
+            pub fn metadata_of(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Referenda",
+                    "MetadataOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Referenda.submit` as a `RuntimeCall`.
+            #[inline]
+            pub fn submit(
+                proposal_origin: super::super::super::runtime_types::kitchensink_runtime::OriginCaller,
+                proposal: super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                enactment_moment: super::super::super::runtime_types::frame_support::traits::schedule::DispatchTime<
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::submit {
+                    proposal_origin,
+                    proposal,
+                    enactment_moment,
+                })
+            }
+            ///`Referenda.place_decision_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn place_decision_deposit(
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::place_decision_deposit {
+                    index,
+                })
+            }
+            ///`Referenda.refund_decision_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund_decision_deposit(
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::refund_decision_deposit {
+                    index,
+                })
+            }
+            ///`Referenda.cancel` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::cancel {
+                    index,
+                })
+            }
+            ///`Referenda.kill` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::kill {
+                    index,
+                })
+            }
+            ///`Referenda.nudge_referendum` as a `RuntimeCall`.
+            #[inline]
+            pub fn nudge_referendum(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::nudge_referendum {
+                    index,
+                })
+            }
+            ///`Referenda.one_fewer_deciding` as a `RuntimeCall`.
+            #[inline]
+            pub fn one_fewer_deciding(track: u16) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::one_fewer_deciding {
+                    track,
+                })
+            }
+            ///`Referenda.refund_submission_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund_submission_deposit(
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::refund_submission_deposit {
+                    index,
+                })
+            }
+            ///`Referenda.set_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_metadata(
+                index: u32,
+                maybe_hash: Option<::ferroscale_runtime_types::H256>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Referenda(super::super::super::runtime_types::pallet_referenda::pallet::Call::set_metadata {
+                    index,
+                    maybe_hash,
+                })
+            }
+        }
+    }
+    ///The `Remark` pallet (index 54).
+    pub mod remark {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 54u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_remark::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_remark::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_remark::pallet::Error;
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Remark.store` as a `RuntimeCall`.
+            #[inline]
+            pub fn store(remark: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Remark(super::super::super::runtime_types::pallet_remark::pallet::Call::store {
+                    remark,
+                })
+            }
+        }
+    }
+    ///The `RootTesting` pallet (index 55).
+    pub mod root_testing {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 55u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_root_testing::pallet::Call;
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`RootTesting.fill_block` as a `RuntimeCall`.
+            #[inline]
+            pub fn fill_block(
+                ratio: super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RootTesting(super::super::super::runtime_types::pallet_root_testing::pallet::Call::fill_block {
+                    ratio,
+                })
+            }
+        }
+    }
+    ///The `ConvictionVoting` pallet (index 56).
+    pub mod conviction_voting {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 56u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_conviction_voting::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_conviction_voting::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_conviction_voting::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`ConvictionVoting.MaxVotes`.
+            #[inline]
+            pub fn max_votes() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x02\0\0")
+            }
+            ///`ConvictionVoting.VoteLockingPeriod`.
+            #[inline]
+            pub fn vote_locking_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0/\r\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ConvictionVoting.VotingFor`.
+            pub type VotingFor = super::super::super::runtime_types::pallet_conviction_voting::vote::Voting<
+                u128,
+                ::ferroscale_runtime_types::AccountId32,
+                u32,
+            >;
+            ///The storage key of `ConvictionVoting.VotingFor`.
+            #[inline]
+            pub fn voting_for(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u16,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ConvictionVoting",
+                    "VotingFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `ConvictionVoting.VotingFor` when nothing is stored.
+            #[inline]
+            pub fn voting_for_default() -> Result<
+                VotingFor,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `ConvictionVoting.ClassLocksFor`.
+            pub type ClassLocksFor = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (u16, u128),
+            >;
+            ///The storage key of `ConvictionVoting.ClassLocksFor`.
+            #[inline]
+            pub fn class_locks_for(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ConvictionVoting",
+                    "ClassLocksFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `ConvictionVoting.ClassLocksFor` when nothing is stored.
+            #[inline]
+            pub fn class_locks_for_default() -> Result<
+                ClassLocksFor,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ConvictionVoting.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(
+                poll_index: u32,
+                vote: super::super::super::runtime_types::pallet_conviction_voting::vote::AccountVote<
+                    u128,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ConvictionVoting(super::super::super::runtime_types::pallet_conviction_voting::pallet::Call::vote {
+                    poll_index,
+                    vote,
+                })
+            }
+            ///`ConvictionVoting.delegate` as a `RuntimeCall`.
+            #[inline]
+            pub fn delegate(
+                class: u16,
+                to: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                conviction: super::super::super::runtime_types::pallet_conviction_voting::conviction::Conviction,
+                balance: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ConvictionVoting(super::super::super::runtime_types::pallet_conviction_voting::pallet::Call::delegate {
+                    class,
+                    to,
+                    conviction,
+                    balance,
+                })
+            }
+            ///`ConvictionVoting.undelegate` as a `RuntimeCall`.
+            #[inline]
+            pub fn undelegate(class: u16) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ConvictionVoting(super::super::super::runtime_types::pallet_conviction_voting::pallet::Call::undelegate {
+                    class,
+                })
+            }
+            ///`ConvictionVoting.unlock` as a `RuntimeCall`.
+            #[inline]
+            pub fn unlock(
+                class: u16,
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ConvictionVoting(super::super::super::runtime_types::pallet_conviction_voting::pallet::Call::unlock {
+                    class,
+                    target,
+                })
+            }
+            ///`ConvictionVoting.remove_vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_vote(
+                class: Option<u16>,
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ConvictionVoting(super::super::super::runtime_types::pallet_conviction_voting::pallet::Call::remove_vote {
+                    class,
+                    index,
+                })
+            }
+            ///`ConvictionVoting.remove_other_vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_other_vote(
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                class: u16,
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ConvictionVoting(super::super::super::runtime_types::pallet_conviction_voting::pallet::Call::remove_other_vote {
+                    target,
+                    class,
+                    index,
+                })
+            }
+        }
+    }
+    ///The `Whitelist` pallet (index 57).
+    pub mod whitelist {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 57u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_whitelist::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_whitelist::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_whitelist::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Whitelist.WhitelistedCall`.
+            pub type WhitelistedCall = ();
+            ///The storage key of `Whitelist.WhitelistedCall`.
+            #[inline]
+            pub fn whitelisted_call(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Whitelist",
+                    "WhitelistedCall",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Whitelist.whitelist_call` as a `RuntimeCall`.
+            #[inline]
+            pub fn whitelist_call(
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Whitelist(
+                    Box::new(super::super::super::runtime_types::pallet_whitelist::pallet::Call::whitelist_call {
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Whitelist.remove_whitelisted_call` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_whitelisted_call(
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Whitelist(
+                    Box::new(super::super::super::runtime_types::pallet_whitelist::pallet::Call::remove_whitelisted_call {
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Whitelist.dispatch_whitelisted_call` as a `RuntimeCall`.
+            #[inline]
+            pub fn dispatch_whitelisted_call(
+                call_hash: ::ferroscale_runtime_types::H256,
+                call_encoded_len: u32,
+                call_weight_witness: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Whitelist(
+                    Box::new(super::super::super::runtime_types::pallet_whitelist::pallet::Call::dispatch_whitelisted_call {
+                        call_hash,
+                        call_encoded_len,
+                        call_weight_witness,
+                    }),
+                )
+            }
+            ///`Whitelist.dispatch_whitelisted_call_with_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn dispatch_whitelisted_call_with_preimage(
+                call: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Whitelist(
+                    Box::new(super::super::super::runtime_types::pallet_whitelist::pallet::Call::dispatch_whitelisted_call_with_preimage {
+                        call,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `AllianceMotion` pallet (index 58).
+    pub mod alliance_motion {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 58u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_collective::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_collective::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_collective::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`AllianceMotion.MaxProposalWeight`.
+            #[inline]
+            pub fn max_proposal_weight() -> Result<
+                super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x07\0\x10\xA5\xD4\xE8\x13\xFF\xFF\xFF\xFF\xFF\xFF\xFF\x7F",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `AllianceMotion.Proposals`.
+            pub type Proposals = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                ::ferroscale_runtime_types::H256,
+            >;
+            ///The storage key of `AllianceMotion.Proposals`.
+            #[inline]
+            pub fn proposals() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AllianceMotion",
+                    "Proposals",
+                    &[],
+                )
+            }
+            ///The value of `AllianceMotion.Proposals` when nothing is stored.
+            #[inline]
+            pub fn proposals_default() -> Result<
+                Proposals,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `AllianceMotion.ProposalOf`.
+            pub type ProposalOf = super::super::super::runtime_types::kitchensink_runtime::RuntimeCall;
+            ///The storage key of `AllianceMotion.ProposalOf`.
+            #[inline]
+            pub fn proposal_of(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AllianceMotion",
+                    "ProposalOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `AllianceMotion.Voting`.
+            pub type Voting = super::super::super::runtime_types::pallet_collective::Votes<
+                ::ferroscale_runtime_types::AccountId32,
+                u32,
+            >;
+            ///The storage key of `AllianceMotion.Voting`.
+            #[inline]
+            pub fn voting(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AllianceMotion",
+                    "Voting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `AllianceMotion.ProposalCount`.
+            pub type ProposalCount = u32;
+            ///The storage key of `AllianceMotion.ProposalCount`.
+            #[inline]
+            pub fn proposal_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AllianceMotion",
+                    "ProposalCount",
+                    &[],
+                )
+            }
+            ///The value of `AllianceMotion.ProposalCount` when nothing is stored.
+            #[inline]
+            pub fn proposal_count_default() -> Result<
+                ProposalCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `AllianceMotion.Members`.
+            pub type Members = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `AllianceMotion.Members`.
+            #[inline]
+            pub fn members() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("AllianceMotion", "Members", &[])
+            }
+            ///The value of `AllianceMotion.Members` when nothing is stored.
+            #[inline]
+            pub fn members_default() -> Result<Members, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `AllianceMotion.Prime`.
+            pub type Prime = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `AllianceMotion.Prime`.
+            #[inline]
+            pub fn prime() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("AllianceMotion", "Prime", &[])
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`AllianceMotion.set_members` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_members(
+                new_members: Vec<::ferroscale_runtime_types::AccountId32>,
+                prime: Option<::ferroscale_runtime_types::AccountId32>,
+                old_count: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AllianceMotion(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::set_members {
+                        new_members,
+                        prime,
+                        old_count,
+                    }),
+                )
+            }
+            ///`AllianceMotion.execute` as a `RuntimeCall`.
+            #[inline]
+            pub fn execute(
+                proposal: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AllianceMotion(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::execute {
+                        proposal,
+                        length_bound,
+                    }),
+                )
+            }
+            ///`AllianceMotion.propose` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose(
+                threshold: u32,
+                proposal: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AllianceMotion(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::propose {
+                        threshold,
+                        proposal,
+                        length_bound,
+                    }),
+                )
+            }
+            ///`AllianceMotion.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(
+                proposal: ::ferroscale_runtime_types::H256,
+                index: u32,
+                approve: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AllianceMotion(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::vote {
+                        proposal,
+                        index,
+                        approve,
+                    }),
+                )
+            }
+            ///`AllianceMotion.disapprove_proposal` as a `RuntimeCall`.
+            #[inline]
+            pub fn disapprove_proposal(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AllianceMotion(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::disapprove_proposal {
+                        proposal_hash,
+                    }),
+                )
+            }
+            ///`AllianceMotion.close` as a `RuntimeCall`.
+            #[inline]
+            pub fn close(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+                index: u32,
+                proposal_weight_bound: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AllianceMotion(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::close {
+                        proposal_hash,
+                        index,
+                        proposal_weight_bound,
+                        length_bound,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Alliance` pallet (index 59).
+    pub mod alliance {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 59u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_alliance::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_alliance::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_alliance::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Alliance.MaxUnscrupulousItems`.
+            #[inline]
+            pub fn max_unscrupulous_items() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Alliance.MaxWebsiteUrlLength`.
+            #[inline]
+            pub fn max_website_url_length() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xFF\0\0\0")
+            }
+            ///`Alliance.AllyDeposit`.
+            #[inline]
+            pub fn ally_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x80\xC6\xA4~\x8D\x03\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Alliance.MaxAnnouncementsCount`.
+            #[inline]
+            pub fn max_announcements_count() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Alliance.MaxMembersCount`.
+            #[inline]
+            pub fn max_members_count() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Alliance.Rule`.
+            pub type Rule = super::super::super::runtime_types::pallet_alliance::types::Cid;
+            ///The storage key of `Alliance.Rule`.
+            #[inline]
+            pub fn rule() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Alliance", "Rule", &[])
+            }
+            ///The value type of `Alliance.Announcements`.
+            pub type Announcements = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_alliance::types::Cid,
+            >;
+            ///The storage key of `Alliance.Announcements`.
+            #[inline]
+            pub fn announcements() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Alliance", "Announcements", &[])
+            }
+            ///The value of `Alliance.Announcements` when nothing is stored.
+            #[inline]
+            pub fn announcements_default() -> Result<
+                Announcements,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Alliance.DepositOf`.
+            pub type DepositOf = u128;
+            ///The storage key of `Alliance.DepositOf`.
+            #[inline]
+            pub fn deposit_of(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Alliance",
+                    "DepositOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Alliance.Members`.
+            pub type Members = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Alliance.Members`.
+            #[inline]
+            pub fn members(
+                key1: &super::super::super::runtime_types::pallet_alliance::MemberRole,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Alliance",
+                    "Members",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Alliance.Members` when nothing is stored.
+            #[inline]
+            pub fn members_default() -> Result<Members, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Alliance.RetiringMembers`.
+            pub type RetiringMembers = u32;
+            ///The storage key of `Alliance.RetiringMembers`.
+            #[inline]
+            pub fn retiring_members(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Alliance",
+                    "RetiringMembers",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Alliance.UnscrupulousAccounts`.
+            pub type UnscrupulousAccounts = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Alliance.UnscrupulousAccounts`.
+            #[inline]
+            pub fn unscrupulous_accounts() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Alliance",
+                    "UnscrupulousAccounts",
+                    &[],
+                )
+            }
+            ///The value of `Alliance.UnscrupulousAccounts` when nothing is stored.
+            #[inline]
+            pub fn unscrupulous_accounts_default() -> Result<
+                UnscrupulousAccounts,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Alliance.UnscrupulousWebsites`.
+            pub type UnscrupulousWebsites = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    u8,
+                >,
+            >;
+            ///The storage key of `Alliance.UnscrupulousWebsites`.
+            #[inline]
+            pub fn unscrupulous_websites() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Alliance",
+                    "UnscrupulousWebsites",
+                    &[],
+                )
+            }
+            ///The value of `Alliance.UnscrupulousWebsites` when nothing is stored.
+            #[inline]
+            pub fn unscrupulous_websites_default() -> Result<
+                UnscrupulousWebsites,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Alliance.propose` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose(
+                threshold: u32,
+                proposal: Box<
+                    super::super::super::runtime_types::kitchensink_runtime::RuntimeCall,
+                >,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(super::super::super::runtime_types::pallet_alliance::pallet::Call::propose {
+                        threshold,
+                        proposal,
+                        length_bound,
+                    }),
+                )
+            }
+            ///`Alliance.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(
+                proposal: ::ferroscale_runtime_types::H256,
+                index: u32,
+                approve: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(super::super::super::runtime_types::pallet_alliance::pallet::Call::vote {
+                        proposal,
+                        index,
+                        approve,
+                    }),
+                )
+            }
+            ///`Alliance.init_members` as a `RuntimeCall`.
+            #[inline]
+            pub fn init_members(
+                fellows: Vec<::ferroscale_runtime_types::AccountId32>,
+                allies: Vec<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(super::super::super::runtime_types::pallet_alliance::pallet::Call::init_members {
+                        fellows,
+                        allies,
+                    }),
+                )
+            }
+            ///`Alliance.disband` as a `RuntimeCall`.
+            #[inline]
+            pub fn disband(
+                witness: super::super::super::runtime_types::pallet_alliance::types::DisbandWitness,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(super::super::super::runtime_types::pallet_alliance::pallet::Call::disband {
+                        witness,
+                    }),
+                )
+            }
+            ///`Alliance.set_rule` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_rule(
+                rule: super::super::super::runtime_types::pallet_alliance::types::Cid,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(super::super::super::runtime_types::pallet_alliance::pallet::Call::set_rule {
+                        rule,
+                    }),
+                )
+            }
+            ///`Alliance.announce` as a `RuntimeCall`.
+            #[inline]
+            pub fn announce(
+                announcement: super::super::super::runtime_types::pallet_alliance::types::Cid,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(super::super::super::runtime_types::pallet_alliance::pallet::Call::announce {
+                        announcement,
+                    }),
+                )
+            }
+            ///`Alliance.remove_announcement` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_announcement(
+                announcement: super::super::super::runtime_types::pallet_alliance::types::Cid,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(super::super::super::runtime_types::pallet_alliance::pallet::Call::remove_announcement {
+                        announcement,
+                    }),
+                )
+            }
+            ///`Alliance.join_alliance` as a `RuntimeCall`.
+            #[inline]
+            pub fn join_alliance() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(
+                        super::super::super::runtime_types::pallet_alliance::pallet::Call::join_alliance,
+                    ),
+                )
+            }
+            ///`Alliance.nominate_ally` as a `RuntimeCall`.
+            #[inline]
+            pub fn nominate_ally(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(super::super::super::runtime_types::pallet_alliance::pallet::Call::nominate_ally {
+                        who,
+                    }),
+                )
+            }
+            ///`Alliance.elevate_ally` as a `RuntimeCall`.
+            #[inline]
+            pub fn elevate_ally(
+                ally: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(super::super::super::runtime_types::pallet_alliance::pallet::Call::elevate_ally {
+                        ally,
+                    }),
+                )
+            }
+            ///`Alliance.give_retirement_notice` as a `RuntimeCall`.
+            #[inline]
+            pub fn give_retirement_notice() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(
+                        super::super::super::runtime_types::pallet_alliance::pallet::Call::give_retirement_notice,
+                    ),
+                )
+            }
+            ///`Alliance.retire` as a `RuntimeCall`.
+            #[inline]
+            pub fn retire() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(
+                        super::super::super::runtime_types::pallet_alliance::pallet::Call::retire,
+                    ),
+                )
+            }
+            ///`Alliance.kick_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn kick_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(super::super::super::runtime_types::pallet_alliance::pallet::Call::kick_member {
+                        who,
+                    }),
+                )
+            }
+            ///`Alliance.add_unscrupulous_items` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_unscrupulous_items(
+                items: Vec<
+                    super::super::super::runtime_types::pallet_alliance::UnscrupulousItem<
+                        ::ferroscale_runtime_types::AccountId32,
+                        super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                            u8,
+                        >,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(super::super::super::runtime_types::pallet_alliance::pallet::Call::add_unscrupulous_items {
+                        items,
+                    }),
+                )
+            }
+            ///`Alliance.remove_unscrupulous_items` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_unscrupulous_items(
+                items: Vec<
+                    super::super::super::runtime_types::pallet_alliance::UnscrupulousItem<
+                        ::ferroscale_runtime_types::AccountId32,
+                        super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                            u8,
+                        >,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(super::super::super::runtime_types::pallet_alliance::pallet::Call::remove_unscrupulous_items {
+                        items,
+                    }),
+                )
+            }
+            ///`Alliance.close` as a `RuntimeCall`.
+            #[inline]
+            pub fn close(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+                index: u32,
+                proposal_weight_bound: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(super::super::super::runtime_types::pallet_alliance::pallet::Call::close {
+                        proposal_hash,
+                        index,
+                        proposal_weight_bound,
+                        length_bound,
+                    }),
+                )
+            }
+            ///`Alliance.abdicate_fellow_status` as a `RuntimeCall`.
+            #[inline]
+            pub fn abdicate_fellow_status() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Alliance(
+                    Box::new(
+                        super::super::super::runtime_types::pallet_alliance::pallet::Call::abdicate_fellow_status,
+                    ),
+                )
+            }
+        }
+    }
+    ///The `NominationPools` pallet (index 60).
+    pub mod nomination_pools {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 60u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_nomination_pools::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_nomination_pools::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_nomination_pools::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`NominationPools.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"py/nopls")
+            }
+            ///`NominationPools.MaxPointsToBalance`.
+            #[inline]
+            pub fn max_points_to_balance() -> Result<u8, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\n")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `NominationPools.MinJoinBond`.
+            pub type MinJoinBond = u128;
+            ///The storage key of `NominationPools.MinJoinBond`.
+            #[inline]
+            pub fn min_join_bond() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "MinJoinBond",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.MinJoinBond` when nothing is stored.
+            #[inline]
+            pub fn min_join_bond_default() -> Result<
+                MinJoinBond,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `NominationPools.MinCreateBond`.
+            pub type MinCreateBond = u128;
+            ///The storage key of `NominationPools.MinCreateBond`.
+            #[inline]
+            pub fn min_create_bond() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "MinCreateBond",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.MinCreateBond` when nothing is stored.
+            #[inline]
+            pub fn min_create_bond_default() -> Result<
+                MinCreateBond,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `NominationPools.MaxPools`.
+            pub type MaxPools = u32;
+            ///The storage key of `NominationPools.MaxPools`.
+            #[inline]
+            pub fn max_pools() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "MaxPools",
+                    &[],
+                )
+            }
+            ///The value type of `NominationPools.MaxPoolMembers`.
+            pub type MaxPoolMembers = u32;
+            ///The storage key of `NominationPools.MaxPoolMembers`.
+            #[inline]
+            pub fn max_pool_members() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "MaxPoolMembers",
+                    &[],
+                )
+            }
+            ///The value type of `NominationPools.MaxPoolMembersPerPool`.
+            pub type MaxPoolMembersPerPool = u32;
+            ///The storage key of `NominationPools.MaxPoolMembersPerPool`.
+            #[inline]
+            pub fn max_pool_members_per_pool() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "MaxPoolMembersPerPool",
+                    &[],
+                )
+            }
+            ///The value type of `NominationPools.GlobalMaxCommission`.
+            pub type GlobalMaxCommission = super::super::super::runtime_types::sp_arithmetic::per_things::Perbill;
+            ///The storage key of `NominationPools.GlobalMaxCommission`.
+            #[inline]
+            pub fn global_max_commission() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "GlobalMaxCommission",
+                    &[],
+                )
+            }
+            ///The value type of `NominationPools.PoolMembers`.
+            pub type PoolMembers = super::super::super::runtime_types::pallet_nomination_pools::PoolMember;
+            ///The storage key of `NominationPools.PoolMembers`.
+            #[inline]
+            pub fn pool_members(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "PoolMembers",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `NominationPools.CounterForPoolMembers`.
+            pub type CounterForPoolMembers = u32;
+            ///The storage key of `NominationPools.CounterForPoolMembers`.
+            #[inline]
+            pub fn counter_for_pool_members() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "CounterForPoolMembers",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.CounterForPoolMembers` when nothing is stored.
+            #[inline]
+            pub fn counter_for_pool_members_default() -> Result<
+                CounterForPoolMembers,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `NominationPools.BondedPools`.
+            pub type BondedPools = super::super::super::runtime_types::pallet_nomination_pools::BondedPoolInner;
+            ///The storage key of `NominationPools.BondedPools`.
+            #[inline]
+            pub fn bonded_pools(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "BondedPools",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `NominationPools.CounterForBondedPools`.
+            pub type CounterForBondedPools = u32;
+            ///The storage key of `NominationPools.CounterForBondedPools`.
+            #[inline]
+            pub fn counter_for_bonded_pools() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "CounterForBondedPools",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.CounterForBondedPools` when nothing is stored.
+            #[inline]
+            pub fn counter_for_bonded_pools_default() -> Result<
+                CounterForBondedPools,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `NominationPools.RewardPools`.
+            pub type RewardPools = super::super::super::runtime_types::pallet_nomination_pools::RewardPool;
+            ///The storage key of `NominationPools.RewardPools`.
+            #[inline]
+            pub fn reward_pools(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "RewardPools",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `NominationPools.CounterForRewardPools`.
+            pub type CounterForRewardPools = u32;
+            ///The storage key of `NominationPools.CounterForRewardPools`.
+            #[inline]
+            pub fn counter_for_reward_pools() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "CounterForRewardPools",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.CounterForRewardPools` when nothing is stored.
+            #[inline]
+            pub fn counter_for_reward_pools_default() -> Result<
+                CounterForRewardPools,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `NominationPools.SubPoolsStorage`.
+            pub type SubPoolsStorage = super::super::super::runtime_types::pallet_nomination_pools::SubPools;
+            ///The storage key of `NominationPools.SubPoolsStorage`.
+            #[inline]
+            pub fn sub_pools_storage(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "SubPoolsStorage",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `NominationPools.CounterForSubPoolsStorage`.
+            pub type CounterForSubPoolsStorage = u32;
+            ///The storage key of `NominationPools.CounterForSubPoolsStorage`.
+            #[inline]
+            pub fn counter_for_sub_pools_storage() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "CounterForSubPoolsStorage",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.CounterForSubPoolsStorage` when nothing is stored.
+            #[inline]
+            pub fn counter_for_sub_pools_storage_default() -> Result<
+                CounterForSubPoolsStorage,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `NominationPools.Metadata`.
+            pub type Metadata = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `NominationPools.Metadata`.
+            #[inline]
+            pub fn metadata(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "Metadata",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `NominationPools.Metadata` when nothing is stored.
+            #[inline]
+            pub fn metadata_default() -> Result<Metadata, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `NominationPools.CounterForMetadata`.
+            pub type CounterForMetadata = u32;
+            ///The storage key of `NominationPools.CounterForMetadata`.
+            #[inline]
+            pub fn counter_for_metadata() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "CounterForMetadata",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.CounterForMetadata` when nothing is stored.
+            #[inline]
+            pub fn counter_for_metadata_default() -> Result<
+                CounterForMetadata,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `NominationPools.LastPoolId`.
+            pub type LastPoolId = u32;
+            ///The storage key of `NominationPools.LastPoolId`.
+            #[inline]
+            pub fn last_pool_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "LastPoolId",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.LastPoolId` when nothing is stored.
+            #[inline]
+            pub fn last_pool_id_default() -> Result<
+                LastPoolId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `NominationPools.ReversePoolIdLookup`.
+            pub type ReversePoolIdLookup = u32;
+            ///The storage key of `NominationPools.ReversePoolIdLookup`.
+            #[inline]
+            pub fn reverse_pool_id_lookup(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "ReversePoolIdLookup",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `NominationPools.CounterForReversePoolIdLookup`.
+            pub type CounterForReversePoolIdLookup = u32;
+            ///The storage key of `NominationPools.CounterForReversePoolIdLookup`.
+            #[inline]
+            pub fn counter_for_reverse_pool_id_lookup() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "CounterForReversePoolIdLookup",
+                    &[],
+                )
+            }
+            ///The value of `NominationPools.CounterForReversePoolIdLookup` when nothing is stored.
+            #[inline]
+            pub fn counter_for_reverse_pool_id_lookup_default() -> Result<
+                CounterForReversePoolIdLookup,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `NominationPools.ClaimPermissions`.
+            pub type ClaimPermissions = super::super::super::runtime_types::pallet_nomination_pools::ClaimPermission;
+            ///The storage key of `NominationPools.ClaimPermissions`.
+            #[inline]
+            pub fn claim_permissions(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "NominationPools",
+                    "ClaimPermissions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `NominationPools.ClaimPermissions` when nothing is stored.
+            #[inline]
+            pub fn claim_permissions_default() -> Result<
+                ClaimPermissions,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`NominationPools.join` as a `RuntimeCall`.
+            #[inline]
+            pub fn join(amount: u128, pool_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::join {
+                    amount,
+                    pool_id,
+                })
+            }
+            ///`NominationPools.bond_extra` as a `RuntimeCall`.
+            #[inline]
+            pub fn bond_extra(
+                extra: super::super::super::runtime_types::pallet_nomination_pools::BondExtra<
+                    u128,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::bond_extra {
+                    extra,
+                })
+            }
+            ///`NominationPools.claim_payout` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_payout() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(
+                    super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::claim_payout,
+                )
+            }
+            ///`NominationPools.unbond` as a `RuntimeCall`.
+            #[inline]
+            pub fn unbond(
+                member_account: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                unbonding_points: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::unbond {
+                    member_account,
+                    unbonding_points,
+                })
+            }
+            ///`NominationPools.pool_withdraw_unbonded` as a `RuntimeCall`.
+            #[inline]
+            pub fn pool_withdraw_unbonded(
+                pool_id: u32,
+                num_slashing_spans: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::pool_withdraw_unbonded {
+                    pool_id,
+                    num_slashing_spans,
+                })
+            }
+            ///`NominationPools.withdraw_unbonded` as a `RuntimeCall`.
+            #[inline]
+            pub fn withdraw_unbonded(
+                member_account: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                num_slashing_spans: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::withdraw_unbonded {
+                    member_account,
+                    num_slashing_spans,
+                })
+            }
+            ///`NominationPools.create` as a `RuntimeCall`.
+            #[inline]
+            pub fn create(
+                amount: u128,
+                root: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                nominator: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                bouncer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::create {
+                    amount,
+                    root,
+                    nominator,
+                    bouncer,
+                })
+            }
+            ///`NominationPools.create_with_pool_id` as a `RuntimeCall`.
+            #[inline]
+            pub fn create_with_pool_id(
+                amount: u128,
+                root: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                nominator: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                bouncer: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                pool_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::create_with_pool_id {
+                    amount,
+                    root,
+                    nominator,
+                    bouncer,
+                    pool_id,
+                })
+            }
+            ///`NominationPools.nominate` as a `RuntimeCall`.
+            #[inline]
+            pub fn nominate(
+                pool_id: u32,
+                validators: Vec<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::nominate {
+                    pool_id,
+                    validators,
+                })
+            }
+            ///`NominationPools.set_state` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_state(
+                pool_id: u32,
+                state: super::super::super::runtime_types::pallet_nomination_pools::PoolState,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::set_state {
+                    pool_id,
+                    state,
+                })
+            }
+            ///`NominationPools.set_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_metadata(
+                pool_id: u32,
+                metadata: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::set_metadata {
+                    pool_id,
+                    metadata,
+                })
+            }
+            ///`NominationPools.set_configs` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_configs(
+                min_join_bond: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    u128,
+                >,
+                min_create_bond: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    u128,
+                >,
+                max_pools: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    u32,
+                >,
+                max_members: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    u32,
+                >,
+                max_members_per_pool: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    u32,
+                >,
+                global_max_commission: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::set_configs {
+                    min_join_bond,
+                    min_create_bond,
+                    max_pools,
+                    max_members,
+                    max_members_per_pool,
+                    global_max_commission,
+                })
+            }
+            ///`NominationPools.update_roles` as a `RuntimeCall`.
+            #[inline]
+            pub fn update_roles(
+                pool_id: u32,
+                new_root: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+                new_nominator: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+                new_bouncer: super::super::super::runtime_types::pallet_nomination_pools::ConfigOp<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::update_roles {
+                    pool_id,
+                    new_root,
+                    new_nominator,
+                    new_bouncer,
+                })
+            }
+            ///`NominationPools.chill` as a `RuntimeCall`.
+            #[inline]
+            pub fn chill(pool_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::chill {
+                    pool_id,
+                })
+            }
+            ///`NominationPools.bond_extra_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn bond_extra_other(
+                member: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                extra: super::super::super::runtime_types::pallet_nomination_pools::BondExtra<
+                    u128,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::bond_extra_other {
+                    member,
+                    extra,
+                })
+            }
+            ///`NominationPools.set_claim_permission` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_claim_permission(
+                permission: super::super::super::runtime_types::pallet_nomination_pools::ClaimPermission,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::set_claim_permission {
+                    permission,
+                })
+            }
+            ///`NominationPools.claim_payout_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_payout_other(
+                other: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::claim_payout_other {
+                    other,
+                })
+            }
+            ///`NominationPools.set_commission` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_commission(
+                pool_id: u32,
+                new_commission: Option<
+                    (
+                        super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                        ::ferroscale_runtime_types::AccountId32,
+                    ),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::set_commission {
+                    pool_id,
+                    new_commission,
+                })
+            }
+            ///`NominationPools.set_commission_max` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_commission_max(
+                pool_id: u32,
+                max_commission: super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::set_commission_max {
+                    pool_id,
+                    max_commission,
+                })
+            }
+            ///`NominationPools.set_commission_change_rate` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_commission_change_rate(
+                pool_id: u32,
+                change_rate: super::super::super::runtime_types::pallet_nomination_pools::CommissionChangeRate<
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::set_commission_change_rate {
+                    pool_id,
+                    change_rate,
+                })
+            }
+            ///`NominationPools.claim_commission` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_commission(pool_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::NominationPools(super::super::super::runtime_types::pallet_nomination_pools::pallet::Call::claim_commission {
+                    pool_id,
+                })
+            }
+        }
+    }
+    ///The `RankedPolls` pallet (index 61).
+    pub mod ranked_polls {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 61u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_referenda::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_referenda::pallet::Event2;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_referenda::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`RankedPolls.SubmissionDeposit`.
+            #[inline]
+            pub fn submission_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\xC1o\xF2\x86#\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`RankedPolls.MaxQueued`.
+            #[inline]
+            pub fn max_queued() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`RankedPolls.UndecidingTimeout`.
+            #[inline]
+            pub fn undeciding_timeout() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0N\x0C\0")
+            }
+            ///`RankedPolls.AlarmInterval`.
+            #[inline]
+            pub fn alarm_interval() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0")
+            }
+            ///`RankedPolls.Tracks`.
+            #[inline]
+            pub fn tracks() -> Result<
+                Vec<
+                    (
+                        u16,
+                        super::super::super::runtime_types::pallet_referenda::types::TrackInfo<
+                            u128,
+                            u32,
+                        >,
+                    ),
+                >,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x04\0\0\x10root\x01\0\0\0\n\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x04\0\0\0\x04\0\0\0\x02\0\0\0\x04\0\0\0\0\0\xCA\x9A;\0e\xCD\x1D\0\xCA\x9A;\0\0\xCA\x9A;\0\0\0\0\0\xCA\x9A;",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `RankedPolls.ReferendumCount`.
+            pub type ReferendumCount = u32;
+            ///The storage key of `RankedPolls.ReferendumCount`.
+            #[inline]
+            pub fn referendum_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedPolls",
+                    "ReferendumCount",
+                    &[],
+                )
+            }
+            ///The value of `RankedPolls.ReferendumCount` when nothing is stored.
+            #[inline]
+            pub fn referendum_count_default() -> Result<
+                ReferendumCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `RankedPolls.ReferendumInfoFor`.
+            pub type ReferendumInfoFor = super::super::super::runtime_types::pallet_referenda::types::ReferendumInfo<
+                u16,
+                super::super::super::runtime_types::kitchensink_runtime::OriginCaller,
+                u32,
+                super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                u128,
+                super::super::super::runtime_types::pallet_ranked_collective::Tally,
+                ::ferroscale_runtime_types::AccountId32,
+                (u32, u32),
+            >;
+            ///The storage key of `RankedPolls.ReferendumInfoFor`.
+            #[inline]
+            pub fn referendum_info_for(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedPolls",
+                    "ReferendumInfoFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `RankedPolls.TrackQueue`.
+            pub type TrackQueue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                (u32, u32),
+            >;
+            ///The storage key of `RankedPolls.TrackQueue`.
+            #[inline]
+            pub fn track_queue(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedPolls",
+                    "TrackQueue",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `RankedPolls.TrackQueue` when nothing is stored.
+            #[inline]
+            pub fn track_queue_default() -> Result<
+                TrackQueue,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `RankedPolls.DecidingCount`.
+            pub type DecidingCount = u32;
+            ///The storage key of `RankedPolls.DecidingCount`.
+            #[inline]
+            pub fn deciding_count(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedPolls",
+                    "DecidingCount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `RankedPolls.DecidingCount` when nothing is stored.
+            #[inline]
+            pub fn deciding_count_default() -> Result<
+                DecidingCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `RankedPolls.MetadataOf`.
+            pub type MetadataOf = ::ferroscale_runtime_types::H256;
+            ///The storage key of `RankedPolls.MetadataOf`.
+            #[inline]
+            pub fn metadata_of(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedPolls",
+                    "MetadataOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`RankedPolls.submit` as a `RuntimeCall`.
+            #[inline]
+            pub fn submit(
+                proposal_origin: super::super::super::runtime_types::kitchensink_runtime::OriginCaller,
+                proposal: super::super::super::runtime_types::frame_support::traits::preimages::Bounded,
+                enactment_moment: super::super::super::runtime_types::frame_support::traits::schedule::DispatchTime<
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedPolls(super::super::super::runtime_types::pallet_referenda::pallet::Call::submit {
+                    proposal_origin,
+                    proposal,
+                    enactment_moment,
+                })
+            }
+            ///`RankedPolls.place_decision_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn place_decision_deposit(
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedPolls(super::super::super::runtime_types::pallet_referenda::pallet::Call::place_decision_deposit {
+                    index,
+                })
+            }
+            ///`RankedPolls.refund_decision_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund_decision_deposit(
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedPolls(super::super::super::runtime_types::pallet_referenda::pallet::Call::refund_decision_deposit {
+                    index,
+                })
+            }
+            ///`RankedPolls.cancel` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedPolls(super::super::super::runtime_types::pallet_referenda::pallet::Call::cancel {
+                    index,
+                })
+            }
+            ///`RankedPolls.kill` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedPolls(super::super::super::runtime_types::pallet_referenda::pallet::Call::kill {
+                    index,
+                })
+            }
+            ///`RankedPolls.nudge_referendum` as a `RuntimeCall`.
+            #[inline]
+            pub fn nudge_referendum(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedPolls(super::super::super::runtime_types::pallet_referenda::pallet::Call::nudge_referendum {
+                    index,
+                })
+            }
+            ///`RankedPolls.one_fewer_deciding` as a `RuntimeCall`.
+            #[inline]
+            pub fn one_fewer_deciding(track: u16) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedPolls(super::super::super::runtime_types::pallet_referenda::pallet::Call::one_fewer_deciding {
+                    track,
+                })
+            }
+            ///`RankedPolls.refund_submission_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund_submission_deposit(
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedPolls(super::super::super::runtime_types::pallet_referenda::pallet::Call::refund_submission_deposit {
+                    index,
+                })
+            }
+            ///`RankedPolls.set_metadata` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_metadata(
+                index: u32,
+                maybe_hash: Option<::ferroscale_runtime_types::H256>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedPolls(super::super::super::runtime_types::pallet_referenda::pallet::Call::set_metadata {
+                    index,
+                    maybe_hash,
+                })
+            }
+        }
+    }
+    ///The `RankedCollective` pallet (index 62).
+    pub mod ranked_collective {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 62u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_ranked_collective::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_ranked_collective::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_ranked_collective::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `RankedCollective.MemberCount`.
+            pub type MemberCount = u32;
+            ///The storage key of `RankedCollective.MemberCount`.
+            #[inline]
+            pub fn member_count(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "MemberCount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `RankedCollective.MemberCount` when nothing is stored.
+            #[inline]
+            pub fn member_count_default() -> Result<
+                MemberCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `RankedCollective.Members`.
+            pub type Members = super::super::super::runtime_types::pallet_ranked_collective::MemberRecord;
+            ///The storage key of `RankedCollective.Members`.
+            #[inline]
+            pub fn members(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "Members",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `RankedCollective.IdToIndex`.
+            pub type IdToIndex = u32;
+            ///The storage key of `RankedCollective.IdToIndex`.
+            #[inline]
+            pub fn id_to_index(
+                key1: &u16,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "IdToIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `RankedCollective.IndexToId`.
+            pub type IndexToId = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `RankedCollective.IndexToId`.
+            #[inline]
+            pub fn index_to_id(key1: &u16, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "IndexToId",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `RankedCollective.Voting`.
+            pub type Voting = super::super::super::runtime_types::pallet_ranked_collective::VoteRecord;
+            ///The storage key of `RankedCollective.Voting`.
+            #[inline]
+            pub fn voting(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "Voting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `RankedCollective.VotingCleanup`.
+            pub type VotingCleanup = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `RankedCollective.VotingCleanup`.
+            #[inline]
+            pub fn voting_cleanup(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "RankedCollective",
+                    "VotingCleanup",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`RankedCollective.add_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedCollective(super::super::super::runtime_types::pallet_ranked_collective::pallet::Call::add_member {
+                    who,
+                })
+            }
+            ///`RankedCollective.promote_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn promote_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedCollective(super::super::super::runtime_types::pallet_ranked_collective::pallet::Call::promote_member {
+                    who,
+                })
+            }
+            ///`RankedCollective.demote_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn demote_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedCollective(super::super::super::runtime_types::pallet_ranked_collective::pallet::Call::demote_member {
+                    who,
+                })
+            }
+            ///`RankedCollective.remove_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u32,
+                >,
+                min_rank: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedCollective(super::super::super::runtime_types::pallet_ranked_collective::pallet::Call::remove_member {
+                    who,
+                    min_rank,
+                })
+            }
+            ///`RankedCollective.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(poll: u32, aye: bool) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedCollective(super::super::super::runtime_types::pallet_ranked_collective::pallet::Call::vote {
+                    poll,
+                    aye,
+                })
+            }
+            ///`RankedCollective.cleanup_poll` as a `RuntimeCall`.
+            #[inline]
+            pub fn cleanup_poll(
+                poll_index: u32,
+                max: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::RankedCollective(super::super::super::runtime_types::pallet_ranked_collective::pallet::Call::cleanup_poll {
+                    poll_index,
+                    max,
+                })
+            }
+        }
+    }
+    ///The `AssetConversion` pallet (index 63).
+    pub mod asset_conversion {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 63u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_asset_conversion::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_asset_conversion::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_asset_conversion::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`AssetConversion.LPFee`.
+            #[inline]
+            pub fn lp_fee() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x03\0\0\0")
+            }
+            ///`AssetConversion.PoolSetupFee`.
+            #[inline]
+            pub fn pool_setup_fee() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`AssetConversion.LiquidityWithdrawalFee`.
+            #[inline]
+            pub fn liquidity_withdrawal_fee() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///`AssetConversion.MintMinLiquidity`.
+            #[inline]
+            pub fn mint_min_liquidity() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"d\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`AssetConversion.MaxSwapPathLength`.
+            #[inline]
+            pub fn max_swap_path_length() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x04\0\0\0")
+            }
+            ///`AssetConversion.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"py/ascon")
+            }
+            ///`AssetConversion.AllowMultiAssetPools`.
+            #[inline]
+            pub fn allow_multi_asset_pools() -> Result<
+                bool,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x01")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `AssetConversion.Pools`.
+            pub type Pools = super::super::super::runtime_types::pallet_asset_conversion::types::PoolInfo<
+                u32,
+            >;
+            ///The storage key of `AssetConversion.Pools`.
+            #[inline]
+            pub fn pools(
+                key1: &(
+                    super::super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                        u32,
+                    >,
+                    super::super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                        u32,
+                    >,
+                ),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AssetConversion",
+                    "Pools",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `AssetConversion.NextPoolAssetId`.
+            pub type NextPoolAssetId = u32;
+            ///The storage key of `AssetConversion.NextPoolAssetId`.
+            #[inline]
+            pub fn next_pool_asset_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "AssetConversion",
+                    "NextPoolAssetId",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`AssetConversion.create_pool` as a `RuntimeCall`.
+            #[inline]
+            pub fn create_pool(
+                asset1: super::super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                    u32,
+                >,
+                asset2: super::super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AssetConversion(super::super::super::runtime_types::pallet_asset_conversion::pallet::Call::create_pool {
+                    asset1,
+                    asset2,
+                })
+            }
+            ///`AssetConversion.add_liquidity` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_liquidity(
+                asset1: super::super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                    u32,
+                >,
+                asset2: super::super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                    u32,
+                >,
+                amount1_desired: u128,
+                amount2_desired: u128,
+                amount1_min: u128,
+                amount2_min: u128,
+                mint_to: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AssetConversion(super::super::super::runtime_types::pallet_asset_conversion::pallet::Call::add_liquidity {
+                    asset1,
+                    asset2,
+                    amount1_desired,
+                    amount2_desired,
+                    amount1_min,
+                    amount2_min,
+                    mint_to,
+                })
+            }
+            ///`AssetConversion.remove_liquidity` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_liquidity(
+                asset1: super::super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                    u32,
+                >,
+                asset2: super::super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                    u32,
+                >,
+                lp_token_burn: u128,
+                amount1_min_receive: u128,
+                amount2_min_receive: u128,
+                withdraw_to: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AssetConversion(super::super::super::runtime_types::pallet_asset_conversion::pallet::Call::remove_liquidity {
+                    asset1,
+                    asset2,
+                    lp_token_burn,
+                    amount1_min_receive,
+                    amount2_min_receive,
+                    withdraw_to,
+                })
+            }
+            ///`AssetConversion.swap_exact_tokens_for_tokens` as a `RuntimeCall`.
+            #[inline]
+            pub fn swap_exact_tokens_for_tokens(
+                path: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    super::super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                        u32,
+                    >,
+                >,
+                amount_in: u128,
+                amount_out_min: u128,
+                send_to: ::ferroscale_runtime_types::AccountId32,
+                keep_alive: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AssetConversion(super::super::super::runtime_types::pallet_asset_conversion::pallet::Call::swap_exact_tokens_for_tokens {
+                    path,
+                    amount_in,
+                    amount_out_min,
+                    send_to,
+                    keep_alive,
+                })
+            }
+            ///`AssetConversion.swap_tokens_for_exact_tokens` as a `RuntimeCall`.
+            #[inline]
+            pub fn swap_tokens_for_exact_tokens(
+                path: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    super::super::super::runtime_types::pallet_asset_conversion::types::NativeOrAssetId<
+                        u32,
+                    >,
+                >,
+                amount_out: u128,
+                amount_in_max: u128,
+                send_to: ::ferroscale_runtime_types::AccountId32,
+                keep_alive: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::AssetConversion(super::super::super::runtime_types::pallet_asset_conversion::pallet::Call::swap_tokens_for_exact_tokens {
+                    path,
+                    amount_out,
+                    amount_in_max,
+                    send_to,
+                    keep_alive,
+                })
+            }
+        }
+    }
+    ///The `FastUnstake` pallet (index 64).
+    pub mod fast_unstake {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 64u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_fast_unstake::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_fast_unstake::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_fast_unstake::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`FastUnstake.Deposit`.
+            #[inline]
+            pub fn deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `FastUnstake.Head`.
+            pub type Head = super::super::super::runtime_types::pallet_fast_unstake::types::UnstakeRequest;
+            ///The storage key of `FastUnstake.Head`.
+            #[inline]
+            pub fn head() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("FastUnstake", "Head", &[])
+            }
+            ///The value type of `FastUnstake.Queue`.
+            pub type Queue = u128;
+            ///The storage key of `FastUnstake.Queue`.
+            #[inline]
+            pub fn queue(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FastUnstake",
+                    "Queue",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `FastUnstake.CounterForQueue`.
+            pub type CounterForQueue = u32;
+            ///The storage key of `FastUnstake.CounterForQueue`.
+            #[inline]
+            pub fn counter_for_queue() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FastUnstake",
+                    "CounterForQueue",
+                    &[],
+                )
+            }
+            ///The value of `FastUnstake.CounterForQueue` when nothing is stored.
+            #[inline]
+            pub fn counter_for_queue_default() -> Result<
+                CounterForQueue,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `FastUnstake.ErasToCheckPerBlock`.
+            pub type ErasToCheckPerBlock = u32;
+            ///The storage key of `FastUnstake.ErasToCheckPerBlock`.
+            #[inline]
+            pub fn eras_to_check_per_block() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "FastUnstake",
+                    "ErasToCheckPerBlock",
+                    &[],
+                )
+            }
+            ///The value of `FastUnstake.ErasToCheckPerBlock` when nothing is stored.
+            #[inline]
+            pub fn eras_to_check_per_block_default() -> Result<
+                ErasToCheckPerBlock,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`FastUnstake.register_fast_unstake` as a `RuntimeCall`.
+            #[inline]
+            pub fn register_fast_unstake() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FastUnstake(
+                    super::super::super::runtime_types::pallet_fast_unstake::pallet::Call::register_fast_unstake,
+                )
+            }
+            ///`FastUnstake.deregister` as a `RuntimeCall`.
+            #[inline]
+            pub fn deregister() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FastUnstake(
+                    super::super::super::runtime_types::pallet_fast_unstake::pallet::Call::deregister,
+                )
+            }
+            ///`FastUnstake.control` as a `RuntimeCall`.
+            #[inline]
+            pub fn control(eras_to_check: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::FastUnstake(super::super::super::runtime_types::pallet_fast_unstake::pallet::Call::control {
+                    eras_to_check,
+                })
+            }
+        }
+    }
+    ///The `MessageQueue` pallet (index 65).
+    pub mod message_queue {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 65u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_message_queue::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_message_queue::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_message_queue::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`MessageQueue.HeapSize`.
+            #[inline]
+            pub fn heap_size() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\x01\0")
+            }
+            ///`MessageQueue.MaxStale`.
+            #[inline]
+            pub fn max_stale() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80\0\0\0")
+            }
+            ///`MessageQueue.ServiceWeight`.
+            #[inline]
+            pub fn service_weight() -> Result<
+                Option<
+                    super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+                >,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x01\x07\0\xA0\xDB!]\x1333333333",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `MessageQueue.BookStateFor`.
+            pub type BookStateFor = super::super::super::runtime_types::pallet_message_queue::BookState<
+                u32,
+            >;
+            ///The storage key of `MessageQueue.BookStateFor`.
+            #[inline]
+            pub fn book_state_for(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "MessageQueue",
+                    "BookStateFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `MessageQueue.BookStateFor` when nothing is stored.
+            #[inline]
+            pub fn book_state_for_default() -> Result<
+                BookStateFor,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `MessageQueue.ServiceHead`.
+            pub type ServiceHead = u32;
+            ///The storage key of `MessageQueue.ServiceHead`.
+            #[inline]
+            pub fn service_head() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "MessageQueue",
+                    "ServiceHead",
+                    &[],
+                )
+            }
+            ///The value type of `MessageQueue.Pages`.
+            pub type Pages = super::super::super::runtime_types::pallet_message_queue::Page<
+                u32,
+            >;
+            ///The storage key of `MessageQueue.Pages`.
+            #[inline]
+            pub fn pages(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "MessageQueue",
+                    "Pages",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`MessageQueue.reap_page` as a `RuntimeCall`.
+            #[inline]
+            pub fn reap_page(
+                message_origin: u32,
+                page_index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::MessageQueue(super::super::super::runtime_types::pallet_message_queue::pallet::Call::reap_page {
+                    message_origin,
+                    page_index,
+                })
+            }
+            ///`MessageQueue.execute_overweight` as a `RuntimeCall`.
+            #[inline]
+            pub fn execute_overweight(
+                message_origin: u32,
+                page: u32,
+                index: u32,
+                weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::MessageQueue(super::super::super::runtime_types::pallet_message_queue::pallet::Call::execute_overweight {
+                    message_origin,
+                    page,
+                    index,
+                    weight_limit,
+                })
+            }
+        }
+    }
+    ///The `Pov` pallet (index 66).
+    pub mod pov {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 66u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::frame_benchmarking_pallet_pov::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::frame_benchmarking_pallet_pov::pallet::Event;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Pov.Value`.
+            pub type Value = u32;
+            ///The storage key of `Pov.Value`.
+            #[inline]
+            pub fn value() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Pov", "Value", &[])
+            }
+            ///The value type of `Pov.Value2`.
+            pub type Value2 = u32;
+            ///The storage key of `Pov.Value2`.
+            #[inline]
+            pub fn value2() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Pov", "Value2", &[])
+            }
+            ///The value type of `Pov.UnboundedValue`.
+            pub type UnboundedValue = Vec<u8>;
+            ///The storage key of `Pov.UnboundedValue`.
+            #[inline]
+            pub fn unbounded_value() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Pov", "UnboundedValue", &[])
+            }
+            ///The value type of `Pov.BoundedValue`.
+            pub type BoundedValue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Pov.BoundedValue`.
+            #[inline]
+            pub fn bounded_value() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Pov", "BoundedValue", &[])
+            }
+            ///The value type of `Pov.LargeValue`.
+            pub type LargeValue = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Pov.LargeValue`.
+            #[inline]
+            pub fn large_value() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Pov", "LargeValue", &[])
+            }
+            ///The value type of `Pov.LargeValue2`.
+            pub type LargeValue2 = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Pov.LargeValue2`.
+            #[inline]
+            pub fn large_value2() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Pov", "LargeValue2", &[])
+            }
+            ///The value type of `Pov.Map1M`.
+            pub type Map1M = u32;
+            ///The storage key of `Pov.Map1M`.
+            #[inline]
+            pub fn map1_m(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Pov",
+                    "Map1M",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_256,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Pov.Map16M`.
+            pub type Map16M = u32;
+            ///The storage key of `Pov.Map16M`.
+            #[inline]
+            pub fn map16_m(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Pov",
+                    "Map16M",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_256,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Pov.DoubleMap1M`.
+            pub type DoubleMap1M = u32;
+            ///The storage key of `Pov.DoubleMap1M`.
+            #[inline]
+            pub fn double_map1_m(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Pov",
+                    "DoubleMap1M",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_256,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_256,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Pov.UnboundedMap`.
+            pub type UnboundedMap = Vec<u32>;
+            ///The storage key of `Pov.UnboundedMap`.
+            #[inline]
+            pub fn unbounded_map(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Pov",
+                    "UnboundedMap",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_256,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Pov.UnboundedMap2`.
+            pub type UnboundedMap2 = Vec<u32>;
+            ///The storage key of `Pov.UnboundedMap2`.
+            #[inline]
+            pub fn unbounded_map2(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Pov",
+                    "UnboundedMap2",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_256,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Pov.UnboundedMapTwox`.
+            pub type UnboundedMapTwox = Vec<u32>;
+            ///The storage key of `Pov.UnboundedMapTwox`.
+            #[inline]
+            pub fn unbounded_map_twox(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Pov",
+                    "UnboundedMapTwox",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Pov.emit_event` as a `RuntimeCall`.
+            #[inline]
+            pub fn emit_event() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Pov(
+                    super::super::super::runtime_types::frame_benchmarking_pallet_pov::pallet::Call::emit_event,
+                )
+            }
+            ///`Pov.noop` as a `RuntimeCall`.
+            #[inline]
+            pub fn noop() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Pov(
+                    super::super::super::runtime_types::frame_benchmarking_pallet_pov::pallet::Call::noop,
+                )
+            }
+        }
+    }
+    ///The `TxPause` pallet (index 67).
+    pub mod tx_pause {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 67u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_tx_pause::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_tx_pause::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_tx_pause::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`TxPause.MaxNameLen`.
+            #[inline]
+            pub fn max_name_len() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x01\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `TxPause.PausedCalls`.
+            pub type PausedCalls = ();
+            ///The storage key of `TxPause.PausedCalls`.
+            #[inline]
+            pub fn paused_calls(
+                key1: &(
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        u8,
+                    >,
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        u8,
+                    >,
+                ),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TxPause",
+                    "PausedCalls",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`TxPause.pause` as a `RuntimeCall`.
+            #[inline]
+            pub fn pause(
+                full_name: (
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        u8,
+                    >,
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        u8,
+                    >,
+                ),
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TxPause(super::super::super::runtime_types::pallet_tx_pause::pallet::Call::pause {
+                    full_name,
+                })
+            }
+            ///`TxPause.unpause` as a `RuntimeCall`.
+            #[inline]
+            pub fn unpause(
+                ident: (
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        u8,
+                    >,
+                    super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                        u8,
+                    >,
+                ),
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TxPause(super::super::super::runtime_types::pallet_tx_pause::pallet::Call::unpause {
+                    ident,
+                })
+            }
+        }
+    }
+    ///The `SafeMode` pallet (index 68).
+    pub mod safe_mode {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 68u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_safe_mode::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_safe_mode::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_safe_mode::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`SafeMode.EnterDuration`.
+            #[inline]
+            pub fn enter_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xC0\x12\0\0")
+            }
+            ///`SafeMode.ExtendDuration`.
+            #[inline]
+            pub fn extend_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"`\t\0\0")
+            }
+            ///`SafeMode.EnterDepositAmount`.
+            #[inline]
+            pub fn enter_deposit_amount() -> Result<
+                Option<u128>,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x01\0\0 \xC6Z\xBC\x8E\xD7\n\0\0\0\0\0\0\0",
+                )
+            }
+            ///`SafeMode.ExtendDepositAmount`.
+            #[inline]
+            pub fn extend_deposit_amount() -> Result<
+                Option<u128>,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x01\0\0\x10c-^\xC7k\x05\0\0\0\0\0\0\0",
+                )
+            }
+            ///`SafeMode.ReleaseDelay`.
+            #[inline]
+            pub fn release_delay() -> Result<Option<u32>, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0\xE1\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `SafeMode.EnteredUntil`.
+            pub type EnteredUntil = u32;
+            ///The storage key of `SafeMode.EnteredUntil`.
+            #[inline]
+            pub fn entered_until() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("SafeMode", "EnteredUntil", &[])
+            }
+            ///The value type of `SafeMode.Deposits`.
+            pub type Deposits = u128;
+            ///The storage key of `SafeMode.Deposits`.
+            #[inline]
+            pub fn deposits(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &u32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "SafeMode",
+                    "Deposits",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`SafeMode.enter` as a `RuntimeCall`.
+            #[inline]
+            pub fn enter() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(
+                    super::super::super::runtime_types::pallet_safe_mode::pallet::Call::enter,
+                )
+            }
+            ///`SafeMode.force_enter` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_enter() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(
+                    super::super::super::runtime_types::pallet_safe_mode::pallet::Call::force_enter,
+                )
+            }
+            ///`SafeMode.extend` as a `RuntimeCall`.
+            #[inline]
+            pub fn extend() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(
+                    super::super::super::runtime_types::pallet_safe_mode::pallet::Call::extend,
+                )
+            }
+            ///`SafeMode.force_extend` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_extend() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(
+                    super::super::super::runtime_types::pallet_safe_mode::pallet::Call::force_extend,
+                )
+            }
+            ///`SafeMode.force_exit` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_exit() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(
+                    super::super::super::runtime_types::pallet_safe_mode::pallet::Call::force_exit,
+                )
+            }
+            ///`SafeMode.force_slash_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_slash_deposit(
+                account: ::ferroscale_runtime_types::AccountId32,
+                block: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(super::super::super::runtime_types::pallet_safe_mode::pallet::Call::force_slash_deposit {
+                    account,
+                    block,
+                })
+            }
+            ///`SafeMode.release_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn release_deposit(
+                account: ::ferroscale_runtime_types::AccountId32,
+                block: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(super::super::super::runtime_types::pallet_safe_mode::pallet::Call::release_deposit {
+                    account,
+                    block,
+                })
+            }
+            ///`SafeMode.force_release_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_release_deposit(
+                account: ::ferroscale_runtime_types::AccountId32,
+                block: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::SafeMode(super::super::super::runtime_types::pallet_safe_mode::pallet::Call::force_release_deposit {
+                    account,
+                    block,
+                })
+            }
+        }
+    }
+    ///The `Statement` pallet (index 69).
+    pub mod statement {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 69u8;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_statement::pallet::Event;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Statement.StatementCost`.
+            #[inline]
+            pub fn statement_cost() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0@z\x10\xF3Z\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Statement.ByteCost`.
+            #[inline]
+            pub fn byte_cost() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xE8vH\x17\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Statement.MinAllowedStatements`.
+            #[inline]
+            pub fn min_allowed_statements() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x04\0\0\0")
+            }
+            ///`Statement.MaxAllowedStatements`.
+            #[inline]
+            pub fn max_allowed_statements() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\n\0\0\0")
+            }
+            ///`Statement.MinAllowedBytes`.
+            #[inline]
+            pub fn min_allowed_bytes() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x04\0\0")
+            }
+            ///`Statement.MaxAllowedBytes`.
+            #[inline]
+            pub fn max_allowed_bytes() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x10\0\0")
+            }
+        }
+    }
+    ///The `Broker` pallet (index 70).
+    pub mod broker {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 70u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_broker::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_broker::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_broker::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Broker.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"py/broke")
+            }
+            ///`Broker.TimeslicePeriod`.
+            #[inline]
+            pub fn timeslice_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x02\0\0\0")
+            }
+            ///`Broker.MaxLeasedCores`.
+            #[inline]
+            pub fn max_leased_cores() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x05\0\0\0")
+            }
+            ///`Broker.MaxReservedCores`.
+            #[inline]
+            pub fn max_reserved_cores() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x05\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Broker.Configuration`.
+            pub type Configuration = super::super::super::runtime_types::pallet_broker::types::ConfigRecord<
+                u32,
+            >;
+            ///The storage key of `Broker.Configuration`.
+            #[inline]
+            pub fn configuration() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Broker", "Configuration", &[])
+            }
+            ///The value type of `Broker.Reservations`.
+            pub type Reservations = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    super::super::super::runtime_types::pallet_broker::types::ScheduleItem,
+                >,
+            >;
+            ///The storage key of `Broker.Reservations`.
+            #[inline]
+            pub fn reservations() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Broker", "Reservations", &[])
+            }
+            ///The value of `Broker.Reservations` when nothing is stored.
+            #[inline]
+            pub fn reservations_default() -> Result<
+                Reservations,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Broker.Leases`.
+            pub type Leases = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_broker::types::LeaseRecordItem,
+            >;
+            ///The storage key of `Broker.Leases`.
+            #[inline]
+            pub fn leases() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Broker", "Leases", &[])
+            }
+            ///The value of `Broker.Leases` when nothing is stored.
+            #[inline]
+            pub fn leases_default() -> Result<Leases, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Broker.Status`.
+            pub type Status = super::super::super::runtime_types::pallet_broker::types::StatusRecord;
+            ///The storage key of `Broker.Status`.
+            #[inline]
+            pub fn status() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Broker", "Status", &[])
+            }
+            ///The value type of `Broker.SaleInfo`.
+            pub type SaleInfo = super::super::super::runtime_types::pallet_broker::types::SaleInfoRecord<
+                u128,
+                u32,
+            >;
+            ///The storage key of `Broker.SaleInfo`.
+            #[inline]
+            pub fn sale_info() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Broker", "SaleInfo", &[])
+            }
+            ///The value type of `Broker.AllowedRenewals`.
+            pub type AllowedRenewals = super::super::super::runtime_types::pallet_broker::types::AllowedRenewalRecord<
+                u128,
+            >;
+            ///The storage key of `Broker.AllowedRenewals`.
+            #[inline]
+            pub fn allowed_renewals(
+                key1: &super::super::super::runtime_types::pallet_broker::types::AllowedRenewalId,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Broker",
+                    "AllowedRenewals",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Broker.Regions`.
+            pub type Regions = super::super::super::runtime_types::pallet_broker::types::RegionRecord<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Broker.Regions`.
+            #[inline]
+            pub fn regions(
+                key1: &super::super::super::runtime_types::pallet_broker::types::RegionId,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Broker",
+                    "Regions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Broker.Workplan`.
+            pub type Workplan = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_broker::types::ScheduleItem,
+            >;
+            ///The storage key of `Broker.Workplan`.
+            #[inline]
+            pub fn workplan(key1: &(u32, u16)) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Broker",
+                    "Workplan",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Broker.Workload`.
+            pub type Workload = super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_broker::types::ScheduleItem,
+            >;
+            ///The storage key of `Broker.Workload`.
+            #[inline]
+            pub fn workload(key1: &u16) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Broker",
+                    "Workload",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Broker.Workload` when nothing is stored.
+            #[inline]
+            pub fn workload_default() -> Result<Workload, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Broker.InstaPoolContribution`.
+            pub type InstaPoolContribution = super::super::super::runtime_types::pallet_broker::types::ContributionRecord<
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Broker.InstaPoolContribution`.
+            #[inline]
+            pub fn insta_pool_contribution(
+                key1: &super::super::super::runtime_types::pallet_broker::types::RegionId,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Broker",
+                    "InstaPoolContribution",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Broker.InstaPoolIo`.
+            pub type InstaPoolIo = super::super::super::runtime_types::pallet_broker::types::PoolIoRecord;
+            ///The storage key of `Broker.InstaPoolIo`.
+            #[inline]
+            pub fn insta_pool_io(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Broker",
+                    "InstaPoolIo",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Broker.InstaPoolIo` when nothing is stored.
+            #[inline]
+            pub fn insta_pool_io_default() -> Result<
+                InstaPoolIo,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Broker.InstaPoolHistory`.
+            pub type InstaPoolHistory = super::super::super::runtime_types::pallet_broker::types::InstaPoolHistoryRecord<
+                u128,
+            >;
+            ///The storage key of `Broker.InstaPoolHistory`.
+            #[inline]
+            pub fn insta_pool_history(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Broker",
+                    "InstaPoolHistory",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Broker.configure` as a `RuntimeCall`.
+            #[inline]
+            pub fn configure(
+                config: super::super::super::runtime_types::pallet_broker::types::ConfigRecord<
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::configure {
+                    config,
+                })
+            }
+            ///`Broker.reserve` as a `RuntimeCall`.
+            #[inline]
+            pub fn reserve(
+                workload: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
+                    super::super::super::runtime_types::pallet_broker::types::ScheduleItem,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::reserve {
+                    workload,
+                })
+            }
+            ///`Broker.unreserve` as a `RuntimeCall`.
+            #[inline]
+            pub fn unreserve(item_index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::unreserve {
+                    item_index,
+                })
+            }
+            ///`Broker.set_lease` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_lease(task: u32, until: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::set_lease {
+                    task,
+                    until,
+                })
+            }
+            ///`Broker.start_sales` as a `RuntimeCall`.
+            #[inline]
+            pub fn start_sales(
+                initial_price: u128,
+                core_count: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::start_sales {
+                    initial_price,
+                    core_count,
+                })
+            }
+            ///`Broker.purchase` as a `RuntimeCall`.
+            #[inline]
+            pub fn purchase(price_limit: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::purchase {
+                    price_limit,
+                })
+            }
+            ///`Broker.renew` as a `RuntimeCall`.
+            #[inline]
+            pub fn renew(core: u16) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::renew {
+                    core,
+                })
+            }
+            ///`Broker.transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer(
+                region_id: super::super::super::runtime_types::pallet_broker::types::RegionId,
+                new_owner: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::transfer {
+                    region_id,
+                    new_owner,
+                })
+            }
+            ///`Broker.partition` as a `RuntimeCall`.
+            #[inline]
+            pub fn partition(
+                region_id: super::super::super::runtime_types::pallet_broker::types::RegionId,
+                pivot: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::partition {
+                    region_id,
+                    pivot,
+                })
+            }
+            ///`Broker.interlace` as a `RuntimeCall`.
+            #[inline]
+            pub fn interlace(
+                region_id: super::super::super::runtime_types::pallet_broker::types::RegionId,
+                pivot: super::super::super::runtime_types::pallet_broker::core_mask::CoreMask,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::interlace {
+                    region_id,
+                    pivot,
+                })
+            }
+            ///`Broker.assign` as a `RuntimeCall`.
+            #[inline]
+            pub fn assign(
+                region_id: super::super::super::runtime_types::pallet_broker::types::RegionId,
+                task: u32,
+                finality: super::super::super::runtime_types::pallet_broker::types::Finality,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::assign {
+                    region_id,
+                    task,
+                    finality,
+                })
+            }
+            ///`Broker.pool` as a `RuntimeCall`.
+            #[inline]
+            pub fn pool(
+                region_id: super::super::super::runtime_types::pallet_broker::types::RegionId,
+                payee: ::ferroscale_runtime_types::AccountId32,
+                finality: super::super::super::runtime_types::pallet_broker::types::Finality,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::pool {
+                    region_id,
+                    payee,
+                    finality,
+                })
+            }
+            ///`Broker.claim_revenue` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_revenue(
+                region_id: super::super::super::runtime_types::pallet_broker::types::RegionId,
+                max_timeslices: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::claim_revenue {
+                    region_id,
+                    max_timeslices,
+                })
+            }
+            ///`Broker.purchase_credit` as a `RuntimeCall`.
+            #[inline]
+            pub fn purchase_credit(
+                amount: u128,
+                beneficiary: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::purchase_credit {
+                    amount,
+                    beneficiary,
+                })
+            }
+            ///`Broker.drop_region` as a `RuntimeCall`.
+            #[inline]
+            pub fn drop_region(
+                region_id: super::super::super::runtime_types::pallet_broker::types::RegionId,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::drop_region {
+                    region_id,
+                })
+            }
+            ///`Broker.drop_contribution` as a `RuntimeCall`.
+            #[inline]
+            pub fn drop_contribution(
+                region_id: super::super::super::runtime_types::pallet_broker::types::RegionId,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::drop_contribution {
+                    region_id,
+                })
+            }
+            ///`Broker.drop_history` as a `RuntimeCall`.
+            #[inline]
+            pub fn drop_history(when: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::drop_history {
+                    when,
+                })
+            }
+            ///`Broker.drop_renewal` as a `RuntimeCall`.
+            #[inline]
+            pub fn drop_renewal(
+                core: u16,
+                when: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::drop_renewal {
+                    core,
+                    when,
+                })
+            }
+            ///`Broker.request_core_count` as a `RuntimeCall`.
+            #[inline]
+            pub fn request_core_count(
+                core_count: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Broker(super::super::super::runtime_types::pallet_broker::pallet::Call::request_core_count {
+                    core_count,
+                })
+            }
+        }
+    }
+}
 /// Decodes `bytes` as the metadata's type `type_id` with the generated
 /// types (all input consumed, nesting capped) and encodes the result
 /// again; `None` for an id with no standalone Rust type.

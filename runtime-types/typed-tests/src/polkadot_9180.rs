@@ -7505,6 +7505,9582 @@ pub mod runtime_types {
         }
     }
 }
+/// Typed access to each pallet: constants, storage keys and values, call constructors.
+pub mod pallets {
+    ///The `System` pallet (index 0).
+    pub mod system {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 0u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::frame_system::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::frame_system::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::frame_system::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`System.BlockWeights`.
+            #[inline]
+            pub fn block_weights() -> Result<
+                super::super::super::runtime_types::frame_system::limits::BlockWeights,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xF2\x05*\x01\0\0\0\0 J\xA9\xD1\x01\0\0@Ys\x07\0\0\0\0\x01\xC0vl\x8FX\x01\0\0\x01\0\x98\xF7>]\x01\0\0\x01\0\0\0\0\0\0\0\0@Ys\x07\0\0\0\0\x01\xC0\xFE\xBE\xF9\xCC\x01\0\0\x01\0 J\xA9\xD1\x01\0\0\x01\0\x88Rjt\0\0\0@Ys\x07\0\0\0\0\0\0\0",
+                )
+            }
+            ///`System.BlockLength`.
+            #[inline]
+            pub fn block_length() -> Result<
+                super::super::super::runtime_types::frame_system::limits::BlockLength,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0<\0\0\0P\0\0\0P\0")
+            }
+            ///`System.BlockHashCount`.
+            #[inline]
+            pub fn block_hash_count() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"`\t\0\0")
+            }
+            ///`System.DbWeight`.
+            #[inline]
+            pub fn db_weight() -> Result<
+                super::super::super::runtime_types::frame_support::weights::RuntimeDbWeight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"@x}\x01\0\0\0\0\0\xE1\xF5\x05\0\0\0\0",
+                )
+            }
+            ///`System.Version`.
+            #[inline]
+            pub fn version() -> Result<
+                super::super::super::runtime_types::sp_version::RuntimeVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b" polkadot<parity-polkadot\0\0\0\0\xDC#\0\0\0\0\0\08\xDFj\xCBh\x99\x07`\x9B\x04\0\0\x007\xE3\x97\xFC|\x91\xF5\xE4\x01\0\0\0@\xFE:\xD4\x01\xF8\x95\x9A\x05\0\0\0\xD2\xBC\x98\x97\xEE\xD0\x8F\x15\x03\0\0\0\xF7\x8B'\x8B\xE5?EL\x02\0\0\0\xAF,\x02\x97\xA2>m=\x02\0\0\0I\xEA\xAF\x1BT\x8A\x0C\xB0\x01\0\0\0\x91\xD5\xDF\x18\xB0\xD2\xCFX\x01\0\0\0\xED\x99\xC5\xAC\xB2^\xED\xF5\x03\0\0\0\xCB\xCA%\xE3\x9F\x14#\x87\x02\0\0\0hz\xD4J\xD3\x7F\x03\xC2\x01\0\0\0\xAB<\x05r)\x1F\xEB\x8B\x01\0\0\0\xBC\x9D\x89\x90O[\x92?\x01\0\0\x007\xC8\xBB\x13P\xA9\xA2\xA8\x01\0\0\0\x0C\0\0\0\0",
+                )
+            }
+            ///`System.SS58Prefix`.
+            #[inline]
+            pub fn ss58_prefix() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `System.Account`.
+            pub type Account = super::super::super::runtime_types::frame_system::AccountInfo<
+                u32,
+                super::super::super::runtime_types::pallet_balances::AccountData<u128>,
+            >;
+            ///The storage key of `System.Account`.
+            #[inline]
+            pub fn account(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.Account` when nothing is stored.
+            #[inline]
+            pub fn account_default() -> Result<Account, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `System.ExtrinsicCount`.
+            pub type ExtrinsicCount = u32;
+            ///The storage key of `System.ExtrinsicCount`.
+            #[inline]
+            pub fn extrinsic_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ExtrinsicCount", &[])
+            }
+            ///The value type of `System.BlockWeight`.
+            pub type BlockWeight = super::super::super::runtime_types::frame_support::weights::PerDispatchClass<
+                u64,
+            >;
+            ///The storage key of `System.BlockWeight`.
+            #[inline]
+            pub fn block_weight() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "BlockWeight", &[])
+            }
+            ///The value of `System.BlockWeight` when nothing is stored.
+            #[inline]
+            pub fn block_weight_default() -> Result<
+                BlockWeight,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `System.AllExtrinsicsLen`.
+            pub type AllExtrinsicsLen = u32;
+            ///The storage key of `System.AllExtrinsicsLen`.
+            #[inline]
+            pub fn all_extrinsics_len() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "AllExtrinsicsLen",
+                    &[],
+                )
+            }
+            ///The value type of `System.BlockHash`.
+            pub type BlockHash = ::ferroscale_runtime_types::H256;
+            ///The storage key of `System.BlockHash`.
+            #[inline]
+            pub fn block_hash(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "BlockHash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.BlockHash` when nothing is stored.
+            #[inline]
+            pub fn block_hash_default() -> Result<
+                BlockHash,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `System.ExtrinsicData`.
+            pub type ExtrinsicData = Vec<u8>;
+            ///The storage key of `System.ExtrinsicData`.
+            #[inline]
+            pub fn extrinsic_data(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "ExtrinsicData",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.ExtrinsicData` when nothing is stored.
+            #[inline]
+            pub fn extrinsic_data_default() -> Result<
+                ExtrinsicData,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.Number`.
+            pub type Number = u32;
+            ///The storage key of `System.Number`.
+            #[inline]
+            pub fn number() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Number", &[])
+            }
+            ///The value of `System.Number` when nothing is stored.
+            #[inline]
+            pub fn number_default() -> Result<Number, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `System.ParentHash`.
+            pub type ParentHash = ::ferroscale_runtime_types::H256;
+            ///The storage key of `System.ParentHash`.
+            #[inline]
+            pub fn parent_hash() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ParentHash", &[])
+            }
+            ///The value of `System.ParentHash` when nothing is stored.
+            #[inline]
+            pub fn parent_hash_default() -> Result<
+                ParentHash,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `System.Digest`.
+            pub type Digest = super::super::super::runtime_types::sp_runtime::generic::digest::Digest;
+            ///The storage key of `System.Digest`.
+            #[inline]
+            pub fn digest() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Digest", &[])
+            }
+            ///The value of `System.Digest` when nothing is stored.
+            #[inline]
+            pub fn digest_default() -> Result<Digest, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.Events`.
+            pub type Events = Vec<
+                super::super::super::runtime_types::frame_system::EventRecord<
+                    super::super::super::runtime_types::polkadot_runtime::Event,
+                    ::ferroscale_runtime_types::H256,
+                >,
+            >;
+            ///The storage key of `System.Events`.
+            #[inline]
+            pub fn events() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "Events", &[])
+            }
+            ///The value of `System.Events` when nothing is stored.
+            #[inline]
+            pub fn events_default() -> Result<Events, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.EventCount`.
+            pub type EventCount = u32;
+            ///The storage key of `System.EventCount`.
+            #[inline]
+            pub fn event_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "EventCount", &[])
+            }
+            ///The value of `System.EventCount` when nothing is stored.
+            #[inline]
+            pub fn event_count_default() -> Result<
+                EventCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `System.EventTopics`.
+            pub type EventTopics = Vec<(u32, u32)>;
+            ///The storage key of `System.EventTopics`.
+            #[inline]
+            pub fn event_topics(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "EventTopics",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `System.EventTopics` when nothing is stored.
+            #[inline]
+            pub fn event_topics_default() -> Result<
+                EventTopics,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.LastRuntimeUpgrade`.
+            pub type LastRuntimeUpgrade = super::super::super::runtime_types::frame_system::LastRuntimeUpgradeInfo;
+            ///The storage key of `System.LastRuntimeUpgrade`.
+            #[inline]
+            pub fn last_runtime_upgrade() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "LastRuntimeUpgrade",
+                    &[],
+                )
+            }
+            ///The value type of `System.UpgradedToU32RefCount`.
+            pub type UpgradedToU32RefCount = bool;
+            ///The storage key of `System.UpgradedToU32RefCount`.
+            #[inline]
+            pub fn upgraded_to_u32_ref_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "UpgradedToU32RefCount",
+                    &[],
+                )
+            }
+            ///The value of `System.UpgradedToU32RefCount` when nothing is stored.
+            #[inline]
+            pub fn upgraded_to_u32_ref_count_default() -> Result<
+                UpgradedToU32RefCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.UpgradedToTripleRefCount`.
+            pub type UpgradedToTripleRefCount = bool;
+            ///The storage key of `System.UpgradedToTripleRefCount`.
+            #[inline]
+            pub fn upgraded_to_triple_ref_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "System",
+                    "UpgradedToTripleRefCount",
+                    &[],
+                )
+            }
+            ///The value of `System.UpgradedToTripleRefCount` when nothing is stored.
+            #[inline]
+            pub fn upgraded_to_triple_ref_count_default() -> Result<
+                UpgradedToTripleRefCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `System.ExecutionPhase`.
+            pub type ExecutionPhase = super::super::super::runtime_types::frame_system::Phase;
+            ///The storage key of `System.ExecutionPhase`.
+            #[inline]
+            pub fn execution_phase() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("System", "ExecutionPhase", &[])
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`System.fill_block` as a `RuntimeCall`.
+            #[inline]
+            pub fn fill_block(
+                ratio: super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::fill_block {
+                    ratio,
+                })
+            }
+            ///`System.remark` as a `RuntimeCall`.
+            #[inline]
+            pub fn remark(remark: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::remark {
+                    remark,
+                })
+            }
+            ///`System.set_heap_pages` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_heap_pages(pages: u64) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_heap_pages {
+                    pages,
+                })
+            }
+            ///`System.set_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_code(code: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_code {
+                    code,
+                })
+            }
+            ///`System.set_code_without_checks` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_code_without_checks(
+                code: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_code_without_checks {
+                    code,
+                })
+            }
+            ///`System.set_storage` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_storage(
+                items: Vec<(Vec<u8>, Vec<u8>)>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::set_storage {
+                    items,
+                })
+            }
+            ///`System.kill_storage` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_storage(keys: Vec<Vec<u8>>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::kill_storage {
+                    keys,
+                })
+            }
+            ///`System.kill_prefix` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_prefix(
+                prefix: Vec<u8>,
+                subkeys: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::kill_prefix {
+                    prefix,
+                    subkeys,
+                })
+            }
+            ///`System.remark_with_event` as a `RuntimeCall`.
+            #[inline]
+            pub fn remark_with_event(
+                remark: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::System(super::super::super::runtime_types::frame_system::pallet::Call::remark_with_event {
+                    remark,
+                })
+            }
+        }
+    }
+    ///The `Scheduler` pallet (index 1).
+    pub mod scheduler {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 1u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_scheduler::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_scheduler::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_scheduler::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Scheduler.MaximumWeight`.
+            #[inline]
+            pub fn maximum_weight() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x80n\x87t\x01\0\0")
+            }
+            ///`Scheduler.MaxScheduledPerBlock`.
+            #[inline]
+            pub fn max_scheduled_per_block() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Scheduler.Agenda`.
+            pub type Agenda = Vec<
+                Option<
+                    super::super::super::runtime_types::pallet_scheduler::ScheduledV3<
+                        super::super::super::runtime_types::frame_support::traits::schedule::MaybeHashed<
+                            super::super::super::runtime_types::polkadot_runtime::Call,
+                            ::ferroscale_runtime_types::H256,
+                        >,
+                        u32,
+                        super::super::super::runtime_types::polkadot_runtime::OriginCaller,
+                    >,
+                >,
+            >;
+            ///The storage key of `Scheduler.Agenda`.
+            #[inline]
+            pub fn agenda(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Scheduler",
+                    "Agenda",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Scheduler.Agenda` when nothing is stored.
+            #[inline]
+            pub fn agenda_default() -> Result<Agenda, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Scheduler.Lookup`.
+            pub type Lookup = (u32, u32);
+            ///The storage key of `Scheduler.Lookup`.
+            #[inline]
+            pub fn lookup(key1: &Vec<u8>) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Scheduler",
+                    "Lookup",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Scheduler.schedule` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule(
+                when: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::frame_support::traits::schedule::MaybeHashed<
+                        super::super::super::runtime_types::polkadot_runtime::Call,
+                        ::ferroscale_runtime_types::H256,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule {
+                        when,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+            ///`Scheduler.cancel` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel(when: u32, index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::cancel {
+                        when,
+                        index,
+                    }),
+                )
+            }
+            ///`Scheduler.schedule_named` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_named(
+                id: Vec<u8>,
+                when: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::frame_support::traits::schedule::MaybeHashed<
+                        super::super::super::runtime_types::polkadot_runtime::Call,
+                        ::ferroscale_runtime_types::H256,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule_named {
+                        id,
+                        when,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+            ///`Scheduler.cancel_named` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_named(id: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::cancel_named {
+                        id,
+                    }),
+                )
+            }
+            ///`Scheduler.schedule_after` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_after(
+                after: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::frame_support::traits::schedule::MaybeHashed<
+                        super::super::super::runtime_types::polkadot_runtime::Call,
+                        ::ferroscale_runtime_types::H256,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule_after {
+                        after,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+            ///`Scheduler.schedule_named_after` as a `RuntimeCall`.
+            #[inline]
+            pub fn schedule_named_after(
+                id: Vec<u8>,
+                after: u32,
+                maybe_periodic: Option<(u32, u32)>,
+                priority: u8,
+                call: Box<
+                    super::super::super::runtime_types::frame_support::traits::schedule::MaybeHashed<
+                        super::super::super::runtime_types::polkadot_runtime::Call,
+                        ::ferroscale_runtime_types::H256,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Scheduler(
+                    Box::new(super::super::super::runtime_types::pallet_scheduler::pallet::Call::schedule_named_after {
+                        id,
+                        after,
+                        maybe_periodic,
+                        priority,
+                        call,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Preimage` pallet (index 10).
+    pub mod preimage {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 10u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_preimage::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_preimage::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_preimage::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Preimage.StatusFor`.
+            pub type StatusFor = super::super::super::runtime_types::pallet_preimage::RequestStatus<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Preimage.StatusFor`.
+            #[inline]
+            pub fn status_for(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Preimage",
+                    "StatusFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Preimage.PreimageFor`.
+            pub type PreimageFor = super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Preimage.PreimageFor`.
+            #[inline]
+            pub fn preimage_for(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Preimage",
+                    "PreimageFor",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Preimage.note_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn note_preimage(bytes: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::note_preimage {
+                    bytes,
+                })
+            }
+            ///`Preimage.unnote_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn unnote_preimage(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::unnote_preimage {
+                    hash,
+                })
+            }
+            ///`Preimage.request_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn request_preimage(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::request_preimage {
+                    hash,
+                })
+            }
+            ///`Preimage.unrequest_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn unrequest_preimage(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Preimage(super::super::super::runtime_types::pallet_preimage::pallet::Call::unrequest_preimage {
+                    hash,
+                })
+            }
+        }
+    }
+    ///The `Babe` pallet (index 2).
+    pub mod babe {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 2u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_babe::pallet::Call;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_babe::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Babe.EpochDuration`.
+            #[inline]
+            pub fn epoch_duration() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"`\t\0\0\0\0\0\0")
+            }
+            ///`Babe.ExpectedBlockTime`.
+            #[inline]
+            pub fn expected_block_time() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"p\x17\0\0\0\0\0\0")
+            }
+            ///`Babe.MaxAuthorities`.
+            #[inline]
+            pub fn max_authorities() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xA0\x86\x01\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Babe.EpochIndex`.
+            pub type EpochIndex = u64;
+            ///The storage key of `Babe.EpochIndex`.
+            #[inline]
+            pub fn epoch_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "EpochIndex", &[])
+            }
+            ///The value of `Babe.EpochIndex` when nothing is stored.
+            #[inline]
+            pub fn epoch_index_default() -> Result<
+                EpochIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Babe.Authorities`.
+            pub type Authorities = super::super::super::runtime_types::frame_support::storage::weak_bounded_vec::WeakBoundedVec<
+                (super::super::super::runtime_types::sp_consensus_babe::app::Public, u64),
+            >;
+            ///The storage key of `Babe.Authorities`.
+            #[inline]
+            pub fn authorities() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "Authorities", &[])
+            }
+            ///The value of `Babe.Authorities` when nothing is stored.
+            #[inline]
+            pub fn authorities_default() -> Result<
+                Authorities,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Babe.GenesisSlot`.
+            pub type GenesisSlot = super::super::super::runtime_types::sp_consensus_slots::Slot;
+            ///The storage key of `Babe.GenesisSlot`.
+            #[inline]
+            pub fn genesis_slot() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "GenesisSlot", &[])
+            }
+            ///The value of `Babe.GenesisSlot` when nothing is stored.
+            #[inline]
+            pub fn genesis_slot_default() -> Result<
+                GenesisSlot,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Babe.CurrentSlot`.
+            pub type CurrentSlot = super::super::super::runtime_types::sp_consensus_slots::Slot;
+            ///The storage key of `Babe.CurrentSlot`.
+            #[inline]
+            pub fn current_slot() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "CurrentSlot", &[])
+            }
+            ///The value of `Babe.CurrentSlot` when nothing is stored.
+            #[inline]
+            pub fn current_slot_default() -> Result<
+                CurrentSlot,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Babe.Randomness`.
+            pub type Randomness = [u8; 32usize];
+            ///The storage key of `Babe.Randomness`.
+            #[inline]
+            pub fn randomness() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "Randomness", &[])
+            }
+            ///The value of `Babe.Randomness` when nothing is stored.
+            #[inline]
+            pub fn randomness_default() -> Result<
+                Randomness,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Babe.PendingEpochConfigChange`.
+            pub type PendingEpochConfigChange = super::super::super::runtime_types::sp_consensus_babe::digests::NextConfigDescriptor;
+            ///The storage key of `Babe.PendingEpochConfigChange`.
+            #[inline]
+            pub fn pending_epoch_config_change() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Babe",
+                    "PendingEpochConfigChange",
+                    &[],
+                )
+            }
+            ///The value type of `Babe.NextRandomness`.
+            pub type NextRandomness = [u8; 32usize];
+            ///The storage key of `Babe.NextRandomness`.
+            #[inline]
+            pub fn next_randomness() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "NextRandomness", &[])
+            }
+            ///The value of `Babe.NextRandomness` when nothing is stored.
+            #[inline]
+            pub fn next_randomness_default() -> Result<
+                NextRandomness,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Babe.NextAuthorities`.
+            pub type NextAuthorities = super::super::super::runtime_types::frame_support::storage::weak_bounded_vec::WeakBoundedVec<
+                (super::super::super::runtime_types::sp_consensus_babe::app::Public, u64),
+            >;
+            ///The storage key of `Babe.NextAuthorities`.
+            #[inline]
+            pub fn next_authorities() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "NextAuthorities", &[])
+            }
+            ///The value of `Babe.NextAuthorities` when nothing is stored.
+            #[inline]
+            pub fn next_authorities_default() -> Result<
+                NextAuthorities,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Babe.SegmentIndex`.
+            pub type SegmentIndex = u32;
+            ///The storage key of `Babe.SegmentIndex`.
+            #[inline]
+            pub fn segment_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "SegmentIndex", &[])
+            }
+            ///The value of `Babe.SegmentIndex` when nothing is stored.
+            #[inline]
+            pub fn segment_index_default() -> Result<
+                SegmentIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Babe.UnderConstruction`.
+            pub type UnderConstruction = super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
+                [u8; 32usize],
+            >;
+            ///The storage key of `Babe.UnderConstruction`.
+            #[inline]
+            pub fn under_construction(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Babe",
+                    "UnderConstruction",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Babe.UnderConstruction` when nothing is stored.
+            #[inline]
+            pub fn under_construction_default() -> Result<
+                UnderConstruction,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Babe.Initialized`.
+            pub type Initialized = Option<[u8; 32usize]>;
+            ///The storage key of `Babe.Initialized`.
+            #[inline]
+            pub fn initialized() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "Initialized", &[])
+            }
+            ///The value type of `Babe.AuthorVrfRandomness`.
+            pub type AuthorVrfRandomness = Option<[u8; 32usize]>;
+            ///The storage key of `Babe.AuthorVrfRandomness`.
+            #[inline]
+            pub fn author_vrf_randomness() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Babe",
+                    "AuthorVrfRandomness",
+                    &[],
+                )
+            }
+            ///The value of `Babe.AuthorVrfRandomness` when nothing is stored.
+            #[inline]
+            pub fn author_vrf_randomness_default() -> Result<
+                AuthorVrfRandomness,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Babe.EpochStart`.
+            pub type EpochStart = (u32, u32);
+            ///The storage key of `Babe.EpochStart`.
+            #[inline]
+            pub fn epoch_start() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "EpochStart", &[])
+            }
+            ///The value of `Babe.EpochStart` when nothing is stored.
+            #[inline]
+            pub fn epoch_start_default() -> Result<
+                EpochStart,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Babe.Lateness`.
+            pub type Lateness = u32;
+            ///The storage key of `Babe.Lateness`.
+            #[inline]
+            pub fn lateness() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "Lateness", &[])
+            }
+            ///The value of `Babe.Lateness` when nothing is stored.
+            #[inline]
+            pub fn lateness_default() -> Result<Lateness, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Babe.EpochConfig`.
+            pub type EpochConfig = super::super::super::runtime_types::sp_consensus_babe::BabeEpochConfiguration;
+            ///The storage key of `Babe.EpochConfig`.
+            #[inline]
+            pub fn epoch_config() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "EpochConfig", &[])
+            }
+            ///The value type of `Babe.NextEpochConfig`.
+            pub type NextEpochConfig = super::super::super::runtime_types::sp_consensus_babe::BabeEpochConfiguration;
+            ///The storage key of `Babe.NextEpochConfig`.
+            #[inline]
+            pub fn next_epoch_config() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Babe", "NextEpochConfig", &[])
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Babe.report_equivocation` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation(
+                equivocation_proof: super::super::super::runtime_types::sp_consensus_slots::EquivocationProof<
+                    super::super::super::runtime_types::sp_runtime::generic::header::Header<
+                        u32,
+                    >,
+                    super::super::super::runtime_types::sp_consensus_babe::app::Public,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Babe(super::super::super::runtime_types::pallet_babe::pallet::Call::report_equivocation {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Babe.report_equivocation_unsigned` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation_unsigned(
+                equivocation_proof: super::super::super::runtime_types::sp_consensus_slots::EquivocationProof<
+                    super::super::super::runtime_types::sp_runtime::generic::header::Header<
+                        u32,
+                    >,
+                    super::super::super::runtime_types::sp_consensus_babe::app::Public,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Babe(super::super::super::runtime_types::pallet_babe::pallet::Call::report_equivocation_unsigned {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Babe.plan_config_change` as a `RuntimeCall`.
+            #[inline]
+            pub fn plan_config_change(
+                config: super::super::super::runtime_types::sp_consensus_babe::digests::NextConfigDescriptor,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Babe(super::super::super::runtime_types::pallet_babe::pallet::Call::plan_config_change {
+                    config,
+                })
+            }
+        }
+    }
+    ///The `Timestamp` pallet (index 3).
+    pub mod timestamp {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 3u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_timestamp::pallet::Call;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Timestamp.MinimumPeriod`.
+            #[inline]
+            pub fn minimum_period() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xB8\x0B\0\0\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Timestamp.Now`.
+            pub type Now = u64;
+            ///The storage key of `Timestamp.Now`.
+            #[inline]
+            pub fn now() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Timestamp", "Now", &[])
+            }
+            ///The value of `Timestamp.Now` when nothing is stored.
+            #[inline]
+            pub fn now_default() -> Result<Now, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Timestamp.DidUpdate`.
+            pub type DidUpdate = bool;
+            ///The storage key of `Timestamp.DidUpdate`.
+            #[inline]
+            pub fn did_update() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Timestamp", "DidUpdate", &[])
+            }
+            ///The value of `Timestamp.DidUpdate` when nothing is stored.
+            #[inline]
+            pub fn did_update_default() -> Result<
+                DidUpdate,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Timestamp.set` as a `RuntimeCall`.
+            #[inline]
+            pub fn set(now: u64) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Timestamp(super::super::super::runtime_types::pallet_timestamp::pallet::Call::set {
+                    now,
+                })
+            }
+        }
+    }
+    ///The `Indices` pallet (index 4).
+    pub mod indices {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 4u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_indices::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_indices::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_indices::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Indices.Deposit`.
+            #[inline]
+            pub fn deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xE8vH\x17\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Indices.Accounts`.
+            pub type Accounts = (::ferroscale_runtime_types::AccountId32, u128, bool);
+            ///The storage key of `Indices.Accounts`.
+            #[inline]
+            pub fn accounts(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Indices",
+                    "Accounts",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Indices.claim` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::claim {
+                    index,
+                })
+            }
+            ///`Indices.transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer(
+                new: ::ferroscale_runtime_types::AccountId32,
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::transfer {
+                    new,
+                    index,
+                })
+            }
+            ///`Indices.free` as a `RuntimeCall`.
+            #[inline]
+            pub fn free(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::free {
+                    index,
+                })
+            }
+            ///`Indices.force_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_transfer(
+                new: ::ferroscale_runtime_types::AccountId32,
+                index: u32,
+                freeze: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::force_transfer {
+                    new,
+                    index,
+                    freeze,
+                })
+            }
+            ///`Indices.freeze` as a `RuntimeCall`.
+            #[inline]
+            pub fn freeze(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Indices(super::super::super::runtime_types::pallet_indices::pallet::Call::freeze {
+                    index,
+                })
+            }
+        }
+    }
+    ///The `Balances` pallet (index 5).
+    pub mod balances {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 5u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_balances::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_balances::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_balances::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Balances.ExistentialDeposit`.
+            #[inline]
+            pub fn existential_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xE4\x0BT\x02\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Balances.MaxLocks`.
+            #[inline]
+            pub fn max_locks() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+            ///`Balances.MaxReserves`.
+            #[inline]
+            pub fn max_reserves() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"2\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Balances.TotalIssuance`.
+            pub type TotalIssuance = u128;
+            ///The storage key of `Balances.TotalIssuance`.
+            #[inline]
+            pub fn total_issuance() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Balances", "TotalIssuance", &[])
+            }
+            ///The value of `Balances.TotalIssuance` when nothing is stored.
+            #[inline]
+            pub fn total_issuance_default() -> Result<
+                TotalIssuance,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Balances.Account`.
+            pub type Account = super::super::super::runtime_types::pallet_balances::AccountData<
+                u128,
+            >;
+            ///The storage key of `Balances.Account`.
+            #[inline]
+            pub fn account(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Account",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Account` when nothing is stored.
+            #[inline]
+            pub fn account_default() -> Result<Account, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Balances.Locks`.
+            pub type Locks = super::super::super::runtime_types::frame_support::storage::weak_bounded_vec::WeakBoundedVec<
+                super::super::super::runtime_types::pallet_balances::BalanceLock<u128>,
+            >;
+            ///The storage key of `Balances.Locks`.
+            #[inline]
+            pub fn locks(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Locks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Locks` when nothing is stored.
+            #[inline]
+            pub fn locks_default() -> Result<Locks, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Balances.Reserves`.
+            pub type Reserves = super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_balances::ReserveData<
+                    [u8; 8usize],
+                    u128,
+                >,
+            >;
+            ///The storage key of `Balances.Reserves`.
+            #[inline]
+            pub fn reserves(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "Reserves",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Balances.Reserves` when nothing is stored.
+            #[inline]
+            pub fn reserves_default() -> Result<Reserves, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Balances.StorageVersion`.
+            pub type StorageVersion = super::super::super::runtime_types::pallet_balances::Releases;
+            ///The storage key of `Balances.StorageVersion`.
+            #[inline]
+            pub fn storage_version() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Balances",
+                    "StorageVersion",
+                    &[],
+                )
+            }
+            ///The value of `Balances.StorageVersion` when nothing is stored.
+            #[inline]
+            pub fn storage_version_default() -> Result<
+                StorageVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Balances.transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer {
+                    dest,
+                    value,
+                })
+            }
+            ///`Balances.set_balance` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_balance(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                new_free: u128,
+                new_reserved: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::set_balance {
+                    who,
+                    new_free,
+                    new_reserved,
+                })
+            }
+            ///`Balances.force_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_transfer(
+                source: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_transfer {
+                    source,
+                    dest,
+                    value,
+                })
+            }
+            ///`Balances.transfer_keep_alive` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_keep_alive(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer_keep_alive {
+                    dest,
+                    value,
+                })
+            }
+            ///`Balances.transfer_all` as a `RuntimeCall`.
+            #[inline]
+            pub fn transfer_all(
+                dest: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                keep_alive: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::transfer_all {
+                    dest,
+                    keep_alive,
+                })
+            }
+            ///`Balances.force_unreserve` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_unreserve(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Balances(super::super::super::runtime_types::pallet_balances::pallet::Call::force_unreserve {
+                    who,
+                    amount,
+                })
+            }
+        }
+    }
+    ///The `TransactionPayment` pallet (index 32).
+    pub mod transaction_payment {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 32u8;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`TransactionPayment.TransactionByteFee`.
+            #[inline]
+            pub fn transaction_byte_fee() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"@B\x0F\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`TransactionPayment.OperationalFeeMultiplier`.
+            #[inline]
+            pub fn operational_fee_multiplier() -> Result<
+                u8,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x05")
+            }
+            ///`TransactionPayment.WeightToFee`.
+            #[inline]
+            pub fn weight_to_fee() -> Result<
+                Vec<
+                    super::super::super::runtime_types::frame_support::weights::WeightToFeeCoefficient<
+                        u128,
+                    >,
+                >,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x04\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\xB4\xC4\x04\0\x01",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `TransactionPayment.NextFeeMultiplier`.
+            pub type NextFeeMultiplier = super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128;
+            ///The storage key of `TransactionPayment.NextFeeMultiplier`.
+            #[inline]
+            pub fn next_fee_multiplier() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionPayment",
+                    "NextFeeMultiplier",
+                    &[],
+                )
+            }
+            ///The value of `TransactionPayment.NextFeeMultiplier` when nothing is stored.
+            #[inline]
+            pub fn next_fee_multiplier_default() -> Result<
+                NextFeeMultiplier,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0d\xA7\xB3\xB6\xE0\r\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `TransactionPayment.StorageVersion`.
+            pub type StorageVersion = super::super::super::runtime_types::pallet_transaction_payment::Releases;
+            ///The storage key of `TransactionPayment.StorageVersion`.
+            #[inline]
+            pub fn storage_version() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TransactionPayment",
+                    "StorageVersion",
+                    &[],
+                )
+            }
+            ///The value of `TransactionPayment.StorageVersion` when nothing is stored.
+            #[inline]
+            pub fn storage_version_default() -> Result<
+                StorageVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+    }
+    ///The `Authorship` pallet (index 6).
+    pub mod authorship {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 6u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_authorship::pallet::Call;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_authorship::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Authorship.UncleGenerations`.
+            #[inline]
+            pub fn uncle_generations() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Authorship.Uncles`.
+            pub type Uncles = Vec<
+                super::super::super::runtime_types::pallet_authorship::UncleEntryItem<
+                    u32,
+                    ::ferroscale_runtime_types::H256,
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            >;
+            ///The storage key of `Authorship.Uncles`.
+            #[inline]
+            pub fn uncles() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Authorship", "Uncles", &[])
+            }
+            ///The value of `Authorship.Uncles` when nothing is stored.
+            #[inline]
+            pub fn uncles_default() -> Result<Uncles, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Authorship.Author`.
+            pub type Author = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Authorship.Author`.
+            #[inline]
+            pub fn author() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Authorship", "Author", &[])
+            }
+            ///The value type of `Authorship.DidSetUncles`.
+            pub type DidSetUncles = bool;
+            ///The storage key of `Authorship.DidSetUncles`.
+            #[inline]
+            pub fn did_set_uncles() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Authorship",
+                    "DidSetUncles",
+                    &[],
+                )
+            }
+            ///The value of `Authorship.DidSetUncles` when nothing is stored.
+            #[inline]
+            pub fn did_set_uncles_default() -> Result<
+                DidSetUncles,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Authorship.set_uncles` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_uncles(
+                new_uncles: Vec<
+                    super::super::super::runtime_types::sp_runtime::generic::header::Header<
+                        u32,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Authorship(super::super::super::runtime_types::pallet_authorship::pallet::Call::set_uncles {
+                    new_uncles,
+                })
+            }
+        }
+    }
+    ///The `Staking` pallet (index 7).
+    pub mod staking {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 7u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_staking::pallet::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_staking::pallet::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_staking::pallet::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Staking.MaxNominations`.
+            #[inline]
+            pub fn max_nominations() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x10\0\0\0")
+            }
+            ///`Staking.SessionsPerEra`.
+            #[inline]
+            pub fn sessions_per_era() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x06\0\0\0")
+            }
+            ///`Staking.BondingDuration`.
+            #[inline]
+            pub fn bonding_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x1C\0\0\0")
+            }
+            ///`Staking.SlashDeferDuration`.
+            #[inline]
+            pub fn slash_defer_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x1B\0\0\0")
+            }
+            ///`Staking.MaxNominatorRewardedPerValidator`.
+            #[inline]
+            pub fn max_nominator_rewarded_per_validator() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\x01\0\0")
+            }
+            ///`Staking.MaxUnlockingChunks`.
+            #[inline]
+            pub fn max_unlocking_chunks() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b" \0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Staking.HistoryDepth`.
+            pub type HistoryDepth = u32;
+            ///The storage key of `Staking.HistoryDepth`.
+            #[inline]
+            pub fn history_depth() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "HistoryDepth", &[])
+            }
+            ///The value of `Staking.HistoryDepth` when nothing is stored.
+            #[inline]
+            pub fn history_depth_default() -> Result<
+                HistoryDepth,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"T\0\0\0")
+            }
+            ///The value type of `Staking.ValidatorCount`.
+            pub type ValidatorCount = u32;
+            ///The storage key of `Staking.ValidatorCount`.
+            #[inline]
+            pub fn validator_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ValidatorCount", &[])
+            }
+            ///The value of `Staking.ValidatorCount` when nothing is stored.
+            #[inline]
+            pub fn validator_count_default() -> Result<
+                ValidatorCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.MinimumValidatorCount`.
+            pub type MinimumValidatorCount = u32;
+            ///The storage key of `Staking.MinimumValidatorCount`.
+            #[inline]
+            pub fn minimum_validator_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MinimumValidatorCount",
+                    &[],
+                )
+            }
+            ///The value of `Staking.MinimumValidatorCount` when nothing is stored.
+            #[inline]
+            pub fn minimum_validator_count_default() -> Result<
+                MinimumValidatorCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.Invulnerables`.
+            pub type Invulnerables = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `Staking.Invulnerables`.
+            #[inline]
+            pub fn invulnerables() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "Invulnerables", &[])
+            }
+            ///The value of `Staking.Invulnerables` when nothing is stored.
+            #[inline]
+            pub fn invulnerables_default() -> Result<
+                Invulnerables,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.Bonded`.
+            pub type Bonded = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Staking.Bonded`.
+            #[inline]
+            pub fn bonded(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Bonded",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.MinNominatorBond`.
+            pub type MinNominatorBond = u128;
+            ///The storage key of `Staking.MinNominatorBond`.
+            #[inline]
+            pub fn min_nominator_bond() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MinNominatorBond",
+                    &[],
+                )
+            }
+            ///The value of `Staking.MinNominatorBond` when nothing is stored.
+            #[inline]
+            pub fn min_nominator_bond_default() -> Result<
+                MinNominatorBond,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.MinValidatorBond`.
+            pub type MinValidatorBond = u128;
+            ///The storage key of `Staking.MinValidatorBond`.
+            #[inline]
+            pub fn min_validator_bond() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MinValidatorBond",
+                    &[],
+                )
+            }
+            ///The value of `Staking.MinValidatorBond` when nothing is stored.
+            #[inline]
+            pub fn min_validator_bond_default() -> Result<
+                MinValidatorBond,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.MinCommission`.
+            pub type MinCommission = super::super::super::runtime_types::sp_arithmetic::per_things::Perbill;
+            ///The storage key of `Staking.MinCommission`.
+            #[inline]
+            pub fn min_commission() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "MinCommission", &[])
+            }
+            ///The value of `Staking.MinCommission` when nothing is stored.
+            #[inline]
+            pub fn min_commission_default() -> Result<
+                MinCommission,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.Ledger`.
+            pub type Ledger = super::super::super::runtime_types::pallet_staking::StakingLedger<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Staking.Ledger`.
+            #[inline]
+            pub fn ledger(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Ledger",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.Payee`.
+            pub type Payee = super::super::super::runtime_types::pallet_staking::RewardDestination<
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Staking.Payee`.
+            #[inline]
+            pub fn payee(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Payee",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.Payee` when nothing is stored.
+            #[inline]
+            pub fn payee_default() -> Result<Payee, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.Validators`.
+            pub type Validators = super::super::super::runtime_types::pallet_staking::ValidatorPrefs;
+            ///The storage key of `Staking.Validators`.
+            #[inline]
+            pub fn validators(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Validators",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.Validators` when nothing is stored.
+            #[inline]
+            pub fn validators_default() -> Result<
+                Validators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `Staking.CounterForValidators`.
+            pub type CounterForValidators = u32;
+            ///The storage key of `Staking.CounterForValidators`.
+            #[inline]
+            pub fn counter_for_validators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "CounterForValidators",
+                    &[],
+                )
+            }
+            ///The value of `Staking.CounterForValidators` when nothing is stored.
+            #[inline]
+            pub fn counter_for_validators_default() -> Result<
+                CounterForValidators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.MaxValidatorsCount`.
+            pub type MaxValidatorsCount = u32;
+            ///The storage key of `Staking.MaxValidatorsCount`.
+            #[inline]
+            pub fn max_validators_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MaxValidatorsCount",
+                    &[],
+                )
+            }
+            ///The value type of `Staking.Nominators`.
+            pub type Nominators = super::super::super::runtime_types::pallet_staking::Nominations;
+            ///The storage key of `Staking.Nominators`.
+            #[inline]
+            pub fn nominators(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "Nominators",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.CounterForNominators`.
+            pub type CounterForNominators = u32;
+            ///The storage key of `Staking.CounterForNominators`.
+            #[inline]
+            pub fn counter_for_nominators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "CounterForNominators",
+                    &[],
+                )
+            }
+            ///The value of `Staking.CounterForNominators` when nothing is stored.
+            #[inline]
+            pub fn counter_for_nominators_default() -> Result<
+                CounterForNominators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.MaxNominatorsCount`.
+            pub type MaxNominatorsCount = u32;
+            ///The storage key of `Staking.MaxNominatorsCount`.
+            #[inline]
+            pub fn max_nominators_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "MaxNominatorsCount",
+                    &[],
+                )
+            }
+            ///The value type of `Staking.CurrentEra`.
+            pub type CurrentEra = u32;
+            ///The storage key of `Staking.CurrentEra`.
+            #[inline]
+            pub fn current_era() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "CurrentEra", &[])
+            }
+            ///The value type of `Staking.ActiveEra`.
+            pub type ActiveEra = super::super::super::runtime_types::pallet_staking::ActiveEraInfo;
+            ///The storage key of `Staking.ActiveEra`.
+            #[inline]
+            pub fn active_era() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ActiveEra", &[])
+            }
+            ///The value type of `Staking.ErasStartSessionIndex`.
+            pub type ErasStartSessionIndex = u32;
+            ///The storage key of `Staking.ErasStartSessionIndex`.
+            #[inline]
+            pub fn eras_start_session_index(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStartSessionIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.ErasStakers`.
+            pub type ErasStakers = super::super::super::runtime_types::pallet_staking::Exposure<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Staking.ErasStakers`.
+            #[inline]
+            pub fn eras_stakers(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStakers",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasStakers` when nothing is stored.
+            #[inline]
+            pub fn eras_stakers_default() -> Result<
+                ErasStakers,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0")
+            }
+            ///The value type of `Staking.ErasStakersClipped`.
+            pub type ErasStakersClipped = super::super::super::runtime_types::pallet_staking::Exposure<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Staking.ErasStakersClipped`.
+            #[inline]
+            pub fn eras_stakers_clipped(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasStakersClipped",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasStakersClipped` when nothing is stored.
+            #[inline]
+            pub fn eras_stakers_clipped_default() -> Result<
+                ErasStakersClipped,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0")
+            }
+            ///The value type of `Staking.ErasValidatorPrefs`.
+            pub type ErasValidatorPrefs = super::super::super::runtime_types::pallet_staking::ValidatorPrefs;
+            ///The storage key of `Staking.ErasValidatorPrefs`.
+            #[inline]
+            pub fn eras_validator_prefs(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasValidatorPrefs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasValidatorPrefs` when nothing is stored.
+            #[inline]
+            pub fn eras_validator_prefs_default() -> Result<
+                ErasValidatorPrefs,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `Staking.ErasValidatorReward`.
+            pub type ErasValidatorReward = u128;
+            ///The storage key of `Staking.ErasValidatorReward`.
+            #[inline]
+            pub fn eras_validator_reward(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasValidatorReward",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.ErasRewardPoints`.
+            pub type ErasRewardPoints = super::super::super::runtime_types::pallet_staking::EraRewardPoints<
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Staking.ErasRewardPoints`.
+            #[inline]
+            pub fn eras_reward_points(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasRewardPoints",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasRewardPoints` when nothing is stored.
+            #[inline]
+            pub fn eras_reward_points_default() -> Result<
+                ErasRewardPoints,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0")
+            }
+            ///The value type of `Staking.ErasTotalStake`.
+            pub type ErasTotalStake = u128;
+            ///The storage key of `Staking.ErasTotalStake`.
+            #[inline]
+            pub fn eras_total_stake(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ErasTotalStake",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.ErasTotalStake` when nothing is stored.
+            #[inline]
+            pub fn eras_total_stake_default() -> Result<
+                ErasTotalStake,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.ForceEra`.
+            pub type ForceEra = super::super::super::runtime_types::pallet_staking::Forcing;
+            ///The storage key of `Staking.ForceEra`.
+            #[inline]
+            pub fn force_era() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ForceEra", &[])
+            }
+            ///The value of `Staking.ForceEra` when nothing is stored.
+            #[inline]
+            pub fn force_era_default() -> Result<ForceEra, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.SlashRewardFraction`.
+            pub type SlashRewardFraction = super::super::super::runtime_types::sp_arithmetic::per_things::Perbill;
+            ///The storage key of `Staking.SlashRewardFraction`.
+            #[inline]
+            pub fn slash_reward_fraction() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "SlashRewardFraction",
+                    &[],
+                )
+            }
+            ///The value of `Staking.SlashRewardFraction` when nothing is stored.
+            #[inline]
+            pub fn slash_reward_fraction_default() -> Result<
+                SlashRewardFraction,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.CanceledSlashPayout`.
+            pub type CanceledSlashPayout = u128;
+            ///The storage key of `Staking.CanceledSlashPayout`.
+            #[inline]
+            pub fn canceled_slash_payout() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "CanceledSlashPayout",
+                    &[],
+                )
+            }
+            ///The value of `Staking.CanceledSlashPayout` when nothing is stored.
+            #[inline]
+            pub fn canceled_slash_payout_default() -> Result<
+                CanceledSlashPayout,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.UnappliedSlashes`.
+            pub type UnappliedSlashes = Vec<
+                super::super::super::runtime_types::pallet_staking::UnappliedSlash<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u128,
+                >,
+            >;
+            ///The storage key of `Staking.UnappliedSlashes`.
+            #[inline]
+            pub fn unapplied_slashes(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "UnappliedSlashes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.UnappliedSlashes` when nothing is stored.
+            #[inline]
+            pub fn unapplied_slashes_default() -> Result<
+                UnappliedSlashes,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.BondedEras`.
+            pub type BondedEras = Vec<(u32, u32)>;
+            ///The storage key of `Staking.BondedEras`.
+            #[inline]
+            pub fn bonded_eras() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "BondedEras", &[])
+            }
+            ///The value of `Staking.BondedEras` when nothing is stored.
+            #[inline]
+            pub fn bonded_eras_default() -> Result<
+                BondedEras,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.ValidatorSlashInEra`.
+            pub type ValidatorSlashInEra = (
+                super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                u128,
+            );
+            ///The storage key of `Staking.ValidatorSlashInEra`.
+            #[inline]
+            pub fn validator_slash_in_era(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "ValidatorSlashInEra",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.NominatorSlashInEra`.
+            pub type NominatorSlashInEra = u128;
+            ///The storage key of `Staking.NominatorSlashInEra`.
+            #[inline]
+            pub fn nominator_slash_in_era(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "NominatorSlashInEra",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.SlashingSpans`.
+            pub type SlashingSpans = super::super::super::runtime_types::pallet_staking::slashing::SlashingSpans;
+            ///The storage key of `Staking.SlashingSpans`.
+            #[inline]
+            pub fn slashing_spans(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "SlashingSpans",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Staking.SpanSlash`.
+            pub type SpanSlash = super::super::super::runtime_types::pallet_staking::slashing::SpanRecord<
+                u128,
+            >;
+            ///The storage key of `Staking.SpanSlash`.
+            #[inline]
+            pub fn span_slash(
+                key1: &(::ferroscale_runtime_types::AccountId32, u32),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "SpanSlash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Staking.SpanSlash` when nothing is stored.
+            #[inline]
+            pub fn span_slash_default() -> Result<
+                SpanSlash,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Staking.EarliestUnappliedSlash`.
+            pub type EarliestUnappliedSlash = u32;
+            ///The storage key of `Staking.EarliestUnappliedSlash`.
+            #[inline]
+            pub fn earliest_unapplied_slash() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "EarliestUnappliedSlash",
+                    &[],
+                )
+            }
+            ///The value type of `Staking.CurrentPlannedSession`.
+            pub type CurrentPlannedSession = u32;
+            ///The storage key of `Staking.CurrentPlannedSession`.
+            #[inline]
+            pub fn current_planned_session() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "CurrentPlannedSession",
+                    &[],
+                )
+            }
+            ///The value of `Staking.CurrentPlannedSession` when nothing is stored.
+            #[inline]
+            pub fn current_planned_session_default() -> Result<
+                CurrentPlannedSession,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Staking.OffendingValidators`.
+            pub type OffendingValidators = Vec<(u32, bool)>;
+            ///The storage key of `Staking.OffendingValidators`.
+            #[inline]
+            pub fn offending_validators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Staking",
+                    "OffendingValidators",
+                    &[],
+                )
+            }
+            ///The value of `Staking.OffendingValidators` when nothing is stored.
+            #[inline]
+            pub fn offending_validators_default() -> Result<
+                OffendingValidators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Staking.StorageVersion`.
+            pub type StorageVersion = super::super::super::runtime_types::pallet_staking::Releases;
+            ///The storage key of `Staking.StorageVersion`.
+            #[inline]
+            pub fn storage_version() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "StorageVersion", &[])
+            }
+            ///The value of `Staking.StorageVersion` when nothing is stored.
+            #[inline]
+            pub fn storage_version_default() -> Result<
+                StorageVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x07")
+            }
+            ///The value type of `Staking.ChillThreshold`.
+            pub type ChillThreshold = super::super::super::runtime_types::sp_arithmetic::per_things::Percent;
+            ///The storage key of `Staking.ChillThreshold`.
+            #[inline]
+            pub fn chill_threshold() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Staking", "ChillThreshold", &[])
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Staking.bond` as a `RuntimeCall`.
+            #[inline]
+            pub fn bond(
+                controller: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                value: u128,
+                payee: super::super::super::runtime_types::pallet_staking::RewardDestination<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::bond {
+                    controller,
+                    value,
+                    payee,
+                })
+            }
+            ///`Staking.bond_extra` as a `RuntimeCall`.
+            #[inline]
+            pub fn bond_extra(max_additional: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::bond_extra {
+                    max_additional,
+                })
+            }
+            ///`Staking.unbond` as a `RuntimeCall`.
+            #[inline]
+            pub fn unbond(value: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::unbond {
+                    value,
+                })
+            }
+            ///`Staking.withdraw_unbonded` as a `RuntimeCall`.
+            #[inline]
+            pub fn withdraw_unbonded(
+                num_slashing_spans: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::withdraw_unbonded {
+                    num_slashing_spans,
+                })
+            }
+            ///`Staking.validate` as a `RuntimeCall`.
+            #[inline]
+            pub fn validate(
+                prefs: super::super::super::runtime_types::pallet_staking::ValidatorPrefs,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::validate {
+                    prefs,
+                })
+            }
+            ///`Staking.nominate` as a `RuntimeCall`.
+            #[inline]
+            pub fn nominate(
+                targets: Vec<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        (),
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::nominate {
+                    targets,
+                })
+            }
+            ///`Staking.chill` as a `RuntimeCall`.
+            #[inline]
+            pub fn chill() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(
+                    super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::chill,
+                )
+            }
+            ///`Staking.set_payee` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_payee(
+                payee: super::super::super::runtime_types::pallet_staking::RewardDestination<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_payee {
+                    payee,
+                })
+            }
+            ///`Staking.set_controller` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_controller(
+                controller: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_controller {
+                    controller,
+                })
+            }
+            ///`Staking.set_validator_count` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_validator_count(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_validator_count {
+                    new,
+                })
+            }
+            ///`Staking.increase_validator_count` as a `RuntimeCall`.
+            #[inline]
+            pub fn increase_validator_count(
+                additional: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::increase_validator_count {
+                    additional,
+                })
+            }
+            ///`Staking.scale_validator_count` as a `RuntimeCall`.
+            #[inline]
+            pub fn scale_validator_count(
+                factor: super::super::super::runtime_types::sp_arithmetic::per_things::Percent,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::scale_validator_count {
+                    factor,
+                })
+            }
+            ///`Staking.force_no_eras` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_no_eras() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(
+                    super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_no_eras,
+                )
+            }
+            ///`Staking.force_new_era` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_new_era() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(
+                    super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_new_era,
+                )
+            }
+            ///`Staking.set_invulnerables` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_invulnerables(
+                invulnerables: Vec<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_invulnerables {
+                    invulnerables,
+                })
+            }
+            ///`Staking.force_unstake` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_unstake(
+                stash: ::ferroscale_runtime_types::AccountId32,
+                num_slashing_spans: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_unstake {
+                    stash,
+                    num_slashing_spans,
+                })
+            }
+            ///`Staking.force_new_era_always` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_new_era_always() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(
+                    super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_new_era_always,
+                )
+            }
+            ///`Staking.cancel_deferred_slash` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_deferred_slash(
+                era: u32,
+                slash_indices: Vec<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::cancel_deferred_slash {
+                    era,
+                    slash_indices,
+                })
+            }
+            ///`Staking.payout_stakers` as a `RuntimeCall`.
+            #[inline]
+            pub fn payout_stakers(
+                validator_stash: ::ferroscale_runtime_types::AccountId32,
+                era: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::payout_stakers {
+                    validator_stash,
+                    era,
+                })
+            }
+            ///`Staking.rebond` as a `RuntimeCall`.
+            #[inline]
+            pub fn rebond(value: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::rebond {
+                    value,
+                })
+            }
+            ///`Staking.set_history_depth` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_history_depth(
+                new_history_depth: u32,
+                era_items_deleted: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_history_depth {
+                    new_history_depth,
+                    era_items_deleted,
+                })
+            }
+            ///`Staking.reap_stash` as a `RuntimeCall`.
+            #[inline]
+            pub fn reap_stash(
+                stash: ::ferroscale_runtime_types::AccountId32,
+                num_slashing_spans: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::reap_stash {
+                    stash,
+                    num_slashing_spans,
+                })
+            }
+            ///`Staking.kick` as a `RuntimeCall`.
+            #[inline]
+            pub fn kick(
+                who: Vec<
+                    ::ferroscale_runtime_types::MultiAddress<
+                        ::ferroscale_runtime_types::AccountId32,
+                        (),
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::kick {
+                    who,
+                })
+            }
+            ///`Staking.set_staking_configs` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_staking_configs(
+                min_nominator_bond: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    u128,
+                >,
+                min_validator_bond: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    u128,
+                >,
+                max_nominator_count: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    u32,
+                >,
+                max_validator_count: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    u32,
+                >,
+                chill_threshold: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    super::super::super::runtime_types::sp_arithmetic::per_things::Percent,
+                >,
+                min_commission: super::super::super::runtime_types::pallet_staking::pallet::pallet::ConfigOp<
+                    super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::set_staking_configs {
+                    min_nominator_bond,
+                    min_validator_bond,
+                    max_nominator_count,
+                    max_validator_count,
+                    chill_threshold,
+                    min_commission,
+                })
+            }
+            ///`Staking.chill_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn chill_other(
+                controller: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::chill_other {
+                    controller,
+                })
+            }
+            ///`Staking.force_apply_min_commission` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_apply_min_commission(
+                validator_stash: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Staking(super::super::super::runtime_types::pallet_staking::pallet::pallet::Call::force_apply_min_commission {
+                    validator_stash,
+                })
+            }
+        }
+    }
+    ///The `Offences` pallet (index 8).
+    pub mod offences {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 8u8;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_offences::pallet::Event;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Offences.Reports`.
+            pub type Reports = super::super::super::runtime_types::sp_staking::offence::OffenceDetails<
+                ::ferroscale_runtime_types::AccountId32,
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    super::super::super::runtime_types::pallet_staking::Exposure<
+                        ::ferroscale_runtime_types::AccountId32,
+                        u128,
+                    >,
+                ),
+            >;
+            ///The storage key of `Offences.Reports`.
+            #[inline]
+            pub fn reports(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Offences",
+                    "Reports",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Offences.ConcurrentReportsIndex`.
+            pub type ConcurrentReportsIndex = Vec<::ferroscale_runtime_types::H256>;
+            ///The storage key of `Offences.ConcurrentReportsIndex`.
+            #[inline]
+            pub fn concurrent_reports_index(
+                key1: &[u8; 16usize],
+                key2: &Vec<u8>,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Offences",
+                    "ConcurrentReportsIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Offences.ConcurrentReportsIndex` when nothing is stored.
+            #[inline]
+            pub fn concurrent_reports_index_default() -> Result<
+                ConcurrentReportsIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Offences.ReportsByKindIndex`.
+            pub type ReportsByKindIndex = Vec<u8>;
+            ///The storage key of `Offences.ReportsByKindIndex`.
+            #[inline]
+            pub fn reports_by_kind_index(key1: &[u8; 16usize]) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Offences",
+                    "ReportsByKindIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Offences.ReportsByKindIndex` when nothing is stored.
+            #[inline]
+            pub fn reports_by_kind_index_default() -> Result<
+                ReportsByKindIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+    }
+    ///The `Historical` pallet (index 33).
+    pub mod historical {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 33u8;
+    }
+    ///The `Session` pallet (index 9).
+    pub mod session {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 9u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_session::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_session::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_session::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Session.Validators`.
+            pub type Validators = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `Session.Validators`.
+            #[inline]
+            pub fn validators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "Validators", &[])
+            }
+            ///The value of `Session.Validators` when nothing is stored.
+            #[inline]
+            pub fn validators_default() -> Result<
+                Validators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Session.CurrentIndex`.
+            pub type CurrentIndex = u32;
+            ///The storage key of `Session.CurrentIndex`.
+            #[inline]
+            pub fn current_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "CurrentIndex", &[])
+            }
+            ///The value of `Session.CurrentIndex` when nothing is stored.
+            #[inline]
+            pub fn current_index_default() -> Result<
+                CurrentIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Session.QueuedChanged`.
+            pub type QueuedChanged = bool;
+            ///The storage key of `Session.QueuedChanged`.
+            #[inline]
+            pub fn queued_changed() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "QueuedChanged", &[])
+            }
+            ///The value of `Session.QueuedChanged` when nothing is stored.
+            #[inline]
+            pub fn queued_changed_default() -> Result<
+                QueuedChanged,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Session.QueuedKeys`.
+            pub type QueuedKeys = Vec<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    super::super::super::runtime_types::polkadot_runtime::SessionKeys,
+                ),
+            >;
+            ///The storage key of `Session.QueuedKeys`.
+            #[inline]
+            pub fn queued_keys() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Session", "QueuedKeys", &[])
+            }
+            ///The value of `Session.QueuedKeys` when nothing is stored.
+            #[inline]
+            pub fn queued_keys_default() -> Result<
+                QueuedKeys,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Session.DisabledValidators`.
+            pub type DisabledValidators = Vec<u32>;
+            ///The storage key of `Session.DisabledValidators`.
+            #[inline]
+            pub fn disabled_validators() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Session",
+                    "DisabledValidators",
+                    &[],
+                )
+            }
+            ///The value of `Session.DisabledValidators` when nothing is stored.
+            #[inline]
+            pub fn disabled_validators_default() -> Result<
+                DisabledValidators,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Session.NextKeys`.
+            pub type NextKeys = super::super::super::runtime_types::polkadot_runtime::SessionKeys;
+            ///The storage key of `Session.NextKeys`.
+            #[inline]
+            pub fn next_keys(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Session",
+                    "NextKeys",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Session.KeyOwner`.
+            pub type KeyOwner = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Session.KeyOwner`.
+            #[inline]
+            pub fn key_owner(
+                key1: &(
+                    super::super::super::runtime_types::sp_core::crypto::KeyTypeId,
+                    Vec<u8>,
+                ),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Session",
+                    "KeyOwner",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Session.set_keys` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_keys(
+                keys: super::super::super::runtime_types::polkadot_runtime::SessionKeys,
+                proof: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Session(super::super::super::runtime_types::pallet_session::pallet::Call::set_keys {
+                    keys,
+                    proof,
+                })
+            }
+            ///`Session.purge_keys` as a `RuntimeCall`.
+            #[inline]
+            pub fn purge_keys() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Session(
+                    super::super::super::runtime_types::pallet_session::pallet::Call::purge_keys,
+                )
+            }
+        }
+    }
+    ///The `Grandpa` pallet (index 11).
+    pub mod grandpa {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 11u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_grandpa::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_grandpa::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_grandpa::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Grandpa.MaxAuthorities`.
+            #[inline]
+            pub fn max_authorities() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xA0\x86\x01\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Grandpa.State`.
+            pub type State = super::super::super::runtime_types::pallet_grandpa::StoredState<
+                u32,
+            >;
+            ///The storage key of `Grandpa.State`.
+            #[inline]
+            pub fn state() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "State", &[])
+            }
+            ///The value of `Grandpa.State` when nothing is stored.
+            #[inline]
+            pub fn state_default() -> Result<State, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Grandpa.PendingChange`.
+            pub type PendingChange = super::super::super::runtime_types::pallet_grandpa::StoredPendingChange<
+                u32,
+            >;
+            ///The storage key of `Grandpa.PendingChange`.
+            #[inline]
+            pub fn pending_change() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "PendingChange", &[])
+            }
+            ///The value type of `Grandpa.NextForced`.
+            pub type NextForced = u32;
+            ///The storage key of `Grandpa.NextForced`.
+            #[inline]
+            pub fn next_forced() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "NextForced", &[])
+            }
+            ///The value type of `Grandpa.Stalled`.
+            pub type Stalled = (u32, u32);
+            ///The storage key of `Grandpa.Stalled`.
+            #[inline]
+            pub fn stalled() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "Stalled", &[])
+            }
+            ///The value type of `Grandpa.CurrentSetId`.
+            pub type CurrentSetId = u64;
+            ///The storage key of `Grandpa.CurrentSetId`.
+            #[inline]
+            pub fn current_set_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Grandpa", "CurrentSetId", &[])
+            }
+            ///The value of `Grandpa.CurrentSetId` when nothing is stored.
+            #[inline]
+            pub fn current_set_id_default() -> Result<
+                CurrentSetId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Grandpa.SetIdSession`.
+            pub type SetIdSession = u32;
+            ///The storage key of `Grandpa.SetIdSession`.
+            #[inline]
+            pub fn set_id_session(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Grandpa",
+                    "SetIdSession",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Grandpa.report_equivocation` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation(
+                equivocation_proof: super::super::super::runtime_types::sp_finality_grandpa::EquivocationProof<
+                    ::ferroscale_runtime_types::H256,
+                    u32,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Grandpa(super::super::super::runtime_types::pallet_grandpa::pallet::Call::report_equivocation {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Grandpa.report_equivocation_unsigned` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_equivocation_unsigned(
+                equivocation_proof: super::super::super::runtime_types::sp_finality_grandpa::EquivocationProof<
+                    ::ferroscale_runtime_types::H256,
+                    u32,
+                >,
+                key_owner_proof: super::super::super::runtime_types::sp_session::MembershipProof,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Grandpa(super::super::super::runtime_types::pallet_grandpa::pallet::Call::report_equivocation_unsigned {
+                    equivocation_proof,
+                    key_owner_proof,
+                })
+            }
+            ///`Grandpa.note_stalled` as a `RuntimeCall`.
+            #[inline]
+            pub fn note_stalled(
+                delay: u32,
+                best_finalized_block_number: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Grandpa(super::super::super::runtime_types::pallet_grandpa::pallet::Call::note_stalled {
+                    delay,
+                    best_finalized_block_number,
+                })
+            }
+        }
+    }
+    ///The `ImOnline` pallet (index 12).
+    pub mod im_online {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 12u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_im_online::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_im_online::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_im_online::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`ImOnline.UnsignedPriority`.
+            #[inline]
+            pub fn unsigned_priority() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ImOnline.HeartbeatAfter`.
+            pub type HeartbeatAfter = u32;
+            ///The storage key of `ImOnline.HeartbeatAfter`.
+            #[inline]
+            pub fn heartbeat_after() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "HeartbeatAfter",
+                    &[],
+                )
+            }
+            ///The value of `ImOnline.HeartbeatAfter` when nothing is stored.
+            #[inline]
+            pub fn heartbeat_after_default() -> Result<
+                HeartbeatAfter,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ImOnline.Keys`.
+            pub type Keys = super::super::super::runtime_types::frame_support::storage::weak_bounded_vec::WeakBoundedVec<
+                super::super::super::runtime_types::pallet_im_online::sr25519::app_sr25519::Public,
+            >;
+            ///The storage key of `ImOnline.Keys`.
+            #[inline]
+            pub fn keys() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("ImOnline", "Keys", &[])
+            }
+            ///The value of `ImOnline.Keys` when nothing is stored.
+            #[inline]
+            pub fn keys_default() -> Result<Keys, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ImOnline.ReceivedHeartbeats`.
+            pub type ReceivedHeartbeats = super::super::super::runtime_types::frame_support::traits::misc::WrapperOpaque<
+                super::super::super::runtime_types::pallet_im_online::BoundedOpaqueNetworkState,
+            >;
+            ///The storage key of `ImOnline.ReceivedHeartbeats`.
+            #[inline]
+            pub fn received_heartbeats(key1: &u32, key2: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "ReceivedHeartbeats",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ImOnline.AuthoredBlocks`.
+            pub type AuthoredBlocks = u32;
+            ///The storage key of `ImOnline.AuthoredBlocks`.
+            #[inline]
+            pub fn authored_blocks(
+                key1: &u32,
+                key2: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ImOnline",
+                    "AuthoredBlocks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `ImOnline.AuthoredBlocks` when nothing is stored.
+            #[inline]
+            pub fn authored_blocks_default() -> Result<
+                AuthoredBlocks,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ImOnline.heartbeat` as a `RuntimeCall`.
+            #[inline]
+            pub fn heartbeat(
+                heartbeat: super::super::super::runtime_types::pallet_im_online::Heartbeat<
+                    u32,
+                >,
+                signature: super::super::super::runtime_types::pallet_im_online::sr25519::app_sr25519::Signature,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ImOnline(super::super::super::runtime_types::pallet_im_online::pallet::Call::heartbeat {
+                    heartbeat,
+                    signature,
+                })
+            }
+        }
+    }
+    ///The `AuthorityDiscovery` pallet (index 13).
+    pub mod authority_discovery {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 13u8;
+    }
+    ///The `Democracy` pallet (index 14).
+    pub mod democracy {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 14u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_democracy::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_democracy::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_democracy::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Democracy.EnactmentPeriod`.
+            #[inline]
+            pub fn enactment_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0'\x06\0")
+            }
+            ///`Democracy.LaunchPeriod`.
+            #[inline]
+            pub fn launch_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0'\x06\0")
+            }
+            ///`Democracy.VotingPeriod`.
+            #[inline]
+            pub fn voting_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0'\x06\0")
+            }
+            ///`Democracy.VoteLockingPeriod`.
+            #[inline]
+            pub fn vote_locking_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0'\x06\0")
+            }
+            ///`Democracy.MinimumDeposit`.
+            #[inline]
+            pub fn minimum_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x10\xA5\xD4\xE8\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Democracy.InstantAllowed`.
+            #[inline]
+            pub fn instant_allowed() -> Result<bool, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x01")
+            }
+            ///`Democracy.FastTrackVotingPeriod`.
+            #[inline]
+            pub fn fast_track_voting_period() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x08\x07\0\0")
+            }
+            ///`Democracy.CooloffPeriod`.
+            #[inline]
+            pub fn cooloff_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xC0\x89\x01\0")
+            }
+            ///`Democracy.PreimageByteDeposit`.
+            #[inline]
+            pub fn preimage_byte_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x80\x96\x98\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Democracy.MaxVotes`.
+            #[inline]
+            pub fn max_votes() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Democracy.MaxProposals`.
+            #[inline]
+            pub fn max_proposals() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Democracy.PublicPropCount`.
+            pub type PublicPropCount = u32;
+            ///The storage key of `Democracy.PublicPropCount`.
+            #[inline]
+            pub fn public_prop_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "PublicPropCount",
+                    &[],
+                )
+            }
+            ///The value of `Democracy.PublicPropCount` when nothing is stored.
+            #[inline]
+            pub fn public_prop_count_default() -> Result<
+                PublicPropCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Democracy.PublicProps`.
+            pub type PublicProps = Vec<
+                (
+                    u32,
+                    ::ferroscale_runtime_types::H256,
+                    ::ferroscale_runtime_types::AccountId32,
+                ),
+            >;
+            ///The storage key of `Democracy.PublicProps`.
+            #[inline]
+            pub fn public_props() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Democracy", "PublicProps", &[])
+            }
+            ///The value of `Democracy.PublicProps` when nothing is stored.
+            #[inline]
+            pub fn public_props_default() -> Result<
+                PublicProps,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Democracy.DepositOf`.
+            pub type DepositOf = (Vec<::ferroscale_runtime_types::AccountId32>, u128);
+            ///The storage key of `Democracy.DepositOf`.
+            #[inline]
+            pub fn deposit_of(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "DepositOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Democracy.Preimages`.
+            pub type Preimages = super::super::super::runtime_types::pallet_democracy::PreimageStatus<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+                u32,
+            >;
+            ///The storage key of `Democracy.Preimages`.
+            #[inline]
+            pub fn preimages(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "Preimages",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Democracy.ReferendumCount`.
+            pub type ReferendumCount = u32;
+            ///The storage key of `Democracy.ReferendumCount`.
+            #[inline]
+            pub fn referendum_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "ReferendumCount",
+                    &[],
+                )
+            }
+            ///The value of `Democracy.ReferendumCount` when nothing is stored.
+            #[inline]
+            pub fn referendum_count_default() -> Result<
+                ReferendumCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Democracy.LowestUnbaked`.
+            pub type LowestUnbaked = u32;
+            ///The storage key of `Democracy.LowestUnbaked`.
+            #[inline]
+            pub fn lowest_unbaked() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "LowestUnbaked",
+                    &[],
+                )
+            }
+            ///The value of `Democracy.LowestUnbaked` when nothing is stored.
+            #[inline]
+            pub fn lowest_unbaked_default() -> Result<
+                LowestUnbaked,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Democracy.ReferendumInfoOf`.
+            pub type ReferendumInfoOf = super::super::super::runtime_types::pallet_democracy::types::ReferendumInfo<
+                u32,
+                ::ferroscale_runtime_types::H256,
+                u128,
+            >;
+            ///The storage key of `Democracy.ReferendumInfoOf`.
+            #[inline]
+            pub fn referendum_info_of(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "ReferendumInfoOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Democracy.VotingOf`.
+            pub type VotingOf = super::super::super::runtime_types::pallet_democracy::vote::Voting<
+                u128,
+                ::ferroscale_runtime_types::AccountId32,
+                u32,
+            >;
+            ///The storage key of `Democracy.VotingOf`.
+            #[inline]
+            pub fn voting_of(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "VotingOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Democracy.VotingOf` when nothing is stored.
+            #[inline]
+            pub fn voting_of_default() -> Result<VotingOf, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Democracy.LastTabledWasExternal`.
+            pub type LastTabledWasExternal = bool;
+            ///The storage key of `Democracy.LastTabledWasExternal`.
+            #[inline]
+            pub fn last_tabled_was_external() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "LastTabledWasExternal",
+                    &[],
+                )
+            }
+            ///The value of `Democracy.LastTabledWasExternal` when nothing is stored.
+            #[inline]
+            pub fn last_tabled_was_external_default() -> Result<
+                LastTabledWasExternal,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Democracy.NextExternal`.
+            pub type NextExternal = (
+                ::ferroscale_runtime_types::H256,
+                super::super::super::runtime_types::pallet_democracy::vote_threshold::VoteThreshold,
+            );
+            ///The storage key of `Democracy.NextExternal`.
+            #[inline]
+            pub fn next_external() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Democracy", "NextExternal", &[])
+            }
+            ///The value type of `Democracy.Blacklist`.
+            pub type Blacklist = (u32, Vec<::ferroscale_runtime_types::AccountId32>);
+            ///The storage key of `Democracy.Blacklist`.
+            #[inline]
+            pub fn blacklist(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "Blacklist",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Democracy.Cancellations`.
+            pub type Cancellations = bool;
+            ///The storage key of `Democracy.Cancellations`.
+            #[inline]
+            pub fn cancellations(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "Cancellations",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Democracy.Cancellations` when nothing is stored.
+            #[inline]
+            pub fn cancellations_default() -> Result<
+                Cancellations,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Democracy.StorageVersion`.
+            pub type StorageVersion = super::super::super::runtime_types::pallet_democracy::Releases;
+            ///The storage key of `Democracy.StorageVersion`.
+            #[inline]
+            pub fn storage_version() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Democracy",
+                    "StorageVersion",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Democracy.propose` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::propose {
+                    proposal_hash,
+                    value,
+                })
+            }
+            ///`Democracy.second` as a `RuntimeCall`.
+            #[inline]
+            pub fn second(
+                proposal: u32,
+                seconds_upper_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::second {
+                    proposal,
+                    seconds_upper_bound,
+                })
+            }
+            ///`Democracy.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(
+                ref_index: u32,
+                vote: super::super::super::runtime_types::pallet_democracy::vote::AccountVote<
+                    u128,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::vote {
+                    ref_index,
+                    vote,
+                })
+            }
+            ///`Democracy.emergency_cancel` as a `RuntimeCall`.
+            #[inline]
+            pub fn emergency_cancel(ref_index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::emergency_cancel {
+                    ref_index,
+                })
+            }
+            ///`Democracy.external_propose` as a `RuntimeCall`.
+            #[inline]
+            pub fn external_propose(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::external_propose {
+                    proposal_hash,
+                })
+            }
+            ///`Democracy.external_propose_majority` as a `RuntimeCall`.
+            #[inline]
+            pub fn external_propose_majority(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::external_propose_majority {
+                    proposal_hash,
+                })
+            }
+            ///`Democracy.external_propose_default` as a `RuntimeCall`.
+            #[inline]
+            pub fn external_propose_default(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::external_propose_default {
+                    proposal_hash,
+                })
+            }
+            ///`Democracy.fast_track` as a `RuntimeCall`.
+            #[inline]
+            pub fn fast_track(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+                voting_period: u32,
+                delay: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::fast_track {
+                    proposal_hash,
+                    voting_period,
+                    delay,
+                })
+            }
+            ///`Democracy.veto_external` as a `RuntimeCall`.
+            #[inline]
+            pub fn veto_external(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::veto_external {
+                    proposal_hash,
+                })
+            }
+            ///`Democracy.cancel_referendum` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_referendum(
+                ref_index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::cancel_referendum {
+                    ref_index,
+                })
+            }
+            ///`Democracy.cancel_queued` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_queued(which: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::cancel_queued {
+                    which,
+                })
+            }
+            ///`Democracy.delegate` as a `RuntimeCall`.
+            #[inline]
+            pub fn delegate(
+                to: ::ferroscale_runtime_types::AccountId32,
+                conviction: super::super::super::runtime_types::pallet_democracy::conviction::Conviction,
+                balance: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::delegate {
+                    to,
+                    conviction,
+                    balance,
+                })
+            }
+            ///`Democracy.undelegate` as a `RuntimeCall`.
+            #[inline]
+            pub fn undelegate() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(
+                    super::super::super::runtime_types::pallet_democracy::pallet::Call::undelegate,
+                )
+            }
+            ///`Democracy.clear_public_proposals` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_public_proposals() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(
+                    super::super::super::runtime_types::pallet_democracy::pallet::Call::clear_public_proposals,
+                )
+            }
+            ///`Democracy.note_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn note_preimage(
+                encoded_proposal: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::note_preimage {
+                    encoded_proposal,
+                })
+            }
+            ///`Democracy.note_preimage_operational` as a `RuntimeCall`.
+            #[inline]
+            pub fn note_preimage_operational(
+                encoded_proposal: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::note_preimage_operational {
+                    encoded_proposal,
+                })
+            }
+            ///`Democracy.note_imminent_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn note_imminent_preimage(
+                encoded_proposal: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::note_imminent_preimage {
+                    encoded_proposal,
+                })
+            }
+            ///`Democracy.note_imminent_preimage_operational` as a `RuntimeCall`.
+            #[inline]
+            pub fn note_imminent_preimage_operational(
+                encoded_proposal: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::note_imminent_preimage_operational {
+                    encoded_proposal,
+                })
+            }
+            ///`Democracy.reap_preimage` as a `RuntimeCall`.
+            #[inline]
+            pub fn reap_preimage(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+                proposal_len_upper_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::reap_preimage {
+                    proposal_hash,
+                    proposal_len_upper_bound,
+                })
+            }
+            ///`Democracy.unlock` as a `RuntimeCall`.
+            #[inline]
+            pub fn unlock(
+                target: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::unlock {
+                    target,
+                })
+            }
+            ///`Democracy.remove_vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_vote(index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::remove_vote {
+                    index,
+                })
+            }
+            ///`Democracy.remove_other_vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_other_vote(
+                target: ::ferroscale_runtime_types::AccountId32,
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::remove_other_vote {
+                    target,
+                    index,
+                })
+            }
+            ///`Democracy.enact_proposal` as a `RuntimeCall`.
+            #[inline]
+            pub fn enact_proposal(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+                index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::enact_proposal {
+                    proposal_hash,
+                    index,
+                })
+            }
+            ///`Democracy.blacklist` as a `RuntimeCall`.
+            #[inline]
+            pub fn blacklist(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+                maybe_ref_index: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::blacklist {
+                    proposal_hash,
+                    maybe_ref_index,
+                })
+            }
+            ///`Democracy.cancel_proposal` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_proposal(prop_index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Democracy(super::super::super::runtime_types::pallet_democracy::pallet::Call::cancel_proposal {
+                    prop_index,
+                })
+            }
+        }
+    }
+    ///The `Council` pallet (index 15).
+    pub mod council {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 15u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_collective::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_collective::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_collective::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Council.Proposals`.
+            pub type Proposals = super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
+                ::ferroscale_runtime_types::H256,
+            >;
+            ///The storage key of `Council.Proposals`.
+            #[inline]
+            pub fn proposals() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Council", "Proposals", &[])
+            }
+            ///The value of `Council.Proposals` when nothing is stored.
+            #[inline]
+            pub fn proposals_default() -> Result<
+                Proposals,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Council.ProposalOf`.
+            pub type ProposalOf = super::super::super::runtime_types::polkadot_runtime::Call;
+            ///The storage key of `Council.ProposalOf`.
+            #[inline]
+            pub fn proposal_of(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Council",
+                    "ProposalOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Council.Voting`.
+            pub type Voting = super::super::super::runtime_types::pallet_collective::Votes<
+                ::ferroscale_runtime_types::AccountId32,
+                u32,
+            >;
+            ///The storage key of `Council.Voting`.
+            #[inline]
+            pub fn voting(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Council",
+                    "Voting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Council.ProposalCount`.
+            pub type ProposalCount = u32;
+            ///The storage key of `Council.ProposalCount`.
+            #[inline]
+            pub fn proposal_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Council", "ProposalCount", &[])
+            }
+            ///The value of `Council.ProposalCount` when nothing is stored.
+            #[inline]
+            pub fn proposal_count_default() -> Result<
+                ProposalCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Council.Members`.
+            pub type Members = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `Council.Members`.
+            #[inline]
+            pub fn members() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Council", "Members", &[])
+            }
+            ///The value of `Council.Members` when nothing is stored.
+            #[inline]
+            pub fn members_default() -> Result<Members, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Council.Prime`.
+            pub type Prime = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `Council.Prime`.
+            #[inline]
+            pub fn prime() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Council", "Prime", &[])
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Council.set_members` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_members(
+                new_members: Vec<::ferroscale_runtime_types::AccountId32>,
+                prime: Option<::ferroscale_runtime_types::AccountId32>,
+                old_count: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Council(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::set_members {
+                        new_members,
+                        prime,
+                        old_count,
+                    }),
+                )
+            }
+            ///`Council.execute` as a `RuntimeCall`.
+            #[inline]
+            pub fn execute(
+                proposal: Box<
+                    super::super::super::runtime_types::polkadot_runtime::Call,
+                >,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Council(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::execute {
+                        proposal,
+                        length_bound,
+                    }),
+                )
+            }
+            ///`Council.propose` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose(
+                threshold: u32,
+                proposal: Box<
+                    super::super::super::runtime_types::polkadot_runtime::Call,
+                >,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Council(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::propose {
+                        threshold,
+                        proposal,
+                        length_bound,
+                    }),
+                )
+            }
+            ///`Council.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(
+                proposal: ::ferroscale_runtime_types::H256,
+                index: u32,
+                approve: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Council(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::vote {
+                        proposal,
+                        index,
+                        approve,
+                    }),
+                )
+            }
+            ///`Council.close` as a `RuntimeCall`.
+            #[inline]
+            pub fn close(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+                index: u32,
+                proposal_weight_bound: u64,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Council(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::close {
+                        proposal_hash,
+                        index,
+                        proposal_weight_bound,
+                        length_bound,
+                    }),
+                )
+            }
+            ///`Council.disapprove_proposal` as a `RuntimeCall`.
+            #[inline]
+            pub fn disapprove_proposal(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Council(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::disapprove_proposal {
+                        proposal_hash,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `TechnicalCommittee` pallet (index 16).
+    pub mod technical_committee {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 16u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_collective::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_collective::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_collective::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `TechnicalCommittee.Proposals`.
+            pub type Proposals = super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
+                ::ferroscale_runtime_types::H256,
+            >;
+            ///The storage key of `TechnicalCommittee.Proposals`.
+            #[inline]
+            pub fn proposals() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalCommittee",
+                    "Proposals",
+                    &[],
+                )
+            }
+            ///The value of `TechnicalCommittee.Proposals` when nothing is stored.
+            #[inline]
+            pub fn proposals_default() -> Result<
+                Proposals,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `TechnicalCommittee.ProposalOf`.
+            pub type ProposalOf = super::super::super::runtime_types::polkadot_runtime::Call;
+            ///The storage key of `TechnicalCommittee.ProposalOf`.
+            #[inline]
+            pub fn proposal_of(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalCommittee",
+                    "ProposalOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `TechnicalCommittee.Voting`.
+            pub type Voting = super::super::super::runtime_types::pallet_collective::Votes<
+                ::ferroscale_runtime_types::AccountId32,
+                u32,
+            >;
+            ///The storage key of `TechnicalCommittee.Voting`.
+            #[inline]
+            pub fn voting(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalCommittee",
+                    "Voting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `TechnicalCommittee.ProposalCount`.
+            pub type ProposalCount = u32;
+            ///The storage key of `TechnicalCommittee.ProposalCount`.
+            #[inline]
+            pub fn proposal_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalCommittee",
+                    "ProposalCount",
+                    &[],
+                )
+            }
+            ///The value of `TechnicalCommittee.ProposalCount` when nothing is stored.
+            #[inline]
+            pub fn proposal_count_default() -> Result<
+                ProposalCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `TechnicalCommittee.Members`.
+            pub type Members = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `TechnicalCommittee.Members`.
+            #[inline]
+            pub fn members() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalCommittee",
+                    "Members",
+                    &[],
+                )
+            }
+            ///The value of `TechnicalCommittee.Members` when nothing is stored.
+            #[inline]
+            pub fn members_default() -> Result<Members, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `TechnicalCommittee.Prime`.
+            pub type Prime = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `TechnicalCommittee.Prime`.
+            #[inline]
+            pub fn prime() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalCommittee",
+                    "Prime",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`TechnicalCommittee.set_members` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_members(
+                new_members: Vec<::ferroscale_runtime_types::AccountId32>,
+                prime: Option<::ferroscale_runtime_types::AccountId32>,
+                old_count: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalCommittee(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::set_members {
+                        new_members,
+                        prime,
+                        old_count,
+                    }),
+                )
+            }
+            ///`TechnicalCommittee.execute` as a `RuntimeCall`.
+            #[inline]
+            pub fn execute(
+                proposal: Box<
+                    super::super::super::runtime_types::polkadot_runtime::Call,
+                >,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalCommittee(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::execute {
+                        proposal,
+                        length_bound,
+                    }),
+                )
+            }
+            ///`TechnicalCommittee.propose` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose(
+                threshold: u32,
+                proposal: Box<
+                    super::super::super::runtime_types::polkadot_runtime::Call,
+                >,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalCommittee(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::propose {
+                        threshold,
+                        proposal,
+                        length_bound,
+                    }),
+                )
+            }
+            ///`TechnicalCommittee.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(
+                proposal: ::ferroscale_runtime_types::H256,
+                index: u32,
+                approve: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalCommittee(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::vote {
+                        proposal,
+                        index,
+                        approve,
+                    }),
+                )
+            }
+            ///`TechnicalCommittee.close` as a `RuntimeCall`.
+            #[inline]
+            pub fn close(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+                index: u32,
+                proposal_weight_bound: u64,
+                length_bound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalCommittee(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::close {
+                        proposal_hash,
+                        index,
+                        proposal_weight_bound,
+                        length_bound,
+                    }),
+                )
+            }
+            ///`TechnicalCommittee.disapprove_proposal` as a `RuntimeCall`.
+            #[inline]
+            pub fn disapprove_proposal(
+                proposal_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalCommittee(
+                    Box::new(super::super::super::runtime_types::pallet_collective::pallet::Call::disapprove_proposal {
+                        proposal_hash,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `PhragmenElection` pallet (index 17).
+    pub mod phragmen_election {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 17u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_elections_phragmen::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_elections_phragmen::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_elections_phragmen::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`PhragmenElection.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<[u8; 8usize], ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"phrelect")
+            }
+            ///`PhragmenElection.CandidacyBond`.
+            #[inline]
+            pub fn candidacy_bond() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x10\xA5\xD4\xE8\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`PhragmenElection.VotingBondBase`.
+            #[inline]
+            pub fn voting_bond_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0p\x13\xB7.\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`PhragmenElection.VotingBondFactor`.
+            #[inline]
+            pub fn voting_bond_factor() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xD0\x12\x13\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`PhragmenElection.DesiredMembers`.
+            #[inline]
+            pub fn desired_members() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\r\0\0\0")
+            }
+            ///`PhragmenElection.DesiredRunnersUp`.
+            #[inline]
+            pub fn desired_runners_up() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x14\0\0\0")
+            }
+            ///`PhragmenElection.TermDuration`.
+            #[inline]
+            pub fn term_duration() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xC0\x89\x01\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `PhragmenElection.Members`.
+            pub type Members = Vec<
+                super::super::super::runtime_types::pallet_elections_phragmen::SeatHolder<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u128,
+                >,
+            >;
+            ///The storage key of `PhragmenElection.Members`.
+            #[inline]
+            pub fn members() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "PhragmenElection",
+                    "Members",
+                    &[],
+                )
+            }
+            ///The value of `PhragmenElection.Members` when nothing is stored.
+            #[inline]
+            pub fn members_default() -> Result<Members, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `PhragmenElection.RunnersUp`.
+            pub type RunnersUp = Vec<
+                super::super::super::runtime_types::pallet_elections_phragmen::SeatHolder<
+                    ::ferroscale_runtime_types::AccountId32,
+                    u128,
+                >,
+            >;
+            ///The storage key of `PhragmenElection.RunnersUp`.
+            #[inline]
+            pub fn runners_up() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "PhragmenElection",
+                    "RunnersUp",
+                    &[],
+                )
+            }
+            ///The value of `PhragmenElection.RunnersUp` when nothing is stored.
+            #[inline]
+            pub fn runners_up_default() -> Result<
+                RunnersUp,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `PhragmenElection.Candidates`.
+            pub type Candidates = Vec<(::ferroscale_runtime_types::AccountId32, u128)>;
+            ///The storage key of `PhragmenElection.Candidates`.
+            #[inline]
+            pub fn candidates() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "PhragmenElection",
+                    "Candidates",
+                    &[],
+                )
+            }
+            ///The value of `PhragmenElection.Candidates` when nothing is stored.
+            #[inline]
+            pub fn candidates_default() -> Result<
+                Candidates,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `PhragmenElection.ElectionRounds`.
+            pub type ElectionRounds = u32;
+            ///The storage key of `PhragmenElection.ElectionRounds`.
+            #[inline]
+            pub fn election_rounds() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "PhragmenElection",
+                    "ElectionRounds",
+                    &[],
+                )
+            }
+            ///The value of `PhragmenElection.ElectionRounds` when nothing is stored.
+            #[inline]
+            pub fn election_rounds_default() -> Result<
+                ElectionRounds,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `PhragmenElection.Voting`.
+            pub type Voting = super::super::super::runtime_types::pallet_elections_phragmen::Voter<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `PhragmenElection.Voting`.
+            #[inline]
+            pub fn voting(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "PhragmenElection",
+                    "Voting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `PhragmenElection.Voting` when nothing is stored.
+            #[inline]
+            pub fn voting_default() -> Result<Voting, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`PhragmenElection.vote` as a `RuntimeCall`.
+            #[inline]
+            pub fn vote(
+                votes: Vec<::ferroscale_runtime_types::AccountId32>,
+                value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PhragmenElection(super::super::super::runtime_types::pallet_elections_phragmen::pallet::Call::vote {
+                    votes,
+                    value,
+                })
+            }
+            ///`PhragmenElection.remove_voter` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_voter() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PhragmenElection(
+                    super::super::super::runtime_types::pallet_elections_phragmen::pallet::Call::remove_voter,
+                )
+            }
+            ///`PhragmenElection.submit_candidacy` as a `RuntimeCall`.
+            #[inline]
+            pub fn submit_candidacy(
+                candidate_count: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PhragmenElection(super::super::super::runtime_types::pallet_elections_phragmen::pallet::Call::submit_candidacy {
+                    candidate_count,
+                })
+            }
+            ///`PhragmenElection.renounce_candidacy` as a `RuntimeCall`.
+            #[inline]
+            pub fn renounce_candidacy(
+                renouncing: super::super::super::runtime_types::pallet_elections_phragmen::Renouncing,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PhragmenElection(super::super::super::runtime_types::pallet_elections_phragmen::pallet::Call::renounce_candidacy {
+                    renouncing,
+                })
+            }
+            ///`PhragmenElection.remove_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_member(
+                who: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                has_replacement: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PhragmenElection(super::super::super::runtime_types::pallet_elections_phragmen::pallet::Call::remove_member {
+                    who,
+                    has_replacement,
+                })
+            }
+            ///`PhragmenElection.clean_defunct_voters` as a `RuntimeCall`.
+            #[inline]
+            pub fn clean_defunct_voters(
+                num_voters: u32,
+                num_defunct: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::PhragmenElection(super::super::super::runtime_types::pallet_elections_phragmen::pallet::Call::clean_defunct_voters {
+                    num_voters,
+                    num_defunct,
+                })
+            }
+        }
+    }
+    ///The `TechnicalMembership` pallet (index 18).
+    pub mod technical_membership {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 18u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_membership::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_membership::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_membership::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `TechnicalMembership.Members`.
+            pub type Members = Vec<::ferroscale_runtime_types::AccountId32>;
+            ///The storage key of `TechnicalMembership.Members`.
+            #[inline]
+            pub fn members() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalMembership",
+                    "Members",
+                    &[],
+                )
+            }
+            ///The value of `TechnicalMembership.Members` when nothing is stored.
+            #[inline]
+            pub fn members_default() -> Result<Members, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `TechnicalMembership.Prime`.
+            pub type Prime = ::ferroscale_runtime_types::AccountId32;
+            ///The storage key of `TechnicalMembership.Prime`.
+            #[inline]
+            pub fn prime() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "TechnicalMembership",
+                    "Prime",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`TechnicalMembership.add_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_member(
+                who: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalMembership(super::super::super::runtime_types::pallet_membership::pallet::Call::add_member {
+                    who,
+                })
+            }
+            ///`TechnicalMembership.remove_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_member(
+                who: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalMembership(super::super::super::runtime_types::pallet_membership::pallet::Call::remove_member {
+                    who,
+                })
+            }
+            ///`TechnicalMembership.swap_member` as a `RuntimeCall`.
+            #[inline]
+            pub fn swap_member(
+                remove: ::ferroscale_runtime_types::AccountId32,
+                add: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalMembership(super::super::super::runtime_types::pallet_membership::pallet::Call::swap_member {
+                    remove,
+                    add,
+                })
+            }
+            ///`TechnicalMembership.reset_members` as a `RuntimeCall`.
+            #[inline]
+            pub fn reset_members(
+                members: Vec<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalMembership(super::super::super::runtime_types::pallet_membership::pallet::Call::reset_members {
+                    members,
+                })
+            }
+            ///`TechnicalMembership.change_key` as a `RuntimeCall`.
+            #[inline]
+            pub fn change_key(
+                new: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalMembership(super::super::super::runtime_types::pallet_membership::pallet::Call::change_key {
+                    new,
+                })
+            }
+            ///`TechnicalMembership.set_prime` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_prime(
+                who: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalMembership(super::super::super::runtime_types::pallet_membership::pallet::Call::set_prime {
+                    who,
+                })
+            }
+            ///`TechnicalMembership.clear_prime` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_prime() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::TechnicalMembership(
+                    super::super::super::runtime_types::pallet_membership::pallet::Call::clear_prime,
+                )
+            }
+        }
+    }
+    ///The `Treasury` pallet (index 19).
+    pub mod treasury {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 19u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_treasury::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_treasury::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_treasury::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Treasury.ProposalBond`.
+            #[inline]
+            pub fn proposal_bond() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"P\xC3\0\0")
+            }
+            ///`Treasury.ProposalBondMinimum`.
+            #[inline]
+            pub fn proposal_bond_minimum() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x10\xA5\xD4\xE8\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Treasury.ProposalBondMaximum`.
+            #[inline]
+            pub fn proposal_bond_maximum() -> Result<
+                Option<u128>,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x01\0P9'\x8C\x04\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Treasury.SpendPeriod`.
+            #[inline]
+            pub fn spend_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0F\x05\0")
+            }
+            ///`Treasury.Burn`.
+            #[inline]
+            pub fn burn() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x10'\0\0")
+            }
+            ///`Treasury.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"py/trsry")
+            }
+            ///`Treasury.MaxApprovals`.
+            #[inline]
+            pub fn max_approvals() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Treasury.ProposalCount`.
+            pub type ProposalCount = u32;
+            ///The storage key of `Treasury.ProposalCount`.
+            #[inline]
+            pub fn proposal_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Treasury", "ProposalCount", &[])
+            }
+            ///The value of `Treasury.ProposalCount` when nothing is stored.
+            #[inline]
+            pub fn proposal_count_default() -> Result<
+                ProposalCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Treasury.Proposals`.
+            pub type Proposals = super::super::super::runtime_types::pallet_treasury::Proposal<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Treasury.Proposals`.
+            #[inline]
+            pub fn proposals(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Treasury",
+                    "Proposals",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Treasury.Approvals`.
+            pub type Approvals = super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
+                u32,
+            >;
+            ///The storage key of `Treasury.Approvals`.
+            #[inline]
+            pub fn approvals() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Treasury", "Approvals", &[])
+            }
+            ///The value of `Treasury.Approvals` when nothing is stored.
+            #[inline]
+            pub fn approvals_default() -> Result<
+                Approvals,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Treasury.propose_spend` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose_spend(
+                value: u128,
+                beneficiary: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::propose_spend {
+                    value,
+                    beneficiary,
+                })
+            }
+            ///`Treasury.reject_proposal` as a `RuntimeCall`.
+            #[inline]
+            pub fn reject_proposal(
+                proposal_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::reject_proposal {
+                    proposal_id,
+                })
+            }
+            ///`Treasury.approve_proposal` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_proposal(
+                proposal_id: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Treasury(super::super::super::runtime_types::pallet_treasury::pallet::Call::approve_proposal {
+                    proposal_id,
+                })
+            }
+        }
+    }
+    ///The `Claims` pallet (index 24).
+    pub mod claims {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 24u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_common::claims::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_common::claims::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_common::claims::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Claims.Prefix`.
+            #[inline]
+            pub fn prefix() -> Result<Vec<u8>, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x84Pay DOTs to the Polkadot account:",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Claims.Claims`.
+            pub type Claims = u128;
+            ///The storage key of `Claims.Claims`.
+            #[inline]
+            pub fn claims(
+                key1: &super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Claims",
+                    "Claims",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Claims.Total`.
+            pub type Total = u128;
+            ///The storage key of `Claims.Total`.
+            #[inline]
+            pub fn total() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Claims", "Total", &[])
+            }
+            ///The value of `Claims.Total` when nothing is stored.
+            #[inline]
+            pub fn total_default() -> Result<Total, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Claims.Vesting`.
+            pub type Vesting = (u128, u128, u32);
+            ///The storage key of `Claims.Vesting`.
+            #[inline]
+            pub fn vesting(
+                key1: &super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Claims",
+                    "Vesting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Claims.Signing`.
+            pub type Signing = super::super::super::runtime_types::polkadot_runtime_common::claims::StatementKind;
+            ///The storage key of `Claims.Signing`.
+            #[inline]
+            pub fn signing(
+                key1: &super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Claims",
+                    "Signing",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Claims.Preclaims`.
+            pub type Preclaims = super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress;
+            ///The storage key of `Claims.Preclaims`.
+            #[inline]
+            pub fn preclaims(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Claims",
+                    "Preclaims",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Claims.claim` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim(
+                dest: ::ferroscale_runtime_types::AccountId32,
+                ethereum_signature: super::super::super::runtime_types::polkadot_runtime_common::claims::EcdsaSignature,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Claims(super::super::super::runtime_types::polkadot_runtime_common::claims::pallet::Call::claim {
+                    dest,
+                    ethereum_signature,
+                })
+            }
+            ///`Claims.mint_claim` as a `RuntimeCall`.
+            #[inline]
+            pub fn mint_claim(
+                who: super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+                value: u128,
+                vesting_schedule: Option<(u128, u128, u32)>,
+                statement: Option<
+                    super::super::super::runtime_types::polkadot_runtime_common::claims::StatementKind,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Claims(super::super::super::runtime_types::polkadot_runtime_common::claims::pallet::Call::mint_claim {
+                    who,
+                    value,
+                    vesting_schedule,
+                    statement,
+                })
+            }
+            ///`Claims.claim_attest` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_attest(
+                dest: ::ferroscale_runtime_types::AccountId32,
+                ethereum_signature: super::super::super::runtime_types::polkadot_runtime_common::claims::EcdsaSignature,
+                statement: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Claims(super::super::super::runtime_types::polkadot_runtime_common::claims::pallet::Call::claim_attest {
+                    dest,
+                    ethereum_signature,
+                    statement,
+                })
+            }
+            ///`Claims.attest` as a `RuntimeCall`.
+            #[inline]
+            pub fn attest(statement: Vec<u8>) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Claims(super::super::super::runtime_types::polkadot_runtime_common::claims::pallet::Call::attest {
+                    statement,
+                })
+            }
+            ///`Claims.move_claim` as a `RuntimeCall`.
+            #[inline]
+            pub fn move_claim(
+                old: super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+                new: super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
+                maybe_preclaim: Option<::ferroscale_runtime_types::AccountId32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Claims(super::super::super::runtime_types::polkadot_runtime_common::claims::pallet::Call::move_claim {
+                    old,
+                    new,
+                    maybe_preclaim,
+                })
+            }
+        }
+    }
+    ///The `Vesting` pallet (index 25).
+    pub mod vesting {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 25u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_vesting::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_vesting::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_vesting::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Vesting.MinVestedTransfer`.
+            #[inline]
+            pub fn min_vested_transfer() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xE4\x0BT\x02\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Vesting.MaxVestingSchedules`.
+            #[inline]
+            pub fn max_vesting_schedules() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x1C\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Vesting.Vesting`.
+            pub type Vesting = super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
+                super::super::super::runtime_types::pallet_vesting::vesting_info::VestingInfo<
+                    u128,
+                    u32,
+                >,
+            >;
+            ///The storage key of `Vesting.Vesting`.
+            #[inline]
+            pub fn vesting(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Vesting",
+                    "Vesting",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Vesting.StorageVersion`.
+            pub type StorageVersion = super::super::super::runtime_types::pallet_vesting::Releases;
+            ///The storage key of `Vesting.StorageVersion`.
+            #[inline]
+            pub fn storage_version() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Vesting", "StorageVersion", &[])
+            }
+            ///The value of `Vesting.StorageVersion` when nothing is stored.
+            #[inline]
+            pub fn storage_version_default() -> Result<
+                StorageVersion,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Vesting.vest` as a `RuntimeCall`.
+            #[inline]
+            pub fn vest() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(
+                    super::super::super::runtime_types::pallet_vesting::pallet::Call::vest,
+                )
+            }
+            ///`Vesting.vest_other` as a `RuntimeCall`.
+            #[inline]
+            pub fn vest_other(
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(super::super::super::runtime_types::pallet_vesting::pallet::Call::vest_other {
+                    target,
+                })
+            }
+            ///`Vesting.vested_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn vested_transfer(
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                schedule: super::super::super::runtime_types::pallet_vesting::vesting_info::VestingInfo<
+                    u128,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(super::super::super::runtime_types::pallet_vesting::pallet::Call::vested_transfer {
+                    target,
+                    schedule,
+                })
+            }
+            ///`Vesting.force_vested_transfer` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_vested_transfer(
+                source: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                schedule: super::super::super::runtime_types::pallet_vesting::vesting_info::VestingInfo<
+                    u128,
+                    u32,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(super::super::super::runtime_types::pallet_vesting::pallet::Call::force_vested_transfer {
+                    source,
+                    target,
+                    schedule,
+                })
+            }
+            ///`Vesting.merge_schedules` as a `RuntimeCall`.
+            #[inline]
+            pub fn merge_schedules(
+                schedule1_index: u32,
+                schedule2_index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Vesting(super::super::super::runtime_types::pallet_vesting::pallet::Call::merge_schedules {
+                    schedule1_index,
+                    schedule2_index,
+                })
+            }
+        }
+    }
+    ///The `Utility` pallet (index 26).
+    pub mod utility {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 26u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_utility::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_utility::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_utility::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Utility.batched_calls_limit`.
+            #[inline]
+            pub fn batched_calls_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xAA*\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Utility.batch` as a `RuntimeCall`.
+            #[inline]
+            pub fn batch(
+                calls: Vec<super::super::super::runtime_types::polkadot_runtime::Call>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::batch {
+                        calls,
+                    }),
+                )
+            }
+            ///`Utility.as_derivative` as a `RuntimeCall`.
+            #[inline]
+            pub fn as_derivative(
+                index: u16,
+                call: Box<super::super::super::runtime_types::polkadot_runtime::Call>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::as_derivative {
+                        index,
+                        call,
+                    }),
+                )
+            }
+            ///`Utility.batch_all` as a `RuntimeCall`.
+            #[inline]
+            pub fn batch_all(
+                calls: Vec<super::super::super::runtime_types::polkadot_runtime::Call>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::batch_all {
+                        calls,
+                    }),
+                )
+            }
+            ///`Utility.dispatch_as` as a `RuntimeCall`.
+            #[inline]
+            pub fn dispatch_as(
+                as_origin: super::super::super::runtime_types::polkadot_runtime::OriginCaller,
+                call: Box<super::super::super::runtime_types::polkadot_runtime::Call>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Utility(
+                    Box::new(super::super::super::runtime_types::pallet_utility::pallet::Call::dispatch_as {
+                        as_origin,
+                        call,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Identity` pallet (index 28).
+    pub mod identity {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 28u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_identity::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_identity::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_identity::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Identity.BasicDeposit`.
+            #[inline]
+            pub fn basic_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0}\xB5*/\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Identity.FieldDeposit`.
+            #[inline]
+            pub fn field_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xCDV'\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Identity.SubAccountDeposit`.
+            #[inline]
+            pub fn sub_account_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x80\xF8\x84\xB0.\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Identity.MaxSubAccounts`.
+            #[inline]
+            pub fn max_sub_accounts() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Identity.MaxAdditionalFields`.
+            #[inline]
+            pub fn max_additional_fields() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0\0\0")
+            }
+            ///`Identity.MaxRegistrars`.
+            #[inline]
+            pub fn max_registrars() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x14\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Identity.IdentityOf`.
+            pub type IdentityOf = super::super::super::runtime_types::pallet_identity::types::Registration<
+                u128,
+            >;
+            ///The storage key of `Identity.IdentityOf`.
+            #[inline]
+            pub fn identity_of(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Identity",
+                    "IdentityOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Identity.SuperOf`.
+            pub type SuperOf = (
+                ::ferroscale_runtime_types::AccountId32,
+                super::super::super::runtime_types::pallet_identity::types::Data,
+            );
+            ///The storage key of `Identity.SuperOf`.
+            #[inline]
+            pub fn super_of(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Identity",
+                    "SuperOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Identity.SubsOf`.
+            pub type SubsOf = (
+                u128,
+                super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
+                    ::ferroscale_runtime_types::AccountId32,
+                >,
+            );
+            ///The storage key of `Identity.SubsOf`.
+            #[inline]
+            pub fn subs_of(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Identity",
+                    "SubsOf",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Identity.SubsOf` when nothing is stored.
+            #[inline]
+            pub fn subs_of_default() -> Result<SubsOf, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Identity.Registrars`.
+            pub type Registrars = super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
+                Option<
+                    super::super::super::runtime_types::pallet_identity::types::RegistrarInfo<
+                        u128,
+                        ::ferroscale_runtime_types::AccountId32,
+                    >,
+                >,
+            >;
+            ///The storage key of `Identity.Registrars`.
+            #[inline]
+            pub fn registrars() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Identity", "Registrars", &[])
+            }
+            ///The value of `Identity.Registrars` when nothing is stored.
+            #[inline]
+            pub fn registrars_default() -> Result<
+                Registrars,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Identity.add_registrar` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_registrar(
+                account: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::add_registrar {
+                    account,
+                })
+            }
+            ///`Identity.set_identity` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_identity(
+                info: super::super::super::runtime_types::pallet_identity::types::IdentityInfo,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_identity {
+                    info,
+                })
+            }
+            ///`Identity.set_subs` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_subs(
+                subs: Vec<
+                    (
+                        ::ferroscale_runtime_types::AccountId32,
+                        super::super::super::runtime_types::pallet_identity::types::Data,
+                    ),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_subs {
+                    subs,
+                })
+            }
+            ///`Identity.clear_identity` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_identity() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(
+                    super::super::super::runtime_types::pallet_identity::pallet::Call::clear_identity,
+                )
+            }
+            ///`Identity.request_judgement` as a `RuntimeCall`.
+            #[inline]
+            pub fn request_judgement(
+                reg_index: u32,
+                max_fee: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::request_judgement {
+                    reg_index,
+                    max_fee,
+                })
+            }
+            ///`Identity.cancel_request` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_request(reg_index: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::cancel_request {
+                    reg_index,
+                })
+            }
+            ///`Identity.set_fee` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_fee(index: u32, fee: u128) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_fee {
+                    index,
+                    fee,
+                })
+            }
+            ///`Identity.set_account_id` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_account_id(
+                index: u32,
+                new: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_account_id {
+                    index,
+                    new,
+                })
+            }
+            ///`Identity.set_fields` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_fields(
+                index: u32,
+                fields: super::super::super::runtime_types::pallet_identity::types::BitFlags,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::set_fields {
+                    index,
+                    fields,
+                })
+            }
+            ///`Identity.provide_judgement` as a `RuntimeCall`.
+            #[inline]
+            pub fn provide_judgement(
+                reg_index: u32,
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                judgement: super::super::super::runtime_types::pallet_identity::types::Judgement<
+                    u128,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::provide_judgement {
+                    reg_index,
+                    target,
+                    judgement,
+                })
+            }
+            ///`Identity.kill_identity` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_identity(
+                target: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::kill_identity {
+                    target,
+                })
+            }
+            ///`Identity.add_sub` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_sub(
+                sub: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                data: super::super::super::runtime_types::pallet_identity::types::Data,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::add_sub {
+                    sub,
+                    data,
+                })
+            }
+            ///`Identity.rename_sub` as a `RuntimeCall`.
+            #[inline]
+            pub fn rename_sub(
+                sub: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                data: super::super::super::runtime_types::pallet_identity::types::Data,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::rename_sub {
+                    sub,
+                    data,
+                })
+            }
+            ///`Identity.remove_sub` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_sub(
+                sub: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(super::super::super::runtime_types::pallet_identity::pallet::Call::remove_sub {
+                    sub,
+                })
+            }
+            ///`Identity.quit_sub` as a `RuntimeCall`.
+            #[inline]
+            pub fn quit_sub() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Identity(
+                    super::super::super::runtime_types::pallet_identity::pallet::Call::quit_sub,
+                )
+            }
+        }
+    }
+    ///The `Proxy` pallet (index 29).
+    pub mod proxy {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 29u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_proxy::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_proxy::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_proxy::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Proxy.ProxyDepositBase`.
+            #[inline]
+            pub fn proxy_deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x84\xB2\x95.\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Proxy.ProxyDepositFactor`.
+            #[inline]
+            pub fn proxy_deposit_factor() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x80f\xAB\x13\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Proxy.MaxProxies`.
+            #[inline]
+            pub fn max_proxies() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b" \0\0\0")
+            }
+            ///`Proxy.MaxPending`.
+            #[inline]
+            pub fn max_pending() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b" \0\0\0")
+            }
+            ///`Proxy.AnnouncementDepositBase`.
+            #[inline]
+            pub fn announcement_deposit_base() -> Result<
+                u128,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x84\xB2\x95.\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Proxy.AnnouncementDepositFactor`.
+            #[inline]
+            pub fn announcement_deposit_factor() -> Result<
+                u128,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xCDV'\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Proxy.Proxies`.
+            pub type Proxies = (
+                super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
+                    super::super::super::runtime_types::pallet_proxy::ProxyDefinition<
+                        ::ferroscale_runtime_types::AccountId32,
+                        super::super::super::runtime_types::polkadot_runtime::ProxyType,
+                        u32,
+                    >,
+                >,
+                u128,
+            );
+            ///The storage key of `Proxy.Proxies`.
+            #[inline]
+            pub fn proxies(key1: &::ferroscale_runtime_types::AccountId32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Proxy",
+                    "Proxies",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Proxy.Proxies` when nothing is stored.
+            #[inline]
+            pub fn proxies_default() -> Result<Proxies, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///The value type of `Proxy.Announcements`.
+            pub type Announcements = (
+                super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
+                    super::super::super::runtime_types::pallet_proxy::Announcement<
+                        ::ferroscale_runtime_types::AccountId32,
+                        ::ferroscale_runtime_types::H256,
+                        u32,
+                    >,
+                >,
+                u128,
+            );
+            ///The storage key of `Proxy.Announcements`.
+            #[inline]
+            pub fn announcements(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Proxy",
+                    "Announcements",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Proxy.Announcements` when nothing is stored.
+            #[inline]
+            pub fn announcements_default() -> Result<
+                Announcements,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Proxy.proxy` as a `RuntimeCall`.
+            #[inline]
+            pub fn proxy(
+                real: ::ferroscale_runtime_types::AccountId32,
+                force_proxy_type: Option<
+                    super::super::super::runtime_types::polkadot_runtime::ProxyType,
+                >,
+                call: Box<super::super::super::runtime_types::polkadot_runtime::Call>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::proxy {
+                        real,
+                        force_proxy_type,
+                        call,
+                    }),
+                )
+            }
+            ///`Proxy.add_proxy` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_proxy(
+                delegate: ::ferroscale_runtime_types::AccountId32,
+                proxy_type: super::super::super::runtime_types::polkadot_runtime::ProxyType,
+                delay: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::add_proxy {
+                        delegate,
+                        proxy_type,
+                        delay,
+                    }),
+                )
+            }
+            ///`Proxy.remove_proxy` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_proxy(
+                delegate: ::ferroscale_runtime_types::AccountId32,
+                proxy_type: super::super::super::runtime_types::polkadot_runtime::ProxyType,
+                delay: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::remove_proxy {
+                        delegate,
+                        proxy_type,
+                        delay,
+                    }),
+                )
+            }
+            ///`Proxy.remove_proxies` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_proxies() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(
+                        super::super::super::runtime_types::pallet_proxy::pallet::Call::remove_proxies,
+                    ),
+                )
+            }
+            ///`Proxy.anonymous` as a `RuntimeCall`.
+            #[inline]
+            pub fn anonymous(
+                proxy_type: super::super::super::runtime_types::polkadot_runtime::ProxyType,
+                delay: u32,
+                index: u16,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::anonymous {
+                        proxy_type,
+                        delay,
+                        index,
+                    }),
+                )
+            }
+            ///`Proxy.kill_anonymous` as a `RuntimeCall`.
+            #[inline]
+            pub fn kill_anonymous(
+                spawner: ::ferroscale_runtime_types::AccountId32,
+                proxy_type: super::super::super::runtime_types::polkadot_runtime::ProxyType,
+                index: u16,
+                height: u32,
+                ext_index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::kill_anonymous {
+                        spawner,
+                        proxy_type,
+                        index,
+                        height,
+                        ext_index,
+                    }),
+                )
+            }
+            ///`Proxy.announce` as a `RuntimeCall`.
+            #[inline]
+            pub fn announce(
+                real: ::ferroscale_runtime_types::AccountId32,
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::announce {
+                        real,
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Proxy.remove_announcement` as a `RuntimeCall`.
+            #[inline]
+            pub fn remove_announcement(
+                real: ::ferroscale_runtime_types::AccountId32,
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::remove_announcement {
+                        real,
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Proxy.reject_announcement` as a `RuntimeCall`.
+            #[inline]
+            pub fn reject_announcement(
+                delegate: ::ferroscale_runtime_types::AccountId32,
+                call_hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::reject_announcement {
+                        delegate,
+                        call_hash,
+                    }),
+                )
+            }
+            ///`Proxy.proxy_announced` as a `RuntimeCall`.
+            #[inline]
+            pub fn proxy_announced(
+                delegate: ::ferroscale_runtime_types::AccountId32,
+                real: ::ferroscale_runtime_types::AccountId32,
+                force_proxy_type: Option<
+                    super::super::super::runtime_types::polkadot_runtime::ProxyType,
+                >,
+                call: Box<super::super::super::runtime_types::polkadot_runtime::Call>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Proxy(
+                    Box::new(super::super::super::runtime_types::pallet_proxy::pallet::Call::proxy_announced {
+                        delegate,
+                        real,
+                        force_proxy_type,
+                        call,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Multisig` pallet (index 30).
+    pub mod multisig {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 30u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_multisig::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_multisig::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_multisig::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Multisig.DepositBase`.
+            #[inline]
+            pub fn deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x8Ca\xC5.\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Multisig.DepositFactor`.
+            #[inline]
+            pub fn deposit_factor() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xD0\x12\x13\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Multisig.MaxSignatories`.
+            #[inline]
+            pub fn max_signatories() -> Result<u16, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"d\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Multisig.Multisigs`.
+            pub type Multisigs = super::super::super::runtime_types::pallet_multisig::Multisig<
+                u32,
+                u128,
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `Multisig.Multisigs`.
+            #[inline]
+            pub fn multisigs(
+                key1: &::ferroscale_runtime_types::AccountId32,
+                key2: &[u8; 32usize],
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Multisig",
+                    "Multisigs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Multisig.Calls`.
+            pub type Calls = (
+                ::ferroscale_runtime_types::WrapperKeepOpaque<
+                    super::super::super::runtime_types::polkadot_runtime::Call,
+                >,
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            );
+            ///The storage key of `Multisig.Calls`.
+            #[inline]
+            pub fn calls(key1: &[u8; 32usize]) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Multisig",
+                    "Calls",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Multisig.as_multi_threshold_1` as a `RuntimeCall`.
+            #[inline]
+            pub fn as_multi_threshold_1(
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                call: Box<super::super::super::runtime_types::polkadot_runtime::Call>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::as_multi_threshold_1 {
+                        other_signatories,
+                        call,
+                    }),
+                )
+            }
+            ///`Multisig.as_multi` as a `RuntimeCall`.
+            #[inline]
+            pub fn as_multi(
+                threshold: u16,
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                maybe_timepoint: Option<
+                    super::super::super::runtime_types::pallet_multisig::Timepoint<u32>,
+                >,
+                call: Box<
+                    ::ferroscale_runtime_types::WrapperKeepOpaque<
+                        super::super::super::runtime_types::polkadot_runtime::Call,
+                    >,
+                >,
+                store_call: bool,
+                max_weight: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::as_multi {
+                        threshold,
+                        other_signatories,
+                        maybe_timepoint,
+                        call,
+                        store_call,
+                        max_weight,
+                    }),
+                )
+            }
+            ///`Multisig.approve_as_multi` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_as_multi(
+                threshold: u16,
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                maybe_timepoint: Option<
+                    super::super::super::runtime_types::pallet_multisig::Timepoint<u32>,
+                >,
+                call_hash: [u8; 32usize],
+                max_weight: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::approve_as_multi {
+                        threshold,
+                        other_signatories,
+                        maybe_timepoint,
+                        call_hash,
+                        max_weight,
+                    }),
+                )
+            }
+            ///`Multisig.cancel_as_multi` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_as_multi(
+                threshold: u16,
+                other_signatories: Vec<::ferroscale_runtime_types::AccountId32>,
+                timepoint: super::super::super::runtime_types::pallet_multisig::Timepoint<
+                    u32,
+                >,
+                call_hash: [u8; 32usize],
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Multisig(
+                    Box::new(super::super::super::runtime_types::pallet_multisig::pallet::Call::cancel_as_multi {
+                        threshold,
+                        other_signatories,
+                        timepoint,
+                        call_hash,
+                    }),
+                )
+            }
+        }
+    }
+    ///The `Bounties` pallet (index 34).
+    pub mod bounties {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 34u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_bounties::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_bounties::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_bounties::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Bounties.BountyDepositBase`.
+            #[inline]
+            pub fn bounty_deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xE4\x0BT\x02\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Bounties.BountyDepositPayoutDelay`.
+            #[inline]
+            pub fn bounty_deposit_payout_delay() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\xC2\x01\0")
+            }
+            ///`Bounties.BountyUpdatePeriod`.
+            #[inline]
+            pub fn bounty_update_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x80\xC6\x13\0")
+            }
+            ///`Bounties.BountyCuratorDeposit`.
+            #[inline]
+            pub fn bounty_curator_deposit() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b" \xA1\x07\0")
+            }
+            ///`Bounties.BountyValueMinimum`.
+            #[inline]
+            pub fn bounty_value_minimum() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xE8vH\x17\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Bounties.DataDepositPerByte`.
+            #[inline]
+            pub fn data_deposit_per_byte() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xE1\xF5\x05\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Bounties.MaximumReasonLength`.
+            #[inline]
+            pub fn maximum_reason_length() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0@\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Bounties.BountyCount`.
+            pub type BountyCount = u32;
+            ///The storage key of `Bounties.BountyCount`.
+            #[inline]
+            pub fn bounty_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Bounties", "BountyCount", &[])
+            }
+            ///The value of `Bounties.BountyCount` when nothing is stored.
+            #[inline]
+            pub fn bounty_count_default() -> Result<
+                BountyCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Bounties.Bounties`.
+            pub type Bounties = super::super::super::runtime_types::pallet_bounties::Bounty<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+                u32,
+            >;
+            ///The storage key of `Bounties.Bounties`.
+            #[inline]
+            pub fn bounties(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Bounties",
+                    "Bounties",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Bounties.BountyDescriptions`.
+            pub type BountyDescriptions = super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
+                u8,
+            >;
+            ///The storage key of `Bounties.BountyDescriptions`.
+            #[inline]
+            pub fn bounty_descriptions(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Bounties",
+                    "BountyDescriptions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Bounties.BountyApprovals`.
+            pub type BountyApprovals = super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
+                u32,
+            >;
+            ///The storage key of `Bounties.BountyApprovals`.
+            #[inline]
+            pub fn bounty_approvals() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Bounties",
+                    "BountyApprovals",
+                    &[],
+                )
+            }
+            ///The value of `Bounties.BountyApprovals` when nothing is stored.
+            #[inline]
+            pub fn bounty_approvals_default() -> Result<
+                BountyApprovals,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Bounties.propose_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose_bounty(
+                value: u128,
+                description: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::propose_bounty {
+                    value,
+                    description,
+                })
+            }
+            ///`Bounties.approve_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn approve_bounty(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::approve_bounty {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.propose_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn propose_curator(
+                bounty_id: u32,
+                curator: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+                fee: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::propose_curator {
+                    bounty_id,
+                    curator,
+                    fee,
+                })
+            }
+            ///`Bounties.unassign_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn unassign_curator(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::unassign_curator {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.accept_curator` as a `RuntimeCall`.
+            #[inline]
+            pub fn accept_curator(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::accept_curator {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.award_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn award_bounty(
+                bounty_id: u32,
+                beneficiary: ::ferroscale_runtime_types::MultiAddress<
+                    ::ferroscale_runtime_types::AccountId32,
+                    (),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::award_bounty {
+                    bounty_id,
+                    beneficiary,
+                })
+            }
+            ///`Bounties.claim_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn claim_bounty(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::claim_bounty {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.close_bounty` as a `RuntimeCall`.
+            #[inline]
+            pub fn close_bounty(bounty_id: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::close_bounty {
+                    bounty_id,
+                })
+            }
+            ///`Bounties.extend_bounty_expiry` as a `RuntimeCall`.
+            #[inline]
+            pub fn extend_bounty_expiry(
+                bounty_id: u32,
+                remark: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Bounties(super::super::super::runtime_types::pallet_bounties::pallet::Call::extend_bounty_expiry {
+                    bounty_id,
+                    remark,
+                })
+            }
+        }
+    }
+    ///The `Tips` pallet (index 35).
+    pub mod tips {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 35u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_tips::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_tips::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_tips::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Tips.MaximumReasonLength`.
+            #[inline]
+            pub fn maximum_reason_length() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0@\0\0")
+            }
+            ///`Tips.DataDepositPerByte`.
+            #[inline]
+            pub fn data_deposit_per_byte() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xE1\xF5\x05\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Tips.TipCountdown`.
+            #[inline]
+            pub fn tip_countdown() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"@8\0\0")
+            }
+            ///`Tips.TipFindersFee`.
+            #[inline]
+            pub fn tip_finders_fee() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Percent,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\x14")
+            }
+            ///`Tips.TipReportDepositBase`.
+            #[inline]
+            pub fn tip_report_deposit_base() -> Result<
+                u128,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xE4\x0BT\x02\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Tips.Tips`.
+            pub type Tips = super::super::super::runtime_types::pallet_tips::OpenTip<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+                u32,
+                ::ferroscale_runtime_types::H256,
+            >;
+            ///The storage key of `Tips.Tips`.
+            #[inline]
+            pub fn tips(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Tips",
+                    "Tips",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Tips.Reasons`.
+            pub type Reasons = Vec<u8>;
+            ///The storage key of `Tips.Reasons`.
+            #[inline]
+            pub fn reasons(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Tips",
+                    "Reasons",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Tips.report_awesome` as a `RuntimeCall`.
+            #[inline]
+            pub fn report_awesome(
+                reason: Vec<u8>,
+                who: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Tips(super::super::super::runtime_types::pallet_tips::pallet::Call::report_awesome {
+                    reason,
+                    who,
+                })
+            }
+            ///`Tips.retract_tip` as a `RuntimeCall`.
+            #[inline]
+            pub fn retract_tip(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Tips(super::super::super::runtime_types::pallet_tips::pallet::Call::retract_tip {
+                    hash,
+                })
+            }
+            ///`Tips.tip_new` as a `RuntimeCall`.
+            #[inline]
+            pub fn tip_new(
+                reason: Vec<u8>,
+                who: ::ferroscale_runtime_types::AccountId32,
+                tip_value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Tips(super::super::super::runtime_types::pallet_tips::pallet::Call::tip_new {
+                    reason,
+                    who,
+                    tip_value,
+                })
+            }
+            ///`Tips.tip` as a `RuntimeCall`.
+            #[inline]
+            pub fn tip(
+                hash: ::ferroscale_runtime_types::H256,
+                tip_value: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Tips(super::super::super::runtime_types::pallet_tips::pallet::Call::tip {
+                    hash,
+                    tip_value,
+                })
+            }
+            ///`Tips.close_tip` as a `RuntimeCall`.
+            #[inline]
+            pub fn close_tip(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Tips(super::super::super::runtime_types::pallet_tips::pallet::Call::close_tip {
+                    hash,
+                })
+            }
+            ///`Tips.slash_tip` as a `RuntimeCall`.
+            #[inline]
+            pub fn slash_tip(
+                hash: ::ferroscale_runtime_types::H256,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Tips(super::super::super::runtime_types::pallet_tips::pallet::Call::slash_tip {
+                    hash,
+                })
+            }
+        }
+    }
+    ///The `ElectionProviderMultiPhase` pallet (index 36).
+    pub mod election_provider_multi_phase {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 36u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`ElectionProviderMultiPhase.UnsignedPhase`.
+            #[inline]
+            pub fn unsigned_phase() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"X\x02\0\0")
+            }
+            ///`ElectionProviderMultiPhase.SignedPhase`.
+            #[inline]
+            pub fn signed_phase() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"X\x02\0\0")
+            }
+            ///`ElectionProviderMultiPhase.SolutionImprovementThreshold`.
+            #[inline]
+            pub fn solution_improvement_threshold() -> Result<
+                super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b" \xA1\x07\0")
+            }
+            ///`ElectionProviderMultiPhase.OffchainRepeat`.
+            #[inline]
+            pub fn offchain_repeat() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x12\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.MinerTxPriority`.
+            #[inline]
+            pub fn miner_tx_priority() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"effffff\xE6")
+            }
+            ///`ElectionProviderMultiPhase.MinerMaxWeight`.
+            #[inline]
+            pub fn miner_max_weight() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xC0\x84feW\x01\0\0")
+            }
+            ///`ElectionProviderMultiPhase.SignedMaxSubmissions`.
+            #[inline]
+            pub fn signed_max_submissions() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x10\0\0\0")
+            }
+            ///`ElectionProviderMultiPhase.SignedMaxWeight`.
+            #[inline]
+            pub fn signed_max_weight() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xC0\x84feW\x01\0\0")
+            }
+            ///`ElectionProviderMultiPhase.SignedRewardBase`.
+            #[inline]
+            pub fn signed_reward_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xE4\x0BT\x02\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`ElectionProviderMultiPhase.SignedDepositBase`.
+            #[inline]
+            pub fn signed_deposit_base() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\xA0\xDB!]\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`ElectionProviderMultiPhase.SignedDepositByte`.
+            #[inline]
+            pub fn signed_deposit_byte() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"x}\x01\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`ElectionProviderMultiPhase.SignedDepositWeight`.
+            #[inline]
+            pub fn signed_deposit_weight() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`ElectionProviderMultiPhase.VoterSnapshotPerBlock`.
+            #[inline]
+            pub fn voter_snapshot_per_block() -> Result<
+                u32,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\xE4W\0\0")
+            }
+            ///`ElectionProviderMultiPhase.MinerMaxLength`.
+            #[inline]
+            pub fn miner_max_length() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x006\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ElectionProviderMultiPhase.Round`.
+            pub type Round = u32;
+            ///The storage key of `ElectionProviderMultiPhase.Round`.
+            #[inline]
+            pub fn round() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "Round",
+                    &[],
+                )
+            }
+            ///The value of `ElectionProviderMultiPhase.Round` when nothing is stored.
+            #[inline]
+            pub fn round_default() -> Result<Round, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x01\0\0\0")
+            }
+            ///The value type of `ElectionProviderMultiPhase.CurrentPhase`.
+            pub type CurrentPhase = super::super::super::runtime_types::pallet_election_provider_multi_phase::Phase<
+                u32,
+            >;
+            ///The storage key of `ElectionProviderMultiPhase.CurrentPhase`.
+            #[inline]
+            pub fn current_phase() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "CurrentPhase",
+                    &[],
+                )
+            }
+            ///The value of `ElectionProviderMultiPhase.CurrentPhase` when nothing is stored.
+            #[inline]
+            pub fn current_phase_default() -> Result<
+                CurrentPhase,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ElectionProviderMultiPhase.QueuedSolution`.
+            pub type QueuedSolution = super::super::super::runtime_types::pallet_election_provider_multi_phase::ReadySolution<
+                ::ferroscale_runtime_types::AccountId32,
+            >;
+            ///The storage key of `ElectionProviderMultiPhase.QueuedSolution`.
+            #[inline]
+            pub fn queued_solution() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "QueuedSolution",
+                    &[],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.Snapshot`.
+            pub type Snapshot = super::super::super::runtime_types::pallet_election_provider_multi_phase::RoundSnapshot;
+            ///The storage key of `ElectionProviderMultiPhase.Snapshot`.
+            #[inline]
+            pub fn snapshot() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "Snapshot",
+                    &[],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.DesiredTargets`.
+            pub type DesiredTargets = u32;
+            ///The storage key of `ElectionProviderMultiPhase.DesiredTargets`.
+            #[inline]
+            pub fn desired_targets() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "DesiredTargets",
+                    &[],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.SnapshotMetadata`.
+            pub type SnapshotMetadata = super::super::super::runtime_types::pallet_election_provider_multi_phase::SolutionOrSnapshotSize;
+            ///The storage key of `ElectionProviderMultiPhase.SnapshotMetadata`.
+            #[inline]
+            pub fn snapshot_metadata() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "SnapshotMetadata",
+                    &[],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.SignedSubmissionNextIndex`.
+            pub type SignedSubmissionNextIndex = u32;
+            ///The storage key of `ElectionProviderMultiPhase.SignedSubmissionNextIndex`.
+            #[inline]
+            pub fn signed_submission_next_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "SignedSubmissionNextIndex",
+                    &[],
+                )
+            }
+            ///The value of `ElectionProviderMultiPhase.SignedSubmissionNextIndex` when nothing is stored.
+            #[inline]
+            pub fn signed_submission_next_index_default() -> Result<
+                SignedSubmissionNextIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ElectionProviderMultiPhase.SignedSubmissionIndices`.
+            pub type SignedSubmissionIndices = super::super::super::runtime_types::frame_support::storage::bounded_btree_map::BoundedBTreeMap<
+                super::super::super::runtime_types::sp_npos_elections::ElectionScore,
+                u32,
+            >;
+            ///The storage key of `ElectionProviderMultiPhase.SignedSubmissionIndices`.
+            #[inline]
+            pub fn signed_submission_indices() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "SignedSubmissionIndices",
+                    &[],
+                )
+            }
+            ///The value of `ElectionProviderMultiPhase.SignedSubmissionIndices` when nothing is stored.
+            #[inline]
+            pub fn signed_submission_indices_default() -> Result<
+                SignedSubmissionIndices,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ElectionProviderMultiPhase.SignedSubmissionsMap`.
+            pub type SignedSubmissionsMap = super::super::super::runtime_types::pallet_election_provider_multi_phase::signed::SignedSubmission<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+                super::super::super::runtime_types::polkadot_runtime::NposCompactSolution16,
+            >;
+            ///The storage key of `ElectionProviderMultiPhase.SignedSubmissionsMap`.
+            #[inline]
+            pub fn signed_submissions_map(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "SignedSubmissionsMap",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ElectionProviderMultiPhase.MinimumUntrustedScore`.
+            pub type MinimumUntrustedScore = super::super::super::runtime_types::sp_npos_elections::ElectionScore;
+            ///The storage key of `ElectionProviderMultiPhase.MinimumUntrustedScore`.
+            #[inline]
+            pub fn minimum_untrusted_score() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ElectionProviderMultiPhase",
+                    "MinimumUntrustedScore",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ElectionProviderMultiPhase.submit_unsigned` as a `RuntimeCall`.
+            #[inline]
+            pub fn submit_unsigned(
+                raw_solution: super::super::super::runtime_types::pallet_election_provider_multi_phase::RawSolution<
+                    super::super::super::runtime_types::polkadot_runtime::NposCompactSolution16,
+                >,
+                witness: super::super::super::runtime_types::pallet_election_provider_multi_phase::SolutionOrSnapshotSize,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::submit_unsigned {
+                    raw_solution,
+                    witness,
+                })
+            }
+            ///`ElectionProviderMultiPhase.set_minimum_untrusted_score` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_minimum_untrusted_score(
+                maybe_next_score: Option<
+                    super::super::super::runtime_types::sp_npos_elections::ElectionScore,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::set_minimum_untrusted_score {
+                    maybe_next_score,
+                })
+            }
+            ///`ElectionProviderMultiPhase.set_emergency_election_result` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_emergency_election_result(
+                supports: Vec<
+                    (
+                        ::ferroscale_runtime_types::AccountId32,
+                        super::super::super::runtime_types::sp_npos_elections::Support<
+                            ::ferroscale_runtime_types::AccountId32,
+                        >,
+                    ),
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::set_emergency_election_result {
+                    supports,
+                })
+            }
+            ///`ElectionProviderMultiPhase.submit` as a `RuntimeCall`.
+            #[inline]
+            pub fn submit(
+                raw_solution: super::super::super::runtime_types::pallet_election_provider_multi_phase::RawSolution<
+                    super::super::super::runtime_types::polkadot_runtime::NposCompactSolution16,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::submit {
+                    raw_solution,
+                })
+            }
+            ///`ElectionProviderMultiPhase.governance_fallback` as a `RuntimeCall`.
+            #[inline]
+            pub fn governance_fallback(
+                maybe_max_voters: Option<u32>,
+                maybe_max_targets: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ElectionProviderMultiPhase(super::super::super::runtime_types::pallet_election_provider_multi_phase::pallet::Call::governance_fallback {
+                    maybe_max_voters,
+                    maybe_max_targets,
+                })
+            }
+        }
+    }
+    ///The `BagsList` pallet (index 37).
+    pub mod bags_list {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 37u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_bags_list::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_bags_list::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_bags_list::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`BagsList.BagThresholds`.
+            #[inline]
+            pub fn bag_thresholds() -> Result<Vec<u64>, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"!\x03\0\xE4\x0BT\x02\0\0\0\xF3\x9E\x80\x97\x02\0\0\0\xA8\xB1\x97\xE2\x02\0\0\0\x94I.6\x03\0\0\0'\x9C:\x93\x03\0\0\0\x03\xBC\xCE\xFA\x03\0\0\0B\xC0\x1Bn\x04\0\0\0\x1BGu\xEE\x04\0\0\08^U}\x05\0\0\0F\xDC`\x1C\x06\0\0\0\x898l\xCD\x06\0\0\0\xB6\xEE\x80\x92\x07\0\0\0\xFE~\xE3m\x08\0\0\0\xE8\x1B\x1Ab\t\0\0\0\xB0\x19\xF4q\n\0\0\0\x105\x92\xA0\x0B\0\0\0\xCF\xC9o\xF1\x0C\0\0\0A\x14mh\x0E\0\0\0\xE7\x9B\xDA\t\x10\0\0\0\xCE\xE8\x85\xDA\x11\0\0\0(\xA9\xC7\xDF\x13\0\0\0\xBBp\x93\x1F\x16\0\0\0\x8E@\x89\xA0\x18\0\0\0\x81\n\tj\x1B\0\0\x006jH\x84\x1E\0\0\0[\xD3j\xF8!\0\0\0\x80|\x9C\xD0%\0\0\0\xC9U0\x18*\0\0\0\xBDc\xC1\xDB.\0\0\0q\xE0W)4\0\0\0h\x90\x92\x10:\0\0\0\xED\xC4\xD4\xA2@\0\0\0i\x93y\xF3G\0\0\0\x8F\xD8\x0C\x18P\0\0\0K\xAF\x8A(Y\0\0\0j\x16\xA6?c\0\0\0\t\x95\x17{n\0\0\0x\xC5\xF4\xFBz\0\0\0b\xC8\x11\xE7\x88\0\0\0Q\xBFme\x98\0\0\0\x04\x8E\xAB\xA4\xA9\0\0\0TF\x98\xD7\xBC\0\0\0\x91\xCA\xC06\xD2\0\0\0\x17_\x18\x01\xEA\0\0\0\xBD\x15\xB2|\x04\x01\0\0C5\x8F\xF7!\x01\0\0\xB8\xFC\x84\xC8B\x01\0\0\x99g<Pg\x01\0\0\x07\xE4N\xFA\x8F\x01\0\0\xB3A\x83>\xBD\x01\0\0\x02\x7F.\xA2\xEF\x01\0\0\x98\x83\xBC\xB9'\x02\0\0\x16Me*f\x02\0\0\xB4\x95\x13\xAC\xAB\x02\0\0-\x8E\x82\x0B\xF9\x02\0\0\xA1\xE6\x98,O\x03\0\0\xA6\x16\x08\r\xAF\x03\0\0\xCC\x9D7\xC7\x19\x04\0\0\xA0\xD5\x84\x95\x90\x04\0\0B\xE7\xE0\xD5\x14\x05\0\0\x02\x8C\xD7\r\xA8\x05\0\0\x0Fu\n\xEFK\x06\0\0\xEA\x8D.\\\x02\x07\0\0\xC3\xCB\x99n\xCD\x07\0\0\xB1\xE5q|\xAF\x08\0\0\xAA+\x8E\x1F\xAB\t\0\0\xB5\xC1 =\xC3\n\0\0&\xD0=\x0E\xFB\x0B\0\0p\xC7Y)V\r\0\0\xEB\xAD\xDA\x8C\xD8\x0E\0\0\xF7\x97\xDB\xAA\x86\x10\0\0\xCF\xF0Dve\x12\0\0\x1F&`qz\x14\0\0\t\xA6\x11\xBE\xCB\x16\0\0\x1D\xFB\xE8/`\x19\0\0\x94:<`?\x1C\0\0\x8A\xFE\x89\xC4q\x1F\0\0\xCE\xD9c\xC7\0#\0\0\x03\xA9*\xE4\xF6&\0\0\xFEr\xEE\xC5_+\0\x006\xC9\xCCiH0\0\0\xDA\xE32E\xBF5\0\0\x06*tp\xD4;\0\0|\x972\xD6\x99B\0\0\x84\xA3$h#J\0\0W\x1A\xD4Y\x87R\0\0\xE7\xF1\x02b\xDE[\0\0\r\xB8v\x03Df\0\0\xAE\x04\x01\xDE\xD6q\0\0}\x9E\xB3\x08\xB9~\0\0\x1E\x04Jv\x10\x8D\0\0:\x1D\xF0d\x07\x9D\0\0\xE0O\xAF\xDA\xCC\xAE\0\0Vy\xF0/\x95\xC2\0\0\x95\xC3\xAA\xA9\x9A\xD8\0\0\x96|\x05%\x1E\xF1\0\0\x17zf\xD6g\x0C\x01\0(\xCB\x1F\x1E\xC8*\x01\0\xFA(/u\x98L\x01\0\xD5}\xC8t<r\x01\0}\xC4\xB3\xFB\"\x9C\x01\x006\\\xDEt\xC7\xCA\x01\0\x9E\xB8\xE1B\xB3\xFE\x01\0\x0C1\xAET\x7F8\x02\0_\xE1\x01\xE8\xD5x\x02\0cs\xDA~t\xC0\x02\0Q\xD1\xA6\r.\x10\x03\0\xC7\xE9\xA4h\xEDh\x03\0a\xC0\x91\xF7\xB7\xCB\x03\0\xBF'\xA1\xB7\xB09\x04\0{\x14\x99\x94\x1B\xB4\x04\0\x85#\xED\"a<\x05\0i\xA5\xD4\xC5\x12\xD4\x05\0\xEC\x8C\x93M\xEF|\x06\0\xF5\xAA\x90\x1B\xE88\x07\0\x8C\xBE]\xDB&\n\x08\0\x02\x97\x8C\xE1\x13\xF3\x08\0\xFA\xE3\x14C]\xF6\t\0\xDD\xF1-\xBA\xFE\x16\x0B\0.\xBA\xDCoJX\x0C\0\x0CU\x18\xC4\xF2\xBD\r\0\xF0\xBBT1\x15L\x0F\0I\x8E\x86kF\x07\x11\0\xB2\xC1S\xDE\x9F\xF4\x12\0'\x8A/\xB2\xCE\x19\x15\0\xB29\x9F\x84$}\x17\0\xE1\x99\xE7\x04\xAA%\x1A\0\xBA\x13\xF5\xAB3\x1B\x1D\0&G\x85\xCCxf \0\x88\xBF\x80?-\x11$\0\x1C\x98#\xF8\x1D&(\0\xCC\xC4\"\xD4P\xB1,\0\xF0\x88\x82\x05(\xC01\x006|m~\x89a7\0n\x93)\xD3\n\xA6=\0\x8C\xBCl\x13\"\xA0D\0\0p\xF3*\\dL\0\xB4;\x84i\x99\tU\0\x80\xB4\xAB\xE4P\xA9^\0\xA0\xCD\xA9y\xDB_i\0L\xC2\x7FL\xC7Lu\0\xD0\xAC\x0E\xBA4\x93\x82\0H>\x0C\xCF=Z\x91\0h\xC6\x8Eti\xCD\xA1\0(\x1Eo\xA5+\x1D\xB4\0\x98\xA9#&t\x7F\xC8\0\xF0\x9AtcM0\xDF\0\x80\xCD\xFCK\x8Dr\xF8\0\x90\x14`-\x9A\x90\x14\x01\xF0\xB4\x13\xD9E\xDD3\x01 \x975\x96\xC1\xB4V\x01P\xDC\xFB\xAE\xAD}}\x01\xE0\x11\x98\xB9G\xAA\xA8\x010\xC7\xEE\x16\xBB\xB9\xD8\x01 nH\x86\x979\x0E\x02\xA0\xFAK\x1Dr\xC7I\x02\xC0\x11qp\xB5\x12\x8C\x02\x80\x8A\x16C\xA6\xDE\xD5\x02\xC0\xF8#\xB1\xA2\x04(\x03\x80\xAFYp\xA2v\x83\x03\xC0o-\x87\xFFA\xE9\x03@\x93\x7F\xAC\x8F\x92Z\x04\0\x91\tq\x17\xB6\xD8\x04@\x0F\xDF[! e\x05\0I\xC1IDn\x01\x06\0\x8E\xBC\xA6\xE5l\xAF\x06\0YV\x86\x85\x1Cq\x07\x80h\xAA4\xA4\xB7H\x08\x80\xA1\xE2\x9ER\xB98\t\0\xBD\xAB\xE8\x80\xE4C\n\0*r\xB4 Lm\x0B\x80\xF1\xC0\x133\\\xB8\x0C\0\xA0<\xCB\xDC\xE3(\x0E\x80\xB8b\x9A\x9E \xC3\x0F\0\xDEV\x93\xD2\xCA\x8B\x11\0]\x7FL\x93#\x88\x13\0\x1A\x87\xDF5\x04\xBE\x15\0\xA7\xCEK\x84\xEF3\x18\0\x01\x10\xFB\xEA$\xF1\x1A\0\x80*\xE5\xD1\xB5\xFD\x1D\0\"\xA14`\x9Db!\0D!k\xF0\xDA)%\0\x02a\xF1\x82\x8F^)\0f \xCF\x85\x1E\r.\0\x84\x10\x19RRC3\0\xA0\xC1\x8F\xCA\x84\x109\0&\xAD\x14\x93\xCC\x85?\0\xD0\xCD$f/\xB6F\0\x9C\xE1\x9A\x1C\xDA\xB6N\0X\xCC\xC2\x0C_\x9FW\0 \nux\xFB\x89a\x000\xBB\xBB\xD6\xE4\x93l\0`\xCB\xA7\xDC\x9E\xDDx\0\xB8;\xC0B[\x8B\x86\0\xB8\x86#ad\xC5\x95\0\xF8\xF1_\xDC\x93\xB8\xA6\0 j\x91\xC0\xD6\x96\xB9\0\xD8\xEF\xE2\x8F\xC0\x97\xCE\0h)\x9B\xF5.\xF9\xE5\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `BagsList.ListNodes`.
+            pub type ListNodes = super::super::super::runtime_types::pallet_bags_list::list::Node;
+            ///The storage key of `BagsList.ListNodes`.
+            #[inline]
+            pub fn list_nodes(
+                key1: &::ferroscale_runtime_types::AccountId32,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "BagsList",
+                    "ListNodes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `BagsList.CounterForListNodes`.
+            pub type CounterForListNodes = u32;
+            ///The storage key of `BagsList.CounterForListNodes`.
+            #[inline]
+            pub fn counter_for_list_nodes() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "BagsList",
+                    "CounterForListNodes",
+                    &[],
+                )
+            }
+            ///The value of `BagsList.CounterForListNodes` when nothing is stored.
+            #[inline]
+            pub fn counter_for_list_nodes_default() -> Result<
+                CounterForListNodes,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `BagsList.ListBags`.
+            pub type ListBags = super::super::super::runtime_types::pallet_bags_list::list::Bag;
+            ///The storage key of `BagsList.ListBags`.
+            #[inline]
+            pub fn list_bags(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "BagsList",
+                    "ListBags",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`BagsList.rebag` as a `RuntimeCall`.
+            #[inline]
+            pub fn rebag(
+                dislocated: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::BagsList(super::super::super::runtime_types::pallet_bags_list::pallet::Call::rebag {
+                    dislocated,
+                })
+            }
+            ///`BagsList.put_in_front_of` as a `RuntimeCall`.
+            #[inline]
+            pub fn put_in_front_of(
+                lighter: ::ferroscale_runtime_types::AccountId32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::BagsList(super::super::super::runtime_types::pallet_bags_list::pallet::Call::put_in_front_of {
+                    lighter,
+                })
+            }
+        }
+    }
+    ///The `ParachainsOrigin` pallet (index 50).
+    pub mod parachains_origin {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 50u8;
+    }
+    ///The `Configuration` pallet (index 51).
+    pub mod configuration {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 51u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Configuration.ActiveConfig`.
+            pub type ActiveConfig = super::super::super::runtime_types::polkadot_runtime_parachains::configuration::HostConfiguration<
+                u32,
+            >;
+            ///The storage key of `Configuration.ActiveConfig`.
+            #[inline]
+            pub fn active_config() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Configuration",
+                    "ActiveConfig",
+                    &[],
+                )
+            }
+            ///The value of `Configuration.ActiveConfig` when nothing is stored.
+            #[inline]
+            pub fn active_config_default() -> Result<
+                ActiveConfig,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\x01\0\0\0\x01\0\0\0\0\0\0\0\0\0\x06\0\0\0d\0\0\0\x02\0\0\0\xC8\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\xC8\x17\xA8\x04\0\0\0\0\x02\0\0\0\x02\0\0\0",
+                )
+            }
+            ///The value type of `Configuration.PendingConfig`.
+            pub type PendingConfig = super::super::super::runtime_types::polkadot_runtime_parachains::configuration::migration::v1::HostConfiguration<
+                u32,
+            >;
+            ///The storage key of `Configuration.PendingConfig`.
+            #[inline]
+            pub fn pending_config(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Configuration",
+                    "PendingConfig",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Configuration.PendingConfigs`.
+            pub type PendingConfigs = Vec<
+                (
+                    u32,
+                    super::super::super::runtime_types::polkadot_runtime_parachains::configuration::HostConfiguration<
+                        u32,
+                    >,
+                ),
+            >;
+            ///The storage key of `Configuration.PendingConfigs`.
+            #[inline]
+            pub fn pending_configs() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Configuration",
+                    "PendingConfigs",
+                    &[],
+                )
+            }
+            ///The value of `Configuration.PendingConfigs` when nothing is stored.
+            #[inline]
+            pub fn pending_configs_default() -> Result<
+                PendingConfigs,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Configuration.BypassConsistencyCheck`.
+            pub type BypassConsistencyCheck = bool;
+            ///The storage key of `Configuration.BypassConsistencyCheck`.
+            #[inline]
+            pub fn bypass_consistency_check() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Configuration",
+                    "BypassConsistencyCheck",
+                    &[],
+                )
+            }
+            ///The value of `Configuration.BypassConsistencyCheck` when nothing is stored.
+            #[inline]
+            pub fn bypass_consistency_check_default() -> Result<
+                BypassConsistencyCheck,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Configuration.set_validation_upgrade_cooldown` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_validation_upgrade_cooldown(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_validation_upgrade_cooldown {
+                    new,
+                })
+            }
+            ///`Configuration.set_validation_upgrade_delay` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_validation_upgrade_delay(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_validation_upgrade_delay {
+                    new,
+                })
+            }
+            ///`Configuration.set_code_retention_period` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_code_retention_period(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_code_retention_period {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_code_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_code_size(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_code_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_pov_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_pov_size(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_pov_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_head_data_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_head_data_size(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_head_data_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_parathread_cores` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_parathread_cores(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_parathread_cores {
+                    new,
+                })
+            }
+            ///`Configuration.set_parathread_retries` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_parathread_retries(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_parathread_retries {
+                    new,
+                })
+            }
+            ///`Configuration.set_group_rotation_frequency` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_group_rotation_frequency(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_group_rotation_frequency {
+                    new,
+                })
+            }
+            ///`Configuration.set_chain_availability_period` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_chain_availability_period(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_chain_availability_period {
+                    new,
+                })
+            }
+            ///`Configuration.set_thread_availability_period` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_thread_availability_period(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_thread_availability_period {
+                    new,
+                })
+            }
+            ///`Configuration.set_scheduling_lookahead` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_scheduling_lookahead(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_scheduling_lookahead {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_validators_per_core` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_validators_per_core(
+                new: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_validators_per_core {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_validators` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_validators(
+                new: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_validators {
+                    new,
+                })
+            }
+            ///`Configuration.set_dispute_period` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_dispute_period(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_dispute_period {
+                    new,
+                })
+            }
+            ///`Configuration.set_dispute_post_conclusion_acceptance_period` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_dispute_post_conclusion_acceptance_period(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_dispute_post_conclusion_acceptance_period {
+                    new,
+                })
+            }
+            ///`Configuration.set_dispute_max_spam_slots` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_dispute_max_spam_slots(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_dispute_max_spam_slots {
+                    new,
+                })
+            }
+            ///`Configuration.set_dispute_conclusion_by_time_out_period` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_dispute_conclusion_by_time_out_period(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_dispute_conclusion_by_time_out_period {
+                    new,
+                })
+            }
+            ///`Configuration.set_no_show_slots` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_no_show_slots(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_no_show_slots {
+                    new,
+                })
+            }
+            ///`Configuration.set_n_delay_tranches` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_n_delay_tranches(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_n_delay_tranches {
+                    new,
+                })
+            }
+            ///`Configuration.set_zeroth_delay_tranche_width` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_zeroth_delay_tranche_width(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_zeroth_delay_tranche_width {
+                    new,
+                })
+            }
+            ///`Configuration.set_needed_approvals` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_needed_approvals(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_needed_approvals {
+                    new,
+                })
+            }
+            ///`Configuration.set_relay_vrf_modulo_samples` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_relay_vrf_modulo_samples(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_relay_vrf_modulo_samples {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_upward_queue_count` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_upward_queue_count(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_upward_queue_count {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_upward_queue_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_upward_queue_size(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_upward_queue_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_downward_message_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_downward_message_size(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_downward_message_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_ump_service_total_weight` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_ump_service_total_weight(
+                new: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_ump_service_total_weight {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_upward_message_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_upward_message_size(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_upward_message_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_max_upward_message_num_per_candidate` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_max_upward_message_num_per_candidate(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_max_upward_message_num_per_candidate {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_open_request_ttl` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_open_request_ttl(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_open_request_ttl {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_sender_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_sender_deposit(
+                new: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_sender_deposit {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_recipient_deposit` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_recipient_deposit(
+                new: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_recipient_deposit {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_channel_max_capacity` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_channel_max_capacity(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_channel_max_capacity {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_channel_max_total_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_channel_max_total_size(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_channel_max_total_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_max_parachain_inbound_channels` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_max_parachain_inbound_channels(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_max_parachain_inbound_channels {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_max_parathread_inbound_channels` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_max_parathread_inbound_channels(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_max_parathread_inbound_channels {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_channel_max_message_size` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_channel_max_message_size(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_channel_max_message_size {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_max_parachain_outbound_channels` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_max_parachain_outbound_channels(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_max_parachain_outbound_channels {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_max_parathread_outbound_channels` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_max_parathread_outbound_channels(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_max_parathread_outbound_channels {
+                    new,
+                })
+            }
+            ///`Configuration.set_hrmp_max_message_num_per_candidate` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_hrmp_max_message_num_per_candidate(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_hrmp_max_message_num_per_candidate {
+                    new,
+                })
+            }
+            ///`Configuration.set_ump_max_individual_weight` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_ump_max_individual_weight(
+                new: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_ump_max_individual_weight {
+                    new,
+                })
+            }
+            ///`Configuration.set_pvf_checking_enabled` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_pvf_checking_enabled(
+                new: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_pvf_checking_enabled {
+                    new,
+                })
+            }
+            ///`Configuration.set_pvf_voting_ttl` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_pvf_voting_ttl(new: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_pvf_voting_ttl {
+                    new,
+                })
+            }
+            ///`Configuration.set_minimum_validation_upgrade_delay` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_minimum_validation_upgrade_delay(
+                new: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_minimum_validation_upgrade_delay {
+                    new,
+                })
+            }
+            ///`Configuration.set_bypass_consistency_check` as a `RuntimeCall`.
+            #[inline]
+            pub fn set_bypass_consistency_check(
+                new: bool,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Configuration(super::super::super::runtime_types::polkadot_runtime_parachains::configuration::pallet::Call::set_bypass_consistency_check {
+                    new,
+                })
+            }
+        }
+    }
+    ///The `ParasShared` pallet (index 52).
+    pub mod paras_shared {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 52u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::shared::pallet::Call;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ParasShared.CurrentSessionIndex`.
+            pub type CurrentSessionIndex = u32;
+            ///The storage key of `ParasShared.CurrentSessionIndex`.
+            #[inline]
+            pub fn current_session_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasShared",
+                    "CurrentSessionIndex",
+                    &[],
+                )
+            }
+            ///The value of `ParasShared.CurrentSessionIndex` when nothing is stored.
+            #[inline]
+            pub fn current_session_index_default() -> Result<
+                CurrentSessionIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ParasShared.ActiveValidatorIndices`.
+            pub type ActiveValidatorIndices = Vec<
+                super::super::super::runtime_types::polkadot_primitives::v0::ValidatorIndex,
+            >;
+            ///The storage key of `ParasShared.ActiveValidatorIndices`.
+            #[inline]
+            pub fn active_validator_indices() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasShared",
+                    "ActiveValidatorIndices",
+                    &[],
+                )
+            }
+            ///The value of `ParasShared.ActiveValidatorIndices` when nothing is stored.
+            #[inline]
+            pub fn active_validator_indices_default() -> Result<
+                ActiveValidatorIndices,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ParasShared.ActiveValidatorKeys`.
+            pub type ActiveValidatorKeys = Vec<
+                super::super::super::runtime_types::polkadot_primitives::v0::validator_app::Public,
+            >;
+            ///The storage key of `ParasShared.ActiveValidatorKeys`.
+            #[inline]
+            pub fn active_validator_keys() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasShared",
+                    "ActiveValidatorKeys",
+                    &[],
+                )
+            }
+            ///The value of `ParasShared.ActiveValidatorKeys` when nothing is stored.
+            #[inline]
+            pub fn active_validator_keys_default() -> Result<
+                ActiveValidatorKeys,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {}
+    }
+    ///The `ParaInclusion` pallet (index 53).
+    pub mod para_inclusion {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 53u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::inclusion::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_parachains::inclusion::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_parachains::inclusion::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ParaInclusion.AvailabilityBitfields`.
+            pub type AvailabilityBitfields = super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AvailabilityBitfieldRecord<
+                u32,
+            >;
+            ///The storage key of `ParaInclusion.AvailabilityBitfields`.
+            #[inline]
+            pub fn availability_bitfields(
+                key1: &super::super::super::runtime_types::polkadot_primitives::v0::ValidatorIndex,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaInclusion",
+                    "AvailabilityBitfields",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ParaInclusion.PendingAvailability`.
+            pub type PendingAvailability = super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::CandidatePendingAvailability<
+                ::ferroscale_runtime_types::H256,
+                u32,
+            >;
+            ///The storage key of `ParaInclusion.PendingAvailability`.
+            #[inline]
+            pub fn pending_availability(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaInclusion",
+                    "PendingAvailability",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ParaInclusion.PendingAvailabilityCommitments`.
+            pub type PendingAvailabilityCommitments = super::super::super::runtime_types::polkadot_primitives::v1::CandidateCommitments<
+                u32,
+            >;
+            ///The storage key of `ParaInclusion.PendingAvailabilityCommitments`.
+            #[inline]
+            pub fn pending_availability_commitments(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaInclusion",
+                    "PendingAvailabilityCommitments",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {}
+    }
+    ///The `ParaInherent` pallet (index 54).
+    pub mod para_inherent {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 54u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::paras_inherent::pallet::Call;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_parachains::paras_inherent::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ParaInherent.Included`.
+            pub type Included = ();
+            ///The storage key of `ParaInherent.Included`.
+            #[inline]
+            pub fn included() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("ParaInherent", "Included", &[])
+            }
+            ///The value type of `ParaInherent.OnChainVotes`.
+            pub type OnChainVotes = super::super::super::runtime_types::polkadot_primitives::v1::ScrapedOnChainVotes<
+                ::ferroscale_runtime_types::H256,
+            >;
+            ///The storage key of `ParaInherent.OnChainVotes`.
+            #[inline]
+            pub fn on_chain_votes() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaInherent",
+                    "OnChainVotes",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ParaInherent.enter` as a `RuntimeCall`.
+            #[inline]
+            pub fn enter(
+                data: super::super::super::runtime_types::polkadot_primitives::v1::InherentData<
+                    super::super::super::runtime_types::sp_runtime::generic::header::Header<
+                        u32,
+                    >,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ParaInherent(super::super::super::runtime_types::polkadot_runtime_parachains::paras_inherent::pallet::Call::enter {
+                    data,
+                })
+            }
+        }
+    }
+    ///The `ParaScheduler` pallet (index 55).
+    pub mod para_scheduler {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 55u8;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ParaScheduler.ValidatorGroups`.
+            pub type ValidatorGroups = Vec<
+                Vec<
+                    super::super::super::runtime_types::polkadot_primitives::v0::ValidatorIndex,
+                >,
+            >;
+            ///The storage key of `ParaScheduler.ValidatorGroups`.
+            #[inline]
+            pub fn validator_groups() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaScheduler",
+                    "ValidatorGroups",
+                    &[],
+                )
+            }
+            ///The value of `ParaScheduler.ValidatorGroups` when nothing is stored.
+            #[inline]
+            pub fn validator_groups_default() -> Result<
+                ValidatorGroups,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ParaScheduler.ParathreadQueue`.
+            pub type ParathreadQueue = super::super::super::runtime_types::polkadot_runtime_parachains::scheduler::ParathreadClaimQueue;
+            ///The storage key of `ParaScheduler.ParathreadQueue`.
+            #[inline]
+            pub fn parathread_queue() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaScheduler",
+                    "ParathreadQueue",
+                    &[],
+                )
+            }
+            ///The value of `ParaScheduler.ParathreadQueue` when nothing is stored.
+            #[inline]
+            pub fn parathread_queue_default() -> Result<
+                ParathreadQueue,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0")
+            }
+            ///The value type of `ParaScheduler.AvailabilityCores`.
+            pub type AvailabilityCores = Vec<
+                Option<
+                    super::super::super::runtime_types::polkadot_primitives::v1::CoreOccupied,
+                >,
+            >;
+            ///The storage key of `ParaScheduler.AvailabilityCores`.
+            #[inline]
+            pub fn availability_cores() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaScheduler",
+                    "AvailabilityCores",
+                    &[],
+                )
+            }
+            ///The value of `ParaScheduler.AvailabilityCores` when nothing is stored.
+            #[inline]
+            pub fn availability_cores_default() -> Result<
+                AvailabilityCores,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ParaScheduler.ParathreadClaimIndex`.
+            pub type ParathreadClaimIndex = Vec<
+                super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            >;
+            ///The storage key of `ParaScheduler.ParathreadClaimIndex`.
+            #[inline]
+            pub fn parathread_claim_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaScheduler",
+                    "ParathreadClaimIndex",
+                    &[],
+                )
+            }
+            ///The value of `ParaScheduler.ParathreadClaimIndex` when nothing is stored.
+            #[inline]
+            pub fn parathread_claim_index_default() -> Result<
+                ParathreadClaimIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ParaScheduler.SessionStartBlock`.
+            pub type SessionStartBlock = u32;
+            ///The storage key of `ParaScheduler.SessionStartBlock`.
+            #[inline]
+            pub fn session_start_block() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaScheduler",
+                    "SessionStartBlock",
+                    &[],
+                )
+            }
+            ///The value of `ParaScheduler.SessionStartBlock` when nothing is stored.
+            #[inline]
+            pub fn session_start_block_default() -> Result<
+                SessionStartBlock,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ParaScheduler.Scheduled`.
+            pub type Scheduled = Vec<
+                super::super::super::runtime_types::polkadot_runtime_parachains::scheduler::CoreAssignment,
+            >;
+            ///The storage key of `ParaScheduler.Scheduled`.
+            #[inline]
+            pub fn scheduled() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaScheduler",
+                    "Scheduled",
+                    &[],
+                )
+            }
+            ///The value of `ParaScheduler.Scheduled` when nothing is stored.
+            #[inline]
+            pub fn scheduled_default() -> Result<
+                Scheduled,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+    }
+    ///The `Paras` pallet (index 56).
+    pub mod paras {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 56u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Paras.UnsignedPriority`.
+            #[inline]
+            pub fn unsigned_priority() -> Result<u64, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Paras.PvfActiveVoteMap`.
+            pub type PvfActiveVoteMap = super::super::super::runtime_types::polkadot_runtime_parachains::paras::PvfCheckActiveVoteState<
+                u32,
+            >;
+            ///The storage key of `Paras.PvfActiveVoteMap`.
+            #[inline]
+            pub fn pvf_active_vote_map(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCodeHash,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "PvfActiveVoteMap",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.PvfActiveVoteList`.
+            pub type PvfActiveVoteList = Vec<
+                super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCodeHash,
+            >;
+            ///The storage key of `Paras.PvfActiveVoteList`.
+            #[inline]
+            pub fn pvf_active_vote_list() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "PvfActiveVoteList",
+                    &[],
+                )
+            }
+            ///The value of `Paras.PvfActiveVoteList` when nothing is stored.
+            #[inline]
+            pub fn pvf_active_vote_list_default() -> Result<
+                PvfActiveVoteList,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Paras.Parachains`.
+            pub type Parachains = Vec<
+                super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            >;
+            ///The storage key of `Paras.Parachains`.
+            #[inline]
+            pub fn parachains() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "Parachains", &[])
+            }
+            ///The value of `Paras.Parachains` when nothing is stored.
+            #[inline]
+            pub fn parachains_default() -> Result<
+                Parachains,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Paras.ParaLifecycles`.
+            pub type ParaLifecycles = super::super::super::runtime_types::polkadot_runtime_parachains::paras::ParaLifecycle;
+            ///The storage key of `Paras.ParaLifecycles`.
+            #[inline]
+            pub fn para_lifecycles(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "ParaLifecycles",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.Heads`.
+            pub type Heads = super::super::super::runtime_types::polkadot_parachain::primitives::HeadData;
+            ///The storage key of `Paras.Heads`.
+            #[inline]
+            pub fn heads(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "Heads",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.CurrentCodeHash`.
+            pub type CurrentCodeHash = super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCodeHash;
+            ///The storage key of `Paras.CurrentCodeHash`.
+            #[inline]
+            pub fn current_code_hash(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "CurrentCodeHash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.PastCodeHash`.
+            pub type PastCodeHash = super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCodeHash;
+            ///The storage key of `Paras.PastCodeHash`.
+            #[inline]
+            pub fn past_code_hash(
+                key1: &(
+                    super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                    u32,
+                ),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "PastCodeHash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.PastCodeMeta`.
+            pub type PastCodeMeta = super::super::super::runtime_types::polkadot_runtime_parachains::paras::ParaPastCodeMeta<
+                u32,
+            >;
+            ///The storage key of `Paras.PastCodeMeta`.
+            #[inline]
+            pub fn past_code_meta(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "PastCodeMeta",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Paras.PastCodeMeta` when nothing is stored.
+            #[inline]
+            pub fn past_code_meta_default() -> Result<
+                PastCodeMeta,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0")
+            }
+            ///The value type of `Paras.PastCodePruning`.
+            pub type PastCodePruning = Vec<
+                (
+                    super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                    u32,
+                ),
+            >;
+            ///The storage key of `Paras.PastCodePruning`.
+            #[inline]
+            pub fn past_code_pruning() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "PastCodePruning", &[])
+            }
+            ///The value of `Paras.PastCodePruning` when nothing is stored.
+            #[inline]
+            pub fn past_code_pruning_default() -> Result<
+                PastCodePruning,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Paras.FutureCodeUpgrades`.
+            pub type FutureCodeUpgrades = u32;
+            ///The storage key of `Paras.FutureCodeUpgrades`.
+            #[inline]
+            pub fn future_code_upgrades(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "FutureCodeUpgrades",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.FutureCodeHash`.
+            pub type FutureCodeHash = super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCodeHash;
+            ///The storage key of `Paras.FutureCodeHash`.
+            #[inline]
+            pub fn future_code_hash(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "FutureCodeHash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.UpgradeGoAheadSignal`.
+            pub type UpgradeGoAheadSignal = super::super::super::runtime_types::polkadot_primitives::v1::UpgradeGoAhead;
+            ///The storage key of `Paras.UpgradeGoAheadSignal`.
+            #[inline]
+            pub fn upgrade_go_ahead_signal(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "UpgradeGoAheadSignal",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.UpgradeRestrictionSignal`.
+            pub type UpgradeRestrictionSignal = super::super::super::runtime_types::polkadot_primitives::v1::UpgradeRestriction;
+            ///The storage key of `Paras.UpgradeRestrictionSignal`.
+            #[inline]
+            pub fn upgrade_restriction_signal(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "UpgradeRestrictionSignal",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.UpgradeCooldowns`.
+            pub type UpgradeCooldowns = Vec<
+                (
+                    super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                    u32,
+                ),
+            >;
+            ///The storage key of `Paras.UpgradeCooldowns`.
+            #[inline]
+            pub fn upgrade_cooldowns() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "UpgradeCooldowns", &[])
+            }
+            ///The value of `Paras.UpgradeCooldowns` when nothing is stored.
+            #[inline]
+            pub fn upgrade_cooldowns_default() -> Result<
+                UpgradeCooldowns,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Paras.UpcomingUpgrades`.
+            pub type UpcomingUpgrades = Vec<
+                (
+                    super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                    u32,
+                ),
+            >;
+            ///The storage key of `Paras.UpcomingUpgrades`.
+            #[inline]
+            pub fn upcoming_upgrades() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Paras", "UpcomingUpgrades", &[])
+            }
+            ///The value of `Paras.UpcomingUpgrades` when nothing is stored.
+            #[inline]
+            pub fn upcoming_upgrades_default() -> Result<
+                UpcomingUpgrades,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Paras.ActionsQueue`.
+            pub type ActionsQueue = Vec<
+                super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            >;
+            ///The storage key of `Paras.ActionsQueue`.
+            #[inline]
+            pub fn actions_queue(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "ActionsQueue",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Paras.ActionsQueue` when nothing is stored.
+            #[inline]
+            pub fn actions_queue_default() -> Result<
+                ActionsQueue,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Paras.UpcomingParasGenesis`.
+            pub type UpcomingParasGenesis = super::super::super::runtime_types::polkadot_runtime_parachains::paras::ParaGenesisArgs;
+            ///The storage key of `Paras.UpcomingParasGenesis`.
+            #[inline]
+            pub fn upcoming_paras_genesis(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "UpcomingParasGenesis",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Paras.CodeByHashRefs`.
+            pub type CodeByHashRefs = u32;
+            ///The storage key of `Paras.CodeByHashRefs`.
+            #[inline]
+            pub fn code_by_hash_refs(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCodeHash,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "CodeByHashRefs",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Paras.CodeByHashRefs` when nothing is stored.
+            #[inline]
+            pub fn code_by_hash_refs_default() -> Result<
+                CodeByHashRefs,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Paras.CodeByHash`.
+            pub type CodeByHash = super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCode;
+            ///The storage key of `Paras.CodeByHash`.
+            #[inline]
+            pub fn code_by_hash(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCodeHash,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Paras",
+                    "CodeByHash",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Paras.force_set_current_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_set_current_code(
+                para: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                new_code: super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCode,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::force_set_current_code {
+                    para,
+                    new_code,
+                })
+            }
+            ///`Paras.force_set_current_head` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_set_current_head(
+                para: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                new_head: super::super::super::runtime_types::polkadot_parachain::primitives::HeadData,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::force_set_current_head {
+                    para,
+                    new_head,
+                })
+            }
+            ///`Paras.force_schedule_code_upgrade` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_schedule_code_upgrade(
+                para: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                new_code: super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCode,
+                relay_parent_number: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::force_schedule_code_upgrade {
+                    para,
+                    new_code,
+                    relay_parent_number,
+                })
+            }
+            ///`Paras.force_note_new_head` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_note_new_head(
+                para: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                new_head: super::super::super::runtime_types::polkadot_parachain::primitives::HeadData,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::force_note_new_head {
+                    para,
+                    new_head,
+                })
+            }
+            ///`Paras.force_queue_action` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_queue_action(
+                para: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::force_queue_action {
+                    para,
+                })
+            }
+            ///`Paras.add_trusted_validation_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_trusted_validation_code(
+                validation_code: super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCode,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::add_trusted_validation_code {
+                    validation_code,
+                })
+            }
+            ///`Paras.poke_unused_validation_code` as a `RuntimeCall`.
+            #[inline]
+            pub fn poke_unused_validation_code(
+                validation_code_hash: super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCodeHash,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::poke_unused_validation_code {
+                    validation_code_hash,
+                })
+            }
+            ///`Paras.include_pvf_check_statement` as a `RuntimeCall`.
+            #[inline]
+            pub fn include_pvf_check_statement(
+                stmt: super::super::super::runtime_types::polkadot_primitives::v2::PvfCheckStatement,
+                signature: super::super::super::runtime_types::polkadot_primitives::v0::validator_app::Signature,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Paras(super::super::super::runtime_types::polkadot_runtime_parachains::paras::pallet::Call::include_pvf_check_statement {
+                    stmt,
+                    signature,
+                })
+            }
+        }
+    }
+    ///The `Initializer` pallet (index 57).
+    pub mod initializer {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 57u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::initializer::pallet::Call;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Initializer.HasInitialized`.
+            pub type HasInitialized = ();
+            ///The storage key of `Initializer.HasInitialized`.
+            #[inline]
+            pub fn has_initialized() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Initializer",
+                    "HasInitialized",
+                    &[],
+                )
+            }
+            ///The value type of `Initializer.BufferedSessionChanges`.
+            pub type BufferedSessionChanges = Vec<
+                super::super::super::runtime_types::polkadot_runtime_parachains::initializer::BufferedSessionChange,
+            >;
+            ///The storage key of `Initializer.BufferedSessionChanges`.
+            #[inline]
+            pub fn buffered_session_changes() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Initializer",
+                    "BufferedSessionChanges",
+                    &[],
+                )
+            }
+            ///The value of `Initializer.BufferedSessionChanges` when nothing is stored.
+            #[inline]
+            pub fn buffered_session_changes_default() -> Result<
+                BufferedSessionChanges,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Initializer.force_approve` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_approve(up_to: u32) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Initializer(super::super::super::runtime_types::polkadot_runtime_parachains::initializer::pallet::Call::force_approve {
+                    up_to,
+                })
+            }
+        }
+    }
+    ///The `Dmp` pallet (index 58).
+    pub mod dmp {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 58u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::dmp::pallet::Call;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Dmp.DownwardMessageQueues`.
+            pub type DownwardMessageQueues = Vec<
+                super::super::super::runtime_types::polkadot_core_primitives::InboundDownwardMessage<
+                    u32,
+                >,
+            >;
+            ///The storage key of `Dmp.DownwardMessageQueues`.
+            #[inline]
+            pub fn downward_message_queues(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Dmp",
+                    "DownwardMessageQueues",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Dmp.DownwardMessageQueues` when nothing is stored.
+            #[inline]
+            pub fn downward_message_queues_default() -> Result<
+                DownwardMessageQueues,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Dmp.DownwardMessageQueueHeads`.
+            pub type DownwardMessageQueueHeads = ::ferroscale_runtime_types::H256;
+            ///The storage key of `Dmp.DownwardMessageQueueHeads`.
+            #[inline]
+            pub fn downward_message_queue_heads(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Dmp",
+                    "DownwardMessageQueueHeads",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Dmp.DownwardMessageQueueHeads` when nothing is stored.
+            #[inline]
+            pub fn downward_message_queue_heads_default() -> Result<
+                DownwardMessageQueueHeads,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {}
+    }
+    ///The `Ump` pallet (index 59).
+    pub mod ump {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 59u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::ump::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_parachains::ump::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_parachains::ump::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Ump.RelayDispatchQueues`.
+            pub type RelayDispatchQueues = Vec<Vec<u8>>;
+            ///The storage key of `Ump.RelayDispatchQueues`.
+            #[inline]
+            pub fn relay_dispatch_queues(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Ump",
+                    "RelayDispatchQueues",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Ump.RelayDispatchQueues` when nothing is stored.
+            #[inline]
+            pub fn relay_dispatch_queues_default() -> Result<
+                RelayDispatchQueues,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Ump.RelayDispatchQueueSize`.
+            pub type RelayDispatchQueueSize = (u32, u32);
+            ///The storage key of `Ump.RelayDispatchQueueSize`.
+            #[inline]
+            pub fn relay_dispatch_queue_size(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Ump",
+                    "RelayDispatchQueueSize",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Ump.RelayDispatchQueueSize` when nothing is stored.
+            #[inline]
+            pub fn relay_dispatch_queue_size_default() -> Result<
+                RelayDispatchQueueSize,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `Ump.NeedsDispatch`.
+            pub type NeedsDispatch = Vec<
+                super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            >;
+            ///The storage key of `Ump.NeedsDispatch`.
+            #[inline]
+            pub fn needs_dispatch() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Ump", "NeedsDispatch", &[])
+            }
+            ///The value of `Ump.NeedsDispatch` when nothing is stored.
+            #[inline]
+            pub fn needs_dispatch_default() -> Result<
+                NeedsDispatch,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Ump.NextDispatchRoundStartWith`.
+            pub type NextDispatchRoundStartWith = super::super::super::runtime_types::polkadot_parachain::primitives::Id;
+            ///The storage key of `Ump.NextDispatchRoundStartWith`.
+            #[inline]
+            pub fn next_dispatch_round_start_with() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Ump",
+                    "NextDispatchRoundStartWith",
+                    &[],
+                )
+            }
+            ///The value type of `Ump.Overweight`.
+            pub type Overweight = (
+                super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                Vec<u8>,
+            );
+            ///The storage key of `Ump.Overweight`.
+            #[inline]
+            pub fn overweight(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Ump",
+                    "Overweight",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Ump.OverweightCount`.
+            pub type OverweightCount = u64;
+            ///The storage key of `Ump.OverweightCount`.
+            #[inline]
+            pub fn overweight_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Ump", "OverweightCount", &[])
+            }
+            ///The value of `Ump.OverweightCount` when nothing is stored.
+            #[inline]
+            pub fn overweight_count_default() -> Result<
+                OverweightCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Ump.service_overweight` as a `RuntimeCall`.
+            #[inline]
+            pub fn service_overweight(
+                index: u64,
+                weight_limit: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Ump(super::super::super::runtime_types::polkadot_runtime_parachains::ump::pallet::Call::service_overweight {
+                    index,
+                    weight_limit,
+                })
+            }
+        }
+    }
+    ///The `Hrmp` pallet (index 60).
+    pub mod hrmp {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 60u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Hrmp.HrmpOpenChannelRequests`.
+            pub type HrmpOpenChannelRequests = super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::HrmpOpenChannelRequest;
+            ///The storage key of `Hrmp.HrmpOpenChannelRequests`.
+            #[inline]
+            pub fn hrmp_open_channel_requests(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::HrmpChannelId,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpOpenChannelRequests",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Hrmp.HrmpOpenChannelRequestsList`.
+            pub type HrmpOpenChannelRequestsList = Vec<
+                super::super::super::runtime_types::polkadot_parachain::primitives::HrmpChannelId,
+            >;
+            ///The storage key of `Hrmp.HrmpOpenChannelRequestsList`.
+            #[inline]
+            pub fn hrmp_open_channel_requests_list() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpOpenChannelRequestsList",
+                    &[],
+                )
+            }
+            ///The value of `Hrmp.HrmpOpenChannelRequestsList` when nothing is stored.
+            #[inline]
+            pub fn hrmp_open_channel_requests_list_default() -> Result<
+                HrmpOpenChannelRequestsList,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Hrmp.HrmpOpenChannelRequestCount`.
+            pub type HrmpOpenChannelRequestCount = u32;
+            ///The storage key of `Hrmp.HrmpOpenChannelRequestCount`.
+            #[inline]
+            pub fn hrmp_open_channel_request_count(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpOpenChannelRequestCount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Hrmp.HrmpOpenChannelRequestCount` when nothing is stored.
+            #[inline]
+            pub fn hrmp_open_channel_request_count_default() -> Result<
+                HrmpOpenChannelRequestCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Hrmp.HrmpAcceptedChannelRequestCount`.
+            pub type HrmpAcceptedChannelRequestCount = u32;
+            ///The storage key of `Hrmp.HrmpAcceptedChannelRequestCount`.
+            #[inline]
+            pub fn hrmp_accepted_channel_request_count(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpAcceptedChannelRequestCount",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Hrmp.HrmpAcceptedChannelRequestCount` when nothing is stored.
+            #[inline]
+            pub fn hrmp_accepted_channel_request_count_default() -> Result<
+                HrmpAcceptedChannelRequestCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Hrmp.HrmpCloseChannelRequests`.
+            pub type HrmpCloseChannelRequests = ();
+            ///The storage key of `Hrmp.HrmpCloseChannelRequests`.
+            #[inline]
+            pub fn hrmp_close_channel_requests(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::HrmpChannelId,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpCloseChannelRequests",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Hrmp.HrmpCloseChannelRequestsList`.
+            pub type HrmpCloseChannelRequestsList = Vec<
+                super::super::super::runtime_types::polkadot_parachain::primitives::HrmpChannelId,
+            >;
+            ///The storage key of `Hrmp.HrmpCloseChannelRequestsList`.
+            #[inline]
+            pub fn hrmp_close_channel_requests_list() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpCloseChannelRequestsList",
+                    &[],
+                )
+            }
+            ///The value of `Hrmp.HrmpCloseChannelRequestsList` when nothing is stored.
+            #[inline]
+            pub fn hrmp_close_channel_requests_list_default() -> Result<
+                HrmpCloseChannelRequestsList,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Hrmp.HrmpWatermarks`.
+            pub type HrmpWatermarks = u32;
+            ///The storage key of `Hrmp.HrmpWatermarks`.
+            #[inline]
+            pub fn hrmp_watermarks(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpWatermarks",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Hrmp.HrmpChannels`.
+            pub type HrmpChannels = super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::HrmpChannel;
+            ///The storage key of `Hrmp.HrmpChannels`.
+            #[inline]
+            pub fn hrmp_channels(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::HrmpChannelId,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpChannels",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Hrmp.HrmpIngressChannelsIndex`.
+            pub type HrmpIngressChannelsIndex = Vec<
+                super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            >;
+            ///The storage key of `Hrmp.HrmpIngressChannelsIndex`.
+            #[inline]
+            pub fn hrmp_ingress_channels_index(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpIngressChannelsIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Hrmp.HrmpIngressChannelsIndex` when nothing is stored.
+            #[inline]
+            pub fn hrmp_ingress_channels_index_default() -> Result<
+                HrmpIngressChannelsIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Hrmp.HrmpEgressChannelsIndex`.
+            pub type HrmpEgressChannelsIndex = Vec<
+                super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            >;
+            ///The storage key of `Hrmp.HrmpEgressChannelsIndex`.
+            #[inline]
+            pub fn hrmp_egress_channels_index(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpEgressChannelsIndex",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Hrmp.HrmpEgressChannelsIndex` when nothing is stored.
+            #[inline]
+            pub fn hrmp_egress_channels_index_default() -> Result<
+                HrmpEgressChannelsIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Hrmp.HrmpChannelContents`.
+            pub type HrmpChannelContents = Vec<
+                super::super::super::runtime_types::polkadot_core_primitives::InboundHrmpMessage<
+                    u32,
+                >,
+            >;
+            ///The storage key of `Hrmp.HrmpChannelContents`.
+            #[inline]
+            pub fn hrmp_channel_contents(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::HrmpChannelId,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpChannelContents",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Hrmp.HrmpChannelContents` when nothing is stored.
+            #[inline]
+            pub fn hrmp_channel_contents_default() -> Result<
+                HrmpChannelContents,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Hrmp.HrmpChannelDigests`.
+            pub type HrmpChannelDigests = Vec<
+                (
+                    u32,
+                    Vec<
+                        super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                    >,
+                ),
+            >;
+            ///The storage key of `Hrmp.HrmpChannelDigests`.
+            #[inline]
+            pub fn hrmp_channel_digests(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Hrmp",
+                    "HrmpChannelDigests",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Hrmp.HrmpChannelDigests` when nothing is stored.
+            #[inline]
+            pub fn hrmp_channel_digests_default() -> Result<
+                HrmpChannelDigests,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Hrmp.hrmp_init_open_channel` as a `RuntimeCall`.
+            #[inline]
+            pub fn hrmp_init_open_channel(
+                recipient: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                proposed_max_capacity: u32,
+                proposed_max_message_size: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::hrmp_init_open_channel {
+                    recipient,
+                    proposed_max_capacity,
+                    proposed_max_message_size,
+                })
+            }
+            ///`Hrmp.hrmp_accept_open_channel` as a `RuntimeCall`.
+            #[inline]
+            pub fn hrmp_accept_open_channel(
+                sender: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::hrmp_accept_open_channel {
+                    sender,
+                })
+            }
+            ///`Hrmp.hrmp_close_channel` as a `RuntimeCall`.
+            #[inline]
+            pub fn hrmp_close_channel(
+                channel_id: super::super::super::runtime_types::polkadot_parachain::primitives::HrmpChannelId,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::hrmp_close_channel {
+                    channel_id,
+                })
+            }
+            ///`Hrmp.force_clean_hrmp` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_clean_hrmp(
+                para: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                inbound: u32,
+                outbound: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::force_clean_hrmp {
+                    para,
+                    inbound,
+                    outbound,
+                })
+            }
+            ///`Hrmp.force_process_hrmp_open` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_process_hrmp_open(
+                channels: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::force_process_hrmp_open {
+                    channels,
+                })
+            }
+            ///`Hrmp.force_process_hrmp_close` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_process_hrmp_close(
+                channels: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::force_process_hrmp_close {
+                    channels,
+                })
+            }
+            ///`Hrmp.hrmp_cancel_open_request` as a `RuntimeCall`.
+            #[inline]
+            pub fn hrmp_cancel_open_request(
+                channel_id: super::super::super::runtime_types::polkadot_parachain::primitives::HrmpChannelId,
+                open_requests: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Hrmp(super::super::super::runtime_types::polkadot_runtime_parachains::hrmp::pallet::Call::hrmp_cancel_open_request {
+                    channel_id,
+                    open_requests,
+                })
+            }
+        }
+    }
+    ///The `ParaSessionInfo` pallet (index 61).
+    pub mod para_session_info {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 61u8;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ParaSessionInfo.AssignmentKeysUnsafe`.
+            pub type AssignmentKeysUnsafe = Vec<
+                super::super::super::runtime_types::polkadot_primitives::v1::assignment_app::Public,
+            >;
+            ///The storage key of `ParaSessionInfo.AssignmentKeysUnsafe`.
+            #[inline]
+            pub fn assignment_keys_unsafe() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaSessionInfo",
+                    "AssignmentKeysUnsafe",
+                    &[],
+                )
+            }
+            ///The value of `ParaSessionInfo.AssignmentKeysUnsafe` when nothing is stored.
+            #[inline]
+            pub fn assignment_keys_unsafe_default() -> Result<
+                AssignmentKeysUnsafe,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `ParaSessionInfo.EarliestStoredSession`.
+            pub type EarliestStoredSession = u32;
+            ///The storage key of `ParaSessionInfo.EarliestStoredSession`.
+            #[inline]
+            pub fn earliest_stored_session() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaSessionInfo",
+                    "EarliestStoredSession",
+                    &[],
+                )
+            }
+            ///The value of `ParaSessionInfo.EarliestStoredSession` when nothing is stored.
+            #[inline]
+            pub fn earliest_stored_session_default() -> Result<
+                EarliestStoredSession,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `ParaSessionInfo.Sessions`.
+            pub type Sessions = super::super::super::runtime_types::polkadot_primitives::v2::SessionInfo;
+            ///The storage key of `ParaSessionInfo.Sessions`.
+            #[inline]
+            pub fn sessions(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParaSessionInfo",
+                    "Sessions",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+    }
+    ///The `ParasDisputes` pallet (index 62).
+    pub mod paras_disputes {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 62u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_parachains::disputes::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_parachains::disputes::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_parachains::disputes::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `ParasDisputes.LastPrunedSession`.
+            pub type LastPrunedSession = u32;
+            ///The storage key of `ParasDisputes.LastPrunedSession`.
+            #[inline]
+            pub fn last_pruned_session() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasDisputes",
+                    "LastPrunedSession",
+                    &[],
+                )
+            }
+            ///The value type of `ParasDisputes.Disputes`.
+            pub type Disputes = super::super::super::runtime_types::polkadot_primitives::v1::DisputeState<
+                u32,
+            >;
+            ///The storage key of `ParasDisputes.Disputes`.
+            #[inline]
+            pub fn disputes(
+                key1: &u32,
+                key2: &super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasDisputes",
+                    "Disputes",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ParasDisputes.Included`.
+            pub type Included = u32;
+            ///The storage key of `ParasDisputes.Included`.
+            #[inline]
+            pub fn included(
+                key1: &u32,
+                key2: &super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasDisputes",
+                    "Included",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ParasDisputes.SpamSlots`.
+            pub type SpamSlots = Vec<u32>;
+            ///The storage key of `ParasDisputes.SpamSlots`.
+            #[inline]
+            pub fn spam_slots(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "ParasDisputes",
+                    "SpamSlots",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `ParasDisputes.Frozen`.
+            pub type Frozen = Option<u32>;
+            ///The storage key of `ParasDisputes.Frozen`.
+            #[inline]
+            pub fn frozen() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("ParasDisputes", "Frozen", &[])
+            }
+            ///The value of `ParasDisputes.Frozen` when nothing is stored.
+            #[inline]
+            pub fn frozen_default() -> Result<Frozen, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`ParasDisputes.force_unfreeze` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_unfreeze() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::ParasDisputes(
+                    super::super::super::runtime_types::polkadot_runtime_parachains::disputes::pallet::Call::force_unfreeze,
+                )
+            }
+        }
+    }
+    ///The `Registrar` pallet (index 70).
+    pub mod registrar {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 70u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Registrar.ParaDeposit`.
+            #[inline]
+            pub fn para_deposit() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0\x10\xA5\xD4\xE8\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Registrar.DataDepositPerByte`.
+            #[inline]
+            pub fn data_deposit_per_byte() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\x80\x96\x98\0\0\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Registrar.PendingSwap`.
+            pub type PendingSwap = super::super::super::runtime_types::polkadot_parachain::primitives::Id;
+            ///The storage key of `Registrar.PendingSwap`.
+            #[inline]
+            pub fn pending_swap(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Registrar",
+                    "PendingSwap",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Registrar.Paras`.
+            pub type Paras = super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::ParaInfo<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+            >;
+            ///The storage key of `Registrar.Paras`.
+            #[inline]
+            pub fn paras(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Registrar",
+                    "Paras",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Registrar.NextFreeParaId`.
+            pub type NextFreeParaId = super::super::super::runtime_types::polkadot_parachain::primitives::Id;
+            ///The storage key of `Registrar.NextFreeParaId`.
+            #[inline]
+            pub fn next_free_para_id() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Registrar",
+                    "NextFreeParaId",
+                    &[],
+                )
+            }
+            ///The value of `Registrar.NextFreeParaId` when nothing is stored.
+            #[inline]
+            pub fn next_free_para_id_default() -> Result<
+                NextFreeParaId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Registrar.register` as a `RuntimeCall`.
+            #[inline]
+            pub fn register(
+                id: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                genesis_head: super::super::super::runtime_types::polkadot_parachain::primitives::HeadData,
+                validation_code: super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCode,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::register {
+                    id,
+                    genesis_head,
+                    validation_code,
+                })
+            }
+            ///`Registrar.force_register` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_register(
+                who: ::ferroscale_runtime_types::AccountId32,
+                deposit: u128,
+                id: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                genesis_head: super::super::super::runtime_types::polkadot_parachain::primitives::HeadData,
+                validation_code: super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCode,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::force_register {
+                    who,
+                    deposit,
+                    id,
+                    genesis_head,
+                    validation_code,
+                })
+            }
+            ///`Registrar.deregister` as a `RuntimeCall`.
+            #[inline]
+            pub fn deregister(
+                id: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::deregister {
+                    id,
+                })
+            }
+            ///`Registrar.swap` as a `RuntimeCall`.
+            #[inline]
+            pub fn swap(
+                id: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                other: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::swap {
+                    id,
+                    other,
+                })
+            }
+            ///`Registrar.force_remove_lock` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_remove_lock(
+                para: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::force_remove_lock {
+                    para,
+                })
+            }
+            ///`Registrar.reserve` as a `RuntimeCall`.
+            #[inline]
+            pub fn reserve() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Registrar(
+                    super::super::super::runtime_types::polkadot_runtime_common::paras_registrar::pallet::Call::reserve,
+                )
+            }
+        }
+    }
+    ///The `Slots` pallet (index 71).
+    pub mod slots {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 71u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_common::slots::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_common::slots::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_common::slots::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Slots.LeasePeriod`.
+            #[inline]
+            pub fn lease_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0u\x12\0")
+            }
+            ///`Slots.LeaseOffset`.
+            #[inline]
+            pub fn lease_offset() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0\x10\x0E\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Slots.Leases`.
+            pub type Leases = Vec<
+                Option<(::ferroscale_runtime_types::AccountId32, u128)>,
+            >;
+            ///The storage key of `Slots.Leases`.
+            #[inline]
+            pub fn leases(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Slots",
+                    "Leases",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `Slots.Leases` when nothing is stored.
+            #[inline]
+            pub fn leases_default() -> Result<Leases, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Slots.force_lease` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_lease(
+                para: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                leaser: ::ferroscale_runtime_types::AccountId32,
+                amount: u128,
+                period_begin: u32,
+                period_count: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Slots(super::super::super::runtime_types::polkadot_runtime_common::slots::pallet::Call::force_lease {
+                    para,
+                    leaser,
+                    amount,
+                    period_begin,
+                    period_count,
+                })
+            }
+            ///`Slots.clear_all_leases` as a `RuntimeCall`.
+            #[inline]
+            pub fn clear_all_leases(
+                para: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Slots(super::super::super::runtime_types::polkadot_runtime_common::slots::pallet::Call::clear_all_leases {
+                    para,
+                })
+            }
+            ///`Slots.trigger_onboard` as a `RuntimeCall`.
+            #[inline]
+            pub fn trigger_onboard(
+                para: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Slots(super::super::super::runtime_types::polkadot_runtime_common::slots::pallet::Call::trigger_onboard {
+                    para,
+                })
+            }
+        }
+    }
+    ///The `Auctions` pallet (index 72).
+    pub mod auctions {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 72u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_common::auctions::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_common::auctions::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_common::auctions::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Auctions.EndingPeriod`.
+            #[inline]
+            pub fn ending_period() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"@\x19\x01\0")
+            }
+            ///`Auctions.SampleLength`.
+            #[inline]
+            pub fn sample_length() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x14\0\0\0")
+            }
+            ///`Auctions.SlotRangeCount`.
+            #[inline]
+            pub fn slot_range_count() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"$\0\0\0")
+            }
+            ///`Auctions.LeasePeriodsPerSlot`.
+            #[inline]
+            pub fn lease_periods_per_slot() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\x08\0\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Auctions.AuctionCounter`.
+            pub type AuctionCounter = u32;
+            ///The storage key of `Auctions.AuctionCounter`.
+            #[inline]
+            pub fn auction_counter() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Auctions",
+                    "AuctionCounter",
+                    &[],
+                )
+            }
+            ///The value of `Auctions.AuctionCounter` when nothing is stored.
+            #[inline]
+            pub fn auction_counter_default() -> Result<
+                AuctionCounter,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Auctions.AuctionInfo`.
+            pub type AuctionInfo = (u32, u32);
+            ///The storage key of `Auctions.AuctionInfo`.
+            #[inline]
+            pub fn auction_info() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Auctions", "AuctionInfo", &[])
+            }
+            ///The value type of `Auctions.ReservedAmounts`.
+            pub type ReservedAmounts = u128;
+            ///The storage key of `Auctions.ReservedAmounts`.
+            #[inline]
+            pub fn reserved_amounts(
+                key1: &(
+                    ::ferroscale_runtime_types::AccountId32,
+                    super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                ),
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Auctions",
+                    "ReservedAmounts",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Auctions.Winning`.
+            pub type Winning = [Option<
+                (
+                    ::ferroscale_runtime_types::AccountId32,
+                    super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                    u128,
+                ),
+            >; 36usize];
+            ///The storage key of `Auctions.Winning`.
+            #[inline]
+            pub fn winning(key1: &u32) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Auctions",
+                    "Winning",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Auctions.new_auction` as a `RuntimeCall`.
+            #[inline]
+            pub fn new_auction(
+                duration: u32,
+                lease_period_index: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Auctions(super::super::super::runtime_types::polkadot_runtime_common::auctions::pallet::Call::new_auction {
+                    duration,
+                    lease_period_index,
+                })
+            }
+            ///`Auctions.bid` as a `RuntimeCall`.
+            #[inline]
+            pub fn bid(
+                para: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                auction_index: u32,
+                first_slot: u32,
+                last_slot: u32,
+                amount: u128,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Auctions(super::super::super::runtime_types::polkadot_runtime_common::auctions::pallet::Call::bid {
+                    para,
+                    auction_index,
+                    first_slot,
+                    last_slot,
+                    amount,
+                })
+            }
+            ///`Auctions.cancel_auction` as a `RuntimeCall`.
+            #[inline]
+            pub fn cancel_auction() -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Auctions(
+                    super::super::super::runtime_types::polkadot_runtime_common::auctions::pallet::Call::cancel_auction,
+                )
+            }
+        }
+    }
+    ///The `Crowdloan` pallet (index 73).
+    pub mod crowdloan {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 73u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Error;
+        /// The pallet's constants, decoded from the metadata.
+        pub mod constants {
+            ///`Crowdloan.PalletId`.
+            #[inline]
+            pub fn pallet_id() -> Result<
+                super::super::super::runtime_types::frame_support::PalletId,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"py/cfund")
+            }
+            ///`Crowdloan.MinContribution`.
+            #[inline]
+            pub fn min_contribution() -> Result<u128, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(
+                    b"\0t;\xA4\x0B\0\0\0\0\0\0\0\0\0\0\0",
+                )
+            }
+            ///`Crowdloan.RemoveKeysLimit`.
+            #[inline]
+            pub fn remove_keys_limit() -> Result<u32, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\xE8\x03\0\0")
+            }
+        }
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `Crowdloan.Funds`.
+            pub type Funds = super::super::super::runtime_types::polkadot_runtime_common::crowdloan::FundInfo<
+                ::ferroscale_runtime_types::AccountId32,
+                u128,
+                u32,
+            >;
+            ///The storage key of `Crowdloan.Funds`.
+            #[inline]
+            pub fn funds(
+                key1: &super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Crowdloan",
+                    "Funds",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `Crowdloan.NewRaise`.
+            pub type NewRaise = Vec<
+                super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            >;
+            ///The storage key of `Crowdloan.NewRaise`.
+            #[inline]
+            pub fn new_raise() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Crowdloan", "NewRaise", &[])
+            }
+            ///The value of `Crowdloan.NewRaise` when nothing is stored.
+            #[inline]
+            pub fn new_raise_default() -> Result<NewRaise, ::parity_scale_codec::Error> {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `Crowdloan.EndingsCount`.
+            pub type EndingsCount = u32;
+            ///The storage key of `Crowdloan.EndingsCount`.
+            #[inline]
+            pub fn endings_count() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("Crowdloan", "EndingsCount", &[])
+            }
+            ///The value of `Crowdloan.EndingsCount` when nothing is stored.
+            #[inline]
+            pub fn endings_count_default() -> Result<
+                EndingsCount,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `Crowdloan.NextFundIndex`.
+            pub type NextFundIndex = u32;
+            ///The storage key of `Crowdloan.NextFundIndex`.
+            #[inline]
+            pub fn next_fund_index() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "Crowdloan",
+                    "NextFundIndex",
+                    &[],
+                )
+            }
+            ///The value of `Crowdloan.NextFundIndex` when nothing is stored.
+            #[inline]
+            pub fn next_fund_index_default() -> Result<
+                NextFundIndex,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`Crowdloan.create` as a `RuntimeCall`.
+            #[inline]
+            pub fn create(
+                index: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                cap: u128,
+                first_period: u32,
+                last_period: u32,
+                end: u32,
+                verifier: Option<
+                    super::super::super::runtime_types::sp_runtime::MultiSigner,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::create {
+                    index,
+                    cap,
+                    first_period,
+                    last_period,
+                    end,
+                    verifier,
+                })
+            }
+            ///`Crowdloan.contribute` as a `RuntimeCall`.
+            #[inline]
+            pub fn contribute(
+                index: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                value: u128,
+                signature: Option<
+                    super::super::super::runtime_types::sp_runtime::MultiSignature,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::contribute {
+                    index,
+                    value,
+                    signature,
+                })
+            }
+            ///`Crowdloan.withdraw` as a `RuntimeCall`.
+            #[inline]
+            pub fn withdraw(
+                who: ::ferroscale_runtime_types::AccountId32,
+                index: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::withdraw {
+                    who,
+                    index,
+                })
+            }
+            ///`Crowdloan.refund` as a `RuntimeCall`.
+            #[inline]
+            pub fn refund(
+                index: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::refund {
+                    index,
+                })
+            }
+            ///`Crowdloan.dissolve` as a `RuntimeCall`.
+            #[inline]
+            pub fn dissolve(
+                index: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::dissolve {
+                    index,
+                })
+            }
+            ///`Crowdloan.edit` as a `RuntimeCall`.
+            #[inline]
+            pub fn edit(
+                index: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                cap: u128,
+                first_period: u32,
+                last_period: u32,
+                end: u32,
+                verifier: Option<
+                    super::super::super::runtime_types::sp_runtime::MultiSigner,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::edit {
+                    index,
+                    cap,
+                    first_period,
+                    last_period,
+                    end,
+                    verifier,
+                })
+            }
+            ///`Crowdloan.add_memo` as a `RuntimeCall`.
+            #[inline]
+            pub fn add_memo(
+                index: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                memo: Vec<u8>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::add_memo {
+                    index,
+                    memo,
+                })
+            }
+            ///`Crowdloan.poke` as a `RuntimeCall`.
+            #[inline]
+            pub fn poke(
+                index: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::poke {
+                    index,
+                })
+            }
+            ///`Crowdloan.contribute_all` as a `RuntimeCall`.
+            #[inline]
+            pub fn contribute_all(
+                index: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+                signature: Option<
+                    super::super::super::runtime_types::sp_runtime::MultiSignature,
+                >,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::Crowdloan(super::super::super::runtime_types::polkadot_runtime_common::crowdloan::pallet::Call::contribute_all {
+                    index,
+                    signature,
+                })
+            }
+        }
+    }
+    ///The `XcmPallet` pallet (index 99).
+    pub mod xcm_pallet {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = 99u8;
+        ///The pallet's calls.
+        pub type Call = super::super::runtime_types::pallet_xcm::pallet::Call;
+        ///The pallet's events.
+        pub type Event = super::super::runtime_types::pallet_xcm::pallet::Event;
+        ///The pallet's errors.
+        pub type Error = super::super::runtime_types::pallet_xcm::pallet::Error;
+        /// The pallet's storage: key builders, value types, defaults.
+        pub mod storage {
+            ///The value type of `XcmPallet.QueryCounter`.
+            pub type QueryCounter = u64;
+            ///The storage key of `XcmPallet.QueryCounter`.
+            #[inline]
+            pub fn query_counter() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key("XcmPallet", "QueryCounter", &[])
+            }
+            ///The value of `XcmPallet.QueryCounter` when nothing is stored.
+            #[inline]
+            pub fn query_counter_default() -> Result<
+                QueryCounter,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0\0\0\0\0")
+            }
+            ///The value type of `XcmPallet.Queries`.
+            pub type Queries = super::super::super::runtime_types::pallet_xcm::pallet::QueryStatus<
+                u32,
+            >;
+            ///The storage key of `XcmPallet.Queries`.
+            #[inline]
+            pub fn queries(key1: &u64) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "Queries",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `XcmPallet.AssetTraps`.
+            pub type AssetTraps = u32;
+            ///The storage key of `XcmPallet.AssetTraps`.
+            #[inline]
+            pub fn asset_traps(key1: &::ferroscale_runtime_types::H256) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "AssetTraps",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Identity,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value of `XcmPallet.AssetTraps` when nothing is stored.
+            #[inline]
+            pub fn asset_traps_default() -> Result<
+                AssetTraps,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0\0\0\0")
+            }
+            ///The value type of `XcmPallet.SafeXcmVersion`.
+            pub type SafeXcmVersion = u32;
+            ///The storage key of `XcmPallet.SafeXcmVersion`.
+            #[inline]
+            pub fn safe_xcm_version() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "SafeXcmVersion",
+                    &[],
+                )
+            }
+            ///The value type of `XcmPallet.SupportedVersion`.
+            pub type SupportedVersion = u32;
+            ///The storage key of `XcmPallet.SupportedVersion`.
+            #[inline]
+            pub fn supported_version(
+                key1: &u32,
+                key2: &super::super::super::runtime_types::xcm::VersionedMultiLocation,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "SupportedVersion",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `XcmPallet.VersionNotifiers`.
+            pub type VersionNotifiers = u64;
+            ///The storage key of `XcmPallet.VersionNotifiers`.
+            #[inline]
+            pub fn version_notifiers(
+                key1: &u32,
+                key2: &super::super::super::runtime_types::xcm::VersionedMultiLocation,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "VersionNotifiers",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `XcmPallet.VersionNotifyTargets`.
+            pub type VersionNotifyTargets = (u64, u64, u32);
+            ///The storage key of `XcmPallet.VersionNotifyTargets`.
+            #[inline]
+            pub fn version_notify_targets(
+                key1: &u32,
+                key2: &super::super::super::runtime_types::xcm::VersionedMultiLocation,
+            ) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "VersionNotifyTargets",
+                    &[
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Twox64Concat,
+                            &::parity_scale_codec::Encode::encode(key1)[..],
+                        ),
+                        (
+                            ::ferroscale_runtime_types::StorageHasher::Blake2_128Concat,
+                            &::parity_scale_codec::Encode::encode(key2)[..],
+                        ),
+                    ],
+                )
+            }
+            ///The value type of `XcmPallet.VersionDiscoveryQueue`.
+            pub type VersionDiscoveryQueue = super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
+                (super::super::super::runtime_types::xcm::VersionedMultiLocation, u32),
+            >;
+            ///The storage key of `XcmPallet.VersionDiscoveryQueue`.
+            #[inline]
+            pub fn version_discovery_queue() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "VersionDiscoveryQueue",
+                    &[],
+                )
+            }
+            ///The value of `XcmPallet.VersionDiscoveryQueue` when nothing is stored.
+            #[inline]
+            pub fn version_discovery_queue_default() -> Result<
+                VersionDiscoveryQueue,
+                ::parity_scale_codec::Error,
+            > {
+                ::ferroscale_runtime_types::decode_all(b"\0")
+            }
+            ///The value type of `XcmPallet.CurrentMigration`.
+            pub type CurrentMigration = super::super::super::runtime_types::pallet_xcm::pallet::VersionMigrationStage;
+            ///The storage key of `XcmPallet.CurrentMigration`.
+            #[inline]
+            pub fn current_migration() -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(
+                    "XcmPallet",
+                    "CurrentMigration",
+                    &[],
+                )
+            }
+        }
+        /// Constructors of the pallet's calls as `RuntimeCall`s.
+        pub mod calls {
+            ///`XcmPallet.send` as a `RuntimeCall`.
+            #[inline]
+            pub fn send(
+                dest: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                message: super::super::super::runtime_types::xcm::VersionedXcm,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::send {
+                    dest,
+                    message,
+                })
+            }
+            ///`XcmPallet.teleport_assets` as a `RuntimeCall`.
+            #[inline]
+            pub fn teleport_assets(
+                dest: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                beneficiary: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                assets: super::super::super::runtime_types::xcm::VersionedMultiAssets,
+                fee_asset_item: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::teleport_assets {
+                    dest,
+                    beneficiary,
+                    assets,
+                    fee_asset_item,
+                })
+            }
+            ///`XcmPallet.reserve_transfer_assets` as a `RuntimeCall`.
+            #[inline]
+            pub fn reserve_transfer_assets(
+                dest: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                beneficiary: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                assets: super::super::super::runtime_types::xcm::VersionedMultiAssets,
+                fee_asset_item: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::reserve_transfer_assets {
+                    dest,
+                    beneficiary,
+                    assets,
+                    fee_asset_item,
+                })
+            }
+            ///`XcmPallet.execute` as a `RuntimeCall`.
+            #[inline]
+            pub fn execute(
+                message: super::super::super::runtime_types::xcm::VersionedXcm,
+                max_weight: u64,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::execute {
+                    message,
+                    max_weight,
+                })
+            }
+            ///`XcmPallet.force_xcm_version` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_xcm_version(
+                location: super::super::super::runtime_types::xcm::v1::multilocation::MultiLocation,
+                xcm_version: u32,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::force_xcm_version {
+                    location,
+                    xcm_version,
+                })
+            }
+            ///`XcmPallet.force_default_xcm_version` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_default_xcm_version(
+                maybe_xcm_version: Option<u32>,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::force_default_xcm_version {
+                    maybe_xcm_version,
+                })
+            }
+            ///`XcmPallet.force_subscribe_version_notify` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_subscribe_version_notify(
+                location: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::force_subscribe_version_notify {
+                    location,
+                })
+            }
+            ///`XcmPallet.force_unsubscribe_version_notify` as a `RuntimeCall`.
+            #[inline]
+            pub fn force_unsubscribe_version_notify(
+                location: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::force_unsubscribe_version_notify {
+                    location,
+                })
+            }
+            ///`XcmPallet.limited_reserve_transfer_assets` as a `RuntimeCall`.
+            #[inline]
+            pub fn limited_reserve_transfer_assets(
+                dest: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                beneficiary: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                assets: super::super::super::runtime_types::xcm::VersionedMultiAssets,
+                fee_asset_item: u32,
+                weight_limit: super::super::super::runtime_types::xcm::v2::WeightLimit,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::limited_reserve_transfer_assets {
+                    dest,
+                    beneficiary,
+                    assets,
+                    fee_asset_item,
+                    weight_limit,
+                })
+            }
+            ///`XcmPallet.limited_teleport_assets` as a `RuntimeCall`.
+            #[inline]
+            pub fn limited_teleport_assets(
+                dest: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                beneficiary: super::super::super::runtime_types::xcm::VersionedMultiLocation,
+                assets: super::super::super::runtime_types::xcm::VersionedMultiAssets,
+                fee_asset_item: u32,
+                weight_limit: super::super::super::runtime_types::xcm::v2::WeightLimit,
+            ) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::XcmPallet(super::super::super::runtime_types::pallet_xcm::pallet::Call::limited_teleport_assets {
+                    dest,
+                    beneficiary,
+                    assets,
+                    fee_asset_item,
+                    weight_limit,
+                })
+            }
+        }
+    }
+}
 /// Decodes `bytes` as the metadata's type `type_id` with the generated
 /// types (all input consumed, nesting capped) and encodes the result
 /// again; `None` for an id with no standalone Rust type.

@@ -1,0 +1,267 @@
+//! Typed access per pallet: `pallets::<pallet>::{constants, storage, calls}`.
+//!
+//! - `constants::name()` decodes the constant's value bytes from the metadata.
+//! - `storage::entry(keys…)` builds the full storage key with the entry's
+//!   hashers; `storage::Entry` names the value type and, for entries with a
+//!   default, `storage::entry_default()` decodes it.
+//! - `calls::name(args…)` builds the `RuntimeCall` whose encoding is the
+//!   extrinsic's call bytes.
+//!
+//! Every function is `#[inline]`, so a chain's types compile without
+//! instantiating a decoder per constant and storage entry; only what a
+//! service calls is compiled.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use scale_info::TypeDef;
+
+use crate::idents::{ident, snake};
+use crate::input::{ChainInput, PalletInfo, StorageInfo};
+use crate::types::TypeGen;
+
+/// Depth of the items inside `pallets::<pallet>::<section>`.
+const SECTION_DEPTH: usize = 3;
+
+/// The `pallets` module.
+pub fn pallets_module(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
+    let mut seen = BTreeSet::new();
+    let modules = input.pallets.iter().map(|p| {
+        let name = unique(&mut seen, snake(&p.name));
+        let name = ident(&name);
+        let body = pallet_body(input, gen, p);
+        let doc = format!("The `{}` pallet (index {}).", p.name, p.index);
+        quote!(#[doc = #doc] pub mod #name { #body })
+    });
+    quote! {
+        /// Typed access to each pallet: constants, storage keys and values, call constructors.
+        pub mod pallets { #(#modules)* }
+    }
+}
+
+fn unique(seen: &mut BTreeSet<String>, mut name: String) -> String {
+    while !seen.insert(name.clone()) {
+        name.push('_');
+    }
+    name
+}
+
+fn pallet_body(input: &ChainInput, gen: &TypeGen<'_>, p: &PalletInfo) -> TokenStream {
+    let index = p.index;
+    let mut out = quote! {
+        /// Index of the pallet in `RuntimeCall` and `RuntimeEvent`.
+        pub const INDEX: u8 = #index;
+    };
+    for (alias, id, what) in [
+        ("Call", p.calls, "calls"),
+        ("Event", p.event, "events"),
+        ("Error", p.error, "errors"),
+    ] {
+        if let Some(id) = id {
+            let alias = ident(alias);
+            let ty = gen.type_ref(id, 2);
+            let doc = format!("The pallet's {what}.");
+            out.extend(quote!(#[doc = #doc] pub type #alias = #ty;));
+        }
+    }
+    if !p.constants.is_empty() {
+        let consts = constants(gen, p);
+        out.extend(quote! {
+            /// The pallet's constants, decoded from the metadata.
+            pub mod constants { #consts }
+        });
+    }
+    if !p.storage.is_empty() {
+        let entries = storage(gen, p);
+        out.extend(quote! {
+            /// The pallet's storage: key builders, value types, defaults.
+            pub mod storage { #entries }
+        });
+    }
+    if let Some(calls) = calls(input, gen, p) {
+        out.extend(quote! {
+            /// Constructors of the pallet's calls as `RuntimeCall`s.
+            pub mod calls { #calls }
+        });
+    }
+    out
+}
+
+fn constants(gen: &TypeGen<'_>, p: &PalletInfo) -> TokenStream {
+    let mut seen = BTreeSet::new();
+    let items = p
+        .constants
+        .iter()
+        .filter(|c| gen.is_standalone(c.1))
+        .map(|(name, ty, value)| {
+            let f = ident(&unique(&mut seen, snake(name)));
+            let ty = gen.type_ref(*ty, SECTION_DEPTH);
+            let bytes = Literal::byte_string(value);
+            let doc = format!("`{}.{name}`.", p.name);
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #f() -> Result<#ty, ::parity_scale_codec::Error> {
+                    ::ferroscale_runtime_types::decode_all(#bytes)
+                }
+            }
+        });
+    quote!(#(#items)*)
+}
+
+fn storage(gen: &TypeGen<'_>, p: &PalletInfo) -> TokenStream {
+    let mut seen = BTreeSet::new();
+    let prefix = &p.storage_prefix;
+    let items = p.storage.iter().map(|s| {
+        let fname = unique(&mut seen, snake(&s.name));
+        let f = ident(&fname);
+        // The alias must not shadow the prelude names the functions use.
+        let alias = if ["Result", "Vec", "Box", "Option", "String"].contains(&s.name.as_str()) {
+            ident(&format!("{}Value", s.name))
+        } else {
+            ident(&s.name)
+        };
+        let item = &s.name;
+        let value = gen.type_ref(s.value, SECTION_DEPTH);
+        let (params, keys) = key_params(gen, s);
+        let doc_key = format!("The storage key of `{}.{item}`.", p.name);
+        let doc_value = format!("The value type of `{}.{item}`.", p.name);
+        let mut out = quote! {
+            #[doc = #doc_value]
+            pub type #alias = #value;
+            #[doc = #doc_key]
+            #[inline]
+            pub fn #f(#(#params),*) -> Vec<u8> {
+                ::ferroscale_runtime_types::storage_key(#prefix, #item, &[#(#keys),*])
+            }
+        };
+        if !s.optional {
+            let d = ident(&format!("{fname}_default"));
+            let bytes = Literal::byte_string(&s.default);
+            let doc = format!("The value of `{}.{item}` when nothing is stored.", p.name);
+            out.extend(quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #d() -> Result<#alias, ::parity_scale_codec::Error> {
+                    ::ferroscale_runtime_types::decode_all(#bytes)
+                }
+            });
+        }
+        out
+    });
+    quote!(#(#items)*)
+}
+
+/// Parameters of a key builder and its `(hasher, encoded key)` pairs.
+fn key_params(gen: &TypeGen<'_>, s: &StorageInfo) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let Some(key) = s.key else {
+        return (Vec::new(), Vec::new());
+    };
+    // Several hashers: the key type is a tuple with one element per hasher.
+    let key_types: Vec<u32> = if s.hashers.len() > 1 {
+        match &gen.registry().types[key as usize].ty.type_def {
+            TypeDef::Tuple(t) if t.fields.len() == s.hashers.len() => {
+                t.fields.iter().map(|f| f.id).collect()
+            }
+            _ => vec![key],
+        }
+    } else {
+        vec![key]
+    };
+    let single = key_types.len() == 1;
+    let mut params = Vec::new();
+    let mut pairs = Vec::new();
+    for (i, ty) in key_types.iter().enumerate() {
+        let name = ident(&format!("key{}", i + 1));
+        let rust = gen.type_ref(*ty, SECTION_DEPTH);
+        params.push(quote!(#name: &#rust));
+        // A single hasher over a tuple key hashes the whole tuple.
+        let hasher = if single {
+            s.hashers.first()
+        } else {
+            s.hashers.get(i)
+        };
+        let hasher = ident(hasher.map(hasher_name).unwrap_or("Identity"));
+        pairs.push(quote! {
+            (::ferroscale_runtime_types::StorageHasher::#hasher, &::parity_scale_codec::Encode::encode(#name)[..])
+        });
+    }
+    (params, pairs)
+}
+
+fn hasher_name(h: &frame_metadata::v14::StorageHasher) -> &'static str {
+    use frame_metadata::v14::StorageHasher as H;
+    match h {
+        H::Blake2_128 => "Blake2_128",
+        H::Blake2_256 => "Blake2_256",
+        H::Blake2_128Concat => "Blake2_128Concat",
+        H::Twox128 => "Twox128",
+        H::Twox256 => "Twox256",
+        H::Twox64Concat => "Twox64Concat",
+        H::Identity => "Identity",
+    }
+}
+
+/// Call constructors, when the pallet's calls appear in `RuntimeCall`.
+fn calls(input: &ChainInput, gen: &TypeGen<'_>, p: &PalletInfo) -> Option<TokenStream> {
+    let call_ty = p.calls?;
+    let runtime_call = input.extrinsic.as_ref()?.call;
+    let types = gen.registry();
+    let TypeDef::Variant(outer) = &types.types[runtime_call as usize].ty.type_def else {
+        return None;
+    };
+    let outer_variant = outer
+        .variants
+        .iter()
+        .find(|v| v.fields.len() == 1 && v.fields[0].ty.id == call_ty)?;
+    if !gen.is_generated_variant(runtime_call) || !gen.is_generated_variant(call_ty) {
+        return None;
+    }
+    let TypeDef::Variant(inner) = &types.types[call_ty as usize].ty.type_def else {
+        return None;
+    };
+    let boxed = gen
+        .field_decl(runtime_call, call_ty, SECTION_DEPTH)?
+        .to_string()
+        .starts_with("Box");
+    let outer_name = ident(&outer_variant.name);
+    let call_path = gen.type_ref(call_ty, SECTION_DEPTH);
+    let mut seen = BTreeSet::new();
+    let fns = inner.variants.iter().filter_map(|v| {
+        if v.fields.iter().any(|f| f.name.is_none()) {
+            return None;
+        }
+        let f = ident(&unique(&mut seen, snake(&v.name)));
+        let vname = ident(&v.name);
+        let mut params = Vec::new();
+        let mut names = Vec::new();
+        for field in &v.fields {
+            let Some(ty) = gen.field_decl(call_ty, field.ty.id, SECTION_DEPTH) else {
+                continue;
+            };
+            let n = ident(field.name.as_deref().unwrap_or_default());
+            params.push(quote!(#n: #ty));
+            names.push(n);
+        }
+        let inner = if names.is_empty() && v.fields.is_empty() {
+            quote!(#call_path::#vname)
+        } else {
+            quote!(#call_path::#vname { #(#names),* })
+        };
+        let wrapped = if boxed {
+            quote!(Box::new(#inner))
+        } else {
+            inner
+        };
+        let doc = format!("`{}.{}` as a `RuntimeCall`.", p.name, v.name);
+        Some(quote! {
+            #[doc = #doc]
+            #[inline]
+            pub fn #f(#(#params),*) -> super::super::super::RuntimeCall {
+                super::super::super::RuntimeCall::#outer_name(#wrapped)
+            }
+        })
+    });
+    Some(quote!(#(#fns)*))
+}
