@@ -1,0 +1,167 @@
+//! One entry point per fuzzed API. Each takes arbitrary bytes and must return
+//! without panicking, hanging or allocating more than the input justifies;
+//! errors are the expected outcome for almost every input and are dropped.
+//! Where an API makes a promise that can be checked cheaply (a decode that
+//! succeeds used every byte; a type string's canonical form reads back as
+//! itself), the entry point asserts it, so a broken promise is a crash too.
+
+use ferroscale_core::metadata::Metadata;
+use ferroscale_dynamic::portable::import_metadata_bytes;
+use ferroscale_dynamic::preset::{Definitions, Preset};
+use ferroscale_dynamic::runtime::convert_type_string;
+use ferroscale_dynamic::typestr::{parse, parse_key, rewrite_text};
+use ferroscale_dynamic::{decode_prefix, decode_value, Context, TypeGraph, TypeIdx, ValueSink};
+
+use super::registries;
+
+/// The fuzz targets, by the name of their cargo-fuzz binary and corpus folder.
+pub const TARGETS: [&str; 4] = ["metadata", "typestr", "dynamic_decode", "preset"];
+
+/// Runs the entry point of target `name` ([`TARGETS`]) on `data`.
+///
+/// # Panics
+/// On an unknown name (a harness bug), and wherever the code under test panics.
+pub fn run(name: &str, data: &[u8]) {
+    match name {
+        "metadata" => metadata(data),
+        "typestr" => typestr(data),
+        "dynamic_decode" => dynamic_decode(data),
+        "preset" => preset(data),
+        other => panic!("unknown fuzz target {other:?}"),
+    }
+}
+
+/// How many constants of a metadata blob that loaded are decoded against the
+/// registry imported from that same (hostile) blob.
+const CONSTANTS_DECODED: usize = 64;
+
+/// Metadata loading: `ferroscale_core` (`Metadata::from_bytes`, `load`, which
+/// also reads hex text) and the dynamic layer's import of the portable
+/// registry; when both accept the blob, its constants are decoded against the
+/// registry it brought, which exercises the decoder over hostile type graphs
+/// (cycles, huge arrays, zero-sized elements).
+pub fn metadata(data: &[u8]) {
+    let loaded = Metadata::from_bytes(data);
+    let _ = Metadata::load(data);
+    let mut graph = TypeGraph::new();
+    let Ok(imported) = import_metadata_bytes(&mut graph, data) else {
+        return;
+    };
+    let Ok(md) = loaded else { return };
+    let ctx = Context::new(&graph)
+        .with_runtime(&imported.runtime)
+        .with_ss58(Some(42));
+    let constants = md.pallets.iter().flat_map(|p| p.constants.iter());
+    for c in constants.take(CONSTANTS_DECODED) {
+        if let Some(ty) = c.ty.id().and_then(|id| imported.types.idx(id)) {
+            let _ = decode_value(&ctx, ty, &c.value);
+        }
+    }
+}
+
+/// The type-string parser and the rewrites around it. A string that parses
+/// has a canonical form (`Display`, what registries key their caches on)
+/// that reads back, without rewrites (`parse_key`), as the same form. (Not
+/// `parse` again: the textual rewrites apply once, to the caller's string,
+/// as in py-scale-codec: `X<\nT>` is `X<T>`, while `X<T>` is `X`.)
+pub fn typestr(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let _ = rewrite_text(text);
+    let _ = convert_type_string(text);
+    if let Ok(expr) = parse(text) {
+        let canonical = expr.to_string();
+        let again = parse_key(&canonical).unwrap_or_else(|e| {
+            panic!("canonical form {canonical:?} of {text:?} does not parse: {e}")
+        });
+        assert_eq!(
+            again.to_string(),
+            canonical,
+            "canonical form of {text:?} does not read back as itself"
+        );
+    }
+    if let Ok(expr) = parse_key(text) {
+        let _ = expr.key();
+        let _ = expr.depth();
+    }
+}
+
+/// Bit of the flags byte of a [`dynamic_decode`] input: decode as a whole
+/// extrinsic instead of the selected type.
+pub const FLAG_EXTRINSIC: u8 = 0x80;
+/// Bit of the flags byte: render account ids as SS58 (format 42).
+pub const FLAG_SS58: u8 = 0x01;
+
+/// Builds a [`dynamic_decode`] input: registry `registry` (index into
+/// [`registries::REGISTRY_FIXTURES`]), graph node `ty`, `flags`, then the bytes.
+pub fn dynamic_input(registry: u8, ty: u16, flags: u8, payload: &[u8]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(4 + payload.len());
+    v.push(registry);
+    v.extend_from_slice(&ty.to_le_bytes());
+    v.push(flags);
+    v.extend_from_slice(payload);
+    v
+}
+
+/// Dynamic decoding of arbitrary bytes against every type of the real
+/// registries. Input: byte 0 picks the registry, bytes 1–2 (little-endian)
+/// the graph node (modulo the node count, so every node is reachable), byte 3
+/// holds flags ([`FLAG_EXTRINSIC`], [`FLAG_SS58`]); the rest is decoded.
+/// A decode that succeeds must have used every byte, and decoding a prefix
+/// must stop at the same place.
+pub fn dynamic_decode(data: &[u8]) {
+    let [r, lo, hi, flags, payload @ ..] = data else {
+        return;
+    };
+    let all = registries::all();
+    let reg = &all[*r as usize % all.len()];
+    let ty = if flags & FLAG_EXTRINSIC != 0 {
+        reg.extrinsic
+    } else {
+        TypeIdx((u16::from_le_bytes([*lo, *hi]) as usize % reg.graph.len()) as u32)
+    };
+    let ss58 = (flags & FLAG_SS58 != 0).then_some(42);
+    let ctx = Context::new(&reg.graph)
+        .with_runtime(&reg.imported.runtime)
+        .with_ss58(ss58);
+    if decode_value(&ctx, ty, payload).is_ok() {
+        let (_, used) = decode_prefix(&ctx, ty, payload, &mut ValueSink).unwrap_or_else(|e| {
+            panic!(
+                "{}: whole decode of {ty} worked, prefix decode failed: {e}",
+                reg.name
+            )
+        });
+        assert_eq!(used, payload.len(), "{}: {ty}", reg.name);
+    }
+}
+
+/// Preset JSON loading (`Preset::from_json_str`, `types_from_json_str`) and
+/// the merge of a loaded preset (`Definitions`): spec-version switching over
+/// every versioning range it declares, runtime upgrade look-ups, and a
+/// look-up of every name it defines.
+pub fn preset(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let _ = Preset::types_from_json_str(text);
+    let Ok(preset) = Preset::from_json_str(text) else {
+        return;
+    };
+    let mut defs = Definitions::new();
+    defs.update(&preset);
+    for name in preset.types.iter().map(|(n, _)| n) {
+        let _ = defs.lookup(name);
+    }
+    let mut specs: Vec<u64> = vec![0, 1, u64::MAX];
+    for v in preset.versioning.iter().flatten() {
+        specs.push(v.from);
+        specs.extend(v.to);
+    }
+    for spec in specs {
+        defs.set_active_spec_version_id(spec);
+        let _ = defs.get_runtime_id_from_upgrades(spec);
+    }
+    defs.set_runtime_upgrades_head(u64::MAX);
+    let _ = defs.len();
+}

@@ -1,0 +1,5 @@
+//! ferroscale's fuzzing harness: the entry points the cargo-fuzz targets in
+//! `fuzz_targets/` call, the real registries they decode against, and the
+//! seed corpora built from the fixtures. See the README's "Fuzzing" section.
+
+pub mod harness;
