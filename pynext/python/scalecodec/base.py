@@ -296,6 +296,22 @@ class RuntimeConfigurationObject:
             return None
         return class_for_node(self, type_string, idx)
 
+    _SCALE_INFO_DEFS = ("composite", "variant", "sequence", "array", "tuple", "primitive",
+                        "compact", "bitsequence", "historicmetacompat")
+
+    def get_decoder_class_for_scale_info_definition(self, type_string: str, scale_info_type: "ScaleType",
+                                                    prefix: str) -> Optional[type]:
+        """The class for a portable-registry type definition (``RegistryType``
+        value). Portable registries are imported in Rust as a whole
+        (``add_portable_registry``); this only checks the definition kind and
+        returns the class of ``type_string``."""
+        value = scale_info_type.value if isinstance(scale_info_type, ScaleDecoder) else scale_info_type
+        definition = value.get("def") if isinstance(value, dict) else None
+        kind = next(iter(definition)) if isinstance(definition, dict) and definition else definition
+        if not isinstance(kind, str) or kind.lower() not in self._SCALE_INFO_DEFS:
+            raise NotImplementedError(f"RegistryTypeDef {kind!r} not implemented")
+        return self.get_decoder_class(type_string)
+
     def create_scale_object(self, type_string: str, data: Optional[ScaleBytes] = None, **kwargs) -> "ScaleType":
         """An instance of ``type_string``'s class (``NotImplementedError`` when unknown)."""
         cls = self.get_decoder_class(type_string)

@@ -759,8 +759,6 @@ class WrapperKeepOpaque(ScaleType):
 
     def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
         inner = self._inner()
-        if inner is None:
-            raise NotImplementedError("WrapperKeepOpaque needs a type_mapping naming the wrapped type")
         registry = self.runtime_config._registry
         raw = bytes(data)
         length, used = registry.decode("Compact<u32>", raw, offset, False)
@@ -773,10 +771,12 @@ class WrapperKeepOpaque(ScaleType):
             raise RemainingScaleBytesNotEmptyException(
                 f"bytes remaining after the value - current offset: {end} / length: {len(raw)}"
             )
-        try:
-            value, _ = registry.decode(inner, raw[:end], start, True)
-        except (ValueError, InvalidScaleTypeValueException, RemainingScaleBytesNotEmptyException):
-            value = "0x" + raw[start:end].hex()
+        value: Any = "0x" + raw[start:end].hex()
+        if inner is not None:
+            try:
+                value, _ = registry.decode(inner, raw[:end], start, True)
+            except (ValueError, InvalidScaleTypeValueException, RemainingScaleBytesNotEmptyException):
+                pass
         return value, end - offset
 
     def _encode_value(self, value: Any) -> bytes:
