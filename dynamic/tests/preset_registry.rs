@@ -489,3 +489,24 @@ fn random_type_strings_resolve_or_fail_cleanly() {
     println!("{resolved} random type strings resolved, {decoded} decoded random bytes");
     assert!(resolved > 50);
 }
+
+#[test]
+fn generic_bases_follow_aliases() {
+    // A base renamed by an alias takes the arguments; a self-alias of a
+    // built-in base keeps the built-in; a definition ignores arguments.
+    let mut r = types(
+        r#"{"MyVec": "Vec", "Vec": "Vec", "Wrapper": {"type": "struct", "type_mapping": [["x", "u8"]]}}"#,
+    );
+    assert_eq!(
+        r.decode("MyVec<u16>", &[4, 1, 0]).unwrap(),
+        Value::List(vec![Value::UInt(1)])
+    );
+    assert_eq!(
+        r.decode("Vec<u16>", &[4, 1, 0]).unwrap(),
+        Value::List(vec![Value::UInt(1)])
+    );
+    assert_eq!(
+        r.decode("Wrapper<Whatever>", &[7]).unwrap().get("x"),
+        Some(&Value::UInt(7))
+    );
+}

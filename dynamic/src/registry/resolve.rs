@@ -384,9 +384,14 @@ impl<'r> Resolution<'r> {
     /// `Base<args…>`.
     fn generic(&mut self, base: &str, args: &[TypeExpr]) -> Result<TypeIdx, Error> {
         let mut name = base.to_string();
+        let mut seen: Vec<String> = Vec::new();
         for _ in 0..MAX_BASE_ALIASES {
             let key = name.to_lowercase();
-            if let Some(def) = self.registry.defs.get(&key).cloned() {
+            // A base alias chain that comes back (`"Vec": "Vec"`) means the
+            // class the name had before: the built-in one.
+            let looped = seen.contains(&key);
+            seen.push(key.clone());
+            if let Some(def) = self.registry.defs.get(&key).cloned().filter(|_| !looped) {
                 // py-scale-codec subclasses the definition's class and sets a
                 // sub_type that only generic classes read: follow aliases to a
                 // bare class name; any other definition ignores the arguments.
