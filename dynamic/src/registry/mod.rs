@@ -162,8 +162,9 @@ impl Registry {
         }
     }
 
-    /// Loads runtime metadata (any framing [`ferroscale_core::metadata::Metadata::load`]
-    /// accepts): V14+ imports the portable registry (`scale_info::N`, path
+    /// Loads runtime metadata: V9–V13 in any framing
+    /// [`ferroscale_core::metadata::Metadata::load`] accepts, V14+ as raw
+    /// `RuntimeMetadataPrefixed` bytes. V14+ imports the portable registry (`scale_info::N`, path
     /// names, and py-scale-codec's `Address`/`AccountId`/`LookupSource`/
     /// `ExtrinsicSignature` aliases onto it); V9–V13 builds the calls and
     /// events tables with argument types resolved through this registry's
