@@ -99,7 +99,7 @@ pub fn decode_prefix<S: Sink>(
         depth: 0,
         zero_sized_left: MAX_ZERO_SIZED_ELEMENTS,
         sink,
-        ss58_cache: HashMap::new(),
+        ss58_cache: HashMap::default(),
     };
     let v = d.node(ty)?;
     Ok((v, d.pos))
@@ -127,7 +127,35 @@ struct Decoder<'c, 'a, 's, S: Sink> {
     zero_sized_left: u64,
     sink: &'s mut S,
     /// SS58 text of accounts already rendered in this call.
-    ss58_cache: HashMap<[u8; 32], crate::graph::Name>,
+    ss58_cache: HashMap<[u8; 32], crate::graph::Name, AccountHash>,
+}
+
+/// Hashes an account id by its first eight bytes: account ids are already
+/// uniformly distributed, and SipHash would cost a third of an SS58 encoding.
+#[derive(Clone, Copy, Default)]
+struct AccountHash;
+
+impl std::hash::BuildHasher for AccountHash {
+    type Hasher = AccountHasher;
+    fn build_hasher(&self) -> AccountHasher {
+        AccountHasher(0)
+    }
+}
+
+/// See [`AccountHash`].
+struct AccountHasher(u64);
+
+impl std::hash::Hasher for AccountHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8).take(1) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.0 ^= u64::from_le_bytes(b);
+        }
+    }
 }
 
 /// The parts of a decoded event: (pallet index, event index, pallet name, event name, attributes).
@@ -614,7 +642,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
             if let Some(name) = self.ss58_cache.get(&key) {
                 return Ok(self.sink.name(name));
             }
-            if let Ok(s) = ferroscale_core::ss58::encode(raw, fmt) {
+            if let Some(s) = crate::account::ss58_account(&key, fmt) {
                 let name: crate::graph::Name = s.into();
                 let out = self.sink.name(&name);
                 if self.ss58_cache.len() < SS58_CACHE_LIMIT {
@@ -766,7 +794,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
                     depth: self.depth,
                     zero_sized_left: self.zero_sized_left,
                     sink: &mut *self.sink,
-                    ss58_cache: HashMap::new(),
+                    ss58_cache: HashMap::default(),
                 };
                 let r = sub.node(*inner);
                 self.zero_sized_left = sub.zero_sized_left;
@@ -822,7 +850,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         }
         let hash = blake2_256(&self.data[start..self.pos]);
         let mut d = self.sink.dict_begin(5);
-        let idx = self.sink.text(&format!("0x{pi:02x}{ci:02x}"));
+        let idx = self.sink.text(&format!("0x{}", &*hex4(pi, ci)));
         self.sink.dict_insert(&mut d, &k.call_index, idx);
         let f = self.sink.name(&call.name);
         self.sink.dict_insert(&mut d, &k.call_function, f);
@@ -922,7 +950,11 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         };
         let at = self.pos;
         let pi = self.byte(e)?;
-        let Some(pallet) = outer.iter().find(|v| v.index == pi) else {
+        let pallet = match outer.get(pi as usize) {
+            Some(v) if v.index == pi => Some(v),
+            _ => outer.iter().find(|v| v.index == pi),
+        };
+        let Some(pallet) = pallet else {
             return Err(self.invalid(e, at, format!("index '{pi}' not present in event enum")));
         };
         let inner_ty = match &pallet.fields {
@@ -992,7 +1024,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
     ) -> S::Out {
         let k = &*KEYS;
         let mut d = self.sink.dict_begin(4);
-        let idx = self.sink.text(&format!("{pi:02x}{ei:02x}"));
+        let idx = self.sink.text(&hex4(pi, ei));
         self.sink.dict_insert(&mut d, &k.event_index, idx);
         let m = self.sink.name(module);
         self.sink.dict_insert(&mut d, &k.module_id, m);
@@ -1065,6 +1097,34 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         };
         self.sink.dict_insert(&mut d, &k.topics, t);
         Ok(self.sink.dict_end(d))
+    }
+}
+
+/// Four lower-case hex digits of two index bytes (`"0502"`), without allocating.
+fn hex4(a: u8, b: u8) -> Hex4 {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    Hex4([
+        DIGITS[(a >> 4) as usize],
+        DIGITS[(a & 15) as usize],
+        DIGITS[(b >> 4) as usize],
+        DIGITS[(b & 15) as usize],
+    ])
+}
+
+/// Four ASCII hex digits on the stack.
+struct Hex4([u8; 4]);
+
+impl std::ops::Deref for Hex4 {
+    type Target = str;
+    fn deref(&self) -> &str {
+        // Only ASCII hex digits are ever stored.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Display for Hex4 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
     }
 }
 

@@ -2,6 +2,7 @@
 //! (`"Vec<u32>"`, `"scale_info::42"`, `"MetadataVersioned"` …) over registries
 //! built from type-registry presets and from a chain's portable registry.
 
+pub mod account;
 pub mod batch;
 pub mod decode;
 pub mod encode;
