@@ -46,10 +46,13 @@ pub fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
         let depth = 1 + shape.module.len();
         definitions.push(gen.definition(shape, depth));
     }
+    let hashes = type_hashes(input);
     // `CompactAs` needs are only known once every definition has been written.
     for (i, (shape, def)) in gen.shapes.iter().zip(definitions).enumerate() {
         let depth = 1 + shape.module.len();
         let extra = gen.compact_impl(i, depth);
+        let hash_impl = type_hash_impl(gen, i, &hashes);
+        let extra = quote!(#extra #hash_impl);
         let mut node = &mut root;
         for m in &shape.module {
             node = node.children.entry(m.clone()).or_default();
@@ -59,6 +62,7 @@ pub fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
     let tree = root.into_tokens();
     let aliases = aliases(input, gen);
     let dispatch = roundtrip_dispatch(gen);
+    let hash_table = hash_table(gen, &hashes);
     let pallets = if input.pallets.is_empty() {
         quote!()
     } else {
@@ -82,6 +86,8 @@ pub fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
         pub mod runtime_types { #tree }
 
         #pallets
+
+        #hash_table
 
         #dispatch
     }
@@ -179,5 +185,64 @@ fn roundtrip_dispatch(gen: &TypeGen<'_>) -> TokenStream {
                 _ => return None,
             })
         }
+    }
+}
+
+/// The structural hash of every registry type (`None` where the registry is
+/// too deep to hash, which codegen would have refused already).
+fn type_hashes(input: &ChainInput) -> Vec<Option<u128>> {
+    let mut hasher = ferroscale_core::type_hash::TypeHasher::new(&input.types);
+    (0..input.types.types.len() as u32)
+        .map(|id| hasher.hash(id).ok())
+        .collect()
+}
+
+fn hash_literal(h: u128) -> TokenStream {
+    let lit = syn::LitInt::new(&format!("0x{h:032x}"), proc_macro2::Span::call_site());
+    quote!(#lit)
+}
+
+/// `impl TypeHash` for a definition without generic parameters whose
+/// instances all have one hash (a generic definition's hash depends on its
+/// arguments: see the `TYPE_HASHES` table).
+fn type_hash_impl(gen: &TypeGen<'_>, shape: usize, hashes: &[Option<u128>]) -> TokenStream {
+    if gen.is_generic(shape) {
+        return quote!();
+    }
+    let s = &gen.shapes[shape];
+    let first = hashes.get(s.instances[0] as usize).copied().flatten();
+    let Some(h) = first else { return quote!() };
+    if s.instances
+        .iter()
+        .any(|&id| hashes.get(id as usize).copied().flatten() != Some(h))
+    {
+        return quote!();
+    }
+    let name = ident(&s.name);
+    let h = hash_literal(h);
+    quote! {
+        impl ::ferroscale_runtime_types::TypeHash for #name {
+            const TYPE_HASH: u128 = #h;
+        }
+    }
+}
+
+/// `TYPE_HASHES`: (metadata type id, structural hash), ascending by id.
+fn hash_table(gen: &TypeGen<'_>, hashes: &[Option<u128>]) -> TokenStream {
+    let rows = hashes.iter().enumerate().filter_map(|(id, h)| {
+        let h = (*h)?;
+        if !gen.is_standalone(id as u32) {
+            return None;
+        }
+        let id = id as u32;
+        let h = hash_literal(h);
+        Some(quote!((#id, #h)))
+    });
+    quote! {
+        /// The structural hash (`ferroscale_core::type_hash`) of each metadata
+        /// type these types were generated from, by type id, ascending: a
+        /// generated decoder fits another runtime's type exactly when the
+        /// hashes are equal.
+        pub const TYPE_HASHES: &[(u32, u128)] = &[#(#rows),*];
     }
 }

@@ -262,6 +262,11 @@ impl<'a> TypeGen<'a> {
         self.definition(&shape, 0).to_string()
     }
 
+    /// Whether a shape's definition keeps generic parameters.
+    pub fn is_generic(&self, shape: usize) -> bool {
+        !self.used[shape].is_empty()
+    }
+
     /// The registry the types come from.
     pub fn registry(&self) -> &'a PortableRegistry {
         self.types

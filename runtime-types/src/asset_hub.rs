@@ -62,6 +62,9 @@ pub mod runtime_types {
                 super::super::runtime_types::asset_hub_polkadot_runtime::governance::origins::pallet_custom_origins::Origin,
             ),
         }
+        impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
+            const TYPE_HASH: u128 = 0x98bb687e9a3b8678df26c20b19f25fad;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ProxyType {
             #[codec(index = 0u8)]
@@ -88,6 +91,9 @@ pub mod runtime_types {
             Auction,
             #[codec(index = 11u8)]
             ParaRegistration,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ProxyType {
+            const TYPE_HASH: u128 = 0x7338aa7e88f9bc081ac0ae622dbd4093;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeCall {
@@ -222,6 +228,9 @@ pub mod runtime_types {
             #[codec(index = 255u8)]
             AhMigrator(super::super::runtime_types::pallet_ah_migrator::pallet::Call),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeCall {
+            const TYPE_HASH: u128 = 0xd42a1459b4fd116d1e1710c0fd286f00;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeError {
             #[codec(index = 0u8)]
@@ -332,6 +341,9 @@ pub mod runtime_types {
             AhOps(super::super::runtime_types::pallet_ah_ops::pallet::Error),
             #[codec(index = 255u8)]
             AhMigrator(super::super::runtime_types::pallet_ah_migrator::pallet::Error),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeError {
+            const TYPE_HASH: u128 = 0xda28f80ae7518657fdc54204c2da6aa7;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeEvent {
@@ -468,6 +480,9 @@ pub mod runtime_types {
             #[codec(index = 255u8)]
             AhMigrator(super::super::runtime_types::pallet_ah_migrator::pallet::Event),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeEvent {
+            const TYPE_HASH: u128 = 0xba8787e9894654698137513d5d84ea7d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeParameters {
             #[codec(index = 0u8)]
@@ -482,6 +497,9 @@ pub mod runtime_types {
             MessageQueue(
                 super::super::runtime_types::asset_hub_polkadot_runtime::dynamic_params::message_queue::Parameters,
             ),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeParameters {
+            const TYPE_HASH: u128 = 0x5f2eb8f39a43c4440dcb7778aeb09456;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeParametersKey {
@@ -498,6 +516,9 @@ pub mod runtime_types {
                 super::super::runtime_types::asset_hub_polkadot_runtime::dynamic_params::message_queue::ParametersKey,
             ),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeParametersKey {
+            const TYPE_HASH: u128 = 0xc520c569d1733c61aba38670477c1a43;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeParametersValue {
             #[codec(index = 0u8)]
@@ -513,11 +534,20 @@ pub mod runtime_types {
                 super::super::runtime_types::asset_hub_polkadot_runtime::dynamic_params::message_queue::ParametersValue,
             ),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeParametersValue {
+            const TYPE_HASH: u128 = 0x0f3fa62d877214df657afe9e04a85e7e;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeTask {}
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeTask {
+            const TYPE_HASH: u128 = 0x58b9ee09ac1c7d8fd56c9b1d89d9170a;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SessionKeys {
             pub aura: super::super::runtime_types::sp_consensus_aura::ed25519::app_ed25519::Public,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for SessionKeys {
+            const TYPE_HASH: u128 = 0x564d7d87c368a5b7d9489939bed16e8e;
         }
         pub mod ah_migration {
             use ::parity_scale_codec::{Decode, Encode};
@@ -534,14 +564,23 @@ pub mod runtime_types {
                     super::super::super::runtime_types::asset_hub_polkadot_runtime::governance::origins::pallet_custom_origins::Origin,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for RcPalletsOrigin {
+                const TYPE_HASH: u128 = 0x8f436569ae992add5d52fdc5054f5994;
+            }
         }
         pub mod dynamic_params {
             pub mod message_queue {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MaxOnIdleWeight;
+                impl ::ferroscale_runtime_types::TypeHash for MaxOnIdleWeight {
+                    const TYPE_HASH: u128 = 0xbc1481adfa068587d7dafbfb55f73b0f;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MaxOnInitWeight;
+                impl ::ferroscale_runtime_types::TypeHash for MaxOnInitWeight {
+                    const TYPE_HASH: u128 = 0x7dd6f0bca6c9d58f96aa95f3b07fe015;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Parameters {
                     #[codec(index = 0u8)]
@@ -563,6 +602,9 @@ pub mod runtime_types {
                         >,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Parameters {
+                    const TYPE_HASH: u128 = 0x656c81b31c0c1b07da4ed89df3c5b9aa;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ParametersKey {
                     #[codec(index = 0u8)]
@@ -573,6 +615,9 @@ pub mod runtime_types {
                     MaxOnIdleWeight(
                         super::super::super::super::runtime_types::asset_hub_polkadot_runtime::dynamic_params::message_queue::MaxOnIdleWeight,
                     ),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for ParametersKey {
+                    const TYPE_HASH: u128 = 0xc1957529c2d888896be0f66281c9e682;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ParametersValue {
@@ -589,13 +634,22 @@ pub mod runtime_types {
                         >,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for ParametersValue {
+                    const TYPE_HASH: u128 = 0xf0df79986bcda85d760486ab39e4a969;
+                }
             }
             pub mod scheduler {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MaxScheduledPerBlock;
+                impl ::ferroscale_runtime_types::TypeHash for MaxScheduledPerBlock {
+                    const TYPE_HASH: u128 = 0x9e719afd94abb8536cf6ad1ec58fc36b;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MaximumWeight;
+                impl ::ferroscale_runtime_types::TypeHash for MaximumWeight {
+                    const TYPE_HASH: u128 = 0xc89e19c8b262f6a836379c06cd4c9c41;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Parameters {
                     #[codec(index = 0u8)]
@@ -611,6 +665,9 @@ pub mod runtime_types {
                         >,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Parameters {
+                    const TYPE_HASH: u128 = 0x120723d6d8e26584c728c0acb2bc722c;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ParametersKey {
                     #[codec(index = 0u8)]
@@ -622,6 +679,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::asset_hub_polkadot_runtime::dynamic_params::scheduler::MaximumWeight,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for ParametersKey {
+                    const TYPE_HASH: u128 = 0x6a291aa3d7315278c5d26466e0c31327;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ParametersValue {
                     #[codec(index = 0u8)]
@@ -631,17 +691,32 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for ParametersValue {
+                    const TYPE_HASH: u128 = 0xbba76bdfa5dc5226b07af86be0c9927b;
+                }
             }
             pub mod staking_election {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MaxElectingVoters;
+                impl ::ferroscale_runtime_types::TypeHash for MaxElectingVoters {
+                    const TYPE_HASH: u128 = 0x0452133d6384b917a61aad39ccc7e1f3;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MaxEraDuration;
+                impl ::ferroscale_runtime_types::TypeHash for MaxEraDuration {
+                    const TYPE_HASH: u128 = 0xa8bcfbe1712232fcec2e8c555dfe517f;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MaxSignedSubmissions;
+                impl ::ferroscale_runtime_types::TypeHash for MaxSignedSubmissions {
+                    const TYPE_HASH: u128 = 0xdd48f7ec0ec0e10f314a269706af640c;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MinerPages;
+                impl ::ferroscale_runtime_types::TypeHash for MinerPages {
+                    const TYPE_HASH: u128 = 0x462773fa73e7e87f0205ebc4a383360e;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Parameters {
                     #[codec(index = 0u8)]
@@ -680,6 +755,9 @@ pub mod runtime_types {
                         Option<u64>,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Parameters {
+                    const TYPE_HASH: u128 = 0x9ac1ea482558feaae190fd1e4dd1e3c5;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ParametersKey {
                     #[codec(index = 0u8)]
@@ -711,6 +789,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::asset_hub_polkadot_runtime::dynamic_params::staking_election::MaxEraDuration,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for ParametersKey {
+                    const TYPE_HASH: u128 = 0x67449036a27ecd344512f869a468e4e5;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ParametersValue {
                     #[codec(index = 0u8)]
@@ -728,12 +809,24 @@ pub mod runtime_types {
                     #[codec(index = 6u8)]
                     MaxEraDuration(u64),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for ParametersValue {
+                    const TYPE_HASH: u128 = 0x0238030a6a2f9a8ab10fdaeae4d95a8c;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct SignedPhase;
+                impl ::ferroscale_runtime_types::TypeHash for SignedPhase {
+                    const TYPE_HASH: u128 = 0xaf3484abacc9820350ad08b636dfb4e6;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct TargetSnapshotPerBlock;
+                impl ::ferroscale_runtime_types::TypeHash for TargetSnapshotPerBlock {
+                    const TYPE_HASH: u128 = 0x4e976a1654168ecfd99043f72b049be2;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct UnsignedPhase;
+                impl ::ferroscale_runtime_types::TypeHash for UnsignedPhase {
+                    const TYPE_HASH: u128 = 0x331a8227817590656ef94bc2e0b6157e;
+                }
             }
         }
         pub mod governance {
@@ -772,6 +865,9 @@ pub mod runtime_types {
                         WhitelistedCaller,
                         #[codec(index = 14u8)]
                         WishForChange,
+                    }
+                    impl ::ferroscale_runtime_types::TypeHash for Origin {
+                        const TYPE_HASH: u128 = 0xa8b8f5d07901184ef4753ccacd7d7495;
                     }
                 }
             }
@@ -967,6 +1063,9 @@ pub mod runtime_types {
                     ),
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for NposCompactSolution16 {
+                const TYPE_HASH: u128 = 0xef0721468ad990ab01bef6751db6b41e;
+            }
         }
     }
     pub mod bounded_collections {
@@ -996,6 +1095,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 sudo_send_upward_message { message: Vec<u8> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x0edbb1ff0955d2bf88ef2bd42e7ff591;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1010,6 +1112,9 @@ pub mod runtime_types {
                 HostConfigurationNotAvailable,
                 #[codec(index = 5u8)]
                 NotScheduled,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x34e2c497d2a96d9ebe066ced3bff5979;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1028,6 +1133,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 5u8)]
                 UpwardMessageSent { message_hash: Option<[u8; 32usize]> },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x2727a11766898bfb460d24e211db786f;
             }
         }
         pub mod parachain_inherent {
@@ -1067,6 +1175,9 @@ pub mod runtime_types {
                     >,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BasicParachainInherentData {
+                const TYPE_HASH: u128 = 0xa8dd21e9c20fb7642fd7d6811d8ac4fa;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct InboundMessagesData {
                 pub downward_messages: super::super::super::runtime_types::cumulus_pallet_parachain_system::parachain_inherent::AbridgedInboundMessagesCollection<
@@ -1083,6 +1194,9 @@ pub mod runtime_types {
                     ),
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for InboundMessagesData {
+                const TYPE_HASH: u128 = 0x7bf3cec772dd34b00fcbe7fa1db74b3f;
+            }
         }
     }
     pub mod cumulus_pallet_xcm {
@@ -1090,6 +1204,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {}
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xca96852afbea55311e2575886b457187;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1102,6 +1219,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::staging_xcm::v5::traits::Outcome,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x764dada986e4d342e5147c7353a1a3f2;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Origin {
                 #[codec(index = 0u8)]
@@ -1110,6 +1230,9 @@ pub mod runtime_types {
                 SiblingParachain(
                     super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Origin {
+                const TYPE_HASH: u128 = 0x10c734732ad237d8893ebeb6ed4e38cc;
             }
         }
     }
@@ -1129,6 +1252,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 update_resume_threshold { new: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xa35d375e3439e93ecb8bb3488ed39b84;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1142,10 +1268,16 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 TooBig,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xb41f22f74775d2bf3ca35f2ee369e3ec;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 XcmpMessageSent { message_hash: [u8; 32usize] },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x170f1862fd0bee904d5749f0b968c19b;
             }
         }
     }
@@ -1162,6 +1294,9 @@ pub mod runtime_types {
                 super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
             ),
         }
+        impl ::ferroscale_runtime_types::TypeHash for AggregateMessageOrigin {
+            const TYPE_HASH: u128 = 0x86527223124c4077340da0841913b2bd;
+        }
     }
     pub mod cumulus_primitives_parachain_inherent {
         use ::parity_scale_codec::{Decode, Encode};
@@ -1169,6 +1304,9 @@ pub mod runtime_types {
         pub struct HashedMessage {
             pub sent_at: u32,
             pub msg_hash: ::ferroscale_runtime_types::H256,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for HashedMessage {
+            const TYPE_HASH: u128 = 0xe03d8118eb706c1445f7bac79cbafa84;
         }
     }
     pub mod frame_election_provider_support {
@@ -1198,12 +1336,18 @@ pub mod runtime_types {
         pub struct CheckMetadataHash {
             pub mode: super::super::runtime_types::frame_metadata_hash_extension::Mode,
         }
+        impl ::ferroscale_runtime_types::TypeHash for CheckMetadataHash {
+            const TYPE_HASH: u128 = 0x0c8f45ec46e3b91578224eb1e1de0355;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Mode {
             #[codec(index = 0u8)]
             Disabled,
             #[codec(index = 1u8)]
             Enabled,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Mode {
+            const TYPE_HASH: u128 = 0x81ecb8739c969708321b464b7e915cff;
         }
     }
     pub mod frame_support {
@@ -1218,12 +1362,18 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Mandatory,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
+                const TYPE_HASH: u128 = 0x86779ec03eee656bf1730f7bd9cebc24;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Pays {
                 #[codec(index = 0u8)]
                 Yes,
                 #[codec(index = 1u8)]
                 No,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Pays {
+                const TYPE_HASH: u128 = 0xe32a899be9fa98a5599dc413276768c6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PerDispatchClass<T> {
@@ -1237,6 +1387,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 >,
                 pub pays_fee: super::super::super::runtime_types::frame_support::dispatch::Pays,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PostDispatchInfo {
+                const TYPE_HASH: u128 = 0xfc57da5aec7bdea62fb14a8c08f0857e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum RawOrigin<AccountId> {
@@ -1270,6 +1423,9 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     StackLimitReached,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for ProcessMessageError {
+                    const TYPE_HASH: u128 = 0x50d9e05d6c11542d23bed1b94fefbefe;
+                }
             }
             pub mod preimages {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -1285,6 +1441,9 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 2u8)]
                     Lookup { hash: ::ferroscale_runtime_types::H256, len: u32 },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Bounded {
+                    const TYPE_HASH: u128 = 0x598959227f3fc1a2e3f1c0ec91905804;
                 }
             }
             pub mod schedule {
@@ -1306,6 +1465,9 @@ pub mod runtime_types {
                         Free,
                         #[codec(index = 1u8)]
                         Reserved,
+                    }
+                    impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
+                        const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
                     }
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub struct IdAmount<Id, Balance> {
@@ -1331,11 +1493,17 @@ pub mod runtime_types {
             pub code_hash: ::ferroscale_runtime_types::H256,
             pub check_version: bool,
         }
+        impl ::ferroscale_runtime_types::TypeHash for CodeUpgradeAuthorization {
+            const TYPE_HASH: u128 = 0x927a829da053418fa5027c6c462a104d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct DispatchEventInfo {
             pub weight: super::super::runtime_types::sp_weights::weight_v2::Weight,
             pub class: super::super::runtime_types::frame_support::dispatch::DispatchClass,
             pub pays_fee: super::super::runtime_types::frame_support::dispatch::Pays,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for DispatchEventInfo {
+            const TYPE_HASH: u128 = 0xdc7772b602298a33a31fa10e490755e8;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EventRecord<E, T> {
@@ -1349,6 +1517,9 @@ pub mod runtime_types {
             pub spec_version: u32,
             pub spec_name: String,
         }
+        impl ::ferroscale_runtime_types::TypeHash for LastRuntimeUpgradeInfo {
+            const TYPE_HASH: u128 = 0xf25020bf72b269710b6cfe78c3b04d87;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase {
             #[codec(index = 0u8)]
@@ -1358,11 +1529,17 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Initialization,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Phase {
+            const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
+        }
         pub mod extensions {
             pub mod check_genesis {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckGenesis;
+                impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
+                    const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
+                }
             }
             pub mod check_mortality {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -1370,31 +1547,49 @@ pub mod runtime_types {
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for CheckMortality {
+                    const TYPE_HASH: u128 = 0xc5ad8b8778b97b20e45f54923375cd8e;
+                }
             }
             pub mod check_non_zero_sender {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonZeroSender;
+                impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
+                    const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
+                }
             }
             pub mod check_nonce {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonce(#[codec(compact)] pub u32);
+                impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
+                    const TYPE_HASH: u128 = 0x13c22df9f6cbc059fece62142c8596dc;
+                }
             }
             pub mod check_spec_version {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckSpecVersion;
+                impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
+                    const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
+                }
             }
             pub mod check_tx_version {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckTxVersion;
+                impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
+                    const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
+                }
             }
             pub mod check_weight {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckWeight;
+                impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
+                    const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
+                }
             }
         }
         pub mod limits {
@@ -1405,6 +1600,9 @@ pub mod runtime_types {
                     u32,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BlockLength {
+                const TYPE_HASH: u128 = 0x4d1f59799507a46338f49a30cc3c3f9f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockWeights {
                 pub base_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -1412,6 +1610,9 @@ pub mod runtime_types {
                 pub per_class: super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
                     super::super::super::runtime_types::frame_system::limits::WeightsPerClass,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for BlockWeights {
+                const TYPE_HASH: u128 = 0xa79064c50207fa033b4230d88d548604;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeightsPerClass {
@@ -1425,6 +1626,9 @@ pub mod runtime_types {
                 pub reserved: Option<
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for WeightsPerClass {
+                const TYPE_HASH: u128 = 0xda4e8d7808812e7502a1bdad575f9a25;
             }
         }
         pub mod pallet {
@@ -1460,6 +1664,9 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 apply_authorized_upgrade { code: Vec<u8> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x1382440a53191e50976b6fda75fa383c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1484,6 +1691,9 @@ pub mod runtime_types {
                 NothingAuthorized,
                 #[codec(index = 10u8)]
                 Unauthorized,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x25a7c4db2b50d5850e635512cf1079f3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1531,6 +1741,9 @@ pub mod runtime_types {
                     error: super::super::super::runtime_types::sp_runtime::DispatchError,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x3ec25ecce1ad22363cba02f65e4877e7;
+            }
         }
     }
     pub mod pallet_ah_migrator {
@@ -1545,6 +1758,9 @@ pub mod runtime_types {
             MigrationDone,
             #[codec(index = 3u8)]
             CoolOff { end_at: u32 },
+        }
+        impl ::ferroscale_runtime_types::TypeHash for MigrationStage {
+            const TYPE_HASH: u128 = 0x92ad63756539e6f50b7e43865ac7b419;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum PalletEventName {
@@ -1602,6 +1818,9 @@ pub mod runtime_types {
             Vesting,
             #[codec(index = 26u8)]
             Society,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for PalletEventName {
+            const TYPE_HASH: u128 = 0x99dd7dd684794f032bfdea36775e8f2a;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1856,6 +2075,9 @@ pub mod runtime_types {
                     message: super::super::super::runtime_types::xcm::VersionedXcm,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x2db5e3d8f91fc598a8bdbd69d3f08384;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1896,6 +2118,9 @@ pub mod runtime_types {
                 BadXcmVersion,
                 #[codec(index = 18u8)]
                 InvalidOrigin,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x817033a9476a195b1edff4261e8b5054;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1979,6 +2204,9 @@ pub mod runtime_types {
                     account: ::ferroscale_runtime_types::AccountId32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x6f1aac05c6a8f8fce02c036f334e890c;
+            }
         }
     }
     pub mod pallet_ah_ops {
@@ -2009,6 +2237,9 @@ pub mod runtime_types {
                     asset_id: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xf99f1d9b94a7c402eccee31eff90cda6;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2034,6 +2265,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 ZeroBalance,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xe00896adaea99aad413de77cb04f4b73;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2055,6 +2289,9 @@ pub mod runtime_types {
                     to: ::ferroscale_runtime_types::AccountId32,
                     derivation_index: Option<u16>,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x880b4a69cedbef3c44fbaa6f8c7bbfef;
             }
         }
     }
@@ -2113,6 +2350,9 @@ pub mod runtime_types {
                     asset2: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x30d539e034ee2ee0904e765bdbdf412b;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2161,6 +2401,9 @@ pub mod runtime_types {
                 IncorrectPoolAssetId,
                 #[codec(index = 22u8)]
                 BelowMinimum,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x477b0126466df625338efe67949a5be5;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2234,6 +2477,9 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xc35193903a4a20b6d69ed403fff0ca29;
+            }
         }
     }
     pub mod pallet_asset_conversion_tx_payment {
@@ -2245,6 +2491,9 @@ pub mod runtime_types {
             pub asset_id: Option<
                 super::super::runtime_types::staging_xcm::v5::location::Location,
             >,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ChargeAssetTxPayment {
+            const TYPE_HASH: u128 = 0x8e15787431d10d3c08309e0b0be57d8e;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -2259,6 +2508,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 1u8)]
                 AssetRefundFailed { native_amount_kept: u128 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xbf6b76b6ce6cf71246e76f01c32ff082;
             }
         }
     }
@@ -2282,6 +2534,9 @@ pub mod runtime_types {
                     asset_kind: super::super::super::runtime_types::polkadot_runtime_common::impls::VersionedLocatableAsset,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x44f71bfa5e86bcf3e004934c116228a0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2290,6 +2545,9 @@ pub mod runtime_types {
                 AlreadyExists,
                 #[codec(index = 2u8)]
                 Overflow,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xaa2dad49d5607f5d570de69b033b30d1;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2308,6 +2566,9 @@ pub mod runtime_types {
                     old: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                     new: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x717737aa5ac35dc0883abeb56a8b1227;
             }
         }
     }
@@ -2591,6 +2852,9 @@ pub mod runtime_types {
                     keep_alive: bool,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xe56c6d73ead797a2d07bbe17b82c7c53;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call2 {
                 #[codec(index = 0u8)]
@@ -2870,6 +3134,9 @@ pub mod runtime_types {
                     keep_alive: bool,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call2 {
+                const TYPE_HASH: u128 = 0x5cc2771e868731178ea554a0fceaa869;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call3 {
                 #[codec(index = 0u8)]
@@ -3120,6 +3387,9 @@ pub mod runtime_types {
                     keep_alive: bool,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call3 {
+                const TYPE_HASH: u128 = 0xd11e7ad58a97e0b4af35bd99af365050;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3168,6 +3438,9 @@ pub mod runtime_types {
                 ContainsFreezes,
                 #[codec(index = 22u8)]
                 ContainsHolds,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x13cb9bf48ebf10141180fc30f72bc3e3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3292,6 +3565,9 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                     amount: u128,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x6b134098e5701ce71412e673b64883eb;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event2 {
@@ -3441,6 +3717,9 @@ pub mod runtime_types {
                     amount: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event2 {
+                const TYPE_HASH: u128 = 0x9a81db31d268a172483d45058d500dd0;
+            }
         }
     }
     pub mod pallet_bags_list {
@@ -3458,6 +3737,9 @@ pub mod runtime_types {
                 NodeNotFound,
                 #[codec(index = 4u8)]
                 Locked,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ListError {
+                const TYPE_HASH: u128 = 0xce0db2172c7ce25eeca474f9c54c7146;
             }
         }
         pub mod pallet {
@@ -3490,6 +3772,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x64ec75f2402e1b46cb7610d47cbdbd1d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3498,6 +3783,9 @@ pub mod runtime_types {
                 ),
                 #[codec(index = 1u8)]
                 Locked,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xa5646a1da58d8e6ea1e30da9fb669c89;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3512,6 +3800,9 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                     new_score: u64,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x44d55d1ee039eb9ae76dc90b8cfec81d;
             }
         }
     }
@@ -3587,6 +3878,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 burn { #[codec(compact)] value: u128, keep_alive: bool },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x8d8d77f58ab7b76eb6891a8bc6045e13;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3613,6 +3907,9 @@ pub mod runtime_types {
                 IssuanceDeactivated,
                 #[codec(index = 11u8)]
                 DeltaZero,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x94b16a874b80bc058943099c0bd3412a;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3683,12 +3980,18 @@ pub mod runtime_types {
                     super::super::super::runtime_types::pallet_balances::pallet::UnexpectedKind,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x44868f233bc88ac500121268e8bc08de;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UnexpectedKind {
                 #[codec(index = 0u8)]
                 BalanceUpdated,
                 #[codec(index = 1u8)]
                 FailedToMutateAccount,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for UnexpectedKind {
+                const TYPE_HASH: u128 = 0xd4ffb9e71120696b8805910fc75f129d;
             }
         }
         pub mod types {
@@ -3707,6 +4010,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Decrease,
             }
+            impl ::ferroscale_runtime_types::TypeHash for AdjustmentDirection {
+                const TYPE_HASH: u128 = 0x22f1cc370a5bcec699b2ece639b4b324;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BalanceLock<Balance> {
                 pub id: [u8; 8usize],
@@ -3715,6 +4021,9 @@ pub mod runtime_types {
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ExtraFlags(pub u128);
+            impl ::ferroscale_runtime_types::TypeHash for ExtraFlags {
+                const TYPE_HASH: u128 = 0x83ab3da8634b9bc88448338778b392b9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Reasons {
                 #[codec(index = 0u8)]
@@ -3723,6 +4032,9 @@ pub mod runtime_types {
                 Misc,
                 #[codec(index = 2u8)]
                 All,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Reasons {
+                const TYPE_HASH: u128 = 0x9cb64b10af41be8f25cc0e19af4505c0;
             }
         }
     }
@@ -3805,6 +4117,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 poke_deposit { #[codec(compact)] bounty_id: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x6275c0cbd9012f801bbd8c2ce21a8091;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3831,6 +4146,9 @@ pub mod runtime_types {
                 TooManyQueued,
                 #[codec(index = 11u8)]
                 NotProposer,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xcd29776324c1171db5828d29e865e775;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3876,6 +4194,9 @@ pub mod runtime_types {
                     old_deposit: u128,
                     new_deposit: u128,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xad8b559f2bf9d760e2bf01d5fe0d8497;
             }
         }
     }
@@ -3945,6 +4266,9 @@ pub mod runtime_types {
                     child_bounty_id: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xe5fd54b368c457e1e6a058d8aec243b5;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3953,6 +4277,9 @@ pub mod runtime_types {
                 InsufficientBountyBalance,
                 #[codec(index = 2u8)]
                 TooManyChildBounties,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x3605c2e0ec5a2b951979e23a382441f0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3973,6 +4300,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 3u8)]
                 Canceled { index: u32, child_index: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x93592f984c706e2691d2556826a4c861;
             }
         }
     }
@@ -4002,6 +4332,9 @@ pub mod runtime_types {
                     deposit: u128,
                     target: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xb8114a7c09a214f10014731510aca741;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -4039,6 +4372,9 @@ pub mod runtime_types {
                 IdenticalDeposit,
                 #[codec(index = 16u8)]
                 InvalidUnreserve,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xd28e5090824ccc8900d92a680fb614f7;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4081,6 +4417,9 @@ pub mod runtime_types {
                     account_id: ::ferroscale_runtime_types::AccountId32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xd367c096d4b5f0823a3aeb0fe16003c1;
+            }
         }
     }
     pub mod pallet_conviction_voting {
@@ -4102,6 +4441,9 @@ pub mod runtime_types {
                 Locked5x,
                 #[codec(index = 6u8)]
                 Locked6x,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Conviction {
+                const TYPE_HASH: u128 = 0x8183a21e0ecd9e55d1206620cf0a4540;
             }
         }
         pub mod pallet {
@@ -4148,6 +4490,9 @@ pub mod runtime_types {
                     index: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x819b1e563a42091000465132418a2e9a;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4174,6 +4519,9 @@ pub mod runtime_types {
                 ClassNeeded,
                 #[codec(index = 11u8)]
                 BadClass,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xbe2e5c6e308a1e486e607d9e95d734fb;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4203,6 +4551,9 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                     class: u16,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xc51023c4d2b995c491936b0703acb2a8;
             }
         }
         pub mod types {
@@ -4268,6 +4619,9 @@ pub mod runtime_types {
             pub struct PriorLock<BlockNumber, Balance>(pub BlockNumber, pub Balance);
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Vote(pub u8);
+            impl ::ferroscale_runtime_types::TypeHash for Vote {
+                const TYPE_HASH: u128 = 0x0f383dad6bd95928759ac78e01acf5d9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Voting<Balance, AccountId, BlockNumber> {
                 #[codec(index = 0u8)]
@@ -4318,6 +4672,9 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 NotSupported,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x522807ac1519f17ccc8d604bd8a57163;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -4345,10 +4702,16 @@ pub mod runtime_types {
                     amount: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x9d7b7004dbc152f5792fd73dd2ff9dd5;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 StakingDelegation,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0xe76177fac6f626a1dd0ea84c734c110f;
             }
         }
     }
@@ -4376,6 +4739,9 @@ pub mod runtime_types {
                 super::super::runtime_types::sp_npos_elections::ElectionScore,
             ),
         }
+        impl ::ferroscale_runtime_types::TypeHash for AdminOperation {
+            const TYPE_HASH: u128 = 0x7ff7149df2db902bafee2865f08b2907;
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -4385,6 +4751,9 @@ pub mod runtime_types {
                     op: super::super::super::runtime_types::pallet_election_provider_multi_block::AdminOperation,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x7d58b461e905ed8fb05aa1bc105ccd0f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4393,6 +4762,9 @@ pub mod runtime_types {
                 UnexpectedPhase,
                 #[codec(index = 2u8)]
                 Snapshot,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x43cef30126528665c7efc80681985e1c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4405,6 +4777,9 @@ pub mod runtime_types {
                 UnexpectedTargetSnapshotFailed,
                 #[codec(index = 2u8)]
                 UnexpectedVoterSnapshotFailed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xfcee7010b02cc276e5ac8913ba0a0481;
             }
         }
         pub mod signed {
@@ -4432,6 +4807,9 @@ pub mod runtime_types {
                         inv: Vec<::ferroscale_runtime_types::AccountId32>,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x664a1e7caf56ac1190a966a067ec8d01;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -4452,6 +4830,9 @@ pub mod runtime_types {
                     BadWitnessData,
                     #[codec(index = 8u8)]
                     TooManyInvulnerables,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xb50e3401562dcb2248d9c6d3e444d43a;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -4474,6 +4855,9 @@ pub mod runtime_types {
                     #[codec(index = 6u8)]
                     Bailed(u32, ::ferroscale_runtime_types::AccountId32),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x3f8f9a3ed4bd9c2b0581fb20cccba485;
+                }
             }
         }
         pub mod types {
@@ -4485,6 +4869,9 @@ pub mod runtime_types {
                 >,
                 pub score: super::super::super::runtime_types::sp_npos_elections::ElectionScore,
                 pub round: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PagedRawSolution {
+                const TYPE_HASH: u128 = 0x5eac2c535e3764c161e6c98269f28368;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Phase {
@@ -4505,6 +4892,9 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 Emergency,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Phase {
+                const TYPE_HASH: u128 = 0x0e90106701c4b3eb33cd523a815bba50;
+            }
         }
         pub mod unsigned {
             pub mod pallet {
@@ -4515,6 +4905,9 @@ pub mod runtime_types {
                     submit_unsigned {
                         paged_solution: super::super::super::super::runtime_types::pallet_election_provider_multi_block::types::PagedRawSolution,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xa231df566e1a304326c5dd6c1a018a4c;
                 }
             }
         }
@@ -4547,11 +4940,17 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 Incomplete,
             }
+            impl ::ferroscale_runtime_types::TypeHash for FeasibilityError {
+                const TYPE_HASH: u128 = 0x50703457504fa6cee46dc64b17b591e4;
+            }
             pub mod impls {
                 pub mod pallet {
                     use ::parity_scale_codec::{Decode, Encode};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub enum Call {}
+                    impl ::ferroscale_runtime_types::TypeHash for Call {
+                        const TYPE_HASH: u128 = 0xa7d47cd84504b935938223a8045784e5;
+                    }
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub enum Event {
                         #[codec(index = 0u8)]
@@ -4568,6 +4967,9 @@ pub mod runtime_types {
                                 super::super::super::super::super::runtime_types::sp_npos_elections::ElectionScore,
                             >,
                         ),
+                    }
+                    impl ::ferroscale_runtime_types::TypeHash for Event {
+                        const TYPE_HASH: u128 = 0x7a2e9c76c2b21971a3c0d843405073a1;
                     }
                 }
             }
@@ -4604,6 +5006,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 poke_deposit { index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xe9ccc737b4556acab3b3b90b0414cc2a;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4616,6 +5021,9 @@ pub mod runtime_types {
                 NotTransfer,
                 #[codec(index = 4u8)]
                 Permanent,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4fc4841e944338f8dbc8c5720fbf2603;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4635,6 +5043,9 @@ pub mod runtime_types {
                     old_deposit: u128,
                     new_deposit: u128,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xa82b90b0047dceb2ef8c023b5ed8dfb3;
             }
         }
     }
@@ -4656,6 +5067,9 @@ pub mod runtime_types {
                     weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x95179910451ef22b92980413e5f60c92;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4676,6 +5090,9 @@ pub mod runtime_types {
                 QueuePaused,
                 #[codec(index = 8u8)]
                 RecursiveDisallowed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x458c23848141a25ea610995f16dfc8c8;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4704,6 +5121,9 @@ pub mod runtime_types {
                     origin: super::super::super::runtime_types::cumulus_primitives_core::AggregateMessageOrigin,
                     index: u32,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xdc35cbadf70eb20449cd30a0ce582384;
             }
         }
     }
@@ -4767,6 +5187,9 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x770543a5b64e94f468bfd09ba67417ed;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4797,6 +5220,9 @@ pub mod runtime_types {
                 MaxWeightTooLow,
                 #[codec(index = 13u8)]
                 AlreadyStored,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4844,6 +5270,9 @@ pub mod runtime_types {
                     old_deposit: u128,
                     new_deposit: u128,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x50b87e42d21daec467127e7afb9fe4ed;
             }
         }
     }
@@ -5161,6 +5590,9 @@ pub mod runtime_types {
                     signer: ::ferroscale_runtime_types::AccountId32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x3fe6c20e79fcc6bd2cf184faf79381ec;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -5253,6 +5685,9 @@ pub mod runtime_types {
                 CollectionNotEmpty,
                 #[codec(index = 44u8)]
                 WitnessRequired,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xfec71f2cbf88d9fb1c116b67bec28fb0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -5491,6 +5926,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x61e45a0329f832189b5225e2df300bfc;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -5507,9 +5945,16 @@ pub mod runtime_types {
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BitFlags(pub u64);
+            impl ::ferroscale_runtime_types::TypeHash for BitFlags {
+                const TYPE_HASH: u128 = 0xfd69979d6a58cff31a0983d16e53448f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CancelAttributesApprovalWitness {
                 pub account_attributes: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash
+            for CancelAttributesApprovalWitness {
+                const TYPE_HASH: u128 = 0x1477c820f4afde509d1767430464ae8c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CollectionConfig<Price, BlockNumber> {
@@ -5533,6 +5978,9 @@ pub mod runtime_types {
                 #[codec(index = 16u8)]
                 DepositRequired,
             }
+            impl ::ferroscale_runtime_types::TypeHash for CollectionSetting {
+                const TYPE_HASH: u128 = 0xf70f3cc68ae5bfd6c90464f537c467a1;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DestroyWitness {
                 #[codec(compact)]
@@ -5542,9 +5990,15 @@ pub mod runtime_types {
                 #[codec(compact)]
                 pub attributes: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DestroyWitness {
+                const TYPE_HASH: u128 = 0xa730cfd1aa3ba84414a4e45445f29497;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ItemConfig {
                 pub settings: super::super::super::runtime_types::pallet_nfts::types::BitFlags,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ItemConfig {
+                const TYPE_HASH: u128 = 0x75c436fc4a26e54d969318fb2bd8676d;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ItemSetting {
@@ -5554,6 +6008,9 @@ pub mod runtime_types {
                 UnlockedMetadata,
                 #[codec(index = 4u8)]
                 UnlockedAttributes,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ItemSetting {
+                const TYPE_HASH: u128 = 0xde8cd9b7fb4ee60c6c75072909eaf51d;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ItemTip<CollectionId, AccountId, Amount> {
@@ -5620,6 +6077,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Receive,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PriceDirection {
+                const TYPE_HASH: u128 = 0x6bfaef0a3c4b996381128219a48f5e82;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PriceWithDirection<Amount> {
                 pub amount: Amount,
@@ -5646,6 +6106,9 @@ pub mod runtime_types {
             >,
             pub state: super::super::runtime_types::pallet_nomination_pools::PoolState,
         }
+        impl ::ferroscale_runtime_types::TypeHash for BondedPoolInner {
+            const TYPE_HASH: u128 = 0xb7c6e39392c771522f159373c7c3a575;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ClaimPermission {
             #[codec(index = 0u8)]
@@ -5656,6 +6119,9 @@ pub mod runtime_types {
             PermissionlessWithdraw,
             #[codec(index = 3u8)]
             PermissionlessAll,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ClaimPermission {
+            const TYPE_HASH: u128 = 0x865f44a9c6705ea2cf697fee384001f4;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Commission {
@@ -5679,6 +6145,9 @@ pub mod runtime_types {
                     ::ferroscale_runtime_types::AccountId32,
                 >,
             >,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Commission {
+            const TYPE_HASH: u128 = 0x4f52e33e67061ac6629ebbaa3833dc35;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CommissionChangeRate<BlockNumber> {
@@ -5711,6 +6180,9 @@ pub mod runtime_types {
                 u128,
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for PoolMember {
+            const TYPE_HASH: u128 = 0x1000604a199b3cafa0dfb2c8685286a1;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PoolRoles<AccountId> {
             pub depositor: AccountId,
@@ -5726,6 +6198,9 @@ pub mod runtime_types {
             Blocked,
             #[codec(index = 2u8)]
             Destroying,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for PoolState {
+            const TYPE_HASH: u128 = 0x51242b6ba80c23ae2103518fd37a533c;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -5911,6 +6386,9 @@ pub mod runtime_types {
                 #[codec(index = 25u8)]
                 migrate_pool_to_delegate_stake { pool_id: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x9b541e4cdcec92245d404bbfa1f5959c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DefensiveError {
                 #[codec(index = 0u8)]
@@ -5927,6 +6405,9 @@ pub mod runtime_types {
                 DelegationUnsupported,
                 #[codec(index = 6u8)]
                 SlashNotApplied,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DefensiveError {
+                const TYPE_HASH: u128 = 0x280249e7aac3eeca3b456a8aee607fcd;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -6008,6 +6489,9 @@ pub mod runtime_types {
                 NotSupported,
                 #[codec(index = 37u8)]
                 Restricted,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xf88f6dab6dc227024ba06797c5af4ed4;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -6136,10 +6620,16 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x37b564b8d52846f74f40e6b404d812d9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum FreezeReason {
                 #[codec(index = 0u8)]
                 PoolMinBalance,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for FreezeReason {
+                const TYPE_HASH: u128 = 0x3d3a48d56e0994909ee910b1eccd3e17;
             }
         }
     }
@@ -6153,6 +6643,9 @@ pub mod runtime_types {
                     key_value: super::super::super::runtime_types::asset_hub_polkadot_runtime::RuntimeParameters,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xbb77fc6e348d60c47951d77d67a65417;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -6165,6 +6658,9 @@ pub mod runtime_types {
                         super::super::super::runtime_types::asset_hub_polkadot_runtime::RuntimeParametersValue,
                     >,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x011214bdbf61ae274ac52f744569dd6f;
             }
         }
     }
@@ -6183,6 +6679,9 @@ pub mod runtime_types {
                 unrequest_preimage { hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 4u8)]
                 ensure_updated { hashes: Vec<::ferroscale_runtime_types::H256> },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x5ed9036b58b88626c4df0d14e9ff9eca;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -6203,6 +6702,9 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 TooFew,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x59e9435762aceb92d49046357797ef24;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -6212,10 +6714,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Cleared { hash: ::ferroscale_runtime_types::H256 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Preimage,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0x6c28307c6cdb8a69663d66698e38c1b3;
             }
         }
     }
@@ -6227,6 +6735,9 @@ pub mod runtime_types {
             Proxies,
             #[codec(index = 1u8)]
             Announcements,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for DepositKind {
+            const TYPE_HASH: u128 = 0xf18d700fe593d7e5e67ab3c0e8db51f6;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ProxyDefinition<AccountId, ProxyType, BlockNumber> {
@@ -6334,6 +6845,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 poke_deposit,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xfcb96f929abe3753618229620daf6d95;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -6352,6 +6866,9 @@ pub mod runtime_types {
                 Unannounced,
                 #[codec(index = 7u8)]
                 NoSelfProxy,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xfefbd08a632ce64c318b098cb3b252d6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -6403,6 +6920,9 @@ pub mod runtime_types {
                     old_deposit: u128,
                     new_deposit: u128,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x5cc77c2015c13329b722e73f229444b5;
             }
         }
     }
@@ -6508,6 +7028,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 ChildrenCuratorFees { child_id: u32, amount: u128 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for PortableChildBountiesMessage {
+                const TYPE_HASH: u128 = 0xc341a86c21c0acfd7c95520183cf2ff6;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PortableChildBounty {
                 pub parent_bounty: u32,
@@ -6515,6 +7038,9 @@ pub mod runtime_types {
                 pub fee: u128,
                 pub curator_deposit: u128,
                 pub status: super::super::super::runtime_types::pallet_rc_migrator::child_bounties::PortableChildBountyStatus,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PortableChildBounty {
+                const TYPE_HASH: u128 = 0xf987affd009ccbd0f2a4c9e24d4a1e21;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PortableChildBountyStatus {
@@ -6530,6 +7056,9 @@ pub mod runtime_types {
                     beneficiary: ::ferroscale_runtime_types::AccountId32,
                     unlock_at: u32,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PortableChildBountyStatus {
+                const TYPE_HASH: u128 = 0xb06a82f1e115b217ad590434b2112434;
             }
         }
         pub mod claims {
@@ -6634,6 +7163,9 @@ pub mod runtime_types {
                         u8,
                     >,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for RcPreimageChunk {
+                    const TYPE_HASH: u128 = 0x8af1d17de1517b8bfd03fe4325e97997;
+                }
             }
             pub mod legacy_request_status {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -6650,6 +7182,9 @@ pub mod runtime_types {
                 pub struct PortableRequestStatus {
                     pub hash: ::ferroscale_runtime_types::H256,
                     pub request_status: super::super::super::super::runtime_types::pallet_rc_migrator::preimage::request_status::PortableRequestStatusInner,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for PortableRequestStatus {
+                    const TYPE_HASH: u128 = 0x4a234d91b29dcd48a94013f4dc7a5f8a;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum PortableRequestStatusInner {
@@ -6676,6 +7211,10 @@ pub mod runtime_types {
                         count: u32,
                         maybe_len: Option<u32>,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash
+                for PortableRequestStatusInner {
+                    const TYPE_HASH: u128 = 0x84c74d5dbde73a72f37a44e67d9e8ab3;
                 }
             }
         }
@@ -6752,6 +7291,9 @@ pub mod runtime_types {
                     pub tail: Option<::ferroscale_runtime_types::AccountId32>,
                     pub bag_upper: u64,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for PortableBag {
+                    const TYPE_HASH: u128 = 0x5ce31d5328e04041953169902b8664df;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum PortableBagsListMessage {
                     #[codec(index = 0u8)]
@@ -6765,6 +7307,9 @@ pub mod runtime_types {
                         bag: super::super::super::super::runtime_types::pallet_rc_migrator::staking::bags_list::PortableBag,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for PortableBagsListMessage {
+                    const TYPE_HASH: u128 = 0xd808b18e2793ff09820444e9219517b4;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct PortableNode {
                     pub id: ::ferroscale_runtime_types::AccountId32,
@@ -6772,6 +7317,9 @@ pub mod runtime_types {
                     pub next: Option<::ferroscale_runtime_types::AccountId32>,
                     pub bag_upper: u64,
                     pub score: u64,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for PortableNode {
+                    const TYPE_HASH: u128 = 0xf23c823c5bad4fc4895cdb2246df11e5;
                 }
             }
             pub mod delegated_staking {
@@ -6793,6 +7341,10 @@ pub mod runtime_types {
                         pending_slash: u128,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash
+                for PortableDelegatedStakingMessage {
+                    const TYPE_HASH: u128 = 0xe443eb8775f6ff2f23ff9a332f60d88d;
+                }
             }
             pub mod message {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -6801,6 +7353,9 @@ pub mod runtime_types {
                     pub index: u32,
                     pub start: Option<u64>,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for PortableActiveEraInfo {
+                    const TYPE_HASH: u128 = 0xe88f97e1bd83686b0c5a443a70569f1e;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct PortableEraRewardPoints {
                     pub total: u32,
@@ -6808,12 +7363,18 @@ pub mod runtime_types {
                         (::ferroscale_runtime_types::AccountId32, u32),
                     >,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for PortableEraRewardPoints {
+                    const TYPE_HASH: u128 = 0x3b1194908c12c8c0303836fff503fccf;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct PortableExposurePage {
                     pub page_total: u128,
                     pub others: super::super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                         super::super::super::super::runtime_types::pallet_rc_migrator::staking::message::PortableIndividualExposure,
                     >,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for PortableExposurePage {
+                    const TYPE_HASH: u128 = 0x206da40d61dfaa96d279e53943269b49;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum PortableForcing {
@@ -6826,10 +7387,17 @@ pub mod runtime_types {
                     #[codec(index = 3u8)]
                     ForceAlways,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for PortableForcing {
+                    const TYPE_HASH: u128 = 0xb8b1882916e27fddc4f2af44926c8c70;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct PortableIndividualExposure {
                     pub who: ::ferroscale_runtime_types::AccountId32,
                     pub value: u128,
+                }
+                impl ::ferroscale_runtime_types::TypeHash
+                for PortableIndividualExposure {
+                    const TYPE_HASH: u128 = 0x62d047ce8be5b9cf3bf5305a73e5c59c;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct PortableNominations {
@@ -6839,12 +7407,19 @@ pub mod runtime_types {
                     pub submitted_in: u32,
                     pub suppressed: bool,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for PortableNominations {
+                    const TYPE_HASH: u128 = 0xb50c6f710ce27a308a3c5b73f5389e89;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct PortablePagedExposureMetadata {
                     pub total: u128,
                     pub own: u128,
                     pub nominator_count: u32,
                     pub page_count: u32,
+                }
+                impl ::ferroscale_runtime_types::TypeHash
+                for PortablePagedExposureMetadata {
+                    const TYPE_HASH: u128 = 0x6c2b53e6a4482b95b218c56c76448c16;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum PortableRewardDestination {
@@ -6859,6 +7434,9 @@ pub mod runtime_types {
                     #[codec(index = 4u8)]
                     None,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for PortableRewardDestination {
+                    const TYPE_HASH: u128 = 0x87b224c92efe1e7b16d0eeae8eebb302;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct PortableStakingLedger {
                     pub stash: ::ferroscale_runtime_types::AccountId32,
@@ -6867,6 +7445,9 @@ pub mod runtime_types {
                     pub unlocking: super::super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                         super::super::super::super::runtime_types::pallet_rc_migrator::staking::message::PortableUnlockChunk,
                     >,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for PortableStakingLedger {
+                    const TYPE_HASH: u128 = 0x0bcf3db4f92a90e5390226c1800e2b70;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum PortableStakingMessage {
@@ -6956,6 +7537,9 @@ pub mod runtime_types {
                         ),
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for PortableStakingMessage {
+                    const TYPE_HASH: u128 = 0x6dcd8f8746060e1d667d4d9f03d89d71;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct PortableUnappliedSlash {
                     pub validator: ::ferroscale_runtime_types::AccountId32,
@@ -6968,15 +7552,24 @@ pub mod runtime_types {
                     >,
                     pub payout: u128,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for PortableUnappliedSlash {
+                    const TYPE_HASH: u128 = 0x979ed8efab9230225ff38a39cbe3fb8c;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct PortableUnlockChunk {
                     pub value: u128,
                     pub era: u32,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for PortableUnlockChunk {
+                    const TYPE_HASH: u128 = 0xe0273c88930c58687972537e8e3f89bc;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct PortableValidatorPrefs {
                     pub commission: super::super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
                     pub blocked: bool,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for PortableValidatorPrefs {
+                    const TYPE_HASH: u128 = 0x23a76b68b3854663f6d1985491ed5f68;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct StakingValues<Balance> {
@@ -7082,6 +7675,9 @@ pub mod runtime_types {
                         ),
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for RcNomPoolsMessage {
+                    const TYPE_HASH: u128 = 0x9e8dba829a4682fcc11e805dfba4ed82;
+                }
             }
             pub mod nom_pools_alias {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -7093,6 +7689,9 @@ pub mod runtime_types {
                     pub total_commission_pending: u128,
                     pub total_commission_claimed: u128,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for RewardPool {
+                    const TYPE_HASH: u128 = 0x2edf1a42abe2b32030843c1b9f9c1d8c;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct SubPools {
                     pub no_era: super::super::super::super::runtime_types::pallet_rc_migrator::staking::nom_pools_alias::UnbondPool,
@@ -7101,10 +7700,16 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::pallet_rc_migrator::staking::nom_pools_alias::UnbondPool,
                     >,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for SubPools {
+                    const TYPE_HASH: u128 = 0x13c4d0a2ffd0d82b4b3915f6708e27f5;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct UnbondPool {
                     pub points: u128,
                     pub balance: u128,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for UnbondPool {
+                    const TYPE_HASH: u128 = 0x4716cb00c478a275af09be600673b319;
                 }
             }
         }
@@ -7119,6 +7724,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Failed,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PortablePaymentState {
+                const TYPE_HASH: u128 = 0x4288d8af6234fdd6c6ef0544657d9612;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PortableSpendStatus {
                 pub asset_kind: super::super::super::runtime_types::polkadot_runtime_common::impls::VersionedLocatableAsset,
@@ -7127,6 +7735,9 @@ pub mod runtime_types {
                 pub valid_from: u32,
                 pub expire_at: u32,
                 pub status: super::super::super::runtime_types::pallet_rc_migrator::treasury::PortablePaymentState,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PortableSpendStatus {
+                const TYPE_HASH: u128 = 0xd8cec5c1ee68b691111dabdf7692db44;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PortableTreasuryMessage {
@@ -7156,6 +7767,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 Funds,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PortableTreasuryMessage {
+                const TYPE_HASH: u128 = 0x7323993d9008fef4328f31bc1fb033c1;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -7169,6 +7783,9 @@ pub mod runtime_types {
                 NominationPools(
                     super::super::super::runtime_types::pallet_nomination_pools::pallet::FreezeReason,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PortableFreezeReason {
+                const TYPE_HASH: u128 = 0x95a56ae918f3e46dc1b0cde0c5ceda13;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PortableHoldReason {
@@ -7197,6 +7814,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::pallet_xcm::pallet::HoldReason,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for PortableHoldReason {
+                const TYPE_HASH: u128 = 0x4bd37473cf5078ca092de69256f43ebe;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum QueuePriority<BlockNumber> {
                 #[codec(index = 0u8)]
@@ -7218,6 +7838,9 @@ pub mod runtime_types {
                         u32,
                     >,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for RcVestingSchedule {
+                const TYPE_HASH: u128 = 0xec5da4da18fe9ca9826fd7b77554d1b0;
             }
         }
     }
@@ -7254,6 +7877,9 @@ pub mod runtime_types {
                     maybe_hash: Option<::ferroscale_runtime_types::H256>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x38fa85abf7846ecabf2b6fd2dce79903;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -7284,6 +7910,9 @@ pub mod runtime_types {
                 PreimageNotExist,
                 #[codec(index = 13u8)]
                 PreimageStoredWithDifferentLength,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xc211be6c4ad568c9262e3fb207215efb;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -7370,6 +7999,9 @@ pub mod runtime_types {
                 MetadataSet { index: u32, hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 15u8)]
                 MetadataCleared { index: u32, hash: ::ferroscale_runtime_types::H256 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x3913d9a752c36b5d0016369827157a48;
             }
         }
         pub mod types {
@@ -7577,6 +8209,9 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 cancel_retry_named { id: [u8; 32usize] },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x3f7a01d202344f5a42711b0eee75b797;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -7589,6 +8224,9 @@ pub mod runtime_types {
                 RescheduleNoChange,
                 #[codec(index = 4u8)]
                 Named,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x090c571761e6b377d526d3c1b51a931c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -7625,6 +8263,9 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 AgendaIncomplete { when: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x051bfdb9eaf3bb55dbee90e7389d6bd2;
+            }
         }
     }
     pub mod pallet_session {
@@ -7640,6 +8281,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 purge_keys,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x3504e5739b107871c561c91b8d626b39;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -7652,6 +8296,9 @@ pub mod runtime_types {
                 NoKeys,
                 #[codec(index = 4u8)]
                 NoAccount,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x124b1afd8acef1fa747dc307cb16a09f;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -7666,10 +8313,16 @@ pub mod runtime_types {
                     validator: ::ferroscale_runtime_types::AccountId32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xde9237e0d1b5413208f9276288eea72a;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Keys,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0x065a00e1744889743e0b0a5911c2b51f;
             }
         }
     }
@@ -7681,6 +8334,9 @@ pub mod runtime_types {
                 pub enum HoldReason {
                     #[codec(index = 0u8)]
                     Staking,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                    const TYPE_HASH: u128 = 0x13f6ec4f60f1bd843b5c056d95095464;
                 }
             }
         }
@@ -7697,6 +8353,9 @@ pub mod runtime_types {
             ForceNone,
             #[codec(index = 3u8)]
             ForceAlways,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Forcing {
+            const TYPE_HASH: u128 = 0x4a563212bbb8ffa1fe36ad70d1d0cfce;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RewardDestination<AccountId> {
@@ -7716,6 +8375,9 @@ pub mod runtime_types {
             #[codec(compact)]
             pub commission: super::super::runtime_types::sp_arithmetic::per_things::Perbill,
             pub blocked: bool,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ValidatorPrefs {
+            const TYPE_HASH: u128 = 0xafb6f210e63de363937b2870be4afb26;
         }
         pub mod ledger {
             use ::parity_scale_codec::{Decode, Encode};
@@ -7900,6 +8562,9 @@ pub mod runtime_types {
                     #[codec(index = 32u8)]
                     prune_era_step { era: u32 },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x1dd39c995cc10da7c636dd20ee4bdae8;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ConfigOp<T> {
                     #[codec(index = 0u8)]
@@ -7983,6 +8648,9 @@ pub mod runtime_types {
                     EraNotPrunable,
                     #[codec(index = 35u8)]
                     CancelledSlash,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xc91d10d7a7741582555fa93a9d329392;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -8093,12 +8761,18 @@ pub mod runtime_types {
                     #[codec(index = 24u8)]
                     EraPruned { index: u32 },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x882ab1aeb650ef14753d4d34b15f420e;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum UnexpectedKind {
                     #[codec(index = 0u8)]
                     EraDurationBoundExceeded,
                     #[codec(index = 1u8)]
                     UnknownValidatorActivation,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for UnexpectedKind {
+                    const TYPE_HASH: u128 = 0x34dbd81949134f3d4da84ee0f68de80d;
                 }
             }
         }
@@ -8140,6 +8814,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x484047837084ed64e2f30325ba482cee;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -8156,6 +8833,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::pallet_staking_async_rc_client::pallet::UnexpectedKind,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xbb17320be4bfd41a9c629664e62d2d5f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UnexpectedKind {
                 #[codec(index = 0u8)]
@@ -8170,6 +8850,9 @@ pub mod runtime_types {
                 ValidatorSetSendFailed,
                 #[codec(index = 5u8)]
                 ValidatorSetDropped,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for UnexpectedKind {
+                const TYPE_HASH: u128 = 0x0ad91d56b8990203c5a6d1f1bb7c6c3d;
             }
         }
     }
@@ -8208,6 +8891,9 @@ pub mod runtime_types {
                     progress_child: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x2b124a97b70af6322ac17ce0bb6ab949;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -8222,6 +8908,9 @@ pub mod runtime_types {
                 SignedMigrationNotAllowed,
                 #[codec(index = 5u8)]
                 BadChildRoot,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xe7ec3ef8ac05fca41ae89f25ccd7bade;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -8240,10 +8929,16 @@ pub mod runtime_types {
                     error: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Error,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xacf359ae68c514f66a0e913bedbaf370;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 SlashForMigrate,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0x0320174cfc2ea2310ac30260d3e51cca;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum MigrationCompute {
@@ -8252,10 +8947,16 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Auto,
             }
+            impl ::ferroscale_runtime_types::TypeHash for MigrationCompute {
+                const TYPE_HASH: u128 = 0x6eba3bd703505837136432c117b5607d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct MigrationLimits {
                 pub size: u32,
                 pub item: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for MigrationLimits {
+                const TYPE_HASH: u128 = 0xebe295d24d67f7b7eade6985d8f2c143;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct MigrationTask {
@@ -8264,6 +8965,9 @@ pub mod runtime_types {
                 pub size: u32,
                 pub top_items: u32,
                 pub child_items: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for MigrationTask {
+                const TYPE_HASH: u128 = 0xe1d423200a2632bd73f01185357d2476;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Progress {
@@ -8278,6 +8982,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Complete,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Progress {
+                const TYPE_HASH: u128 = 0x743639155a84058d8bbbf51c53474d2f;
+            }
         }
     }
     pub mod pallet_timestamp {
@@ -8287,6 +8994,9 @@ pub mod runtime_types {
             pub enum Call {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
             }
         }
     }
@@ -8301,6 +9011,9 @@ pub mod runtime_types {
                     actual_fee: u128,
                     tip: u128,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x9c7b1ee63aabd647c96f5a8c20cc37d6;
             }
         }
     }
@@ -8343,6 +9056,9 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 void_spend { index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x95e243c786f65b3f39c0887b33f53fcc;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -8367,6 +9083,9 @@ pub mod runtime_types {
                 NotAttempted,
                 #[codec(index = 10u8)]
                 Inconclusive,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x8db40ada7abf06ca7bd35507a0b4b013;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -8409,6 +9128,9 @@ pub mod runtime_types {
                 PaymentFailed { index: u32, payment_id: u64 },
                 #[codec(index = 11u8)]
                 SpendProcessed { index: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x629b00a32c641cc76340f2f6d3c01341;
             }
         }
     }
@@ -8603,6 +9325,9 @@ pub mod runtime_types {
                 #[codec(index = 25u8)]
                 buy_item { collection: u32, item: u32, bid_price: u128 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xfba8d72b9ab39c4770412d6548cad986;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -8649,6 +9374,9 @@ pub mod runtime_types {
                 AttributeNotFound,
                 #[codec(index = 21u8)]
                 WrongAttribute,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x13d47794fa9eb30b9898218674d79fca;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -8787,6 +9515,9 @@ pub mod runtime_types {
                     buyer: ::ferroscale_runtime_types::AccountId32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xbbfe98a57eabf52cfc74a89ac4cf20f4;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -8798,6 +9529,9 @@ pub mod runtime_types {
                 pub item_metadatas: u32,
                 #[codec(compact)]
                 pub attributes: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DestroyWitness {
+                const TYPE_HASH: u128 = 0x396c2e47af1c0ef5e61a6c1001b48a2c;
             }
         }
     }
@@ -8862,10 +9596,16 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xeb94b9655f624401356a0d739084f30f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManyCalls,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x3f55e5d2938d07af31b632fd06a59e1a;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -8897,6 +9637,9 @@ pub mod runtime_types {
                 IfElseFallbackCalled {
                     main_error: super::super::super::runtime_types::sp_runtime::DispatchError,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xb88d67c18198332856b0438fcb45a04a;
             }
         }
     }
@@ -8951,6 +9694,9 @@ pub mod runtime_types {
                     schedule_index: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x9433294a809369993d4bbe4c8e1aa5f8;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -8963,6 +9709,9 @@ pub mod runtime_types {
                 ScheduleIndexOutOfBounds,
                 #[codec(index = 4u8)]
                 InvalidScheduleParams,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xbce2980bedc56d0197451f0924bcb532;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -8978,6 +9727,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 2u8)]
                 VestingCompleted { account: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x12ac8e0c81d489c896ca1c4c9fc52eca;
             }
         }
         pub mod vesting_info {
@@ -9012,6 +9764,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xcb90c6fc3bfd97d606dcef1d66866090;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -9024,6 +9779,9 @@ pub mod runtime_types {
                 CallIsNotWhitelisted,
                 #[codec(index = 4u8)]
                 CallAlreadyWhitelisted,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xfe23224845ddf7f2853490af3098cb17;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -9041,6 +9799,9 @@ pub mod runtime_types {
                         >,
                     >,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x18fee8743167947611fc53987170d912;
             }
         }
     }
@@ -9131,6 +9892,9 @@ pub mod runtime_types {
                 WeightNotComputable,
                 #[codec(index = 40u8)]
                 ExceedsStackLimit,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ExecutionError {
+                const TYPE_HASH: u128 = 0xdf7de5cd7725b0c0e427d3185cda28c5;
             }
         }
         pub mod pallet {
@@ -9229,6 +9993,9 @@ pub mod runtime_types {
                 #[codec(index = 16u8)]
                 remove_all_authorized_aliases,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x6935d6f23a9ef18c895a699809f8ba93;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -9290,6 +10057,9 @@ pub mod runtime_types {
                     index: u8,
                     error: super::super::super::runtime_types::pallet_xcm::errors::ExecutionError,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x3d2eb4caeeb11e93f895e9c8e43ce1f6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -9446,10 +10216,16 @@ pub mod runtime_types {
                     target: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x6c7cd62be7b271c9ce5a0196bc80eb54;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 AuthorizeAlias,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0x6fb0f010be6139cf726e6a861f78229f;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Origin {
@@ -9461,6 +10237,9 @@ pub mod runtime_types {
                 Response(
                     super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Origin {
+                const TYPE_HASH: u128 = 0xb2a2ad4fd894a5c32fc380b285f79a53;
             }
         }
     }
@@ -9475,6 +10254,9 @@ pub mod runtime_types {
                     is_congested: bool,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x7eb87d2be14c399d887ef986e97850d4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -9485,6 +10267,9 @@ pub mod runtime_types {
                 DeliveryFeeFactorIncreased {
                     new_value: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x0d3fb97479fd3d2c5b7c77d83bed7e34;
             }
         }
     }
@@ -9503,6 +10288,9 @@ pub mod runtime_types {
                     location: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                     account_id: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for VersionedLocatableAccount {
+                const TYPE_HASH: u128 = 0x3f8606e1d0fd3a05dc8ce9fcf7b42e98;
             }
         }
     }
@@ -9524,8 +10312,14 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HeadData(pub Vec<u8>);
+            impl ::ferroscale_runtime_types::TypeHash for HeadData {
+                const TYPE_HASH: u128 = 0x6616650329c91b02ad5b723534d70616;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Id(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for Id {
+                const TYPE_HASH: u128 = 0xecf90193012ebdef744dd9f50e9c276d;
+            }
         }
     }
     pub mod polkadot_primitives {
@@ -9545,14 +10339,23 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct EcdsaSignature(pub [u8; 65usize]);
+            impl ::ferroscale_runtime_types::TypeHash for EcdsaSignature {
+                const TYPE_HASH: u128 = 0x40381f1b5f7164f9fdf1d1c003b15794;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct EthereumAddress(pub [u8; 20usize]);
+            impl ::ferroscale_runtime_types::TypeHash for EthereumAddress {
+                const TYPE_HASH: u128 = 0xd36d0fa96988abefb7187c0e068ff80e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum StatementKind {
                 #[codec(index = 0u8)]
                 Regular,
                 #[codec(index = 1u8)]
                 Saft,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for StatementKind {
+                const TYPE_HASH: u128 = 0x78e2bbab33ccd8217b465c7f55075c60;
             }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -9587,6 +10390,9 @@ pub mod runtime_types {
                         maybe_preclaim: Option<::ferroscale_runtime_types::AccountId32>,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x859cae8ac761c400eab16e09dc0ee428;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -9602,6 +10408,9 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     VestedBalanceExists,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x689db770939b38d1d7ca4b5255beff3d;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -9610,6 +10419,9 @@ pub mod runtime_types {
                         ethereum_address: super::super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
                         amount: u128,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0xaf5d0380a28757d427037f28ac79a1e5;
                 }
             }
         }
@@ -9632,6 +10444,9 @@ pub mod runtime_types {
                     location: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                     asset_id: super::super::super::runtime_types::staging_xcm::v5::asset::AssetId,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for VersionedLocatableAsset {
+                const TYPE_HASH: u128 = 0x1f155bde080eb5c645509432d8d07441;
             }
         }
     }
@@ -9657,6 +10472,9 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 ParaRegistration,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ProxyType {
+                const TYPE_HASH: u128 = 0x16cd97f089421855d1709ed324b8536a;
+            }
         }
     }
     pub mod snowbridge_core {
@@ -9671,6 +10489,9 @@ pub mod runtime_types {
             >,
             pub decimals: u8,
         }
+        impl ::ferroscale_runtime_types::TypeHash for AssetMetadata {
+            const TYPE_HASH: u128 = 0xa1297e7406a971031d90f03f810e8695;
+        }
         pub mod operating_mode {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -9679,6 +10500,9 @@ pub mod runtime_types {
                 Normal,
                 #[codec(index = 1u8)]
                 Halted,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for BasicOperatingMode {
+                const TYPE_HASH: u128 = 0xd3d11e1ab35a1e221fefb99905a520c9;
             }
         }
         pub mod reward {
@@ -9689,6 +10513,9 @@ pub mod runtime_types {
                 Inbound(u64),
                 #[codec(index = 1u8)]
                 Outbound(u64),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for MessageId {
+                const TYPE_HASH: u128 = 0x1768848e56663ff05a2dbee43471e862;
             }
         }
     }
@@ -9712,6 +10539,9 @@ pub mod runtime_types {
                     message_id: super::super::super::runtime_types::snowbridge_core::reward::MessageId,
                     asset: super::super::super::runtime_types::staging_xcm::v5::asset::Asset,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x7146e832b002ecd77cd1a3c9355f0759;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -9742,6 +10572,9 @@ pub mod runtime_types {
                 #[codec(index = 12u8)]
                 TipAmountZero,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x8fb68be64c8cb2acc8f0fe28118fb7d7;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -9756,6 +10589,9 @@ pub mod runtime_types {
                     mode: super::super::super::runtime_types::snowbridge_core::operating_mode::BasicOperatingMode,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x53a74b70eda28892966e6f6765baa966;
+            }
         }
     }
     pub mod sp_arithmetic {
@@ -9769,10 +10605,16 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             DivisionByZero,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
+            const TYPE_HASH: u128 = 0x008cb2a3d597c9b92f05b877e085c46c;
+        }
         pub mod fixed_point {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedU128(pub u128);
+            impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
+                const TYPE_HASH: u128 = 0x17c6bf814d64622dd7b4e4f5fb852442;
+            }
         }
         pub mod per_things {
             use ::parity_scale_codec::{Decode, Encode};
@@ -9792,6 +10634,9 @@ pub mod runtime_types {
                     c.0
                 }
             }
+            impl ::ferroscale_runtime_types::TypeHash for PerU16 {
+                const TYPE_HASH: u128 = 0x1f9dbc5b74e9c2c52e374acccbc858a4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Perbill(pub u32);
             impl ::parity_scale_codec::CompactAs for Perbill {
@@ -9808,10 +10653,19 @@ pub mod runtime_types {
                     c.0
                 }
             }
+            impl ::ferroscale_runtime_types::TypeHash for Perbill {
+                const TYPE_HASH: u128 = 0xea38661ed519891b58df3736ff592d11;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Percent(pub u8);
+            impl ::ferroscale_runtime_types::TypeHash for Percent {
+                const TYPE_HASH: u128 = 0x731b5e2a65bb015f1c4c471dfecc01fe;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Permill(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for Permill {
+                const TYPE_HASH: u128 = 0xcd9a29b75460287f91b8264ae44aca45;
+            }
         }
     }
     pub mod sp_consensus_aura {
@@ -9820,6 +10674,9 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(pub [u8; 32usize]);
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0xb35fdf7566700f981dfbac3bda816f20;
+                }
             }
         }
     }
@@ -9830,6 +10687,9 @@ pub mod runtime_types {
             pub minimal_stake: u128,
             pub sum_stake: u128,
             pub sum_stake_squared: u128,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ElectionScore {
+            const TYPE_HASH: u128 = 0x1c6dcf1c640f4cb18786052a1089030c;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Error {
@@ -9853,6 +10713,9 @@ pub mod runtime_types {
             DuplicateVoter,
             #[codec(index = 9u8)]
             DuplicateTarget,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Error {
+            const TYPE_HASH: u128 = 0x4a3f1d1459b366e1984268fae391f1b0;
         }
     }
     pub mod sp_runtime {
@@ -9890,6 +10753,9 @@ pub mod runtime_types {
             #[codec(index = 14u8)]
             Trie(super::super::runtime_types::sp_runtime::proving_trie::TrieError),
         }
+        impl ::ferroscale_runtime_types::TypeHash for DispatchError {
+            const TYPE_HASH: u128 = 0x40a92fa8e71a04525576dfd0f42ade29;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct DispatchErrorWithPostInfo<Info> {
             pub post_info: Info,
@@ -9900,6 +10766,9 @@ pub mod runtime_types {
             pub index: u8,
             pub error: [u8; 4usize],
         }
+        impl ::ferroscale_runtime_types::TypeHash for ModuleError {
+            const TYPE_HASH: u128 = 0xd402aae50c16b0bde2cfbe93a012cc4d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSignature {
             #[codec(index = 0u8)]
@@ -9908,6 +10777,9 @@ pub mod runtime_types {
             Sr25519([u8; 64usize]),
             #[codec(index = 2u8)]
             Ecdsa([u8; 65usize]),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
+            const TYPE_HASH: u128 = 0xbc770acc2e7b1730cdc9aea387ba08d0;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TokenError {
@@ -9932,12 +10804,18 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             Blocked,
         }
+        impl ::ferroscale_runtime_types::TypeHash for TokenError {
+            const TYPE_HASH: u128 = 0xc3df2109ec2d0df34a3ec75a49978360;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TransactionalError {
             #[codec(index = 0u8)]
             LimitReached,
             #[codec(index = 1u8)]
             NoLayer,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for TransactionalError {
+            const TYPE_HASH: u128 = 0x0cdac8f0e9d03266508beb610aab1748;
         }
         pub mod generic {
             pub mod block {
@@ -9956,6 +10834,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::sp_runtime::generic::digest::DigestItem,
                     >,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Digest {
+                    const TYPE_HASH: u128 = 0x4bd21bb3a16398e294ae279fa98d78c8;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum DigestItem {
                     #[codec(index = 6u8)]
@@ -9968,6 +10849,9 @@ pub mod runtime_types {
                     Other(Vec<u8>),
                     #[codec(index = 8u8)]
                     RuntimeEnvironmentUpdated,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for DigestItem {
+                    const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
                 }
             }
             pub mod era {
@@ -10487,6 +11371,9 @@ pub mod runtime_types {
                     #[codec(index = 255u8)]
                     Mortal255(u8),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Era {
+                    const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
+                }
             }
             pub mod header {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -10534,11 +11421,17 @@ pub mod runtime_types {
                 #[codec(index = 13u8)]
                 DecodeError,
             }
+            impl ::ferroscale_runtime_types::TypeHash for TrieError {
+                const TYPE_HASH: u128 = 0xfda4dc01e2b8c8bf24ab28e509b02020;
+            }
         }
         pub mod traits {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlakeTwo256;
+            impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
+                const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
+            }
         }
     }
     pub mod sp_trie {
@@ -10547,6 +11440,9 @@ pub mod runtime_types {
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct StorageProof {
                 pub trie_nodes: ::ferroscale_runtime_types::BTreeSet<Vec<u8>>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for StorageProof {
+                const TYPE_HASH: u128 = 0xeeb8c3ee6b8885e009b551105974fc3c;
             }
         }
     }
@@ -10563,6 +11459,9 @@ pub mod runtime_types {
             pub transaction_version: u32,
             pub system_version: u8,
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeVersion {
+            const TYPE_HASH: u128 = 0x3eb148ac7ee06a42f28e0789660adc15;
+        }
     }
     pub mod sp_weights {
         use ::parity_scale_codec::{Decode, Encode};
@@ -10570,6 +11469,9 @@ pub mod runtime_types {
         pub struct RuntimeDbWeight {
             pub read: u64,
             pub write: u64,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeDbWeight {
+            const TYPE_HASH: u128 = 0x07cbe65deee5259a6d4f0dc6cca620d8;
         }
         pub mod weight_v2 {
             use ::parity_scale_codec::{Decode, Encode};
@@ -10580,6 +11482,9 @@ pub mod runtime_types {
                 #[codec(compact)]
                 pub proof_size: u64,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Weight {
+                const TYPE_HASH: u128 = 0x9711cd4ef0bd87b2e3b722a5b6a5785a;
+            }
         }
     }
     pub mod staging_parachain_info {
@@ -10587,6 +11492,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {}
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x1f1de421f562cea95bbcd1ac41b39aff;
+            }
         }
     }
     pub mod staging_xcm {
@@ -10597,6 +11505,9 @@ pub mod runtime_types {
                 pub struct MultiLocation {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::xcm::v3::junctions::Junctions,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for MultiLocation {
+                    const TYPE_HASH: u128 = 0x5ae065dfe8b723c04e5b877d5a2f65c2;
                 }
             }
         }
@@ -10848,12 +11759,18 @@ pub mod runtime_types {
                 #[codec(compact)]
                 pub patch: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PalletInfo {
+                const TYPE_HASH: u128 = 0x6f997e8140beb25445b44d8f650a1e48;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct QueryResponseInfo {
                 pub destination: super::super::super::runtime_types::staging_xcm::v4::location::Location,
                 #[codec(compact)]
                 pub query_id: u64,
                 pub max_weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for QueryResponseInfo {
+                const TYPE_HASH: u128 = 0xc45a17d0469bff8c033d896fb7d92d8c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Response {
@@ -10882,6 +11799,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::xcm::v3::MaybeErrorCode,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Response {
+                const TYPE_HASH: u128 = 0x68b8daf2ef0d3dd72e4eb72921241747;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Xcm(
                 pub Vec<super::super::super::runtime_types::staging_xcm::v4::Instruction>,
@@ -10892,6 +11812,9 @@ pub mod runtime_types {
                 pub struct Asset {
                     pub id: super::super::super::super::runtime_types::staging_xcm::v4::asset::AssetId,
                     pub fun: super::super::super::super::runtime_types::staging_xcm::v4::asset::Fungibility,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Asset {
+                    const TYPE_HASH: u128 = 0x515b3f5ab0a3148284d7cfb718d34c0b;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetFilter {
@@ -10904,10 +11827,16 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::staging_xcm::v4::asset::WildAsset,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for AssetFilter {
+                    const TYPE_HASH: u128 = 0x3ee8001e97127206c82c58e1c0ae7b24;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct AssetId(
                     pub super::super::super::super::runtime_types::staging_xcm::v4::location::Location,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for AssetId {
+                    const TYPE_HASH: u128 = 0xe3469461fb9095559cc1f69d1999f360;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetInstance {
                     #[codec(index = 0u8)]
@@ -10923,12 +11852,18 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     Array32([u8; 32usize]),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
+                    const TYPE_HASH: u128 = 0xf20ca32985693e5b36367101e91d71d4;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Assets(
                     pub Vec<
                         super::super::super::super::runtime_types::staging_xcm::v4::asset::Asset,
                     >,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Assets {
+                    const TYPE_HASH: u128 = 0xca506706ec69fe69f94beecdf4245892;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
@@ -10937,6 +11872,9 @@ pub mod runtime_types {
                     NonFungible(
                         super::super::super::super::runtime_types::staging_xcm::v4::asset::AssetInstance,
                     ),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Fungibility {
+                    const TYPE_HASH: u128 = 0x8f2ad84410cd51ed59a0f9973b19817a;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildAsset {
@@ -10957,12 +11895,18 @@ pub mod runtime_types {
                         count: u32,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for WildAsset {
+                    const TYPE_HASH: u128 = 0xa6b58838f06fa0d77ce216328c90ecc9;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
                     #[codec(index = 1u8)]
                     NonFungible,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
+                    const TYPE_HASH: u128 = 0xfc056cec851cca643190936cf330a609;
                 }
             }
             pub mod junction {
@@ -11011,6 +11955,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::staging_xcm::v4::junction::NetworkId,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junction {
+                    const TYPE_HASH: u128 = 0xd67f6b843b6f33660521957f7db6a760;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum NetworkId {
                     #[codec(index = 0u8)]
@@ -11035,6 +11982,9 @@ pub mod runtime_types {
                     BitcoinCash,
                     #[codec(index = 10u8)]
                     PolkadotBulletin,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for NetworkId {
+                    const TYPE_HASH: u128 = 0x449ed45b976b6d672b9a08d4f81ac4d8;
                 }
             }
             pub mod junctions {
@@ -11076,6 +12026,9 @@ pub mod runtime_types {
                         [super::super::super::super::runtime_types::staging_xcm::v4::junction::Junction; 8usize],
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junctions {
+                    const TYPE_HASH: u128 = 0xf678ebeee729f6c5f9c8305bd6eebac2;
+                }
             }
             pub mod location {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -11083,6 +12036,9 @@ pub mod runtime_types {
                 pub struct Location {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::staging_xcm::v4::junctions::Junctions,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Location {
+                    const TYPE_HASH: u128 = 0x0e6773195cab51bbe1b239e5ae78cf9e;
                 }
             }
         }
@@ -11094,6 +12050,9 @@ pub mod runtime_types {
                 AssetClaimer {
                     location: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Hint {
+                const TYPE_HASH: u128 = 0x6e1106bdf7b86c3668979bd4944c531f;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Instruction {
@@ -11372,12 +12331,18 @@ pub mod runtime_types {
                 #[codec(compact)]
                 pub patch: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PalletInfo {
+                const TYPE_HASH: u128 = 0x456b9e8967c893cb6b9c40bdd636a72c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct QueryResponseInfo {
                 pub destination: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 #[codec(compact)]
                 pub query_id: u64,
                 pub max_weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for QueryResponseInfo {
+                const TYPE_HASH: u128 = 0xb3426386c8a107009812d33fb3329dff;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Response {
@@ -11406,6 +12371,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::xcm::v3::MaybeErrorCode,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Response {
+                const TYPE_HASH: u128 = 0x3582634e87ec839fb684d9bad8289f57;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Xcm(
                 pub Vec<super::super::super::runtime_types::staging_xcm::v5::Instruction>,
@@ -11416,6 +12384,9 @@ pub mod runtime_types {
                 pub struct Asset {
                     pub id: super::super::super::super::runtime_types::staging_xcm::v5::asset::AssetId,
                     pub fun: super::super::super::super::runtime_types::staging_xcm::v5::asset::Fungibility,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Asset {
+                    const TYPE_HASH: u128 = 0x1d7439502fff2563a38a45de478c1b90;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetFilter {
@@ -11428,10 +12399,16 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::staging_xcm::v5::asset::WildAsset,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for AssetFilter {
+                    const TYPE_HASH: u128 = 0x9b762e57be2499538a1c154ee110148a;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct AssetId(
                     pub super::super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for AssetId {
+                    const TYPE_HASH: u128 = 0x338d83277fa0eb98a996e39af0461921;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetInstance {
                     #[codec(index = 0u8)]
@@ -11446,6 +12423,9 @@ pub mod runtime_types {
                     Array16([u8; 16usize]),
                     #[codec(index = 5u8)]
                     Array32([u8; 32usize]),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
+                    const TYPE_HASH: u128 = 0xf580d708843f021c9d617021f37e5e81;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetTransferFilter {
@@ -11462,12 +12442,18 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::staging_xcm::v5::asset::AssetFilter,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for AssetTransferFilter {
+                    const TYPE_HASH: u128 = 0x680eacd341b119b9a7df0140d44b785f;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Assets(
                     pub Vec<
                         super::super::super::super::runtime_types::staging_xcm::v5::asset::Asset,
                     >,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Assets {
+                    const TYPE_HASH: u128 = 0x0320372c367e99f49a11c4808cc0c95a;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
@@ -11476,6 +12462,9 @@ pub mod runtime_types {
                     NonFungible(
                         super::super::super::super::runtime_types::staging_xcm::v5::asset::AssetInstance,
                     ),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Fungibility {
+                    const TYPE_HASH: u128 = 0xa6726fe74dc19a3f299e45fa531bdc54;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildAsset {
@@ -11496,12 +12485,18 @@ pub mod runtime_types {
                         count: u32,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for WildAsset {
+                    const TYPE_HASH: u128 = 0x191bfd393410478c891824d455883778;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
                     #[codec(index = 1u8)]
                     NonFungible,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
+                    const TYPE_HASH: u128 = 0x921b50d5c564d02d70d04bec11c14af2;
                 }
             }
             pub mod junction {
@@ -11550,6 +12545,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::staging_xcm::v5::junction::NetworkId,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junction {
+                    const TYPE_HASH: u128 = 0xf0d73ff3ca97bfb9bcd066674e51dbf4;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum NetworkId {
                     #[codec(index = 0u8)]
@@ -11568,6 +12566,9 @@ pub mod runtime_types {
                     BitcoinCash,
                     #[codec(index = 10u8)]
                     PolkadotBulletin,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for NetworkId {
+                    const TYPE_HASH: u128 = 0x6d68c91a797a38cc9a859cf3c7df2687;
                 }
             }
             pub mod junctions {
@@ -11609,6 +12610,9 @@ pub mod runtime_types {
                         [super::super::super::super::runtime_types::staging_xcm::v5::junction::Junction; 8usize],
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junctions {
+                    const TYPE_HASH: u128 = 0xb3cd428b467c204fe34934b5ffcc49a0;
+                }
             }
             pub mod location {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -11617,6 +12621,9 @@ pub mod runtime_types {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::staging_xcm::v5::junctions::Junctions,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Location {
+                    const TYPE_HASH: u128 = 0x59395e6f1cb0665044b900bec7fe4f84;
+                }
             }
             pub mod traits {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -11624,6 +12631,9 @@ pub mod runtime_types {
                 pub struct InstructionError {
                     pub index: u8,
                     pub error: super::super::super::super::runtime_types::xcm::v5::traits::Error,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for InstructionError {
+                    const TYPE_HASH: u128 = 0x0bff2b7958631c5c11a67a619a5a30c8;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Outcome {
@@ -11640,6 +12650,9 @@ pub mod runtime_types {
                     Error(
                         super::super::super::super::runtime_types::staging_xcm::v5::traits::InstructionError,
                     ),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Outcome {
+                    const TYPE_HASH: u128 = 0x7a614c20ace537bd5a2808986363d01a;
                 }
             }
         }
@@ -11661,6 +12674,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::VersionedLocation,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for TransferType {
+                    const TYPE_HASH: u128 = 0xac024e4b358985099e8297498f28e2fe;
+                }
             }
         }
     }
@@ -11675,6 +12691,9 @@ pub mod runtime_types {
             #[codec(index = 5u8)]
             V5(super::super::runtime_types::staging_xcm::v5::asset::AssetId),
         }
+        impl ::ferroscale_runtime_types::TypeHash for VersionedAssetId {
+            const TYPE_HASH: u128 = 0x6cae8845afea0c22e808edab150c6d7c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedAssets {
             #[codec(index = 3u8)]
@@ -11683,6 +12702,9 @@ pub mod runtime_types {
             V4(super::super::runtime_types::staging_xcm::v4::asset::Assets),
             #[codec(index = 5u8)]
             V5(super::super::runtime_types::staging_xcm::v5::asset::Assets),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for VersionedAssets {
+            const TYPE_HASH: u128 = 0x66b32956489670c9aedbcdc1f2eb5fe3;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedLocation {
@@ -11694,6 +12716,9 @@ pub mod runtime_types {
             V4(super::super::runtime_types::staging_xcm::v4::location::Location),
             #[codec(index = 5u8)]
             V5(super::super::runtime_types::staging_xcm::v5::location::Location),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for VersionedLocation {
+            const TYPE_HASH: u128 = 0x73b2803483e628d3a79a49aa8d3c2286;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedXcm {
@@ -11709,6 +12734,9 @@ pub mod runtime_types {
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DoubleEncoded {
                 pub encoded: Vec<u8>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DoubleEncoded {
+                const TYPE_HASH: u128 = 0x9f4f15250b777d3097919b1e32349176;
             }
         }
         pub mod v3 {
@@ -11957,6 +12985,9 @@ pub mod runtime_types {
                     >,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for MaybeErrorCode {
+                const TYPE_HASH: u128 = 0xd3e40915a30c9b977eec36f8a359691b;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum OriginKind {
                 #[codec(index = 0u8)]
@@ -11967,6 +12998,9 @@ pub mod runtime_types {
                 Superuser,
                 #[codec(index = 3u8)]
                 Xcm,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for OriginKind {
+                const TYPE_HASH: u128 = 0xbc13798331f85880c8a88c562961d0b7;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PalletInfo {
@@ -11985,12 +13019,18 @@ pub mod runtime_types {
                 #[codec(compact)]
                 pub patch: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PalletInfo {
+                const TYPE_HASH: u128 = 0xc327c331aa9a04c06be1d30283829706;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct QueryResponseInfo {
                 pub destination: super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
                 #[codec(compact)]
                 pub query_id: u64,
                 pub max_weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for QueryResponseInfo {
+                const TYPE_HASH: u128 = 0xa1f0c88e221761cd99521e9b76218b44;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Response {
@@ -12019,6 +13059,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::xcm::v3::MaybeErrorCode,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Response {
+                const TYPE_HASH: u128 = 0x5cd239e8b8a7e12a27b4c54c68b55d62;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum WeightLimit {
                 #[codec(index = 0u8)]
@@ -12027,6 +13070,9 @@ pub mod runtime_types {
                 Limited(
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for WeightLimit {
+                const TYPE_HASH: u128 = 0x432e7389cf3915f180edd1b21a2f7726;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Xcm(
@@ -12057,6 +13103,9 @@ pub mod runtime_types {
                     #[codec(index = 9u8)]
                     Treasury,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for BodyId {
+                    const TYPE_HASH: u128 = 0x8868f6686a85dca0b57af9b04193497c;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum BodyPart {
                     #[codec(index = 0u8)]
@@ -12084,6 +13133,9 @@ pub mod runtime_types {
                         #[codec(compact)]
                         denom: u32,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for BodyPart {
+                    const TYPE_HASH: u128 = 0xcb7cba2aa0265645916abec5a5a67a24;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Junction {
@@ -12129,6 +13181,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::junction::NetworkId,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junction {
+                    const TYPE_HASH: u128 = 0x29f90cab0cb8a59311510bae45a8c334;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum NetworkId {
                     #[codec(index = 0u8)]
@@ -12153,6 +13208,9 @@ pub mod runtime_types {
                     BitcoinCash,
                     #[codec(index = 10u8)]
                     PolkadotBulletin,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for NetworkId {
+                    const TYPE_HASH: u128 = 0xdfa1402893485858da7e077ef846f2a8;
                 }
             }
             pub mod junctions {
@@ -12222,6 +13280,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::junction::Junction,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junctions {
+                    const TYPE_HASH: u128 = 0xa40671590d25546b4f6b1c42da947ff4;
+                }
             }
             pub mod multiasset {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -12233,6 +13294,9 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 1u8)]
                     Abstract([u8; 32usize]),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for AssetId {
+                    const TYPE_HASH: u128 = 0xcbbec66147485ddd656e312a52f861ca;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetInstance {
@@ -12249,6 +13313,9 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     Array32([u8; 32usize]),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
+                    const TYPE_HASH: u128 = 0x5d0822568ebcf569642a7a815f247772;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
@@ -12258,10 +13325,16 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::multiasset::AssetInstance,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Fungibility {
+                    const TYPE_HASH: u128 = 0xc6fc30bd7b2f863310a356814431305d;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAsset {
                     pub id: super::super::super::super::runtime_types::xcm::v3::multiasset::AssetId,
                     pub fun: super::super::super::super::runtime_types::xcm::v3::multiasset::Fungibility,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for MultiAsset {
+                    const TYPE_HASH: u128 = 0xd7c35b974a631fb65cfcd66cea9afb81;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum MultiAssetFilter {
@@ -12274,18 +13347,27 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::multiasset::WildMultiAsset,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for MultiAssetFilter {
+                    const TYPE_HASH: u128 = 0xfb5731a09714627f27ad4f6f933dc31a;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAssets(
                     pub Vec<
                         super::super::super::super::runtime_types::xcm::v3::multiasset::MultiAsset,
                     >,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for MultiAssets {
+                    const TYPE_HASH: u128 = 0xc099ff0e5e615604778dc19f592a15a4;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
                     #[codec(index = 1u8)]
                     NonFungible,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
+                    const TYPE_HASH: u128 = 0x5d3c2da8479829ee4afc042964508e94;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildMultiAsset {
@@ -12305,6 +13387,9 @@ pub mod runtime_types {
                         #[codec(compact)]
                         count: u32,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for WildMultiAsset {
+                    const TYPE_HASH: u128 = 0xa3508bd5835bc3e58c2efb17df388708;
                 }
             }
             pub mod traits {
@@ -12394,6 +13479,9 @@ pub mod runtime_types {
                     #[codec(index = 39u8)]
                     ExceedsStackLimit,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x94ae234ba95532de53e329870216af0b;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum SendError {
                     #[codec(index = 0u8)]
@@ -12410,6 +13498,9 @@ pub mod runtime_types {
                     MissingArgument,
                     #[codec(index = 6u8)]
                     Fees,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for SendError {
+                    const TYPE_HASH: u128 = 0x008ab329cdd0d4de18e1272f8fc7b870;
                 }
             }
         }
@@ -12502,6 +13593,9 @@ pub mod runtime_types {
                     WeightNotComputable,
                     #[codec(index = 40u8)]
                     ExceedsStackLimit,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x4498da2f8370d437ae1be89e4cc992d2;
                 }
             }
         }
@@ -12995,6 +14089,782 @@ pub mod pallets {
         }
     }
 }
+/// The structural hash (`ferroscale_core::type_hash`) of each metadata
+/// type these types were generated from, by type id, ascending: a
+/// generated decoder fits another runtime's type exactly when the
+/// hashes are equal.
+pub const TYPE_HASHES: &[(u32, u128)] = &[
+    (0u32, 0x38c7384411c683cd0346fd725ea09f4f),
+    (1u32, 0x8463e270225e0c4a32edb93a9c84306b),
+    (2u32, 0x4b6b0c0ce7fe8777db3783842421e595),
+    (3u32, 0xed6959cd25bc810b128023facdf28dda),
+    (4u32, 0xb6751e5067260a853945a1079d1ff28e),
+    (5u32, 0xb9923bf79a08d5cc4e1995f51ac8ff70),
+    (6u32, 0xb123a029f003355dbd7f4d247974b7bd),
+    (7u32, 0x83ab3da8634b9bc88448338778b392b9),
+    (8u32, 0x7b493d612a3ced2b75c747fbd772ea02),
+    (9u32, 0x3d72bd6174409d856f46c7e6ee630353),
+    (10u32, 0x9711cd4ef0bd87b2e3b722a5b6a5785a),
+    (11u32, 0x6adfd57731f1d0c325fce3927dd6d3de),
+    (12u32, 0x050af23758a672fa4e41a23e9e08a624),
+    (13u32, 0xa8515a2cea5146e21a5ec63790aabcc6),
+    (14u32, 0xdafb2ca4afce8bb26c1d442e99431eac),
+    (15u32, 0x4bd21bb3a16398e294ae279fa98d78c8),
+    (16u32, 0x5235939b123970a2aef98cc3b0e5997e),
+    (17u32, 0xf27901c7e20beb244f1a5c955d775547),
+    (18u32, 0x16e8a97389f31b84bbc63d16e5db6085),
+    (19u32, 0x6e57b223ecb267a46b4612eb0e64ff01),
+    (20u32, 0x1cd08334aa83d1fb96efaf3a4efabec4),
+    (21u32, 0xba8787e9894654698137513d5d84ea7d),
+    (22u32, 0x3ec25ecce1ad22363cba02f65e4877e7),
+    (23u32, 0xdc7772b602298a33a31fa10e490755e8),
+    (24u32, 0x86779ec03eee656bf1730f7bd9cebc24),
+    (25u32, 0xe32a899be9fa98a5599dc413276768c6),
+    (26u32, 0x40a92fa8e71a04525576dfd0f42ade29),
+    (27u32, 0xd402aae50c16b0bde2cfbe93a012cc4d),
+    (28u32, 0xc3df2109ec2d0df34a3ec75a49978360),
+    (29u32, 0x008cb2a3d597c9b92f05b877e085c46c),
+    (30u32, 0x0cdac8f0e9d03266508beb610aab1748),
+    (31u32, 0xfda4dc01e2b8c8bf24ab28e509b02020),
+    (32u32, 0x58b9ee09ac1c7d8fd56c9b1d89d9170a),
+    (33u32, 0x2727a11766898bfb460d24e211db786f),
+    (34u32, 0xbba1c046055c6ed514c38ccb2039fc99),
+    (35u32, 0x7e0df07783ebd43e0f82ea9be42200fd),
+    (36u32, 0x051bfdb9eaf3bb55dbee90e7389d6bd2),
+    (37u32, 0xd42fdc0369446a08852c89d1673dbef1),
+    (38u32, 0x331167f2a02962f747e1f634ba3b63f3),
+    (39u32, 0x29580f370851329f5f15c0d27a96b97b),
+    (40u32, 0x011214bdbf61ae274ac52f744569dd6f),
+    (41u32, 0xc520c569d1733c61aba38670477c1a43),
+    (42u32, 0x67449036a27ecd344512f869a468e4e5),
+    (43u32, 0xaf3484abacc9820350ad08b636dfb4e6),
+    (44u32, 0xdd48f7ec0ec0e10f314a269706af640c),
+    (45u32, 0x331a8227817590656ef94bc2e0b6157e),
+    (46u32, 0x462773fa73e7e87f0205ebc4a383360e),
+    (47u32, 0x0452133d6384b917a61aad39ccc7e1f3),
+    (48u32, 0x4e976a1654168ecfd99043f72b049be2),
+    (49u32, 0xa8bcfbe1712232fcec2e8c555dfe517f),
+    (50u32, 0x6a291aa3d7315278c5d26466e0c31327),
+    (51u32, 0x9e719afd94abb8536cf6ad1ec58fc36b),
+    (52u32, 0xc89e19c8b262f6a836379c06cd4c9c41),
+    (53u32, 0xc1957529c2d888896be0f66281c9e682),
+    (54u32, 0x7dd6f0bca6c9d58f96aa95f3b07fe015),
+    (55u32, 0xbc1481adfa068587d7dafbfb55f73b0f),
+    (56u32, 0x8538f5feb1df2945e6db0524e15d1400),
+    (57u32, 0x0f3fa62d877214df657afe9e04a85e7e),
+    (58u32, 0x0238030a6a2f9a8ab10fdaeae4d95a8c),
+    (59u32, 0xbba76bdfa5dc5226b07af86be0c9927b),
+    (60u32, 0xf0df79986bcda85d760486ab39e4a969),
+    (61u32, 0xaf8c7dba310e920216bc396801c64309),
+    (62u32, 0x44868f233bc88ac500121268e8bc08de),
+    (63u32, 0xd89f45e9f0959fda4c26d9d7f21a7402),
+    (64u32, 0xd4ffb9e71120696b8805910fc75f129d),
+    (65u32, 0x9c7b1ee63aabd647c96f5a8c20cc37d6),
+    (66u32, 0xbf6b76b6ce6cf71246e76f01c32ff082),
+    (67u32, 0x59395e6f1cb0665044b900bec7fe4f84),
+    (68u32, 0xb3cd428b467c204fe34934b5ffcc49a0),
+    (69u32, 0x787f75c71b0352c57d5935278db50bde),
+    (70u32, 0xf0d73ff3ca97bfb9bcd066674e51dbf4),
+    (71u32, 0x7723bfdaae02eeb3d4d1f0e8cdada9d6),
+    (72u32, 0x83f1fa1029ee5c8babb86a2b7295a8c3),
+    (73u32, 0x6d68c91a797a38cc9a859cf3c7df2687),
+    (74u32, 0xfd38940ee1a0b23a1232cdd2c30817a9),
+    (75u32, 0x9cedcc264851f537d8c3cf775b18c34a),
+    (76u32, 0x8868f6686a85dca0b57af9b04193497c),
+    (77u32, 0xcb7cba2aa0265645916abec5a5a67a24),
+    (78u32, 0x59c74f9fd5fd6625856a0496413900fc),
+    (79u32, 0x3266ea2249ab77528c7aa2948a012c70),
+    (80u32, 0xbd8ee6f1d9f2405a537a3a3653bd4c70),
+    (81u32, 0xa448a803d8be2725b4ea2fc9645b871d),
+    (82u32, 0x97a5f96525d62923b7f79acbc5cd8f4c),
+    (83u32, 0x6fc69cb6dcaea598b04132ebd51d5f1d),
+    (84u32, 0x114bba8bf9e6334d89de4693bd2f78e5),
+    (85u32, 0x12ac8e0c81d489c896ca1c4c9fc52eca),
+    (86u32, 0xaf5d0380a28757d427037f28ac79a1e5),
+    (87u32, 0xd36d0fa96988abefb7187c0e068ff80e),
+    (88u32, 0xd367c096d4b5f0823a3aeb0fe16003c1),
+    (89u32, 0xd677850b032279c3addf325cf0992371),
+    (90u32, 0xde9237e0d1b5413208f9276288eea72a),
+    (91u32, 0x170f1862fd0bee904d5749f0b968c19b),
+    (92u32, 0x6c7cd62be7b271c9ce5a0196bc80eb54),
+    (93u32, 0x7a614c20ace537bd5a2808986363d01a),
+    (94u32, 0x0bff2b7958631c5c11a67a619a5a30c8),
+    (95u32, 0x4498da2f8370d437ae1be89e4cc992d2),
+    (96u32, 0xdebe53bf95d63df98f31ae7f0fdcc454),
+    (97u32, 0xb1102d0bf272303d106817bbe7df162f),
+    (98u32, 0xfb2f74cc42621042e431f41833437f9e),
+    (99u32, 0x0320372c367e99f49a11c4808cc0c95a),
+    (100u32, 0xc753b8bea13999bd005fe15f44d7d712),
+    (101u32, 0x1d7439502fff2563a38a45de478c1b90),
+    (102u32, 0x338d83277fa0eb98a996e39af0461921),
+    (103u32, 0xa6726fe74dc19a3f299e45fa531bdc54),
+    (104u32, 0xf580d708843f021c9d617021f37e5e81),
+    (105u32, 0x784c3b193f5b83408449ae6381a67eff),
+    (106u32, 0x75fd34d963171df315aa7cc8ba7554be),
+    (107u32, 0x3582634e87ec839fb684d9bad8289f57),
+    (108u32, 0x974922a20a2f54d84971d4428636ae88),
+    (109u32, 0x1ccd40f98346994e725943b5be57b2c9),
+    (110u32, 0x173daf357c6dfaca9eb689e2d8d1f316),
+    (111u32, 0x456b9e8967c893cb6b9c40bdd636a72c),
+    (112u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (113u32, 0x1e4e353e56b8136ed378c5079890ed76),
+    (114u32, 0xd3e40915a30c9b977eec36f8a359691b),
+    (115u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (116u32, 0xd4aed22bfaa2e250b1b8b7bce5b0301d),
+    (117u32, 0xbc13798331f85880c8a88c562961d0b7),
+    (118u32, 0x9f4f15250b777d3097919b1e32349176),
+    (119u32, 0xb3426386c8a107009812d33fb3329dff),
+    (120u32, 0x9b762e57be2499538a1c154ee110148a),
+    (121u32, 0x191bfd393410478c891824d455883778),
+    (122u32, 0x921b50d5c564d02d70d04bec11c14af2),
+    (123u32, 0x432e7389cf3915f180edd1b21a2f7726),
+    (124u32, 0xad0ced817edc78c2c7f5958a28e94453),
+    (125u32, 0x680eacd341b119b9a7df0140d44b785f),
+    (126u32, 0x5af15f85980c8f75ece8dac503864746),
+    (127u32, 0x75afc5f4a7aa840b65d4eb2af2b367a7),
+    (128u32, 0xf39d0ff432b05e20df1fdf2f7c41d7bb),
+    (129u32, 0x0a67c1180b36fb414f030d0e6ab5357b),
+    (130u32, 0x6e1106bdf7b86c3668979bd4944c531f),
+    (131u32, 0xde46a78a2d132e9451719b15555af4d4),
+    (132u32, 0x008ab329cdd0d4de18e1272f8fc7b870),
+    (133u32, 0x66b32956489670c9aedbcdc1f2eb5fe3),
+    (134u32, 0xc099ff0e5e615604778dc19f592a15a4),
+    (135u32, 0xb74c475c734a606092ce4847197619c6),
+    (136u32, 0xd7c35b974a631fb65cfcd66cea9afb81),
+    (137u32, 0xcbbec66147485ddd656e312a52f861ca),
+    (138u32, 0x5ae065dfe8b723c04e5b877d5a2f65c2),
+    (139u32, 0xa40671590d25546b4f6b1c42da947ff4),
+    (140u32, 0x29f90cab0cb8a59311510bae45a8c334),
+    (141u32, 0x65dff65dd4ba4aead0d867465d54384e),
+    (142u32, 0xdfa1402893485858da7e077ef846f2a8),
+    (143u32, 0xc6fc30bd7b2f863310a356814431305d),
+    (144u32, 0x5d0822568ebcf569642a7a815f247772),
+    (145u32, 0xca506706ec69fe69f94beecdf4245892),
+    (146u32, 0x070c7e533a6e59351bc42f6b3aa361db),
+    (147u32, 0x515b3f5ab0a3148284d7cfb718d34c0b),
+    (148u32, 0xe3469461fb9095559cc1f69d1999f360),
+    (149u32, 0x0e6773195cab51bbe1b239e5ae78cf9e),
+    (150u32, 0xf678ebeee729f6c5f9c8305bd6eebac2),
+    (151u32, 0xb5fbb1720be77b94cf44633369077976),
+    (152u32, 0xd67f6b843b6f33660521957f7db6a760),
+    (153u32, 0x3ba2358c0f3cb467109b8f45471c88c4),
+    (154u32, 0x449ed45b976b6d672b9a08d4f81ac4d8),
+    (155u32, 0x474d20e2582bc7db0fe8ab7a3c5770b5),
+    (156u32, 0xd09b816bb13b7cc31d2c04de3eb0286a),
+    (157u32, 0x9b7ffe7401077b1589047acfccf5aee5),
+    (158u32, 0x0f100704c09d8ead61963b9fa4ed6ee7),
+    (159u32, 0xb00c7eabcdb4a287423e11a0b3263fb6),
+    (160u32, 0x58ee1f60ef77677b225ad54d2480e171),
+    (161u32, 0x4c01bfa4c1ba38572bd568953a62d2d0),
+    (162u32, 0x8f2ad84410cd51ed59a0f9973b19817a),
+    (163u32, 0xf20ca32985693e5b36367101e91d71d4),
+    (164u32, 0x73b2803483e628d3a79a49aa8d3c2286),
+    (165u32, 0x3a404623bb5fd743d164848b36c1b141),
+    (166u32, 0x764dada986e4d342e5147c7353a1a3f2),
+    (167u32, 0x0d3fb97479fd3d2c5b7c77d83bed7e34),
+    (168u32, 0x17c6bf814d64622dd7b4e4f5fb852442),
+    (169u32, 0xdc35cbadf70eb20449cd30a0ce582384),
+    (170u32, 0x86527223124c4077340da0841913b2bd),
+    (171u32, 0xecf90193012ebdef744dd9f50e9c276d),
+    (172u32, 0x50d9e05d6c11542d23bed1b94fefbefe),
+    (173u32, 0x53a74b70eda28892966e6f6765baa966),
+    (174u32, 0xd3d11e1ab35a1e221fefb99905a520c9),
+    (175u32, 0xb88d67c18198332856b0438fcb45a04a),
+    (176u32, 0x50b87e42d21daec467127e7afb9fe4ed),
+    (177u32, 0xda22f8b41ce28a1cde63daa77dda6fc9),
+    (178u32, 0x5cc77c2015c13329b722e73f229444b5),
+    (179u32, 0x7338aa7e88f9bc081ac0ae622dbd4093),
+    (180u32, 0x45ac07c1ba2f1ddf01471869538a3073),
+    (181u32, 0xf18d700fe593d7e5e67ab3c0e8db51f6),
+    (182u32, 0xa82b90b0047dceb2ef8c023b5ed8dfb3),
+    (183u32, 0x6b134098e5701ce71412e673b64883eb),
+    (184u32, 0xbbfe98a57eabf52cfc74a89ac4cf20f4),
+    (185u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (186u32, 0x317a5a85007ca9d34f27183eb207c75a),
+    (187u32, 0x6322f1eb30391c0b5ae289e8c2674f94),
+    (188u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (189u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (190u32, 0x78ea4b892a5413fc3c7c5ec05810984b),
+    (191u32, 0x61e45a0329f832189b5225e2df300bfc),
+    (192u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (193u32, 0xac0aea3ea626c45995ce160828e1b7bf),
+    (194u32, 0xb955a8bb5ac65303237360b0219b9711),
+    (195u32, 0x37d3b61439de39acaddf3601ceba526a),
+    (196u32, 0x6bfaef0a3c4b996381128219a48f5e82),
+    (197u32, 0xd2afeec873e9c0f896c3fd16fe07ce28),
+    (198u32, 0x9a81db31d268a172483d45058d500dd0),
+    (199u32, 0x6b134098e5701ce71412e673b64883eb),
+    (200u32, 0xc35193903a4a20b6d69ed403fff0ca29),
+    (201u32, 0xd58d00e66c5fe26ff371277646d98c1f),
+    (202u32, 0xcd9a29b75460287f91b8264ae44aca45),
+    (203u32, 0x1309a4a80a08762878e6bca37bbd6ba4),
+    (204u32, 0xca8f9903e664de0c90fd455cb39a14a6),
+    (205u32, 0x629b00a32c641cc76340f2f6d3c01341),
+    (206u32, 0x1f155bde080eb5c645509432d8d07441),
+    (207u32, 0x3f8606e1d0fd3a05dc8ce9fcf7b42e98),
+    (208u32, 0xc51023c4d2b995c491936b0703acb2a8),
+    (209u32, 0x43d4369f71480a9eb0f11515f3ab976f),
+    (210u32, 0x0f383dad6bd95928759ac78e01acf5d9),
+    (211u32, 0x3913d9a752c36b5d0016369827157a48),
+    (212u32, 0x598959227f3fc1a2e3f1c0ec91905804),
+    (213u32, 0xd42a1459b4fd116d1e1710c0fd286f00),
+    (214u32, 0x1382440a53191e50976b6fda75fa383c),
+    (215u32, 0x1b0a9a44627916f3d2850306316ddf02),
+    (216u32, 0x323e3a6501639ed9b42cbecc2ecd0d1a),
+    (217u32, 0xf2008e10e6cd20db8fbaeaacfd3bc977),
+    (218u32, 0x0edbb1ff0955d2bf88ef2bd42e7ff591),
+    (219u32, 0xa8dd21e9c20fb7642fd7d6811d8ac4fa),
+    (220u32, 0x30c39b13a55c25dd48c754b8e36a7e3b),
+    (221u32, 0x6616650329c91b02ad5b723534d70616),
+    (222u32, 0xeeb8c3ee6b8885e009b551105974fc3c),
+    (223u32, 0x4505f3c49751882f13693c59487e134e),
+    (224u32, 0xc5723d9eef4abca52e80708fc8e960e2),
+    (225u32, 0xdca844ef394d05647f17eb644d088e38),
+    (226u32, 0x8ca4d71800b16e3659597680b2c3a7f4),
+    (227u32, 0x7bf3cec772dd34b00fcbe7fa1db74b3f),
+    (228u32, 0xd70943827a43aa07ea7f87c793b025d1),
+    (229u32, 0xe4eee0ac481731b33e4c797993d5ae23),
+    (230u32, 0xd6a5e1e8372ca0665302ad1f8369a77a),
+    (231u32, 0x0de78454b9a0949d6ade96afc74ea2cc),
+    (232u32, 0xe03d8118eb706c1445f7bac79cbafa84),
+    (233u32, 0x3a0d578dc52c1d0f098beb9bd1e9deb6),
+    (234u32, 0xc0368cc4bc68bff1b109b97844ef7419),
+    (235u32, 0xdd4488848e9b420e0c7300edbfbed94d),
+    (236u32, 0x8c8f2b61309dde35b93f2fed2ea70d78),
+    (237u32, 0x06f9f0938b2a5dc7208af2b6ca68357e),
+    (238u32, 0xf59843240b8d6086b967181a1ea9e2a1),
+    (239u32, 0x8d4f537b62408891252c21fdf7888df0),
+    (240u32, 0x1f1de421f562cea95bbcd1ac41b39aff),
+    (241u32, 0x5ed9036b58b88626c4df0d14e9ff9eca),
+    (242u32, 0x6ef4bae355089e829d9096df098eb03e),
+    (243u32, 0x3f7a01d202344f5a42711b0eee75b797),
+    (244u32, 0x5e300117e287c884be315afaa983057d),
+    (245u32, 0xbb77fc6e348d60c47951d77d67a65417),
+    (246u32, 0x5f2eb8f39a43c4440dcb7778aeb09456),
+    (247u32, 0x9ac1ea482558feaae190fd1e4dd1e3c5),
+    (248u32, 0x120723d6d8e26584c728c0acb2bc722c),
+    (249u32, 0x656c81b31c0c1b07da4ed89df3c5b9aa),
+    (250u32, 0x93bad0a207498441275db8c5df415d8c),
+    (251u32, 0x8d8d77f58ab7b76eb6891a8bc6045e13),
+    (252u32, 0xceda55d68e5c1f8a41446dabe6f43c96),
+    (253u32, 0x1cf652e5b38fc6faa380e9b6b22c61bb),
+    (254u32, 0x22f1cc370a5bcec699b2ece639b4b324),
+    (255u32, 0x9433294a809369993d4bbe4c8e1aa5f8),
+    (256u32, 0xaca5fc06d128fdfafec181732b815f61),
+    (257u32, 0x859cae8ac761c400eab16e09dc0ee428),
+    (258u32, 0x40381f1b5f7164f9fdf1d1c003b15794),
+    (259u32, 0x5b0db7d0b3b58fe23709a99c1b86d8b4),
+    (260u32, 0x008e4c23f2bc1909eb0f14aed7f2bf93),
+    (261u32, 0x9b8543ddb24215becc60a68ec442e28c),
+    (262u32, 0xd7ba2b644488e669e14e9f0b617345d7),
+    (263u32, 0x78e2bbab33ccd8217b465c7f55075c60),
+    (264u32, 0xb8114a7c09a214f10014731510aca741),
+    (265u32, 0x3504e5739b107871c561c91b8d626b39),
+    (266u32, 0x564d7d87c368a5b7d9489939bed16e8e),
+    (267u32, 0xb35fdf7566700f981dfbac3bda816f20),
+    (268u32, 0xa35d375e3439e93ecb8bb3488ed39b84),
+    (269u32, 0x6935d6f23a9ef18c895a699809f8ba93),
+    (270u32, 0x6565fc97544d6cb30e94e4043874ac45),
+    (271u32, 0xb87146ddf2338afec9ca7c72ee3c8eb5),
+    (272u32, 0x1c0f785ba110d5b43b4bf76b1e098c6c),
+    (273u32, 0xc05d6210d50fcd19c907bb737f1606d1),
+    (274u32, 0x5cd239e8b8a7e12a27b4c54c68b55d62),
+    (275u32, 0xa2614411782c36e84900ea7c85170ff0),
+    (276u32, 0x9d2feb62910f8e87221c47b0a9a08408),
+    (277u32, 0x94ae234ba95532de53e329870216af0b),
+    (278u32, 0x4155154caa8386710dd705222c08a785),
+    (279u32, 0xc327c331aa9a04c06be1d30283829706),
+    (280u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (281u32, 0x90b4e3e295ea0466e1b02b75fea65fda),
+    (282u32, 0x35ff1e2613ec0e2e6126c1d402168b33),
+    (283u32, 0xa1f0c88e221761cd99521e9b76218b44),
+    (284u32, 0xfb5731a09714627f27ad4f6f933dc31a),
+    (285u32, 0xa3508bd5835bc3e58c2efb17df388708),
+    (286u32, 0x5d3c2da8479829ee4afc042964508e94),
+    (287u32, 0xf35876a004ca40fb0b1985957025e5dd),
+    (288u32, 0x7386dd46ca99fe6a49416023de9fd64c),
+    (289u32, 0x25433907545b0a6273b00c6d0bbea577),
+    (290u32, 0x68b8daf2ef0d3dd72e4eb72921241747),
+    (291u32, 0x84ef2eb50bcbf838ca9e10ff8e4f7087),
+    (292u32, 0x6f997e8140beb25445b44d8f650a1e48),
+    (293u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (294u32, 0xc49ac64da8a6a12a5e88b1694be37e66),
+    (295u32, 0x5af95d645321543d9e96b2d4dcfc570a),
+    (296u32, 0xc45a17d0469bff8c033d896fb7d92d8c),
+    (297u32, 0x3ee8001e97127206c82c58e1c0ae7b24),
+    (298u32, 0xa6b58838f06fa0d77ce216328c90ecc9),
+    (299u32, 0xfc056cec851cca643190936cf330a609),
+    (300u32, 0x7fb4838817e9539ad3be8487ebdf7f42),
+    (301u32, 0xa954056572ec616f3e7468042b3edcbb),
+    (302u32, 0x3f05e046e88e5f07238250ff591bd6a9),
+    (303u32, 0xa32412d17137f46a534fe3ef40ecf975),
+    (304u32, 0x9f4f15250b777d3097919b1e32349176),
+    (305u32, 0xde13bf552431cfedad29bca20453db08),
+    (306u32, 0x559e41baf456049ce5d70dc56bb7d91d),
+    (307u32, 0x0d68e8e90ed7e41264e787fea4c70ebf),
+    (308u32, 0x6d59895121239274f9e48a4d3b5eec29),
+    (309u32, 0x92948733166833182fec12cee26a8283),
+    (310u32, 0x182e2d6cf489d3bc8bd36dd66d6567ba),
+    (311u32, 0xac024e4b358985099e8297498f28e2fe),
+    (312u32, 0x6cae8845afea0c22e808edab150c6d7c),
+    (313u32, 0xca96852afbea55311e2575886b457187),
+    (314u32, 0x7eb87d2be14c399d887ef986e97850d4),
+    (315u32, 0x95179910451ef22b92980413e5f60c92),
+    (316u32, 0x7146e832b002ecd77cd1a3c9355f0759),
+    (317u32, 0xa1297e7406a971031d90f03f810e8695),
+    (318u32, 0x1768848e56663ff05a2dbee43471e862),
+    (319u32, 0xeb94b9655f624401356a0d739084f30f),
+    (320u32, 0x73758a86acb4de9bceb778462cc4679e),
+    (321u32, 0x98bb687e9a3b8678df26c20b19f25fad),
+    (322u32, 0xe3dd137bc7a414f7cbe9438103817f0e),
+    (323u32, 0xb2a2ad4fd894a5c32fc380b285f79a53),
+    (324u32, 0x10c734732ad237d8893ebeb6ed4e38cc),
+    (325u32, 0xa8b8f5d07901184ef4753ccacd7d7495),
+    (326u32, 0x770543a5b64e94f468bfd09ba67417ed),
+    (327u32, 0x687c65e95006e28fc58df997e7ac460c),
+    (328u32, 0xfcb96f929abe3753618229620daf6d95),
+    (329u32, 0xba9b93540ff9603fc7001a549b79bfa5),
+    (330u32, 0xe9ccc737b4556acab3b3b90b0414cc2a),
+    (331u32, 0xe56c6d73ead797a2d07bbe17b82c7c53),
+    (332u32, 0xfba8d72b9ab39c4770412d6548cad986),
+    (333u32, 0x396c2e47af1c0ef5e61a6c1001b48a2c),
+    (334u32, 0x3f3ee5b996bc1b656ad8fcb3e7aa9b11),
+    (335u32, 0x0e93b6d48a70466ce33729dfb54b9d2e),
+    (336u32, 0x3fe6c20e79fcc6bd2cf184faf79381ec),
+    (337u32, 0x48ea47a35e4f81270e2dfd060015f01e),
+    (338u32, 0xfd69979d6a58cff31a0983d16e53448f),
+    (339u32, 0xf70f3cc68ae5bfd6c90464f537c467a1),
+    (340u32, 0x6310340d96a350ead260cf62ea8936e6),
+    (341u32, 0xa5d896a7e82a3a11853edd6719fc0b92),
+    (342u32, 0xfd69979d6a58cff31a0983d16e53448f),
+    (343u32, 0xde8cd9b7fb4ee60c6c75072909eaf51d),
+    (344u32, 0xa730cfd1aa3ba84414a4e45445f29497),
+    (345u32, 0x34636afe322fde1d5f773e4f9d0aa4a1),
+    (346u32, 0xf484ca4703c303f8128c6b0896c95097),
+    (347u32, 0x75c436fc4a26e54d969318fb2bd8676d),
+    (348u32, 0x1477c820f4afde509d1767430464ae8c),
+    (349u32, 0xc61fc7728edc8b42e4fb376785b2af22),
+    (350u32, 0x723392c089e06393b4a7ec0f07d89ad2),
+    (351u32, 0xa96fff1977cc6e5bd22085547ba460d0),
+    (352u32, 0xae16618221cee328362eea4067467f7b),
+    (353u32, 0xbc770acc2e7b1730cdc9aea387ba08d0),
+    (354u32, 0x30360dbbfc76ca6fe8a560bd093aeb15),
+    (355u32, 0x3481c5129ca12634e72ff40c3d1d12c7),
+    (356u32, 0x5cc2771e868731178ea554a0fceaa869),
+    (357u32, 0xd11e7ad58a97e0b4af35bd99af365050),
+    (358u32, 0x30d539e034ee2ee0904e765bdbdf412b),
+    (359u32, 0x7627193a8541c58d967c4247bbe20145),
+    (360u32, 0x95e243c786f65b3f39c0887b33f53fcc),
+    (361u32, 0x819b1e563a42091000465132418a2e9a),
+    (362u32, 0x8183a21e0ecd9e55d1206620cf0a4540),
+    (363u32, 0x51848dc8b9eab38c032e35b9485ed665),
+    (364u32, 0x38fa85abf7846ecabf2b6fd2dce79903),
+    (365u32, 0xc3622efb607e552eca28956a95aa4783),
+    (366u32, 0x440c34af96135fd65d5d7c71c6c7e071),
+    (367u32, 0xcb90c6fc3bfd97d606dcef1d66866090),
+    (368u32, 0x6275c0cbd9012f801bbd8c2ce21a8091),
+    (369u32, 0xe5fd54b368c457e1e6a058d8aec243b5),
+    (370u32, 0x44f71bfa5e86bcf3e004934c116228a0),
+    (371u32, 0x2b124a97b70af6322ac17ce0bb6ab949),
+    (372u32, 0x3425e95da94a25a4c4b340eb1383603e),
+    (373u32, 0xebe295d24d67f7b7eade6985d8f2c143),
+    (374u32, 0xe1d423200a2632bd73f01185357d2476),
+    (375u32, 0x743639155a84058d8bbbf51c53474d2f),
+    (376u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (377u32, 0x9b541e4cdcec92245d404bbfa1f5959c),
+    (378u32, 0xca4623451f560cb40b15c9e328ad3c10),
+    (379u32, 0x51242b6ba80c23ae2103518fd37a533c),
+    (380u32, 0x0bf6c4f3c6e27de267c7a68fb16b9bd6),
+    (381u32, 0x753d7e8e0156bc70b03f2dac2048684c),
+    (382u32, 0xfb385fbe30689564b070750f90ee8571),
+    (383u32, 0xea38661ed519891b58df3736ff592d11),
+    (384u32, 0xb43c5624663fed0d4f0dd1f2623d48ba),
+    (385u32, 0x865f44a9c6705ea2cf697fee384001f4),
+    (386u32, 0x39862bcd4785eb20440c90a6ecc3a980),
+    (387u32, 0xf55566e4f0d47a1d90ff25d3d8c735ea),
+    (388u32, 0x0f3d88d3b845a28c50a25282a75dd40c),
+    (389u32, 0xdcb1971083c5d4adf996b4cbfc0aba98),
+    (390u32, 0xd1f1fa6399b82a83b1ef6b743460b722),
+    (391u32, 0x64ec75f2402e1b46cb7610d47cbdbd1d),
+    (392u32, 0x484047837084ed64e2f30325ba482cee),
+    (393u32, 0x576c0f99e9bdbe60551661924b1fb8e3),
+    (394u32, 0x647b8b26b5409f8002130eee0dd6cee3),
+    (395u32, 0xd46cebc1fe39784d95526b6b55e9153f),
+    (396u32, 0x5e8af8f8e6956feb7fb183d650bf84b6),
+    (397u32, 0x8ecab006b1d730ad0e710e0f2e35905c),
+    (398u32, 0xca19fee5c0061809a6eae34e81654878),
+    (399u32, 0xbb8f242094f31bc42ee7868fa91dba71),
+    (400u32, 0x34d158608d543ce361ca64373449ef7a),
+    (401u32, 0x7d58b461e905ed8fb05aa1bc105ccd0f),
+    (402u32, 0x7ff7149df2db902bafee2865f08b2907),
+    (403u32, 0x0e90106701c4b3eb33cd523a815bba50),
+    (404u32, 0x9ec68a40e4c2504f101470bc56c95c96),
+    (405u32, 0xede85ab33bc01c5b7a51bc0f12623210),
+    (406u32, 0x5739c4ba21411b7beb340bb2a2f84a55),
+    (407u32, 0x1ef28cb937dbf5b303e926ccd4c06c0e),
+    (408u32, 0x05415c40741214b29851a91a74166afd),
+    (409u32, 0x4e5ce5d0118df9c250df8a133d560a12),
+    (410u32, 0xba712f65897e2361808248be026fd5dd),
+    (411u32, 0x2ff176960aecf878066b75af9589f980),
+    (412u32, 0x1c6dcf1c640f4cb18786052a1089030c),
+    (413u32, 0xa7d47cd84504b935938223a8045784e5),
+    (414u32, 0xa231df566e1a304326c5dd6c1a018a4c),
+    (415u32, 0x5eac2c535e3764c161e6c98269f28368),
+    (416u32, 0xe597988d15e7dd293fcd905f26f726cc),
+    (417u32, 0xef0721468ad990ab01bef6751db6b41e),
+    (418u32, 0x36df7a82ed86068707299d4a4020f1f1),
+    (419u32, 0x1cb43e50cf90e26eb8e2eb0a34eccda3),
+    (420u32, 0xbf0fd7db027fb4a71c2dd243cebd9250),
+    (421u32, 0xd82617f879ed91e42356bf0116a74a55),
+    (422u32, 0x4f9c2464fb8f8c32d5c87963ac194fcd),
+    (423u32, 0x025366d2914306526a72882d3da1a9f0),
+    (424u32, 0x4ed4e6de19de8e707a81e7d7224a00bd),
+    (425u32, 0x1f9dbc5b74e9c2c52e374acccbc858a4),
+    (426u32, 0x6ef5a15129e03cc6147a70a25168ead8),
+    (427u32, 0x360cb4659bfd29116fddb0421d16ba71),
+    (428u32, 0x715740bf3479a2fa15c869337850086c),
+    (429u32, 0x69e2b8de2f26409be008dc7bd006ea9d),
+    (430u32, 0x2047fee5aab920aa2e0f56ddf0eb1222),
+    (431u32, 0x8687bc6ce47d7264e33f7b0ec5207a5e),
+    (432u32, 0x94fd939b94608990ba2a7a233b6c3743),
+    (433u32, 0x1e5126c716afef37c8cabc50d49b3f48),
+    (434u32, 0xdd3acb91b8a73f071d08358c709a899b),
+    (435u32, 0x45810a2d130859b2fc8ccac6771c2f83),
+    (436u32, 0x048b8b388c947b28acbc75fb78b78688),
+    (437u32, 0xfdce6a9ac1390b6ad00459847eb3f9ea),
+    (438u32, 0x7b414d3375c3364d3998553edf56ae7e),
+    (439u32, 0x608326a879fa6740abd6bb2533a7df18),
+    (440u32, 0xb5189c5a3d59f5898b99f100cbd7ff83),
+    (441u32, 0x4071e476b8fff78f59eaae07e033c109),
+    (442u32, 0xcd40296f0539e492dd7826bec23435ca),
+    (443u32, 0x247d2b340e40b7dc4910cf7316464f40),
+    (444u32, 0x1b204e3a2a7a10dd58da50868e2a1529),
+    (445u32, 0xffe63042ddc1e834e7df0fd13d38422d),
+    (446u32, 0x0a9c243a23133ee312b68dcd9284cb5f),
+    (447u32, 0x8fa8895ff62f30163e14b61a08a3f7ac),
+    (448u32, 0x188b2aeb0193247af475593e6edf2c33),
+    (449u32, 0xf3d312a98e73ec634605bdfb6ec94e1b),
+    (450u32, 0x70cb67c6473b775b6a90b0467c9d1a0a),
+    (451u32, 0x83ba334ac0b5de88bbd2b22656909037),
+    (452u32, 0x3f376f1a4342e7d4e9641a145c3bd561),
+    (453u32, 0x558cdb02226fa74217e47c0eda0a87f0),
+    (454u32, 0xefb569f1f92c70ebd29df5829060b09e),
+    (455u32, 0x33924747062778e90887eca18edeb705),
+    (456u32, 0x5a586b3fb5b1e8210fc928a2ff3ec0bf),
+    (457u32, 0x1b4991a40a69576086c562069ea6e546),
+    (458u32, 0xd9594482cfc465c00d135af25b1b0d12),
+    (459u32, 0xafc1f403e0f81fd94671d35f8311b774),
+    (460u32, 0x5a22c20218bb05712177c07797bd71e5),
+    (461u32, 0xac34944c613f7c42a10bdf0b3b5c2d4a),
+    (462u32, 0x88660246a10acb2693301bdf13f71e15),
+    (463u32, 0x5c8685948e232782aa5f3d75c77cbb8e),
+    (464u32, 0xe3d0385a4f3080a35a269dc3282047d5),
+    (465u32, 0x23047399c36a705f5e4f48f0226e1b4f),
+    (466u32, 0x21f978818b282b475e40820ed60a6266),
+    (467u32, 0x263c322864f43f99d85c19ca194efbf7),
+    (468u32, 0x664a1e7caf56ac1190a966a067ec8d01),
+    (469u32, 0xa90e6dcf7b419b9e63f71c0b26a1eb12),
+    (470u32, 0x1dd39c995cc10da7c636dd20ee4bdae8),
+    (471u32, 0x008eec1c47e9731eff2ebdb93854a785),
+    (472u32, 0xafb6f210e63de363937b2870be4afb26),
+    (473u32, 0x73e1f3c855c54f686f6aa4478425aa61),
+    (474u32, 0xd38262d4a17cb6498b3e61c2b0caf9f1),
+    (475u32, 0x731b5e2a65bb015f1c4c471dfecc01fe),
+    (476u32, 0x56d155f4e421607a93fa1b6c446b76e6),
+    (477u32, 0x93f8259d5356764738c63a9dd3c136d0),
+    (478u32, 0x97d76e0bc55bae80ad090ea25ce2b0e1),
+    (479u32, 0x28066603101e207cd3f7eb9232c63c4f),
+    (480u32, 0xf689407cf764100275faee6c80e0cca1),
+    (481u32, 0xea39ee4a2cd861393cb496642df894d4),
+    (482u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (483u32, 0x228576ab5982865de6f451b37dfd8fd9),
+    (484u32, 0x058bb4e857cb043a30273c97694cdef0),
+    (485u32, 0x234deb2eb9c0b45af0c2e1e037dc3554),
+    (486u32, 0x8d33e68ad6b639b5a345a436e3bff5de),
+    (487u32, 0x2e91a63c7f7afadfc300432f9e2a4beb),
+    (488u32, 0xf99f1d9b94a7c402eccee31eff90cda6),
+    (489u32, 0x2db5e3d8f91fc598a8bdbd69d3f08384),
+    (490u32, 0x381f7abf7f8d16331ce1a39be852af8b),
+    (491u32, 0xb2439af755cce4b08bc12d1b54dacd5c),
+    (492u32, 0x4bd37473cf5078ca092de69256f43ebe),
+    (493u32, 0x6c28307c6cdb8a69663d66698e38c1b3),
+    (494u32, 0x13f6ec4f60f1bd843b5c056d95095464),
+    (495u32, 0x0320174cfc2ea2310ac30260d3e51cca),
+    (496u32, 0xe76177fac6f626a1dd0ea84c734c110f),
+    (497u32, 0x065a00e1744889743e0b0a5911c2b51f),
+    (498u32, 0x6fb0f010be6139cf726e6a861f78229f),
+    (499u32, 0x95a56ae918f3e46dc1b0cde0c5ceda13),
+    (500u32, 0x3d3a48d56e0994909ee910b1eccd3e17),
+    (501u32, 0x4d5bf7dc026fcf01a9b5063286fce2be),
+    (502u32, 0xb57b6d3d7a65c7343d212838a38c27c0),
+    (503u32, 0x14066f3e81e0718bbb88b9a606ef6743),
+    (504u32, 0xe55a63fb45b2cdcb4df43a19e93965cf),
+    (505u32, 0x2f5395479e2f6768de9710a9878f1e89),
+    (506u32, 0x25bd3b3c7fb47a9e0c2a6c2eadad2410),
+    (507u32, 0xa748ebb524f2d7eac03ba9ab053b44c0),
+    (508u32, 0x0d3a0690c685d1a444f735270697f063),
+    (509u32, 0x9cb64b10af41be8f25cc0e19af4505c0),
+    (510u32, 0xcbce25d21db8183a1e6174925bd0ee03),
+    (511u32, 0x32afe47cfc4a0d90e46a17a6a50f3d73),
+    (512u32, 0x6ed9849ee8b4fde8c7b9e4e313a43383),
+    (513u32, 0xd326b2b879abdc902d713a4a53c0f982),
+    (514u32, 0x91174e6cbaa8c66c7c1f46c22a1d05bf),
+    (515u32, 0x16cd97f089421855d1709ed324b8536a),
+    (516u32, 0xeda817391193fe52083efe83f0a9cd4a),
+    (517u32, 0x87e16028787f82d2bf74d042e53105d2),
+    (518u32, 0xee849cdd6777ef59387f0828493510a1),
+    (519u32, 0xe751ae5766de588b81efa3f893150408),
+    (520u32, 0xf708f1e6a65c2127cf744713ba2be4c9),
+    (521u32, 0x8af1d17de1517b8bfd03fe4325e97997),
+    (522u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (523u32, 0x6530ba892db60493afab6ff05c1a1609),
+    (524u32, 0x4a234d91b29dcd48a94013f4dc7a5f8a),
+    (525u32, 0x84c74d5dbde73a72f37a44e67d9e8ab3),
+    (526u32, 0xf0a8980965a85a9053dba53ef5001f41),
+    (527u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (528u32, 0x94897468cdbad41b83d19affe17fba20),
+    (529u32, 0xfa3ce31ca37cbba7fb71e18021e1ee24),
+    (530u32, 0xf2e77187c9d7aa9dd0ef6cc9cb5e2f3a),
+    (531u32, 0xc17c6f10b16ef7f08695f7cabaf026b0),
+    (532u32, 0x9e8dba829a4682fcc11e805dfba4ed82),
+    (533u32, 0xc322b6f1aa004e3f0fe184fc422c00df),
+    (534u32, 0xe1294253770ae42546056781411dee53),
+    (535u32, 0x82f4338d75759d65dee03a80d878da38),
+    (536u32, 0x1000604a199b3cafa0dfb2c8685286a1),
+    (537u32, 0x2a0f5991c7803993a634bf3c10fc636c),
+    (538u32, 0x744205b0558795a41b3620ed59e3719f),
+    (539u32, 0x8536ec5c6f55dff0ae34b8637ceabcf0),
+    (540u32, 0x6b74963d9030a534a51b12e97a9d3b5b),
+    (541u32, 0xed8023033b7d09a31528c9df2ba9b461),
+    (542u32, 0xb7c6e39392c771522f159373c7c3a575),
+    (543u32, 0x4f52e33e67061ac6629ebbaa3833dc35),
+    (544u32, 0xc4b3b2d2d71df4e6d041e96d14ed52ee),
+    (545u32, 0x5c1bbfdac6e13d371438c7400a656bb1),
+    (546u32, 0x5e5d8071ba4252972c608952ffc7e941),
+    (547u32, 0x2edf1a42abe2b32030843c1b9f9c1d8c),
+    (548u32, 0x3af059ea8dc249adeca4ceddc3259a8f),
+    (549u32, 0x13c4d0a2ffd0d82b4b3915f6708e27f5),
+    (550u32, 0x4716cb00c478a275af09be600673b319),
+    (551u32, 0x4734d1b130e08b3866ed9782893981df),
+    (552u32, 0xb43495983ef384dd6020c648cab88ee2),
+    (553u32, 0x055953161a25ff5a47feaccc0782ece8),
+    (554u32, 0xdb552ff4b6286a03d22a761ba4812d9d),
+    (555u32, 0xe7275750621fba5e88a850a96d9a46ee),
+    (556u32, 0x4a67c9910bf0fd39fb0653855939ccb9),
+    (557u32, 0x5a5746adc36a58c2728c6c2fbcd259bb),
+    (558u32, 0xec5da4da18fe9ca9826fd7b77554d1b0),
+    (559u32, 0x39239cff946d76ab4668f440043730af),
+    (560u32, 0xbb99e93b5039cf060efbf7ffe0daaf99),
+    (561u32, 0xe9740a7197dc8b20d8d2068ba31d2127),
+    (562u32, 0xc71160e473e8fdfa6ea609090606dc01),
+    (563u32, 0x218aa08fbef268cfcbf3a17cbfae826c),
+    (564u32, 0x043f98aa7ff3302593997734cd9cf8ee),
+    (565u32, 0x64d6d795876698c2518e26e846e0bfe7),
+    (566u32, 0x02aae8df8da8a067d066bf2325e859ac),
+    (567u32, 0xd873545324a6daa21266041b014a2def),
+    (568u32, 0x178aa6e6b10f5850b71b3b6c89379aad),
+    (569u32, 0xd752c6ac881ebbb81eba48812ca64124),
+    (570u32, 0x8f436569ae992add5d52fdc5054f5994),
+    (571u32, 0xf6c4eb7b34ae11000310dfcf44bd1918),
+    (572u32, 0x183e7b66be3cfdfaf53818545d7f27fe),
+    (573u32, 0x3ca2e239f15f4788da77f0274949f737),
+    (574u32, 0x4b744ef302d9cd34e6e8a6e998e3a2d9),
+    (575u32, 0x2021e7d56ef114c2283e0e6d4f837397),
+    (576u32, 0x4f49a6e15b5e43856d0eef1c9c4c459f),
+    (577u32, 0xb892b43e68088ad482181b59d3bcdfa7),
+    (578u32, 0xfbdf49aecb122da42ef0fac4e059c4f4),
+    (579u32, 0x9e03f40115c79c9f254e523b54dced7e),
+    (580u32, 0xd6bffb3ece0fa253dbfb57295398ad57),
+    (581u32, 0x68a3a5e8ac359383acf952c660093672),
+    (582u32, 0x73d8caf14aad4e667aa7b4c5ea4fcc0d),
+    (583u32, 0x2faa629b3793f0a561c810e1bfb44183),
+    (584u32, 0xa915908dce8f06d64f49d7e5e6371e1b),
+    (585u32, 0xd808b18e2793ff09820444e9219517b4),
+    (586u32, 0xf23c823c5bad4fc4895cdb2246df11e5),
+    (587u32, 0x5ce31d5328e04041953169902b8664df),
+    (588u32, 0x3945c7e80310ec5b918221165939f3dc),
+    (589u32, 0x8be2ceb7890dfc0a774e4fbf3b7e3c4e),
+    (590u32, 0x28057dfcd2a09b17dc8406a2aec306c4),
+    (591u32, 0xb22b259fe2567c2425d2d24d81fe0dd8),
+    (592u32, 0xafaa1ed5c05d4c8c45c5ac385726099c),
+    (593u32, 0xe6654ad5d0ca1816a8eddb49e1256368),
+    (594u32, 0x38467c4c58dfdf7cd82ebd1536c66514),
+    (595u32, 0x2151d2bc8370c567a847a54c4a47c1a9),
+    (596u32, 0xa900625ceb481d243e36b8bc06ca65c0),
+    (597u32, 0x95df5f963bec3a69f67b1686ed4ad63d),
+    (598u32, 0x323f6d7bf810a705aa3500b6c9e0941f),
+    (599u32, 0xf5f5e400d6c86cc37d65d2e886cac915),
+    (600u32, 0xf21eeed6f26fd9a92d1a7c823b149345),
+    (601u32, 0x204e1436939a1a4890ea3fef78842605),
+    (602u32, 0x5d7ea7822cf214bbe50ebca74560f79b),
+    (603u32, 0x1f906e4cb545ced2036dba8fe0a7cea5),
+    (604u32, 0x6a76e59e00f6edbc2f2df2fc35699d68),
+    (605u32, 0x5e26d0a42dec75543ef0d25f414a9952),
+    (606u32, 0xc877c49c84dfa19bf85f8a354bd1c979),
+    (607u32, 0xffe5cb28ef94a773b2b0a571ff3524a3),
+    (608u32, 0xb5df2d7aa4d97811fcc696d642ae4cdc),
+    (609u32, 0xe340d4d51e24e8ae500a36088761bcac),
+    (610u32, 0xd3bc1ff8be1e891e1bb80263925abdbe),
+    (611u32, 0x8219c16de04a0c0fec9667c49742f0ed),
+    (612u32, 0x0aa157b79447590ab785ca6a9f808b0d),
+    (613u32, 0x6593f2460e680bca131cca76d19727dc),
+    (614u32, 0x4df99ba3f65bd011f0f1549a0a8eb8c1),
+    (615u32, 0x47c6cb8c6273e86bd89896b023876d88),
+    (616u32, 0x427ccea90718dc0adb793f3ec6b0824e),
+    (617u32, 0x93073819ec8eb392bb2c8339de0a19e1),
+    (618u32, 0x6d628d83e301139ae4bf5e4926d2aee4),
+    (619u32, 0xa61d440c7887030d94025a7d84432df9),
+    (620u32, 0x7323993d9008fef4328f31bc1fb033c1),
+    (621u32, 0x1876ff0b391b6f93897797a735221fec),
+    (622u32, 0x7482183d8d40b2c5ae08beb8bce282df),
+    (623u32, 0xd8cec5c1ee68b691111dabdf7692db44),
+    (624u32, 0x4288d8af6234fdd6c6ef0544657d9612),
+    (625u32, 0xe33cc0ca7eed39b646fe93a11605d5bc),
+    (626u32, 0xdc75566012388491b85fcf4b2284762d),
+    (627u32, 0x4d2a356604a2cef55ee2f06c24b06a23),
+    (628u32, 0xa8a9e038d79ca2bcd9420ab22a76416d),
+    (629u32, 0xae1d4f7f5e114abf98b2146de23fdff6),
+    (630u32, 0xcf191d1044705895a9a2e01125c2d50a),
+    (631u32, 0xe443eb8775f6ff2f23ff9a332f60d88d),
+    (632u32, 0xbdb41d4e2f4f8725366d50844097d9d7),
+    (633u32, 0xc341a86c21c0acfd7c95520183cf2ff6),
+    (634u32, 0xf987affd009ccbd0f2a4c9e24d4a1e21),
+    (635u32, 0xb06a82f1e115b217ad590434b2112434),
+    (636u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (637u32, 0xc880c402fb18070c0f738e8749b1b18c),
+    (638u32, 0x6dcd8f8746060e1d667d4d9f03d89d71),
+    (639u32, 0x6600adb5a1c6c9ad3f925a93548709a5),
+    (640u32, 0xc493367de81d48d7a4b89c02007c103b),
+    (641u32, 0xe88f97e1bd83686b0c5a443a70569f1e),
+    (642u32, 0xf9a58aeb0a3d202f4b4dd93b8dfce226),
+    (643u32, 0xb8b1882916e27fddc4f2af44926c8c70),
+    (644u32, 0x2a16d2f2b34644818f50eb6e0e4ef140),
+    (645u32, 0x0bcf3db4f92a90e5390226c1800e2b70),
+    (646u32, 0xcd895bf7142da4da1fe10d9470c7709b),
+    (647u32, 0xe0273c88930c58687972537e8e3f89bc),
+    (648u32, 0xb7e80e7ab77ff9c3ac356343e3c5ae29),
+    (649u32, 0x87b224c92efe1e7b16d0eeae8eebb302),
+    (650u32, 0x23a76b68b3854663f6d1985491ed5f68),
+    (651u32, 0xb50c6f710ce27a308a3c5b73f5389e89),
+    (652u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (653u32, 0x6c2b53e6a4482b95b218c56c76448c16),
+    (654u32, 0x206da40d61dfaa96d279e53943269b49),
+    (655u32, 0x6510273adb94b5b25af55e2f1fa67f36),
+    (656u32, 0x62d047ce8be5b9cf3bf5305a73e5c59c),
+    (657u32, 0x5914cc0cd1b45ee35082b2cb2c236291),
+    (658u32, 0x3b1194908c12c8c0303836fff503fccf),
+    (659u32, 0xe93cb629537e0e9ed979f98d941a5a37),
+    (660u32, 0x979ed8efab9230225ff38a39cbe3fb8c),
+    (661u32, 0x05415c40741214b29851a91a74166afd),
+    (662u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (663u32, 0xc815aa182230c38e25643faa1ad4f8ed),
+    (664u32, 0x23157ab426fbbee2231a524c46c1fa27),
+    (665u32, 0x92ad63756539e6f50b7e43865ac7b419),
+    (666u32, 0xf62686229f0df5092fe19ebc183b86bb),
+    (667u32, 0x4ac978e0db7ba4ce2be3f98916f164c4),
+    (668u32, 0xc740c50f6d6ba939e8d497195f733946),
+    (669u32, 0x546666926f99c23d91dcc47e62aaca31),
+    (670u32, 0x18fee8743167947611fc53987170d912),
+    (671u32, 0xc19f4b19982b16c8a9ac847e6fbfd879),
+    (672u32, 0xfc57da5aec7bdea62fb14a8c08f0857e),
+    (673u32, 0x6ddb2315e9c0488e60cd63ed2c3c9d1e),
+    (674u32, 0xad8b559f2bf9d760e2bf01d5fe0d8497),
+    (675u32, 0x93592f984c706e2691d2556826a4c861),
+    (676u32, 0x717737aa5ac35dc0883abeb56a8b1227),
+    (677u32, 0xacf359ae68c514f66a0e913bedbaf370),
+    (678u32, 0x6eba3bd703505837136432c117b5607d),
+    (679u32, 0xe7ec3ef8ac05fca41ae89f25ccd7bade),
+    (680u32, 0x37b564b8d52846f74f40e6b404d812d9),
+    (681u32, 0x44d55d1ee039eb9ae76dc90b8cfec81d),
+    (682u32, 0x9d7b7004dbc152f5792fd73dd2ff9dd5),
+    (683u32, 0xbb17320be4bfd41a9c629664e62d2d5f),
+    (684u32, 0x0ad91d56b8990203c5a6d1f1bb7c6c3d),
+    (685u32, 0xfcee7010b02cc276e5ac8913ba0a0481),
+    (686u32, 0x7a2e9c76c2b21971a3c0d843405073a1),
+    (687u32, 0x50703457504fa6cee46dc64b17b591e4),
+    (688u32, 0x4a3f1d1459b366e1984268fae391f1b0),
+    (689u32, 0x30592e566c2b3326237a00cb47874734),
+    (690u32, 0x3f8f9a3ed4bd9c2b0581fb20cccba485),
+    (691u32, 0x882ab1aeb650ef14753d4d34b15f420e),
+    (692u32, 0x4a563212bbb8ffa1fe36ad70d1d0cfce),
+    (693u32, 0x9a67d58bbe2f46702af2fe1b8095d8a3),
+    (694u32, 0x34dbd81949134f3d4da84ee0f68de80d),
+    (695u32, 0x880b4a69cedbef3c44fbaa6f8c7bbfef),
+    (696u32, 0x6f1aac05c6a8f8fce02c036f334e890c),
+    (697u32, 0x99dd7dd684794f032bfdea36775e8f2a),
+    (698u32, 0x99cbdc724dfa5168c281d150718acffb),
+    (699u32, 0xf25020bf72b269710b6cfe78c3b04d87),
+    (700u32, 0x5e44a8aba0cd46d5b569eebb3bcdc7b4),
+    (701u32, 0x35dcad917c2d61abb87bb9d5cdba2612),
+    (702u32, 0x927a829da053418fa5027c6c462a104d),
+    (703u32, 0xa79064c50207fa033b4230d88d548604),
+    (704u32, 0x59c92a264d78ac22ff2451c4b151f50d),
+    (705u32, 0xda4e8d7808812e7502a1bdad575f9a25),
+    (706u32, 0x4d1f59799507a46338f49a30cc3c3f9f),
+    (707u32, 0x24b73aad86ac89481f2c7712e02c7aac),
+    (708u32, 0x07cbe65deee5259a6d4f0dc6cca620d8),
+    (709u32, 0x3eb148ac7ee06a42f28e0789660adc15),
+    (710u32, 0x6ba6911ddaa164936342512ed5ce6748),
+    (711u32, 0x1c757bcd36a71b1e9defafd7132f95fd),
+    (712u32, 0xdd3fe55a5bdf1bbb08b45a54df9b64ec),
+    (713u32, 0x25a7c4db2b50d5850e635512cf1079f3),
+    (714u32, 0x202beda72c3f9e2c05049ebfcbc27e27),
+    (715u32, 0x4ff40c5d05dbb0ac9724726e170c22d1),
+    (716u32, 0xa13678cd306e6ff41aa5194a668ca415),
+    (717u32, 0xb7b967c68c7b3ce4e4fee063e5bc1f41),
+    (718u32, 0xbd629711509f3fc1e7ea4eb6182fbaa6),
+    (719u32, 0xa8dbe6a5a09c7e8777473d96ea2e825c),
+    (720u32, 0xc51f130b0ca8e01028a916460b511a18),
+    (721u32, 0xc5ad8b8778b97b20e45f54923375cd8e),
+    (722u32, 0x36520d67ec6006fac8f570bb3a3c4812),
+    (723u32, 0x13c22df9f6cbc059fece62142c8596dc),
+    (724u32, 0xa7c70a08294a261fccbbb88dc0791c09),
+    (725u32, 0x8e15787431d10d3c08309e0b0be57d8e),
+    (726u32, 0x0c8f45ec46e3b91578224eb1e1de0355),
+    (727u32, 0x81ecb8739c969708321b464b7e915cff),
+    (728u32, 0x50a6340bab2b5a1b7ac2154c741136ee),
+    (729u32, 0xda28f80ae7518657fdc54204c2da6aa7),
+    (730u32, 0x34e2c497d2a96d9ebe066ced3bff5979),
+    (731u32, 0x59e9435762aceb92d49046357797ef24),
+    (732u32, 0x090c571761e6b377d526d3c1b51a931c),
+    (733u32, 0x94b16a874b80bc058943099c0bd3412a),
+    (734u32, 0xbce2980bedc56d0197451f0924bcb532),
+    (735u32, 0x689db770939b38d1d7ca4b5255beff3d),
+    (736u32, 0xd28e5090824ccc8900d92a680fb614f7),
+    (737u32, 0x124b1afd8acef1fa747dc307cb16a09f),
+    (738u32, 0xb41f22f74775d2bf3ca35f2ee369e3ec),
+    (739u32, 0x3d2eb4caeeb11e93f895e9c8e43ce1f6),
+    (740u32, 0xdf7de5cd7725b0c0e427d3185cda28c5),
+    (741u32, 0x458c23848141a25ea610995f16dfc8c8),
+    (742u32, 0x8fb68be64c8cb2acc8f0fe28118fb7d7),
+    (743u32, 0x3f55e5d2938d07af31b632fd06a59e1a),
+    (744u32, 0x4dca388c20a2d565410d611a4b90e4b5),
+    (745u32, 0xfefbd08a632ce64c318b098cb3b252d6),
+    (746u32, 0x4fc4841e944338f8dbc8c5720fbf2603),
+    (747u32, 0x13cb9bf48ebf10141180fc30f72bc3e3),
+    (748u32, 0x13d47794fa9eb30b9898218674d79fca),
+    (749u32, 0xfec71f2cbf88d9fb1c116b67bec28fb0),
+    (750u32, 0x13cb9bf48ebf10141180fc30f72bc3e3),
+    (751u32, 0x13cb9bf48ebf10141180fc30f72bc3e3),
+    (752u32, 0x477b0126466df625338efe67949a5be5),
+    (753u32, 0x8db40ada7abf06ca7bd35507a0b4b013),
+    (754u32, 0xbe2e5c6e308a1e486e607d9e95d734fb),
+    (755u32, 0xc211be6c4ad568c9262e3fb207215efb),
+    (756u32, 0xfe23224845ddf7f2853490af3098cb17),
+    (757u32, 0xcd29776324c1171db5828d29e865e775),
+    (758u32, 0x3605c2e0ec5a2b951979e23a382441f0),
+    (759u32, 0xaa2dad49d5607f5d570de69b033b30d1),
+    (760u32, 0xf88f6dab6dc227024ba06797c5af4ed4),
+    (761u32, 0x280249e7aac3eeca3b456a8aee607fcd),
+    (762u32, 0xa5646a1da58d8e6ea1e30da9fb669c89),
+    (763u32, 0xce0db2172c7ce25eeca474f9c54c7146),
+    (764u32, 0x522807ac1519f17ccc8d604bd8a57163),
+    (765u32, 0x43cef30126528665c7efc80681985e1c),
+    (766u32, 0xb50e3401562dcb2248d9c6d3e444d43a),
+    (767u32, 0xc91d10d7a7741582555fa93a9d329392),
+    (768u32, 0xe00896adaea99aad413de77cb04f4b73),
+    (769u32, 0x817033a9476a195b1edff4261e8b5054),
+];
 /// Decodes `bytes` as the metadata's type `type_id` with the generated
 /// types (all input consumed, nesting capped) and encodes the result
 /// again; `None` for an id with no standalone Rust type.

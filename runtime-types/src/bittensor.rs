@@ -48,6 +48,9 @@ pub mod runtime_types {
     use ::parity_scale_codec::{Decode, Encode};
     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
     pub struct NonZeroU64(pub u64);
+    impl ::ferroscale_runtime_types::TypeHash for NonZeroU64 {
+        const TYPE_HASH: u128 = 0x5d7b61b173e695de91f8581ec7e90995;
+    }
     pub mod bounded_collections {
         pub mod bounded_btree_map {
             use ::parity_scale_codec::{Decode, Encode};
@@ -71,6 +74,9 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Bloom(pub [u8; 256usize]);
+        impl ::ferroscale_runtime_types::TypeHash for Bloom {
+            const TYPE_HASH: u128 = 0x0c1365877fb30ff393ac24b09886dedf;
+        }
     }
     pub mod ethereum {
         pub mod block {
@@ -104,6 +110,9 @@ pub mod runtime_types {
                 pub mix_hash: ::ferroscale_runtime_types::H256,
                 pub nonce: super::super::super::runtime_types::ethereum_types::hash::H64,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Header {
+                const TYPE_HASH: u128 = 0xe47ee95d64e1d6e7a91bf15d1556fa5f;
+            }
         }
         pub mod log {
             use ::parity_scale_codec::{Decode, Encode};
@@ -112,6 +121,9 @@ pub mod runtime_types {
                 pub address: ::ferroscale_runtime_types::H160,
                 pub topics: Vec<::ferroscale_runtime_types::H256>,
                 pub data: Vec<u8>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Log {
+                const TYPE_HASH: u128 = 0xb086868847938dc5812bc11c0d9f1dbc;
             }
         }
         pub mod receipt {
@@ -122,6 +134,9 @@ pub mod runtime_types {
                 pub used_gas: super::super::super::runtime_types::primitive_types::U256,
                 pub logs_bloom: super::super::super::runtime_types::ethbloom::Bloom,
                 pub logs: Vec<super::super::super::runtime_types::ethereum::log::Log>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for EIP658ReceiptData {
+                const TYPE_HASH: u128 = 0xa20c4031240e24c5610e720a047f5627;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ReceiptV4 {
@@ -141,6 +156,9 @@ pub mod runtime_types {
                 EIP7702(
                     super::super::super::runtime_types::ethereum::receipt::EIP658ReceiptData,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ReceiptV4 {
+                const TYPE_HASH: u128 = 0xd4fa58e6a577511a76cd2ebe4cd2c67f;
             }
         }
         pub mod transaction {
@@ -164,6 +182,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::ethereum::transaction::eip7702::EIP7702Transaction,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for TransactionV3 {
+                const TYPE_HASH: u128 = 0xbbaf013b68219618f0a3c857264bbc85;
+            }
             pub mod eip1559 {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -181,6 +202,9 @@ pub mod runtime_types {
                     >,
                     pub signature: super::super::super::super::runtime_types::ethereum::transaction::eip2930::TransactionSignature,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for EIP1559Transaction {
+                    const TYPE_HASH: u128 = 0x948089cf86e693412f56a41c4b2ff271;
+                }
             }
             pub mod eip2930 {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -188,6 +212,9 @@ pub mod runtime_types {
                 pub struct AccessListItem {
                     pub address: ::ferroscale_runtime_types::H160,
                     pub storage_keys: Vec<::ferroscale_runtime_types::H256>,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for AccessListItem {
+                    const TYPE_HASH: u128 = 0x7c28fd653f4450db56654ed5308da8b8;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct EIP2930Transaction {
@@ -203,17 +230,27 @@ pub mod runtime_types {
                     >,
                     pub signature: super::super::super::super::runtime_types::ethereum::transaction::eip2930::TransactionSignature,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for EIP2930Transaction {
+                    const TYPE_HASH: u128 = 0x7a56e668e30dd16371bae58ff23cd86e;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MalleableTransactionSignature {
                     pub odd_y_parity: bool,
                     pub r: ::ferroscale_runtime_types::H256,
                     pub s: ::ferroscale_runtime_types::H256,
                 }
+                impl ::ferroscale_runtime_types::TypeHash
+                for MalleableTransactionSignature {
+                    const TYPE_HASH: u128 = 0xddfadbf2388c18c30f2215155b578bc3;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct TransactionSignature {
                     pub odd_y_parity: bool,
                     pub r: ::ferroscale_runtime_types::H256,
                     pub s: ::ferroscale_runtime_types::H256,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for TransactionSignature {
+                    const TYPE_HASH: u128 = 0xb3ef6fcd93029ab4a25c0d75607ad452;
                 }
             }
             pub mod eip7702 {
@@ -224,6 +261,9 @@ pub mod runtime_types {
                     pub address: ::ferroscale_runtime_types::H160,
                     pub nonce: super::super::super::super::runtime_types::primitive_types::U256,
                     pub signature: super::super::super::super::runtime_types::ethereum::transaction::eip2930::MalleableTransactionSignature,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for AuthorizationListItem {
+                    const TYPE_HASH: u128 = 0x0108a341978f23cad8d613e21d4037ae;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct EIP7702Transaction {
@@ -243,6 +283,9 @@ pub mod runtime_types {
                     >,
                     pub signature: super::super::super::super::runtime_types::ethereum::transaction::eip2930::TransactionSignature,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for EIP7702Transaction {
+                    const TYPE_HASH: u128 = 0x2a1c47964a4c5fe789a3575b47bc6227;
+                }
             }
             pub mod legacy {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -256,6 +299,9 @@ pub mod runtime_types {
                     pub input: Vec<u8>,
                     pub signature: super::super::super::super::runtime_types::ethereum::transaction::legacy::TransactionSignature,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for LegacyTransaction {
+                    const TYPE_HASH: u128 = 0xae38be2a6c148175be53d278077399a4;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum TransactionAction {
                     #[codec(index = 0u8)]
@@ -263,13 +309,22 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     Create,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for TransactionAction {
+                    const TYPE_HASH: u128 = 0xf1ccbc699082a524a5d2900549254986;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct TransactionRecoveryId(pub u64);
+                impl ::ferroscale_runtime_types::TypeHash for TransactionRecoveryId {
+                    const TYPE_HASH: u128 = 0xd9baae54eaa3757dbcd1c7ebf6e04436;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct TransactionSignature {
                     pub v: super::super::super::super::runtime_types::ethereum::transaction::legacy::TransactionRecoveryId,
                     pub r: ::ferroscale_runtime_types::H256,
                     pub s: ::ferroscale_runtime_types::H256,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for TransactionSignature {
+                    const TYPE_HASH: u128 = 0x6ee806965e3867ba56fb0364f7ca734e;
                 }
             }
         }
@@ -279,6 +334,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct H64(pub [u8; 8usize]);
+            impl ::ferroscale_runtime_types::TypeHash for H64 {
+                const TYPE_HASH: u128 = 0x83de9fd7a831a62c26ab8b83b79a2c3c;
+            }
         }
     }
     pub mod evm {
@@ -288,6 +346,9 @@ pub mod runtime_types {
             pub struct Basic {
                 pub balance: super::super::super::runtime_types::primitive_types::U256,
                 pub nonce: super::super::super::runtime_types::primitive_types::U256,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Basic {
+                const TYPE_HASH: u128 = 0x369025c9b8f4fc4cf8f9e1830aa2af51;
             }
         }
     }
@@ -331,6 +392,9 @@ pub mod runtime_types {
                 #[codec(index = 14u8)]
                 MaxNonce,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ExitError {
+                const TYPE_HASH: u128 = 0xa2a5bfc7962f9958d4f7105bc137b023;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExitFatal {
                 #[codec(index = 0u8)]
@@ -343,6 +407,9 @@ pub mod runtime_types {
                 ),
                 #[codec(index = 3u8)]
                 Other(String),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ExitFatal {
+                const TYPE_HASH: u128 = 0xd2532e8ecc08a791874c4746ceac3cfa;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExitReason {
@@ -357,10 +424,16 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 Fatal(super::super::super::runtime_types::evm_core::error::ExitFatal),
             }
+            impl ::ferroscale_runtime_types::TypeHash for ExitReason {
+                const TYPE_HASH: u128 = 0xb56d4dd3c62bb39762c90e26162f68f5;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExitRevert {
                 #[codec(index = 0u8)]
                 Reverted,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ExitRevert {
+                const TYPE_HASH: u128 = 0x6f9cf3620cf3e1ca85bd5d97d148175b;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExitSucceed {
@@ -371,11 +444,17 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Suicided,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ExitSucceed {
+                const TYPE_HASH: u128 = 0x49041c89a6489f7369794e3d094a15b8;
+            }
         }
         pub mod opcode {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Opcode(pub u8);
+            impl ::ferroscale_runtime_types::TypeHash for Opcode {
+                const TYPE_HASH: u128 = 0x9fe09166b36554d4e023e5b2743f6e81;
+            }
         }
     }
     pub mod finality_grandpa {
@@ -413,12 +492,18 @@ pub mod runtime_types {
             pub standard: super::super::runtime_types::primitive_types::U256,
             pub effective: super::super::runtime_types::primitive_types::U256,
         }
+        impl ::ferroscale_runtime_types::TypeHash for UsedGas {
+            const TYPE_HASH: u128 = 0xa6b68155e9673f931bb6af4f1bfbd310;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct WeightInfo {
             pub ref_time_limit: Option<u64>,
             pub proof_size_limit: Option<u64>,
             pub ref_time_usage: Option<u64>,
             pub proof_size_usage: Option<u64>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for WeightInfo {
+            const TYPE_HASH: u128 = 0x2889a6ef7a4ee2ebb01f8aa691214417;
         }
     }
     pub mod fp_rpc {
@@ -432,6 +517,9 @@ pub mod runtime_types {
             pub contract_address: Option<::ferroscale_runtime_types::H160>,
             pub logs: Vec<super::super::runtime_types::ethereum::log::Log>,
             pub logs_bloom: super::super::runtime_types::ethbloom::Bloom,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for TransactionStatus {
+            const TYPE_HASH: u128 = 0x311d9fd6ea8d444c824c17304452a1ac;
         }
     }
     pub mod fp_self_contained {
@@ -454,6 +542,9 @@ pub mod runtime_types {
         pub struct CheckMetadataHash {
             pub mode: super::super::runtime_types::frame_metadata_hash_extension::Mode,
         }
+        impl ::ferroscale_runtime_types::TypeHash for CheckMetadataHash {
+            const TYPE_HASH: u128 = 0x0c8f45ec46e3b91578224eb1e1de0355;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Mode {
             #[codec(index = 0u8)]
@@ -461,11 +552,17 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Enabled,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Mode {
+            const TYPE_HASH: u128 = 0x81ecb8739c969708321b464b7e915cff;
+        }
     }
     pub mod frame_support {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PalletId(pub [u8; 8usize]);
+        impl ::ferroscale_runtime_types::TypeHash for PalletId {
+            const TYPE_HASH: u128 = 0x60e16c7c3115f240734943d4b9251f68;
+        }
         pub mod dispatch {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -477,12 +574,18 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Mandatory,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
+                const TYPE_HASH: u128 = 0x86779ec03eee656bf1730f7bd9cebc24;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Pays {
                 #[codec(index = 0u8)]
                 Yes,
                 #[codec(index = 1u8)]
                 No,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Pays {
+                const TYPE_HASH: u128 = 0xe32a899be9fa98a5599dc413276768c6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PerDispatchClass<T> {
@@ -518,12 +621,18 @@ pub mod runtime_types {
                     #[codec(index = 2u8)]
                     Lookup { hash: ::ferroscale_runtime_types::H256, len: u32 },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Bounded {
+                    const TYPE_HASH: u128 = 0x598959227f3fc1a2e3f1c0ec91905804;
+                }
             }
             pub mod tokens {
                 pub mod fungible {
                     use ::parity_scale_codec::{Decode, Encode};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub struct HoldConsideration(pub u64);
+                    impl ::ferroscale_runtime_types::TypeHash for HoldConsideration {
+                        const TYPE_HASH: u128 = 0x6c477e6a5bc5c1b91f6aa7e3a460a66c;
+                    }
                 }
                 pub mod misc {
                     use ::parity_scale_codec::{Decode, Encode};
@@ -533,6 +642,9 @@ pub mod runtime_types {
                         Free,
                         #[codec(index = 1u8)]
                         Reserved,
+                    }
+                    impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
+                        const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
                     }
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub struct IdAmount<Id, Balance> {
@@ -558,11 +670,17 @@ pub mod runtime_types {
             pub code_hash: ::ferroscale_runtime_types::H256,
             pub check_version: bool,
         }
+        impl ::ferroscale_runtime_types::TypeHash for CodeUpgradeAuthorization {
+            const TYPE_HASH: u128 = 0x927a829da053418fa5027c6c462a104d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct DispatchEventInfo {
             pub weight: super::super::runtime_types::sp_weights::weight_v2::Weight,
             pub class: super::super::runtime_types::frame_support::dispatch::DispatchClass,
             pub pays_fee: super::super::runtime_types::frame_support::dispatch::Pays,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for DispatchEventInfo {
+            const TYPE_HASH: u128 = 0xdc7772b602298a33a31fa10e490755e8;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EventRecord<E, T> {
@@ -576,6 +694,9 @@ pub mod runtime_types {
             pub spec_version: u32,
             pub spec_name: String,
         }
+        impl ::ferroscale_runtime_types::TypeHash for LastRuntimeUpgradeInfo {
+            const TYPE_HASH: u128 = 0xf25020bf72b269710b6cfe78c3b04d87;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase {
             #[codec(index = 0u8)]
@@ -585,11 +706,17 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Initialization,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Phase {
+            const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
+        }
         pub mod extensions {
             pub mod check_genesis {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckGenesis;
+                impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
+                    const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
+                }
             }
             pub mod check_mortality {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -597,26 +724,41 @@ pub mod runtime_types {
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for CheckMortality {
+                    const TYPE_HASH: u128 = 0xc5ad8b8778b97b20e45f54923375cd8e;
+                }
             }
             pub mod check_non_zero_sender {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonZeroSender;
+                impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
+                    const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
+                }
             }
             pub mod check_spec_version {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckSpecVersion;
+                impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
+                    const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
+                }
             }
             pub mod check_tx_version {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckTxVersion;
+                impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
+                    const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
+                }
             }
             pub mod check_weight {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckWeight;
+                impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
+                    const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
+                }
             }
         }
         pub mod limits {
@@ -627,6 +769,9 @@ pub mod runtime_types {
                     u32,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BlockLength {
+                const TYPE_HASH: u128 = 0x4d1f59799507a46338f49a30cc3c3f9f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockWeights {
                 pub base_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -634,6 +779,9 @@ pub mod runtime_types {
                 pub per_class: super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
                     super::super::super::runtime_types::frame_system::limits::WeightsPerClass,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for BlockWeights {
+                const TYPE_HASH: u128 = 0xa79064c50207fa033b4230d88d548604;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeightsPerClass {
@@ -647,6 +795,9 @@ pub mod runtime_types {
                 pub reserved: Option<
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for WeightsPerClass {
+                const TYPE_HASH: u128 = 0xda4e8d7808812e7502a1bdad575f9a25;
             }
         }
         pub mod pallet {
@@ -678,6 +829,9 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 apply_authorized_upgrade { code: Vec<u8> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x5311c9fc4488bd7bf776e835640c1311;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -698,6 +852,9 @@ pub mod runtime_types {
                 NothingAuthorized,
                 #[codec(index = 8u8)]
                 Unauthorized,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x143bcc404c2caec04864c821f0311e52;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -732,6 +889,9 @@ pub mod runtime_types {
                     error: super::super::super::runtime_types::sp_runtime::DispatchError,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xe62c9ee22e97b0b075ea0e99f0491e5b;
+            }
         }
     }
     pub mod node_subtensor_runtime {
@@ -747,8 +907,14 @@ pub mod runtime_types {
             #[codec(index = 21u8)]
             Ethereum(super::super::runtime_types::pallet_ethereum::RawOrigin),
         }
+        impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
+            const TYPE_HASH: u128 = 0xa5651ac616913888f480dd47efda9758;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Runtime;
+        impl ::ferroscale_runtime_types::TypeHash for Runtime {
+            const TYPE_HASH: u128 = 0x7911c6154e711e31918c0bfe5ec2f331;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeCall {
             #[codec(index = 0u8)]
@@ -802,6 +968,9 @@ pub mod runtime_types {
             #[codec(index = 29u8)]
             Contracts(super::super::runtime_types::pallet_contracts::pallet::Call),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeCall {
+            const TYPE_HASH: u128 = 0x5b722c0ccc792f77221f64741cc1d9b5;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeError {
             #[codec(index = 0u8)]
@@ -850,6 +1019,9 @@ pub mod runtime_types {
             ),
             #[codec(index = 29u8)]
             Contracts(super::super::runtime_types::pallet_contracts::pallet::Error),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeError {
+            const TYPE_HASH: u128 = 0xd9078f814d06bc9bb71253a3f638302c;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeEvent {
@@ -906,8 +1078,14 @@ pub mod runtime_types {
             #[codec(index = 29u8)]
             Contracts(super::super::runtime_types::pallet_contracts::pallet::Event),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeEvent {
+            const TYPE_HASH: u128 = 0x110bccd9cf4a411468f49a67e33d4e6e;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeFreezeReason {}
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeFreezeReason {
+            const TYPE_HASH: u128 = 0xb777b89ab5e61ec5f909341425ab19c4;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeHoldReason {
             #[codec(index = 14u8)]
@@ -919,16 +1097,26 @@ pub mod runtime_types {
             #[codec(index = 29u8)]
             Contracts(super::super::runtime_types::pallet_contracts::pallet::HoldReason),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeHoldReason {
+            const TYPE_HASH: u128 = 0x5bff1708f12c93cd389218cd0be074bb;
+        }
         pub mod check_nonce {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CheckNonce(#[codec(compact)] pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
+                const TYPE_HASH: u128 = 0xc9d25ea8853c856bbb559941b45d433d;
+            }
         }
         pub mod transaction_payment_wrapper {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ChargeTransactionPaymentWrapper {
                 pub charge_transaction_payment: super::super::super::runtime_types::pallet_transaction_payment::ChargeTransactionPayment,
+            }
+            impl ::ferroscale_runtime_types::TypeHash
+            for ChargeTransactionPaymentWrapper {
+                const TYPE_HASH: u128 = 0x059d3e9462409b40a0e59e8a5a46fdcf;
             }
         }
     }
@@ -1130,6 +1318,9 @@ pub mod runtime_types {
                 #[codec(index = 83u8)]
                 sudo_set_tao_flow_smoothing_factor { smoothing_factor: u64 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x8faf082774b0b94821c07c44224a0ac1;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1155,6 +1346,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 InvalidValue,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xad277562eee1cd30a1411159bd45c2b6;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1166,6 +1360,9 @@ pub mod runtime_types {
                 Yuma3EnableToggled { netuid: u16, enabled: bool },
                 #[codec(index = 2u8)]
                 BondsResetToggled { netuid: u16, enabled: bool },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x9dedf2403d357d4d55bceaac4f211db1;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PrecompileEnum {
@@ -1189,6 +1386,9 @@ pub mod runtime_types {
                 PureProxy,
                 #[codec(index = 9u8)]
                 Leasing,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PrecompileEnum {
+                const TYPE_HASH: u128 = 0xfe048129510bc1349405d50daa9c9362;
             }
         }
     }
@@ -1264,6 +1464,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 burn { #[codec(compact)] value: u64, keep_alive: bool },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xda4191ba2f65946c85ff35f19ae775d3;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1290,6 +1493,9 @@ pub mod runtime_types {
                 IssuanceDeactivated,
                 #[codec(index = 11u8)]
                 DeltaZero,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x94b16a874b80bc058943099c0bd3412a;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1353,6 +1559,9 @@ pub mod runtime_types {
                 #[codec(index = 21u8)]
                 TotalIssuanceForced { old: u64, new: u64 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x72a69ec7137553cd1008713b36814527;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1370,6 +1579,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Decrease,
             }
+            impl ::ferroscale_runtime_types::TypeHash for AdjustmentDirection {
+                const TYPE_HASH: u128 = 0x22f1cc370a5bcec699b2ece639b4b324;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BalanceLock<Balance> {
                 pub id: [u8; 8usize],
@@ -1378,6 +1590,9 @@ pub mod runtime_types {
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ExtraFlags(pub u128);
+            impl ::ferroscale_runtime_types::TypeHash for ExtraFlags {
+                const TYPE_HASH: u128 = 0x83ab3da8634b9bc88448338778b392b9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Reasons {
                 #[codec(index = 0u8)]
@@ -1386,6 +1601,9 @@ pub mod runtime_types {
                 Misc,
                 #[codec(index = 2u8)]
                 All,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Reasons {
+                const TYPE_HASH: u128 = 0x9cb64b10af41be8f25cc0e19af4505c0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReserveData<ReserveIdentifier, Balance> {
@@ -1408,6 +1626,9 @@ pub mod runtime_types {
                     elasticity: super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xe332d888005c3c254bea409fade941fd;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1420,6 +1641,9 @@ pub mod runtime_types {
                 NewElasticity {
                     elasticity: super::super::super::runtime_types::sp_arithmetic::per_things::Permill,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xe316f2c21decb799f0a0609085917659;
             }
         }
     }
@@ -1436,6 +1660,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 set_max_space { new_limit: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x79acda92351a8d66d9bf7f6036f46eb9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1446,6 +1673,9 @@ pub mod runtime_types {
                 SpaceLimitExceeded,
                 #[codec(index = 3u8)]
                 UnexpectedUnreserveLeftover,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x9241aa036d336dceff8e6249ce315dc6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1463,6 +1693,9 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x6952912558ec68f262944a174c1ec5ce;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1471,6 +1704,9 @@ pub mod runtime_types {
                 pub fields: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     super::super::super::runtime_types::pallet_commitments::types::Data,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for CommitmentInfo {
+                const TYPE_HASH: u128 = 0x28e425813adf9636558c598308d93589;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Data {
@@ -1758,6 +1994,9 @@ pub mod runtime_types {
                     >,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Data {
+                const TYPE_HASH: u128 = 0xba9983861c3c8b9d96fc3efd256433f0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Registration<Balance, BlockNumber> {
                 pub deposit: Balance,
@@ -1769,12 +2008,18 @@ pub mod runtime_types {
                 pub last_epoch: u64,
                 pub used_space: u64,
             }
+            impl ::ferroscale_runtime_types::TypeHash for UsageTracker {
+                const TYPE_HASH: u128 = 0xd26a4238b9aaa2e4d3245bd4d2bc9fec;
+            }
         }
     }
     pub mod pallet_contracts {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ApiVersion(pub u16);
+        impl ::ferroscale_runtime_types::TypeHash for ApiVersion {
+            const TYPE_HASH: u128 = 0x4bb6b100d90d54d121fbe3bd590bca79;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Environment {
             pub account_id: super::super::runtime_types::pallet_contracts::EnvironmentType,
@@ -1784,14 +2029,23 @@ pub mod runtime_types {
             pub timestamp: super::super::runtime_types::pallet_contracts::EnvironmentType,
             pub block_number: super::super::runtime_types::pallet_contracts::EnvironmentType,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Environment {
+            const TYPE_HASH: u128 = 0xaf8a699da9a0d161fc1ec304b1b28632;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EnvironmentType;
+        impl ::ferroscale_runtime_types::TypeHash for EnvironmentType {
+            const TYPE_HASH: u128 = 0x061e67d843a7458fbbc1844896daa740;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Origin {
             #[codec(index = 0u8)]
             Root,
             #[codec(index = 1u8)]
             Signed(::ferroscale_runtime_types::AccountId32),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Origin {
+            const TYPE_HASH: u128 = 0x408ed94be568d0a8658b50bbe47b4963;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1885,6 +2139,9 @@ pub mod runtime_types {
                     weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x9be405ff5936c8325e05a397257f0118;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1962,6 +2219,9 @@ pub mod runtime_types {
                 #[codec(index = 36u8)]
                 OutOfTransientStorage,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x47af6ce4f5f342319ea5ebb5d94a31a7;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2020,12 +2280,18 @@ pub mod runtime_types {
                     amount: u64,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xd2ba2086d7013f7ab5978cacfd9ac7ce;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 CodeUploadDepositReserve,
                 #[codec(index = 1u8)]
                 StorageDepositReserve,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0xc52b77f15529043159f761ff747447f2;
             }
         }
         pub mod primitives {
@@ -2051,6 +2317,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 MigrationInProgress,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ContractAccessError {
+                const TYPE_HASH: u128 = 0x3d0ab58e89b89ab3e51e43dfdc930236;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ContractResult<R, Balance, EventRecord> {
                 pub gas_consumed: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -2066,6 +2335,9 @@ pub mod runtime_types {
             pub struct ExecReturnValue {
                 pub flags: super::super::super::runtime_types::pallet_contracts_uapi::flags::ReturnFlags,
                 pub data: Vec<u8>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ExecReturnValue {
+                const TYPE_HASH: u128 = 0x0d58b3abb7efb4551758f1f3bcff12e7;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct InstantiateReturnValue<AccountId> {
@@ -2086,6 +2358,9 @@ pub mod runtime_types {
             pub struct InstructionWeights {
                 pub base: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for InstructionWeights {
+                const TYPE_HASH: u128 = 0x939f6fab2eaee0ff4dbf22c63e798146;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Limits {
                 pub event_topics: u32,
@@ -2096,10 +2371,16 @@ pub mod runtime_types {
                 pub validator_runtime_memory: u32,
                 pub event_ref_time: u64,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Limits {
+                const TYPE_HASH: u128 = 0x2bc9b43a361766f5a9a281187c28a3b2;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Schedule {
                 pub limits: super::super::super::runtime_types::pallet_contracts::schedule::Limits,
                 pub instruction_weights: super::super::super::runtime_types::pallet_contracts::schedule::InstructionWeights,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Schedule {
+                const TYPE_HASH: u128 = 0x1d30a4ab7f8c2997d6df397b66c1aeb3;
             }
         }
         pub mod storage {
@@ -2120,10 +2401,16 @@ pub mod runtime_types {
                     u64,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ContractInfo {
+                const TYPE_HASH: u128 = 0x8d3b0f529531ccdbe1746f1e830045ea;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DeletionQueueManager {
                 pub insert_counter: u32,
                 pub delete_counter: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DeletionQueueManager {
+                const TYPE_HASH: u128 = 0x78aaabbb7b3122289437ef1edf38781a;
             }
         }
         pub mod wasm {
@@ -2138,12 +2425,18 @@ pub mod runtime_types {
                 pub determinism: super::super::super::runtime_types::pallet_contracts::wasm::Determinism,
                 pub code_len: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for CodeInfo {
+                const TYPE_HASH: u128 = 0xdc2cc36d39ad60925e1bf8d238f03e88;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Determinism {
                 #[codec(index = 0u8)]
                 Enforced,
                 #[codec(index = 1u8)]
                 Relaxed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Determinism {
+                const TYPE_HASH: u128 = 0xfa6bea05826e30686373050e1759f2b2;
             }
         }
     }
@@ -2153,6 +2446,9 @@ pub mod runtime_types {
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReturnFlags {
                 pub bits: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ReturnFlags {
+                const TYPE_HASH: u128 = 0x49d957f9a31b02430e9fcd7ab5977170;
             }
         }
     }
@@ -2230,6 +2526,9 @@ pub mod runtime_types {
                     new_cap: u64,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x5b33d48359ab4b438bf5709a27338006;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2277,6 +2576,9 @@ pub mod runtime_types {
                 #[codec(index = 21u8)]
                 MaxContributorsReached,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x9929a4fd11c015728cc71f97ffda4074;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2313,6 +2615,9 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 CapUpdated { crowdloan_id: u32, new_cap: u64 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xc3bf11796c86cf18869dcfa07795db24;
+            }
         }
     }
     pub mod pallet_drand {
@@ -2320,6 +2625,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DrandPriority;
+            impl ::ferroscale_runtime_types::TypeHash for DrandPriority {
+                const TYPE_HASH: u128 = 0x420ddfcf3d9913aa22f1c45d5833273d;
+            }
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -2348,6 +2656,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 set_oldest_stored_round { oldest_round: u64 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x4f4c8eb93368f2591cf6e0c4c24e368c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2363,6 +2674,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 PulseVerificationError,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x733943839b0e024642e3f71a1b75b80f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2371,6 +2685,9 @@ pub mod runtime_types {
                 NewPulse { rounds: Vec<u64> },
                 #[codec(index = 2u8)]
                 SetOldestStoredRound(u64),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xcbe55b7aede76f47a63ddffdafa71fc0;
             }
         }
         pub mod types {
@@ -2393,6 +2710,9 @@ pub mod runtime_types {
                 >,
                 pub metadata: super::super::super::runtime_types::pallet_drand::types::Metadata,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BeaconConfiguration {
+                const TYPE_HASH: u128 = 0x6f8839ee68d86e545f233feeceef934d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BeaconConfigurationPayload<Public, BlockNumber> {
                 pub block_number: BlockNumber,
@@ -2405,6 +2725,9 @@ pub mod runtime_types {
                     u8,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Metadata {
+                const TYPE_HASH: u128 = 0x4f80048196aed25caea15a4ce5f4b4d1;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Pulse {
                 pub round: u64,
@@ -2414,6 +2737,9 @@ pub mod runtime_types {
                 pub signature: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     u8,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Pulse {
+                const TYPE_HASH: u128 = 0xe229c60cc1af6c358f6dd11230448c70;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PulsesPayload<Public, BlockNumber> {
@@ -2432,6 +2758,9 @@ pub mod runtime_types {
             #[codec(index = 0u8)]
             EthereumTransaction(::ferroscale_runtime_types::H160),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RawOrigin {
+            const TYPE_HASH: u128 = 0x95df58a2b7d479c38449949d8aa2cd97;
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -2441,12 +2770,18 @@ pub mod runtime_types {
                     transaction: super::super::super::runtime_types::ethereum::transaction::TransactionV3,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x318c67cec1dbf0edb5b9d367d338ad40;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidSignature,
                 #[codec(index = 1u8)]
                 PreLogExists,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xdab26e13a0e34ec0bf71230ac5eff24c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2459,6 +2794,9 @@ pub mod runtime_types {
                     extra_data: Vec<u8>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xe9dd9a961a4aa6527b6ce8437aafa367;
+            }
         }
     }
     pub mod pallet_evm {
@@ -2467,6 +2805,9 @@ pub mod runtime_types {
         pub struct CodeMetadata {
             pub size: u64,
             pub hash: ::ferroscale_runtime_types::H256,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for CodeMetadata {
+            const TYPE_HASH: u128 = 0xbef52e256b601843a16ede1166265e5d;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -2550,6 +2891,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 disable_whitelist { disabled: bool },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x9d788a8831d6e99429ba39f1e9367e14;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2583,6 +2927,9 @@ pub mod runtime_types {
                 #[codec(index = 14u8)]
                 CreateOriginNotAllowed,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x9cfe98ac862cd5d65bde4d118baaf995;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2595,6 +2942,9 @@ pub mod runtime_types {
                 Executed { address: ::ferroscale_runtime_types::H160 },
                 #[codec(index = 4u8)]
                 ExecutedFailed { address: ::ferroscale_runtime_types::H160 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xf2d28e62539d70d39d22c7029ced76f2;
             }
         }
     }
@@ -2643,6 +2993,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 note_stalled { delay: u32, best_finalized_block_number: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xa0125768cbd6d17054f4e6f24ae39dca;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2660,6 +3013,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 DuplicateOffenceReport,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xa67867b1783ef2ad576b93a25d11d5df;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2675,6 +3031,9 @@ pub mod runtime_types {
                 Paused,
                 #[codec(index = 2u8)]
                 Resumed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x84143b5f51330e2377098cf1627aee36;
             }
         }
     }
@@ -2749,6 +3108,9 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xfd96a51bf15985329fe1371ef0e77bbc;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2779,6 +3141,9 @@ pub mod runtime_types {
                 MaxWeightTooLow,
                 #[codec(index = 13u8)]
                 AlreadyStored,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2827,6 +3192,9 @@ pub mod runtime_types {
                     new_deposit: u64,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x17d6eeb7be676e47c5eaa37332fb3075;
+            }
         }
     }
     pub mod pallet_preimage {
@@ -2868,6 +3236,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 ensure_updated { hashes: Vec<::ferroscale_runtime_types::H256> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x5ed9036b58b88626c4df0d14e9ff9eca;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2887,6 +3258,9 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 TooFew,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x59e9435762aceb92d49046357797ef24;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2896,10 +3270,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Cleared { hash: ::ferroscale_runtime_types::H256 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Preimage,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0x6c28307c6cdb8a69663d66698e38c1b3;
             }
         }
     }
@@ -2916,6 +3296,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 clear_identity { identified: ::ferroscale_runtime_types::AccountId32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x96f34583f2a0467f9da9255f1a15b3a4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2925,6 +3308,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 NotRegistered,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x6fa6e9f558d28070e5ba0305526e40c6;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2932,10 +3318,16 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 IdentityDissolved { who: ::ferroscale_runtime_types::AccountId32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x591df557587a23ff768c536a3bb3188e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 RegistryIdentity,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0xec75952ddcae6d105436a8a72c3ed631;
             }
         }
         pub mod types {
@@ -3083,6 +3475,9 @@ pub mod runtime_types {
                 #[codec(index = 69u8)]
                 ShaThree256([u8; 32usize]),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Data {
+                const TYPE_HASH: u128 = 0x2026054273ae27937e274b088e2a8993;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdentityInfo {
                 pub additional: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -3099,6 +3494,9 @@ pub mod runtime_types {
                 pub pgp_fingerprint: Option<[u8; 20usize]>,
                 pub image: super::super::super::runtime_types::pallet_registry::types::Data,
                 pub twitter: super::super::super::runtime_types::pallet_registry::types::Data,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for IdentityInfo {
+                const TYPE_HASH: u128 = 0x6891afa823e1c493352986edba0ecea4;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Registration<Balance> {
@@ -3138,6 +3536,9 @@ pub mod runtime_types {
                     block: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x9615b6441c70bf7e38dfeec3e8efdfde;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3154,6 +3555,9 @@ pub mod runtime_types {
                 CannotReleaseYet,
                 #[codec(index = 6u8)]
                 CurrencyError,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xc0a034bdf663530fbfd0a88919871ba2;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3185,6 +3589,9 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 CannotRelease,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xe147c94df45301b576669769fa36ca80;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExitReason {
                 #[codec(index = 0u8)]
@@ -3192,10 +3599,16 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Force,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ExitReason {
+                const TYPE_HASH: u128 = 0x5616d01f0ebc88d73f3828fe3a832dea;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 EnterOrExtend,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0x002247f6730ac01d62cf40fda8bd400d;
             }
         }
     }
@@ -3270,6 +3683,9 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 cancel_retry_named { id: [u8; 32usize] },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xfd55773adb6f4cd43b16d210b859f896;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3282,6 +3698,9 @@ pub mod runtime_types {
                 RescheduleNoChange,
                 #[codec(index = 4u8)]
                 Named,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x090c571761e6b377d526d3c1b51a931c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3318,6 +3737,9 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 AgendaIncomplete { when: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x051bfdb9eaf3bb55dbee90e7389d6bd2;
+            }
         }
     }
     pub mod pallet_subtensor {
@@ -3352,6 +3774,9 @@ pub mod runtime_types {
                 pub protocol: u8,
                 pub placeholder1: u8,
                 pub placeholder2: u8,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for AxonInfo {
+                const TYPE_HASH: u128 = 0x4f5c182986a841514274ee1dd8a3ce3a;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
@@ -3706,6 +4131,9 @@ pub mod runtime_types {
                 #[codec(index = 124u8)]
                 sudo_set_root_claim_threshold { netuid: u16, new_value: u64 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x79831d81f1a27784b8bd7d13b24bf9e2;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ChainIdentity {
                 pub name: Vec<u8>,
@@ -3714,6 +4142,9 @@ pub mod runtime_types {
                 pub discord: Vec<u8>,
                 pub description: Vec<u8>,
                 pub additional: Vec<u8>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ChainIdentity {
+                const TYPE_HASH: u128 = 0xe20db2070943777e89dcd77382e6c14c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ChainIdentityV2 {
@@ -3724,6 +4155,9 @@ pub mod runtime_types {
                 pub discord: Vec<u8>,
                 pub description: Vec<u8>,
                 pub additional: Vec<u8>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ChainIdentityV2 {
+                const TYPE_HASH: u128 = 0x34871bc428168ce64a07c5dd0c9fa31a;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -3973,6 +4407,9 @@ pub mod runtime_types {
                 InvalidRootClaimThreshold,
                 #[codec(index = 122u8)]
                 InvalidSubnetNumber,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x36366f7b5c6d338ae22f7d99d731ba53;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4345,12 +4782,18 @@ pub mod runtime_types {
                     root_claim_type: super::super::super::runtime_types::pallet_subtensor::pallet::RootClaimTypeEnum,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x7c4337c89a495da748e5e975382fb4e8;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct NeuronCertificate {
                 pub public_key: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     u8,
                 >,
                 pub algorithm: u8,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for NeuronCertificate {
+                const TYPE_HASH: u128 = 0x9dda050340f9eb0be392d5b7bdf7b778;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PrometheusInfo {
@@ -4360,12 +4803,18 @@ pub mod runtime_types {
                 pub port: u16,
                 pub ip_type: u8,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PrometheusInfo {
+                const TYPE_HASH: u128 = 0xe4a7be59489f471a6c94e4ac1dbddb13;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum RecycleOrBurnEnum {
                 #[codec(index = 0u8)]
                 Burn,
                 #[codec(index = 1u8)]
                 Recycle,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for RecycleOrBurnEnum {
+                const TYPE_HASH: u128 = 0xcd7d0b0feaba30b7af33f70c11424857;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum RootClaimTypeEnum {
@@ -4374,11 +4823,17 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Keep,
             }
+            impl ::ferroscale_runtime_types::TypeHash for RootClaimTypeEnum {
+                const TYPE_HASH: u128 = 0x601ea9c4d7ae47c1b346a337f8edb212;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SubnetIdentity {
                 pub subnet_name: Vec<u8>,
                 pub github_repo: Vec<u8>,
                 pub subnet_contact: Vec<u8>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for SubnetIdentity {
+                const TYPE_HASH: u128 = 0x596a5c4f9ead6ac71823b93aba52851b;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SubnetIdentityV2 {
@@ -4390,6 +4845,9 @@ pub mod runtime_types {
                 pub description: Vec<u8>,
                 pub additional: Vec<u8>,
             }
+            impl ::ferroscale_runtime_types::TypeHash for SubnetIdentityV2 {
+                const TYPE_HASH: u128 = 0x99436e6a62d0e82540387991da1b8a76;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SubnetIdentityV3 {
                 pub subnet_name: Vec<u8>,
@@ -4400,6 +4858,9 @@ pub mod runtime_types {
                 pub description: Vec<u8>,
                 pub logo_url: Vec<u8>,
                 pub additional: Vec<u8>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for SubnetIdentityV3 {
+                const TYPE_HASH: u128 = 0xd3cd009ad5d5e66248cf9973488485a3;
             }
         }
         pub mod rpc_info {
@@ -4899,6 +5360,9 @@ pub mod runtime_types {
                     pub alpha_low: u16,
                     pub liquid_alpha_enabled: bool,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for SubnetHyperparams {
+                    const TYPE_HASH: u128 = 0xc157b5981473d41f80160c6019a26e06;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct SubnetHyperparamsV2 {
                     #[codec(compact)]
@@ -4959,6 +5423,9 @@ pub mod runtime_types {
                     pub transfers_enabled: bool,
                     pub bonds_reset_enabled: bool,
                     pub user_liquidity_enabled: bool,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for SubnetHyperparamsV2 {
+                    const TYPE_HASH: u128 = 0x7855e953d95fad322ea2b580c2a0a4d0;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct SubnetInfo<AccountId> {
@@ -5058,6 +5525,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SubtensorTransactionExtension;
+            impl ::ferroscale_runtime_types::TypeHash for SubtensorTransactionExtension {
+                const TYPE_HASH: u128 = 0x2ea0b498788f5d460c7c8eae8062a72d;
+            }
         }
         pub mod utils {
             pub mod rate_limiting {
@@ -5117,6 +5587,9 @@ pub mod runtime_types {
                     #[codec(index = 25u8)]
                     MaxAllowedUids,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Hyperparameter {
+                    const TYPE_HASH: u128 = 0x88224a672d99f9524872fa3a64c67153;
+                }
             }
         }
     }
@@ -5134,6 +5607,9 @@ pub mod runtime_types {
             Proxies,
             #[codec(index = 1u8)]
             Announcements,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for DepositKind {
+            const TYPE_HASH: u128 = 0xd07eddc0ee92b84dd47ad27cf12ca62d;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ProxyDefinition<AccountId, ProxyType, BlockNumber> {
@@ -5241,6 +5717,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 poke_deposit,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xde12b3dd8d2aabf15b426f92cb3289c2;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -5263,6 +5742,9 @@ pub mod runtime_types {
                 AnnouncementDepositInvariantViolated,
                 #[codec(index = 9u8)]
                 InvalidDerivedAccountId,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xce89867ec6b947c4ec66103a3ee6ccfd;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -5315,6 +5797,9 @@ pub mod runtime_types {
                     new_deposit: u64,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x3ac4a0550bb59dbdb29d9314930eed04;
+            }
         }
     }
     pub mod pallet_subtensor_swap {
@@ -5349,6 +5834,9 @@ pub mod runtime_types {
                         liquidity_delta: i64,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xf12d8d87653a68bdab94d58936e24295;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -5379,6 +5867,9 @@ pub mod runtime_types {
                     UserLiquidityDisabled,
                     #[codec(index = 13u8)]
                     SubtokenDisabled,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x9efe8c5795ae660c1520e1b4511b057a;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -5427,6 +5918,9 @@ pub mod runtime_types {
                         tick_high: super::super::super::super::runtime_types::pallet_subtensor_swap::tick::TickIndex,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x4e6bd4876a34fb9223025091ce384aae;
+                }
             }
         }
         pub mod position {
@@ -5441,8 +5935,14 @@ pub mod runtime_types {
                 pub fees_tao: super::super::super::runtime_types::substrate_fixed::FixedI128,
                 pub fees_alpha: super::super::super::runtime_types::substrate_fixed::FixedI128,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Position {
+                const TYPE_HASH: u128 = 0x0876e311d99a62837a1768a3cc2c14d3;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PositionId(pub u128);
+            impl ::ferroscale_runtime_types::TypeHash for PositionId {
+                const TYPE_HASH: u128 = 0xa04406cf639bbfed49b51c14874321e8;
+            }
         }
         pub mod tick {
             use ::parity_scale_codec::{Decode, Encode};
@@ -5455,6 +5955,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Bottom,
             }
+            impl ::ferroscale_runtime_types::TypeHash for LayerLevel {
+                const TYPE_HASH: u128 = 0x70d82bfe8e0a2961e44a9515896189dc;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Tick {
                 pub liquidity_net: i128,
@@ -5462,8 +5965,14 @@ pub mod runtime_types {
                 pub fees_out_tao: super::super::super::runtime_types::substrate_fixed::FixedI128,
                 pub fees_out_alpha: super::super::super::runtime_types::substrate_fixed::FixedI128,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Tick {
+                const TYPE_HASH: u128 = 0xb7e30d9267a4e478ca0d72123bb2f811;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct TickIndex(pub i32);
+            impl ::ferroscale_runtime_types::TypeHash for TickIndex {
+                const TYPE_HASH: u128 = 0x606160d5292d6b94571e97164e861e95;
+            }
         }
     }
     pub mod pallet_subtensor_swap_runtime_api {
@@ -5474,6 +5983,9 @@ pub mod runtime_types {
             pub alpha_amount: u64,
             pub tao_fee: u64,
             pub alpha_fee: u64,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for SimSwapResult {
+            const TYPE_HASH: u128 = 0x188756b2e6eb670a46fcf43db475059b;
         }
     }
     pub mod pallet_subtensor_utility {
@@ -5537,12 +6049,18 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x9d03033ad2b53169a3c64752477e7b85;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManyCalls,
                 #[codec(index = 1u8)]
                 InvalidDerivedAccount,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xce5bcece2a3a6df24f6c372ff0db43b6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -5574,6 +6092,9 @@ pub mod runtime_types {
                 IfElseFallbackCalled {
                     main_error: super::super::super::runtime_types::sp_runtime::DispatchError,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x2460cc63345896e51d7727f98220d86b;
             }
         }
     }
@@ -5615,10 +6136,16 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 remove_key,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x5eccb8bc665f47118dc59697b9840e65;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 RequireSudo,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x19526a63eaa0159426710553863fec32;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -5644,6 +6171,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xcaa7f69177d422b4649331eea864f31d;
+            }
         }
     }
     pub mod pallet_timestamp {
@@ -5654,18 +6184,27 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
+            }
         }
     }
     pub mod pallet_transaction_payment {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ChargeTransactionPayment(#[codec(compact)] pub u64);
+        impl ::ferroscale_runtime_types::TypeHash for ChargeTransactionPayment {
+            const TYPE_HASH: u128 = 0x4f10404f2901cd65c768ea02571d202e;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
             #[codec(index = 0u8)]
             V1Ancient,
             #[codec(index = 1u8)]
             V2,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Releases {
+            const TYPE_HASH: u128 = 0x80ffa4fd46a6d0cf960827bfb10bb23f;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -5677,6 +6216,9 @@ pub mod runtime_types {
                     actual_fee: u64,
                     tip: u64,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x8bf3a6a0509a073cd1f86618f3a5e881;
             }
         }
         pub mod types {
@@ -5708,6 +6250,9 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct U256(pub [u64; 4usize]);
+        impl ::ferroscale_runtime_types::TypeHash for U256 {
+            const TYPE_HASH: u128 = 0xe945ad319869b8991998e48966fe9a88;
+        }
     }
     pub mod sp_arithmetic {
         use ::parity_scale_codec::{Decode, Encode};
@@ -5720,19 +6265,34 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             DivisionByZero,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
+            const TYPE_HASH: u128 = 0x008cb2a3d597c9b92f05b877e085c46c;
+        }
         pub mod fixed_point {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedU128(pub u128);
+            impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
+                const TYPE_HASH: u128 = 0x17c6bf814d64622dd7b4e4f5fb852442;
+            }
         }
         pub mod per_things {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Perbill(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for Perbill {
+                const TYPE_HASH: u128 = 0xea38661ed519891b58df3736ff592d11;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Percent(pub u8);
+            impl ::ferroscale_runtime_types::TypeHash for Percent {
+                const TYPE_HASH: u128 = 0x731b5e2a65bb015f1c4c471dfecc01fe;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Permill(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for Permill {
+                const TYPE_HASH: u128 = 0xcd9a29b75460287f91b8264ae44aca45;
+            }
         }
     }
     pub mod sp_consensus_aura {
@@ -5741,6 +6301,9 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(pub [u8; 32usize]);
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0x5e78e39e0378db6df550c96946498bf2;
+                }
             }
         }
     }
@@ -5755,6 +6318,9 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             PrimaryAndSecondaryVRFSlots,
         }
+        impl ::ferroscale_runtime_types::TypeHash for AllowedSlots {
+            const TYPE_HASH: u128 = 0xbabcbaea845b74aa0faa3019e95df98c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BabeConfiguration {
             pub slot_duration: u64,
@@ -5766,10 +6332,16 @@ pub mod runtime_types {
             pub randomness: [u8; 32usize],
             pub allowed_slots: super::super::runtime_types::sp_consensus_babe::AllowedSlots,
         }
+        impl ::ferroscale_runtime_types::TypeHash for BabeConfiguration {
+            const TYPE_HASH: u128 = 0xd5722cf8a3e307cc2d1dbf3597c97567;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BabeEpochConfiguration {
             pub c: (u64, u64),
             pub allowed_slots: super::super::runtime_types::sp_consensus_babe::AllowedSlots,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for BabeEpochConfiguration {
+            const TYPE_HASH: u128 = 0xa116187dcd9d7e9d013574be67753d22;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Epoch {
@@ -5782,12 +6354,21 @@ pub mod runtime_types {
             pub randomness: [u8; 32usize],
             pub config: super::super::runtime_types::sp_consensus_babe::BabeEpochConfiguration,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Epoch {
+            const TYPE_HASH: u128 = 0x33e2ed7b5fe419caad8fe3e03cb0b74f;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
+            const TYPE_HASH: u128 = 0x67822a6fd5670aa9d7764973c4243e48;
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0xba9156da580507b1d64a8e4abeafe632;
+            }
         }
     }
     pub mod sp_consensus_grandpa {
@@ -5823,8 +6404,14 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0xf7c5993dd34a8152be546486a908a6e4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x7eb9f6cf9de5bfedcaec3f8b71475c4e;
+            }
         }
     }
     pub mod sp_consensus_slots {
@@ -5838,19 +6425,34 @@ pub mod runtime_types {
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Slot(pub u64);
+        impl ::ferroscale_runtime_types::TypeHash for Slot {
+            const TYPE_HASH: u128 = 0xfaffab54497a71f7cf8f219e549782bd;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SlotDuration(pub u64);
+        impl ::ferroscale_runtime_types::TypeHash for SlotDuration {
+            const TYPE_HASH: u128 = 0xdafef0e6c3c8cf70668ec30a4b5add73;
+        }
     }
     pub mod sp_core {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueMetadata(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueMetadata {
+            const TYPE_HASH: u128 = 0x8d9445126569435bb2a2e57eb0ff125a;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Void {}
+        impl ::ferroscale_runtime_types::TypeHash for Void {
+            const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
+        }
         pub mod crypto {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct KeyTypeId(pub [u8; 4usize]);
+            impl ::ferroscale_runtime_types::TypeHash for KeyTypeId {
+                const TYPE_HASH: u128 = 0x268d0d112175a89065e2d6dadeab0a6f;
+            }
         }
     }
     pub mod sp_inherents {
@@ -5861,9 +6463,15 @@ pub mod runtime_types {
             pub fatal_error: bool,
             pub errors: super::super::runtime_types::sp_inherents::InherentData,
         }
+        impl ::ferroscale_runtime_types::TypeHash for CheckInherentsResult {
+            const TYPE_HASH: u128 = 0xd9f1b1bfbe3d50a0fa0e9bc296904929;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InherentData {
             pub data: ::ferroscale_runtime_types::BTreeMap<[u8; 8usize], Vec<u8>>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for InherentData {
+            const TYPE_HASH: u128 = 0x8e44cf1a89e3db95d493040a1d18f7dd;
         }
     }
     pub mod sp_runtime {
@@ -5901,6 +6509,9 @@ pub mod runtime_types {
             #[codec(index = 14u8)]
             Trie(super::super::runtime_types::sp_runtime::proving_trie::TrieError),
         }
+        impl ::ferroscale_runtime_types::TypeHash for DispatchError {
+            const TYPE_HASH: u128 = 0x40a92fa8e71a04525576dfd0f42ade29;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ExtrinsicInclusionMode {
             #[codec(index = 0u8)]
@@ -5908,10 +6519,16 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             OnlyInherents,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ExtrinsicInclusionMode {
+            const TYPE_HASH: u128 = 0x841edee6111cda119f7f8b32bc646f5d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ModuleError {
             pub index: u8,
             pub error: [u8; 4usize],
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ModuleError {
+            const TYPE_HASH: u128 = 0xd402aae50c16b0bde2cfbe93a012cc4d;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSignature {
@@ -5922,6 +6539,9 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Ecdsa([u8; 65usize]),
         }
+        impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
+            const TYPE_HASH: u128 = 0xbc770acc2e7b1730cdc9aea387ba08d0;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSigner {
             #[codec(index = 0u8)]
@@ -5931,8 +6551,14 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Ecdsa([u8; 33usize]),
         }
+        impl ::ferroscale_runtime_types::TypeHash for MultiSigner {
+            const TYPE_HASH: u128 = 0x17dc487e47f0c2fced16f603e500a987;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueValue(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueValue {
+            const TYPE_HASH: u128 = 0x209d81dbfdb3d9d321a35a07aa568fc5;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TokenError {
             #[codec(index = 0u8)]
@@ -5956,12 +6582,18 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             Blocked,
         }
+        impl ::ferroscale_runtime_types::TypeHash for TokenError {
+            const TYPE_HASH: u128 = 0xc3df2109ec2d0df34a3ec75a49978360;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TransactionalError {
             #[codec(index = 0u8)]
             LimitReached,
             #[codec(index = 1u8)]
             NoLayer,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for TransactionalError {
+            const TYPE_HASH: u128 = 0x0cdac8f0e9d03266508beb610aab1748;
         }
         pub mod generic {
             pub mod block {
@@ -5980,6 +6612,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::sp_runtime::generic::digest::DigestItem,
                     >,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Digest {
+                    const TYPE_HASH: u128 = 0x4bd21bb3a16398e294ae279fa98d78c8;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum DigestItem {
                     #[codec(index = 6u8)]
@@ -5992,6 +6627,9 @@ pub mod runtime_types {
                     Other(Vec<u8>),
                     #[codec(index = 8u8)]
                     RuntimeEnvironmentUpdated,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for DigestItem {
+                    const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
                 }
             }
             pub mod era {
@@ -6511,6 +7149,9 @@ pub mod runtime_types {
                     #[codec(index = 255u8)]
                     Mortal255(u8),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Era {
+                    const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
+                }
             }
             pub mod header {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -6558,11 +7199,17 @@ pub mod runtime_types {
                 #[codec(index = 13u8)]
                 DecodeError,
             }
+            impl ::ferroscale_runtime_types::TypeHash for TrieError {
+                const TYPE_HASH: u128 = 0xfda4dc01e2b8c8bf24ab28e509b02020;
+            }
         }
         pub mod traits {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlakeTwo256;
+            impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
+                const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
+            }
         }
         pub mod transaction_validity {
             use ::parity_scale_codec::{Decode, Encode};
@@ -6595,6 +7242,9 @@ pub mod runtime_types {
                 #[codec(index = 12u8)]
                 UnknownOrigin,
             }
+            impl ::ferroscale_runtime_types::TypeHash for InvalidTransaction {
+                const TYPE_HASH: u128 = 0x2ca69a0f78c8089bd7ee138bafec1935;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionSource {
                 #[codec(index = 0u8)]
@@ -6603,6 +7253,9 @@ pub mod runtime_types {
                 Local,
                 #[codec(index = 2u8)]
                 External,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for TransactionSource {
+                const TYPE_HASH: u128 = 0x1f94321cc658ac8d50edbc0f2a7b2509;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionValidityError {
@@ -6615,6 +7268,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_runtime::transaction_validity::UnknownTransaction,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for TransactionValidityError {
+                const TYPE_HASH: u128 = 0xf5adbec134b4081142c0e4b70bf9eb94;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UnknownTransaction {
                 #[codec(index = 0u8)]
@@ -6624,6 +7280,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Custom(u8),
             }
+            impl ::ferroscale_runtime_types::TypeHash for UnknownTransaction {
+                const TYPE_HASH: u128 = 0x8a198e9fdd4c2891ba9fbc97ce9903fc;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidTransaction {
                 pub priority: u64,
@@ -6631,6 +7290,9 @@ pub mod runtime_types {
                 pub provides: Vec<Vec<u8>>,
                 pub longevity: u64,
                 pub propagate: bool,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ValidTransaction {
+                const TYPE_HASH: u128 = 0x9b8023bb71ab3d4a53d077056cef703d;
             }
         }
     }
@@ -6647,6 +7309,9 @@ pub mod runtime_types {
             pub transaction_version: u32,
             pub system_version: u8,
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeVersion {
+            const TYPE_HASH: u128 = 0x3eb148ac7ee06a42f28e0789660adc15;
+        }
     }
     pub mod sp_weights {
         use ::parity_scale_codec::{Decode, Encode};
@@ -6654,6 +7319,9 @@ pub mod runtime_types {
         pub struct RuntimeDbWeight {
             pub read: u64,
             pub write: u64,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeDbWeight {
+            const TYPE_HASH: u128 = 0x07cbe65deee5259a6d4f0dc6cca620d8;
         }
         pub mod weight_v2 {
             use ::parity_scale_codec::{Decode, Encode};
@@ -6664,6 +7332,9 @@ pub mod runtime_types {
                 #[codec(compact)]
                 pub proof_size: u64,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Weight {
+                const TYPE_HASH: u128 = 0x9711cd4ef0bd87b2e3b722a5b6a5785a;
+            }
         }
     }
     pub mod substrate_fixed {
@@ -6672,13 +7343,22 @@ pub mod runtime_types {
         pub struct FixedI128 {
             pub bits: i128,
         }
+        impl ::ferroscale_runtime_types::TypeHash for FixedI128 {
+            const TYPE_HASH: u128 = 0x4f87ce7c626281aa5b3925cd206eb1eb;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct FixedI64 {
             pub bits: i64,
         }
+        impl ::ferroscale_runtime_types::TypeHash for FixedI64 {
+            const TYPE_HASH: u128 = 0xc72fda5163730174394dc3eb5546db9a;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct FixedU128 {
             pub bits: u128,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
+            const TYPE_HASH: u128 = 0x580007e6c9097174a2823075635a8e83;
         }
     }
     pub mod substrate_typenum {
@@ -6686,8 +7366,14 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct B0;
+            impl ::ferroscale_runtime_types::TypeHash for B0 {
+                const TYPE_HASH: u128 = 0x4354888be979a62d9e8dd68032b56fbf;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct B1;
+            impl ::ferroscale_runtime_types::TypeHash for B1 {
+                const TYPE_HASH: u128 = 0x8978a9aa2ca0d17c27799a2a395c5c2c;
+            }
         }
         pub mod uint {
             use ::parity_scale_codec::{Decode, Encode};
@@ -6698,6 +7384,9 @@ pub mod runtime_types {
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct UTerm;
+            impl ::ferroscale_runtime_types::TypeHash for UTerm {
+                const TYPE_HASH: u128 = 0x77462025113a515be2ed63970e73577d;
+            }
         }
     }
     pub mod subtensor_runtime_common {
@@ -6740,6 +7429,9 @@ pub mod runtime_types {
             SubnetLeaseBeneficiary,
             #[codec(index = 17u8)]
             RootClaim,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ProxyType {
+            const TYPE_HASH: u128 = 0xc946c55672a8932dbb7c86b7188bcc3b;
         }
     }
 }
@@ -17595,6 +18287,724 @@ pub mod pallets {
         }
     }
 }
+/// The structural hash (`ferroscale_core::type_hash`) of each metadata
+/// type these types were generated from, by type id, ascending: a
+/// generated decoder fits another runtime's type exactly when the
+/// hashes are equal.
+pub const TYPE_HASHES: &[(u32, u128)] = &[
+    (0u32, 0x38c7384411c683cd0346fd725ea09f4f),
+    (1u32, 0x8463e270225e0c4a32edb93a9c84306b),
+    (2u32, 0x4b6b0c0ce7fe8777db3783842421e595),
+    (3u32, 0xc165199ede3c229b8d13d594de6fcffc),
+    (4u32, 0xb6751e5067260a853945a1079d1ff28e),
+    (5u32, 0xfce5a0de0acf6d8e48b3ebf57675cb68),
+    (6u32, 0x050af23758a672fa4e41a23e9e08a624),
+    (7u32, 0x83ab3da8634b9bc88448338778b392b9),
+    (8u32, 0xb123a029f003355dbd7f4d247974b7bd),
+    (9u32, 0x7b493d612a3ced2b75c747fbd772ea02),
+    (10u32, 0x3d72bd6174409d856f46c7e6ee630353),
+    (11u32, 0x9711cd4ef0bd87b2e3b722a5b6a5785a),
+    (12u32, 0x6adfd57731f1d0c325fce3927dd6d3de),
+    (13u32, 0xa8515a2cea5146e21a5ec63790aabcc6),
+    (14u32, 0xdafb2ca4afce8bb26c1d442e99431eac),
+    (15u32, 0x4bd21bb3a16398e294ae279fa98d78c8),
+    (16u32, 0x5235939b123970a2aef98cc3b0e5997e),
+    (17u32, 0xf27901c7e20beb244f1a5c955d775547),
+    (18u32, 0x16e8a97389f31b84bbc63d16e5db6085),
+    (19u32, 0x0972e6aadbee8ce080f0e6b753f65a9e),
+    (20u32, 0xbc80c137c10bc2b4704e75f477769fe2),
+    (21u32, 0x110bccd9cf4a411468f49a67e33d4e6e),
+    (22u32, 0xe62c9ee22e97b0b075ea0e99f0491e5b),
+    (23u32, 0xdc7772b602298a33a31fa10e490755e8),
+    (24u32, 0x86779ec03eee656bf1730f7bd9cebc24),
+    (25u32, 0xe32a899be9fa98a5599dc413276768c6),
+    (26u32, 0x40a92fa8e71a04525576dfd0f42ade29),
+    (27u32, 0xd402aae50c16b0bde2cfbe93a012cc4d),
+    (28u32, 0xc3df2109ec2d0df34a3ec75a49978360),
+    (29u32, 0x008cb2a3d597c9b92f05b877e085c46c),
+    (30u32, 0x0cdac8f0e9d03266508beb610aab1748),
+    (31u32, 0xfda4dc01e2b8c8bf24ab28e509b02020),
+    (32u32, 0x84143b5f51330e2377098cf1627aee36),
+    (33u32, 0x9c0c91b5405a89f23d0742ade7447168),
+    (34u32, 0x71b2867de15b73a93912cf107cf5335f),
+    (35u32, 0xf7c5993dd34a8152be546486a908a6e4),
+    (36u32, 0x72a69ec7137553cd1008713b36814527),
+    (37u32, 0xd89f45e9f0959fda4c26d9d7f21a7402),
+    (38u32, 0x8bf3a6a0509a073cd1f86618f3a5e881),
+    (39u32, 0x7c4337c89a495da748e5e975382fb4e8),
+    (40u32, 0x45ac07c1ba2f1ddf01471869538a3073),
+    (41u32, 0xd67edd135a5b1814db7bb55738050809),
+    (42u32, 0x331167f2a02962f747e1f634ba3b63f3),
+    (43u32, 0x29580f370851329f5f15c0d27a96b97b),
+    (44u32, 0x3b71313af04592aaba3e8e69e59972c9),
+    (45u32, 0x7982011ae4330d038736523b4c194268),
+    (46u32, 0x6ef4bae355089e829d9096df098eb03e),
+    (47u32, 0xe923140c39ea5552ad8ac7252f419bf8),
+    (48u32, 0xbf0fd7db027fb4a71c2dd243cebd9250),
+    (49u32, 0x297f780b82fdd61c10e6069cd47c9be9),
+    (50u32, 0xfd38940ee1a0b23a1232cdd2c30817a9),
+    (51u32, 0x6322f1eb30391c0b5ae289e8c2674f94),
+    (52u32, 0xc38b164944affcc7df7fe7288d6b70da),
+    (53u32, 0x601ea9c4d7ae47c1b346a337f8edb212),
+    (54u32, 0x2460cc63345896e51d7727f98220d86b),
+    (55u32, 0xcaa7f69177d422b4649331eea864f31d),
+    (56u32, 0x78ea4b892a5413fc3c7c5ec05810984b),
+    (57u32, 0x17d6eeb7be676e47c5eaa37332fb3075),
+    (58u32, 0xda22f8b41ce28a1cde63daa77dda6fc9),
+    (59u32, 0x7e0df07783ebd43e0f82ea9be42200fd),
+    (60u32, 0x051bfdb9eaf3bb55dbee90e7389d6bd2),
+    (61u32, 0xd42fdc0369446a08852c89d1673dbef1),
+    (62u32, 0xbba1c046055c6ed514c38ccb2039fc99),
+    (63u32, 0x3ac4a0550bb59dbdb29d9314930eed04),
+    (64u32, 0xc946c55672a8932dbb7c86b7188bcc3b),
+    (65u32, 0xd07eddc0ee92b84dd47ad27cf12ca62d),
+    (66u32, 0x591df557587a23ff768c536a3bb3188e),
+    (67u32, 0x6952912558ec68f262944a174c1ec5ce),
+    (68u32, 0x9dedf2403d357d4d55bceaac4f211db1),
+    (69u32, 0xfe048129510bc1349405d50daa9c9362),
+    (70u32, 0xe147c94df45301b576669769fa36ca80),
+    (71u32, 0x5616d01f0ebc88d73f3828fe3a832dea),
+    (72u32, 0xe9dd9a961a4aa6527b6ce8437aafa367),
+    (73u32, 0xb56d4dd3c62bb39762c90e26162f68f5),
+    (74u32, 0x49041c89a6489f7369794e3d094a15b8),
+    (75u32, 0xa2a5bfc7962f9958d4f7105bc137b023),
+    (76u32, 0x9fe09166b36554d4e023e5b2743f6e81),
+    (77u32, 0x5e44a8aba0cd46d5b569eebb3bcdc7b4),
+    (78u32, 0x35dcad917c2d61abb87bb9d5cdba2612),
+    (79u32, 0x6f9cf3620cf3e1ca85bd5d97d148175b),
+    (80u32, 0xd2532e8ecc08a791874c4746ceac3cfa),
+    (81u32, 0xf2d28e62539d70d39d22c7029ced76f2),
+    (82u32, 0xb086868847938dc5812bc11c0d9f1dbc),
+    (83u32, 0xe316f2c21decb799f0a0609085917659),
+    (84u32, 0xe945ad319869b8991998e48966fe9a88),
+    (85u32, 0xa8d312c375e854da4fb2d646e3e1ca75),
+    (86u32, 0xcd9a29b75460287f91b8264ae44aca45),
+    (87u32, 0xcbe55b7aede76f47a63ddffdafa71fc0),
+    (88u32, 0xc38b164944affcc7df7fe7288d6b70da),
+    (89u32, 0xc3bf11796c86cf18869dcfa07795db24),
+    (90u32, 0x4e6bd4876a34fb9223025091ce384aae),
+    (91u32, 0xa04406cf639bbfed49b51c14874321e8),
+    (92u32, 0x606160d5292d6b94571e97164e861e95),
+    (93u32, 0xe6ff14479f441bf2484a31f269515ac9),
+    (94u32, 0x0ff62b4d23ff700c3e534da104720d95),
+    (95u32, 0xd2ba2086d7013f7ab5978cacfd9ac7ce),
+    (96u32, 0x408ed94be568d0a8658b50bbe47b4963),
+    (97u32, 0x7911c6154e711e31918c0bfe5ec2f331),
+    (98u32, 0x99cbdc724dfa5168c281d150718acffb),
+    (99u32, 0xc815aa182230c38e25643faa1ad4f8ed),
+    (100u32, 0xf25020bf72b269710b6cfe78c3b04d87),
+    (101u32, 0x7723bfdaae02eeb3d4d1f0e8cdada9d6),
+    (102u32, 0x927a829da053418fa5027c6c462a104d),
+    (103u32, 0x5311c9fc4488bd7bf776e835640c1311),
+    (104u32, 0x1b0a9a44627916f3d2850306316ddf02),
+    (105u32, 0x323e3a6501639ed9b42cbecc2ecd0d1a),
+    (106u32, 0xf2008e10e6cd20db8fbaeaacfd3bc977),
+    (107u32, 0xa79064c50207fa033b4230d88d548604),
+    (108u32, 0x59c92a264d78ac22ff2451c4b151f50d),
+    (109u32, 0xda4e8d7808812e7502a1bdad575f9a25),
+    (110u32, 0xaf8c7dba310e920216bc396801c64309),
+    (111u32, 0x4d1f59799507a46338f49a30cc3c3f9f),
+    (112u32, 0x24b73aad86ac89481f2c7712e02c7aac),
+    (113u32, 0x07cbe65deee5259a6d4f0dc6cca620d8),
+    (114u32, 0x3eb148ac7ee06a42f28e0789660adc15),
+    (115u32, 0x6ba6911ddaa164936342512ed5ce6748),
+    (116u32, 0x1c757bcd36a71b1e9defafd7132f95fd),
+    (117u32, 0xdd3fe55a5bdf1bbb08b45a54df9b64ec),
+    (118u32, 0x784c3b193f5b83408449ae6381a67eff),
+    (119u32, 0x143bcc404c2caec04864c821f0311e52),
+    (120u32, 0xb723b72f6dd807f3139b74235520137b),
+    (121u32, 0x8d4f537b62408891252c21fdf7888df0),
+    (122u32, 0xfbd6383d2fa0a304d2aa0cf89a8ad6e4),
+    (123u32, 0x5e78e39e0378db6df550c96946498bf2),
+    (124u32, 0x386ab99742f6aaa7d9c3b2980b52c1d3),
+    (125u32, 0xfaffab54497a71f7cf8f219e549782bd),
+    (126u32, 0xd1529636135801ed8e726c1021a6ab3a),
+    (127u32, 0x98e1618ee87b806997a08f1ff8838a20),
+    (128u32, 0xa4ad74ea905bba93d222b6fd93a77e06),
+    (129u32, 0xa0125768cbd6d17054f4e6f24ae39dca),
+    (130u32, 0x3a909fb0df58e37d67d7f7c1a0987144),
+    (131u32, 0x83527b7f6fc93600385456323faa30a2),
+    (132u32, 0x02e8298ee767674e6e449459cbf36eba),
+    (133u32, 0x933aa489591c4f87d4d1365a2b11f741),
+    (134u32, 0x7eb9f6cf9de5bfedcaec3f8b71475c4e),
+    (135u32, 0x30360dbbfc76ca6fe8a560bd093aeb15),
+    (136u32, 0xfdf0e49cb6550e1fe34f10a8e88f78d9),
+    (137u32, 0x52559df9d3ae5363736a390c7e12bda9),
+    (138u32, 0x1456a387d80f478841edeff302086550),
+    (139u32, 0xef5b3ae0dbb0ecb40161a32be149fc69),
+    (140u32, 0xe86ad659c4afa394f4d190a1d8b24690),
+    (141u32, 0xa67867b1783ef2ad576b93a25d11d5df),
+    (142u32, 0x6ea1733af99dc5ec4fbc6f4f611a4756),
+    (143u32, 0xdfe5392f9c6f982a84cbe2b6138b5552),
+    (144u32, 0x9cb64b10af41be8f25cc0e19af4505c0),
+    (145u32, 0x8228284226dc2c2150531b1cb1008ae8),
+    (146u32, 0x03d81be89a98ccb80711a6c9324d1292),
+    (147u32, 0x7cd061c24521b42f02859df19b8c95dc),
+    (148u32, 0x99e6d41dc358cefff7df4f2b4c6cb507),
+    (149u32, 0xdc2899570823910c584a17cc25a64d54),
+    (150u32, 0x962238dd31e4d3f9d4bbe964481988b9),
+    (151u32, 0x5bff1708f12c93cd389218cd0be074bb),
+    (152u32, 0x6c28307c6cdb8a69663d66698e38c1b3),
+    (153u32, 0xec75952ddcae6d105436a8a72c3ed631),
+    (154u32, 0x002247f6730ac01d62cf40fda8bd400d),
+    (155u32, 0xc52b77f15529043159f761ff747447f2),
+    (156u32, 0x53abe50d6d74917a10646077b93a912a),
+    (157u32, 0xb9a070171604f18a1eb712dc953ac79f),
+    (158u32, 0xb9aa36a9dca0391cfb59db889bfc5fbd),
+    (159u32, 0xb777b89ab5e61ec5f909341425ab19c4),
+    (160u32, 0xc51f5e332b425f3aaf0c1aa8679274a6),
+    (161u32, 0xda4191ba2f65946c85ff35f19ae775d3),
+    (162u32, 0xceda55d68e5c1f8a41446dabe6f43c96),
+    (163u32, 0x1cf652e5b38fc6faa380e9b6b22c61bb),
+    (164u32, 0xd677850b032279c3addf325cf0992371),
+    (165u32, 0x22f1cc370a5bcec699b2ece639b4b324),
+    (166u32, 0x94b16a874b80bc058943099c0bd3412a),
+    (167u32, 0x17c6bf814d64622dd7b4e4f5fb852442),
+    (168u32, 0x80ffa4fd46a6d0cf960827bfb10bb23f),
+    (169u32, 0xc2f214451669d9403f1d5fa9cc397e2f),
+    (170u32, 0x1b5cd813a84fdcb62a79a0ba79d50278),
+    (171u32, 0xd367d0e963652d16383fc27c1fb1e19d),
+    (172u32, 0x4f87ce7c626281aa5b3925cd206eb1eb),
+    (173u32, 0x3151bb73cb7285a6c6baf877e5b63e90),
+    (174u32, 0x99ef9f64387a5f5e3258714bffd2cda7),
+    (175u32, 0xaa5ccd1813a1f92425fd7dbec6ebe27d),
+    (176u32, 0x0295488af6fe29cadfa4146f992ed889),
+    (177u32, 0x557e0f1cbedb56fa097799908dc9b6eb),
+    (178u32, 0x87dc3b1e8d51fb11b452933a091da93a),
+    (179u32, 0x77462025113a515be2ed63970e73577d),
+    (180u32, 0x8978a9aa2ca0d17c27799a2a395c5c2c),
+    (181u32, 0x4354888be979a62d9e8dd68032b56fbf),
+    (182u32, 0x9996f229315a1dd9742debe9c5c2b724),
+    (183u32, 0x771089dcda50cf0ae07e0fb48fed2fd2),
+    (184u32, 0x580007e6c9097174a2823075635a8e83),
+    (185u32, 0xdd9dbd9b74ee552ed48f055f77cbbf71),
+    (186u32, 0x942102c6ae17282614c4d257bd1e2d06),
+    (187u32, 0x328ea2200f6da194fcd04394d3985b07),
+    (188u32, 0x82bb72562ff7130b6b41f615dd4ff8c2),
+    (189u32, 0x4f87ce7c626281aa5b3925cd206eb1eb),
+    (190u32, 0x10fecccc6252e550867084e51fe1a9ee),
+    (191u32, 0x88224a672d99f9524872fa3a64c67153),
+    (192u32, 0xcd7d0b0feaba30b7af33f70c11424857),
+    (193u32, 0xbbec3785d811ae80cf520e3189e5fbf6),
+    (194u32, 0xd1ef911c22459dfed64a015cdbf3c213),
+    (195u32, 0xbbec3785d811ae80cf520e3189e5fbf6),
+    (196u32, 0x6e954448c30615f29e8e8e353dda8545),
+    (197u32, 0x3bb077ad77ee7cc08062563a7e5d8f3e),
+    (198u32, 0x10bc6e78079c78322e6f07ddf1fa9ef3),
+    (199u32, 0xbbec3785d811ae80cf520e3189e5fbf6),
+    (200u32, 0xdd13f406d36908314c96230f78d8e2d0),
+    (201u32, 0x4f5c182986a841514274ee1dd8a3ce3a),
+    (202u32, 0x9dda050340f9eb0be392d5b7bdf7b778),
+    (203u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (204u32, 0xe4a7be59489f471a6c94e4ac1dbddb13),
+    (205u32, 0xe20db2070943777e89dcd77382e6c14c),
+    (206u32, 0x34871bc428168ce64a07c5dd0c9fa31a),
+    (207u32, 0x596a5c4f9ead6ac71823b93aba52851b),
+    (208u32, 0x99436e6a62d0e82540387991da1b8a76),
+    (209u32, 0xd3cd009ad5d5e66248cf9973488485a3),
+    (210u32, 0x7b4a53b288f501f93e98f7637138726c),
+    (211u32, 0xc2f214451669d9403f1d5fa9cc397e2f),
+    (212u32, 0x32e749e59041d701a1fdc0a67e1e63c6),
+    (213u32, 0x3dc47df7d6c4566e6ec99dbfab9a4a84),
+    (214u32, 0xb2cc192c29287d4a2708b93bb6ba3d9d),
+    (215u32, 0x94ad2de130c58bcaff3325c419196024),
+    (216u32, 0xaf2187985a9852ff6f4fec646de1f870),
+    (217u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (218u32, 0x5e519fa550dee0ba3c0599305b7a706a),
+    (219u32, 0xfb9f43a3634cf558eba8b7d92424ea7a),
+    (220u32, 0xf338ca2a4a1e15e0fc02254d4fe2139e),
+    (221u32, 0x50fd08ded5ac1b1688cd25e3e185aa31),
+    (222u32, 0xa6bf0b89a5a56180eb3d1d2ff7a1e088),
+    (223u32, 0x0c526f9da6fafff77b3aa7d7b7a447c1),
+    (224u32, 0x9d30c36548c3ad82455d79423aeac3d8),
+    (225u32, 0x02818a234bc23f449b8d2a944602d160),
+    (226u32, 0xb60e05a0f54fa8717d2399e9fef16691),
+    (227u32, 0x731b5e2a65bb015f1c4c471dfecc01fe),
+    (228u32, 0x79831d81f1a27784b8bd7d13b24bf9e2),
+    (229u32, 0x8ea36c70d710d7e9b7c4de968828a271),
+    (230u32, 0x9ea7e46fdb88f5d8370eec74a0e9e259),
+    (231u32, 0xd1a06b4606f3f383d340699c1d25c43d),
+    (232u32, 0xbf0fd7db027fb4a71c2dd243cebd9250),
+    (233u32, 0x9878f20a55a91f834c0ea35960380def),
+    (234u32, 0xf30ab42b76be1cf4aa807a0c881f4f3f),
+    (235u32, 0x51848dc8b9eab38c032e35b9485ed665),
+    (236u32, 0x1ef77d984c0ec14a198d8d672c38a742),
+    (237u32, 0x5b0db7d0b3b58fe23709a99c1b86d8b4),
+    (238u32, 0x3a404623bb5fd743d164848b36c1b141),
+    (239u32, 0xec5a55f804f0da775caff154f0cf5f4f),
+    (240u32, 0xd1ef911c22459dfed64a015cdbf3c213),
+    (241u32, 0x36366f7b5c6d338ae22f7d99d731ba53),
+    (242u32, 0x9d03033ad2b53169a3c64752477e7b85),
+    (243u32, 0x6d39a2698622afb65258a14a03f0c7e0),
+    (244u32, 0x5b722c0ccc792f77221f64741cc1d9b5),
+    (245u32, 0x5eccb8bc665f47118dc59697b9840e65),
+    (246u32, 0xfd96a51bf15985329fe1371ef0e77bbc),
+    (247u32, 0x687c65e95006e28fc58df997e7ac460c),
+    (248u32, 0x5ed9036b58b88626c4df0d14e9ff9eca),
+    (249u32, 0xfd55773adb6f4cd43b16d210b859f896),
+    (250u32, 0x5e300117e287c884be315afaa983057d),
+    (251u32, 0xde12b3dd8d2aabf15b426f92cb3289c2),
+    (252u32, 0x703bf4db550407c324e6d914f062cbcf),
+    (253u32, 0x96f34583f2a0467f9da9255f1a15b3a4),
+    (254u32, 0x6891afa823e1c493352986edba0ecea4),
+    (255u32, 0x9ad9248d832f5f1f9d3b272321e642e8),
+    (256u32, 0xdc0f95224bd2d6e6becf229dee941cf0),
+    (257u32, 0x2026054273ae27937e274b088e2a8993),
+    (258u32, 0x8cee877c045ac240345079dbade67f40),
+    (259u32, 0xac85a8758e88af754c8bf154091efdbe),
+    (260u32, 0x594b7da3e23a06db03e7cd97975ac7c2),
+    (261u32, 0xb27f9dea70802d749361d425c90dad84),
+    (262u32, 0x8e819d157018d82582ca58eb6ecf5d16),
+    (263u32, 0xe156c911d92595caacf638a27b48489f),
+    (264u32, 0xf5d222a6f76e3c91471945f7e669ecf0),
+    (265u32, 0xf546f8bd368b100021882b16f9316281),
+    (266u32, 0x91b471bded02181ec73689a8a1621402),
+    (267u32, 0x20e460e5f731f8a132a69ebb16ffebd1),
+    (268u32, 0xd95724a2cf73a1b8e6ac4d68ca2fa928),
+    (269u32, 0x76a3b94cb97412fee4315691c89231f6),
+    (270u32, 0x364b3453512f370b5213f09a51f87ca3),
+    (271u32, 0x71ac1e84224d4ec71aa99fe3af018fca),
+    (272u32, 0x75fd34d963171df315aa7cc8ba7554be),
+    (273u32, 0x22c7f04502f0c8093908af97e3803522),
+    (274u32, 0xa73eaadf54f44a53d30e646935320cb7),
+    (275u32, 0xe4a691f2d880216632487e301830790a),
+    (276u32, 0x341cc47cddbb3cae2e7227efa5189a33),
+    (277u32, 0x24eaeb228abed0ac7ae7fa6a04a61df2),
+    (278u32, 0x50612526eb46a39fede30a14935ae7f3),
+    (279u32, 0xfde5964831d1ce97160b2fde0940f22b),
+    (280u32, 0x41ac5632f5ecf39fda98b16d2e409c04),
+    (281u32, 0x8359f9c00c1d971027dfeb13a52b1db1),
+    (282u32, 0xed9629f0ce5b6bbd91e356af3a69f701),
+    (283u32, 0x9e0652b438776e108dbe3dd78e7b7739),
+    (284u32, 0x84cd876105a6d6e782130f3418f9fbe3),
+    (285u32, 0x45d4e7cd68949d087bc3fabdf7d1c7f5),
+    (286u32, 0x54b4ea98b09e020016ea41392bd35485),
+    (287u32, 0xfa52c76c80178549b5cb2bc04dcaca99),
+    (288u32, 0x6f30acf9ce673696f77834a1b390780b),
+    (289u32, 0x703977aefbdc9ab3030d77c94ee6bc6a),
+    (290u32, 0xd85bc53f887fcd1779f89b6d6ecc5501),
+    (291u32, 0xd855ad63b543c33a4fdcd80e615c688c),
+    (292u32, 0x1fd6723ce03860e8afe1eaa80f066564),
+    (293u32, 0xc862c1b333e30e9304c4722e19283322),
+    (294u32, 0xa785bedafe7ce8e16bcdeacf52f75042),
+    (295u32, 0x63d72c94ff60c20ff10c1615267edc81),
+    (296u32, 0x0c94ffd8ba801536ed74fce144ec409b),
+    (297u32, 0x761b4cee7b889bdce8405a0da4bf6499),
+    (298u32, 0x6fad6a66ddef1b712a455e3a3a002199),
+    (299u32, 0x9ddb9899dbfc9014ef9cb0d58b2b97a0),
+    (300u32, 0xf34a1cd1e3505b8be26dc98cf1b8c857),
+    (301u32, 0x95de577cecbdf2b8f2484252545f5966),
+    (302u32, 0x94a87af0522ebc2584a094d16eff4ef0),
+    (303u32, 0x9614a5f7b4cf776eb9de50065bf10481),
+    (304u32, 0x93a8ea9c6cc49b51c52db272fd9bef47),
+    (305u32, 0x3cc4c22810507084848a17153c132159),
+    (306u32, 0x8dc50cd1cc97f8295253208e282fa800),
+    (307u32, 0xee244a164c4b8ac809bd9d3513c67e72),
+    (308u32, 0x408f45733979c41ca1da0705baa7d77d),
+    (309u32, 0x09b80d74ef0d73a3a6b9f9e34efe3cdf),
+    (310u32, 0xd423d8324c8eb655ea734eaf2e702e2d),
+    (311u32, 0xa08c758a4130b41e360744ee49815515),
+    (312u32, 0x3ec2adb8595c25ba4d8087a59452d1f4),
+    (313u32, 0x9f0cbeed0345d1647d79725d32dfa9a4),
+    (314u32, 0x23ce929012f403092a245aa041ade071),
+    (315u32, 0x04e7d0e07748c21fa28b9371833d0c59),
+    (316u32, 0xdf6bad46ecaf60b2ca4403f0dc105d4a),
+    (317u32, 0x4f6a97ccba7e4bf2f6b579e9d542c066),
+    (318u32, 0x124a75a1fbc78fb6adde8a6aa8a9f50e),
+    (319u32, 0xe5d0e449d19394cc28520415c2cc4b81),
+    (320u32, 0x79acda92351a8d66d9bf7f6036f46eb9),
+    (321u32, 0x28e425813adf9636558c598308d93589),
+    (322u32, 0x31828db43b596b58072050dc2eaca51d),
+    (323u32, 0xba9983861c3c8b9d96fc3efd256433f0),
+    (324u32, 0xf8307f26510fbc6cc61a6edcf0ffcddf),
+    (325u32, 0x46df95ec04ac35e61b1de4fbcddf4923),
+    (326u32, 0x030d03c6f2cedddf5543aa12a6377740),
+    (327u32, 0x76b32fef3bfe94bd38eb0331f3ef01b1),
+    (328u32, 0xc5533403d38e5ae72c34ed7185d522bb),
+    (329u32, 0x7050bf196d668f9468c3e856f378126d),
+    (330u32, 0x3065b3dee6de661839cbfa5ebd40acb9),
+    (331u32, 0x948787e6a7f40c8737f43487c42e9039),
+    (332u32, 0x28e844d35331e801efa9573347ed1f28),
+    (333u32, 0xa57787a2d6214323f90ce6c242718a60),
+    (334u32, 0xc643eda36824d1aabcac978cdf7987a1),
+    (335u32, 0xd677f6cda0178648dd9b6c0fb9a3def3),
+    (336u32, 0x76a276da32f99f84333314ea864a0bdc),
+    (337u32, 0xbbee238b8f9f937c56204bfeba4672dc),
+    (338u32, 0xedb2c4dfff95582a3a41e00adcd4e583),
+    (339u32, 0x27badfe8728f61fc2211d39fffefa559),
+    (340u32, 0xfefe5c9c5984c6698d9c9d916c47e51b),
+    (341u32, 0xc7d974e867cb3f31d37350faf89a6d21),
+    (342u32, 0xb8ac54a8373450c38039dd8a2d5b64e1),
+    (343u32, 0x31b8e13d09947872d5d5412da8279ca7),
+    (344u32, 0x1525f964f37a5368325c3be397252e13),
+    (345u32, 0x67045d18fa800c1d1cd2358449faf60b),
+    (346u32, 0x2247880d37030f05602aa268aaa6a37b),
+    (347u32, 0x8cf9fb237f2cbbd186bd3e4ef196e714),
+    (348u32, 0x099776fec414ceb7ec44585aed20146a),
+    (349u32, 0x64f046a34726aad401b55fb3af363fda),
+    (350u32, 0x9c7eecbfad67c5d36089614f4da9b928),
+    (351u32, 0xf3d2b2db8caffb29e0ede5e9fdfa4f47),
+    (352u32, 0xc685f475250fb4d0aa9ea12f519706b4),
+    (353u32, 0x5d38ff8bd5f9b58cacc7f2243aebf0d7),
+    (354u32, 0x677371ba86298a76b3c291010bccb2f0),
+    (355u32, 0xf603a2abbded3242e8ffe97cb409825f),
+    (356u32, 0x80cf6a7eca91213c34c04b8280e0cd82),
+    (357u32, 0x7ec3807638893baa8b5701463ffc07b8),
+    (358u32, 0x9b03146937f09eaab45a04acecf9a058),
+    (359u32, 0x076d6ee74700f11aafa4dc418a34c9d8),
+    (360u32, 0xeebed746bd1200f0c69088fd41f946fd),
+    (361u32, 0x52f4f50901d0c2a46edd908c6d3fce47),
+    (362u32, 0x25fabd8637e0c5ef29f608b59058cf7a),
+    (363u32, 0x9d272061d8550493f85f78db17521007),
+    (364u32, 0x6c429c1255c91e2c314ff34b86a9e54a),
+    (365u32, 0xe9e7fa0ed0713898b4e01185154e915b),
+    (366u32, 0x83a88500054f7bd75bf6b51af2ca6ddc),
+    (367u32, 0x23bd28070a59f29e681bae05848e1aab),
+    (368u32, 0x2892e558f3000ddc79389b576bb9a328),
+    (369u32, 0xfc2b6e063acccf6d940aabde62eac7b4),
+    (370u32, 0x8106b6374eb1fefad648bec39803108d),
+    (371u32, 0x18663f4e2223fc6add69eb2816670103),
+    (372u32, 0x57b352db49c582312e402b0e4b4fb375),
+    (373u32, 0x25e3397bd69117f7399d2497c8e0217d),
+    (374u32, 0x9d3206f9059f347f05daf3f6de85accf),
+    (375u32, 0x3913fd5ca273b588d2c9bcd43e4df37d),
+    (376u32, 0x2c456158dd456a8006b4a180b3644e4b),
+    (377u32, 0x8f0f0acc248194a1120a82c95afa891c),
+    (378u32, 0xdef941f2f309bc69bcabecc27464cbe3),
+    (379u32, 0xf0afb34217686e3c4d75ccf47176985a),
+    (380u32, 0x81cc7d76431d63ec049da9e4d1fa155a),
+    (381u32, 0x175a3b1086197ad6f13163a24fe38051),
+    (382u32, 0xf13e74e47e966469edc6098625fd275f),
+    (383u32, 0x1864519c4fc07ed6a81b19caa6eb0225),
+    (384u32, 0xfe61071feadd0433eff58e15603c6d50),
+    (385u32, 0x0d0d422646cbc1f5300c09b8a1b40339),
+    (386u32, 0x2d2fc2ea8adb0a989a37ce72be285acb),
+    (387u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (388u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (389u32, 0x31cb29e5c807a22a0de62ca5c3000a89),
+    (390u32, 0x8faf082774b0b94821c07c44224a0ac1),
+    (391u32, 0x2076eb2453115d00d3dfc1d12ea08e3d),
+    (392u32, 0x9615b6441c70bf7e38dfeec3e8efdfde),
+    (393u32, 0x318c67cec1dbf0edb5b9d367d338ad40),
+    (394u32, 0xbbaf013b68219618f0a3c857264bbc85),
+    (395u32, 0xae38be2a6c148175be53d278077399a4),
+    (396u32, 0xf1ccbc699082a524a5d2900549254986),
+    (397u32, 0x6ee806965e3867ba56fb0364f7ca734e),
+    (398u32, 0xd9baae54eaa3757dbcd1c7ebf6e04436),
+    (399u32, 0x7a56e668e30dd16371bae58ff23cd86e),
+    (400u32, 0x7179858cd11d5e3fa46cb70f7e1ca47d),
+    (401u32, 0x7c28fd653f4450db56654ed5308da8b8),
+    (402u32, 0xb3ef6fcd93029ab4a25c0d75607ad452),
+    (403u32, 0x948089cf86e693412f56a41c4b2ff271),
+    (404u32, 0x2a1c47964a4c5fe789a3575b47bc6227),
+    (405u32, 0xc8234ad987c670cfeda36da13d79eea3),
+    (406u32, 0x0108a341978f23cad8d613e21d4037ae),
+    (407u32, 0xddfadbf2388c18c30f2215155b578bc3),
+    (408u32, 0x9d788a8831d6e99429ba39f1e9367e14),
+    (409u32, 0x84c9eafe3e484203d34e50217f69dd92),
+    (410u32, 0x2b2ed0ac1c0adc004409d5dd571b5e76),
+    (411u32, 0x93fcd3f23633d8dd0830e3aeef7d365a),
+    (412u32, 0x89c230aa03e19b6bb1b1d2b947b65ea0),
+    (413u32, 0xe332d888005c3c254bea409fade941fd),
+    (414u32, 0x4f4c8eb93368f2591cf6e0c4c24e368c),
+    (415u32, 0xc0ec1d2406d851ecf6141b4d68aa6dd6),
+    (416u32, 0x17dc487e47f0c2fced16f603e500a987),
+    (417u32, 0x793811eab04c020310821dfa836c8c58),
+    (418u32, 0xe229c60cc1af6c358f6dd11230448c70),
+    (419u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (420u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (421u32, 0xd9ef007eed5a059703defbf89f8f83a8),
+    (422u32, 0xbc770acc2e7b1730cdc9aea387ba08d0),
+    (423u32, 0x28d6167a2bcdcee3d33a795b42b79d37),
+    (424u32, 0x6f8839ee68d86e545f233feeceef934d),
+    (425u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (426u32, 0x4f80048196aed25caea15a4ce5f4b4d1),
+    (427u32, 0x5b33d48359ab4b438bf5709a27338006),
+    (428u32, 0x395fc9a86cc6ec1050278d8f5ec1a0cd),
+    (429u32, 0xf12d8d87653a68bdab94d58936e24295),
+    (430u32, 0x9be405ff5936c8325e05a397257f0118),
+    (431u32, 0xc49d3160ba7ef5bbe30b28fe0992d963),
+    (432u32, 0xfa6bea05826e30686373050e1759f2b2),
+    (433u32, 0xa5651ac616913888f480dd47efda9758),
+    (434u32, 0xe3dd137bc7a414f7cbe9438103817f0e),
+    (435u32, 0x95df58a2b7d479c38449949d8aa2cd97),
+    (436u32, 0xce5bcece2a3a6df24f6c372ff0db43b6),
+    (437u32, 0x19526a63eaa0159426710553863fec32),
+    (438u32, 0x7e5635773c92e717b16ad4fd9cbdf98d),
+    (439u32, 0xe7ea8d9a2b035041f235d7b657ea5a05),
+    (440u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (441u32, 0x4dca388c20a2d565410d611a4b90e4b5),
+    (442u32, 0xf1c1ffbda62f55035f0614ddd9486a7a),
+    (443u32, 0x29c40db0c9b1abf15210a75dfc9b890c),
+    (444u32, 0x1bbdf50776f18949d549604fad6a2f6a),
+    (445u32, 0x1c94d6506f6e4fed68f395da1370e1f9),
+    (446u32, 0x6c477e6a5bc5c1b91f6aa7e3a460a66c),
+    (447u32, 0x2ccbdc5f774f72cc985e93be304b07b4),
+    (448u32, 0x99606897b6632de0336195c6e679c50e),
+    (449u32, 0x06402d49b10b5fef49b72094ac9f7709),
+    (450u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (451u32, 0x59e9435762aceb92d49046357797ef24),
+    (452u32, 0xa55bc3c653bf99bfbcf24e6387090681),
+    (453u32, 0x0ee9dca99955d934a45d2958b9761c79),
+    (454u32, 0xf502e764a4db1bdb9ea6e1091bb1abd3),
+    (455u32, 0x598959227f3fc1a2e3f1c0ec91905804),
+    (456u32, 0x546666926f99c23d91dcc47e62aaca31),
+    (457u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (458u32, 0xb94ba5e32734eadee7943e2cc59ea1e8),
+    (459u32, 0xb22b259fe2567c2425d2d24d81fe0dd8),
+    (460u32, 0x090c571761e6b377d526d3c1b51a931c),
+    (461u32, 0xda0f3dba7a385cda4fd2a6ccee04325c),
+    (462u32, 0x92d298f96f100672a7d01b4e9bf5cc07),
+    (463u32, 0x44a67c58394c93e9b2a4743c9da4bd51),
+    (464u32, 0x00a5cafceacb2df98ad031f7b0bb1a04),
+    (465u32, 0x29dbd5e122280d8c3da2b8d2c2cafde7),
+    (466u32, 0xd4550f56f25732fbb0642561b52d290a),
+    (467u32, 0x82074f161064675af3fa083885e4a243),
+    (468u32, 0x7b42b8917b8c77104f97029f887f98b7),
+    (469u32, 0xce89867ec6b947c4ec66103a3ee6ccfd),
+    (470u32, 0x124bd958dc4ffa35357e6fd94bbd61ea),
+    (471u32, 0x6fa6e9f558d28070e5ba0305526e40c6),
+    (472u32, 0x71be16f929de9bce80b16db989cb98e5),
+    (473u32, 0xd543722952f0be9ec697e326f28fa192),
+    (474u32, 0x4f3758684d145f6923c891e5dcff4f45),
+    (475u32, 0x83b249e7fb1ddb2e42f41ee44aabd44c),
+    (476u32, 0x3e9db3bf024fec59585adfe88cea1197),
+    (477u32, 0xd26a4238b9aaa2e4d3245bd4d2bc9fec),
+    (478u32, 0x9241aa036d336dceff8e6249ce315dc6),
+    (479u32, 0xad277562eee1cd30a1411159bd45c2b6),
+    (480u32, 0xd46cebc1fe39784d95526b6b55e9153f),
+    (481u32, 0x3a404623bb5fd743d164848b36c1b141),
+    (482u32, 0xc0a034bdf663530fbfd0a88919871ba2),
+    (483u32, 0xb5dd1d724208e52ee6d164a35311c661),
+    (484u32, 0x311d9fd6ea8d444c824c17304452a1ac),
+    (485u32, 0xb3361ae5c0b6dfa8199f7b68ad31a1ae),
+    (486u32, 0x00d0bd61b25b42f1e48953387b0c89ec),
+    (487u32, 0x0c1365877fb30ff393ac24b09886dedf),
+    (488u32, 0x24345c138b6afea3218395355de18e17),
+    (489u32, 0xd4fa58e6a577511a76cd2ebe4cd2c67f),
+    (490u32, 0xa20c4031240e24c5610e720a047f5627),
+    (491u32, 0x6391761d31566683d496c5ba930a354e),
+    (492u32, 0xe47ee95d64e1d6e7a91bf15d1556fa5f),
+    (493u32, 0x83de9fd7a831a62c26ab8b83b79a2c3c),
+    (494u32, 0x8da9ee0fd4ba64e52c19f562432c24a1),
+    (495u32, 0xe557ece1f3267ad51b67fdbaddc382ea),
+    (496u32, 0x8c7ebdf8b5028f4be3e33f05f8354f83),
+    (497u32, 0x5e8a3d22e2b82e6acfaddacd0d003fd8),
+    (498u32, 0xdab26e13a0e34ec0bf71230ac5eff24c),
+    (499u32, 0xbef52e256b601843a16ede1166265e5d),
+    (500u32, 0x74260692c6a3a4d38a72c5c33b3c1805),
+    (501u32, 0x9cfe98ac862cd5d65bde4d118baaf995),
+    (502u32, 0x733943839b0e024642e3f71a1b75b80f),
+    (503u32, 0x74ab06050c2f57c242efd3522ff4a60a),
+    (504u32, 0xa21c4ab0af044ab0f2e2385b187ed5c4),
+    (505u32, 0x60e16c7c3115f240734943d4b9251f68),
+    (506u32, 0x9929a4fd11c015728cc71f97ffda4074),
+    (507u32, 0x86fb1932831d8b5b6cc74c808cb92d2f),
+    (508u32, 0xb7e30d9267a4e478ca0d72123bb2f811),
+    (509u32, 0x717feebec62023f980baa34fc9dba8fd),
+    (510u32, 0x0876e311d99a62837a1768a3cc2c14d3),
+    (511u32, 0x9b9e0dc956531f20db5e6e8729ab9370),
+    (512u32, 0x70d82bfe8e0a2961e44a9515896189dc),
+    (513u32, 0x5d7b61b173e695de91f8581ec7e90995),
+    (514u32, 0x9efe8c5795ae660c1520e1b4511b057a),
+    (515u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (516u32, 0xdc2cc36d39ad60925e1bf8d238f03e88),
+    (517u32, 0x8d3b0f529531ccdbe1746f1e830045ea),
+    (518u32, 0xfff2fe5133cb0921a6e3049ec3b6eb56),
+    (519u32, 0xc65d99d7e92c8211d9ab5188b22855cd),
+    (520u32, 0x12a2ebbe8bfdcc26b251f52398c6ba07),
+    (521u32, 0xd7763fe7c2642d2ef1941b81ab0dd827),
+    (522u32, 0x78aaabbb7b3122289437ef1edf38781a),
+    (523u32, 0x1d30a4ab7f8c2997d6df397b66c1aeb3),
+    (524u32, 0x2bc9b43a361766f5a9a281187c28a3b2),
+    (525u32, 0x939f6fab2eaee0ff4dbf22c63e798146),
+    (526u32, 0xea38661ed519891b58df3736ff592d11),
+    (527u32, 0xaf8a699da9a0d161fc1ec304b1b28632),
+    (528u32, 0x061e67d843a7458fbbc1844896daa740),
+    (529u32, 0x061e67d843a7458fbbc1844896daa740),
+    (530u32, 0x061e67d843a7458fbbc1844896daa740),
+    (531u32, 0x061e67d843a7458fbbc1844896daa740),
+    (532u32, 0x061e67d843a7458fbbc1844896daa740),
+    (533u32, 0x4bb6b100d90d54d121fbe3bd590bca79),
+    (534u32, 0x47af6ce4f5f342319ea5ebb5d94a31a7),
+    (535u32, 0xd26185634bcbd121cf50ed61558b8026),
+    (536u32, 0xb7b967c68c7b3ce4e4fee063e5bc1f41),
+    (537u32, 0xbd629711509f3fc1e7ea4eb6182fbaa6),
+    (538u32, 0xa8dbe6a5a09c7e8777473d96ea2e825c),
+    (539u32, 0xc51f130b0ca8e01028a916460b511a18),
+    (540u32, 0xc5ad8b8778b97b20e45f54923375cd8e),
+    (541u32, 0x36520d67ec6006fac8f570bb3a3c4812),
+    (542u32, 0xc9d25ea8853c856bbb559941b45d433d),
+    (543u32, 0xa7c70a08294a261fccbbb88dc0791c09),
+    (544u32, 0x059d3e9462409b40a0e59e8a5a46fdcf),
+    (545u32, 0x4f10404f2901cd65c768ea02571d202e),
+    (546u32, 0x2ea0b498788f5d460c7c8eae8062a72d),
+    (547u32, 0x420ddfcf3d9913aa22f1c45d5833273d),
+    (548u32, 0x0c8f45ec46e3b91578224eb1e1de0355),
+    (549u32, 0x81ecb8739c969708321b464b7e915cff),
+    (550u32, 0x9dbadb8ff883a19dbc98691cc750c42c),
+    (551u32, 0xdca844ef394d05647f17eb644d088e38),
+    (552u32, 0x54c8a85a554a85d3e88b65fdf72b4735),
+    (553u32, 0x4ff40c5d05dbb0ac9724726e170c22d1),
+    (554u32, 0x20fdd9a074a9533caf7a5bb0a9dd0f42),
+    (555u32, 0x841edee6111cda119f7f8b32bc646f5d),
+    (556u32, 0x8d9445126569435bb2a2e57eb0ff125a),
+    (557u32, 0xdfbdbe25bf1d8dfc59701b714e142b49),
+    (558u32, 0x317a5a85007ca9d34f27183eb207c75a),
+    (559u32, 0x061973515eca5666050576382bd02289),
+    (560u32, 0xf5adbec134b4081142c0e4b70bf9eb94),
+    (561u32, 0x2ca69a0f78c8089bd7ee138bafec1935),
+    (562u32, 0x8a198e9fdd4c2891ba9fbc97ce9903fc),
+    (563u32, 0x8e44cf1a89e3db95d493040a1d18f7dd),
+    (564u32, 0x364525f39ad4ae37ccd101afc683486e),
+    (565u32, 0xb6cdb832be38f347dca3f63cc9bb858b),
+    (566u32, 0xf0f289dbd3c373c3241db0000a47a7bb),
+    (567u32, 0xd9f1b1bfbe3d50a0fa0e9bc296904929),
+    (568u32, 0xd07a6473eb61ef3ea490a7d3445ecae2),
+    (569u32, 0xecc5bf98033223a2576f96e5a5600f80),
+    (570u32, 0x4412b0ff180d2bc49e71fd80ee09f25f),
+    (571u32, 0x1f94321cc658ac8d50edbc0f2a7b2509),
+    (572u32, 0x62b2a21a129fd0d66415f4540d4443ce),
+    (573u32, 0x9b8023bb71ab3d4a53d077056cef703d),
+    (574u32, 0xdafef0e6c3c8cf70668ec30a4b5add73),
+    (575u32, 0xed27ca114db05f771aee7a5616ccfe99),
+    (576u32, 0xf007da51ead88c6d16473e5583a68482),
+    (577u32, 0xb01c6a266111aed3c0e20c141f0448e6),
+    (578u32, 0x268d0d112175a89065e2d6dadeab0a6f),
+    (579u32, 0x209d81dbfdb3d9d321a35a07aa568fc5),
+    (580u32, 0xc0b280bd9487fbc3adf432b335f74b4a),
+    (581u32, 0x679e4e2492d69d37082d01a7142f6ff1),
+    (582u32, 0xb152d8246ee479aad27ab1fb33920dd1),
+    (583u32, 0xbac494cc22ff8e66fd7fc375d36b5b1a),
+    (584u32, 0xef893a5e95824fc93ea927a92d27a1d7),
+    (585u32, 0x41cca30b733d438b68c1a37a3c763082),
+    (586u32, 0x369025c9b8f4fc4cf8f9e1830aa2af51),
+    (587u32, 0xe3bd40e8a0134298871a2889c218a6d0),
+    (588u32, 0xdabf54452b732a7a87b32352cad59b5c),
+    (589u32, 0x6b81772a94ceee495335c8e59985dc5b),
+    (590u32, 0x3eb5e453e9274407ffe1388ea8748eae),
+    (591u32, 0xa6b68155e9673f931bb6af4f1bfbd310),
+    (592u32, 0x6c0a7fef23a2a1b5a5a2691aa4b5fdc6),
+    (593u32, 0x2889a6ef7a4ee2ebb01f8aa691214417),
+    (594u32, 0xb4720afcfc9af6c44a8db0c375903e09),
+    (595u32, 0x43993e2fa6949691c6c095294cd8af48),
+    (596u32, 0xf429d21e0c5c0e79fee1f0ae187d3759),
+    (597u32, 0x8b2a6b01dd15b68f40993fe41597260a),
+    (598u32, 0x6240429f3a9d3ec61ded18fb309c7c24),
+    (599u32, 0x4e034fe50df02a32fe1d9e061bbe1e3f),
+    (600u32, 0x6a276e277cf1bfc7b505dfa5ddf01b34),
+    (601u32, 0x6b4e3a0c97ff5b731465d9c1ec05b4c3),
+    (602u32, 0xf485c4cf31c4f5710b2b64d453778198),
+    (603u32, 0x57a8bc05ee02f38b8b8cfb08ea19faa9),
+    (604u32, 0x0d58b3abb7efb4551758f1f3bcff12e7),
+    (605u32, 0x49d957f9a31b02430e9fcd7ab5977170),
+    (606u32, 0x023f4f4840448fc8d70203c6f7c3ad98),
+    (607u32, 0x2f4602d54af8b1e462e6f5e8c9b6c5b7),
+    (608u32, 0x0972e6aadbee8ce080f0e6b753f65a9e),
+    (609u32, 0x2917db605f75ccac1f0bf3e7f84195d9),
+    (610u32, 0x89b98d5b92732d1d0390470d4dd7acb9),
+    (611u32, 0x6263ebd62858610584ba6962e84df6a5),
+    (612u32, 0x098de4e8bb4779296412f120c14a42de),
+    (613u32, 0x297ec0a33a88d9f45f3d792acb25c29b),
+    (614u32, 0xec02b8390c5a27dd8b21dc92228c6ec6),
+    (615u32, 0x6b34a4f53ce3317a8ead4552e36fc7a2),
+    (616u32, 0x3d0ab58e89b89ab3e51e43dfdc930236),
+    (617u32, 0x1749beda1d3690d5aad471aadc3c1608),
+    (618u32, 0x54490393b1dea2c67a916770d1fcf5e3),
+    (619u32, 0xa50b4dc415ed3e1e5b3eb823b1546a87),
+    (620u32, 0x3091ac3c88080e4f7c487cc40acd5e00),
+    (621u32, 0x78cb1c82bbb5f3a2a8ef0794dd209f8c),
+    (622u32, 0x924a51e3b34e4d49a19c7d95d7e335a0),
+    (623u32, 0x51e3b3c609592a92285664faa48ce1d7),
+    (624u32, 0xd1d0f53d65caff57324250b3293228e5),
+    (625u32, 0xc12c9b6c68f0c00e560d621b0076c7e4),
+    (626u32, 0x924a51e3b34e4d49a19c7d95d7e335a0),
+    (627u32, 0x6adfd57731f1d0c325fce3927dd6d3de),
+    (628u32, 0x873d9d8a841bb2a619e2cb237e78dd2a),
+    (629u32, 0x062d249f1ddb75d0483a3d251add2ba9),
+    (630u32, 0x5fbe08dbbbba671139c4482ed68ac689),
+    (631u32, 0x0221c18f788d640746d699bb7b3a4370),
+    (632u32, 0xc2c3502513b17cb314e5685db6bd0ca9),
+    (633u32, 0xfac4ace4527c60a8c0f80b87d3c9ca1d),
+    (634u32, 0x19d4f2a22b289a469f46bf8ed71c3e19),
+    (635u32, 0x82afe1ee196ff8cbc76bb2f7239b9795),
+    (636u32, 0x40be8f0e35f88f1f9b2639414ca0a6d1),
+    (637u32, 0x475dbce3fda0c7ceb12f1a30c8ad3f8b),
+    (638u32, 0x5e2064cd3b3b11cf6a963d54983edb32),
+    (639u32, 0xb250f87d0f9260e53c0fb1871255a172),
+    (640u32, 0x6adfd57731f1d0c325fce3927dd6d3de),
+    (641u32, 0x0d3744334f9d04ecb2b521dab66451d8),
+    (642u32, 0x7105aac908b2de804c9befb576e73625),
+    (643u32, 0x17cd2786ec12d9c0a2d3ff3622196758),
+    (644u32, 0x66665759c10cb43b7c241ff3b0b37647),
+    (645u32, 0x39d58bd9e2a0f005d265c621939950c2),
+    (646u32, 0xc157b5981473d41f80160c6019a26e06),
+    (647u32, 0xbbcaccbcbe8b52c8f1c99ca837e3517f),
+    (648u32, 0x7855e953d95fad322ea2b580c2a0a4d0),
+    (649u32, 0xc72fda5163730174394dc3eb5546db9a),
+    (650u32, 0xf0d2fbd816c5a1fcc079624e6bd1cbda),
+    (651u32, 0x9c4d64447d570202ec0e1f5617c266db),
+    (652u32, 0xa7bdf318cabc0a050c733133b9452610),
+    (653u32, 0x4d629e983e80b0cb7a87178845823394),
+    (654u32, 0x30fabe931748d0b65f85907acb9428cd),
+    (655u32, 0x9cedcc264851f537d8c3cf775b18c34a),
+    (656u32, 0x9c997ecff3660f75bc0d15e991e88be6),
+    (657u32, 0xee6df8f242869b61b0c0ba9dbf72e1b4),
+    (658u32, 0x688e2f7713791bb04d5e7318a7405f1e),
+    (659u32, 0x36fa3cbe7ca69b42bb86133787f9e029),
+    (660u32, 0xbe9e54e1c9bef49d2be676627590f688),
+    (661u32, 0x34d717f78111768b7950a64ebc49f87b),
+    (662u32, 0xe923140c39ea5552ad8ac7252f419bf8),
+    (663u32, 0x9878f20a55a91f834c0ea35960380def),
+    (664u32, 0x9878f20a55a91f834c0ea35960380def),
+    (665u32, 0x5fbe08dbbbba671139c4482ed68ac689),
+    (666u32, 0x0221c18f788d640746d699bb7b3a4370),
+    (667u32, 0xa759b1d1b3ffe1b8713d5bd3e3d2e156),
+    (668u32, 0xa10bc903aa5b7f8416ac3044e46881da),
+    (669u32, 0xd8e152129b0da36d81df0f251e627980),
+    (670u32, 0x7b49077298a085ef4c05ca6ba6b56765),
+    (671u32, 0x7f338627c645bc4c149c946fc09afbd4),
+    (672u32, 0x51c1e930a8c9dced88a49382db23223c),
+    (673u32, 0xdf90a4203ea66f534374b622e11c45ae),
+    (674u32, 0xc01fade216686e6c69fec397ef80b478),
+    (675u32, 0xc49d3160ba7ef5bbe30b28fe0992d963),
+    (676u32, 0xc49d3160ba7ef5bbe30b28fe0992d963),
+    (677u32, 0x8986964d94018247f29ad5b7ba4f10de),
+    (678u32, 0x06d883a12a4172270f3fe3cdba117008),
+    (679u32, 0x4f8e8ab97a51de3172bcbd7d1de80d78),
+    (680u32, 0xdab95271398e1c21b5ba08347f2c7c2c),
+    (681u32, 0xfa8e7449c5e83265e2dd702566ac72e1),
+    (682u32, 0x9c98989f19d163f8911afeb3a449d8d0),
+    (683u32, 0x138ec7deee0465e817269574b7d3f04e),
+    (684u32, 0xe4589b07b9042b888619408d07ab8689),
+    (685u32, 0x4ec97ea0494cfdf9402eb036d724f7f0),
+    (686u32, 0x4ec97ea0494cfdf9402eb036d724f7f0),
+    (687u32, 0x4ec97ea0494cfdf9402eb036d724f7f0),
+    (688u32, 0xe01751fc2cbd2332b073355f95f52083),
+    (689u32, 0xe01751fc2cbd2332b073355f95f52083),
+    (690u32, 0x4a20ffc701090e828f281a1247821261),
+    (691u32, 0x4ab1214870b61f6049721dd57b468f28),
+    (692u32, 0x58fea74e0384b16cdfc47e4e40d26f64),
+    (693u32, 0xdc485baeb44e02e2b627140e2adcd8c6),
+    (694u32, 0x99f340c70f29fef3c78b2501b804b503),
+    (695u32, 0x79e402e60d64db93a871a40a6dd12e2b),
+    (696u32, 0x6ab949cd3328e416cc66e254d2304f56),
+    (697u32, 0xf9507ea5687b6e1be5e6e4bc984eb265),
+    (698u32, 0x1d00cb06f3121807524881566707c99d),
+    (699u32, 0xd5722cf8a3e307cc2d1dbf3597c97567),
+    (700u32, 0x946270105707fd05ddd38d02b99cff15),
+    (701u32, 0xdde7208963d1f1dfe304efc113d02d5e),
+    (702u32, 0xc85b28955789f56250ee3f5644b0a6d0),
+    (703u32, 0xba9156da580507b1d64a8e4abeafe632),
+    (704u32, 0xbabcbaea845b74aa0faa3019e95df98c),
+    (705u32, 0x33e2ed7b5fe419caad8fe3e03cb0b74f),
+    (706u32, 0xa116187dcd9d7e9d013574be67753d22),
+    (707u32, 0x43e2cf04b2f3c4df3cd65c7a37ff1b15),
+    (708u32, 0x67822a6fd5670aa9d7764973c4243e48),
+    (709u32, 0x732032e7b8d20abc7fcf88dadc72bd7e),
+    (710u32, 0x188756b2e6eb670a46fcf43db475059b),
+    (711u32, 0xd9078f814d06bc9bb71253a3f638302c),
+];
 /// Decodes `bytes` as the metadata's type `type_id` with the generated
 /// types (all input consumed, nesting capped) and encodes the result
 /// again; `None` for an id with no standalone Rust type.

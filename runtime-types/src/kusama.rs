@@ -85,6 +85,9 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PalletId(pub [u8; 8usize]);
+        impl ::ferroscale_runtime_types::TypeHash for PalletId {
+            const TYPE_HASH: u128 = 0x60e16c7c3115f240734943d4b9251f68;
+        }
         pub mod dispatch {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -96,11 +99,17 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Mandatory,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
+                const TYPE_HASH: u128 = 0x86779ec03eee656bf1730f7bd9cebc24;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DispatchInfo {
                 pub weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub class: super::super::super::runtime_types::frame_support::dispatch::DispatchClass,
                 pub pays_fee: super::super::super::runtime_types::frame_support::dispatch::Pays,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DispatchInfo {
+                const TYPE_HASH: u128 = 0x33645e6edcfca06168dc830ea1e079da;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Pays {
@@ -108,6 +117,9 @@ pub mod runtime_types {
                 Yes,
                 #[codec(index = 1u8)]
                 No,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Pays {
+                const TYPE_HASH: u128 = 0xe32a899be9fa98a5599dc413276768c6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PerDispatchClass<T> {
@@ -121,6 +133,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 >,
                 pub pays_fee: super::super::super::runtime_types::frame_support::dispatch::Pays,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PostDispatchInfo {
+                const TYPE_HASH: u128 = 0xfc57da5aec7bdea62fb14a8c08f0857e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum RawOrigin<AccountId> {
@@ -150,6 +165,9 @@ pub mod runtime_types {
                     #[codec(index = 4u8)]
                     Yield,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for ProcessMessageError {
+                    const TYPE_HASH: u128 = 0x649b8272274230fdc9f52075982fe340;
+                }
             }
             pub mod preimages {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -165,6 +183,9 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 2u8)]
                     Lookup { hash: ::ferroscale_runtime_types::H256, len: u32 },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Bounded {
+                    const TYPE_HASH: u128 = 0x598959227f3fc1a2e3f1c0ec91905804;
                 }
             }
             pub mod schedule {
@@ -182,6 +203,9 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub struct HoldConsideration(pub u128);
+                    impl ::ferroscale_runtime_types::TypeHash for HoldConsideration {
+                        const TYPE_HASH: u128 = 0x328c25effea533aa047469eb70d55989;
+                    }
                 }
                 pub mod misc {
                     use ::parity_scale_codec::{Decode, Encode};
@@ -191,6 +215,9 @@ pub mod runtime_types {
                         Free,
                         #[codec(index = 1u8)]
                         Reserved,
+                    }
+                    impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
+                        const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
                     }
                 }
             }
@@ -218,6 +245,9 @@ pub mod runtime_types {
             pub spec_version: u32,
             pub spec_name: String,
         }
+        impl ::ferroscale_runtime_types::TypeHash for LastRuntimeUpgradeInfo {
+            const TYPE_HASH: u128 = 0xf5c40d6559c675d395a36ffa7dddfa45;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase {
             #[codec(index = 0u8)]
@@ -227,11 +257,17 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Initialization,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Phase {
+            const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
+        }
         pub mod extensions {
             pub mod check_genesis {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckGenesis;
+                impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
+                    const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
+                }
             }
             pub mod check_mortality {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -239,31 +275,49 @@ pub mod runtime_types {
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for CheckMortality {
+                    const TYPE_HASH: u128 = 0xc5ad8b8778b97b20e45f54923375cd8e;
+                }
             }
             pub mod check_non_zero_sender {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonZeroSender;
+                impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
+                    const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
+                }
             }
             pub mod check_nonce {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonce(#[codec(compact)] pub u32);
+                impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
+                    const TYPE_HASH: u128 = 0x13c22df9f6cbc059fece62142c8596dc;
+                }
             }
             pub mod check_spec_version {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckSpecVersion;
+                impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
+                    const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
+                }
             }
             pub mod check_tx_version {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckTxVersion;
+                impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
+                    const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
+                }
             }
             pub mod check_weight {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckWeight;
+                impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
+                    const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
+                }
             }
         }
         pub mod limits {
@@ -274,6 +328,9 @@ pub mod runtime_types {
                     u32,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BlockLength {
+                const TYPE_HASH: u128 = 0x4d1f59799507a46338f49a30cc3c3f9f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockWeights {
                 pub base_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -281,6 +338,9 @@ pub mod runtime_types {
                 pub per_class: super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
                     super::super::super::runtime_types::frame_system::limits::WeightsPerClass,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for BlockWeights {
+                const TYPE_HASH: u128 = 0xa79064c50207fa033b4230d88d548604;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeightsPerClass {
@@ -294,6 +354,9 @@ pub mod runtime_types {
                 pub reserved: Option<
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for WeightsPerClass {
+                const TYPE_HASH: u128 = 0xda4e8d7808812e7502a1bdad575f9a25;
             }
         }
         pub mod pallet {
@@ -317,6 +380,9 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 remark_with_event { remark: Vec<u8> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x430ee126e790a8677fba4d2113f8aaab;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -331,6 +397,9 @@ pub mod runtime_types {
                 NonZeroRefCount,
                 #[codec(index = 5u8)]
                 CallFiltered,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xe1c18e9b519a89d94da3e4570eff5c4c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -355,6 +424,9 @@ pub mod runtime_types {
                     hash: ::ferroscale_runtime_types::H256,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x0e26f9eea6cff3fc5761e57062f15815;
+            }
         }
     }
     pub mod pallet_asset_rate {
@@ -377,12 +449,18 @@ pub mod runtime_types {
                     asset_kind: super::super::super::runtime_types::polkadot_runtime_common::impls::VersionedLocatableAsset,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x1db54a01d9e15ab57d7cc0848ef90ce4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 UnknownAssetKind,
                 #[codec(index = 1u8)]
                 AlreadyExists,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x2791f012327503574cd5fc3298ba4bf0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -401,6 +479,9 @@ pub mod runtime_types {
                     old: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                     new: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xf3537427ffc0beab3bf6271ccc768d16;
             }
         }
     }
@@ -434,6 +515,9 @@ pub mod runtime_types {
                     config: super::super::super::runtime_types::sp_consensus_babe::digests::NextConfigDescriptor,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x0c7d14c9171b6eb34eebaf74e50097e9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -445,6 +529,9 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 InvalidConfiguration,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xdf5edcc5274c264fd0e0c12556717961;
+            }
         }
     }
     pub mod pallet_bags_list {
@@ -454,6 +541,9 @@ pub mod runtime_types {
             pub struct Bag {
                 pub head: Option<::ferroscale_runtime_types::AccountId32>,
                 pub tail: Option<::ferroscale_runtime_types::AccountId32>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Bag {
+                const TYPE_HASH: u128 = 0x3162ac34ddfd75f4b67d1911234a1184;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ListError {
@@ -466,6 +556,9 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 NodeNotFound,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ListError {
+                const TYPE_HASH: u128 = 0x4e359037451cba021eb837c2247d8f39;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Node {
                 pub id: ::ferroscale_runtime_types::AccountId32,
@@ -473,6 +566,9 @@ pub mod runtime_types {
                 pub next: Option<::ferroscale_runtime_types::AccountId32>,
                 pub bag_upper: u64,
                 pub score: u64,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Node {
+                const TYPE_HASH: u128 = 0xdddd7310921e30550f6beca53802427f;
             }
         }
         pub mod pallet {
@@ -505,12 +601,18 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x64ec75f2402e1b46cb7610d47cbdbd1d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 List(
                     super::super::super::runtime_types::pallet_bags_list::list::ListError,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x2702de84d9edcfcb0756cf477d35cb24;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -525,6 +627,9 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                     new_score: u64,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x44d55d1ee039eb9ae76dc90b8cfec81d;
             }
         }
     }
@@ -592,6 +697,9 @@ pub mod runtime_types {
                     new_free: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x332bf49ee2f251e11380a2979f549641;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -614,6 +722,9 @@ pub mod runtime_types {
                 TooManyHolds,
                 #[codec(index = 9u8)]
                 TooManyFreezes,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x25db05f890ae9013d9bb2d867ff42af3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -678,6 +789,9 @@ pub mod runtime_types {
                 #[codec(index = 20u8)]
                 Thawed { who: ::ferroscale_runtime_types::AccountId32, amount: u128 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xe8d2b37f44a8fd55d76f48cb3ef9db82;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -696,6 +810,9 @@ pub mod runtime_types {
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ExtraFlags(pub u128);
+            impl ::ferroscale_runtime_types::TypeHash for ExtraFlags {
+                const TYPE_HASH: u128 = 0x83ab3da8634b9bc88448338778b392b9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdAmount<Id, Balance> {
                 pub id: Id,
@@ -713,6 +830,9 @@ pub mod runtime_types {
                 Misc,
                 #[codec(index = 2u8)]
                 All,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Reasons {
+                const TYPE_HASH: u128 = 0x9cb64b10af41be8f25cc0e19af4505c0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReserveData<ReserveIdentifier, Balance> {
@@ -747,6 +867,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 set_new_genesis { delay_in_blocks: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x2e8258a4b572f249829cd75d00eb7b9f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -757,6 +880,9 @@ pub mod runtime_types {
                 DuplicateOffenceReport,
                 #[codec(index = 3u8)]
                 InvalidConfiguration,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xa27d9c77c8518f29ef4ef9622971b2d1;
             }
         }
     }
@@ -836,6 +962,9 @@ pub mod runtime_types {
                     remark: Vec<u8>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x4c8498f42cdb309235e90368f99691e9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -860,6 +989,9 @@ pub mod runtime_types {
                 HasActiveChildBounty,
                 #[codec(index = 10u8)]
                 TooManyQueued,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x908d62b56d51268096d1a6f2475e28e4;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -898,6 +1030,9 @@ pub mod runtime_types {
                     bounty_id: u32,
                     curator: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xa46e67173522a0f87b0ab1b1c7cf35a2;
             }
         }
     }
@@ -994,6 +1129,9 @@ pub mod runtime_types {
                     child_bounty_id: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xe5fd54b368c457e1e6a058d8aec243b5;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1002,6 +1140,9 @@ pub mod runtime_types {
                 InsufficientBountyBalance,
                 #[codec(index = 2u8)]
                 TooManyChildBounties,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x3605c2e0ec5a2b951979e23a382441f0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1022,6 +1163,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 3u8)]
                 Canceled { index: u32, child_index: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x93592f984c706e2691d2556826a4c861;
             }
         }
     }
@@ -1044,6 +1188,9 @@ pub mod runtime_types {
                 Locked5x,
                 #[codec(index = 6u8)]
                 Locked6x,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Conviction {
+                const TYPE_HASH: u128 = 0x8183a21e0ecd9e55d1206620cf0a4540;
             }
         }
         pub mod pallet {
@@ -1090,6 +1237,9 @@ pub mod runtime_types {
                     index: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x819b1e563a42091000465132418a2e9a;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1117,6 +1267,9 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 BadClass,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xbe2e5c6e308a1e486e607d9e95d734fb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1126,6 +1279,9 @@ pub mod runtime_types {
                 ),
                 #[codec(index = 1u8)]
                 Undelegated(::ferroscale_runtime_types::AccountId32),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x446fad390bbde425af70e88c2a99616c;
             }
         }
         pub mod types {
@@ -1191,6 +1347,9 @@ pub mod runtime_types {
             pub struct PriorLock<BlockNumber, Balance>(pub BlockNumber, pub Balance);
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Vote(pub u8);
+            impl ::ferroscale_runtime_types::TypeHash for Vote {
+                const TYPE_HASH: u128 = 0x0f383dad6bd95928759ac78e01acf5d9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Voting<Balance, AccountId, BlockNumber> {
                 #[codec(index = 0u8)]
@@ -1226,6 +1385,9 @@ pub mod runtime_types {
             #[codec(index = 4u8)]
             Emergency,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ElectionCompute {
+            const TYPE_HASH: u128 = 0xc66efa49aa0dcd247b5503b81fc401a0;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase<Bn> {
             #[codec(index = 0u8)]
@@ -1256,6 +1418,9 @@ pub mod runtime_types {
             pub score: super::super::runtime_types::sp_npos_elections::ElectionScore,
             pub compute: super::super::runtime_types::pallet_election_provider_multi_phase::ElectionCompute,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ReadySolution {
+            const TYPE_HASH: u128 = 0x36682cd7f0ea77451840d4acef88b866;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RoundSnapshot<AccountId, DataProvider> {
             pub voters: Vec<DataProvider>,
@@ -1267,6 +1432,9 @@ pub mod runtime_types {
             pub voters: u32,
             #[codec(compact)]
             pub targets: u32,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for SolutionOrSnapshotSize {
+            const TYPE_HASH: u128 = 0xd586707e8a71f6053a51159ffe2799a1;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1308,6 +1476,9 @@ pub mod runtime_types {
                     maybe_max_targets: Option<u32>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xcfbd5c8018534d87e52cb3a9b2c20517;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1338,6 +1509,9 @@ pub mod runtime_types {
                 BoundNotMet,
                 #[codec(index = 13u8)]
                 TooManyWinners,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4fdd5e7bac5dba2fe1634a76fbea62f4;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1375,6 +1549,9 @@ pub mod runtime_types {
                     round: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xa0201e37dc5e5af2d5635bab38095ea7;
+            }
         }
         pub mod signed {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1401,6 +1578,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 control { eras_to_check: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x97739ff3ad8d460901855626936b7989;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1415,6 +1595,9 @@ pub mod runtime_types {
                 AlreadyHead,
                 #[codec(index = 5u8)]
                 CallNotAllowed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xcb1e13f85d318372c844992e6691becb;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1435,6 +1618,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 InternalError,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x3d2d5bce3792c8e210e16f2d43619efe;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1446,6 +1632,9 @@ pub mod runtime_types {
                 pub checked: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     u32,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for UnstakeRequest {
+                const TYPE_HASH: u128 = 0x95f9784a6303ebd9b893792b70ade5cc;
             }
         }
     }
@@ -1494,6 +1683,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 note_stalled { delay: u32, best_finalized_block_number: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xb09ed1df620857b4566c744294e08817;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1511,6 +1703,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 DuplicateOffenceReport,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xa67867b1783ef2ad576b93a25d11d5df;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1526,6 +1721,9 @@ pub mod runtime_types {
                 Paused,
                 #[codec(index = 2u8)]
                 Resumed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x929b230b33f6179872594c07e2fa6673;
             }
         }
     }
@@ -1628,6 +1826,9 @@ pub mod runtime_types {
                 #[codec(index = 14u8)]
                 quit_sub,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xb6a8b50017df7f9300ad8a68bb63febe;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1666,6 +1867,9 @@ pub mod runtime_types {
                 JudgementForDifferentIdentity,
                 #[codec(index = 17u8)]
                 JudgementPaymentFailed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x03892d3d423d6e630466e2f995a5c6b6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1717,6 +1921,9 @@ pub mod runtime_types {
                     deposit: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x378e6e1d07c14db31f05964944378e6b;
+            }
         }
         pub mod simple {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1739,6 +1946,9 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 Twitter,
             }
+            impl ::ferroscale_runtime_types::TypeHash for IdentityField {
+                const TYPE_HASH: u128 = 0x8241bd616f7ebee45b98c09a6a3cd874;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdentityInfo {
                 pub additional: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -1756,11 +1966,17 @@ pub mod runtime_types {
                 pub image: super::super::super::runtime_types::pallet_identity::types::Data,
                 pub twitter: super::super::super::runtime_types::pallet_identity::types::Data,
             }
+            impl ::ferroscale_runtime_types::TypeHash for IdentityInfo {
+                const TYPE_HASH: u128 = 0x567c9f233a589a4fcfbc24fd9fd0710d;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BitFlags(pub u64);
+            impl ::ferroscale_runtime_types::TypeHash for BitFlags {
+                const TYPE_HASH: u128 = 0x0bd8b2cdf59bbf120511fe6fb0daf560;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Data {
                 #[codec(index = 0u8)]
@@ -1840,6 +2056,9 @@ pub mod runtime_types {
                 #[codec(index = 37u8)]
                 ShaThree256([u8; 32usize]),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Data {
+                const TYPE_HASH: u128 = 0xb925a474be1a8158f30e5de8d67a3a38;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Judgement<Balance> {
                 #[codec(index = 0u8)]
@@ -1899,12 +2118,18 @@ pub mod runtime_types {
                     signature: super::super::super::runtime_types::pallet_im_online::sr25519::app_sr25519::Signature,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x283e71a7f27e6c219ed994dc002c8aa0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidKey,
                 #[codec(index = 1u8)]
                 DuplicatedHeartbeat,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xe2a527594f9bbb0fc2e7344b66a51c2e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1927,6 +2152,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x50749b6eb587833c093693a0e23aa623;
+            }
         }
         pub mod sr25519 {
             pub mod app_sr25519 {
@@ -1935,10 +2163,16 @@ pub mod runtime_types {
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0x540c0013dd110c40c0fa8ff6daeeaeb4;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Signature {
+                    const TYPE_HASH: u128 = 0x108cc6113f1e72b93cb6d216c763e506;
+                }
             }
         }
     }
@@ -1971,6 +2205,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 freeze { index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x2cb64af82f6bf081e3053bbfe92ea194;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1984,6 +2221,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 Permanent,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4fc4841e944338f8dbc8c5720fbf2603;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1995,6 +2235,9 @@ pub mod runtime_types {
                 IndexFreed { index: u32 },
                 #[codec(index = 2u8)]
                 IndexFrozen { index: u32, who: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x4097451d3c4058c8c2a21ba72945312d;
             }
         }
     }
@@ -2046,6 +2289,9 @@ pub mod runtime_types {
                     weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x89c939a0d0a4d3edfcf8abbec33d0c00;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2064,6 +2310,9 @@ pub mod runtime_types {
                 TemporarilyUnprocessable,
                 #[codec(index = 7u8)]
                 QueuePaused,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x16ec4da6cc60134cc6bb46c3f755eff3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2092,6 +2341,9 @@ pub mod runtime_types {
                     origin: super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AggregateMessageOrigin,
                     index: u32,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xb50077ff6b824b23c940e80cfb211746;
             }
         }
     }
@@ -2160,6 +2412,9 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x51b3961eaf5b7301db26cd39c142615f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2190,6 +2445,9 @@ pub mod runtime_types {
                 MaxWeightTooLow,
                 #[codec(index = 13u8)]
                 AlreadyStored,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2231,6 +2489,9 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x676df70f7c31947030669af0054f7257;
+            }
         }
     }
     pub mod pallet_nis {
@@ -2264,6 +2525,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 privatize { #[codec(compact)] index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x65add6c78c9deccf991b8ae1026f938e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2296,6 +2560,9 @@ pub mod runtime_types {
                 AlreadyCommunal,
                 #[codec(index = 14u8)]
                 AlreadyPrivate,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x0017fc2e156c25bd89dce24121cd620d;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2342,10 +2609,16 @@ pub mod runtime_types {
                     index: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x19bd98c29aa9d15f1e3dee21b04d65a9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 NftReceipt,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0x029404ca7276df4c68c43cebcfb1d6b3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReceiptRecord<AccountId, BlockNumber, Balance> {
@@ -2382,6 +2655,9 @@ pub mod runtime_types {
             >,
             pub state: super::super::runtime_types::pallet_nomination_pools::PoolState,
         }
+        impl ::ferroscale_runtime_types::TypeHash for BondedPoolInner {
+            const TYPE_HASH: u128 = 0x7b26a2475e050b8a368bfac3c43996a8;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ClaimPermission {
             #[codec(index = 0u8)]
@@ -2392,6 +2668,9 @@ pub mod runtime_types {
             PermissionlessWithdraw,
             #[codec(index = 3u8)]
             PermissionlessAll,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ClaimPermission {
+            const TYPE_HASH: u128 = 0x865f44a9c6705ea2cf697fee384001f4;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Commission {
@@ -2410,6 +2689,9 @@ pub mod runtime_types {
                 >,
             >,
             pub throttle_from: Option<u32>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Commission {
+            const TYPE_HASH: u128 = 0x3143ff5cdc6e24e83dc5f1b1a8d28fbe;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CommissionChangeRate<BlockNumber> {
@@ -2435,6 +2717,9 @@ pub mod runtime_types {
                 u128,
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for PoolMember {
+            const TYPE_HASH: u128 = 0x1000604a199b3cafa0dfb2c8685286a1;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PoolRoles<AccountId> {
             pub depositor: AccountId,
@@ -2451,6 +2736,9 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Destroying,
         }
+        impl ::ferroscale_runtime_types::TypeHash for PoolState {
+            const TYPE_HASH: u128 = 0x51242b6ba80c23ae2103518fd37a533c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RewardPool {
             pub last_recorded_reward_counter: super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
@@ -2458,6 +2746,9 @@ pub mod runtime_types {
             pub total_rewards_claimed: u128,
             pub total_commission_pending: u128,
             pub total_commission_claimed: u128,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RewardPool {
+            const TYPE_HASH: u128 = 0x1d4168229f2230d6e11c6dab64bd708b;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SubPools {
@@ -2467,10 +2758,16 @@ pub mod runtime_types {
                 super::super::runtime_types::pallet_nomination_pools::UnbondPool,
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for SubPools {
+            const TYPE_HASH: u128 = 0xcda8d9cf6c781e54e9bd325569712e4c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct UnbondPool {
             pub points: u128,
             pub balance: u128,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for UnbondPool {
+            const TYPE_HASH: u128 = 0x700102a4cea42ea799fb4e48d923d78f;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -2631,6 +2928,9 @@ pub mod runtime_types {
                 #[codec(index = 21u8)]
                 adjust_pool_deposit { pool_id: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xceb3e436602df3f721726e1fcab122f7;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DefensiveError {
                 #[codec(index = 0u8)]
@@ -2643,6 +2943,9 @@ pub mod runtime_types {
                 SubPoolsNotFound,
                 #[codec(index = 4u8)]
                 BondedStashKilledPrematurely,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DefensiveError {
+                const TYPE_HASH: u128 = 0x3ff1d839d060e336c1c1d1ac42a72f04;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -2712,6 +3015,9 @@ pub mod runtime_types {
                 BondExtraRestricted,
                 #[codec(index = 31u8)]
                 NothingToAdjust,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x0211474d523c6a557d2234cc3c68ca23;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2799,10 +3105,16 @@ pub mod runtime_types {
                 #[codec(index = 16u8)]
                 MinBalanceExcessAdjusted { pool_id: u32, amount: u128 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x0fde2f9b7e929b49725c4ac43aa7913a;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum FreezeReason {
                 #[codec(index = 0u8)]
                 PoolMinBalance,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for FreezeReason {
+                const TYPE_HASH: u128 = 0x3d3a48d56e0994909ee910b1eccd3e17;
             }
         }
     }
@@ -2813,6 +3125,9 @@ pub mod runtime_types {
             pub enum Event {
                 #[codec(index = 0u8)]
                 Offence { kind: [u8; 16usize], timeslot: Vec<u8> },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x1eef9b35b82a46f0273635094fb33e47;
             }
         }
     }
@@ -2855,6 +3170,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 ensure_updated { hashes: Vec<::ferroscale_runtime_types::H256> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x5ed9036b58b88626c4df0d14e9ff9eca;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2874,6 +3192,9 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 TooFew,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x59e9435762aceb92d49046357797ef24;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2883,10 +3204,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Cleared { hash: ::ferroscale_runtime_types::H256 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Preimage,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0x6c28307c6cdb8a69663d66698e38c1b3;
             }
         }
     }
@@ -3002,6 +3329,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x9036aaa42cfee3c3d205196d29d2c689;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3020,6 +3350,9 @@ pub mod runtime_types {
                 Unannounced,
                 #[codec(index = 7u8)]
                 NoSelfProxy,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xfefbd08a632ce64c318b098cb3b252d6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3058,6 +3391,9 @@ pub mod runtime_types {
                     delay: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x71fb36c107345a5de08acde34b573b4e;
+            }
         }
     }
     pub mod pallet_ranked_collective {
@@ -3066,11 +3402,17 @@ pub mod runtime_types {
         pub struct MemberRecord {
             pub rank: u16,
         }
+        impl ::ferroscale_runtime_types::TypeHash for MemberRecord {
+            const TYPE_HASH: u128 = 0xc14b96704df110517eee9d3c9f904ba7;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Tally {
             pub bare_ayes: u32,
             pub ayes: u32,
             pub nays: u32,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Tally {
+            const TYPE_HASH: u128 = 0xf057b80147ef8f1a56d0f49d4e483e1d;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VoteRecord {
@@ -3078,6 +3420,9 @@ pub mod runtime_types {
             Aye(u32),
             #[codec(index = 1u8)]
             Nay(u32),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for VoteRecord {
+            const TYPE_HASH: u128 = 0x8bccdfc51dcb730da2ae1e99f8d7384a;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -3117,6 +3462,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 cleanup_poll { poll_index: u32, max: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x67ee24f15a5ab85f348ee71daf11d968;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3138,6 +3486,9 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 NoPermission,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x5f056f8a2df613f47b1025ffca4433f6;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -3156,6 +3507,9 @@ pub mod runtime_types {
                     vote: super::super::super::runtime_types::pallet_ranked_collective::VoteRecord,
                     tally: super::super::super::runtime_types::pallet_ranked_collective::Tally,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xc9ceef264d72e4b0d088716c4ea17cd7;
             }
         }
     }
@@ -3247,6 +3601,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x1f71265e009d31cb798e0c71578e9091;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3282,6 +3639,9 @@ pub mod runtime_types {
                 #[codec(index = 15u8)]
                 BadState,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xccacf5ef102dffa60179e94dcf0191d9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -3311,6 +3671,9 @@ pub mod runtime_types {
                 RecoveryRemoved {
                     lost_account: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xc0bcaa5e41ed129b0f01f0c7c4a50230;
             }
         }
     }
@@ -3347,6 +3710,9 @@ pub mod runtime_types {
                     maybe_hash: Option<::ferroscale_runtime_types::H256>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x528e4d6d3189e48d700aaf25bb221698;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3375,6 +3741,9 @@ pub mod runtime_types {
                 BadStatus,
                 #[codec(index = 12u8)]
                 PreimageNotExist,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x91521910c5d8ef4d831135856511bc85;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3461,6 +3830,9 @@ pub mod runtime_types {
                 MetadataSet { index: u32, hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 15u8)]
                 MetadataCleared { index: u32, hash: ::ferroscale_runtime_types::H256 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x3913d9a752c36b5d0016369827157a48;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event2 {
@@ -3536,6 +3908,9 @@ pub mod runtime_types {
                 #[codec(index = 15u8)]
                 MetadataCleared { index: u32, hash: ::ferroscale_runtime_types::H256 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event2 {
+                const TYPE_HASH: u128 = 0x559137df42cb501606164af7f1c95dd3;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -3560,6 +3935,9 @@ pub mod runtime_types {
                     x_offset: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedI64,
                     y_offset: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedI64,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Curve {
+                const TYPE_HASH: u128 = 0xbb0b0d7187d4863c9c073333d1abf8a3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DecidingStatus<BlockNumber> {
@@ -3770,6 +4148,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x5da53b534c59eea6de26e9cc1923f35c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3782,6 +4163,9 @@ pub mod runtime_types {
                 RescheduleNoChange,
                 #[codec(index = 4u8)]
                 Named,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x090c571761e6b377d526d3c1b51a931c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3805,6 +4189,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 PermanentlyOverweight { task: (u32, u32), id: Option<[u8; 32usize]> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x2a654d582970289ebfa20d571e98ec70;
+            }
         }
     }
     pub mod pallet_session {
@@ -3820,6 +4207,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 purge_keys,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x7672a0ee01bd50ad8a25412432f0ec6a;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3833,10 +4223,16 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 NoAccount,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x124b1afd8acef1fa747dc307cb16a09f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewSession { session_index: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x6e2f92ca0dadd93acbb970f5566205dc;
             }
         }
     }
@@ -3891,6 +4287,9 @@ pub mod runtime_types {
             >,
             pub index: u32,
         }
+        impl ::ferroscale_runtime_types::TypeHash for MemberRecord {
+            const TYPE_HASH: u128 = 0xf9ab244671a8251ba815ee45d18353ba;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PayoutRecord<Balance, PayoutsVec> {
             pub paid: Balance,
@@ -3901,10 +4300,16 @@ pub mod runtime_types {
             pub approvals: u32,
             pub rejections: u32,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Tally {
+            const TYPE_HASH: u128 = 0x5cd31ed6850232e24ffe7cf4e370303e;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Vote {
             pub approve: bool,
             pub weight: u32,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Vote {
+            const TYPE_HASH: u128 = 0x120951f38e5a4eeaa887c2a1d354c200;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VouchingStatus {
@@ -3912,6 +4317,9 @@ pub mod runtime_types {
             Vouching,
             #[codec(index = 1u8)]
             Banned,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for VouchingStatus {
+            const TYPE_HASH: u128 = 0x2cba0e3ea3c166cd70875c6e627af464;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -3995,6 +4403,9 @@ pub mod runtime_types {
                 #[codec(index = 19u8)]
                 cleanup_challenge { challenge_round: u32, max: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x383bc7dc4590ba3c16eece87bb08614e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4062,6 +4473,9 @@ pub mod runtime_types {
                 #[codec(index = 31u8)]
                 NoVotes,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x9e93c7e3a3f9b63fc4ba36db211e6b35;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -4125,6 +4539,9 @@ pub mod runtime_types {
                 #[codec(index = 16u8)]
                 Elevated { member: ::ferroscale_runtime_types::AccountId32, rank: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x6fa9676ae4b2694d3f87fb5340bd62b5;
+            }
         }
     }
     pub mod pallet_staking {
@@ -4133,6 +4550,9 @@ pub mod runtime_types {
         pub struct ActiveEraInfo {
             pub index: u32,
             pub start: Option<u64>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ActiveEraInfo {
+            const TYPE_HASH: u128 = 0x1874e945044137fac815c246c77f2161;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EraRewardPoints<AccountId> {
@@ -4163,6 +4583,9 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             ForceAlways,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Forcing {
+            const TYPE_HASH: u128 = 0xff2cb915a7b5b78978b6c67248318d6f;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct IndividualExposure<AccountId, Balance> {
             pub who: AccountId,
@@ -4176,6 +4599,9 @@ pub mod runtime_types {
             >,
             pub submitted_in: u32,
             pub suppressed: bool,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Nominations {
+            const TYPE_HASH: u128 = 0xc68c799c0b14b08f5c47f7580f55aa06;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RewardDestination<AccountId> {
@@ -4204,6 +4630,9 @@ pub mod runtime_types {
                 u32,
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for StakingLedger {
+            const TYPE_HASH: u128 = 0xd005bfda8bc8cbf3bb3bf1b3843d69af;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct UnappliedSlash<AccountId, Balance> {
             pub validator: AccountId,
@@ -4224,6 +4653,9 @@ pub mod runtime_types {
             #[codec(compact)]
             pub commission: super::super::runtime_types::sp_arithmetic::per_things::Perbill,
             pub blocked: bool,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ValidatorPrefs {
+            const TYPE_HASH: u128 = 0x38a6a8376f92ad183a3948c57f8b9708;
         }
         pub mod pallet {
             pub mod pallet {
@@ -4345,6 +4777,9 @@ pub mod runtime_types {
                         new: super::super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x4de90a4d971bda7eb0d0801f0d23b1bf;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ConfigOp<T> {
                     #[codec(index = 0u8)]
@@ -4406,6 +4841,9 @@ pub mod runtime_types {
                     CommissionTooLow,
                     #[codec(index = 24u8)]
                     BoundNotMet,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x6eebc66ee6b64e0f479d9fe1adc7d198;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -4477,6 +4915,9 @@ pub mod runtime_types {
                         mode: super::super::super::super::runtime_types::pallet_staking::Forcing,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x93e1365992bc88926d1f421ab1fe7f9c;
+                }
             }
         }
         pub mod slashing {
@@ -4487,6 +4928,9 @@ pub mod runtime_types {
                 pub last_start: u32,
                 pub last_nonzero_slash: u32,
                 pub prior: Vec<u32>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for SlashingSpans {
+                const TYPE_HASH: u128 = 0xc0224b01d19ca43ffc0ec8a78e86fb2c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SpanRecord<Balance> {
@@ -4530,6 +4974,9 @@ pub mod runtime_types {
                     progress_child: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x2b124a97b70af6322ac17ce0bb6ab949;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4544,6 +4991,9 @@ pub mod runtime_types {
                 SignedMigrationNotAllowed,
                 #[codec(index = 5u8)]
                 BadChildRoot,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xe7ec3ef8ac05fca41ae89f25ccd7bade;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4562,6 +5012,9 @@ pub mod runtime_types {
                     error: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Error,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xacf359ae68c514f66a0e913bedbaf370;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum MigrationCompute {
                 #[codec(index = 0u8)]
@@ -4569,10 +5022,16 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Auto,
             }
+            impl ::ferroscale_runtime_types::TypeHash for MigrationCompute {
+                const TYPE_HASH: u128 = 0x6eba3bd703505837136432c117b5607d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct MigrationLimits {
                 pub size: u32,
                 pub item: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for MigrationLimits {
+                const TYPE_HASH: u128 = 0xebe295d24d67f7b7eade6985d8f2c143;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct MigrationTask {
@@ -4581,6 +5040,9 @@ pub mod runtime_types {
                 pub size: u32,
                 pub top_items: u32,
                 pub child_items: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for MigrationTask {
+                const TYPE_HASH: u128 = 0xe1d423200a2632bd73f01185357d2476;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Progress {
@@ -4595,6 +5057,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Complete,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Progress {
+                const TYPE_HASH: u128 = 0x743639155a84058d8bbbf51c53474d2f;
+            }
         }
     }
     pub mod pallet_timestamp {
@@ -4605,18 +5070,27 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
+            }
         }
     }
     pub mod pallet_transaction_payment {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ChargeTransactionPayment(#[codec(compact)] pub u128);
+        impl ::ferroscale_runtime_types::TypeHash for ChargeTransactionPayment {
+            const TYPE_HASH: u128 = 0x8c2d64d0c06b4323331ebdd069a26a03;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
             #[codec(index = 0u8)]
             V1Ancient,
             #[codec(index = 1u8)]
             V2,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Releases {
+            const TYPE_HASH: u128 = 0x80ffa4fd46a6d0cf960827bfb10bb23f;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -4628,6 +5102,9 @@ pub mod runtime_types {
                     actual_fee: u128,
                     tip: u128,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x9c7b1ee63aabd647c96f5a8c20cc37d6;
             }
         }
         pub mod types {
@@ -4733,6 +5210,9 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 void_spend { index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x553e3608ed56f6f47d8ee6e192e3120f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4759,6 +5239,9 @@ pub mod runtime_types {
                 NotAttempted,
                 #[codec(index = 11u8)]
                 Inconclusive,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x5357101c524c8a5b8c260ff07012ef3e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4805,6 +5288,9 @@ pub mod runtime_types {
                 PaymentFailed { index: u32, payment_id: u64 },
                 #[codec(index = 13u8)]
                 SpendProcessed { index: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x03b61a76f9ef75e2a542b1b8380a90e0;
             }
         }
     }
@@ -4853,10 +5339,16 @@ pub mod runtime_types {
                     weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xa536cf3645d3a0dba195cb37068faf9a;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManyCalls,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x3f55e5d2938d07af31b632fd06a59e1a;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4883,6 +5375,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x76d8b4fe538c4d5a3fd3fa5cce23d204;
+            }
         }
     }
     pub mod pallet_vesting {
@@ -4893,6 +5388,9 @@ pub mod runtime_types {
             V0,
             #[codec(index = 1u8)]
             V1,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Releases {
+            const TYPE_HASH: u128 = 0x79863b85bf9a625f41ab1fc9e10dd953;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -4936,6 +5434,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 merge_schedules { schedule1_index: u32, schedule2_index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x679b40672f1c5b30df590e58bbe81791;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4949,6 +5450,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 InvalidScheduleParams,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xbce2980bedc56d0197451f0924bcb532;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -4958,6 +5462,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 1u8)]
                 VestingCompleted { account: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x45aa9c23aec65f0168ae05102bbc60f4;
             }
         }
         pub mod vesting_info {
@@ -4992,6 +5499,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x933aa85b93b47a940016ee7f97ff3dfe;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -5004,6 +5514,9 @@ pub mod runtime_types {
                 CallIsNotWhitelisted,
                 #[codec(index = 4u8)]
                 CallAlreadyWhitelisted,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xfe23224845ddf7f2853490af3098cb17;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -5021,6 +5534,9 @@ pub mod runtime_types {
                         >,
                     >,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x0af22e83b0ac20dbd5ff87e54e378659;
             }
         }
     }
@@ -5087,6 +5603,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 force_suspension { suspended: bool },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xb807bbc9968daf3d63f8629f3ce6a270;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -5129,6 +5648,9 @@ pub mod runtime_types {
                 LockNotFound,
                 #[codec(index = 19u8)]
                 InUse,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x6fe3c6acdf5fbcf24b847c0fecdb6c58;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -5255,6 +5777,9 @@ pub mod runtime_types {
                     assets: super::super::super::runtime_types::xcm::VersionedMultiAssets,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x941b7a3227f79e9faadc742533898a2c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Origin {
                 #[codec(index = 0u8)]
@@ -5265,6 +5790,9 @@ pub mod runtime_types {
                 Response(
                     super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Origin {
+                const TYPE_HASH: u128 = 0xf5b6888092b240188807079f23a52592;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum QueryStatus<BlockNumber> {
@@ -5308,12 +5836,18 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 MigrateAndNotifyOldTargets,
             }
+            impl ::ferroscale_runtime_types::TypeHash for VersionMigrationStage {
+                const TYPE_HASH: u128 = 0xe1e2b812c5908eb180101e7ba27b6387;
+            }
         }
     }
     pub mod polkadot_core_primitives {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CandidateHash(pub ::ferroscale_runtime_types::H256);
+        impl ::ferroscale_runtime_types::TypeHash for CandidateHash {
+            const TYPE_HASH: u128 = 0xa4d562fb8216b4923f3339af51bbebf8;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InboundDownwardMessage<BlockNumber> {
             pub sent_at: BlockNumber,
@@ -5335,10 +5869,16 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HeadData(pub Vec<u8>);
+            impl ::ferroscale_runtime_types::TypeHash for HeadData {
+                const TYPE_HASH: u128 = 0x6616650329c91b02ad5b723534d70616;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HrmpChannelId {
                 pub sender: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 pub recipient: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HrmpChannelId {
+                const TYPE_HASH: u128 = 0xa296e1695f7c8889fc48ce562dd4aba4;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Id(pub u32);
@@ -5356,10 +5896,19 @@ pub mod runtime_types {
                     c.0
                 }
             }
+            impl ::ferroscale_runtime_types::TypeHash for Id {
+                const TYPE_HASH: u128 = 0xecf90193012ebdef744dd9f50e9c276d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidationCode(pub Vec<u8>);
+            impl ::ferroscale_runtime_types::TypeHash for ValidationCode {
+                const TYPE_HASH: u128 = 0xb181454d4c7abe30dac35bb8d6b899b1;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidationCodeHash(pub ::ferroscale_runtime_types::H256);
+            impl ::ferroscale_runtime_types::TypeHash for ValidationCodeHash {
+                const TYPE_HASH: u128 = 0x14c9569ff2dbe3eda4dae5c7fe0fdec8;
+            }
         }
     }
     pub mod polkadot_primitives {
@@ -5372,6 +5921,9 @@ pub mod runtime_types {
                     ::ferroscale_runtime_types::bits::Lsb0,
                 >,
             );
+            impl ::ferroscale_runtime_types::TypeHash for AvailabilityBitfield {
+                const TYPE_HASH: u128 = 0x037e1a098c72c5212edb7917ab669ac2;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BackedCandidate<H> {
                 pub candidate: super::super::super::runtime_types::polkadot_primitives::v6::CommittedCandidateReceipt<
@@ -5461,6 +6013,9 @@ pub mod runtime_types {
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CoreIndex(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for CoreIndex {
+                const TYPE_HASH: u128 = 0xe98ed3ec0be9e2135bd7e92e28544f83;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum CoreState<H, N> {
                 #[codec(index = 0u8)]
@@ -5501,6 +6056,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::polkadot_primitives::v6::InvalidDisputeStatementKind,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for DisputeStatement {
+                const TYPE_HASH: u128 = 0x57fb5036ece1aa52d383d2a7cf3df936;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DisputeStatementSet {
                 pub candidate_hash: super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
@@ -5513,8 +6071,14 @@ pub mod runtime_types {
                     ),
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DisputeStatementSet {
+                const TYPE_HASH: u128 = 0xfb425434af3b7ec1e50f371d1f757117;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct GroupIndex(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for GroupIndex {
+                const TYPE_HASH: u128 = 0x91926166de8a3b14702d8f289b9f75ca;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct GroupRotationInfo<N> {
                 pub session_start_block: N,
@@ -5545,6 +6109,9 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 Explicit,
             }
+            impl ::ferroscale_runtime_types::TypeHash for InvalidDisputeStatementKind {
+                const TYPE_HASH: u128 = 0x817c320b03631969715624ba4408966c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct OccupiedCore<H, N> {
                 pub next_up_on_available: Option<
@@ -5574,6 +6141,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Free,
             }
+            impl ::ferroscale_runtime_types::TypeHash for OccupiedCoreAssumption {
+                const TYPE_HASH: u128 = 0xa245ccc10148c163e932f1602a07041c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PersistedValidationData<H, N> {
                 pub parent_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
@@ -5588,12 +6158,18 @@ pub mod runtime_types {
                 pub session_index: u32,
                 pub validator_index: super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PvfCheckStatement {
+                const TYPE_HASH: u128 = 0xc098e051b6dc1c7b82f38b8152a1b468;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PvfExecTimeoutKind {
                 #[codec(index = 0u8)]
                 Backing,
                 #[codec(index = 1u8)]
                 Approval,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PvfExecTimeoutKind {
+                const TYPE_HASH: u128 = 0x7e3d6de82af917fd8a00cf92d03e5656;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PvfPrepTimeoutKind {
@@ -5602,12 +6178,18 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Lenient,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PvfPrepTimeoutKind {
+                const TYPE_HASH: u128 = 0xc0517701838c35a0ec2876f778ef9f16;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ScheduledCore {
                 pub para_id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 pub collator: Option<
                     super::super::super::runtime_types::polkadot_primitives::v6::collator_app::Public,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ScheduledCore {
+                const TYPE_HASH: u128 = 0x4ff5450cabfb94d02b204b5b8318616d;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ScrapedOnChainVotes<H> {
@@ -5657,6 +6239,9 @@ pub mod runtime_types {
                 pub no_show_slots: u32,
                 pub needed_approvals: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for SessionInfo {
+                const TYPE_HASH: u128 = 0xe1ac5810004e15df13433322d8b2ed52;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UpgradeGoAhead {
                 #[codec(index = 0u8)]
@@ -5664,10 +6249,16 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 GoAhead,
             }
+            impl ::ferroscale_runtime_types::TypeHash for UpgradeGoAhead {
+                const TYPE_HASH: u128 = 0xd56487215f68c4d4ca2e084bc57652b8;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UpgradeRestriction {
                 #[codec(index = 0u8)]
                 Present,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for UpgradeRestriction {
+                const TYPE_HASH: u128 = 0xe6da9a5172beb54c2fd055754d3c2bc3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ValidDisputeStatementKind {
@@ -5680,8 +6271,14 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 ApprovalChecking,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ValidDisputeStatementKind {
+                const TYPE_HASH: u128 = 0x79c28fe6fef490fb2dc7536e6488fffb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidatorIndex(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for ValidatorIndex {
+                const TYPE_HASH: u128 = 0xd128e415ba3fd66d52ece04126f43cdb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ValidityAttestation {
                 #[codec(index = 1u8)]
@@ -5693,12 +6290,18 @@ pub mod runtime_types {
                     super::super::super::runtime_types::polkadot_primitives::v6::validator_app::Signature,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for ValidityAttestation {
+                const TYPE_HASH: u128 = 0x1b16ece11069863fd235b13d3ac84b5b;
+            }
             pub mod assignment_app {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0x9dcc63898f1f9e5237c3c31b0c03f41d;
+                }
             }
             pub mod async_backing {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -5706,6 +6309,9 @@ pub mod runtime_types {
                 pub struct AsyncBackingParams {
                     pub max_candidate_depth: u32,
                     pub allowed_ancestry_len: u32,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for AsyncBackingParams {
+                    const TYPE_HASH: u128 = 0x7d17a77a301c5d40d956c6ec52f0d258;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct BackingState<H, N> {
@@ -5771,6 +6377,10 @@ pub mod runtime_types {
                     pub bytes_remaining: u32,
                     pub messages_remaining: u32,
                 }
+                impl ::ferroscale_runtime_types::TypeHash
+                for OutboundHrmpChannelLimitations {
+                    const TYPE_HASH: u128 = 0xe6833c9eeefd7cdcc64aa735328c3eae;
+                }
             }
             pub mod collator_app {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -5778,10 +6388,16 @@ pub mod runtime_types {
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0xd88dc799d3422284ccfa2cf9866d7873;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Signature {
+                    const TYPE_HASH: u128 = 0xe6d61a9a1b098c074cc9a195e84107d7;
+                }
             }
             pub mod executor_params {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -5808,12 +6424,18 @@ pub mod runtime_types {
                     #[codec(index = 7u8)]
                     WasmExtBulkMemory,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for ExecutorParam {
+                    const TYPE_HASH: u128 = 0x668132dcf38eadfa3780b07fcbf23d26;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct ExecutorParams(
                     pub Vec<
                         super::super::super::super::runtime_types::polkadot_primitives::v6::executor_params::ExecutorParam,
                     >,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for ExecutorParams {
+                    const TYPE_HASH: u128 = 0xabfec387ea18929bd37ead6024d4db67;
+                }
             }
             pub mod signed {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -5833,13 +6455,22 @@ pub mod runtime_types {
                     pub validator_index: super::super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
                     pub validator_id: super::super::super::super::runtime_types::polkadot_primitives::v6::validator_app::Public,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for DisputeProof {
+                    const TYPE_HASH: u128 = 0xf71c28653fc9b51bbe97e9a3265d9dc1;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct DisputesTimeSlot {
                     pub session_index: u32,
                     pub candidate_hash: super::super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for DisputesTimeSlot {
+                    const TYPE_HASH: u128 = 0xb896da4064d17259793cde7ec8438ec4;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
+                impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
+                    const TYPE_HASH: u128 = 0x1a5f1c3873826c152fc2e686bd167a69;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct PendingSlashes {
                     pub keys: ::ferroscale_runtime_types::BTreeMap<
@@ -5848,12 +6479,18 @@ pub mod runtime_types {
                     >,
                     pub kind: super::super::super::super::runtime_types::polkadot_primitives::v6::slashing::SlashingOffenceKind,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for PendingSlashes {
+                    const TYPE_HASH: u128 = 0xbecb8a075b1b9ec841eed5cd0e9f59a7;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum SlashingOffenceKind {
                     #[codec(index = 0u8)]
                     ForInvalid,
                     #[codec(index = 1u8)]
                     AgainstValid,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for SlashingOffenceKind {
+                    const TYPE_HASH: u128 = 0xc36fd9b2b37efddcae82a16528638f6b;
                 }
             }
             pub mod validator_app {
@@ -5862,10 +6499,16 @@ pub mod runtime_types {
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0xd83628d32ddb6fb1b312d1cfb4875600;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Signature {
+                    const TYPE_HASH: u128 = 0xc7eae00f6e60805c51827d7295939282;
+                }
             }
         }
     }
@@ -5898,6 +6541,9 @@ pub mod runtime_types {
                     #[codec(index = 2u8)]
                     cancel_auction,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x7ded5b86c71551e50129c897561dbc9e;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -5914,6 +6560,9 @@ pub mod runtime_types {
                     AuctionEnded,
                     #[codec(index = 6u8)]
                     AlreadyLeasedOut,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xfc4261307e11de6c09cb41dd878d81ae;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -5953,20 +6602,32 @@ pub mod runtime_types {
                     #[codec(index = 6u8)]
                     WinningOffset { auction_index: u32, block_number: u32 },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x51bb5d0a81a9d1426f5a3e0b05dd76dd;
+                }
             }
         }
         pub mod claims {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct EcdsaSignature(pub [u8; 65usize]);
+            impl ::ferroscale_runtime_types::TypeHash for EcdsaSignature {
+                const TYPE_HASH: u128 = 0x40381f1b5f7164f9fdf1d1c003b15794;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct EthereumAddress(pub [u8; 20usize]);
+            impl ::ferroscale_runtime_types::TypeHash for EthereumAddress {
+                const TYPE_HASH: u128 = 0xd36d0fa96988abefb7187c0e068ff80e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum StatementKind {
                 #[codec(index = 0u8)]
                 Regular,
                 #[codec(index = 1u8)]
                 Saft,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for StatementKind {
+                const TYPE_HASH: u128 = 0x78e2bbab33ccd8217b465c7f55075c60;
             }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -6001,6 +6662,9 @@ pub mod runtime_types {
                         maybe_preclaim: Option<::ferroscale_runtime_types::AccountId32>,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x859cae8ac761c400eab16e09dc0ee428;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6016,6 +6680,9 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     VestedBalanceExists,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x689db770939b38d1d7ca4b5255beff3d;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -6024,6 +6691,9 @@ pub mod runtime_types {
                         ethereum_address: super::super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
                         amount: u128,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0xaf5d0380a28757d427037f28ac79a1e5;
                 }
             }
         }
@@ -6135,6 +6805,9 @@ pub mod runtime_types {
                         >,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xb4462e712aee036c188dd206a8547ee2;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6183,6 +6856,9 @@ pub mod runtime_types {
                     VrfDelayInProgress,
                     #[codec(index = 22u8)]
                     NoLeasePeriod,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x4542262abf531b128c12bb4dbf9b18a5;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -6237,6 +6913,9 @@ pub mod runtime_types {
                         para_id: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x30255b538f2dfc532745a1e0a5ca8b92;
+                }
             }
         }
         pub mod impls {
@@ -6248,6 +6927,9 @@ pub mod runtime_types {
                     location: super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
                     asset_id: super::super::super::runtime_types::xcm::v3::multiasset::AssetId,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for VersionedLocatableAsset {
+                const TYPE_HASH: u128 = 0xad1bb67061cf58856bf5969fbe05418d;
             }
         }
         pub mod paras_registrar {
@@ -6306,6 +6988,9 @@ pub mod runtime_types {
                         new_head: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x5f022513cb8ad9fc2a6dd028ab4ac527;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6337,6 +7022,9 @@ pub mod runtime_types {
                     #[codec(index = 13u8)]
                     CannotSwap,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x72b6e384acfe54709908df8b348b23bd;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -6358,6 +7046,9 @@ pub mod runtime_types {
                         para_id: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                         other_id: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0xa6edfdf031afb921faeaae9765689cfc;
                 }
             }
         }
@@ -6383,12 +7074,18 @@ pub mod runtime_types {
                         para: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xdea2689e26f7186f2d87baa01f54f8ae;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     ParaNotOnboarding,
                     #[codec(index = 1u8)]
                     LeaseError,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x330a1b9fe229483794f5e8599d6c3c54;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -6403,6 +7100,9 @@ pub mod runtime_types {
                         extra_reserved: u128,
                         total_amount: u128,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x3c7df92449d305a21d0d57f986fb4a7b;
                 }
             }
         }
@@ -6559,10 +7259,16 @@ pub mod runtime_types {
                     #[codec(index = 52u8)]
                     set_minimum_backing_votes { new: u32 },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xb1de593c7ddfa1aee5aec47f398f93c7;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     InvalidNewValue,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x60613384af9fa334f28344d610741105;
                 }
             }
         }
@@ -6575,6 +7281,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Remote,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DisputeLocation {
+                const TYPE_HASH: u128 = 0xb35ae22024a39e8cbc79d0ec6083aa6e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DisputeResult {
                 #[codec(index = 0u8)]
@@ -6582,12 +7291,18 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Invalid,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DisputeResult {
+                const TYPE_HASH: u128 = 0x0e4f039887e5678f159f08014d567f99;
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_unfreeze,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x7aa22035e74c03258ae337e50ad2723b;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -6610,6 +7325,9 @@ pub mod runtime_types {
                     #[codec(index = 8u8)]
                     UnconfirmedDispute,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x0295554c23555f7bf339446c8c3411e5;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -6625,6 +7343,9 @@ pub mod runtime_types {
                     #[codec(index = 2u8)]
                     Revert(u32),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x85afed7f766f08719439be02406f1088;
+                }
             }
             pub mod slashing {
                 pub mod pallet {
@@ -6636,6 +7357,9 @@ pub mod runtime_types {
                             dispute_proof: super::super::super::super::super::runtime_types::polkadot_primitives::v6::slashing::DisputeProof,
                             key_owner_proof: super::super::super::super::super::runtime_types::sp_session::MembershipProof,
                         },
+                    }
+                    impl ::ferroscale_runtime_types::TypeHash for Call {
+                        const TYPE_HASH: u128 = 0xf63281c1048c6010624eedad1d48af09;
                     }
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub enum Error {
@@ -6651,6 +7375,9 @@ pub mod runtime_types {
                         ValidatorIndexIdMismatch,
                         #[codec(index = 5u8)]
                         DuplicateSlashingReport,
+                    }
+                    impl ::ferroscale_runtime_types::TypeHash for Error {
+                        const TYPE_HASH: u128 = 0x9a6931b73ab29708d95e8aac0a0a0794;
                     }
                 }
             }
@@ -6668,6 +7395,9 @@ pub mod runtime_types {
                 pub sender_deposit: u128,
                 pub recipient_deposit: u128,
             }
+            impl ::ferroscale_runtime_types::TypeHash for HrmpChannel {
+                const TYPE_HASH: u128 = 0x55858d8a4454e0a68f079d610e967e64;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HrmpOpenChannelRequest {
                 pub confirmed: bool,
@@ -6676,6 +7406,9 @@ pub mod runtime_types {
                 pub max_message_size: u32,
                 pub max_capacity: u32,
                 pub max_total_size: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HrmpOpenChannelRequest {
+                const TYPE_HASH: u128 = 0x3054d8bfe77efd499eb23353dd00c313;
             }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -6728,6 +7461,9 @@ pub mod runtime_types {
                         recipient: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x944a4ace7bde389ec50de4e655829296;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6770,6 +7506,9 @@ pub mod runtime_types {
                     WrongWitness,
                     #[codec(index = 19u8)]
                     ChannelCreationNotAuthorized,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x3453f725f76f9c0475ad6fafc424d27b;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -6815,6 +7554,9 @@ pub mod runtime_types {
                         recipient: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x5ab683208c27b46b9bdfa48a262fee4a;
+                }
             }
         }
         pub mod inclusion {
@@ -6825,6 +7567,9 @@ pub mod runtime_types {
                 Ump(
                     super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::UmpQueueId,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for AggregateMessageOrigin {
+                const TYPE_HASH: u128 = 0x9a1db8fb7f9c37112ee9f3c5b0e08c21;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct AvailabilityBitfieldRecord<N> {
@@ -6857,10 +7602,16 @@ pub mod runtime_types {
                     super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for UmpQueueId {
+                const TYPE_HASH: u128 = 0x610cb56028f98ba94e17c528190312f7;
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {}
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x6a7f099fd4d368e9645e314224f6095b;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6922,6 +7673,9 @@ pub mod runtime_types {
                     #[codec(index = 28u8)]
                     BitfieldReferencesFreedCore,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x25d404f9606ec4dc806805d4cb9e1b84;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -6956,6 +7710,9 @@ pub mod runtime_types {
                         count: u32,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x8ca02d8e0941343bfed53a9e63362f33;
+                }
             }
         }
         pub mod initializer {
@@ -6970,12 +7727,18 @@ pub mod runtime_types {
                 >,
                 pub session_index: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BufferedSessionChange {
+                const TYPE_HASH: u128 = 0xdc76f1e5436f1190d91d109659253a33;
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_approve { up_to: u32 },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xf627bd90fed087a1d46082e0ed182ed9;
                 }
             }
         }
@@ -6989,6 +7752,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Origin {
+                    const TYPE_HASH: u128 = 0xf687a33320c0f10958ccd510950b7ae1;
+                }
             }
         }
         pub mod paras {
@@ -6998,6 +7764,9 @@ pub mod runtime_types {
                 pub genesis_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
                 pub validation_code: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCode,
                 pub para_kind: bool,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ParaGenesisArgs {
+                const TYPE_HASH: u128 = 0x5148d91c82cac0be0d09eb792c3066c4;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ParaLifecycle {
@@ -7015,6 +7784,9 @@ pub mod runtime_types {
                 OffboardingParathread,
                 #[codec(index = 6u8)]
                 OffboardingParachain,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ParaLifecycle {
+                const TYPE_HASH: u128 = 0x3aef6432b0e1ee00907c9d29d7a1401b;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParaPastCodeMeta<N> {
@@ -7068,6 +7840,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 No,
             }
+            impl ::ferroscale_runtime_types::TypeHash for SetGoAhead {
+                const TYPE_HASH: u128 = 0x9fcc6a02808b2da68e3578296a24df08;
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -7116,6 +7891,9 @@ pub mod runtime_types {
                         context: u32,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x9bf5763ccf68052029535b4fe29f9292;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -7142,6 +7920,9 @@ pub mod runtime_types {
                     PvfCheckSubjectInvalid,
                     #[codec(index = 11u8)]
                     CannotUpgradeCode,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x9ae276415f8281e50f7d639930545d53;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -7182,6 +7963,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0xfa0e0ab61376a2668274d029e886e189;
+                }
             }
         }
         pub mod paras_inherent {
@@ -7198,6 +7982,9 @@ pub mod runtime_types {
                         >,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x7a4d887c81e0f47e74e3c92f4f4da897;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -7213,6 +8000,9 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     DisputeInvalid,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xe97bc911edb7abddaca92f0debea3cac;
+                }
             }
         }
         pub mod scheduler {
@@ -7221,6 +8011,9 @@ pub mod runtime_types {
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Assignment {
                     pub para_id: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Assignment {
+                    const TYPE_HASH: u128 = 0x0f0b3b54d84c31a2cf0418f32ba7de76;
                 }
             }
             pub mod pallet {
@@ -7255,6 +8048,9 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {}
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x973efbcd301b1653012514b0dba20443;
+                }
             }
         }
     }
@@ -7269,10 +8065,16 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             DivisionByZero,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
+            const TYPE_HASH: u128 = 0x008cb2a3d597c9b92f05b877e085c46c;
+        }
         pub mod fixed_point {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedI64(pub i64);
+            impl ::ferroscale_runtime_types::TypeHash for FixedI64 {
+                const TYPE_HASH: u128 = 0x1c3db48d29fdfa52b073e6a2c4f870f3;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedU128(pub u128);
             impl ::parity_scale_codec::CompactAs for FixedU128 {
@@ -7288,6 +8090,9 @@ pub mod runtime_types {
                 fn from(c: ::parity_scale_codec::Compact<FixedU128>) -> Self {
                     c.0
                 }
+            }
+            impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
+                const TYPE_HASH: u128 = 0x17c6bf814d64622dd7b4e4f5fb852442;
             }
         }
         pub mod per_things {
@@ -7308,6 +8113,9 @@ pub mod runtime_types {
                     c.0
                 }
             }
+            impl ::ferroscale_runtime_types::TypeHash for PerU16 {
+                const TYPE_HASH: u128 = 0x1f9dbc5b74e9c2c52e374acccbc858a4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Perbill(pub u32);
             impl ::parity_scale_codec::CompactAs for Perbill {
@@ -7324,12 +8132,24 @@ pub mod runtime_types {
                     c.0
                 }
             }
+            impl ::ferroscale_runtime_types::TypeHash for Perbill {
+                const TYPE_HASH: u128 = 0xea38661ed519891b58df3736ff592d11;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Percent(pub u8);
+            impl ::ferroscale_runtime_types::TypeHash for Percent {
+                const TYPE_HASH: u128 = 0x731b5e2a65bb015f1c4c471dfecc01fe;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Permill(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for Permill {
+                const TYPE_HASH: u128 = 0xcd9a29b75460287f91b8264ae44aca45;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Perquintill(pub u64);
+            impl ::ferroscale_runtime_types::TypeHash for Perquintill {
+                const TYPE_HASH: u128 = 0x365c50250021db1bda2a687a15cd29c7;
+            }
         }
     }
     pub mod sp_authority_discovery {
@@ -7339,6 +8159,9 @@ pub mod runtime_types {
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0xd08d8c4ba93692c9722d49441f70e2c2;
+            }
         }
     }
     pub mod sp_consensus_babe {
@@ -7352,6 +8175,9 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             PrimaryAndSecondaryVRFSlots,
         }
+        impl ::ferroscale_runtime_types::TypeHash for AllowedSlots {
+            const TYPE_HASH: u128 = 0xbabcbaea845b74aa0faa3019e95df98c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BabeConfiguration {
             pub slot_duration: u64,
@@ -7363,10 +8189,16 @@ pub mod runtime_types {
             pub randomness: [u8; 32usize],
             pub allowed_slots: super::super::runtime_types::sp_consensus_babe::AllowedSlots,
         }
+        impl ::ferroscale_runtime_types::TypeHash for BabeConfiguration {
+            const TYPE_HASH: u128 = 0x8a1bcd0f1c8b3a3511c9e173da1e00de;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BabeEpochConfiguration {
             pub c: (u64, u64),
             pub allowed_slots: super::super::runtime_types::sp_consensus_babe::AllowedSlots,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for BabeEpochConfiguration {
+            const TYPE_HASH: u128 = 0xa116187dcd9d7e9d013574be67753d22;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Epoch {
@@ -7379,14 +8211,23 @@ pub mod runtime_types {
             pub randomness: [u8; 32usize],
             pub config: super::super::runtime_types::sp_consensus_babe::BabeEpochConfiguration,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Epoch {
+            const TYPE_HASH: u128 = 0x34df0cba8af3ddb941399faf3c328f5c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
+            const TYPE_HASH: u128 = 0x67822a6fd5670aa9d7764973c4243e48;
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x83836050a77ef9e999d0993ca8183437;
+            }
         }
         pub mod digests {
             use ::parity_scale_codec::{Decode, Encode};
@@ -7397,6 +8238,9 @@ pub mod runtime_types {
                     c: (u64, u64),
                     allowed_slots: super::super::super::runtime_types::sp_consensus_babe::AllowedSlots,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for NextConfigDescriptor {
+                const TYPE_HASH: u128 = 0xdac1ed507321360973b3e8cb3163dc7f;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PreDigest {
@@ -7413,22 +8257,34 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_consensus_babe::digests::SecondaryVRFPreDigest,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for PreDigest {
+                const TYPE_HASH: u128 = 0x0069025a7111931e0e616c79e7a86a90;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PrimaryPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
                 pub vrf_signature: super::super::super::runtime_types::sp_core::sr25519::vrf::VrfSignature,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PrimaryPreDigest {
+                const TYPE_HASH: u128 = 0x7e494f9c66898cf46090160230f4a953;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SecondaryPlainPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for SecondaryPlainPreDigest {
+                const TYPE_HASH: u128 = 0xf9dfdd6858fe238c573492697178fe5e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SecondaryVRFPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
                 pub vrf_signature: super::super::super::runtime_types::sp_core::sr25519::vrf::VrfSignature,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for SecondaryVRFPreDigest {
+                const TYPE_HASH: u128 = 0xcc6fcc8dc83133f2d923b7f1856d0b95;
             }
         }
     }
@@ -7449,6 +8305,9 @@ pub mod runtime_types {
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
+            const TYPE_HASH: u128 = 0x7cfaf5faec74c277274a1c9347545939;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ValidatorSet<AuthorityId> {
             pub validators: Vec<AuthorityId>,
@@ -7477,10 +8336,16 @@ pub mod runtime_types {
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::ecdsa::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0xa4abdaf6cab7b77471efe197e0f736a6;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(
                 pub super::super::super::runtime_types::sp_core::ecdsa::Signature,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x0e3ed829abcfe885430f4d370286f881;
+            }
         }
         pub mod mmr {
             use ::parity_scale_codec::{Decode, Encode};
@@ -7495,6 +8360,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Payload(pub Vec<([u8; 2usize], Vec<u8>)>);
+            impl ::ferroscale_runtime_types::TypeHash for Payload {
+                const TYPE_HASH: u128 = 0x8246ddc4a062c1423ebab1a62752fcd7;
+            }
         }
     }
     pub mod sp_consensus_grandpa {
@@ -7528,16 +8396,25 @@ pub mod runtime_types {
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
+            const TYPE_HASH: u128 = 0x644a053337cb00328cde6139d4098a21;
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::ed25519::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x1b627a872ce452d7786c9e9c0e2d128d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(
                 pub super::super::super::runtime_types::sp_core::ed25519::Signature,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0xb66ec966270a478baf3d62da87aad6cf;
+            }
         }
     }
     pub mod sp_consensus_slots {
@@ -7551,44 +8428,77 @@ pub mod runtime_types {
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Slot(pub u64);
+        impl ::ferroscale_runtime_types::TypeHash for Slot {
+            const TYPE_HASH: u128 = 0xfaffab54497a71f7cf8f219e549782bd;
+        }
     }
     pub mod sp_core {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueMetadata(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueMetadata {
+            const TYPE_HASH: u128 = 0x8d9445126569435bb2a2e57eb0ff125a;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Void {}
+        impl ::ferroscale_runtime_types::TypeHash for Void {
+            const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
+        }
         pub mod crypto {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct KeyTypeId(pub [u8; 4usize]);
+            impl ::ferroscale_runtime_types::TypeHash for KeyTypeId {
+                const TYPE_HASH: u128 = 0x268d0d112175a89065e2d6dadeab0a6f;
+            }
         }
         pub mod ecdsa {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 33usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0xd977b39d3ffb0ae2e8dd33a9bfe4533f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 65usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x246b8e8d29e789b35a00da53253aa7e4;
+            }
         }
         pub mod ed25519 {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x00b7604b546bc9fd97d16f304530579f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x170fe7feb740446aa023e6b930e063bb;
+            }
         }
         pub mod sr25519 {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x8b8e4f900bb942c1fd2b42b87c895124;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x19abb7b541807ef7b7c542dc9078f869;
+            }
             pub mod vrf {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct VrfSignature {
                     pub output: [u8; 32usize],
                     pub proof: [u8; 64usize],
+                }
+                impl ::ferroscale_runtime_types::TypeHash for VrfSignature {
+                    const TYPE_HASH: u128 = 0x6706726bc31553823265232b6bb9482b;
                 }
             }
         }
@@ -7601,15 +8511,24 @@ pub mod runtime_types {
             pub fatal_error: bool,
             pub errors: super::super::runtime_types::sp_inherents::InherentData,
         }
+        impl ::ferroscale_runtime_types::TypeHash for CheckInherentsResult {
+            const TYPE_HASH: u128 = 0xd9f1b1bfbe3d50a0fa0e9bc296904929;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InherentData {
             pub data: ::ferroscale_runtime_types::BTreeMap<[u8; 8usize], Vec<u8>>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for InherentData {
+            const TYPE_HASH: u128 = 0x8e44cf1a89e3db95d493040a1d18f7dd;
         }
     }
     pub mod sp_mmr_primitives {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EncodableOpaqueLeaf(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for EncodableOpaqueLeaf {
+            const TYPE_HASH: u128 = 0x08174830780fde0442f4b5e19cfcd93d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Error {
             #[codec(index = 0u8)]
@@ -7633,6 +8552,9 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             InvalidBestKnownBlock,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Error {
+            const TYPE_HASH: u128 = 0x378f44dd1b5946ad1cfa5b91cc1e6067;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Proof<Hash> {
             pub leaf_indices: Vec<u64>,
@@ -7647,6 +8569,9 @@ pub mod runtime_types {
             pub minimal_stake: u128,
             pub sum_stake: u128,
             pub sum_stake_squared: u128,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ElectionScore {
+            const TYPE_HASH: u128 = 0x1c6dcf1c640f4cb18786052a1089030c;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Support<AccountId> {
@@ -7687,6 +8612,9 @@ pub mod runtime_types {
             #[codec(index = 13u8)]
             RootNotAllowed,
         }
+        impl ::ferroscale_runtime_types::TypeHash for DispatchError {
+            const TYPE_HASH: u128 = 0x136527a878ecd35d8f860e1ab89b90bc;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct DispatchErrorWithPostInfo<Info> {
             pub post_info: Info,
@@ -7697,6 +8625,9 @@ pub mod runtime_types {
             pub index: u8,
             pub error: [u8; 4usize],
         }
+        impl ::ferroscale_runtime_types::TypeHash for ModuleError {
+            const TYPE_HASH: u128 = 0xd402aae50c16b0bde2cfbe93a012cc4d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSignature {
             #[codec(index = 0u8)]
@@ -7706,6 +8637,9 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Ecdsa(super::super::runtime_types::sp_core::ecdsa::Signature),
         }
+        impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
+            const TYPE_HASH: u128 = 0x4b741ea82cea99bbacea6339ab8f8396;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSigner {
             #[codec(index = 0u8)]
@@ -7714,6 +8648,9 @@ pub mod runtime_types {
             Sr25519(super::super::runtime_types::sp_core::sr25519::Public),
             #[codec(index = 2u8)]
             Ecdsa(super::super::runtime_types::sp_core::ecdsa::Public),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for MultiSigner {
+            const TYPE_HASH: u128 = 0x904024c42cadb61bbd1e2a1c7255d9c8;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TokenError {
@@ -7738,12 +8675,18 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             Blocked,
         }
+        impl ::ferroscale_runtime_types::TypeHash for TokenError {
+            const TYPE_HASH: u128 = 0xc3df2109ec2d0df34a3ec75a49978360;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TransactionalError {
             #[codec(index = 0u8)]
             LimitReached,
             #[codec(index = 1u8)]
             NoLayer,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for TransactionalError {
+            const TYPE_HASH: u128 = 0x0cdac8f0e9d03266508beb610aab1748;
         }
         pub mod generic {
             pub mod block {
@@ -7762,6 +8705,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::sp_runtime::generic::digest::DigestItem,
                     >,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Digest {
+                    const TYPE_HASH: u128 = 0x4bd21bb3a16398e294ae279fa98d78c8;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum DigestItem {
                     #[codec(index = 6u8)]
@@ -7774,6 +8720,9 @@ pub mod runtime_types {
                     Other(Vec<u8>),
                     #[codec(index = 8u8)]
                     RuntimeEnvironmentUpdated,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for DigestItem {
+                    const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
                 }
             }
             pub mod era {
@@ -8293,6 +9242,9 @@ pub mod runtime_types {
                     #[codec(index = 255u8)]
                     Mortal255(u8),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Era {
+                    const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
+                }
             }
             pub mod header {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -8311,6 +9263,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlakeTwo256;
+            impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
+                const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
+            }
         }
         pub mod transaction_validity {
             use ::parity_scale_codec::{Decode, Encode};
@@ -8339,6 +9294,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 BadSigner,
             }
+            impl ::ferroscale_runtime_types::TypeHash for InvalidTransaction {
+                const TYPE_HASH: u128 = 0x48c00b512077e620f55258aa60c9ad43;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionSource {
                 #[codec(index = 0u8)]
@@ -8347,6 +9305,9 @@ pub mod runtime_types {
                 Local,
                 #[codec(index = 2u8)]
                 External,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for TransactionSource {
+                const TYPE_HASH: u128 = 0x1f94321cc658ac8d50edbc0f2a7b2509;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionValidityError {
@@ -8359,6 +9320,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_runtime::transaction_validity::UnknownTransaction,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for TransactionValidityError {
+                const TYPE_HASH: u128 = 0x267f052fe0c1dea769e83a169c203acb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UnknownTransaction {
                 #[codec(index = 0u8)]
@@ -8368,6 +9332,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Custom(u8),
             }
+            impl ::ferroscale_runtime_types::TypeHash for UnknownTransaction {
+                const TYPE_HASH: u128 = 0x8a198e9fdd4c2891ba9fbc97ce9903fc;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidTransaction {
                 pub priority: u64,
@@ -8375,6 +9342,9 @@ pub mod runtime_types {
                 pub provides: Vec<Vec<u8>>,
                 pub longevity: u64,
                 pub propagate: bool,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ValidTransaction {
+                const TYPE_HASH: u128 = 0x9b8023bb71ab3d4a53d077056cef703d;
             }
         }
     }
@@ -8385,6 +9355,9 @@ pub mod runtime_types {
             pub session: u32,
             pub trie_nodes: Vec<Vec<u8>>,
             pub validator_count: u32,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for MembershipProof {
+            const TYPE_HASH: u128 = 0x05d944c26a6fd386310fe00e0acf711a;
         }
     }
     pub mod sp_staking {
@@ -8410,6 +9383,9 @@ pub mod runtime_types {
             pub transaction_version: u32,
             pub state_version: u8,
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeVersion {
+            const TYPE_HASH: u128 = 0x0eb0a72f804cbb5f944e34cf8d8b4948;
+        }
     }
     pub mod sp_weights {
         use ::parity_scale_codec::{Decode, Encode};
@@ -8417,6 +9393,9 @@ pub mod runtime_types {
         pub struct RuntimeDbWeight {
             pub read: u64,
             pub write: u64,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeDbWeight {
+            const TYPE_HASH: u128 = 0x07cbe65deee5259a6d4f0dc6cca620d8;
         }
         pub mod weight_v2 {
             use ::parity_scale_codec::{Decode, Encode};
@@ -8426,6 +9405,9 @@ pub mod runtime_types {
                 pub ref_time: u64,
                 #[codec(compact)]
                 pub proof_size: u64,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Weight {
+                const TYPE_HASH: u128 = 0x9711cd4ef0bd87b2e3b722a5b6a5785a;
             }
         }
     }
@@ -8713,6 +9695,9 @@ pub mod runtime_types {
                 ),
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for NposCompactSolution24 {
+            const TYPE_HASH: u128 = 0xb36fb5e5dfb2dd24951c3e53a9515cc7;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum OriginCaller {
             #[codec(index = 0u8)]
@@ -8733,6 +9718,9 @@ pub mod runtime_types {
             XcmPallet(super::super::runtime_types::pallet_xcm::pallet::Origin),
             #[codec(index = 4u8)]
             Void(super::super::runtime_types::sp_core::Void),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
+            const TYPE_HASH: u128 = 0x5a888046b72b8d58791b08f2ee37f471;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ProxyType {
@@ -8755,8 +9743,14 @@ pub mod runtime_types {
             #[codec(index = 8u8)]
             NominationPools,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ProxyType {
+            const TYPE_HASH: u128 = 0x026e7bca6b550eb4a3c8b9af1e0da7c6;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Runtime;
+        impl ::ferroscale_runtime_types::TypeHash for Runtime {
+            const TYPE_HASH: u128 = 0xb9b108f087c3304350546da87da4d89c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeCall {
             #[codec(index = 0u8)]
@@ -8908,6 +9902,9 @@ pub mod runtime_types {
             #[codec(index = 200u8)]
             Beefy(super::super::runtime_types::pallet_beefy::pallet::Call),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeCall {
+            const TYPE_HASH: u128 = 0xbc8f4a7e6a9eb409db2e0e6963af86ea;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeError {
             #[codec(index = 0u8)]
@@ -9049,6 +10046,9 @@ pub mod runtime_types {
             #[codec(index = 200u8)]
             Beefy(super::super::runtime_types::pallet_beefy::pallet::Error),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeError {
+            const TYPE_HASH: u128 = 0x1a6a45bb1e048a3271767ab511d99f46;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeEvent {
             #[codec(index = 0u8)]
@@ -9180,6 +10180,9 @@ pub mod runtime_types {
             #[codec(index = 101u8)]
             AssetRate(super::super::runtime_types::pallet_asset_rate::pallet::Event),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeEvent {
+            const TYPE_HASH: u128 = 0x8979b87bfcaa3c3309e2e92cf1ac7975;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeFreezeReason {
             #[codec(index = 41u8)]
@@ -9187,12 +10190,18 @@ pub mod runtime_types {
                 super::super::runtime_types::pallet_nomination_pools::pallet::FreezeReason,
             ),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeFreezeReason {
+            const TYPE_HASH: u128 = 0xbc2a87fa0a50d9b816bdd6628b6f8f25;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeHoldReason {
             #[codec(index = 32u8)]
             Preimage(super::super::runtime_types::pallet_preimage::pallet::HoldReason),
             #[codec(index = 38u8)]
             Nis(super::super::runtime_types::pallet_nis::pallet::HoldReason),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeHoldReason {
+            const TYPE_HASH: u128 = 0x7667d4c9b78ecfe69a7fce72215aa498;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SessionKeys {
@@ -9203,6 +10212,9 @@ pub mod runtime_types {
             pub para_assignment: super::super::runtime_types::polkadot_primitives::v6::assignment_app::Public,
             pub authority_discovery: super::super::runtime_types::sp_authority_discovery::app::Public,
             pub beefy: super::super::runtime_types::sp_consensus_beefy::ecdsa_crypto::Public,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for SessionKeys {
+            const TYPE_HASH: u128 = 0x3c692cfb573aa91c41efb820b9b624a5;
         }
         pub mod governance {
             pub mod origins {
@@ -9265,6 +10277,9 @@ pub mod runtime_types {
                         #[codec(index = 26u8)]
                         Fellowship9Dan,
                     }
+                    impl ::ferroscale_runtime_types::TypeHash for Origin {
+                        const TYPE_HASH: u128 = 0x22fde3a1ef860a483da67ab48dcca38b;
+                    }
                 }
             }
         }
@@ -9278,6 +10293,9 @@ pub mod runtime_types {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::xcm::v3::junctions::Junctions,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for MultiLocation {
+                    const TYPE_HASH: u128 = 0x27aa4e873bf953e3dfa85a183316d9ce;
+                }
             }
         }
     }
@@ -9288,12 +10306,18 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::multiasset::AssetId),
         }
+        impl ::ferroscale_runtime_types::TypeHash for VersionedAssetId {
+            const TYPE_HASH: u128 = 0xfb187d0e43feb0ee17259c1e9c2a0c7d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedMultiAssets {
             #[codec(index = 1u8)]
             V2(super::super::runtime_types::xcm::v2::multiasset::MultiAssets),
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::multiasset::MultiAssets),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for VersionedMultiAssets {
+            const TYPE_HASH: u128 = 0x9bde9ab8e97dde1ff28f6c360e807c45;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedMultiLocation {
@@ -9304,12 +10328,18 @@ pub mod runtime_types {
                 super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
             ),
         }
+        impl ::ferroscale_runtime_types::TypeHash for VersionedMultiLocation {
+            const TYPE_HASH: u128 = 0xaf08035ca9417d142bacaec2a9019d62;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedResponse {
             #[codec(index = 2u8)]
             V2(super::super::runtime_types::xcm::v2::Response),
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::Response),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for VersionedResponse {
+            const TYPE_HASH: u128 = 0xbd163f3500bfc7a9385cb1d26d6a1988;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedXcm {
@@ -9323,6 +10353,9 @@ pub mod runtime_types {
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DoubleEncoded {
                 pub encoded: Vec<u8>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DoubleEncoded {
+                const TYPE_HASH: u128 = 0x9f4f15250b777d3097919b1e32349176;
             }
         }
         pub mod v2 {
@@ -9354,6 +10387,9 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 Treasury,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BodyId {
+                const TYPE_HASH: u128 = 0x797b4eee6d0c6d9ee6c862dad8624bc4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum BodyPart {
                 #[codec(index = 0u8)]
@@ -9376,6 +10412,9 @@ pub mod runtime_types {
                     #[codec(compact)]
                     denom: u32,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for BodyPart {
+                const TYPE_HASH: u128 = 0x218c90137e05f097154c42afd3c9b0d5;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Instruction {
@@ -9537,6 +10576,9 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 Kusama,
             }
+            impl ::ferroscale_runtime_types::TypeHash for NetworkId {
+                const TYPE_HASH: u128 = 0xaada86a2e93a439acb6cd73530ab9bbf;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum OriginKind {
                 #[codec(index = 0u8)]
@@ -9547,6 +10589,9 @@ pub mod runtime_types {
                 Superuser,
                 #[codec(index = 3u8)]
                 Xcm,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for OriginKind {
+                const TYPE_HASH: u128 = 0x1c0b484b41b9ef76bbcb7b544e28612f;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Response {
@@ -9565,12 +10610,18 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 Version(u32),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Response {
+                const TYPE_HASH: u128 = 0x5c2fcdb426680ebb8ff26f8959a6a279;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum WeightLimit {
                 #[codec(index = 0u8)]
                 Unlimited,
                 #[codec(index = 1u8)]
                 Limited(#[codec(compact)] u64),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for WeightLimit {
+                const TYPE_HASH: u128 = 0xcbdb07b893c9d8267bfe635f7c4eaa05;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Xcm(
@@ -9616,6 +10667,9 @@ pub mod runtime_types {
                         part: super::super::super::super::runtime_types::xcm::v2::BodyPart,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junction {
+                    const TYPE_HASH: u128 = 0x9790efba23a1f5a8dc232396afff23e6;
+                }
             }
             pub mod multiasset {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -9627,6 +10681,9 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 1u8)]
                     Abstract(Vec<u8>),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for AssetId {
+                    const TYPE_HASH: u128 = 0x32338d5248733473f0086cbb6188ed01;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetInstance {
@@ -9645,6 +10702,9 @@ pub mod runtime_types {
                     #[codec(index = 6u8)]
                     Blob(Vec<u8>),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
+                    const TYPE_HASH: u128 = 0x9fea39b1c8fa0388d8bc82b5c2f30d64;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
@@ -9654,10 +10714,16 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v2::multiasset::AssetInstance,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Fungibility {
+                    const TYPE_HASH: u128 = 0x5278b61bc76111b1d150dadbf53decee;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAsset {
                     pub id: super::super::super::super::runtime_types::xcm::v2::multiasset::AssetId,
                     pub fun: super::super::super::super::runtime_types::xcm::v2::multiasset::Fungibility,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for MultiAsset {
+                    const TYPE_HASH: u128 = 0x808b342eb176aeb1cc67e3697b348168;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum MultiAssetFilter {
@@ -9670,18 +10736,27 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v2::multiasset::WildMultiAsset,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for MultiAssetFilter {
+                    const TYPE_HASH: u128 = 0xa812a1b31746be77728e9d8cb9edab05;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAssets(
                     pub Vec<
                         super::super::super::super::runtime_types::xcm::v2::multiasset::MultiAsset,
                     >,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for MultiAssets {
+                    const TYPE_HASH: u128 = 0x658cf9b77eac54f6452098b0cb96efed;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
                     #[codec(index = 1u8)]
                     NonFungible,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
+                    const TYPE_HASH: u128 = 0x450d9508c7ba2581895bd11c1be9f028;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildMultiAsset {
@@ -9692,6 +10767,9 @@ pub mod runtime_types {
                         id: super::super::super::super::runtime_types::xcm::v2::multiasset::AssetId,
                         fun: super::super::super::super::runtime_types::xcm::v2::multiasset::WildFungibility,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for WildMultiAsset {
+                    const TYPE_HASH: u128 = 0xadc0269779364f191a80c5d362036a5d;
                 }
             }
             pub mod multilocation {
@@ -9761,10 +10839,16 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v2::junction::Junction,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junctions {
+                    const TYPE_HASH: u128 = 0xa950fd7bb99f39b9672dce260ff45378;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiLocation {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::xcm::v2::multilocation::Junctions,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for MultiLocation {
+                    const TYPE_HASH: u128 = 0x679e317f886a7aab607f40a967432e0d;
                 }
             }
             pub mod traits {
@@ -9823,6 +10907,9 @@ pub mod runtime_types {
                     Barrier,
                     #[codec(index = 25u8)]
                     WeightNotComputable,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xca1a80c6220316c0b766df4c754dc09b;
                 }
             }
         }
@@ -10072,6 +11159,9 @@ pub mod runtime_types {
                     >,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for MaybeErrorCode {
+                const TYPE_HASH: u128 = 0xd3e40915a30c9b977eec36f8a359691b;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PalletInfo {
                 #[codec(compact)]
@@ -10089,12 +11179,18 @@ pub mod runtime_types {
                 #[codec(compact)]
                 pub patch: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PalletInfo {
+                const TYPE_HASH: u128 = 0xc327c331aa9a04c06be1d30283829706;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct QueryResponseInfo {
                 pub destination: super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
                 #[codec(compact)]
                 pub query_id: u64,
                 pub max_weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for QueryResponseInfo {
+                const TYPE_HASH: u128 = 0x5ac7a9c1992ae881cc85987a10166e28;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Response {
@@ -10123,6 +11219,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::xcm::v3::MaybeErrorCode,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Response {
+                const TYPE_HASH: u128 = 0x92bf8a23a3b39c3f096349cc8d71362c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum WeightLimit {
                 #[codec(index = 0u8)]
@@ -10131,6 +11230,9 @@ pub mod runtime_types {
                 Limited(
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for WeightLimit {
+                const TYPE_HASH: u128 = 0x432e7389cf3915f180edd1b21a2f7726;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Xcm(
@@ -10161,6 +11263,9 @@ pub mod runtime_types {
                     #[codec(index = 9u8)]
                     Treasury,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for BodyId {
+                    const TYPE_HASH: u128 = 0x8868f6686a85dca0b57af9b04193497c;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum BodyPart {
                     #[codec(index = 0u8)]
@@ -10188,6 +11293,9 @@ pub mod runtime_types {
                         #[codec(compact)]
                         denom: u32,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for BodyPart {
+                    const TYPE_HASH: u128 = 0xcb7cba2aa0265645916abec5a5a67a24;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Junction {
@@ -10233,6 +11341,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::junction::NetworkId,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junction {
+                    const TYPE_HASH: u128 = 0xa4f3575f5c8e0a594fb853c59725be73;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum NetworkId {
                     #[codec(index = 0u8)]
@@ -10255,6 +11366,9 @@ pub mod runtime_types {
                     BitcoinCore,
                     #[codec(index = 9u8)]
                     BitcoinCash,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for NetworkId {
+                    const TYPE_HASH: u128 = 0x1ef2c7665e9e50f03668693cc2150726;
                 }
             }
             pub mod junctions {
@@ -10324,6 +11438,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::junction::Junction,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junctions {
+                    const TYPE_HASH: u128 = 0x260aba4e45e9daed3a760e7b17194fa2;
+                }
             }
             pub mod multiasset {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -10335,6 +11452,9 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 1u8)]
                     Abstract([u8; 32usize]),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for AssetId {
+                    const TYPE_HASH: u128 = 0xc9b1c4a535ab9e84aa5017cf7dde263e;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetInstance {
@@ -10351,6 +11471,9 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     Array32([u8; 32usize]),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
+                    const TYPE_HASH: u128 = 0x5d0822568ebcf569642a7a815f247772;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
@@ -10360,10 +11483,16 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::multiasset::AssetInstance,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Fungibility {
+                    const TYPE_HASH: u128 = 0xc6fc30bd7b2f863310a356814431305d;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAsset {
                     pub id: super::super::super::super::runtime_types::xcm::v3::multiasset::AssetId,
                     pub fun: super::super::super::super::runtime_types::xcm::v3::multiasset::Fungibility,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for MultiAsset {
+                    const TYPE_HASH: u128 = 0xd9a98539be8a7f8c4b83f85433b640a4;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum MultiAssetFilter {
@@ -10376,18 +11505,27 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::multiasset::WildMultiAsset,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for MultiAssetFilter {
+                    const TYPE_HASH: u128 = 0x2948a6edf57131a4462bae46c0970939;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAssets(
                     pub Vec<
                         super::super::super::super::runtime_types::xcm::v3::multiasset::MultiAsset,
                     >,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for MultiAssets {
+                    const TYPE_HASH: u128 = 0xde1c385c1cfb2d66296a702dcd24c4fe;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
                     #[codec(index = 1u8)]
                     NonFungible,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
+                    const TYPE_HASH: u128 = 0x5d3c2da8479829ee4afc042964508e94;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildMultiAsset {
@@ -10407,6 +11545,9 @@ pub mod runtime_types {
                         #[codec(compact)]
                         count: u32,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for WildMultiAsset {
+                    const TYPE_HASH: u128 = 0xd6b25d22a26f8db393291b1cf134625e;
                 }
             }
             pub mod traits {
@@ -10496,6 +11637,9 @@ pub mod runtime_types {
                     #[codec(index = 39u8)]
                     ExceedsStackLimit,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x94ae234ba95532de53e329870216af0b;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Outcome {
                     #[codec(index = 0u8)]
@@ -10511,6 +11655,9 @@ pub mod runtime_types {
                     Error(
                         super::super::super::super::runtime_types::xcm::v3::traits::Error,
                     ),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Outcome {
+                    const TYPE_HASH: u128 = 0x18674c6662dbc8c50cf8180ac9ed4419;
                 }
             }
         }
@@ -23027,6 +24174,1006 @@ pub mod pallets {
         }
     }
 }
+/// The structural hash (`ferroscale_core::type_hash`) of each metadata
+/// type these types were generated from, by type id, ascending: a
+/// generated decoder fits another runtime's type exactly when the
+/// hashes are equal.
+pub const TYPE_HASHES: &[(u32, u128)] = &[
+    (0u32, 0x38c7384411c683cd0346fd725ea09f4f),
+    (1u32, 0x8463e270225e0c4a32edb93a9c84306b),
+    (2u32, 0x4b6b0c0ce7fe8777db3783842421e595),
+    (3u32, 0xed6959cd25bc810b128023facdf28dda),
+    (4u32, 0xb6751e5067260a853945a1079d1ff28e),
+    (5u32, 0xb9923bf79a08d5cc4e1995f51ac8ff70),
+    (6u32, 0xb123a029f003355dbd7f4d247974b7bd),
+    (7u32, 0x83ab3da8634b9bc88448338778b392b9),
+    (8u32, 0x3d72bd6174409d856f46c7e6ee630353),
+    (9u32, 0x9711cd4ef0bd87b2e3b722a5b6a5785a),
+    (10u32, 0x6adfd57731f1d0c325fce3927dd6d3de),
+    (11u32, 0x050af23758a672fa4e41a23e9e08a624),
+    (12u32, 0xa8515a2cea5146e21a5ec63790aabcc6),
+    (13u32, 0xdafb2ca4afce8bb26c1d442e99431eac),
+    (14u32, 0x4bd21bb3a16398e294ae279fa98d78c8),
+    (15u32, 0x5235939b123970a2aef98cc3b0e5997e),
+    (16u32, 0xf27901c7e20beb244f1a5c955d775547),
+    (17u32, 0x16e8a97389f31b84bbc63d16e5db6085),
+    (18u32, 0x7aa84eafb2076cf4ac15723462e3a3cc),
+    (19u32, 0x54cc3b35e8ff23bbabe4469a702d93bb),
+    (20u32, 0x8979b87bfcaa3c3309e2e92cf1ac7975),
+    (21u32, 0x0e26f9eea6cff3fc5761e57062f15815),
+    (22u32, 0x33645e6edcfca06168dc830ea1e079da),
+    (23u32, 0x86779ec03eee656bf1730f7bd9cebc24),
+    (24u32, 0xe32a899be9fa98a5599dc413276768c6),
+    (25u32, 0x136527a878ecd35d8f860e1ab89b90bc),
+    (26u32, 0xd402aae50c16b0bde2cfbe93a012cc4d),
+    (27u32, 0xc3df2109ec2d0df34a3ec75a49978360),
+    (28u32, 0x008cb2a3d597c9b92f05b877e085c46c),
+    (29u32, 0x0cdac8f0e9d03266508beb610aab1748),
+    (30u32, 0x4097451d3c4058c8c2a21ba72945312d),
+    (31u32, 0xe8d2b37f44a8fd55d76f48cb3ef9db82),
+    (32u32, 0xd89f45e9f0959fda4c26d9d7f21a7402),
+    (33u32, 0x9c7b1ee63aabd647c96f5a8c20cc37d6),
+    (34u32, 0x93e1365992bc88926d1f421ab1fe7f9c),
+    (35u32, 0xde1dec38b6e3c142939fe13cb31eec74),
+    (36u32, 0xea38661ed519891b58df3736ff592d11),
+    (37u32, 0x38a6a8376f92ad183a3948c57f8b9708),
+    (38u32, 0x73e1f3c855c54f686f6aa4478425aa61),
+    (39u32, 0x7b493d612a3ced2b75c747fbd772ea02),
+    (40u32, 0xff2cb915a7b5b78978b6c67248318d6f),
+    (41u32, 0x1eef9b35b82a46f0273635094fb33e47),
+    (42u32, 0x75fd34d963171df315aa7cc8ba7554be),
+    (43u32, 0x6e2f92ca0dadd93acbb970f5566205dc),
+    (44u32, 0x929b230b33f6179872594c07e2fa6673),
+    (45u32, 0x43963643c2e68b7d89a6022893c0fb59),
+    (46u32, 0xa22e64905f2342df6094783489b897b4),
+    (47u32, 0x1b627a872ce452d7786c9e9c0e2d128d),
+    (48u32, 0x00b7604b546bc9fd97d16f304530579f),
+    (49u32, 0x50749b6eb587833c093693a0e23aa623),
+    (50u32, 0x540c0013dd110c40c0fa8ff6daeeaeb4),
+    (51u32, 0x8b8e4f900bb942c1fd2b42b87c895124),
+    (52u32, 0xc7920211d1e0c7b62449fa96acc479d0),
+    (53u32, 0x676c3986b1224221ae2685b314079a40),
+    (54u32, 0xb94681c11d212042f0a8db7db8e84d98),
+    (55u32, 0x9cedcc264851f537d8c3cf775b18c34a),
+    (56u32, 0x5252d55103c1a98780c7bec79c8206fb),
+    (57u32, 0x459cd631955a7ff7b50af11692da8567),
+    (58u32, 0x03b61a76f9ef75e2a542b1b8380a90e0),
+    (59u32, 0xad1bb67061cf58856bf5969fbe05418d),
+    (60u32, 0x27aa4e873bf953e3dfa85a183316d9ce),
+    (61u32, 0x260aba4e45e9daed3a760e7b17194fa2),
+    (62u32, 0xa4f3575f5c8e0a594fb853c59725be73),
+    (63u32, 0x7723bfdaae02eeb3d4d1f0e8cdada9d6),
+    (64u32, 0xd24e7d720c5aa23019412d0352255805),
+    (65u32, 0x1ef2c7665e9e50f03668693cc2150726),
+    (66u32, 0xfd38940ee1a0b23a1232cdd2c30817a9),
+    (67u32, 0x8868f6686a85dca0b57af9b04193497c),
+    (68u32, 0xcb7cba2aa0265645916abec5a5a67a24),
+    (69u32, 0xc9b1c4a535ab9e84aa5017cf7dde263e),
+    (70u32, 0xaf08035ca9417d142bacaec2a9019d62),
+    (71u32, 0x679e317f886a7aab607f40a967432e0d),
+    (72u32, 0xa950fd7bb99f39b9672dce260ff45378),
+    (73u32, 0x9790efba23a1f5a8dc232396afff23e6),
+    (74u32, 0xaada86a2e93a439acb6cd73530ab9bbf),
+    (75u32, 0xf2b0e7a987f15869ae3fcbdd440512b6),
+    (76u32, 0x797b4eee6d0c6d9ee6c862dad8624bc4),
+    (77u32, 0x218c90137e05f097154c42afd3c9b0d5),
+    (78u32, 0x446fad390bbde425af70e88c2a99616c),
+    (79u32, 0x3913d9a752c36b5d0016369827157a48),
+    (80u32, 0x45ac07c1ba2f1ddf01471869538a3073),
+    (81u32, 0x598959227f3fc1a2e3f1c0ec91905804),
+    (82u32, 0xbc8f4a7e6a9eb409db2e0e6963af86ea),
+    (83u32, 0x430ee126e790a8677fba4d2113f8aaab),
+    (84u32, 0x1b0a9a44627916f3d2850306316ddf02),
+    (85u32, 0x323e3a6501639ed9b42cbecc2ecd0d1a),
+    (86u32, 0xf2008e10e6cd20db8fbaeaacfd3bc977),
+    (87u32, 0x0c7d14c9171b6eb34eebaf74e50097e9),
+    (88u32, 0x5c669dc3480444c06686c8191348f323),
+    (89u32, 0xdca844ef394d05647f17eb644d088e38),
+    (90u32, 0x83836050a77ef9e999d0993ca8183437),
+    (91u32, 0xfaffab54497a71f7cf8f219e549782bd),
+    (92u32, 0x05d944c26a6fd386310fe00e0acf711a),
+    (93u32, 0xdac1ed507321360973b3e8cb3163dc7f),
+    (94u32, 0x946270105707fd05ddd38d02b99cff15),
+    (95u32, 0xbabcbaea845b74aa0faa3019e95df98c),
+    (96u32, 0x8d4f537b62408891252c21fdf7888df0),
+    (97u32, 0x2cb64af82f6bf081e3053bbfe92ea194),
+    (98u32, 0xceda55d68e5c1f8a41446dabe6f43c96),
+    (99u32, 0x29580f370851329f5f15c0d27a96b97b),
+    (100u32, 0x1cf652e5b38fc6faa380e9b6b22c61bb),
+    (101u32, 0x332bf49ee2f251e11380a2979f549641),
+    (102u32, 0xd677850b032279c3addf325cf0992371),
+    (103u32, 0x4de90a4d971bda7eb0d0801f0d23b1bf),
+    (104u32, 0xd38262d4a17cb6498b3e61c2b0caf9f1),
+    (105u32, 0x731b5e2a65bb015f1c4c471dfecc01fe),
+    (106u32, 0x317a5a85007ca9d34f27183eb207c75a),
+    (107u32, 0xe27f0c9c5697d6c17383f677cb06d756),
+    (108u32, 0xa14c9e55e8052b7580d1ccd927247ff4),
+    (109u32, 0x0d32b4c080593555726909f5a46fe6fb),
+    (110u32, 0xb21baafd936adfbd05321ab3e78e0781),
+    (111u32, 0x7672a0ee01bd50ad8a25412432f0ec6a),
+    (112u32, 0x3c692cfb573aa91c41efb820b9b624a5),
+    (113u32, 0xd83628d32ddb6fb1b312d1cfb4875600),
+    (114u32, 0x9dcc63898f1f9e5237c3c31b0c03f41d),
+    (115u32, 0xd08d8c4ba93692c9722d49441f70e2c2),
+    (116u32, 0xa4abdaf6cab7b77471efe197e0f736a6),
+    (117u32, 0xd977b39d3ffb0ae2e8dd33a9bfe4533f),
+    (118u32, 0xfa52c76c80178549b5cb2bc04dcaca99),
+    (119u32, 0xb09ed1df620857b4566c744294e08817),
+    (120u32, 0x3e0e423f8a34753c19217251b0e1b9fb),
+    (121u32, 0xa4a5335f915d441dc51be77cb956817b),
+    (122u32, 0x11dd7c10193e6db3251d6c1373af41de),
+    (123u32, 0x933aa489591c4f87d4d1365a2b11f741),
+    (124u32, 0xb66ec966270a478baf3d62da87aad6cf),
+    (125u32, 0x170fe7feb740446aa023e6b930e063bb),
+    (126u32, 0x30360dbbfc76ca6fe8a560bd093aeb15),
+    (127u32, 0xfec95269f3263f4b4e30a08c3cc79726),
+    (128u32, 0xb1b68e7b42e2782d922a45316fce2f05),
+    (129u32, 0x1456a387d80f478841edeff302086550),
+    (130u32, 0x669af062380852a6f6f9dd2df7126a8c),
+    (131u32, 0x283e71a7f27e6c219ed994dc002c8aa0),
+    (132u32, 0xd37f3d99d6b16283fa07a84f8ab4dc67),
+    (133u32, 0x108cc6113f1e72b93cb6d216c763e506),
+    (134u32, 0x19abb7b541807ef7b7c542dc9078f869),
+    (135u32, 0x553e3608ed56f6f47d8ee6e192e3120f),
+    (136u32, 0x6322f1eb30391c0b5ae289e8c2674f94),
+    (137u32, 0x819b1e563a42091000465132418a2e9a),
+    (138u32, 0x43d4369f71480a9eb0f11515f3ab976f),
+    (139u32, 0x0f383dad6bd95928759ac78e01acf5d9),
+    (140u32, 0x8183a21e0ecd9e55d1206620cf0a4540),
+    (141u32, 0x51848dc8b9eab38c032e35b9485ed665),
+    (142u32, 0x528e4d6d3189e48d700aaf25bb221698),
+    (143u32, 0x5a888046b72b8d58791b08f2ee37f471),
+    (144u32, 0xac4eb986fb971eff4771444b2b7f20c3),
+    (145u32, 0x22fde3a1ef860a483da67ab48dcca38b),
+    (146u32, 0xf687a33320c0f10958ccd510950b7ae1),
+    (147u32, 0xecf90193012ebdef744dd9f50e9c276d),
+    (148u32, 0xf5b6888092b240188807079f23a52592),
+    (149u32, 0xe86ad659c4afa394f4d190a1d8b24690),
+    (150u32, 0xc3622efb607e552eca28956a95aa4783),
+    (151u32, 0x440c34af96135fd65d5d7c71c6c7e071),
+    (152u32, 0x67ee24f15a5ab85f348ee71daf11d968),
+    (153u32, 0x528e4d6d3189e48d700aaf25bb221698),
+    (154u32, 0x933aa85b93b47a940016ee7f97ff3dfe),
+    (155u32, 0x859cae8ac761c400eab16e09dc0ee428),
+    (156u32, 0x40381f1b5f7164f9fdf1d1c003b15794),
+    (157u32, 0x5b0db7d0b3b58fe23709a99c1b86d8b4),
+    (158u32, 0xd36d0fa96988abefb7187c0e068ff80e),
+    (159u32, 0x008e4c23f2bc1909eb0f14aed7f2bf93),
+    (160u32, 0x9b8543ddb24215becc60a68ec442e28c),
+    (161u32, 0xd7ba2b644488e669e14e9f0b617345d7),
+    (162u32, 0x78e2bbab33ccd8217b465c7f55075c60),
+    (163u32, 0x78ea4b892a5413fc3c7c5ec05810984b),
+    (164u32, 0xa536cf3645d3a0dba195cb37068faf9a),
+    (165u32, 0xa4c6f6048389adbc9b5ac77b3fb114ed),
+    (166u32, 0xb6a8b50017df7f9300ad8a68bb63febe),
+    (167u32, 0x567c9f233a589a4fcfbc24fd9fd0710d),
+    (168u32, 0xb291bea1323fe5e95683e884e5605673),
+    (169u32, 0xe7925e69dae56e36aeb21b67a41f4a35),
+    (170u32, 0xb925a474be1a8158f30e5de8d67a3a38),
+    (171u32, 0x8cee877c045ac240345079dbade67f40),
+    (172u32, 0xac85a8758e88af754c8bf154091efdbe),
+    (173u32, 0x594b7da3e23a06db03e7cd97975ac7c2),
+    (174u32, 0xb27f9dea70802d749361d425c90dad84),
+    (175u32, 0x8e819d157018d82582ca58eb6ecf5d16),
+    (176u32, 0xe156c911d92595caacf638a27b48489f),
+    (177u32, 0xf5d222a6f76e3c91471945f7e669ecf0),
+    (178u32, 0x784c3b193f5b83408449ae6381a67eff),
+    (179u32, 0xf546f8bd368b100021882b16f9316281),
+    (180u32, 0x91b471bded02181ec73689a8a1621402),
+    (181u32, 0x20e460e5f731f8a132a69ebb16ffebd1),
+    (182u32, 0xd95724a2cf73a1b8e6ac4d68ca2fa928),
+    (183u32, 0x76a3b94cb97412fee4315691c89231f6),
+    (184u32, 0x364b3453512f370b5213f09a51f87ca3),
+    (185u32, 0x71ac1e84224d4ec71aa99fe3af018fca),
+    (186u32, 0x22c7f04502f0c8093908af97e3803522),
+    (187u32, 0xa73eaadf54f44a53d30e646935320cb7),
+    (188u32, 0xe4a691f2d880216632487e301830790a),
+    (189u32, 0x341cc47cddbb3cae2e7227efa5189a33),
+    (190u32, 0x24eaeb228abed0ac7ae7fa6a04a61df2),
+    (191u32, 0x50612526eb46a39fede30a14935ae7f3),
+    (192u32, 0xfde5964831d1ce97160b2fde0940f22b),
+    (193u32, 0x41ac5632f5ecf39fda98b16d2e409c04),
+    (194u32, 0x8359f9c00c1d971027dfeb13a52b1db1),
+    (195u32, 0xed9629f0ce5b6bbd91e356af3a69f701),
+    (196u32, 0x9e0652b438776e108dbe3dd78e7b7739),
+    (197u32, 0x84cd876105a6d6e782130f3418f9fbe3),
+    (198u32, 0x45d4e7cd68949d087bc3fabdf7d1c7f5),
+    (199u32, 0x54b4ea98b09e020016ea41392bd35485),
+    (200u32, 0x661f91aa7d04f4b3583d8545bfdc173f),
+    (201u32, 0xe5d0e449d19394cc28520415c2cc4b81),
+    (202u32, 0x10b181332c4c89f4664912311b3cf94a),
+    (203u32, 0x8033b94400eae03807775ab643943e72),
+    (204u32, 0x0bd8b2cdf59bbf120511fe6fb0daf560),
+    (205u32, 0x8241bd616f7ebee45b98c09a6a3cd874),
+    (206u32, 0x282ee9076fecbff6702945dc7bda58ac),
+    (207u32, 0x383bc7dc4590ba3c16eece87bb08614e),
+    (208u32, 0x1f71265e009d31cb798e0c71578e9091),
+    (209u32, 0x679b40672f1c5b30df590e58bbe81791),
+    (210u32, 0xaca5fc06d128fdfafec181732b815f61),
+    (211u32, 0x5da53b534c59eea6de26e9cc1923f35c),
+    (212u32, 0x5e300117e287c884be315afaa983057d),
+    (213u32, 0xd42fdc0369446a08852c89d1673dbef1),
+    (214u32, 0x9036aaa42cfee3c3d205196d29d2c689),
+    (215u32, 0xb74853bb2ca8a16622f06541d514dc38),
+    (216u32, 0x026e7bca6b550eb4a3c8b9af1e0da7c6),
+    (217u32, 0x51b3961eaf5b7301db26cd39c142615f),
+    (218u32, 0x687c65e95006e28fc58df997e7ac460c),
+    (219u32, 0xda22f8b41ce28a1cde63daa77dda6fc9),
+    (220u32, 0x5ed9036b58b88626c4df0d14e9ff9eca),
+    (221u32, 0x6ef4bae355089e829d9096df098eb03e),
+    (222u32, 0x4c8498f42cdb309235e90368f99691e9),
+    (223u32, 0xe5fd54b368c457e1e6a058d8aec243b5),
+    (224u32, 0xcfbd5c8018534d87e52cb3a9b2c20517),
+    (225u32, 0xb46e390d863807ee9ef726fe2e9408cb),
+    (226u32, 0xb36fb5e5dfb2dd24951c3e53a9515cc7),
+    (227u32, 0x36df7a82ed86068707299d4a4020f1f1),
+    (228u32, 0x1cb43e50cf90e26eb8e2eb0a34eccda3),
+    (229u32, 0xbf0fd7db027fb4a71c2dd243cebd9250),
+    (230u32, 0xd82617f879ed91e42356bf0116a74a55),
+    (231u32, 0x4f9c2464fb8f8c32d5c87963ac194fcd),
+    (232u32, 0x025366d2914306526a72882d3da1a9f0),
+    (233u32, 0x4ed4e6de19de8e707a81e7d7224a00bd),
+    (234u32, 0x1f9dbc5b74e9c2c52e374acccbc858a4),
+    (235u32, 0x6ef5a15129e03cc6147a70a25168ead8),
+    (236u32, 0x360cb4659bfd29116fddb0421d16ba71),
+    (237u32, 0x715740bf3479a2fa15c869337850086c),
+    (238u32, 0x69e2b8de2f26409be008dc7bd006ea9d),
+    (239u32, 0x2047fee5aab920aa2e0f56ddf0eb1222),
+    (240u32, 0x8687bc6ce47d7264e33f7b0ec5207a5e),
+    (241u32, 0x94fd939b94608990ba2a7a233b6c3743),
+    (242u32, 0x1e5126c716afef37c8cabc50d49b3f48),
+    (243u32, 0xdd3acb91b8a73f071d08358c709a899b),
+    (244u32, 0x45810a2d130859b2fc8ccac6771c2f83),
+    (245u32, 0x048b8b388c947b28acbc75fb78b78688),
+    (246u32, 0xfdce6a9ac1390b6ad00459847eb3f9ea),
+    (247u32, 0x7b414d3375c3364d3998553edf56ae7e),
+    (248u32, 0x608326a879fa6740abd6bb2533a7df18),
+    (249u32, 0xb5189c5a3d59f5898b99f100cbd7ff83),
+    (250u32, 0x4071e476b8fff78f59eaae07e033c109),
+    (251u32, 0xcd40296f0539e492dd7826bec23435ca),
+    (252u32, 0x247d2b340e40b7dc4910cf7316464f40),
+    (253u32, 0x1b204e3a2a7a10dd58da50868e2a1529),
+    (254u32, 0xffe63042ddc1e834e7df0fd13d38422d),
+    (255u32, 0x0a9c243a23133ee312b68dcd9284cb5f),
+    (256u32, 0x8fa8895ff62f30163e14b61a08a3f7ac),
+    (257u32, 0x188b2aeb0193247af475593e6edf2c33),
+    (258u32, 0xf3d312a98e73ec634605bdfb6ec94e1b),
+    (259u32, 0x70cb67c6473b775b6a90b0467c9d1a0a),
+    (260u32, 0x83ba334ac0b5de88bbd2b22656909037),
+    (261u32, 0x3f376f1a4342e7d4e9641a145c3bd561),
+    (262u32, 0x558cdb02226fa74217e47c0eda0a87f0),
+    (263u32, 0xefb569f1f92c70ebd29df5829060b09e),
+    (264u32, 0x33924747062778e90887eca18edeb705),
+    (265u32, 0x5a586b3fb5b1e8210fc928a2ff3ec0bf),
+    (266u32, 0x1b4991a40a69576086c562069ea6e546),
+    (267u32, 0xd9594482cfc465c00d135af25b1b0d12),
+    (268u32, 0xafc1f403e0f81fd94671d35f8311b774),
+    (269u32, 0x5a22c20218bb05712177c07797bd71e5),
+    (270u32, 0xac34944c613f7c42a10bdf0b3b5c2d4a),
+    (271u32, 0x88660246a10acb2693301bdf13f71e15),
+    (272u32, 0x5c8685948e232782aa5f3d75c77cbb8e),
+    (273u32, 0xe3d0385a4f3080a35a269dc3282047d5),
+    (274u32, 0x23047399c36a705f5e4f48f0226e1b4f),
+    (275u32, 0x21f978818b282b475e40820ed60a6266),
+    (276u32, 0x263c322864f43f99d85c19ca194efbf7),
+    (277u32, 0x9658a978f100701a8bb4bd1d0dfa212d),
+    (278u32, 0xdbe296df3804b07bcf7001c83ead45bd),
+    (279u32, 0x6e4f31ffd9f2dc0161291a10018728c1),
+    (280u32, 0xe8a973551618c8ba95963c53a0204c65),
+    (281u32, 0xf7083e84511197bdee1fcdb9eca4f6cc),
+    (282u32, 0x01bd825cb2afcb739e2e996228954e18),
+    (283u32, 0xc6306a330e054e0db174c4141442e0f5),
+    (284u32, 0x7f31054919867b0e0a8f9b7d1dae32c8),
+    (285u32, 0xd73acd8652c229b815c6a616a5b7ecb1),
+    (286u32, 0xc5928640b5d2b763a4a5f8f609047540),
+    (287u32, 0x59e555762e3472a8192fd9091745e162),
+    (288u32, 0xf14ee6c72ca56ae3fa6aadf2b011a34a),
+    (289u32, 0x5d3783c946e8647e71ee4d27041e0538),
+    (290u32, 0x4a94ce21baaa150d3a54eaa8eccc44e7),
+    (291u32, 0x28280a52df90eb6c38547f094710daa7),
+    (292u32, 0xf35d40fe5591e1aeea9388f0c90ed553),
+    (293u32, 0xe28d12e29b5df5cd7855149152b10a0a),
+    (294u32, 0x3cb7e35e733900e6ac89d6bb4e9c1739),
+    (295u32, 0xb4608d7b9546b59d028854c290b04582),
+    (296u32, 0x52b9a7d4cdcdaaab4d35787b55a83cf3),
+    (297u32, 0xd3ea322ed7aa50250fc8936f28e295e7),
+    (298u32, 0x4fdc931ba6e6d0be9fb3f98083cf5fcb),
+    (299u32, 0xaef7a2bf66043d731a62983f8db969cd),
+    (300u32, 0x28bc6d7a55a7f2916182d72f39ac56b4),
+    (301u32, 0x1c6dcf1c640f4cb18786052a1089030c),
+    (302u32, 0xd586707e8a71f6053a51159ffe2799a1),
+    (303u32, 0x30592e566c2b3326237a00cb47874734),
+    (304u32, 0xfad8230b85ccd23464d1b10573e8e512),
+    (305u32, 0xdbd61fca998bfde66c03f1c0c1dc5132),
+    (306u32, 0x09b11368ec15bb65819f9da839cf993f),
+    (307u32, 0xba712f65897e2361808248be026fd5dd),
+    (308u32, 0x4e5ce5d0118df9c250df8a133d560a12),
+    (309u32, 0x65add6c78c9deccf991b8ae1026f938e),
+    (310u32, 0x4eb073851ad77969822b15de3960442b),
+    (311u32, 0x365c50250021db1bda2a687a15cd29c7),
+    (312u32, 0x332bf49ee2f251e11380a2979f549641),
+    (313u32, 0x64ec75f2402e1b46cb7610d47cbdbd1d),
+    (314u32, 0xceb3e436602df3f721726e1fcab122f7),
+    (315u32, 0xca4623451f560cb40b15c9e328ad3c10),
+    (316u32, 0x51242b6ba80c23ae2103518fd37a533c),
+    (317u32, 0x0bf6c4f3c6e27de267c7a68fb16b9bd6),
+    (318u32, 0x753d7e8e0156bc70b03f2dac2048684c),
+    (319u32, 0xfb385fbe30689564b070750f90ee8571),
+    (320u32, 0xb43c5624663fed0d4f0dd1f2623d48ba),
+    (321u32, 0x865f44a9c6705ea2cf697fee384001f4),
+    (322u32, 0x39862bcd4785eb20440c90a6ecc3a980),
+    (323u32, 0xf55566e4f0d47a1d90ff25d3d8c735ea),
+    (324u32, 0x0f3d88d3b845a28c50a25282a75dd40c),
+    (325u32, 0x97739ff3ad8d460901855626936b7989),
+    (326u32, 0xb1de593c7ddfa1aee5aec47f398f93c7),
+    (327u32, 0x7d17a77a301c5d40d956c6ec52f0d258),
+    (328u32, 0xabfec387ea18929bd37ead6024d4db67),
+    (329u32, 0x51cc1c34f4f61e0d8c617ccb74ed1ba0),
+    (330u32, 0x668132dcf38eadfa3780b07fcbf23d26),
+    (331u32, 0xc0517701838c35a0ec2876f778ef9f16),
+    (332u32, 0x7e3d6de82af917fd8a00cf92d03e5656),
+    (333u32, 0x973efbcd301b1653012514b0dba20443),
+    (334u32, 0x6a7f099fd4d368e9645e314224f6095b),
+    (335u32, 0x7a4d887c81e0f47e74e3c92f4f4da897),
+    (336u32, 0xadce19a7e8b9a7e77e895d4c79f4ab1e),
+    (337u32, 0xf77173241f1200d8b4fef34f92fd7a80),
+    (338u32, 0x25ed6a16e50e867beae0c0d9539ed928),
+    (339u32, 0x037e1a098c72c5212edb7917ab669ac2),
+    (340u32, 0x6835f7858f8827c423b3959ef865cfe5),
+    (342u32, 0xd128e415ba3fd66d52ece04126f43cdb),
+    (343u32, 0xc7eae00f6e60805c51827d7295939282),
+    (344u32, 0x6bd4d32fbf06afbb1bcbf5ed7850a93b),
+    (345u32, 0x553ddb1f2a7c8bae89eb97d747dce0b5),
+    (346u32, 0x0402c56fdff22d6e6e0b2ff0043e822f),
+    (347u32, 0x9ecba5b671faa35877e25a5de6deb2d3),
+    (348u32, 0xd88dc799d3422284ccfa2cf9866d7873),
+    (349u32, 0xe6d61a9a1b098c074cc9a195e84107d7),
+    (350u32, 0x14c9569ff2dbe3eda4dae5c7fe0fdec8),
+    (351u32, 0xb84d24bac73779350c5d1a779076d0e8),
+    (352u32, 0x2eb2d97e2621f82e1c6672fca448c48c),
+    (353u32, 0x7e0c7242b2615ee5f543b62c0ad5b28d),
+    (354u32, 0x3bee8ac90cff73e50458288d6ea081ab),
+    (355u32, 0xe613134de505a426e9cad3d37e78179c),
+    (356u32, 0x59e036de0a2b55f286267a70f44f1198),
+    (357u32, 0xb181454d4c7abe30dac35bb8d6b899b1),
+    (358u32, 0x6616650329c91b02ad5b723534d70616),
+    (359u32, 0x00b9ed0cf588f5451902c5498ba50ed3),
+    (360u32, 0x1b16ece11069863fd235b13d3ac84b5b),
+    (361u32, 0xb083c1a3693e0f3098c1458fc36b8fdd),
+    (362u32, 0xfb425434af3b7ec1e50f371d1f757117),
+    (363u32, 0xa4d562fb8216b4923f3339af51bbebf8),
+    (364u32, 0x96d91d7cc3ddefaf58bb464eb230e7ac),
+    (365u32, 0x99e6e824a72759ef6985af86949e0dde),
+    (366u32, 0x57fb5036ece1aa52d383d2a7cf3df936),
+    (367u32, 0x79c28fe6fef490fb2dc7536e6488fffb),
+    (368u32, 0x817c320b03631969715624ba4408966c),
+    (369u32, 0x9bf5763ccf68052029535b4fe29f9292),
+    (370u32, 0xc098e051b6dc1c7b82f38b8152a1b468),
+    (371u32, 0xf627bd90fed087a1d46082e0ed182ed9),
+    (372u32, 0x944a4ace7bde389ec50de4e655829296),
+    (373u32, 0xa296e1695f7c8889fc48ce562dd4aba4),
+    (374u32, 0x7aa22035e74c03258ae337e50ad2723b),
+    (375u32, 0xf63281c1048c6010624eedad1d48af09),
+    (376u32, 0xf71c28653fc9b51bbe97e9a3265d9dc1),
+    (377u32, 0xb896da4064d17259793cde7ec8438ec4),
+    (378u32, 0xc36fd9b2b37efddcae82a16528638f6b),
+    (379u32, 0x5f022513cb8ad9fc2a6dd028ab4ac527),
+    (380u32, 0xdea2689e26f7186f2d87baa01f54f8ae),
+    (381u32, 0x7ded5b86c71551e50129c897561dbc9e),
+    (382u32, 0x9c6d913d6d6c10eed7f85ae072e9e51d),
+    (383u32, 0xb4462e712aee036c188dd206a8547ee2),
+    (384u32, 0x6c79874bf79ba43b7db7eaff8cab8821),
+    (385u32, 0x904024c42cadb61bbd1e2a1c7255d9c8),
+    (386u32, 0x55ff44404ba3f13227d59ebcef6dff08),
+    (387u32, 0x4b741ea82cea99bbacea6339ab8f8396),
+    (388u32, 0x246b8e8d29e789b35a00da53253aa7e4),
+    (389u32, 0x2b124a97b70af6322ac17ce0bb6ab949),
+    (390u32, 0x3425e95da94a25a4c4b340eb1383603e),
+    (391u32, 0xebe295d24d67f7b7eade6985d8f2c143),
+    (392u32, 0xe1d423200a2632bd73f01185357d2476),
+    (393u32, 0x743639155a84058d8bbbf51c53474d2f),
+    (394u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (395u32, 0xb807bbc9968daf3d63f8629f3ce6a270),
+    (396u32, 0x33d7aa89e71b5c1f10cc9600bd505047),
+    (397u32, 0xe8570f76050765590c7d459c80fa5c29),
+    (398u32, 0x971d145a6028d35293953aa6d4e72eb5),
+    (399u32, 0x8dd5819fa1c7483d47ac44b46ea66a16),
+    (400u32, 0x658cf9b77eac54f6452098b0cb96efed),
+    (401u32, 0x6d723986ab83857043483fb908ba5365),
+    (402u32, 0x808b342eb176aeb1cc67e3697b348168),
+    (403u32, 0x32338d5248733473f0086cbb6188ed01),
+    (404u32, 0x5278b61bc76111b1d150dadbf53decee),
+    (405u32, 0x9fea39b1c8fa0388d8bc82b5c2f30d64),
+    (406u32, 0x5c2fcdb426680ebb8ff26f8959a6a279),
+    (407u32, 0x7cd3ae8ccd7a8c7fa3f24c8ca737c941),
+    (408u32, 0xf5467d8c311e0365a11d8a2b5325b3f2),
+    (409u32, 0xca1a80c6220316c0b766df4c754dc09b),
+    (410u32, 0x1c0b484b41b9ef76bbcb7b544e28612f),
+    (411u32, 0x9f4f15250b777d3097919b1e32349176),
+    (412u32, 0xa812a1b31746be77728e9d8cb9edab05),
+    (413u32, 0xadc0269779364f191a80c5d362036a5d),
+    (414u32, 0x450d9508c7ba2581895bd11c1be9f028),
+    (415u32, 0xcbdb07b893c9d8267bfe635f7c4eaa05),
+    (416u32, 0x4ee65abefc3231311de82f193d54195f),
+    (417u32, 0xa467f16af20890854e87a0e5217e4450),
+    (418u32, 0xc58cf0a8d2fc5afcb06b7d5e97962a90),
+    (419u32, 0xde1c385c1cfb2d66296a702dcd24c4fe),
+    (420u32, 0xdceeff4a1e08d4f6def2f9ea2c2ffb97),
+    (421u32, 0xd9a98539be8a7f8c4b83f85433b640a4),
+    (422u32, 0xc6fc30bd7b2f863310a356814431305d),
+    (423u32, 0x5d0822568ebcf569642a7a815f247772),
+    (424u32, 0x92bf8a23a3b39c3f096349cc8d71362c),
+    (425u32, 0xa2614411782c36e84900ea7c85170ff0),
+    (426u32, 0x9d2feb62910f8e87221c47b0a9a08408),
+    (427u32, 0x94ae234ba95532de53e329870216af0b),
+    (428u32, 0x4155154caa8386710dd705222c08a785),
+    (429u32, 0xc327c331aa9a04c06be1d30283829706),
+    (430u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (431u32, 0x90b4e3e295ea0466e1b02b75fea65fda),
+    (432u32, 0xd3e40915a30c9b977eec36f8a359691b),
+    (433u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (434u32, 0xf21acba60e9ea4f0ed9321c1858afd31),
+    (435u32, 0x5ac7a9c1992ae881cc85987a10166e28),
+    (436u32, 0x2948a6edf57131a4462bae46c0970939),
+    (437u32, 0xd6b25d22a26f8db393291b1cf134625e),
+    (438u32, 0x5d3c2da8479829ee4afc042964508e94),
+    (439u32, 0x432e7389cf3915f180edd1b21a2f7726),
+    (440u32, 0x9bde9ab8e97dde1ff28f6c360e807c45),
+    (441u32, 0x3e429caf43ac4d399298a64ff036fb54),
+    (442u32, 0x4deaaaef28d8ca6356ea16364f96f557),
+    (443u32, 0x884c6be5890a7b346f924f5bc4a693ee),
+    (444u32, 0xd589c33e5076d49791c05d0a84adc372),
+    (445u32, 0x9f4f15250b777d3097919b1e32349176),
+    (446u32, 0x259e8b42b3095536d2a4e8cb00aa717f),
+    (447u32, 0x867925f34e7be0ad7f4bb5927c450380),
+    (448u32, 0x97d296feed062e03456704b81435e0a7),
+    (449u32, 0x89c939a0d0a4d3edfcf8abbec33d0c00),
+    (450u32, 0x9a1db8fb7f9c37112ee9f3c5b0e08c21),
+    (451u32, 0x610cb56028f98ba94e17c528190312f7),
+    (452u32, 0x1db54a01d9e15ab57d7cc0848ef90ce4),
+    (453u32, 0x17c6bf814d64622dd7b4e4f5fb852442),
+    (454u32, 0x2e8258a4b572f249829cd75d00eb7b9f),
+    (455u32, 0x9aa09f98ac844f993aa1bff540026fde),
+    (456u32, 0x0e3ed829abcfe885430f4d370286f881),
+    (457u32, 0x577bfec45f7b71a2863550b15802add9),
+    (458u32, 0x34e9d608da448d02181cdd20969e45cc),
+    (459u32, 0x8246ddc4a062c1423ebab1a62752fcd7),
+    (460u32, 0x8f4704ea03e0539d1efa03d8eee24938),
+    (461u32, 0xa6178c0994775c70e290c951129a58f5),
+    (462u32, 0x546666926f99c23d91dcc47e62aaca31),
+    (463u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (464u32, 0xf6c4eb7b34ae11000310dfcf44bd1918),
+    (465u32, 0xc9ceef264d72e4b0d088716c4ea17cd7),
+    (466u32, 0x8bccdfc51dcb730da2ae1e99f8d7384a),
+    (467u32, 0xf057b80147ef8f1a56d0f49d4e483e1d),
+    (468u32, 0x559137df42cb501606164af7f1c95dd3),
+    (469u32, 0x0af22e83b0ac20dbd5ff87e54e378659),
+    (470u32, 0xfb390a36fc0343306178c097925db803),
+    (471u32, 0xfc57da5aec7bdea62fb14a8c08f0857e),
+    (472u32, 0xaf8c7dba310e920216bc396801c64309),
+    (473u32, 0xcffa66e10be0ec218a795488966fbc10),
+    (474u32, 0xaf5d0380a28757d427037f28ac79a1e5),
+    (475u32, 0x76d8b4fe538c4d5a3fd3fa5cce23d204),
+    (476u32, 0x14e295c0435717e82ed22867295fd5d0),
+    (477u32, 0x378e6e1d07c14db31f05964944378e6b),
+    (478u32, 0x6fa9676ae4b2694d3f87fb5340bd62b5),
+    (479u32, 0x5f4893acccb8086ff52019c3301d9a57),
+    (480u32, 0xc0bcaa5e41ed129b0f01f0c7c4a50230),
+    (481u32, 0x45aa9c23aec65f0168ae05102bbc60f4),
+    (482u32, 0x2a654d582970289ebfa20d571e98ec70),
+    (483u32, 0xbba1c046055c6ed514c38ccb2039fc99),
+    (484u32, 0x71fb36c107345a5de08acde34b573b4e),
+    (485u32, 0x676df70f7c31947030669af0054f7257),
+    (486u32, 0x7e0df07783ebd43e0f82ea9be42200fd),
+    (487u32, 0xa46e67173522a0f87b0ab1b1c7cf35a2),
+    (488u32, 0x93592f984c706e2691d2556826a4c861),
+    (489u32, 0xa0201e37dc5e5af2d5635bab38095ea7),
+    (490u32, 0xc66efa49aa0dcd247b5503b81fc401a0),
+    (491u32, 0x0c4b1d0fc058f769a7b8b1b8824181ec),
+    (492u32, 0x2d5045560108b7dc2ac4ced799b09881),
+    (493u32, 0x19bd98c29aa9d15f1e3dee21b04d65a9),
+    (494u32, 0xe8d2b37f44a8fd55d76f48cb3ef9db82),
+    (495u32, 0x44d55d1ee039eb9ae76dc90b8cfec81d),
+    (496u32, 0x0fde2f9b7e929b49725c4ac43aa7913a),
+    (497u32, 0x3d2d5bce3792c8e210e16f2d43619efe),
+    (498u32, 0x8ca02d8e0941343bfed53a9e63362f33),
+    (499u32, 0x793f4f68c23386676c599ef4683d4fcc),
+    (500u32, 0xe98ed3ec0be9e2135bd7e92e28544f83),
+    (501u32, 0x91926166de8a3b14702d8f289b9f75ca),
+    (502u32, 0xfa0e0ab61376a2668274d029e886e189),
+    (503u32, 0x5ab683208c27b46b9bdfa48a262fee4a),
+    (504u32, 0x85afed7f766f08719439be02406f1088),
+    (505u32, 0xb35ae22024a39e8cbc79d0ec6083aa6e),
+    (506u32, 0x0e4f039887e5678f159f08014d567f99),
+    (507u32, 0xa6edfdf031afb921faeaae9765689cfc),
+    (508u32, 0x3c7df92449d305a21d0d57f986fb4a7b),
+    (509u32, 0x51bb5d0a81a9d1426f5a3e0b05dd76dd),
+    (510u32, 0x30255b538f2dfc532745a1e0a5ca8b92),
+    (511u32, 0xacf359ae68c514f66a0e913bedbaf370),
+    (512u32, 0x6eba3bd703505837136432c117b5607d),
+    (513u32, 0xe7ec3ef8ac05fca41ae89f25ccd7bade),
+    (514u32, 0x941b7a3227f79e9faadc742533898a2c),
+    (515u32, 0x18674c6662dbc8c50cf8180ac9ed4419),
+    (516u32, 0xb50077ff6b824b23c940e80cfb211746),
+    (517u32, 0x649b8272274230fdc9f52075982fe340),
+    (518u32, 0xf3537427ffc0beab3bf6271ccc768d16),
+    (519u32, 0x99cbdc724dfa5168c281d150718acffb),
+    (520u32, 0xc815aa182230c38e25643faa1ad4f8ed),
+    (521u32, 0xf5c40d6559c675d395a36ffa7dddfa45),
+    (522u32, 0x35dcad917c2d61abb87bb9d5cdba2612),
+    (523u32, 0xa79064c50207fa033b4230d88d548604),
+    (524u32, 0x59c92a264d78ac22ff2451c4b151f50d),
+    (525u32, 0xda4e8d7808812e7502a1bdad575f9a25),
+    (526u32, 0x4d1f59799507a46338f49a30cc3c3f9f),
+    (527u32, 0x24b73aad86ac89481f2c7712e02c7aac),
+    (528u32, 0x07cbe65deee5259a6d4f0dc6cca620d8),
+    (529u32, 0x0eb0a72f804cbb5f944e34cf8d8b4948),
+    (530u32, 0x6ba6911ddaa164936342512ed5ce6748),
+    (531u32, 0x1c757bcd36a71b1e9defafd7132f95fd),
+    (532u32, 0xdd3fe55a5bdf1bbb08b45a54df9b64ec),
+    (533u32, 0xe1c18e9b519a89d94da3e4570eff5c4c),
+    (534u32, 0x437c63dcbb907e996c65e542d6dffcd6),
+    (535u32, 0xc8e9f0e9f9d90a7539b7550a5db093f7),
+    (536u32, 0x8ac92b13389b3f1b5255ff54a28741e6),
+    (537u32, 0xe5a78b4a8cba7adb8b0e37653d75a5db),
+    (538u32, 0x03bd0be11318f267c6d312616df657e0),
+    (539u32, 0xe192d850c110c529dc56f241d38467bd),
+    (540u32, 0x0069025a7111931e0e616c79e7a86a90),
+    (541u32, 0x7e494f9c66898cf46090160230f4a953),
+    (542u32, 0x6706726bc31553823265232b6bb9482b),
+    (543u32, 0xf9dfdd6858fe238c573492697178fe5e),
+    (544u32, 0xcc6fcc8dc83133f2d923b7f1856d0b95),
+    (545u32, 0xa116187dcd9d7e9d013574be67753d22),
+    (546u32, 0x405736ce94f3998cb555fcf292d25d9f),
+    (547u32, 0x8ecab006b1d730ad0e710e0f2e35905c),
+    (548u32, 0xd3873a420dd3ddcd1388c31e2e9d1cd0),
+    (549u32, 0xdf5edcc5274c264fd0e0c12556717961),
+    (550u32, 0x2f9e0525b9c5d2c08d333b4e57edff80),
+    (551u32, 0x4fc4841e944338f8dbc8c5720fbf2603),
+    (552u32, 0xab1b42d603bd0dfd447ff041be7ca7cf),
+    (553u32, 0x0d3a0690c685d1a444f735270697f063),
+    (554u32, 0x9cb64b10af41be8f25cc0e19af4505c0),
+    (555u32, 0xcbce25d21db8183a1e6174925bd0ee03),
+    (556u32, 0xd49a94caf6036d87bfe79e36ec1eaa44),
+    (557u32, 0xc377fc46bf2993dc759ad439698ecd0e),
+    (558u32, 0x2e7ce17f0a6c9b8e61e47badfe292369),
+    (559u32, 0x594966e1b9e72ff8d177ea6a102a3686),
+    (560u32, 0xf830ad110c9903a375cdc55e5317775a),
+    (561u32, 0x7667d4c9b78ecfe69a7fce72215aa498),
+    (562u32, 0x6c28307c6cdb8a69663d66698e38c1b3),
+    (563u32, 0x029404ca7276df4c68c43cebcfb1d6b3),
+    (564u32, 0x2b54e3c8a86a46187fc396aa74e6124e),
+    (565u32, 0xc74ad2cf142759220bc4bb6912816ef7),
+    (566u32, 0xd05a2eb712ebfbe3b34fb0a1e92f72f6),
+    (567u32, 0xbc2a87fa0a50d9b816bdd6628b6f8f25),
+    (568u32, 0x3d3a48d56e0994909ee910b1eccd3e17),
+    (569u32, 0x7daa63f17744541d1958b03eadfa92aa),
+    (570u32, 0x25db05f890ae9013d9bb2d867ff42af3),
+    (571u32, 0x80ffa4fd46a6d0cf960827bfb10bb23f),
+    (572u32, 0xd005bfda8bc8cbf3bb3bf1b3843d69af),
+    (573u32, 0xde260e52e6098c7c6c2accb88534c56e),
+    (574u32, 0x5e23199e5d1d0ea7ceb207d36ac291dd),
+    (575u32, 0xc6cc92a0227d402f84c19f8f1988bed5),
+    (576u32, 0xf318c2527541f009b4be590976fccd32),
+    (577u32, 0xc68c799c0b14b08f5c47f7580f55aa06),
+    (578u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (579u32, 0x1874e945044137fac815c246c77f2161),
+    (580u32, 0x3a404623bb5fd743d164848b36c1b141),
+    (581u32, 0x771089dcda50cf0ae07e0fb48fed2fd2),
+    (582u32, 0x8c3a57dec487811e508492bbb54fc366),
+    (583u32, 0x007f1ac76f1b684b0036dc747bcafc45),
+    (584u32, 0x647b8b26b5409f8002130eee0dd6cee3),
+    (585u32, 0xd46cebc1fe39784d95526b6b55e9153f),
+    (586u32, 0xfbf03b484daa6270349026ca93fc835a),
+    (587u32, 0xfb0b3b0a0a574b21b4b9cbaa5b489c43),
+    (588u32, 0x23157ab426fbbee2231a524c46c1fa27),
+    (589u32, 0xc0224b01d19ca43ffc0ec8a78e86fb2c),
+    (590u32, 0x2348620c9251ef2684d8a7a6179b513c),
+    (591u32, 0xbf8809507d8ccd5c1a2d64b3267fa4ff),
+    (592u32, 0x47f0bbf15df10492522e318dfe6d9384),
+    (593u32, 0x6eebc66ee6b64e0f479d9fe1adc7d198),
+    (594u32, 0x296ef1e0e0525d9a9e53552c1536c3fc),
+    (595u32, 0x16cc631ae7c26c58f9ab13b9c9f38957),
+    (596u32, 0xcedafe62ef4ffe2859687b094d3d09df),
+    (597u32, 0xa28ed9b74f94d51528dd38e509058482),
+    (598u32, 0xd536f62a821b42643855d6bdae899a80),
+    (599u32, 0x268d0d112175a89065e2d6dadeab0a6f),
+    (600u32, 0x124b1afd8acef1fa747dc307cb16a09f),
+    (601u32, 0xd1529636135801ed8e726c1021a6ab3a),
+    (602u32, 0x13f651b96a9ce31610d9a34c016ecc81),
+    (603u32, 0x01a5f443df8bf86562cc12b390ba9bc0),
+    (604u32, 0xa67867b1783ef2ad576b93a25d11d5df),
+    (605u32, 0x4af07a20775e94558052204bab4e786e),
+    (606u32, 0xb7a411b874dbc09f4fb1b8e44be2c203),
+    (607u32, 0xe2a527594f9bbb0fc2e7344b66a51c2e),
+    (608u32, 0x7482183d8d40b2c5ae08beb8bce282df),
+    (609u32, 0xf318c2527541f009b4be590976fccd32),
+    (610u32, 0x07ce96d490c29f9bafd76aa19e1cc67d),
+    (611u32, 0x0c7e3838d4dba2840b65df7d654fd921),
+    (612u32, 0xcd9a29b75460287f91b8264ae44aca45),
+    (613u32, 0x0e93b6d48a70466ce33729dfb54b9d2e),
+    (614u32, 0x60e16c7c3115f240734943d4b9251f68),
+    (615u32, 0x5357101c524c8a5b8c260ff07012ef3e),
+    (616u32, 0x1b5cd813a84fdcb62a79a0ba79d50278),
+    (617u32, 0x95df5f963bec3a69f67b1686ed4ad63d),
+    (618u32, 0x323f6d7bf810a705aa3500b6c9e0941f),
+    (619u32, 0xf5f5e400d6c86cc37d65d2e886cac915),
+    (620u32, 0xf21eeed6f26fd9a92d1a7c823b149345),
+    (621u32, 0x204e1436939a1a4890ea3fef78842605),
+    (622u32, 0x5d7ea7822cf214bbe50ebca74560f79b),
+    (623u32, 0x1f906e4cb545ced2036dba8fe0a7cea5),
+    (624u32, 0x6a76e59e00f6edbc2f2df2fc35699d68),
+    (625u32, 0xc9f4b82b6b33840b68d7b987f15b618f),
+    (626u32, 0xc877c49c84dfa19bf85f8a354bd1c979),
+    (627u32, 0x5e26d0a42dec75543ef0d25f414a9952),
+    (628u32, 0xbe2e5c6e308a1e486e607d9e95d734fb),
+    (629u32, 0xdea9d3275ff8e7b0f89539e2bd13479a),
+    (630u32, 0x329a15fefa83076a707c17ede83079c8),
+    (631u32, 0x3ca2e239f15f4788da77f0274949f737),
+    (632u32, 0x4b744ef302d9cd34e6e8a6e998e3a2d9),
+    (633u32, 0x2021e7d56ef114c2283e0e6d4f837397),
+    (634u32, 0x4f49a6e15b5e43856d0eef1c9c4c459f),
+    (635u32, 0xb892b43e68088ad482181b59d3bcdfa7),
+    (636u32, 0xfbdf49aecb122da42ef0fac4e059c4f4),
+    (637u32, 0x18ea85c0019b4d2520828aff3686bc4f),
+    (638u32, 0x6b74963d9030a534a51b12e97a9d3b5b),
+    (639u32, 0x8536ec5c6f55dff0ae34b8637ceabcf0),
+    (640u32, 0xe93bed18f26d9255a3e9870217cbfdad),
+    (641u32, 0x87b4a97a0556d8f84600de9df965348c),
+    (642u32, 0xe5d782a19c36a497ecbf1447e2eb87f7),
+    (643u32, 0xbb0b0d7187d4863c9c073333d1abf8a3),
+    (644u32, 0x1c3db48d29fdfa52b073e6a2c4f870f3),
+    (645u32, 0x0ff62b4d23ff700c3e534da104720d95),
+    (646u32, 0x91521910c5d8ef4d831135856511bc85),
+    (647u32, 0xc14b96704df110517eee9d3c9f904ba7),
+    (648u32, 0xc2f214451669d9403f1d5fa9cc397e2f),
+    (649u32, 0x043f98aa7ff3302593997734cd9cf8ee),
+    (650u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (651u32, 0x5f056f8a2df613f47b1025ffca4433f6),
+    (652u32, 0x12b941351ee8098fc2e57392e7357431),
+    (653u32, 0x9cb877941ab5c8c896301ae8d6bc4eab),
+    (654u32, 0xfe75caa48c25b09a01b5433df49f0c04),
+    (655u32, 0x91521910c5d8ef4d831135856511bc85),
+    (656u32, 0xfe23224845ddf7f2853490af3098cb17),
+    (657u32, 0x689db770939b38d1d7ca4b5255beff3d),
+    (658u32, 0x3f55e5d2938d07af31b632fd06a59e1a),
+    (659u32, 0x253507c5e1012bc8deaff2126f71a1fd),
+    (660u32, 0x361dc90cc55269b2d2c7df0fd218587a),
+    (661u32, 0x9dc4ad235cba0ae23f22945c49926dc8),
+    (662u32, 0xde4ab3e8d93be6fd646ada5486572b68),
+    (663u32, 0x2725dc3b3357a7c20b2bf204378a6552),
+    (664u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (665u32, 0xcd6710d1735721ca3af246199714c0aa),
+    (666u32, 0x36c196e37fb02a1f8ce585bb2d363f64),
+    (667u32, 0x89f6719f7e2b650ae3a0268c7a20c9a4),
+    (668u32, 0x035a54301abbf255238176d745f671bb),
+    (669u32, 0x03892d3d423d6e630466e2f995a5c6b6),
+    (670u32, 0xf9ab244671a8251ba815ee45d18353ba),
+    (671u32, 0x25038caf50b0da3621f634ef4b32f11d),
+    (672u32, 0x2cba0e3ea3c166cd70875c6e627af464),
+    (673u32, 0x8eeaf14c56ba88dd65e1ed736aaabaac),
+    (674u32, 0x18ea85c0019b4d2520828aff3686bc4f),
+    (675u32, 0x0ee8eeea32806e5973c726ff8df15d56),
+    (676u32, 0x2c172e4d182ab1cb0ed84f6ce5979ed9),
+    (677u32, 0x776f59f4e61d4de6ad64ec13615c5c4a),
+    (678u32, 0x7a742752703ac3f8de32828f736de5ae),
+    (679u32, 0x2dbfd3b617f94e067358e9f805862d99),
+    (680u32, 0x5cd31ed6850232e24ffe7cf4e370303e),
+    (681u32, 0xf338ca2a4a1e15e0fc02254d4fe2139e),
+    (682u32, 0x120951f38e5a4eeaa887c2a1d354c200),
+    (683u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (684u32, 0xb164a00c0fdaa2fbb166504a172ed0c3),
+    (685u32, 0x146f1be84b0acd49e9ca704512e5db4e),
+    (686u32, 0x9e93c7e3a3f9b63fc4ba36db211e6b35),
+    (687u32, 0x643951ab3597691c47ebd82819a257ee),
+    (688u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (689u32, 0x3793a086248bcf1a9fafb3282cc63c64),
+    (690u32, 0xccacf5ef102dffa60179e94dcf0191d9),
+    (691u32, 0x39239cff946d76ab4668f440043730af),
+    (692u32, 0xbb99e93b5039cf060efbf7ffe0daaf99),
+    (693u32, 0x79863b85bf9a625f41ab1fc9e10dd953),
+    (694u32, 0xbce2980bedc56d0197451f0924bcb532),
+    (695u32, 0x155af7974e60374d3fcc0dc016f383e4),
+    (696u32, 0x923785f0daf8d65a6e7144772d5f7fb7),
+    (697u32, 0x648a703ea1843983f1b11569bbdbad34),
+    (698u32, 0x15eb59874fd7bd7f1c1943654e7d1bad),
+    (699u32, 0x090c571761e6b377d526d3c1b51a931c),
+    (700u32, 0x8451c34ad3814860d3c4906049b5dd9f),
+    (701u32, 0xfccc85b9339f8c268accd78328500592),
+    (702u32, 0xd4027055612e06256e1a47c60af81f46),
+    (703u32, 0x41a3a436fadc61ceabc4e84b63dcced2),
+    (704u32, 0x664ba3aaeb6b550c739b26a2700d4de8),
+    (705u32, 0xfb73ebdde5b732d4a4026aaac4584151),
+    (706u32, 0x041e1e6caa83c301fe139efedaa2d977),
+    (707u32, 0x299e293d15a006f2583ee02c74bf40f9),
+    (708u32, 0xfefbd08a632ce64c318b098cb3b252d6),
+    (709u32, 0x7e5635773c92e717b16ad4fd9cbdf98d),
+    (710u32, 0x1a5a1213d212f1b626baa98b6a8b5b35),
+    (711u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (712u32, 0x4dca388c20a2d565410d611a4b90e4b5),
+    (713u32, 0xb052c59112ccfef86022f241fdef0948),
+    (714u32, 0x95b64f78fac0a21fb6de78e78fb4409b),
+    (715u32, 0xed7a61e6fb6b61621c8051808365d3c8),
+    (716u32, 0x328c25effea533aa047469eb70d55989),
+    (717u32, 0xebb614076a5631cfb1901292321817a3),
+    (718u32, 0xd131e4e808e78fc3a6adb83f9a436032),
+    (719u32, 0x06402d49b10b5fef49b72094ac9f7709),
+    (720u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (721u32, 0x59e9435762aceb92d49046357797ef24),
+    (722u32, 0x7dfb2cf8316ce58db56b3825e8c5c955),
+    (723u32, 0x9eb1f03e20fa9174be45956c89289040),
+    (724u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (725u32, 0x908d62b56d51268096d1a6f2475e28e4),
+    (726u32, 0xffd21729ccead7a14b1cadec95954572),
+    (727u32, 0xde06a88fa4a6c9369474c1702f3bc7b4),
+    (728u32, 0x3605c2e0ec5a2b951979e23a382441f0),
+    (729u32, 0x36682cd7f0ea77451840d4acef88b866),
+    (730u32, 0x2b986bee108b8a835739403c95f2012d),
+    (731u32, 0x79186c6f6a9368a5ed51c035dc4a2107),
+    (732u32, 0x3fc85ed6ca0be9d5117a2c7f7bae2072),
+    (733u32, 0x0792c553bc361d6bff41b987cdad2487),
+    (734u32, 0x63b49a9b79e3d984f55db79d7f3ab25a),
+    (735u32, 0x9ec09091ad6bb0d7cab9317f4daf9ff0),
+    (736u32, 0x252d714c472e6b323e31a01b0c967521),
+    (737u32, 0x94535d8ab8a4ff28ace69916a84f9839),
+    (738u32, 0x4fdd5e7bac5dba2fe1634a76fbea62f4),
+    (739u32, 0x18ea85c0019b4d2520828aff3686bc4f),
+    (740u32, 0x72da90341b3427f12558d5aa6d5f46e1),
+    (741u32, 0x400cf9eebfbb49cbd7d0eba2880c0189),
+    (742u32, 0x6743b92ac84ecb33eecc1dd6ec737cff),
+    (743u32, 0xd10f24403a1aa25f1a20a7bdc497c5e0),
+    (744u32, 0xc5f5fd622714de22c16008a3a6861825),
+    (745u32, 0x8799ea743757a5c53a2a45d44e428d28),
+    (746u32, 0x0017fc2e156c25bd89dce24121cd620d),
+    (747u32, 0xab1b42d603bd0dfd447ff041be7ca7cf),
+    (748u32, 0xd49a94caf6036d87bfe79e36ec1eaa44),
+    (749u32, 0x20327fec6f155224bd09ec63e10c0018),
+    (750u32, 0xbad1cca65eca28a464dc89d7978ab4e3),
+    (751u32, 0x7cab05ad3dea0c39b9c25447985e73ce),
+    (752u32, 0x25db05f890ae9013d9bb2d867ff42af3),
+    (753u32, 0xdddd7310921e30550f6beca53802427f),
+    (754u32, 0x3162ac34ddfd75f4b67d1911234a1184),
+    (755u32, 0xc38b164944affcc7df7fe7288d6b70da),
+    (756u32, 0x2702de84d9edcfcb0756cf477d35cb24),
+    (757u32, 0x4e359037451cba021eb837c2247d8f39),
+    (758u32, 0x1000604a199b3cafa0dfb2c8685286a1),
+    (759u32, 0x2a0f5991c7803993a634bf3c10fc636c),
+    (760u32, 0x744205b0558795a41b3620ed59e3719f),
+    (761u32, 0x7b26a2475e050b8a368bfac3c43996a8),
+    (762u32, 0x3143ff5cdc6e24e83dc5f1b1a8d28fbe),
+    (763u32, 0xe1294253770ae42546056781411dee53),
+    (764u32, 0xc4b3b2d2d71df4e6d041e96d14ed52ee),
+    (765u32, 0x5c1bbfdac6e13d371438c7400a656bb1),
+    (766u32, 0x1d4168229f2230d6e11c6dab64bd708b),
+    (767u32, 0xcda8d9cf6c781e54e9bd325569712e4c),
+    (768u32, 0x700102a4cea42ea799fb4e48d923d78f),
+    (769u32, 0xd97e68adf5e8ff527005f0600346bedb),
+    (770u32, 0x26d9921b1878c129a93ef874d61b5e5c),
+    (771u32, 0xd5f519cee35292266f2359a67bbaabcc),
+    (772u32, 0x3cd9d9a8e955322532fa88c5ec14469f),
+    (773u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (774u32, 0x0211474d523c6a557d2234cc3c68ca23),
+    (775u32, 0x3ff1d839d060e336c1c1d1ac42a72f04),
+    (776u32, 0x95f9784a6303ebd9b893792b70ade5cc),
+    (777u32, 0x05415c40741214b29851a91a74166afd),
+    (778u32, 0xf318c2527541f009b4be590976fccd32),
+    (779u32, 0xcb1e13f85d318372c844992e6691becb),
+    (780u32, 0x509441ad1f8b3941479aa950ba934c85),
+    (781u32, 0xd294460857092f7a2883c6fcfb28b7c8),
+    (782u32, 0xd0431345c1df68691b2a0e7c08e36e6f),
+    (783u32, 0x60613384af9fa334f28344d610741105),
+    (784u32, 0x022ff1be61db2a35335a67446b314fff),
+    (785u32, 0x5bfd802f8409c6512abeda59be6d7079),
+    (786u32, 0x0c11d51589d68632d91942d666a440e6),
+    (787u32, 0xa3c0787e9858152cdef883fe37e7da71),
+    (788u32, 0xc02b5e5e1dfc5a0a96df2813618e4003),
+    (789u32, 0x4fe2412248d89f9580e208f995b182b5),
+    (790u32, 0x47249587b8ce11d2cc53060b1bda98bc),
+    (791u32, 0x25d404f9606ec4dc806805d4cb9e1b84),
+    (792u32, 0x2b2c94063e1612353cb648cabfaeb06c),
+    (793u32, 0x7e0b380a7f2a94f6605b184502583fef),
+    (794u32, 0xe3c39d5a6d64c9b264e20b12f3caa243),
+    (795u32, 0x0a474d93c343753fff5af65c9e4071c6),
+    (796u32, 0x68610ce5c136c1ad022797edfdaf59a7),
+    (797u32, 0xe97bc911edb7abddaca92f0debea3cac),
+    (798u32, 0x52606dbf1aab7eb8011dae964c059cfc),
+    (799u32, 0xcbe25fa144153cf1b128e712625eda12),
+    (800u32, 0x5d28671f6fef0fc7bddedefcc69f987e),
+    (801u32, 0x741373409b13662d2e471a282ce1e5c0),
+    (802u32, 0x0f0b3b54d84c31a2cf0418f32ba7de76),
+    (803u32, 0x2ddb70ab91e8da3af525ba6e3054ee25),
+    (804u32, 0xbf24e42245404fb2d584d1d145ad07eb),
+    (805u32, 0xc38aab9ca7ac02f1b6e3ee17077d8b53),
+    (806u32, 0x4eee6c67cf037cb78854edb6c746106a),
+    (807u32, 0x5d4aa5cd7dce0d5d3c0049e0bee57a92),
+    (808u32, 0x09e245853b5d8fa03d1700a4c77dac6b),
+    (809u32, 0x2149008a89bd9e858f07ceaa5251c0cc),
+    (810u32, 0xa42450e73c96c478bbad723f74d22052),
+    (811u32, 0x9fcc6a02808b2da68e3578296a24df08),
+    (812u32, 0xd46c4f3af2cf45a777b72794a5ca25cd),
+    (813u32, 0xe69e1a5f2d8577906946187595f78e8b),
+    (814u32, 0x3aef6432b0e1ee00907c9d29d7a1401b),
+    (815u32, 0xef12bbb9d1da7c1c0af119a4f632c43e),
+    (816u32, 0x986c9b920fecea3d4e3758e3f990444f),
+    (817u32, 0x2f9f6725b161aa74b86d67f41b6f2976),
+    (818u32, 0x0fa1a1e2e039391ed72b33fb1a9ba029),
+    (819u32, 0x9e89891869417f8c797d2187f7e76c7b),
+    (820u32, 0xd56487215f68c4d4ca2e084bc57652b8),
+    (821u32, 0xe6da9a5172beb54c2fd055754d3c2bc3),
+    (822u32, 0x5148d91c82cac0be0d09eb792c3066c4),
+    (823u32, 0x9ae276415f8281e50f7d639930545d53),
+    (824u32, 0x47c757a1d57ad2c6a39b5307d59b681f),
+    (825u32, 0xdc76f1e5436f1190d91d109659253a33),
+    (826u32, 0xd6a5e1e8372ca0665302ad1f8369a77a),
+    (827u32, 0xe4eee0ac481731b33e4c797993d5ae23),
+    (828u32, 0x3054d8bfe77efd499eb23353dd00c313),
+    (829u32, 0xaf3cb153042d71e552985cc895572156),
+    (830u32, 0x55858d8a4454e0a68f079d610e967e64),
+    (831u32, 0x5c4295a284fe66541a6334dcb808fe92),
+    (832u32, 0xdd4488848e9b420e0c7300edbfbed94d),
+    (833u32, 0xd9d8a4e8a218e484379ac5a1a226bee8),
+    (834u32, 0x190847abe2aefc5a58a963db11e33adc),
+    (835u32, 0x3453f725f76f9c0475ad6fafc424d27b),
+    (836u32, 0x019339f54cf905b2912ae785e366c6fb),
+    (837u32, 0xe1ac5810004e15df13433322d8b2ed52),
+    (838u32, 0x6c7f435300dc8d3d6e9c657d5122616f),
+    (839u32, 0xd537cd2b6b4fc773524ac48d1cff07d2),
+    (840u32, 0x7de4d73fa87d35c4a4e656dcfce056cf),
+    (841u32, 0xf1019c174f11dd398311ab07d02c51a4),
+    (842u32, 0xfb9db1747b260a27dfe54ca3e9377601),
+    (843u32, 0xa0154ab7ac55b268f350149834555ad3),
+    (844u32, 0x0295554c23555f7bf339446c8c3411e5),
+    (845u32, 0xbecb8a075b1b9ec841eed5cd0e9f59a7),
+    (846u32, 0xb9f0f7831fc9593fd51a996abf3755f8),
+    (847u32, 0x25d41b287470a2bb762e93e407c2c3f9),
+    (848u32, 0x5c79757ce24f16a724bab9da815a68cc),
+    (849u32, 0x9a6931b73ab29708d95e8aac0a0a0794),
+    (850u32, 0x0ae9e8ba027e503470398ced5673ee43),
+    (851u32, 0x4f8e8ab97a51de3172bcbd7d1de80d78),
+    (852u32, 0x72b6e384acfe54709908df8b348b23bd),
+    (853u32, 0xd48aad610d569ea134c532e71e2a51ea),
+    (854u32, 0x330a1b9fe229483794f5e8599d6c3c54),
+    (855u32, 0x5813340aa3ec5e16d6ea378b1e241e0a),
+    (856u32, 0x47ca87b6b468a200a2eb2828c8af685a),
+    (857u32, 0x848a83f5c943e928e88cd2fb02b8fe53),
+    (858u32, 0x6dd83ab25c0a9825e8a98f371e967c3d),
+    (859u32, 0xfc4261307e11de6c09cb41dd878d81ae),
+    (860u32, 0xf76a59351e23ce9b4cf8d93852c164d8),
+    (861u32, 0xd8b50a6c69a615ef64cf49c5cabd18e1),
+    (862u32, 0x4542262abf531b128c12bb4dbf9b18a5),
+    (863u32, 0x68a90d8512b75b8ada165d7c4c9fb868),
+    (864u32, 0x61eb1d64729a925d6e6fa44b054cd2b2),
+    (865u32, 0x19c439889a9da4ea84284e89c754ad9f),
+    (866u32, 0x952f26cd4fbc8cf1222c8b837f329b5d),
+    (867u32, 0xbd163f3500bfc7a9385cb1d26d6a1988),
+    (868u32, 0x4fa04ed664593f92e3fedd749c7f6846),
+    (869u32, 0xb41981245811ca145d6b27cd82022be2),
+    (870u32, 0xb89586c6d51a9fb4a526eb2f00a370a3),
+    (871u32, 0x88315eeda0ddef282b1b30be50c97e53),
+    (872u32, 0x3bd9088d60482cf37113711c733cb35c),
+    (873u32, 0xe1e2b812c5908eb180101e7ba27b6387),
+    (874u32, 0x328ea2200f6da194fcd04394d3985b07),
+    (875u32, 0x1eaf42e3b166a1f4a651d2918833bbb6),
+    (876u32, 0xfb187d0e43feb0ee17259c1e9c2a0c7d),
+    (877u32, 0x6166c8bed88805d5a6b19da26f07d6c5),
+    (878u32, 0xa61d7ce0f755c92fdfd20db6ad4cf7b8),
+    (879u32, 0xcd0ae79812abd16e67d325b73f374e8a),
+    (880u32, 0x4f8c48972c51b7d89c85b609728ca01f),
+    (881u32, 0x2a8e29368746c282e5ec912a32068854),
+    (882u32, 0x0984e1e2017b3466fa255ecea1884a28),
+    (883u32, 0xf21ba601ae52a62cbb6db6e98877369e),
+    (884u32, 0x6fe3c6acdf5fbcf24b847c0fecdb6c58),
+    (885u32, 0x3ef812731961212b8fe4b79f2b898ffe),
+    (886u32, 0x8204b8b4d3a97fb61ac25420582e0101),
+    (887u32, 0xa6cb46f08a21ebfc3eac5ee4bda6d9ae),
+    (888u32, 0x37a61e187eea85b96c4c0bf46276e2dc),
+    (889u32, 0x2a1ded19a3774f36d131d013c0e062d9),
+    (890u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (891u32, 0x16ec4da6cc60134cc6bb46c3f755eff3),
+    (892u32, 0x2791f012327503574cd5fc3298ba4bf0),
+    (893u32, 0x2d4a0935c89461a5b47503781d5aca4b),
+    (894u32, 0x28db32db0537086190837cc698506601),
+    (895u32, 0xa27d9c77c8518f29ef4ef9622971b2d1),
+    (896u32, 0x76c7292576173a6a95471c4e9f831fe0),
+    (897u32, 0x3d4d61798b23f29ca14bb43253983af5),
+    (898u32, 0xb7b967c68c7b3ce4e4fee063e5bc1f41),
+    (899u32, 0xbd629711509f3fc1e7ea4eb6182fbaa6),
+    (900u32, 0xa8dbe6a5a09c7e8777473d96ea2e825c),
+    (901u32, 0xc51f130b0ca8e01028a916460b511a18),
+    (902u32, 0xc5ad8b8778b97b20e45f54923375cd8e),
+    (903u32, 0x36520d67ec6006fac8f570bb3a3c4812),
+    (904u32, 0x13c22df9f6cbc059fece62142c8596dc),
+    (905u32, 0xa7c70a08294a261fccbbb88dc0791c09),
+    (906u32, 0x8c2d64d0c06b4323331ebdd069a26a03),
+    (907u32, 0xb9b108f087c3304350546da87da4d89c),
+    (908u32, 0x202beda72c3f9e2c05049ebfcbc27e27),
+    (909u32, 0x4ff40c5d05dbb0ac9724726e170c22d1),
+    (910u32, 0x50a6340bab2b5a1b7ac2154c741136ee),
+    (911u32, 0x8d9445126569435bb2a2e57eb0ff125a),
+    (912u32, 0xdfbdbe25bf1d8dfc59701b714e142b49),
+    (913u32, 0x32c58619ee07823024761e859f7ed484),
+    (914u32, 0x267f052fe0c1dea769e83a169c203acb),
+    (915u32, 0x48c00b512077e620f55258aa60c9ad43),
+    (916u32, 0x8a198e9fdd4c2891ba9fbc97ce9903fc),
+    (917u32, 0x8e44cf1a89e3db95d493040a1d18f7dd),
+    (918u32, 0x364525f39ad4ae37ccd101afc683486e),
+    (919u32, 0xb6cdb832be38f347dca3f63cc9bb858b),
+    (920u32, 0xf0f289dbd3c373c3241db0000a47a7bb),
+    (921u32, 0xd9f1b1bfbe3d50a0fa0e9bc296904929),
+    (922u32, 0x1f94321cc658ac8d50edbc0f2a7b2509),
+    (923u32, 0xbb3183baf86916f2ea115dc598a2a0e1),
+    (924u32, 0x9b8023bb71ab3d4a53d077056cef703d),
+    (925u32, 0x93536effc84aeb1555278561a9cb7b43),
+    (926u32, 0x8a5b864c57dd7ffda94d85544e41cae4),
+    (927u32, 0x425510f63f3e2a4ab9453d44744d21b4),
+    (928u32, 0xf09ab7068e6577fb2f8b12fa8c126242),
+    (929u32, 0x9921073bd80ec2e7160c694099de5365),
+    (930u32, 0x786d351a5aa9db287f9e044e614b4c41),
+    (931u32, 0x4ff5450cabfb94d02b204b5b8318616d),
+    (932u32, 0x0ddfdc020aceaf020954952311197be5),
+    (933u32, 0xa245ccc10148c163e932f1602a07041c),
+    (934u32, 0x9956ea7b66822fe5ac40815d891307e1),
+    (935u32, 0x72829b589c6971bce4fb18abeab433eb),
+    (936u32, 0xc3dfe8c6dee086a77e9f04e0a209f4a4),
+    (937u32, 0x48360adfd451f34794d13a3544593743),
+    (938u32, 0x8fa64076aeb7c7c564b2e33ed7a332e3),
+    (939u32, 0xc9c31ae6e74f545c4a428991d2fe1c7a),
+    (940u32, 0x4624231fbbc1036cc8867245607ca214),
+    (941u32, 0x076dfe0e163232c3d000892c95262e2d),
+    (942u32, 0x6ecb3cb35fb915fdfcd93956f608e5b5),
+    (943u32, 0xd22c00f564d030ed23c6923b5f452b6e),
+    (944u32, 0xde62c608eb314da89ba7e746144a0cc4),
+    (945u32, 0x76acac0164a810923fee6950a160321a),
+    (946u32, 0x09fc7a32f89106899b09187efbd94ac8),
+    (947u32, 0xff015e96317542c2e3435a403d775fa0),
+    (948u32, 0x5ce96521e56abeef5a03421f9c67f12d),
+    (949u32, 0x87f04127e2025e70379b3246063689c1),
+    (950u32, 0x0405402d7cc144e25a1ed70e55477112),
+    (951u32, 0x9a5a9655b8e561aa9b8cfd03fff01d67),
+    (952u32, 0xb6995292e4635bf7aed7977e44d50a88),
+    (953u32, 0x1a5f1c3873826c152fc2e686bd167a69),
+    (954u32, 0xc0b280bd9487fbc3adf432b335f74b4a),
+    (955u32, 0x82fb1f6b0292ae550b50a7a40dcfed9b),
+    (956u32, 0x34172eca3f9ea1c85a4c77da89117aa3),
+    (957u32, 0x88cb26b02faa8a496015dfa444747b19),
+    (958u32, 0x107e6b0ca580d401b90ba7a1eb0c0369),
+    (959u32, 0xb2e54d5b24d3519e100349abc03f54dc),
+    (960u32, 0x0af26993093998e923cd7e21e238dc3b),
+    (961u32, 0xe6833c9eeefd7cdcc64aa735328c3eae),
+    (962u32, 0x4ddccd3e457c68c4f40b9aae12e54e8d),
+    (963u32, 0xa904fca873fe77def30818ba8455273f),
+    (964u32, 0x82c49ad342b858c40ee2a26574d23498),
+    (965u32, 0x9cf362471b07ba3e22d0a854f244d4b1),
+    (966u32, 0xeada31f043bde6d8b10ccd55f4164adc),
+    (967u32, 0x5a876d33227cf5afb826c7f4962d3960),
+    (968u32, 0x6559b3af87f946f5c2aba0de847f23e4),
+    (969u32, 0x7cfaf5faec74c277274a1c9347545939),
+    (970u32, 0xdd68ec99d7705ca15d6c68e111200f80),
+    (971u32, 0x2cdc7a69f98ec8b28767acf25c66f9cd),
+    (972u32, 0x378f44dd1b5946ad1cfa5b91cc1e6067),
+    (973u32, 0xe2ba5df9b01eb4b675cff50ccc862bd7),
+    (974u32, 0xb4ef6712c3e68c4a7bd9d2b307805a0e),
+    (975u32, 0xbb0ec2f72466514ba8f9ec95a6c6c97f),
+    (976u32, 0x74ded1e3c61299c80425ce82bbf3d2ff),
+    (977u32, 0x08174830780fde0442f4b5e19cfcd93d),
+    (978u32, 0x1bb98819121708bbcb2d5c265a40df86),
+    (979u32, 0xb3dbca6d53cab770632af8c3711a2fdb),
+    (980u32, 0x644a053337cb00328cde6139d4098a21),
+    (981u32, 0x1c4cbfac4e3c253339b30131311757cd),
+    (982u32, 0x8a1bcd0f1c8b3a3511c9e173da1e00de),
+    (983u32, 0x34df0cba8af3ddb941399faf3c328f5c),
+    (984u32, 0x43e2cf04b2f3c4df3cd65c7a37ff1b15),
+    (985u32, 0x67822a6fd5670aa9d7764973c4243e48),
+    (986u32, 0xed27ca114db05f771aee7a5616ccfe99),
+    (987u32, 0xf007da51ead88c6d16473e5583a68482),
+    (988u32, 0xb01c6a266111aed3c0e20c141f0448e6),
+    (989u32, 0xb5febde7bf272309bb1b8981c72fe0bb),
+    (990u32, 0x9a0a864daddbfb497e6c0893c38a173b),
+    (991u32, 0x4f652a8a929c70a8ac8e0784f3fd71c8),
+    (992u32, 0x26c055e44749de9dbac794bb9e0b2213),
+    (993u32, 0xd07a6473eb61ef3ea490a7d3445ecae2),
+    (994u32, 0x1a6a45bb1e048a3271767ab511d99f46),
+];
 /// Decodes `bytes` as the metadata's type `type_id` with the generated
 /// types (all input consumed, nesting capped) and encodes the result
 /// again; `None` for an id with no standalone Rust type.

@@ -33,6 +33,14 @@ pub use extrinsic::{SignedPart, UncheckedExtrinsic};
 pub use ferroscale_core::hashing::{storage_key, StorageHasher};
 pub use opaque::WrapperKeepOpaque;
 
+/// The structural hash of the metadata type a generated type was made from
+/// (`ferroscale_core::type_hash`): the dynamic layer may decode a runtime's
+/// type with the generated one only where the hashes are equal.
+pub trait TypeHash {
+    /// The hash.
+    const TYPE_HASH: u128;
+}
+
 /// Nesting depth at which generated decoders give up (deeper input is hostile:
 /// real calls nest a handful of levels through `batch`/`proxy`/`sudo`).
 pub const MAX_DECODE_DEPTH: u32 = 256;

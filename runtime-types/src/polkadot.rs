@@ -86,6 +86,9 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PalletId(pub [u8; 8usize]);
+        impl ::ferroscale_runtime_types::TypeHash for PalletId {
+            const TYPE_HASH: u128 = 0x60e16c7c3115f240734943d4b9251f68;
+        }
         pub mod dispatch {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -97,11 +100,17 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Mandatory,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
+                const TYPE_HASH: u128 = 0x86779ec03eee656bf1730f7bd9cebc24;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DispatchInfo {
                 pub weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub class: super::super::super::runtime_types::frame_support::dispatch::DispatchClass,
                 pub pays_fee: super::super::super::runtime_types::frame_support::dispatch::Pays,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DispatchInfo {
+                const TYPE_HASH: u128 = 0x33645e6edcfca06168dc830ea1e079da;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Pays {
@@ -109,6 +118,9 @@ pub mod runtime_types {
                 Yes,
                 #[codec(index = 1u8)]
                 No,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Pays {
+                const TYPE_HASH: u128 = 0xe32a899be9fa98a5599dc413276768c6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PerDispatchClass<T> {
@@ -122,6 +134,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 >,
                 pub pays_fee: super::super::super::runtime_types::frame_support::dispatch::Pays,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PostDispatchInfo {
+                const TYPE_HASH: u128 = 0xfc57da5aec7bdea62fb14a8c08f0857e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum RawOrigin<AccountId> {
@@ -151,6 +166,9 @@ pub mod runtime_types {
                     #[codec(index = 4u8)]
                     Yield,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for ProcessMessageError {
+                    const TYPE_HASH: u128 = 0x649b8272274230fdc9f52075982fe340;
+                }
             }
             pub mod preimages {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -166,6 +184,9 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 2u8)]
                     Lookup { hash: ::ferroscale_runtime_types::H256, len: u32 },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Bounded {
+                    const TYPE_HASH: u128 = 0x598959227f3fc1a2e3f1c0ec91905804;
                 }
             }
             pub mod schedule {
@@ -183,6 +204,9 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub struct HoldConsideration(pub u128);
+                    impl ::ferroscale_runtime_types::TypeHash for HoldConsideration {
+                        const TYPE_HASH: u128 = 0x328c25effea533aa047469eb70d55989;
+                    }
                 }
                 pub mod misc {
                     use ::parity_scale_codec::{Decode, Encode};
@@ -192,6 +216,9 @@ pub mod runtime_types {
                         Free,
                         #[codec(index = 1u8)]
                         Reserved,
+                    }
+                    impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
+                        const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
                     }
                 }
             }
@@ -219,6 +246,9 @@ pub mod runtime_types {
             pub spec_version: u32,
             pub spec_name: String,
         }
+        impl ::ferroscale_runtime_types::TypeHash for LastRuntimeUpgradeInfo {
+            const TYPE_HASH: u128 = 0xf5c40d6559c675d395a36ffa7dddfa45;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase {
             #[codec(index = 0u8)]
@@ -228,11 +258,17 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Initialization,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Phase {
+            const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
+        }
         pub mod extensions {
             pub mod check_genesis {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckGenesis;
+                impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
+                    const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
+                }
             }
             pub mod check_mortality {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -240,31 +276,49 @@ pub mod runtime_types {
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for CheckMortality {
+                    const TYPE_HASH: u128 = 0xc5ad8b8778b97b20e45f54923375cd8e;
+                }
             }
             pub mod check_non_zero_sender {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonZeroSender;
+                impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
+                    const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
+                }
             }
             pub mod check_nonce {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonce(#[codec(compact)] pub u32);
+                impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
+                    const TYPE_HASH: u128 = 0x13c22df9f6cbc059fece62142c8596dc;
+                }
             }
             pub mod check_spec_version {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckSpecVersion;
+                impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
+                    const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
+                }
             }
             pub mod check_tx_version {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckTxVersion;
+                impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
+                    const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
+                }
             }
             pub mod check_weight {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckWeight;
+                impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
+                    const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
+                }
             }
         }
         pub mod limits {
@@ -275,6 +329,9 @@ pub mod runtime_types {
                     u32,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BlockLength {
+                const TYPE_HASH: u128 = 0x4d1f59799507a46338f49a30cc3c3f9f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockWeights {
                 pub base_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -282,6 +339,9 @@ pub mod runtime_types {
                 pub per_class: super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
                     super::super::super::runtime_types::frame_system::limits::WeightsPerClass,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for BlockWeights {
+                const TYPE_HASH: u128 = 0xa79064c50207fa033b4230d88d548604;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeightsPerClass {
@@ -295,6 +355,9 @@ pub mod runtime_types {
                 pub reserved: Option<
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for WeightsPerClass {
+                const TYPE_HASH: u128 = 0xda4e8d7808812e7502a1bdad575f9a25;
             }
         }
         pub mod pallet {
@@ -318,6 +381,9 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 remark_with_event { remark: Vec<u8> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x430ee126e790a8677fba4d2113f8aaab;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -332,6 +398,9 @@ pub mod runtime_types {
                 NonZeroRefCount,
                 #[codec(index = 5u8)]
                 CallFiltered,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xe1c18e9b519a89d94da3e4570eff5c4c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -356,6 +425,9 @@ pub mod runtime_types {
                     hash: ::ferroscale_runtime_types::H256,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x0e26f9eea6cff3fc5761e57062f15815;
+            }
         }
     }
     pub mod pallet_asset_rate {
@@ -378,12 +450,18 @@ pub mod runtime_types {
                     asset_kind: super::super::super::runtime_types::polkadot_runtime_common::impls::VersionedLocatableAsset,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x1db54a01d9e15ab57d7cc0848ef90ce4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 UnknownAssetKind,
                 #[codec(index = 1u8)]
                 AlreadyExists,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x2791f012327503574cd5fc3298ba4bf0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -402,6 +480,9 @@ pub mod runtime_types {
                     old: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                     new: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xf3537427ffc0beab3bf6271ccc768d16;
             }
         }
     }
@@ -435,6 +516,9 @@ pub mod runtime_types {
                     config: super::super::super::runtime_types::sp_consensus_babe::digests::NextConfigDescriptor,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x0c7d14c9171b6eb34eebaf74e50097e9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -446,6 +530,9 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 InvalidConfiguration,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xdf5edcc5274c264fd0e0c12556717961;
+            }
         }
     }
     pub mod pallet_bags_list {
@@ -455,6 +542,9 @@ pub mod runtime_types {
             pub struct Bag {
                 pub head: Option<::ferroscale_runtime_types::AccountId32>,
                 pub tail: Option<::ferroscale_runtime_types::AccountId32>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Bag {
+                const TYPE_HASH: u128 = 0x3162ac34ddfd75f4b67d1911234a1184;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ListError {
@@ -467,6 +557,9 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 NodeNotFound,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ListError {
+                const TYPE_HASH: u128 = 0x4e359037451cba021eb837c2247d8f39;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Node {
                 pub id: ::ferroscale_runtime_types::AccountId32,
@@ -474,6 +567,9 @@ pub mod runtime_types {
                 pub next: Option<::ferroscale_runtime_types::AccountId32>,
                 pub bag_upper: u64,
                 pub score: u64,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Node {
+                const TYPE_HASH: u128 = 0xdddd7310921e30550f6beca53802427f;
             }
         }
         pub mod pallet {
@@ -506,12 +602,18 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x64ec75f2402e1b46cb7610d47cbdbd1d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 List(
                     super::super::super::runtime_types::pallet_bags_list::list::ListError,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x2702de84d9edcfcb0756cf477d35cb24;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -526,6 +628,9 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                     new_score: u64,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x44d55d1ee039eb9ae76dc90b8cfec81d;
             }
         }
     }
@@ -593,6 +698,9 @@ pub mod runtime_types {
                     new_free: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x332bf49ee2f251e11380a2979f549641;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -615,6 +723,9 @@ pub mod runtime_types {
                 TooManyHolds,
                 #[codec(index = 9u8)]
                 TooManyFreezes,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x25db05f890ae9013d9bb2d867ff42af3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -679,6 +790,9 @@ pub mod runtime_types {
                 #[codec(index = 20u8)]
                 Thawed { who: ::ferroscale_runtime_types::AccountId32, amount: u128 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xe8d2b37f44a8fd55d76f48cb3ef9db82;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -697,6 +811,9 @@ pub mod runtime_types {
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ExtraFlags(pub u128);
+            impl ::ferroscale_runtime_types::TypeHash for ExtraFlags {
+                const TYPE_HASH: u128 = 0x83ab3da8634b9bc88448338778b392b9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdAmount<Id, Balance> {
                 pub id: Id,
@@ -710,6 +827,9 @@ pub mod runtime_types {
                 Misc,
                 #[codec(index = 2u8)]
                 All,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Reasons {
+                const TYPE_HASH: u128 = 0x9cb64b10af41be8f25cc0e19af4505c0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReserveData<ReserveIdentifier, Balance> {
@@ -744,6 +864,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 set_new_genesis { delay_in_blocks: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x2e8258a4b572f249829cd75d00eb7b9f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -754,6 +877,9 @@ pub mod runtime_types {
                 DuplicateOffenceReport,
                 #[codec(index = 3u8)]
                 InvalidConfiguration,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xa27d9c77c8518f29ef4ef9622971b2d1;
             }
         }
     }
@@ -833,6 +959,9 @@ pub mod runtime_types {
                     remark: Vec<u8>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x4c8498f42cdb309235e90368f99691e9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -857,6 +986,9 @@ pub mod runtime_types {
                 HasActiveChildBounty,
                 #[codec(index = 10u8)]
                 TooManyQueued,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x908d62b56d51268096d1a6f2475e28e4;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -895,6 +1027,9 @@ pub mod runtime_types {
                     bounty_id: u32,
                     curator: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xa46e67173522a0f87b0ab1b1c7cf35a2;
             }
         }
     }
@@ -991,6 +1126,9 @@ pub mod runtime_types {
                     child_bounty_id: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xe5fd54b368c457e1e6a058d8aec243b5;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -999,6 +1137,9 @@ pub mod runtime_types {
                 InsufficientBountyBalance,
                 #[codec(index = 2u8)]
                 TooManyChildBounties,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x3605c2e0ec5a2b951979e23a382441f0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1019,6 +1160,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 3u8)]
                 Canceled { index: u32, child_index: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x93592f984c706e2691d2556826a4c861;
             }
         }
     }
@@ -1041,6 +1185,9 @@ pub mod runtime_types {
                 Locked5x,
                 #[codec(index = 6u8)]
                 Locked6x,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Conviction {
+                const TYPE_HASH: u128 = 0x8183a21e0ecd9e55d1206620cf0a4540;
             }
         }
         pub mod pallet {
@@ -1087,6 +1234,9 @@ pub mod runtime_types {
                     index: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x819b1e563a42091000465132418a2e9a;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1114,6 +1264,9 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 BadClass,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xbe2e5c6e308a1e486e607d9e95d734fb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1123,6 +1276,9 @@ pub mod runtime_types {
                 ),
                 #[codec(index = 1u8)]
                 Undelegated(::ferroscale_runtime_types::AccountId32),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x446fad390bbde425af70e88c2a99616c;
             }
         }
         pub mod types {
@@ -1188,6 +1344,9 @@ pub mod runtime_types {
             pub struct PriorLock<BlockNumber, Balance>(pub BlockNumber, pub Balance);
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Vote(pub u8);
+            impl ::ferroscale_runtime_types::TypeHash for Vote {
+                const TYPE_HASH: u128 = 0x0f383dad6bd95928759ac78e01acf5d9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Voting<Balance, AccountId, BlockNumber> {
                 #[codec(index = 0u8)]
@@ -1223,6 +1382,9 @@ pub mod runtime_types {
             #[codec(index = 4u8)]
             Emergency,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ElectionCompute {
+            const TYPE_HASH: u128 = 0xc66efa49aa0dcd247b5503b81fc401a0;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase<Bn> {
             #[codec(index = 0u8)]
@@ -1253,6 +1415,9 @@ pub mod runtime_types {
             pub score: super::super::runtime_types::sp_npos_elections::ElectionScore,
             pub compute: super::super::runtime_types::pallet_election_provider_multi_phase::ElectionCompute,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ReadySolution {
+            const TYPE_HASH: u128 = 0x36682cd7f0ea77451840d4acef88b866;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RoundSnapshot<AccountId, DataProvider> {
             pub voters: Vec<DataProvider>,
@@ -1264,6 +1429,9 @@ pub mod runtime_types {
             pub voters: u32,
             #[codec(compact)]
             pub targets: u32,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for SolutionOrSnapshotSize {
+            const TYPE_HASH: u128 = 0xd586707e8a71f6053a51159ffe2799a1;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1305,6 +1473,9 @@ pub mod runtime_types {
                     maybe_max_targets: Option<u32>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x890e657c9123ff1247d8b43f3752a4fe;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1335,6 +1506,9 @@ pub mod runtime_types {
                 BoundNotMet,
                 #[codec(index = 13u8)]
                 TooManyWinners,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4fdd5e7bac5dba2fe1634a76fbea62f4;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1372,6 +1546,9 @@ pub mod runtime_types {
                     round: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xa0201e37dc5e5af2d5635bab38095ea7;
+            }
         }
         pub mod signed {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1398,6 +1575,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 control { eras_to_check: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x97739ff3ad8d460901855626936b7989;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1412,6 +1592,9 @@ pub mod runtime_types {
                 AlreadyHead,
                 #[codec(index = 5u8)]
                 CallNotAllowed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xcb1e13f85d318372c844992e6691becb;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1432,6 +1615,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 InternalError,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x3d2d5bce3792c8e210e16f2d43619efe;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1443,6 +1629,9 @@ pub mod runtime_types {
                 pub checked: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     u32,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for UnstakeRequest {
+                const TYPE_HASH: u128 = 0x95f9784a6303ebd9b893792b70ade5cc;
             }
         }
     }
@@ -1491,6 +1680,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 note_stalled { delay: u32, best_finalized_block_number: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xb09ed1df620857b4566c744294e08817;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1508,6 +1700,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 DuplicateOffenceReport,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xa67867b1783ef2ad576b93a25d11d5df;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1523,6 +1718,9 @@ pub mod runtime_types {
                 Paused,
                 #[codec(index = 2u8)]
                 Resumed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x929b230b33f6179872594c07e2fa6673;
             }
         }
     }
@@ -1625,6 +1823,9 @@ pub mod runtime_types {
                 #[codec(index = 14u8)]
                 quit_sub,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xb6a8b50017df7f9300ad8a68bb63febe;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1663,6 +1864,9 @@ pub mod runtime_types {
                 JudgementForDifferentIdentity,
                 #[codec(index = 17u8)]
                 JudgementPaymentFailed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x03892d3d423d6e630466e2f995a5c6b6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1714,6 +1918,9 @@ pub mod runtime_types {
                     deposit: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x378e6e1d07c14db31f05964944378e6b;
+            }
         }
         pub mod simple {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1736,6 +1943,9 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 Twitter,
             }
+            impl ::ferroscale_runtime_types::TypeHash for IdentityField {
+                const TYPE_HASH: u128 = 0x8241bd616f7ebee45b98c09a6a3cd874;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdentityInfo {
                 pub additional: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -1753,11 +1963,17 @@ pub mod runtime_types {
                 pub image: super::super::super::runtime_types::pallet_identity::types::Data,
                 pub twitter: super::super::super::runtime_types::pallet_identity::types::Data,
             }
+            impl ::ferroscale_runtime_types::TypeHash for IdentityInfo {
+                const TYPE_HASH: u128 = 0x567c9f233a589a4fcfbc24fd9fd0710d;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BitFlags(pub u64);
+            impl ::ferroscale_runtime_types::TypeHash for BitFlags {
+                const TYPE_HASH: u128 = 0x0bd8b2cdf59bbf120511fe6fb0daf560;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Data {
                 #[codec(index = 0u8)]
@@ -1837,6 +2053,9 @@ pub mod runtime_types {
                 #[codec(index = 37u8)]
                 ShaThree256([u8; 32usize]),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Data {
+                const TYPE_HASH: u128 = 0xb925a474be1a8158f30e5de8d67a3a38;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Judgement<Balance> {
                 #[codec(index = 0u8)]
@@ -1896,12 +2115,18 @@ pub mod runtime_types {
                     signature: super::super::super::runtime_types::pallet_im_online::sr25519::app_sr25519::Signature,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x283e71a7f27e6c219ed994dc002c8aa0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidKey,
                 #[codec(index = 1u8)]
                 DuplicatedHeartbeat,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xe2a527594f9bbb0fc2e7344b66a51c2e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1924,6 +2149,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x50749b6eb587833c093693a0e23aa623;
+            }
         }
         pub mod sr25519 {
             pub mod app_sr25519 {
@@ -1932,10 +2160,16 @@ pub mod runtime_types {
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0x540c0013dd110c40c0fa8ff6daeeaeb4;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Signature {
+                    const TYPE_HASH: u128 = 0x108cc6113f1e72b93cb6d216c763e506;
+                }
             }
         }
     }
@@ -1968,6 +2202,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 freeze { index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x2cb64af82f6bf081e3053bbfe92ea194;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1981,6 +2218,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 Permanent,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4fc4841e944338f8dbc8c5720fbf2603;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1992,6 +2232,9 @@ pub mod runtime_types {
                 IndexFreed { index: u32 },
                 #[codec(index = 2u8)]
                 IndexFrozen { index: u32, who: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x4097451d3c4058c8c2a21ba72945312d;
             }
         }
     }
@@ -2043,6 +2286,9 @@ pub mod runtime_types {
                     weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x89c939a0d0a4d3edfcf8abbec33d0c00;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2061,6 +2307,9 @@ pub mod runtime_types {
                 TemporarilyUnprocessable,
                 #[codec(index = 7u8)]
                 QueuePaused,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x16ec4da6cc60134cc6bb46c3f755eff3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2089,6 +2338,9 @@ pub mod runtime_types {
                     origin: super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::AggregateMessageOrigin,
                     index: u32,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xb50077ff6b824b23c940e80cfb211746;
             }
         }
     }
@@ -2157,6 +2409,9 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xbf42e61b0b5ae28e2126e65700aa3918;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2187,6 +2442,9 @@ pub mod runtime_types {
                 MaxWeightTooLow,
                 #[codec(index = 13u8)]
                 AlreadyStored,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2228,6 +2486,9 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x676df70f7c31947030669af0054f7257;
+            }
         }
     }
     pub mod pallet_nomination_pools {
@@ -2249,6 +2510,9 @@ pub mod runtime_types {
             >,
             pub state: super::super::runtime_types::pallet_nomination_pools::PoolState,
         }
+        impl ::ferroscale_runtime_types::TypeHash for BondedPoolInner {
+            const TYPE_HASH: u128 = 0x7b26a2475e050b8a368bfac3c43996a8;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ClaimPermission {
             #[codec(index = 0u8)]
@@ -2259,6 +2523,9 @@ pub mod runtime_types {
             PermissionlessWithdraw,
             #[codec(index = 3u8)]
             PermissionlessAll,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ClaimPermission {
+            const TYPE_HASH: u128 = 0x865f44a9c6705ea2cf697fee384001f4;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Commission {
@@ -2277,6 +2544,9 @@ pub mod runtime_types {
                 >,
             >,
             pub throttle_from: Option<u32>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Commission {
+            const TYPE_HASH: u128 = 0x3143ff5cdc6e24e83dc5f1b1a8d28fbe;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CommissionChangeRate<BlockNumber> {
@@ -2302,6 +2572,9 @@ pub mod runtime_types {
                 u128,
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for PoolMember {
+            const TYPE_HASH: u128 = 0x1000604a199b3cafa0dfb2c8685286a1;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PoolRoles<AccountId> {
             pub depositor: AccountId,
@@ -2318,6 +2591,9 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Destroying,
         }
+        impl ::ferroscale_runtime_types::TypeHash for PoolState {
+            const TYPE_HASH: u128 = 0x51242b6ba80c23ae2103518fd37a533c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RewardPool {
             pub last_recorded_reward_counter: super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
@@ -2325,6 +2601,9 @@ pub mod runtime_types {
             pub total_rewards_claimed: u128,
             pub total_commission_pending: u128,
             pub total_commission_claimed: u128,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RewardPool {
+            const TYPE_HASH: u128 = 0x1d4168229f2230d6e11c6dab64bd708b;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SubPools {
@@ -2334,10 +2613,16 @@ pub mod runtime_types {
                 super::super::runtime_types::pallet_nomination_pools::UnbondPool,
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for SubPools {
+            const TYPE_HASH: u128 = 0xcda8d9cf6c781e54e9bd325569712e4c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct UnbondPool {
             pub points: u128,
             pub balance: u128,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for UnbondPool {
+            const TYPE_HASH: u128 = 0x700102a4cea42ea799fb4e48d923d78f;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -2498,6 +2783,9 @@ pub mod runtime_types {
                 #[codec(index = 21u8)]
                 adjust_pool_deposit { pool_id: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xceb3e436602df3f721726e1fcab122f7;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DefensiveError {
                 #[codec(index = 0u8)]
@@ -2510,6 +2798,9 @@ pub mod runtime_types {
                 SubPoolsNotFound,
                 #[codec(index = 4u8)]
                 BondedStashKilledPrematurely,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DefensiveError {
+                const TYPE_HASH: u128 = 0x3ff1d839d060e336c1c1d1ac42a72f04;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -2579,6 +2870,9 @@ pub mod runtime_types {
                 BondExtraRestricted,
                 #[codec(index = 31u8)]
                 NothingToAdjust,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x0211474d523c6a557d2234cc3c68ca23;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2666,10 +2960,16 @@ pub mod runtime_types {
                 #[codec(index = 16u8)]
                 MinBalanceExcessAdjusted { pool_id: u32, amount: u128 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x0fde2f9b7e929b49725c4ac43aa7913a;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum FreezeReason {
                 #[codec(index = 0u8)]
                 PoolMinBalance,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for FreezeReason {
+                const TYPE_HASH: u128 = 0x3d3a48d56e0994909ee910b1eccd3e17;
             }
         }
     }
@@ -2680,6 +2980,9 @@ pub mod runtime_types {
             pub enum Event {
                 #[codec(index = 0u8)]
                 Offence { kind: [u8; 16usize], timeslot: Vec<u8> },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x1eef9b35b82a46f0273635094fb33e47;
             }
         }
     }
@@ -2722,6 +3025,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 ensure_updated { hashes: Vec<::ferroscale_runtime_types::H256> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x5ed9036b58b88626c4df0d14e9ff9eca;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2741,6 +3047,9 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 TooFew,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x59e9435762aceb92d49046357797ef24;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2750,10 +3059,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Cleared { hash: ::ferroscale_runtime_types::H256 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Preimage,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0x6c28307c6cdb8a69663d66698e38c1b3;
             }
         }
     }
@@ -2869,6 +3184,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x7e0759c5c21719986dc5a9829318c7bd;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2887,6 +3205,9 @@ pub mod runtime_types {
                 Unannounced,
                 #[codec(index = 7u8)]
                 NoSelfProxy,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xfefbd08a632ce64c318b098cb3b252d6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2925,6 +3246,9 @@ pub mod runtime_types {
                     delay: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x92a4f64d5d1432891327bfbb85e70095;
+            }
         }
     }
     pub mod pallet_referenda {
@@ -2960,6 +3284,9 @@ pub mod runtime_types {
                     maybe_hash: Option<::ferroscale_runtime_types::H256>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xc695c9265f9030a456f52b0f1ab687a0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2988,6 +3315,9 @@ pub mod runtime_types {
                 BadStatus,
                 #[codec(index = 12u8)]
                 PreimageNotExist,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x91521910c5d8ef4d831135856511bc85;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3075,6 +3405,9 @@ pub mod runtime_types {
                 #[codec(index = 15u8)]
                 MetadataCleared { index: u32, hash: ::ferroscale_runtime_types::H256 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x3913d9a752c36b5d0016369827157a48;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -3099,6 +3432,9 @@ pub mod runtime_types {
                     x_offset: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedI64,
                     y_offset: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedI64,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Curve {
+                const TYPE_HASH: u128 = 0xbb0b0d7187d4863c9c073333d1abf8a3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DecidingStatus<BlockNumber> {
@@ -3309,6 +3645,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xe4929d2973a8f7db7e9085631a067ca3;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3321,6 +3660,9 @@ pub mod runtime_types {
                 RescheduleNoChange,
                 #[codec(index = 4u8)]
                 Named,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x090c571761e6b377d526d3c1b51a931c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3344,6 +3686,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 PermanentlyOverweight { task: (u32, u32), id: Option<[u8; 32usize]> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x2a654d582970289ebfa20d571e98ec70;
+            }
         }
     }
     pub mod pallet_session {
@@ -3359,6 +3704,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 purge_keys,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x170f7dc6bbed5f1862f067c1c29454bd;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3372,10 +3720,16 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 NoAccount,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x124b1afd8acef1fa747dc307cb16a09f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewSession { session_index: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x6e2f92ca0dadd93acbb970f5566205dc;
             }
         }
     }
@@ -3385,6 +3739,9 @@ pub mod runtime_types {
         pub struct ActiveEraInfo {
             pub index: u32,
             pub start: Option<u64>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ActiveEraInfo {
+            const TYPE_HASH: u128 = 0x1874e945044137fac815c246c77f2161;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EraRewardPoints<AccountId> {
@@ -3415,6 +3772,9 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             ForceAlways,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Forcing {
+            const TYPE_HASH: u128 = 0xff2cb915a7b5b78978b6c67248318d6f;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct IndividualExposure<AccountId, Balance> {
             pub who: AccountId,
@@ -3428,6 +3788,9 @@ pub mod runtime_types {
             >,
             pub submitted_in: u32,
             pub suppressed: bool,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Nominations {
+            const TYPE_HASH: u128 = 0xc68c799c0b14b08f5c47f7580f55aa06;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RewardDestination<AccountId> {
@@ -3456,6 +3819,9 @@ pub mod runtime_types {
                 u32,
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for StakingLedger {
+            const TYPE_HASH: u128 = 0xd005bfda8bc8cbf3bb3bf1b3843d69af;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct UnappliedSlash<AccountId, Balance> {
             pub validator: AccountId,
@@ -3476,6 +3842,9 @@ pub mod runtime_types {
             #[codec(compact)]
             pub commission: super::super::runtime_types::sp_arithmetic::per_things::Perbill,
             pub blocked: bool,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ValidatorPrefs {
+            const TYPE_HASH: u128 = 0x38a6a8376f92ad183a3948c57f8b9708;
         }
         pub mod pallet {
             pub mod pallet {
@@ -3597,6 +3966,9 @@ pub mod runtime_types {
                         new: super::super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x4de90a4d971bda7eb0d0801f0d23b1bf;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ConfigOp<T> {
                     #[codec(index = 0u8)]
@@ -3658,6 +4030,9 @@ pub mod runtime_types {
                     CommissionTooLow,
                     #[codec(index = 24u8)]
                     BoundNotMet,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x6eebc66ee6b64e0f479d9fe1adc7d198;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -3729,6 +4104,9 @@ pub mod runtime_types {
                         mode: super::super::super::super::runtime_types::pallet_staking::Forcing,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x93e1365992bc88926d1f421ab1fe7f9c;
+                }
             }
         }
         pub mod slashing {
@@ -3739,6 +4117,9 @@ pub mod runtime_types {
                 pub last_start: u32,
                 pub last_nonzero_slash: u32,
                 pub prior: Vec<u32>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for SlashingSpans {
+                const TYPE_HASH: u128 = 0xc0224b01d19ca43ffc0ec8a78e86fb2c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SpanRecord<Balance> {
@@ -3755,18 +4136,27 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
+            }
         }
     }
     pub mod pallet_transaction_payment {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ChargeTransactionPayment(#[codec(compact)] pub u128);
+        impl ::ferroscale_runtime_types::TypeHash for ChargeTransactionPayment {
+            const TYPE_HASH: u128 = 0x8c2d64d0c06b4323331ebdd069a26a03;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
             #[codec(index = 0u8)]
             V1Ancient,
             #[codec(index = 1u8)]
             V2,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Releases {
+            const TYPE_HASH: u128 = 0x80ffa4fd46a6d0cf960827bfb10bb23f;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -3778,6 +4168,9 @@ pub mod runtime_types {
                     actual_fee: u128,
                     tip: u128,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x9c7b1ee63aabd647c96f5a8c20cc37d6;
             }
         }
         pub mod types {
@@ -3883,6 +4276,9 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 void_spend { index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x553e3608ed56f6f47d8ee6e192e3120f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3909,6 +4305,9 @@ pub mod runtime_types {
                 NotAttempted,
                 #[codec(index = 11u8)]
                 Inconclusive,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x5357101c524c8a5b8c260ff07012ef3e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3955,6 +4354,9 @@ pub mod runtime_types {
                 PaymentFailed { index: u32, payment_id: u64 },
                 #[codec(index = 13u8)]
                 SpendProcessed { index: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x03b61a76f9ef75e2a542b1b8380a90e0;
             }
         }
     }
@@ -4003,10 +4405,16 @@ pub mod runtime_types {
                     weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x1e8c334856ce847b95854a9dc572f39e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManyCalls,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x3f55e5d2938d07af31b632fd06a59e1a;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4033,6 +4441,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x76d8b4fe538c4d5a3fd3fa5cce23d204;
+            }
         }
     }
     pub mod pallet_vesting {
@@ -4043,6 +4454,9 @@ pub mod runtime_types {
             V0,
             #[codec(index = 1u8)]
             V1,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Releases {
+            const TYPE_HASH: u128 = 0x79863b85bf9a625f41ab1fc9e10dd953;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -4086,6 +4500,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 merge_schedules { schedule1_index: u32, schedule2_index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x679b40672f1c5b30df590e58bbe81791;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4099,6 +4516,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 InvalidScheduleParams,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xbce2980bedc56d0197451f0924bcb532;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -4108,6 +4528,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 1u8)]
                 VestingCompleted { account: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x45aa9c23aec65f0168ae05102bbc60f4;
             }
         }
         pub mod vesting_info {
@@ -4142,6 +4565,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x65c4d3c769191f35fb284b8b3c3596c0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4154,6 +4580,9 @@ pub mod runtime_types {
                 CallIsNotWhitelisted,
                 #[codec(index = 4u8)]
                 CallAlreadyWhitelisted,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xfe23224845ddf7f2853490af3098cb17;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4171,6 +4600,9 @@ pub mod runtime_types {
                         >,
                     >,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x0af22e83b0ac20dbd5ff87e54e378659;
             }
         }
     }
@@ -4237,6 +4669,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 force_suspension { suspended: bool },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xb807bbc9968daf3d63f8629f3ce6a270;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4279,6 +4714,9 @@ pub mod runtime_types {
                 LockNotFound,
                 #[codec(index = 19u8)]
                 InUse,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x6fe3c6acdf5fbcf24b847c0fecdb6c58;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4405,6 +4843,9 @@ pub mod runtime_types {
                     assets: super::super::super::runtime_types::xcm::VersionedMultiAssets,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x941b7a3227f79e9faadc742533898a2c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Origin {
                 #[codec(index = 0u8)]
@@ -4415,6 +4856,9 @@ pub mod runtime_types {
                 Response(
                     super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Origin {
+                const TYPE_HASH: u128 = 0xf5b6888092b240188807079f23a52592;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum QueryStatus<BlockNumber> {
@@ -4458,12 +4902,18 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 MigrateAndNotifyOldTargets,
             }
+            impl ::ferroscale_runtime_types::TypeHash for VersionMigrationStage {
+                const TYPE_HASH: u128 = 0xe1e2b812c5908eb180101e7ba27b6387;
+            }
         }
     }
     pub mod polkadot_core_primitives {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CandidateHash(pub ::ferroscale_runtime_types::H256);
+        impl ::ferroscale_runtime_types::TypeHash for CandidateHash {
+            const TYPE_HASH: u128 = 0xa4d562fb8216b4923f3339af51bbebf8;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InboundDownwardMessage<BlockNumber> {
             pub sent_at: BlockNumber,
@@ -4485,10 +4935,16 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HeadData(pub Vec<u8>);
+            impl ::ferroscale_runtime_types::TypeHash for HeadData {
+                const TYPE_HASH: u128 = 0x6616650329c91b02ad5b723534d70616;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HrmpChannelId {
                 pub sender: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 pub recipient: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HrmpChannelId {
+                const TYPE_HASH: u128 = 0xa296e1695f7c8889fc48ce562dd4aba4;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Id(pub u32);
@@ -4506,10 +4962,19 @@ pub mod runtime_types {
                     c.0
                 }
             }
+            impl ::ferroscale_runtime_types::TypeHash for Id {
+                const TYPE_HASH: u128 = 0xecf90193012ebdef744dd9f50e9c276d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidationCode(pub Vec<u8>);
+            impl ::ferroscale_runtime_types::TypeHash for ValidationCode {
+                const TYPE_HASH: u128 = 0xb181454d4c7abe30dac35bb8d6b899b1;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidationCodeHash(pub ::ferroscale_runtime_types::H256);
+            impl ::ferroscale_runtime_types::TypeHash for ValidationCodeHash {
+                const TYPE_HASH: u128 = 0x14c9569ff2dbe3eda4dae5c7fe0fdec8;
+            }
         }
     }
     pub mod polkadot_primitives {
@@ -4522,6 +4987,9 @@ pub mod runtime_types {
                     ::ferroscale_runtime_types::bits::Lsb0,
                 >,
             );
+            impl ::ferroscale_runtime_types::TypeHash for AvailabilityBitfield {
+                const TYPE_HASH: u128 = 0x037e1a098c72c5212edb7917ab669ac2;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BackedCandidate<H> {
                 pub candidate: super::super::super::runtime_types::polkadot_primitives::v6::CommittedCandidateReceipt<
@@ -4611,6 +5079,9 @@ pub mod runtime_types {
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CoreIndex(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for CoreIndex {
+                const TYPE_HASH: u128 = 0xe98ed3ec0be9e2135bd7e92e28544f83;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum CoreState<H, N> {
                 #[codec(index = 0u8)]
@@ -4651,6 +5122,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::polkadot_primitives::v6::InvalidDisputeStatementKind,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for DisputeStatement {
+                const TYPE_HASH: u128 = 0x57fb5036ece1aa52d383d2a7cf3df936;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DisputeStatementSet {
                 pub candidate_hash: super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
@@ -4663,8 +5137,14 @@ pub mod runtime_types {
                     ),
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DisputeStatementSet {
+                const TYPE_HASH: u128 = 0xfb425434af3b7ec1e50f371d1f757117;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct GroupIndex(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for GroupIndex {
+                const TYPE_HASH: u128 = 0x91926166de8a3b14702d8f289b9f75ca;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct GroupRotationInfo<N> {
                 pub session_start_block: N,
@@ -4695,6 +5175,9 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 Explicit,
             }
+            impl ::ferroscale_runtime_types::TypeHash for InvalidDisputeStatementKind {
+                const TYPE_HASH: u128 = 0x817c320b03631969715624ba4408966c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct OccupiedCore<H, N> {
                 pub next_up_on_available: Option<
@@ -4724,6 +5207,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Free,
             }
+            impl ::ferroscale_runtime_types::TypeHash for OccupiedCoreAssumption {
+                const TYPE_HASH: u128 = 0xa245ccc10148c163e932f1602a07041c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PersistedValidationData<H, N> {
                 pub parent_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
@@ -4738,12 +5224,18 @@ pub mod runtime_types {
                 pub session_index: u32,
                 pub validator_index: super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PvfCheckStatement {
+                const TYPE_HASH: u128 = 0xc098e051b6dc1c7b82f38b8152a1b468;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PvfExecTimeoutKind {
                 #[codec(index = 0u8)]
                 Backing,
                 #[codec(index = 1u8)]
                 Approval,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PvfExecTimeoutKind {
+                const TYPE_HASH: u128 = 0x7e3d6de82af917fd8a00cf92d03e5656;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PvfPrepTimeoutKind {
@@ -4752,12 +5244,18 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Lenient,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PvfPrepTimeoutKind {
+                const TYPE_HASH: u128 = 0xc0517701838c35a0ec2876f778ef9f16;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ScheduledCore {
                 pub para_id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 pub collator: Option<
                     super::super::super::runtime_types::polkadot_primitives::v6::collator_app::Public,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ScheduledCore {
+                const TYPE_HASH: u128 = 0x4ff5450cabfb94d02b204b5b8318616d;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ScrapedOnChainVotes<H> {
@@ -4807,6 +5305,9 @@ pub mod runtime_types {
                 pub no_show_slots: u32,
                 pub needed_approvals: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for SessionInfo {
+                const TYPE_HASH: u128 = 0xe1ac5810004e15df13433322d8b2ed52;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UpgradeGoAhead {
                 #[codec(index = 0u8)]
@@ -4814,10 +5315,16 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 GoAhead,
             }
+            impl ::ferroscale_runtime_types::TypeHash for UpgradeGoAhead {
+                const TYPE_HASH: u128 = 0xd56487215f68c4d4ca2e084bc57652b8;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UpgradeRestriction {
                 #[codec(index = 0u8)]
                 Present,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for UpgradeRestriction {
+                const TYPE_HASH: u128 = 0xe6da9a5172beb54c2fd055754d3c2bc3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ValidDisputeStatementKind {
@@ -4830,8 +5337,14 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 ApprovalChecking,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ValidDisputeStatementKind {
+                const TYPE_HASH: u128 = 0x79c28fe6fef490fb2dc7536e6488fffb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidatorIndex(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for ValidatorIndex {
+                const TYPE_HASH: u128 = 0xd128e415ba3fd66d52ece04126f43cdb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ValidityAttestation {
                 #[codec(index = 1u8)]
@@ -4843,12 +5356,18 @@ pub mod runtime_types {
                     super::super::super::runtime_types::polkadot_primitives::v6::validator_app::Signature,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for ValidityAttestation {
+                const TYPE_HASH: u128 = 0x1b16ece11069863fd235b13d3ac84b5b;
+            }
             pub mod assignment_app {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0x9dcc63898f1f9e5237c3c31b0c03f41d;
+                }
             }
             pub mod async_backing {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -4856,6 +5375,9 @@ pub mod runtime_types {
                 pub struct AsyncBackingParams {
                     pub max_candidate_depth: u32,
                     pub allowed_ancestry_len: u32,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for AsyncBackingParams {
+                    const TYPE_HASH: u128 = 0x7d17a77a301c5d40d956c6ec52f0d258;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct BackingState<H, N> {
@@ -4921,6 +5443,10 @@ pub mod runtime_types {
                     pub bytes_remaining: u32,
                     pub messages_remaining: u32,
                 }
+                impl ::ferroscale_runtime_types::TypeHash
+                for OutboundHrmpChannelLimitations {
+                    const TYPE_HASH: u128 = 0xe6833c9eeefd7cdcc64aa735328c3eae;
+                }
             }
             pub mod collator_app {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -4928,10 +5454,16 @@ pub mod runtime_types {
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0xd88dc799d3422284ccfa2cf9866d7873;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Signature {
+                    const TYPE_HASH: u128 = 0xe6d61a9a1b098c074cc9a195e84107d7;
+                }
             }
             pub mod executor_params {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -4958,12 +5490,18 @@ pub mod runtime_types {
                     #[codec(index = 7u8)]
                     WasmExtBulkMemory,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for ExecutorParam {
+                    const TYPE_HASH: u128 = 0x668132dcf38eadfa3780b07fcbf23d26;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct ExecutorParams(
                     pub Vec<
                         super::super::super::super::runtime_types::polkadot_primitives::v6::executor_params::ExecutorParam,
                     >,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for ExecutorParams {
+                    const TYPE_HASH: u128 = 0xabfec387ea18929bd37ead6024d4db67;
+                }
             }
             pub mod signed {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -4983,13 +5521,22 @@ pub mod runtime_types {
                     pub validator_index: super::super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
                     pub validator_id: super::super::super::super::runtime_types::polkadot_primitives::v6::validator_app::Public,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for DisputeProof {
+                    const TYPE_HASH: u128 = 0xf71c28653fc9b51bbe97e9a3265d9dc1;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct DisputesTimeSlot {
                     pub session_index: u32,
                     pub candidate_hash: super::super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for DisputesTimeSlot {
+                    const TYPE_HASH: u128 = 0xb896da4064d17259793cde7ec8438ec4;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
+                impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
+                    const TYPE_HASH: u128 = 0x1a5f1c3873826c152fc2e686bd167a69;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct PendingSlashes {
                     pub keys: ::ferroscale_runtime_types::BTreeMap<
@@ -4998,12 +5545,18 @@ pub mod runtime_types {
                     >,
                     pub kind: super::super::super::super::runtime_types::polkadot_primitives::v6::slashing::SlashingOffenceKind,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for PendingSlashes {
+                    const TYPE_HASH: u128 = 0xbecb8a075b1b9ec841eed5cd0e9f59a7;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum SlashingOffenceKind {
                     #[codec(index = 0u8)]
                     ForInvalid,
                     #[codec(index = 1u8)]
                     AgainstValid,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for SlashingOffenceKind {
+                    const TYPE_HASH: u128 = 0xc36fd9b2b37efddcae82a16528638f6b;
                 }
             }
             pub mod validator_app {
@@ -5012,10 +5565,16 @@ pub mod runtime_types {
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0xd83628d32ddb6fb1b312d1cfb4875600;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Signature {
+                    const TYPE_HASH: u128 = 0xc7eae00f6e60805c51827d7295939282;
+                }
             }
         }
     }
@@ -5207,6 +5766,9 @@ pub mod runtime_types {
                 ),
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for NposCompactSolution16 {
+            const TYPE_HASH: u128 = 0x190e9e630663b3dda50571580d192a17;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum OriginCaller {
             #[codec(index = 0u8)]
@@ -5228,6 +5790,9 @@ pub mod runtime_types {
             #[codec(index = 4u8)]
             Void(super::super::runtime_types::sp_core::Void),
         }
+        impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
+            const TYPE_HASH: u128 = 0x861e5b70401bbfcf456347a7955f16be;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ProxyType {
             #[codec(index = 0u8)]
@@ -5247,8 +5812,14 @@ pub mod runtime_types {
             #[codec(index = 8u8)]
             NominationPools,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ProxyType {
+            const TYPE_HASH: u128 = 0x9e08d3581f41a9fe9bcd72c2af076ba6;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Runtime;
+        impl ::ferroscale_runtime_types::TypeHash for Runtime {
+            const TYPE_HASH: u128 = 0x723086ea4984a4f2bd7f63d9df16eed0;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeCall {
             #[codec(index = 0u8)]
@@ -5378,6 +5949,9 @@ pub mod runtime_types {
             #[codec(index = 200u8)]
             Beefy(super::super::runtime_types::pallet_beefy::pallet::Call),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeCall {
+            const TYPE_HASH: u128 = 0x70f95740e78deeffe14454b4fd2d5a5e;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeError {
             #[codec(index = 0u8)]
@@ -5497,6 +6071,9 @@ pub mod runtime_types {
             #[codec(index = 200u8)]
             Beefy(super::super::runtime_types::pallet_beefy::pallet::Error),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeError {
+            const TYPE_HASH: u128 = 0x89d087fd2d3274baf9980cf3d15a67ae;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeEvent {
             #[codec(index = 0u8)]
@@ -5606,6 +6183,9 @@ pub mod runtime_types {
             #[codec(index = 101u8)]
             AssetRate(super::super::runtime_types::pallet_asset_rate::pallet::Event),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeEvent {
+            const TYPE_HASH: u128 = 0xd2c1a2c547945e9832f00b2e14880d8a;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeFreezeReason {
             #[codec(index = 39u8)]
@@ -5613,10 +6193,16 @@ pub mod runtime_types {
                 super::super::runtime_types::pallet_nomination_pools::pallet::FreezeReason,
             ),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeFreezeReason {
+            const TYPE_HASH: u128 = 0xf77447bacff930fce41c787f6778f0f8;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeHoldReason {
             #[codec(index = 10u8)]
             Preimage(super::super::runtime_types::pallet_preimage::pallet::HoldReason),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeHoldReason {
+            const TYPE_HASH: u128 = 0x9bc8acdd80ecde879c3b4b25ff33f3d2;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SessionKeys {
@@ -5627,6 +6213,9 @@ pub mod runtime_types {
             pub para_assignment: super::super::runtime_types::polkadot_primitives::v6::assignment_app::Public,
             pub authority_discovery: super::super::runtime_types::sp_authority_discovery::app::Public,
             pub beefy: super::super::runtime_types::sp_consensus_beefy::ecdsa_crypto::Public,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for SessionKeys {
+            const TYPE_HASH: u128 = 0x9e16e68eff6eb3a16d848aa2481d62b9;
         }
         pub mod governance {
             pub mod origins {
@@ -5663,6 +6252,9 @@ pub mod runtime_types {
                         #[codec(index = 13u8)]
                         WhitelistedCaller,
                     }
+                    impl ::ferroscale_runtime_types::TypeHash for Origin {
+                        const TYPE_HASH: u128 = 0xbda15bf42dcd3a40eab9fd27c32f0bb0;
+                    }
                 }
             }
         }
@@ -5696,6 +6288,9 @@ pub mod runtime_types {
                     #[codec(index = 2u8)]
                     cancel_auction,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x7ded5b86c71551e50129c897561dbc9e;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -5712,6 +6307,9 @@ pub mod runtime_types {
                     AuctionEnded,
                     #[codec(index = 6u8)]
                     AlreadyLeasedOut,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xfc4261307e11de6c09cb41dd878d81ae;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -5751,22 +6349,37 @@ pub mod runtime_types {
                     #[codec(index = 6u8)]
                     WinningOffset { auction_index: u32, block_number: u32 },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x51bb5d0a81a9d1426f5a3e0b05dd76dd;
+                }
             }
         }
         pub mod claims {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct EcdsaSignature(pub [u8; 65usize]);
+            impl ::ferroscale_runtime_types::TypeHash for EcdsaSignature {
+                const TYPE_HASH: u128 = 0x40381f1b5f7164f9fdf1d1c003b15794;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct EthereumAddress(pub [u8; 20usize]);
+            impl ::ferroscale_runtime_types::TypeHash for EthereumAddress {
+                const TYPE_HASH: u128 = 0xd36d0fa96988abefb7187c0e068ff80e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PrevalidateAttests;
+            impl ::ferroscale_runtime_types::TypeHash for PrevalidateAttests {
+                const TYPE_HASH: u128 = 0x4fe4a94064e4620273c45487224977a0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum StatementKind {
                 #[codec(index = 0u8)]
                 Regular,
                 #[codec(index = 1u8)]
                 Saft,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for StatementKind {
+                const TYPE_HASH: u128 = 0x78e2bbab33ccd8217b465c7f55075c60;
             }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -5801,6 +6414,9 @@ pub mod runtime_types {
                         maybe_preclaim: Option<::ferroscale_runtime_types::AccountId32>,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x859cae8ac761c400eab16e09dc0ee428;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -5816,6 +6432,9 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     VestedBalanceExists,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x689db770939b38d1d7ca4b5255beff3d;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -5824,6 +6443,9 @@ pub mod runtime_types {
                         ethereum_address: super::super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
                         amount: u128,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0xaf5d0380a28757d427037f28ac79a1e5;
                 }
             }
         }
@@ -5935,6 +6557,9 @@ pub mod runtime_types {
                         >,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xb4462e712aee036c188dd206a8547ee2;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -5983,6 +6608,9 @@ pub mod runtime_types {
                     VrfDelayInProgress,
                     #[codec(index = 22u8)]
                     NoLeasePeriod,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x4542262abf531b128c12bb4dbf9b18a5;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -6037,6 +6665,9 @@ pub mod runtime_types {
                         para_id: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x30255b538f2dfc532745a1e0a5ca8b92;
+                }
             }
         }
         pub mod impls {
@@ -6048,6 +6679,9 @@ pub mod runtime_types {
                     location: super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
                     asset_id: super::super::super::runtime_types::xcm::v3::multiasset::AssetId,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for VersionedLocatableAsset {
+                const TYPE_HASH: u128 = 0xad1bb67061cf58856bf5969fbe05418d;
             }
         }
         pub mod paras_registrar {
@@ -6106,6 +6740,9 @@ pub mod runtime_types {
                         new_head: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x5f022513cb8ad9fc2a6dd028ab4ac527;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6137,6 +6774,9 @@ pub mod runtime_types {
                     #[codec(index = 13u8)]
                     CannotSwap,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x72b6e384acfe54709908df8b348b23bd;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -6158,6 +6798,9 @@ pub mod runtime_types {
                         para_id: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                         other_id: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0xa6edfdf031afb921faeaae9765689cfc;
                 }
             }
         }
@@ -6183,12 +6826,18 @@ pub mod runtime_types {
                         para: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xdea2689e26f7186f2d87baa01f54f8ae;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     ParaNotOnboarding,
                     #[codec(index = 1u8)]
                     LeaseError,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x330a1b9fe229483794f5e8599d6c3c54;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -6203,6 +6852,9 @@ pub mod runtime_types {
                         extra_reserved: u128,
                         total_amount: u128,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x3c7df92449d305a21d0d57f986fb4a7b;
                 }
             }
         }
@@ -6359,10 +7011,16 @@ pub mod runtime_types {
                     #[codec(index = 52u8)]
                     set_minimum_backing_votes { new: u32 },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xb1de593c7ddfa1aee5aec47f398f93c7;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     InvalidNewValue,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x60613384af9fa334f28344d610741105;
                 }
             }
         }
@@ -6375,6 +7033,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Remote,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DisputeLocation {
+                const TYPE_HASH: u128 = 0xb35ae22024a39e8cbc79d0ec6083aa6e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DisputeResult {
                 #[codec(index = 0u8)]
@@ -6382,12 +7043,18 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Invalid,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DisputeResult {
+                const TYPE_HASH: u128 = 0x0e4f039887e5678f159f08014d567f99;
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_unfreeze,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x7aa22035e74c03258ae337e50ad2723b;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -6410,6 +7077,9 @@ pub mod runtime_types {
                     #[codec(index = 8u8)]
                     UnconfirmedDispute,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x0295554c23555f7bf339446c8c3411e5;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -6425,6 +7095,9 @@ pub mod runtime_types {
                     #[codec(index = 2u8)]
                     Revert(u32),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x85afed7f766f08719439be02406f1088;
+                }
             }
             pub mod slashing {
                 pub mod pallet {
@@ -6436,6 +7109,9 @@ pub mod runtime_types {
                             dispute_proof: super::super::super::super::super::runtime_types::polkadot_primitives::v6::slashing::DisputeProof,
                             key_owner_proof: super::super::super::super::super::runtime_types::sp_session::MembershipProof,
                         },
+                    }
+                    impl ::ferroscale_runtime_types::TypeHash for Call {
+                        const TYPE_HASH: u128 = 0xf63281c1048c6010624eedad1d48af09;
                     }
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub enum Error {
@@ -6451,6 +7127,9 @@ pub mod runtime_types {
                         ValidatorIndexIdMismatch,
                         #[codec(index = 5u8)]
                         DuplicateSlashingReport,
+                    }
+                    impl ::ferroscale_runtime_types::TypeHash for Error {
+                        const TYPE_HASH: u128 = 0x9a6931b73ab29708d95e8aac0a0a0794;
                     }
                 }
             }
@@ -6468,6 +7147,9 @@ pub mod runtime_types {
                 pub sender_deposit: u128,
                 pub recipient_deposit: u128,
             }
+            impl ::ferroscale_runtime_types::TypeHash for HrmpChannel {
+                const TYPE_HASH: u128 = 0x55858d8a4454e0a68f079d610e967e64;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HrmpOpenChannelRequest {
                 pub confirmed: bool,
@@ -6476,6 +7158,9 @@ pub mod runtime_types {
                 pub max_message_size: u32,
                 pub max_capacity: u32,
                 pub max_total_size: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HrmpOpenChannelRequest {
+                const TYPE_HASH: u128 = 0x3054d8bfe77efd499eb23353dd00c313;
             }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -6528,6 +7213,9 @@ pub mod runtime_types {
                         recipient: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x944a4ace7bde389ec50de4e655829296;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6570,6 +7258,9 @@ pub mod runtime_types {
                     WrongWitness,
                     #[codec(index = 19u8)]
                     ChannelCreationNotAuthorized,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x3453f725f76f9c0475ad6fafc424d27b;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -6615,6 +7306,9 @@ pub mod runtime_types {
                         recipient: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x5ab683208c27b46b9bdfa48a262fee4a;
+                }
             }
         }
         pub mod inclusion {
@@ -6625,6 +7319,9 @@ pub mod runtime_types {
                 Ump(
                     super::super::super::runtime_types::polkadot_runtime_parachains::inclusion::UmpQueueId,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for AggregateMessageOrigin {
+                const TYPE_HASH: u128 = 0x9a1db8fb7f9c37112ee9f3c5b0e08c21;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct AvailabilityBitfieldRecord<N> {
@@ -6657,10 +7354,16 @@ pub mod runtime_types {
                     super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for UmpQueueId {
+                const TYPE_HASH: u128 = 0x610cb56028f98ba94e17c528190312f7;
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {}
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x6a7f099fd4d368e9645e314224f6095b;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6722,6 +7425,9 @@ pub mod runtime_types {
                     #[codec(index = 28u8)]
                     BitfieldReferencesFreedCore,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x25d404f9606ec4dc806805d4cb9e1b84;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -6756,6 +7462,9 @@ pub mod runtime_types {
                         count: u32,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x8ca02d8e0941343bfed53a9e63362f33;
+                }
             }
         }
         pub mod initializer {
@@ -6770,12 +7479,18 @@ pub mod runtime_types {
                 >,
                 pub session_index: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BufferedSessionChange {
+                const TYPE_HASH: u128 = 0xdc76f1e5436f1190d91d109659253a33;
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_approve { up_to: u32 },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xf627bd90fed087a1d46082e0ed182ed9;
                 }
             }
         }
@@ -6789,6 +7504,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Origin {
+                    const TYPE_HASH: u128 = 0xf687a33320c0f10958ccd510950b7ae1;
+                }
             }
         }
         pub mod paras {
@@ -6798,6 +7516,9 @@ pub mod runtime_types {
                 pub genesis_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
                 pub validation_code: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCode,
                 pub para_kind: bool,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ParaGenesisArgs {
+                const TYPE_HASH: u128 = 0x5148d91c82cac0be0d09eb792c3066c4;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ParaLifecycle {
@@ -6815,6 +7536,9 @@ pub mod runtime_types {
                 OffboardingParathread,
                 #[codec(index = 6u8)]
                 OffboardingParachain,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ParaLifecycle {
+                const TYPE_HASH: u128 = 0x3aef6432b0e1ee00907c9d29d7a1401b;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParaPastCodeMeta<N> {
@@ -6868,6 +7592,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 No,
             }
+            impl ::ferroscale_runtime_types::TypeHash for SetGoAhead {
+                const TYPE_HASH: u128 = 0x9fcc6a02808b2da68e3578296a24df08;
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -6916,6 +7643,9 @@ pub mod runtime_types {
                         context: u32,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x9bf5763ccf68052029535b4fe29f9292;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6942,6 +7672,9 @@ pub mod runtime_types {
                     PvfCheckSubjectInvalid,
                     #[codec(index = 11u8)]
                     CannotUpgradeCode,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x9ae276415f8281e50f7d639930545d53;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -6982,6 +7715,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0xfa0e0ab61376a2668274d029e886e189;
+                }
             }
         }
         pub mod paras_inherent {
@@ -6998,6 +7734,9 @@ pub mod runtime_types {
                         >,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x7a4d887c81e0f47e74e3c92f4f4da897;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -7013,6 +7752,9 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     DisputeInvalid,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xe97bc911edb7abddaca92f0debea3cac;
+                }
             }
         }
         pub mod scheduler {
@@ -7021,6 +7763,9 @@ pub mod runtime_types {
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Assignment {
                     pub para_id: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Assignment {
+                    const TYPE_HASH: u128 = 0x0f0b3b54d84c31a2cf0418f32ba7de76;
                 }
             }
             pub mod pallet {
@@ -7055,6 +7800,9 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {}
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x973efbcd301b1653012514b0dba20443;
+                }
             }
         }
     }
@@ -7069,12 +7817,21 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             DivisionByZero,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
+            const TYPE_HASH: u128 = 0x008cb2a3d597c9b92f05b877e085c46c;
+        }
         pub mod fixed_point {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedI64(pub i64);
+            impl ::ferroscale_runtime_types::TypeHash for FixedI64 {
+                const TYPE_HASH: u128 = 0x1c3db48d29fdfa52b073e6a2c4f870f3;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedU128(pub u128);
+            impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
+                const TYPE_HASH: u128 = 0x17c6bf814d64622dd7b4e4f5fb852442;
+            }
         }
         pub mod per_things {
             use ::parity_scale_codec::{Decode, Encode};
@@ -7094,6 +7851,9 @@ pub mod runtime_types {
                     c.0
                 }
             }
+            impl ::ferroscale_runtime_types::TypeHash for PerU16 {
+                const TYPE_HASH: u128 = 0x1f9dbc5b74e9c2c52e374acccbc858a4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Perbill(pub u32);
             impl ::parity_scale_codec::CompactAs for Perbill {
@@ -7110,10 +7870,19 @@ pub mod runtime_types {
                     c.0
                 }
             }
+            impl ::ferroscale_runtime_types::TypeHash for Perbill {
+                const TYPE_HASH: u128 = 0xea38661ed519891b58df3736ff592d11;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Percent(pub u8);
+            impl ::ferroscale_runtime_types::TypeHash for Percent {
+                const TYPE_HASH: u128 = 0x731b5e2a65bb015f1c4c471dfecc01fe;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Permill(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for Permill {
+                const TYPE_HASH: u128 = 0xcd9a29b75460287f91b8264ae44aca45;
+            }
         }
     }
     pub mod sp_authority_discovery {
@@ -7123,6 +7892,9 @@ pub mod runtime_types {
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0xd08d8c4ba93692c9722d49441f70e2c2;
+            }
         }
     }
     pub mod sp_consensus_babe {
@@ -7136,6 +7908,9 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             PrimaryAndSecondaryVRFSlots,
         }
+        impl ::ferroscale_runtime_types::TypeHash for AllowedSlots {
+            const TYPE_HASH: u128 = 0xbabcbaea845b74aa0faa3019e95df98c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BabeConfiguration {
             pub slot_duration: u64,
@@ -7147,10 +7922,16 @@ pub mod runtime_types {
             pub randomness: [u8; 32usize],
             pub allowed_slots: super::super::runtime_types::sp_consensus_babe::AllowedSlots,
         }
+        impl ::ferroscale_runtime_types::TypeHash for BabeConfiguration {
+            const TYPE_HASH: u128 = 0x8a1bcd0f1c8b3a3511c9e173da1e00de;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BabeEpochConfiguration {
             pub c: (u64, u64),
             pub allowed_slots: super::super::runtime_types::sp_consensus_babe::AllowedSlots,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for BabeEpochConfiguration {
+            const TYPE_HASH: u128 = 0xa116187dcd9d7e9d013574be67753d22;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Epoch {
@@ -7163,14 +7944,23 @@ pub mod runtime_types {
             pub randomness: [u8; 32usize],
             pub config: super::super::runtime_types::sp_consensus_babe::BabeEpochConfiguration,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Epoch {
+            const TYPE_HASH: u128 = 0x34df0cba8af3ddb941399faf3c328f5c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
+            const TYPE_HASH: u128 = 0x67822a6fd5670aa9d7764973c4243e48;
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x83836050a77ef9e999d0993ca8183437;
+            }
         }
         pub mod digests {
             use ::parity_scale_codec::{Decode, Encode};
@@ -7181,6 +7971,9 @@ pub mod runtime_types {
                     c: (u64, u64),
                     allowed_slots: super::super::super::runtime_types::sp_consensus_babe::AllowedSlots,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for NextConfigDescriptor {
+                const TYPE_HASH: u128 = 0xdac1ed507321360973b3e8cb3163dc7f;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PreDigest {
@@ -7197,22 +7990,34 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_consensus_babe::digests::SecondaryVRFPreDigest,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for PreDigest {
+                const TYPE_HASH: u128 = 0x0069025a7111931e0e616c79e7a86a90;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PrimaryPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
                 pub vrf_signature: super::super::super::runtime_types::sp_core::sr25519::vrf::VrfSignature,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PrimaryPreDigest {
+                const TYPE_HASH: u128 = 0x7e494f9c66898cf46090160230f4a953;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SecondaryPlainPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for SecondaryPlainPreDigest {
+                const TYPE_HASH: u128 = 0xf9dfdd6858fe238c573492697178fe5e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SecondaryVRFPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
                 pub vrf_signature: super::super::super::runtime_types::sp_core::sr25519::vrf::VrfSignature,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for SecondaryVRFPreDigest {
+                const TYPE_HASH: u128 = 0xcc6fcc8dc83133f2d923b7f1856d0b95;
             }
         }
     }
@@ -7233,6 +8038,9 @@ pub mod runtime_types {
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
+            const TYPE_HASH: u128 = 0x7cfaf5faec74c277274a1c9347545939;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ValidatorSet<AuthorityId> {
             pub validators: Vec<AuthorityId>,
@@ -7261,10 +8069,16 @@ pub mod runtime_types {
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::ecdsa::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0xa4abdaf6cab7b77471efe197e0f736a6;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(
                 pub super::super::super::runtime_types::sp_core::ecdsa::Signature,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x0e3ed829abcfe885430f4d370286f881;
+            }
         }
         pub mod mmr {
             use ::parity_scale_codec::{Decode, Encode};
@@ -7279,6 +8093,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Payload(pub Vec<([u8; 2usize], Vec<u8>)>);
+            impl ::ferroscale_runtime_types::TypeHash for Payload {
+                const TYPE_HASH: u128 = 0x8246ddc4a062c1423ebab1a62752fcd7;
+            }
         }
     }
     pub mod sp_consensus_grandpa {
@@ -7312,16 +8129,25 @@ pub mod runtime_types {
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
+            const TYPE_HASH: u128 = 0x644a053337cb00328cde6139d4098a21;
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::ed25519::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x1b627a872ce452d7786c9e9c0e2d128d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(
                 pub super::super::super::runtime_types::sp_core::ed25519::Signature,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0xb66ec966270a478baf3d62da87aad6cf;
+            }
         }
     }
     pub mod sp_consensus_slots {
@@ -7335,44 +8161,77 @@ pub mod runtime_types {
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Slot(pub u64);
+        impl ::ferroscale_runtime_types::TypeHash for Slot {
+            const TYPE_HASH: u128 = 0xfaffab54497a71f7cf8f219e549782bd;
+        }
     }
     pub mod sp_core {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueMetadata(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueMetadata {
+            const TYPE_HASH: u128 = 0x8d9445126569435bb2a2e57eb0ff125a;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Void {}
+        impl ::ferroscale_runtime_types::TypeHash for Void {
+            const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
+        }
         pub mod crypto {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct KeyTypeId(pub [u8; 4usize]);
+            impl ::ferroscale_runtime_types::TypeHash for KeyTypeId {
+                const TYPE_HASH: u128 = 0x268d0d112175a89065e2d6dadeab0a6f;
+            }
         }
         pub mod ecdsa {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 33usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0xd977b39d3ffb0ae2e8dd33a9bfe4533f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 65usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x246b8e8d29e789b35a00da53253aa7e4;
+            }
         }
         pub mod ed25519 {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x00b7604b546bc9fd97d16f304530579f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x170fe7feb740446aa023e6b930e063bb;
+            }
         }
         pub mod sr25519 {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x8b8e4f900bb942c1fd2b42b87c895124;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x19abb7b541807ef7b7c542dc9078f869;
+            }
             pub mod vrf {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct VrfSignature {
                     pub output: [u8; 32usize],
                     pub proof: [u8; 64usize],
+                }
+                impl ::ferroscale_runtime_types::TypeHash for VrfSignature {
+                    const TYPE_HASH: u128 = 0x6706726bc31553823265232b6bb9482b;
                 }
             }
         }
@@ -7385,15 +8244,24 @@ pub mod runtime_types {
             pub fatal_error: bool,
             pub errors: super::super::runtime_types::sp_inherents::InherentData,
         }
+        impl ::ferroscale_runtime_types::TypeHash for CheckInherentsResult {
+            const TYPE_HASH: u128 = 0xd9f1b1bfbe3d50a0fa0e9bc296904929;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InherentData {
             pub data: ::ferroscale_runtime_types::BTreeMap<[u8; 8usize], Vec<u8>>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for InherentData {
+            const TYPE_HASH: u128 = 0x8e44cf1a89e3db95d493040a1d18f7dd;
         }
     }
     pub mod sp_mmr_primitives {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EncodableOpaqueLeaf(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for EncodableOpaqueLeaf {
+            const TYPE_HASH: u128 = 0x08174830780fde0442f4b5e19cfcd93d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Error {
             #[codec(index = 0u8)]
@@ -7417,6 +8285,9 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             InvalidBestKnownBlock,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Error {
+            const TYPE_HASH: u128 = 0x378f44dd1b5946ad1cfa5b91cc1e6067;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Proof<Hash> {
             pub leaf_indices: Vec<u64>,
@@ -7431,6 +8302,9 @@ pub mod runtime_types {
             pub minimal_stake: u128,
             pub sum_stake: u128,
             pub sum_stake_squared: u128,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ElectionScore {
+            const TYPE_HASH: u128 = 0x1c6dcf1c640f4cb18786052a1089030c;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Support<AccountId> {
@@ -7471,6 +8345,9 @@ pub mod runtime_types {
             #[codec(index = 13u8)]
             RootNotAllowed,
         }
+        impl ::ferroscale_runtime_types::TypeHash for DispatchError {
+            const TYPE_HASH: u128 = 0x136527a878ecd35d8f860e1ab89b90bc;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct DispatchErrorWithPostInfo<Info> {
             pub post_info: Info,
@@ -7481,6 +8358,9 @@ pub mod runtime_types {
             pub index: u8,
             pub error: [u8; 4usize],
         }
+        impl ::ferroscale_runtime_types::TypeHash for ModuleError {
+            const TYPE_HASH: u128 = 0xd402aae50c16b0bde2cfbe93a012cc4d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSignature {
             #[codec(index = 0u8)]
@@ -7490,6 +8370,9 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Ecdsa(super::super::runtime_types::sp_core::ecdsa::Signature),
         }
+        impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
+            const TYPE_HASH: u128 = 0x4b741ea82cea99bbacea6339ab8f8396;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSigner {
             #[codec(index = 0u8)]
@@ -7498,6 +8381,9 @@ pub mod runtime_types {
             Sr25519(super::super::runtime_types::sp_core::sr25519::Public),
             #[codec(index = 2u8)]
             Ecdsa(super::super::runtime_types::sp_core::ecdsa::Public),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for MultiSigner {
+            const TYPE_HASH: u128 = 0x904024c42cadb61bbd1e2a1c7255d9c8;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TokenError {
@@ -7522,12 +8408,18 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             Blocked,
         }
+        impl ::ferroscale_runtime_types::TypeHash for TokenError {
+            const TYPE_HASH: u128 = 0xc3df2109ec2d0df34a3ec75a49978360;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TransactionalError {
             #[codec(index = 0u8)]
             LimitReached,
             #[codec(index = 1u8)]
             NoLayer,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for TransactionalError {
+            const TYPE_HASH: u128 = 0x0cdac8f0e9d03266508beb610aab1748;
         }
         pub mod generic {
             pub mod block {
@@ -7546,6 +8438,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::sp_runtime::generic::digest::DigestItem,
                     >,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Digest {
+                    const TYPE_HASH: u128 = 0x4bd21bb3a16398e294ae279fa98d78c8;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum DigestItem {
                     #[codec(index = 6u8)]
@@ -7558,6 +8453,9 @@ pub mod runtime_types {
                     Other(Vec<u8>),
                     #[codec(index = 8u8)]
                     RuntimeEnvironmentUpdated,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for DigestItem {
+                    const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
                 }
             }
             pub mod era {
@@ -8077,6 +8975,9 @@ pub mod runtime_types {
                     #[codec(index = 255u8)]
                     Mortal255(u8),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Era {
+                    const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
+                }
             }
             pub mod header {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -8095,6 +8996,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlakeTwo256;
+            impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
+                const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
+            }
         }
         pub mod transaction_validity {
             use ::parity_scale_codec::{Decode, Encode};
@@ -8123,6 +9027,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 BadSigner,
             }
+            impl ::ferroscale_runtime_types::TypeHash for InvalidTransaction {
+                const TYPE_HASH: u128 = 0x48c00b512077e620f55258aa60c9ad43;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionSource {
                 #[codec(index = 0u8)]
@@ -8131,6 +9038,9 @@ pub mod runtime_types {
                 Local,
                 #[codec(index = 2u8)]
                 External,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for TransactionSource {
+                const TYPE_HASH: u128 = 0x1f94321cc658ac8d50edbc0f2a7b2509;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionValidityError {
@@ -8143,6 +9053,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_runtime::transaction_validity::UnknownTransaction,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for TransactionValidityError {
+                const TYPE_HASH: u128 = 0x267f052fe0c1dea769e83a169c203acb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UnknownTransaction {
                 #[codec(index = 0u8)]
@@ -8152,6 +9065,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Custom(u8),
             }
+            impl ::ferroscale_runtime_types::TypeHash for UnknownTransaction {
+                const TYPE_HASH: u128 = 0x8a198e9fdd4c2891ba9fbc97ce9903fc;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidTransaction {
                 pub priority: u64,
@@ -8159,6 +9075,9 @@ pub mod runtime_types {
                 pub provides: Vec<Vec<u8>>,
                 pub longevity: u64,
                 pub propagate: bool,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ValidTransaction {
+                const TYPE_HASH: u128 = 0x9b8023bb71ab3d4a53d077056cef703d;
             }
         }
     }
@@ -8169,6 +9088,9 @@ pub mod runtime_types {
             pub session: u32,
             pub trie_nodes: Vec<Vec<u8>>,
             pub validator_count: u32,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for MembershipProof {
+            const TYPE_HASH: u128 = 0x05d944c26a6fd386310fe00e0acf711a;
         }
     }
     pub mod sp_staking {
@@ -8194,6 +9116,9 @@ pub mod runtime_types {
             pub transaction_version: u32,
             pub state_version: u8,
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeVersion {
+            const TYPE_HASH: u128 = 0x0eb0a72f804cbb5f944e34cf8d8b4948;
+        }
     }
     pub mod sp_weights {
         use ::parity_scale_codec::{Decode, Encode};
@@ -8201,6 +9126,9 @@ pub mod runtime_types {
         pub struct RuntimeDbWeight {
             pub read: u64,
             pub write: u64,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeDbWeight {
+            const TYPE_HASH: u128 = 0x07cbe65deee5259a6d4f0dc6cca620d8;
         }
         pub mod weight_v2 {
             use ::parity_scale_codec::{Decode, Encode};
@@ -8210,6 +9138,9 @@ pub mod runtime_types {
                 pub ref_time: u64,
                 #[codec(compact)]
                 pub proof_size: u64,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Weight {
+                const TYPE_HASH: u128 = 0x9711cd4ef0bd87b2e3b722a5b6a5785a;
             }
         }
     }
@@ -8222,6 +9153,9 @@ pub mod runtime_types {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::xcm::v3::junctions::Junctions,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for MultiLocation {
+                    const TYPE_HASH: u128 = 0x27aa4e873bf953e3dfa85a183316d9ce;
+                }
             }
         }
     }
@@ -8232,12 +9166,18 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::multiasset::AssetId),
         }
+        impl ::ferroscale_runtime_types::TypeHash for VersionedAssetId {
+            const TYPE_HASH: u128 = 0xfb187d0e43feb0ee17259c1e9c2a0c7d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedMultiAssets {
             #[codec(index = 1u8)]
             V2(super::super::runtime_types::xcm::v2::multiasset::MultiAssets),
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::multiasset::MultiAssets),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for VersionedMultiAssets {
+            const TYPE_HASH: u128 = 0x9bde9ab8e97dde1ff28f6c360e807c45;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedMultiLocation {
@@ -8248,12 +9188,18 @@ pub mod runtime_types {
                 super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
             ),
         }
+        impl ::ferroscale_runtime_types::TypeHash for VersionedMultiLocation {
+            const TYPE_HASH: u128 = 0xaf08035ca9417d142bacaec2a9019d62;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedResponse {
             #[codec(index = 2u8)]
             V2(super::super::runtime_types::xcm::v2::Response),
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::Response),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for VersionedResponse {
+            const TYPE_HASH: u128 = 0xbd163f3500bfc7a9385cb1d26d6a1988;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedXcm {
@@ -8267,6 +9213,9 @@ pub mod runtime_types {
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DoubleEncoded {
                 pub encoded: Vec<u8>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DoubleEncoded {
+                const TYPE_HASH: u128 = 0x9f4f15250b777d3097919b1e32349176;
             }
         }
         pub mod v2 {
@@ -8298,6 +9247,9 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 Treasury,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BodyId {
+                const TYPE_HASH: u128 = 0x797b4eee6d0c6d9ee6c862dad8624bc4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum BodyPart {
                 #[codec(index = 0u8)]
@@ -8320,6 +9272,9 @@ pub mod runtime_types {
                     #[codec(compact)]
                     denom: u32,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for BodyPart {
+                const TYPE_HASH: u128 = 0x218c90137e05f097154c42afd3c9b0d5;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Instruction {
@@ -8481,6 +9436,9 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 Kusama,
             }
+            impl ::ferroscale_runtime_types::TypeHash for NetworkId {
+                const TYPE_HASH: u128 = 0xaada86a2e93a439acb6cd73530ab9bbf;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum OriginKind {
                 #[codec(index = 0u8)]
@@ -8491,6 +9449,9 @@ pub mod runtime_types {
                 Superuser,
                 #[codec(index = 3u8)]
                 Xcm,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for OriginKind {
+                const TYPE_HASH: u128 = 0x1c0b484b41b9ef76bbcb7b544e28612f;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Response {
@@ -8509,12 +9470,18 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 Version(u32),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Response {
+                const TYPE_HASH: u128 = 0x5c2fcdb426680ebb8ff26f8959a6a279;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum WeightLimit {
                 #[codec(index = 0u8)]
                 Unlimited,
                 #[codec(index = 1u8)]
                 Limited(#[codec(compact)] u64),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for WeightLimit {
+                const TYPE_HASH: u128 = 0xcbdb07b893c9d8267bfe635f7c4eaa05;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Xcm(
@@ -8560,6 +9527,9 @@ pub mod runtime_types {
                         part: super::super::super::super::runtime_types::xcm::v2::BodyPart,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junction {
+                    const TYPE_HASH: u128 = 0x9790efba23a1f5a8dc232396afff23e6;
+                }
             }
             pub mod multiasset {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -8571,6 +9541,9 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 1u8)]
                     Abstract(Vec<u8>),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for AssetId {
+                    const TYPE_HASH: u128 = 0x32338d5248733473f0086cbb6188ed01;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetInstance {
@@ -8589,6 +9562,9 @@ pub mod runtime_types {
                     #[codec(index = 6u8)]
                     Blob(Vec<u8>),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
+                    const TYPE_HASH: u128 = 0x9fea39b1c8fa0388d8bc82b5c2f30d64;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
@@ -8598,10 +9574,16 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v2::multiasset::AssetInstance,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Fungibility {
+                    const TYPE_HASH: u128 = 0x5278b61bc76111b1d150dadbf53decee;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAsset {
                     pub id: super::super::super::super::runtime_types::xcm::v2::multiasset::AssetId,
                     pub fun: super::super::super::super::runtime_types::xcm::v2::multiasset::Fungibility,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for MultiAsset {
+                    const TYPE_HASH: u128 = 0x808b342eb176aeb1cc67e3697b348168;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum MultiAssetFilter {
@@ -8614,18 +9596,27 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v2::multiasset::WildMultiAsset,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for MultiAssetFilter {
+                    const TYPE_HASH: u128 = 0xa812a1b31746be77728e9d8cb9edab05;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAssets(
                     pub Vec<
                         super::super::super::super::runtime_types::xcm::v2::multiasset::MultiAsset,
                     >,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for MultiAssets {
+                    const TYPE_HASH: u128 = 0x658cf9b77eac54f6452098b0cb96efed;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
                     #[codec(index = 1u8)]
                     NonFungible,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
+                    const TYPE_HASH: u128 = 0x450d9508c7ba2581895bd11c1be9f028;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildMultiAsset {
@@ -8636,6 +9627,9 @@ pub mod runtime_types {
                         id: super::super::super::super::runtime_types::xcm::v2::multiasset::AssetId,
                         fun: super::super::super::super::runtime_types::xcm::v2::multiasset::WildFungibility,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for WildMultiAsset {
+                    const TYPE_HASH: u128 = 0xadc0269779364f191a80c5d362036a5d;
                 }
             }
             pub mod multilocation {
@@ -8705,10 +9699,16 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v2::junction::Junction,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junctions {
+                    const TYPE_HASH: u128 = 0xa950fd7bb99f39b9672dce260ff45378;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiLocation {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::xcm::v2::multilocation::Junctions,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for MultiLocation {
+                    const TYPE_HASH: u128 = 0x679e317f886a7aab607f40a967432e0d;
                 }
             }
             pub mod traits {
@@ -8767,6 +9767,9 @@ pub mod runtime_types {
                     Barrier,
                     #[codec(index = 25u8)]
                     WeightNotComputable,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xca1a80c6220316c0b766df4c754dc09b;
                 }
             }
         }
@@ -9016,6 +10019,9 @@ pub mod runtime_types {
                     >,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for MaybeErrorCode {
+                const TYPE_HASH: u128 = 0xd3e40915a30c9b977eec36f8a359691b;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PalletInfo {
                 #[codec(compact)]
@@ -9033,12 +10039,18 @@ pub mod runtime_types {
                 #[codec(compact)]
                 pub patch: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PalletInfo {
+                const TYPE_HASH: u128 = 0xc327c331aa9a04c06be1d30283829706;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct QueryResponseInfo {
                 pub destination: super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
                 #[codec(compact)]
                 pub query_id: u64,
                 pub max_weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for QueryResponseInfo {
+                const TYPE_HASH: u128 = 0x5ac7a9c1992ae881cc85987a10166e28;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Response {
@@ -9067,6 +10079,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::xcm::v3::MaybeErrorCode,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Response {
+                const TYPE_HASH: u128 = 0x92bf8a23a3b39c3f096349cc8d71362c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum WeightLimit {
                 #[codec(index = 0u8)]
@@ -9075,6 +10090,9 @@ pub mod runtime_types {
                 Limited(
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for WeightLimit {
+                const TYPE_HASH: u128 = 0x432e7389cf3915f180edd1b21a2f7726;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Xcm(
@@ -9105,6 +10123,9 @@ pub mod runtime_types {
                     #[codec(index = 9u8)]
                     Treasury,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for BodyId {
+                    const TYPE_HASH: u128 = 0x8868f6686a85dca0b57af9b04193497c;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum BodyPart {
                     #[codec(index = 0u8)]
@@ -9132,6 +10153,9 @@ pub mod runtime_types {
                         #[codec(compact)]
                         denom: u32,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for BodyPart {
+                    const TYPE_HASH: u128 = 0xcb7cba2aa0265645916abec5a5a67a24;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Junction {
@@ -9177,6 +10201,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::junction::NetworkId,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junction {
+                    const TYPE_HASH: u128 = 0xa4f3575f5c8e0a594fb853c59725be73;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum NetworkId {
                     #[codec(index = 0u8)]
@@ -9199,6 +10226,9 @@ pub mod runtime_types {
                     BitcoinCore,
                     #[codec(index = 9u8)]
                     BitcoinCash,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for NetworkId {
+                    const TYPE_HASH: u128 = 0x1ef2c7665e9e50f03668693cc2150726;
                 }
             }
             pub mod junctions {
@@ -9268,6 +10298,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::junction::Junction,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junctions {
+                    const TYPE_HASH: u128 = 0x260aba4e45e9daed3a760e7b17194fa2;
+                }
             }
             pub mod multiasset {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -9279,6 +10312,9 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 1u8)]
                     Abstract([u8; 32usize]),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for AssetId {
+                    const TYPE_HASH: u128 = 0xc9b1c4a535ab9e84aa5017cf7dde263e;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetInstance {
@@ -9295,6 +10331,9 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     Array32([u8; 32usize]),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
+                    const TYPE_HASH: u128 = 0x5d0822568ebcf569642a7a815f247772;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
@@ -9304,10 +10343,16 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::multiasset::AssetInstance,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Fungibility {
+                    const TYPE_HASH: u128 = 0xc6fc30bd7b2f863310a356814431305d;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAsset {
                     pub id: super::super::super::super::runtime_types::xcm::v3::multiasset::AssetId,
                     pub fun: super::super::super::super::runtime_types::xcm::v3::multiasset::Fungibility,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for MultiAsset {
+                    const TYPE_HASH: u128 = 0xd9a98539be8a7f8c4b83f85433b640a4;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum MultiAssetFilter {
@@ -9320,18 +10365,27 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v3::multiasset::WildMultiAsset,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for MultiAssetFilter {
+                    const TYPE_HASH: u128 = 0x2948a6edf57131a4462bae46c0970939;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAssets(
                     pub Vec<
                         super::super::super::super::runtime_types::xcm::v3::multiasset::MultiAsset,
                     >,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for MultiAssets {
+                    const TYPE_HASH: u128 = 0xde1c385c1cfb2d66296a702dcd24c4fe;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
                     #[codec(index = 1u8)]
                     NonFungible,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
+                    const TYPE_HASH: u128 = 0x5d3c2da8479829ee4afc042964508e94;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildMultiAsset {
@@ -9351,6 +10405,9 @@ pub mod runtime_types {
                         #[codec(compact)]
                         count: u32,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for WildMultiAsset {
+                    const TYPE_HASH: u128 = 0xd6b25d22a26f8db393291b1cf134625e;
                 }
             }
             pub mod traits {
@@ -9440,6 +10497,9 @@ pub mod runtime_types {
                     #[codec(index = 39u8)]
                     ExceedsStackLimit,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x94ae234ba95532de53e329870216af0b;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Outcome {
                     #[codec(index = 0u8)]
@@ -9455,6 +10515,9 @@ pub mod runtime_types {
                     Error(
                         super::super::super::super::runtime_types::xcm::v3::traits::Error,
                     ),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Outcome {
+                    const TYPE_HASH: u128 = 0x18674c6662dbc8c50cf8180ac9ed4419;
                 }
             }
         }
@@ -19992,6 +21055,912 @@ pub mod pallets {
         }
     }
 }
+/// The structural hash (`ferroscale_core::type_hash`) of each metadata
+/// type these types were generated from, by type id, ascending: a
+/// generated decoder fits another runtime's type exactly when the
+/// hashes are equal.
+pub const TYPE_HASHES: &[(u32, u128)] = &[
+    (0u32, 0x38c7384411c683cd0346fd725ea09f4f),
+    (1u32, 0x8463e270225e0c4a32edb93a9c84306b),
+    (2u32, 0x4b6b0c0ce7fe8777db3783842421e595),
+    (3u32, 0xed6959cd25bc810b128023facdf28dda),
+    (4u32, 0xb6751e5067260a853945a1079d1ff28e),
+    (5u32, 0xb9923bf79a08d5cc4e1995f51ac8ff70),
+    (6u32, 0xb123a029f003355dbd7f4d247974b7bd),
+    (7u32, 0x83ab3da8634b9bc88448338778b392b9),
+    (8u32, 0x3d72bd6174409d856f46c7e6ee630353),
+    (9u32, 0x9711cd4ef0bd87b2e3b722a5b6a5785a),
+    (10u32, 0x6adfd57731f1d0c325fce3927dd6d3de),
+    (11u32, 0x050af23758a672fa4e41a23e9e08a624),
+    (12u32, 0xa8515a2cea5146e21a5ec63790aabcc6),
+    (13u32, 0xdafb2ca4afce8bb26c1d442e99431eac),
+    (14u32, 0x4bd21bb3a16398e294ae279fa98d78c8),
+    (15u32, 0x5235939b123970a2aef98cc3b0e5997e),
+    (16u32, 0xf27901c7e20beb244f1a5c955d775547),
+    (17u32, 0x16e8a97389f31b84bbc63d16e5db6085),
+    (18u32, 0xd0966256b952947a1387c62588f5ba98),
+    (19u32, 0xb8173bf4e199d1d8be718fe1ccec2d55),
+    (20u32, 0xd2c1a2c547945e9832f00b2e14880d8a),
+    (21u32, 0x0e26f9eea6cff3fc5761e57062f15815),
+    (22u32, 0x33645e6edcfca06168dc830ea1e079da),
+    (23u32, 0x86779ec03eee656bf1730f7bd9cebc24),
+    (24u32, 0xe32a899be9fa98a5599dc413276768c6),
+    (25u32, 0x136527a878ecd35d8f860e1ab89b90bc),
+    (26u32, 0xd402aae50c16b0bde2cfbe93a012cc4d),
+    (27u32, 0xc3df2109ec2d0df34a3ec75a49978360),
+    (28u32, 0x008cb2a3d597c9b92f05b877e085c46c),
+    (29u32, 0x0cdac8f0e9d03266508beb610aab1748),
+    (30u32, 0x2a654d582970289ebfa20d571e98ec70),
+    (31u32, 0xd42fdc0369446a08852c89d1673dbef1),
+    (32u32, 0xbba1c046055c6ed514c38ccb2039fc99),
+    (33u32, 0x14e295c0435717e82ed22867295fd5d0),
+    (34u32, 0x29580f370851329f5f15c0d27a96b97b),
+    (35u32, 0x7e0df07783ebd43e0f82ea9be42200fd),
+    (36u32, 0x4097451d3c4058c8c2a21ba72945312d),
+    (37u32, 0xe8d2b37f44a8fd55d76f48cb3ef9db82),
+    (38u32, 0xd89f45e9f0959fda4c26d9d7f21a7402),
+    (39u32, 0x9c7b1ee63aabd647c96f5a8c20cc37d6),
+    (40u32, 0x93e1365992bc88926d1f421ab1fe7f9c),
+    (41u32, 0xde1dec38b6e3c142939fe13cb31eec74),
+    (42u32, 0xea38661ed519891b58df3736ff592d11),
+    (43u32, 0x38a6a8376f92ad183a3948c57f8b9708),
+    (44u32, 0x73e1f3c855c54f686f6aa4478425aa61),
+    (45u32, 0x7b493d612a3ced2b75c747fbd772ea02),
+    (46u32, 0xff2cb915a7b5b78978b6c67248318d6f),
+    (47u32, 0x1eef9b35b82a46f0273635094fb33e47),
+    (48u32, 0x75fd34d963171df315aa7cc8ba7554be),
+    (49u32, 0x6e2f92ca0dadd93acbb970f5566205dc),
+    (50u32, 0x929b230b33f6179872594c07e2fa6673),
+    (51u32, 0x43963643c2e68b7d89a6022893c0fb59),
+    (52u32, 0xa22e64905f2342df6094783489b897b4),
+    (53u32, 0x1b627a872ce452d7786c9e9c0e2d128d),
+    (54u32, 0x00b7604b546bc9fd97d16f304530579f),
+    (55u32, 0x50749b6eb587833c093693a0e23aa623),
+    (56u32, 0x540c0013dd110c40c0fa8ff6daeeaeb4),
+    (57u32, 0x8b8e4f900bb942c1fd2b42b87c895124),
+    (58u32, 0xc7920211d1e0c7b62449fa96acc479d0),
+    (59u32, 0x676c3986b1224221ae2685b314079a40),
+    (60u32, 0xb94681c11d212042f0a8db7db8e84d98),
+    (61u32, 0x9cedcc264851f537d8c3cf775b18c34a),
+    (62u32, 0x5252d55103c1a98780c7bec79c8206fb),
+    (63u32, 0x459cd631955a7ff7b50af11692da8567),
+    (64u32, 0x03b61a76f9ef75e2a542b1b8380a90e0),
+    (65u32, 0xad1bb67061cf58856bf5969fbe05418d),
+    (66u32, 0x27aa4e873bf953e3dfa85a183316d9ce),
+    (67u32, 0x260aba4e45e9daed3a760e7b17194fa2),
+    (68u32, 0xa4f3575f5c8e0a594fb853c59725be73),
+    (69u32, 0x7723bfdaae02eeb3d4d1f0e8cdada9d6),
+    (70u32, 0xd24e7d720c5aa23019412d0352255805),
+    (71u32, 0x1ef2c7665e9e50f03668693cc2150726),
+    (72u32, 0xfd38940ee1a0b23a1232cdd2c30817a9),
+    (73u32, 0x8868f6686a85dca0b57af9b04193497c),
+    (74u32, 0xcb7cba2aa0265645916abec5a5a67a24),
+    (75u32, 0xc9b1c4a535ab9e84aa5017cf7dde263e),
+    (76u32, 0xaf08035ca9417d142bacaec2a9019d62),
+    (77u32, 0x679e317f886a7aab607f40a967432e0d),
+    (78u32, 0xa950fd7bb99f39b9672dce260ff45378),
+    (79u32, 0x9790efba23a1f5a8dc232396afff23e6),
+    (80u32, 0xaada86a2e93a439acb6cd73530ab9bbf),
+    (81u32, 0xf2b0e7a987f15869ae3fcbdd440512b6),
+    (82u32, 0x797b4eee6d0c6d9ee6c862dad8624bc4),
+    (83u32, 0x218c90137e05f097154c42afd3c9b0d5),
+    (84u32, 0x446fad390bbde425af70e88c2a99616c),
+    (85u32, 0x3913d9a752c36b5d0016369827157a48),
+    (86u32, 0x45ac07c1ba2f1ddf01471869538a3073),
+    (87u32, 0x598959227f3fc1a2e3f1c0ec91905804),
+    (88u32, 0x70f95740e78deeffe14454b4fd2d5a5e),
+    (89u32, 0x430ee126e790a8677fba4d2113f8aaab),
+    (90u32, 0x1b0a9a44627916f3d2850306316ddf02),
+    (91u32, 0x323e3a6501639ed9b42cbecc2ecd0d1a),
+    (92u32, 0xf2008e10e6cd20db8fbaeaacfd3bc977),
+    (93u32, 0xe4929d2973a8f7db7e9085631a067ca3),
+    (94u32, 0x5e300117e287c884be315afaa983057d),
+    (95u32, 0x5ed9036b58b88626c4df0d14e9ff9eca),
+    (96u32, 0x6ef4bae355089e829d9096df098eb03e),
+    (97u32, 0x0c7d14c9171b6eb34eebaf74e50097e9),
+    (98u32, 0x5c669dc3480444c06686c8191348f323),
+    (99u32, 0xdca844ef394d05647f17eb644d088e38),
+    (100u32, 0x83836050a77ef9e999d0993ca8183437),
+    (101u32, 0xfaffab54497a71f7cf8f219e549782bd),
+    (102u32, 0x05d944c26a6fd386310fe00e0acf711a),
+    (103u32, 0xdac1ed507321360973b3e8cb3163dc7f),
+    (104u32, 0x946270105707fd05ddd38d02b99cff15),
+    (105u32, 0xbabcbaea845b74aa0faa3019e95df98c),
+    (106u32, 0x8d4f537b62408891252c21fdf7888df0),
+    (107u32, 0x2cb64af82f6bf081e3053bbfe92ea194),
+    (108u32, 0xceda55d68e5c1f8a41446dabe6f43c96),
+    (109u32, 0x1cf652e5b38fc6faa380e9b6b22c61bb),
+    (110u32, 0x332bf49ee2f251e11380a2979f549641),
+    (111u32, 0xd677850b032279c3addf325cf0992371),
+    (112u32, 0x4de90a4d971bda7eb0d0801f0d23b1bf),
+    (113u32, 0xd38262d4a17cb6498b3e61c2b0caf9f1),
+    (114u32, 0x731b5e2a65bb015f1c4c471dfecc01fe),
+    (115u32, 0x317a5a85007ca9d34f27183eb207c75a),
+    (116u32, 0xe27f0c9c5697d6c17383f677cb06d756),
+    (117u32, 0xa14c9e55e8052b7580d1ccd927247ff4),
+    (118u32, 0x0d32b4c080593555726909f5a46fe6fb),
+    (119u32, 0xb21baafd936adfbd05321ab3e78e0781),
+    (120u32, 0x170f7dc6bbed5f1862f067c1c29454bd),
+    (121u32, 0x9e16e68eff6eb3a16d848aa2481d62b9),
+    (122u32, 0xd83628d32ddb6fb1b312d1cfb4875600),
+    (123u32, 0x9dcc63898f1f9e5237c3c31b0c03f41d),
+    (124u32, 0xd08d8c4ba93692c9722d49441f70e2c2),
+    (125u32, 0xa4abdaf6cab7b77471efe197e0f736a6),
+    (126u32, 0xd977b39d3ffb0ae2e8dd33a9bfe4533f),
+    (127u32, 0xfa52c76c80178549b5cb2bc04dcaca99),
+    (128u32, 0xb09ed1df620857b4566c744294e08817),
+    (129u32, 0x3e0e423f8a34753c19217251b0e1b9fb),
+    (130u32, 0xa4a5335f915d441dc51be77cb956817b),
+    (131u32, 0x11dd7c10193e6db3251d6c1373af41de),
+    (132u32, 0x933aa489591c4f87d4d1365a2b11f741),
+    (133u32, 0xb66ec966270a478baf3d62da87aad6cf),
+    (134u32, 0x170fe7feb740446aa023e6b930e063bb),
+    (135u32, 0x30360dbbfc76ca6fe8a560bd093aeb15),
+    (136u32, 0xfec95269f3263f4b4e30a08c3cc79726),
+    (137u32, 0xb1b68e7b42e2782d922a45316fce2f05),
+    (138u32, 0x1456a387d80f478841edeff302086550),
+    (139u32, 0x669af062380852a6f6f9dd2df7126a8c),
+    (140u32, 0x283e71a7f27e6c219ed994dc002c8aa0),
+    (141u32, 0xd37f3d99d6b16283fa07a84f8ab4dc67),
+    (142u32, 0x108cc6113f1e72b93cb6d216c763e506),
+    (143u32, 0x19abb7b541807ef7b7c542dc9078f869),
+    (144u32, 0x553e3608ed56f6f47d8ee6e192e3120f),
+    (145u32, 0x6322f1eb30391c0b5ae289e8c2674f94),
+    (146u32, 0x819b1e563a42091000465132418a2e9a),
+    (147u32, 0x43d4369f71480a9eb0f11515f3ab976f),
+    (148u32, 0x0f383dad6bd95928759ac78e01acf5d9),
+    (149u32, 0x8183a21e0ecd9e55d1206620cf0a4540),
+    (150u32, 0x51848dc8b9eab38c032e35b9485ed665),
+    (151u32, 0xc695c9265f9030a456f52b0f1ab687a0),
+    (152u32, 0x861e5b70401bbfcf456347a7955f16be),
+    (153u32, 0xac4eb986fb971eff4771444b2b7f20c3),
+    (154u32, 0xbda15bf42dcd3a40eab9fd27c32f0bb0),
+    (155u32, 0xf687a33320c0f10958ccd510950b7ae1),
+    (156u32, 0xecf90193012ebdef744dd9f50e9c276d),
+    (157u32, 0xf5b6888092b240188807079f23a52592),
+    (158u32, 0xe86ad659c4afa394f4d190a1d8b24690),
+    (159u32, 0xc3622efb607e552eca28956a95aa4783),
+    (160u32, 0x440c34af96135fd65d5d7c71c6c7e071),
+    (161u32, 0x65c4d3c769191f35fb284b8b3c3596c0),
+    (162u32, 0x859cae8ac761c400eab16e09dc0ee428),
+    (163u32, 0x40381f1b5f7164f9fdf1d1c003b15794),
+    (164u32, 0x5b0db7d0b3b58fe23709a99c1b86d8b4),
+    (165u32, 0xd36d0fa96988abefb7187c0e068ff80e),
+    (166u32, 0x008e4c23f2bc1909eb0f14aed7f2bf93),
+    (167u32, 0x9b8543ddb24215becc60a68ec442e28c),
+    (168u32, 0xd7ba2b644488e669e14e9f0b617345d7),
+    (169u32, 0x78e2bbab33ccd8217b465c7f55075c60),
+    (170u32, 0x78ea4b892a5413fc3c7c5ec05810984b),
+    (171u32, 0x679b40672f1c5b30df590e58bbe81791),
+    (172u32, 0xaca5fc06d128fdfafec181732b815f61),
+    (173u32, 0x1e8c334856ce847b95854a9dc572f39e),
+    (174u32, 0x336d42ce1fc999038bdb975f848b6bd3),
+    (175u32, 0xb6a8b50017df7f9300ad8a68bb63febe),
+    (176u32, 0x567c9f233a589a4fcfbc24fd9fd0710d),
+    (177u32, 0xb291bea1323fe5e95683e884e5605673),
+    (178u32, 0xe7925e69dae56e36aeb21b67a41f4a35),
+    (179u32, 0xb925a474be1a8158f30e5de8d67a3a38),
+    (180u32, 0x8cee877c045ac240345079dbade67f40),
+    (181u32, 0xac85a8758e88af754c8bf154091efdbe),
+    (182u32, 0x594b7da3e23a06db03e7cd97975ac7c2),
+    (183u32, 0xb27f9dea70802d749361d425c90dad84),
+    (184u32, 0x8e819d157018d82582ca58eb6ecf5d16),
+    (185u32, 0xe156c911d92595caacf638a27b48489f),
+    (186u32, 0xf5d222a6f76e3c91471945f7e669ecf0),
+    (187u32, 0x784c3b193f5b83408449ae6381a67eff),
+    (188u32, 0xf546f8bd368b100021882b16f9316281),
+    (189u32, 0x91b471bded02181ec73689a8a1621402),
+    (190u32, 0x20e460e5f731f8a132a69ebb16ffebd1),
+    (191u32, 0xd95724a2cf73a1b8e6ac4d68ca2fa928),
+    (192u32, 0x76a3b94cb97412fee4315691c89231f6),
+    (193u32, 0x364b3453512f370b5213f09a51f87ca3),
+    (194u32, 0x71ac1e84224d4ec71aa99fe3af018fca),
+    (195u32, 0x22c7f04502f0c8093908af97e3803522),
+    (196u32, 0xa73eaadf54f44a53d30e646935320cb7),
+    (197u32, 0xe4a691f2d880216632487e301830790a),
+    (198u32, 0x341cc47cddbb3cae2e7227efa5189a33),
+    (199u32, 0x24eaeb228abed0ac7ae7fa6a04a61df2),
+    (200u32, 0x50612526eb46a39fede30a14935ae7f3),
+    (201u32, 0xfde5964831d1ce97160b2fde0940f22b),
+    (202u32, 0x41ac5632f5ecf39fda98b16d2e409c04),
+    (203u32, 0x8359f9c00c1d971027dfeb13a52b1db1),
+    (204u32, 0xed9629f0ce5b6bbd91e356af3a69f701),
+    (205u32, 0x9e0652b438776e108dbe3dd78e7b7739),
+    (206u32, 0x84cd876105a6d6e782130f3418f9fbe3),
+    (207u32, 0x45d4e7cd68949d087bc3fabdf7d1c7f5),
+    (208u32, 0x54b4ea98b09e020016ea41392bd35485),
+    (209u32, 0x661f91aa7d04f4b3583d8545bfdc173f),
+    (210u32, 0xe5d0e449d19394cc28520415c2cc4b81),
+    (211u32, 0x10b181332c4c89f4664912311b3cf94a),
+    (212u32, 0x8033b94400eae03807775ab643943e72),
+    (213u32, 0x0bd8b2cdf59bbf120511fe6fb0daf560),
+    (214u32, 0x8241bd616f7ebee45b98c09a6a3cd874),
+    (215u32, 0x282ee9076fecbff6702945dc7bda58ac),
+    (216u32, 0x7e0759c5c21719986dc5a9829318c7bd),
+    (217u32, 0x1619066c84347e7dd26c8c0c60329a2a),
+    (218u32, 0x9e08d3581f41a9fe9bcd72c2af076ba6),
+    (219u32, 0xbf42e61b0b5ae28e2126e65700aa3918),
+    (220u32, 0x687c65e95006e28fc58df997e7ac460c),
+    (221u32, 0xda22f8b41ce28a1cde63daa77dda6fc9),
+    (222u32, 0x4c8498f42cdb309235e90368f99691e9),
+    (223u32, 0xe5fd54b368c457e1e6a058d8aec243b5),
+    (224u32, 0x890e657c9123ff1247d8b43f3752a4fe),
+    (225u32, 0x43f857eff04fdfcd111b9e4bebbf8bc2),
+    (226u32, 0x190e9e630663b3dda50571580d192a17),
+    (227u32, 0x36df7a82ed86068707299d4a4020f1f1),
+    (228u32, 0x1cb43e50cf90e26eb8e2eb0a34eccda3),
+    (229u32, 0xbf0fd7db027fb4a71c2dd243cebd9250),
+    (230u32, 0xd82617f879ed91e42356bf0116a74a55),
+    (231u32, 0x4f9c2464fb8f8c32d5c87963ac194fcd),
+    (232u32, 0x025366d2914306526a72882d3da1a9f0),
+    (233u32, 0x4ed4e6de19de8e707a81e7d7224a00bd),
+    (234u32, 0x1f9dbc5b74e9c2c52e374acccbc858a4),
+    (235u32, 0x6ef5a15129e03cc6147a70a25168ead8),
+    (236u32, 0x360cb4659bfd29116fddb0421d16ba71),
+    (237u32, 0x715740bf3479a2fa15c869337850086c),
+    (238u32, 0x69e2b8de2f26409be008dc7bd006ea9d),
+    (239u32, 0x2047fee5aab920aa2e0f56ddf0eb1222),
+    (240u32, 0x8687bc6ce47d7264e33f7b0ec5207a5e),
+    (241u32, 0x94fd939b94608990ba2a7a233b6c3743),
+    (242u32, 0x1e5126c716afef37c8cabc50d49b3f48),
+    (243u32, 0xdd3acb91b8a73f071d08358c709a899b),
+    (244u32, 0x45810a2d130859b2fc8ccac6771c2f83),
+    (245u32, 0x048b8b388c947b28acbc75fb78b78688),
+    (246u32, 0xfdce6a9ac1390b6ad00459847eb3f9ea),
+    (247u32, 0x7b414d3375c3364d3998553edf56ae7e),
+    (248u32, 0x608326a879fa6740abd6bb2533a7df18),
+    (249u32, 0xb5189c5a3d59f5898b99f100cbd7ff83),
+    (250u32, 0x4071e476b8fff78f59eaae07e033c109),
+    (251u32, 0xcd40296f0539e492dd7826bec23435ca),
+    (252u32, 0x247d2b340e40b7dc4910cf7316464f40),
+    (253u32, 0x1b204e3a2a7a10dd58da50868e2a1529),
+    (254u32, 0xffe63042ddc1e834e7df0fd13d38422d),
+    (255u32, 0x0a9c243a23133ee312b68dcd9284cb5f),
+    (256u32, 0x8fa8895ff62f30163e14b61a08a3f7ac),
+    (257u32, 0x188b2aeb0193247af475593e6edf2c33),
+    (258u32, 0xf3d312a98e73ec634605bdfb6ec94e1b),
+    (259u32, 0x70cb67c6473b775b6a90b0467c9d1a0a),
+    (260u32, 0x83ba334ac0b5de88bbd2b22656909037),
+    (261u32, 0x3f376f1a4342e7d4e9641a145c3bd561),
+    (262u32, 0x558cdb02226fa74217e47c0eda0a87f0),
+    (263u32, 0xefb569f1f92c70ebd29df5829060b09e),
+    (264u32, 0x33924747062778e90887eca18edeb705),
+    (265u32, 0x5a586b3fb5b1e8210fc928a2ff3ec0bf),
+    (266u32, 0x1b4991a40a69576086c562069ea6e546),
+    (267u32, 0xd9594482cfc465c00d135af25b1b0d12),
+    (268u32, 0xafc1f403e0f81fd94671d35f8311b774),
+    (269u32, 0x5a22c20218bb05712177c07797bd71e5),
+    (270u32, 0xac34944c613f7c42a10bdf0b3b5c2d4a),
+    (271u32, 0x88660246a10acb2693301bdf13f71e15),
+    (272u32, 0x5c8685948e232782aa5f3d75c77cbb8e),
+    (273u32, 0xe3d0385a4f3080a35a269dc3282047d5),
+    (274u32, 0x23047399c36a705f5e4f48f0226e1b4f),
+    (275u32, 0x21f978818b282b475e40820ed60a6266),
+    (276u32, 0x263c322864f43f99d85c19ca194efbf7),
+    (277u32, 0x1c6dcf1c640f4cb18786052a1089030c),
+    (278u32, 0xd586707e8a71f6053a51159ffe2799a1),
+    (279u32, 0x30592e566c2b3326237a00cb47874734),
+    (280u32, 0xfad8230b85ccd23464d1b10573e8e512),
+    (281u32, 0xdbd61fca998bfde66c03f1c0c1dc5132),
+    (282u32, 0x09b11368ec15bb65819f9da839cf993f),
+    (283u32, 0xba712f65897e2361808248be026fd5dd),
+    (284u32, 0x4e5ce5d0118df9c250df8a133d560a12),
+    (285u32, 0x64ec75f2402e1b46cb7610d47cbdbd1d),
+    (286u32, 0xceb3e436602df3f721726e1fcab122f7),
+    (287u32, 0xca4623451f560cb40b15c9e328ad3c10),
+    (288u32, 0x51242b6ba80c23ae2103518fd37a533c),
+    (289u32, 0x0bf6c4f3c6e27de267c7a68fb16b9bd6),
+    (290u32, 0x753d7e8e0156bc70b03f2dac2048684c),
+    (291u32, 0xfb385fbe30689564b070750f90ee8571),
+    (292u32, 0xb43c5624663fed0d4f0dd1f2623d48ba),
+    (293u32, 0x865f44a9c6705ea2cf697fee384001f4),
+    (294u32, 0x39862bcd4785eb20440c90a6ecc3a980),
+    (295u32, 0xf55566e4f0d47a1d90ff25d3d8c735ea),
+    (296u32, 0x0f3d88d3b845a28c50a25282a75dd40c),
+    (297u32, 0x97739ff3ad8d460901855626936b7989),
+    (298u32, 0xb1de593c7ddfa1aee5aec47f398f93c7),
+    (299u32, 0x7d17a77a301c5d40d956c6ec52f0d258),
+    (300u32, 0xabfec387ea18929bd37ead6024d4db67),
+    (301u32, 0x51cc1c34f4f61e0d8c617ccb74ed1ba0),
+    (302u32, 0x668132dcf38eadfa3780b07fcbf23d26),
+    (303u32, 0xc0517701838c35a0ec2876f778ef9f16),
+    (304u32, 0x7e3d6de82af917fd8a00cf92d03e5656),
+    (305u32, 0x973efbcd301b1653012514b0dba20443),
+    (306u32, 0x6a7f099fd4d368e9645e314224f6095b),
+    (307u32, 0x7a4d887c81e0f47e74e3c92f4f4da897),
+    (308u32, 0xadce19a7e8b9a7e77e895d4c79f4ab1e),
+    (309u32, 0xf77173241f1200d8b4fef34f92fd7a80),
+    (310u32, 0x25ed6a16e50e867beae0c0d9539ed928),
+    (311u32, 0x037e1a098c72c5212edb7917ab669ac2),
+    (312u32, 0x6835f7858f8827c423b3959ef865cfe5),
+    (314u32, 0xd128e415ba3fd66d52ece04126f43cdb),
+    (315u32, 0xc7eae00f6e60805c51827d7295939282),
+    (316u32, 0x6bd4d32fbf06afbb1bcbf5ed7850a93b),
+    (317u32, 0x553ddb1f2a7c8bae89eb97d747dce0b5),
+    (318u32, 0x0402c56fdff22d6e6e0b2ff0043e822f),
+    (319u32, 0x9ecba5b671faa35877e25a5de6deb2d3),
+    (320u32, 0xd88dc799d3422284ccfa2cf9866d7873),
+    (321u32, 0xe6d61a9a1b098c074cc9a195e84107d7),
+    (322u32, 0x14c9569ff2dbe3eda4dae5c7fe0fdec8),
+    (323u32, 0xb84d24bac73779350c5d1a779076d0e8),
+    (324u32, 0x2eb2d97e2621f82e1c6672fca448c48c),
+    (325u32, 0x7e0c7242b2615ee5f543b62c0ad5b28d),
+    (326u32, 0x3bee8ac90cff73e50458288d6ea081ab),
+    (327u32, 0xe613134de505a426e9cad3d37e78179c),
+    (328u32, 0x59e036de0a2b55f286267a70f44f1198),
+    (329u32, 0xb181454d4c7abe30dac35bb8d6b899b1),
+    (330u32, 0x6616650329c91b02ad5b723534d70616),
+    (331u32, 0x00b9ed0cf588f5451902c5498ba50ed3),
+    (332u32, 0x1b16ece11069863fd235b13d3ac84b5b),
+    (333u32, 0xb083c1a3693e0f3098c1458fc36b8fdd),
+    (334u32, 0xfb425434af3b7ec1e50f371d1f757117),
+    (335u32, 0xa4d562fb8216b4923f3339af51bbebf8),
+    (336u32, 0x96d91d7cc3ddefaf58bb464eb230e7ac),
+    (337u32, 0x99e6e824a72759ef6985af86949e0dde),
+    (338u32, 0x57fb5036ece1aa52d383d2a7cf3df936),
+    (339u32, 0x79c28fe6fef490fb2dc7536e6488fffb),
+    (340u32, 0x817c320b03631969715624ba4408966c),
+    (341u32, 0x9bf5763ccf68052029535b4fe29f9292),
+    (342u32, 0xc098e051b6dc1c7b82f38b8152a1b468),
+    (343u32, 0xf627bd90fed087a1d46082e0ed182ed9),
+    (344u32, 0x944a4ace7bde389ec50de4e655829296),
+    (345u32, 0xa296e1695f7c8889fc48ce562dd4aba4),
+    (346u32, 0x7aa22035e74c03258ae337e50ad2723b),
+    (347u32, 0xf63281c1048c6010624eedad1d48af09),
+    (348u32, 0xf71c28653fc9b51bbe97e9a3265d9dc1),
+    (349u32, 0xb896da4064d17259793cde7ec8438ec4),
+    (350u32, 0xc36fd9b2b37efddcae82a16528638f6b),
+    (351u32, 0x5f022513cb8ad9fc2a6dd028ab4ac527),
+    (352u32, 0xdea2689e26f7186f2d87baa01f54f8ae),
+    (353u32, 0x7ded5b86c71551e50129c897561dbc9e),
+    (354u32, 0x9c6d913d6d6c10eed7f85ae072e9e51d),
+    (355u32, 0xb4462e712aee036c188dd206a8547ee2),
+    (356u32, 0x6c79874bf79ba43b7db7eaff8cab8821),
+    (357u32, 0x904024c42cadb61bbd1e2a1c7255d9c8),
+    (358u32, 0x55ff44404ba3f13227d59ebcef6dff08),
+    (359u32, 0x4b741ea82cea99bbacea6339ab8f8396),
+    (360u32, 0x246b8e8d29e789b35a00da53253aa7e4),
+    (361u32, 0xb807bbc9968daf3d63f8629f3ce6a270),
+    (362u32, 0x33d7aa89e71b5c1f10cc9600bd505047),
+    (363u32, 0xe8570f76050765590c7d459c80fa5c29),
+    (364u32, 0x971d145a6028d35293953aa6d4e72eb5),
+    (365u32, 0x8dd5819fa1c7483d47ac44b46ea66a16),
+    (366u32, 0x658cf9b77eac54f6452098b0cb96efed),
+    (367u32, 0x6d723986ab83857043483fb908ba5365),
+    (368u32, 0x808b342eb176aeb1cc67e3697b348168),
+    (369u32, 0x32338d5248733473f0086cbb6188ed01),
+    (370u32, 0x5278b61bc76111b1d150dadbf53decee),
+    (371u32, 0x9fea39b1c8fa0388d8bc82b5c2f30d64),
+    (372u32, 0x5c2fcdb426680ebb8ff26f8959a6a279),
+    (373u32, 0x7cd3ae8ccd7a8c7fa3f24c8ca737c941),
+    (374u32, 0xf5467d8c311e0365a11d8a2b5325b3f2),
+    (375u32, 0xca1a80c6220316c0b766df4c754dc09b),
+    (376u32, 0x1c0b484b41b9ef76bbcb7b544e28612f),
+    (377u32, 0x9f4f15250b777d3097919b1e32349176),
+    (378u32, 0xa812a1b31746be77728e9d8cb9edab05),
+    (379u32, 0xadc0269779364f191a80c5d362036a5d),
+    (380u32, 0x450d9508c7ba2581895bd11c1be9f028),
+    (381u32, 0xcbdb07b893c9d8267bfe635f7c4eaa05),
+    (382u32, 0x4ee65abefc3231311de82f193d54195f),
+    (383u32, 0xa467f16af20890854e87a0e5217e4450),
+    (384u32, 0xc58cf0a8d2fc5afcb06b7d5e97962a90),
+    (385u32, 0xde1c385c1cfb2d66296a702dcd24c4fe),
+    (386u32, 0xdceeff4a1e08d4f6def2f9ea2c2ffb97),
+    (387u32, 0xd9a98539be8a7f8c4b83f85433b640a4),
+    (388u32, 0xc6fc30bd7b2f863310a356814431305d),
+    (389u32, 0x5d0822568ebcf569642a7a815f247772),
+    (390u32, 0x92bf8a23a3b39c3f096349cc8d71362c),
+    (391u32, 0xa2614411782c36e84900ea7c85170ff0),
+    (392u32, 0x9d2feb62910f8e87221c47b0a9a08408),
+    (393u32, 0x94ae234ba95532de53e329870216af0b),
+    (394u32, 0x4155154caa8386710dd705222c08a785),
+    (395u32, 0xc327c331aa9a04c06be1d30283829706),
+    (396u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (397u32, 0x90b4e3e295ea0466e1b02b75fea65fda),
+    (398u32, 0xd3e40915a30c9b977eec36f8a359691b),
+    (399u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (400u32, 0xf21acba60e9ea4f0ed9321c1858afd31),
+    (401u32, 0x5ac7a9c1992ae881cc85987a10166e28),
+    (402u32, 0x2948a6edf57131a4462bae46c0970939),
+    (403u32, 0xd6b25d22a26f8db393291b1cf134625e),
+    (404u32, 0x5d3c2da8479829ee4afc042964508e94),
+    (405u32, 0x432e7389cf3915f180edd1b21a2f7726),
+    (406u32, 0x9bde9ab8e97dde1ff28f6c360e807c45),
+    (407u32, 0x3e429caf43ac4d399298a64ff036fb54),
+    (408u32, 0x4deaaaef28d8ca6356ea16364f96f557),
+    (409u32, 0x884c6be5890a7b346f924f5bc4a693ee),
+    (410u32, 0xd589c33e5076d49791c05d0a84adc372),
+    (411u32, 0x9f4f15250b777d3097919b1e32349176),
+    (412u32, 0x259e8b42b3095536d2a4e8cb00aa717f),
+    (413u32, 0x867925f34e7be0ad7f4bb5927c450380),
+    (414u32, 0x97d296feed062e03456704b81435e0a7),
+    (415u32, 0x89c939a0d0a4d3edfcf8abbec33d0c00),
+    (416u32, 0x9a1db8fb7f9c37112ee9f3c5b0e08c21),
+    (417u32, 0x610cb56028f98ba94e17c528190312f7),
+    (418u32, 0x1db54a01d9e15ab57d7cc0848ef90ce4),
+    (419u32, 0x17c6bf814d64622dd7b4e4f5fb852442),
+    (420u32, 0x2e8258a4b572f249829cd75d00eb7b9f),
+    (421u32, 0x9aa09f98ac844f993aa1bff540026fde),
+    (422u32, 0x0e3ed829abcfe885430f4d370286f881),
+    (423u32, 0x577bfec45f7b71a2863550b15802add9),
+    (424u32, 0x34e9d608da448d02181cdd20969e45cc),
+    (425u32, 0x8246ddc4a062c1423ebab1a62752fcd7),
+    (426u32, 0x8f4704ea03e0539d1efa03d8eee24938),
+    (427u32, 0xa6178c0994775c70e290c951129a58f5),
+    (428u32, 0x546666926f99c23d91dcc47e62aaca31),
+    (429u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (430u32, 0xf6c4eb7b34ae11000310dfcf44bd1918),
+    (431u32, 0x0af22e83b0ac20dbd5ff87e54e378659),
+    (432u32, 0xfb390a36fc0343306178c097925db803),
+    (433u32, 0xfc57da5aec7bdea62fb14a8c08f0857e),
+    (434u32, 0xaf8c7dba310e920216bc396801c64309),
+    (435u32, 0xcffa66e10be0ec218a795488966fbc10),
+    (436u32, 0xaf5d0380a28757d427037f28ac79a1e5),
+    (437u32, 0x45aa9c23aec65f0168ae05102bbc60f4),
+    (438u32, 0x76d8b4fe538c4d5a3fd3fa5cce23d204),
+    (439u32, 0x378e6e1d07c14db31f05964944378e6b),
+    (440u32, 0x92a4f64d5d1432891327bfbb85e70095),
+    (441u32, 0x676df70f7c31947030669af0054f7257),
+    (442u32, 0xa46e67173522a0f87b0ab1b1c7cf35a2),
+    (443u32, 0x93592f984c706e2691d2556826a4c861),
+    (444u32, 0xa0201e37dc5e5af2d5635bab38095ea7),
+    (445u32, 0xc66efa49aa0dcd247b5503b81fc401a0),
+    (446u32, 0x0c4b1d0fc058f769a7b8b1b8824181ec),
+    (447u32, 0x2d5045560108b7dc2ac4ced799b09881),
+    (448u32, 0x44d55d1ee039eb9ae76dc90b8cfec81d),
+    (449u32, 0x0fde2f9b7e929b49725c4ac43aa7913a),
+    (450u32, 0x3d2d5bce3792c8e210e16f2d43619efe),
+    (451u32, 0x8ca02d8e0941343bfed53a9e63362f33),
+    (452u32, 0x793f4f68c23386676c599ef4683d4fcc),
+    (453u32, 0xe98ed3ec0be9e2135bd7e92e28544f83),
+    (454u32, 0x91926166de8a3b14702d8f289b9f75ca),
+    (455u32, 0xfa0e0ab61376a2668274d029e886e189),
+    (456u32, 0x5ab683208c27b46b9bdfa48a262fee4a),
+    (457u32, 0x85afed7f766f08719439be02406f1088),
+    (458u32, 0xb35ae22024a39e8cbc79d0ec6083aa6e),
+    (459u32, 0x0e4f039887e5678f159f08014d567f99),
+    (460u32, 0xa6edfdf031afb921faeaae9765689cfc),
+    (461u32, 0x3c7df92449d305a21d0d57f986fb4a7b),
+    (462u32, 0x51bb5d0a81a9d1426f5a3e0b05dd76dd),
+    (463u32, 0x30255b538f2dfc532745a1e0a5ca8b92),
+    (464u32, 0x941b7a3227f79e9faadc742533898a2c),
+    (465u32, 0x18674c6662dbc8c50cf8180ac9ed4419),
+    (466u32, 0xb50077ff6b824b23c940e80cfb211746),
+    (467u32, 0x649b8272274230fdc9f52075982fe340),
+    (468u32, 0xf3537427ffc0beab3bf6271ccc768d16),
+    (469u32, 0x99cbdc724dfa5168c281d150718acffb),
+    (470u32, 0xc815aa182230c38e25643faa1ad4f8ed),
+    (471u32, 0xf5c40d6559c675d395a36ffa7dddfa45),
+    (472u32, 0x35dcad917c2d61abb87bb9d5cdba2612),
+    (473u32, 0xa79064c50207fa033b4230d88d548604),
+    (474u32, 0x59c92a264d78ac22ff2451c4b151f50d),
+    (475u32, 0xda4e8d7808812e7502a1bdad575f9a25),
+    (476u32, 0x4d1f59799507a46338f49a30cc3c3f9f),
+    (477u32, 0x24b73aad86ac89481f2c7712e02c7aac),
+    (478u32, 0x07cbe65deee5259a6d4f0dc6cca620d8),
+    (479u32, 0x0eb0a72f804cbb5f944e34cf8d8b4948),
+    (480u32, 0x6ba6911ddaa164936342512ed5ce6748),
+    (481u32, 0x1c757bcd36a71b1e9defafd7132f95fd),
+    (482u32, 0xdd3fe55a5bdf1bbb08b45a54df9b64ec),
+    (483u32, 0xe1c18e9b519a89d94da3e4570eff5c4c),
+    (484u32, 0xbb43419cfee620a7b6b3e4b1546e2e1f),
+    (485u32, 0x531c2f7b0b52599bc5f902bb46e9987c),
+    (486u32, 0xea1fdb888346ef2a3e66eb8861bd90f6),
+    (487u32, 0xee6ca861a9f56805ecc1003ae5a353d0),
+    (488u32, 0x090c571761e6b377d526d3c1b51a931c),
+    (489u32, 0xb052c59112ccfef86022f241fdef0948),
+    (490u32, 0x95b64f78fac0a21fb6de78e78fb4409b),
+    (491u32, 0xed7a61e6fb6b61621c8051808365d3c8),
+    (492u32, 0x328c25effea533aa047469eb70d55989),
+    (493u32, 0xebb614076a5631cfb1901292321817a3),
+    (494u32, 0xd131e4e808e78fc3a6adb83f9a436032),
+    (495u32, 0x06402d49b10b5fef49b72094ac9f7709),
+    (496u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (497u32, 0x59e9435762aceb92d49046357797ef24),
+    (498u32, 0x437c63dcbb907e996c65e542d6dffcd6),
+    (499u32, 0xc8e9f0e9f9d90a7539b7550a5db093f7),
+    (500u32, 0x8ac92b13389b3f1b5255ff54a28741e6),
+    (501u32, 0xe5a78b4a8cba7adb8b0e37653d75a5db),
+    (502u32, 0x03bd0be11318f267c6d312616df657e0),
+    (503u32, 0xe192d850c110c529dc56f241d38467bd),
+    (504u32, 0x0069025a7111931e0e616c79e7a86a90),
+    (505u32, 0x7e494f9c66898cf46090160230f4a953),
+    (506u32, 0x6706726bc31553823265232b6bb9482b),
+    (507u32, 0xf9dfdd6858fe238c573492697178fe5e),
+    (508u32, 0xcc6fcc8dc83133f2d923b7f1856d0b95),
+    (509u32, 0xa116187dcd9d7e9d013574be67753d22),
+    (510u32, 0x405736ce94f3998cb555fcf292d25d9f),
+    (511u32, 0x8ecab006b1d730ad0e710e0f2e35905c),
+    (512u32, 0xd3873a420dd3ddcd1388c31e2e9d1cd0),
+    (513u32, 0xdf5edcc5274c264fd0e0c12556717961),
+    (514u32, 0x2f9e0525b9c5d2c08d333b4e57edff80),
+    (515u32, 0x4fc4841e944338f8dbc8c5720fbf2603),
+    (516u32, 0xab1b42d603bd0dfd447ff041be7ca7cf),
+    (517u32, 0x0d3a0690c685d1a444f735270697f063),
+    (518u32, 0x9cb64b10af41be8f25cc0e19af4505c0),
+    (519u32, 0xcbce25d21db8183a1e6174925bd0ee03),
+    (520u32, 0xd49a94caf6036d87bfe79e36ec1eaa44),
+    (521u32, 0xc377fc46bf2993dc759ad439698ecd0e),
+    (522u32, 0x2e7ce17f0a6c9b8e61e47badfe292369),
+    (523u32, 0xe49b52566277c02582e097580c312339),
+    (524u32, 0x11b846238dcc197eba647122e9ed6662),
+    (525u32, 0x9bc8acdd80ecde879c3b4b25ff33f3d2),
+    (526u32, 0x6c28307c6cdb8a69663d66698e38c1b3),
+    (527u32, 0x63bc1bc7a826c923333f4f9901b913d9),
+    (528u32, 0x641c9e40a672ae0f80ed89ae0d0b0663),
+    (529u32, 0xb0a049b7e7ee866c93cf53a9d1809b31),
+    (530u32, 0xf77447bacff930fce41c787f6778f0f8),
+    (531u32, 0x3d3a48d56e0994909ee910b1eccd3e17),
+    (532u32, 0x4715d4fbb650b2281ad988887ecc1f0b),
+    (533u32, 0x25db05f890ae9013d9bb2d867ff42af3),
+    (534u32, 0x80ffa4fd46a6d0cf960827bfb10bb23f),
+    (535u32, 0xd005bfda8bc8cbf3bb3bf1b3843d69af),
+    (536u32, 0xde260e52e6098c7c6c2accb88534c56e),
+    (537u32, 0x5e23199e5d1d0ea7ceb207d36ac291dd),
+    (538u32, 0xc6cc92a0227d402f84c19f8f1988bed5),
+    (539u32, 0xf318c2527541f009b4be590976fccd32),
+    (540u32, 0xc68c799c0b14b08f5c47f7580f55aa06),
+    (541u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (542u32, 0x1874e945044137fac815c246c77f2161),
+    (543u32, 0x3a404623bb5fd743d164848b36c1b141),
+    (544u32, 0x771089dcda50cf0ae07e0fb48fed2fd2),
+    (545u32, 0x8c3a57dec487811e508492bbb54fc366),
+    (546u32, 0x007f1ac76f1b684b0036dc747bcafc45),
+    (547u32, 0x647b8b26b5409f8002130eee0dd6cee3),
+    (548u32, 0xd46cebc1fe39784d95526b6b55e9153f),
+    (549u32, 0xfbf03b484daa6270349026ca93fc835a),
+    (550u32, 0xfb0b3b0a0a574b21b4b9cbaa5b489c43),
+    (551u32, 0x23157ab426fbbee2231a524c46c1fa27),
+    (552u32, 0xc0224b01d19ca43ffc0ec8a78e86fb2c),
+    (553u32, 0x2348620c9251ef2684d8a7a6179b513c),
+    (554u32, 0xbf8809507d8ccd5c1a2d64b3267fa4ff),
+    (555u32, 0x47f0bbf15df10492522e318dfe6d9384),
+    (556u32, 0x6eebc66ee6b64e0f479d9fe1adc7d198),
+    (557u32, 0x296ef1e0e0525d9a9e53552c1536c3fc),
+    (558u32, 0x16cc631ae7c26c58f9ab13b9c9f38957),
+    (559u32, 0x3be0b4118f44d5154ae665ece2d67ee7),
+    (560u32, 0x5c537f73522a3735b91a5cd6ea3914f9),
+    (561u32, 0xd536f62a821b42643855d6bdae899a80),
+    (562u32, 0x268d0d112175a89065e2d6dadeab0a6f),
+    (563u32, 0x124b1afd8acef1fa747dc307cb16a09f),
+    (564u32, 0xd1529636135801ed8e726c1021a6ab3a),
+    (565u32, 0x13f651b96a9ce31610d9a34c016ecc81),
+    (566u32, 0x01a5f443df8bf86562cc12b390ba9bc0),
+    (567u32, 0xa67867b1783ef2ad576b93a25d11d5df),
+    (568u32, 0x4af07a20775e94558052204bab4e786e),
+    (569u32, 0xb7a411b874dbc09f4fb1b8e44be2c203),
+    (570u32, 0xe2a527594f9bbb0fc2e7344b66a51c2e),
+    (571u32, 0x7482183d8d40b2c5ae08beb8bce282df),
+    (572u32, 0xf318c2527541f009b4be590976fccd32),
+    (573u32, 0x07ce96d490c29f9bafd76aa19e1cc67d),
+    (574u32, 0x0c7e3838d4dba2840b65df7d654fd921),
+    (575u32, 0xcd9a29b75460287f91b8264ae44aca45),
+    (576u32, 0x0e93b6d48a70466ce33729dfb54b9d2e),
+    (577u32, 0x60e16c7c3115f240734943d4b9251f68),
+    (578u32, 0x5357101c524c8a5b8c260ff07012ef3e),
+    (579u32, 0x1b5cd813a84fdcb62a79a0ba79d50278),
+    (580u32, 0x95df5f963bec3a69f67b1686ed4ad63d),
+    (581u32, 0x323f6d7bf810a705aa3500b6c9e0941f),
+    (582u32, 0xf5f5e400d6c86cc37d65d2e886cac915),
+    (583u32, 0xf21eeed6f26fd9a92d1a7c823b149345),
+    (584u32, 0x204e1436939a1a4890ea3fef78842605),
+    (585u32, 0x5d7ea7822cf214bbe50ebca74560f79b),
+    (586u32, 0x1f906e4cb545ced2036dba8fe0a7cea5),
+    (587u32, 0x6a76e59e00f6edbc2f2df2fc35699d68),
+    (588u32, 0xc9f4b82b6b33840b68d7b987f15b618f),
+    (589u32, 0xc877c49c84dfa19bf85f8a354bd1c979),
+    (590u32, 0x5e26d0a42dec75543ef0d25f414a9952),
+    (591u32, 0xbe2e5c6e308a1e486e607d9e95d734fb),
+    (592u32, 0x3c1f8b4967675700ca5f00492b9b9f27),
+    (593u32, 0x15e945d55f4081eea6ca84c92ade3878),
+    (594u32, 0x3ca2e239f15f4788da77f0274949f737),
+    (595u32, 0x4b744ef302d9cd34e6e8a6e998e3a2d9),
+    (596u32, 0x2021e7d56ef114c2283e0e6d4f837397),
+    (597u32, 0x4f49a6e15b5e43856d0eef1c9c4c459f),
+    (598u32, 0xb892b43e68088ad482181b59d3bcdfa7),
+    (599u32, 0xfbdf49aecb122da42ef0fac4e059c4f4),
+    (600u32, 0x18ea85c0019b4d2520828aff3686bc4f),
+    (601u32, 0x6b74963d9030a534a51b12e97a9d3b5b),
+    (602u32, 0x8536ec5c6f55dff0ae34b8637ceabcf0),
+    (603u32, 0xe93bed18f26d9255a3e9870217cbfdad),
+    (604u32, 0x87b4a97a0556d8f84600de9df965348c),
+    (605u32, 0xe5d782a19c36a497ecbf1447e2eb87f7),
+    (606u32, 0xbb0b0d7187d4863c9c073333d1abf8a3),
+    (607u32, 0x1c3db48d29fdfa52b073e6a2c4f870f3),
+    (608u32, 0x0ff62b4d23ff700c3e534da104720d95),
+    (609u32, 0x91521910c5d8ef4d831135856511bc85),
+    (610u32, 0xfe23224845ddf7f2853490af3098cb17),
+    (611u32, 0x689db770939b38d1d7ca4b5255beff3d),
+    (612u32, 0x39239cff946d76ab4668f440043730af),
+    (613u32, 0xbb99e93b5039cf060efbf7ffe0daaf99),
+    (614u32, 0x79863b85bf9a625f41ab1fc9e10dd953),
+    (615u32, 0xbce2980bedc56d0197451f0924bcb532),
+    (616u32, 0x3f55e5d2938d07af31b632fd06a59e1a),
+    (617u32, 0x253507c5e1012bc8deaff2126f71a1fd),
+    (618u32, 0x361dc90cc55269b2d2c7df0fd218587a),
+    (619u32, 0x9dc4ad235cba0ae23f22945c49926dc8),
+    (620u32, 0xde4ab3e8d93be6fd646ada5486572b68),
+    (621u32, 0x2725dc3b3357a7c20b2bf204378a6552),
+    (622u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (623u32, 0xcd6710d1735721ca3af246199714c0aa),
+    (624u32, 0x36c196e37fb02a1f8ce585bb2d363f64),
+    (625u32, 0x89f6719f7e2b650ae3a0268c7a20c9a4),
+    (626u32, 0x035a54301abbf255238176d745f671bb),
+    (627u32, 0x03892d3d423d6e630466e2f995a5c6b6),
+    (628u32, 0xd6b652e91eb8360e3fc161f01dbd1dc1),
+    (629u32, 0xd9da35caf454fe64556c3774e0614e8a),
+    (630u32, 0xcceac9d1c87320ec9df1a355b9b5822c),
+    (631u32, 0x52e193836b397bee2f326e3e0078d94c),
+    (632u32, 0x664ba3aaeb6b550c739b26a2700d4de8),
+    (633u32, 0xfb73ebdde5b732d4a4026aaac4584151),
+    (634u32, 0x041e1e6caa83c301fe139efedaa2d977),
+    (635u32, 0x299e293d15a006f2583ee02c74bf40f9),
+    (636u32, 0xfefbd08a632ce64c318b098cb3b252d6),
+    (637u32, 0x7e5635773c92e717b16ad4fd9cbdf98d),
+    (638u32, 0x1a5a1213d212f1b626baa98b6a8b5b35),
+    (639u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (640u32, 0x4dca388c20a2d565410d611a4b90e4b5),
+    (641u32, 0x7dfb2cf8316ce58db56b3825e8c5c955),
+    (642u32, 0x9eb1f03e20fa9174be45956c89289040),
+    (643u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (644u32, 0x908d62b56d51268096d1a6f2475e28e4),
+    (645u32, 0xffd21729ccead7a14b1cadec95954572),
+    (646u32, 0xde06a88fa4a6c9369474c1702f3bc7b4),
+    (647u32, 0x3605c2e0ec5a2b951979e23a382441f0),
+    (648u32, 0x36682cd7f0ea77451840d4acef88b866),
+    (649u32, 0x2b986bee108b8a835739403c95f2012d),
+    (650u32, 0x79186c6f6a9368a5ed51c035dc4a2107),
+    (651u32, 0x3fc85ed6ca0be9d5117a2c7f7bae2072),
+    (652u32, 0x0792c553bc361d6bff41b987cdad2487),
+    (653u32, 0x63b49a9b79e3d984f55db79d7f3ab25a),
+    (654u32, 0x9ec09091ad6bb0d7cab9317f4daf9ff0),
+    (655u32, 0x252d714c472e6b323e31a01b0c967521),
+    (656u32, 0xc8e8424850e5441b2dec0a865f86e77a),
+    (657u32, 0x4fdd5e7bac5dba2fe1634a76fbea62f4),
+    (658u32, 0xdddd7310921e30550f6beca53802427f),
+    (659u32, 0x3162ac34ddfd75f4b67d1911234a1184),
+    (660u32, 0xc38b164944affcc7df7fe7288d6b70da),
+    (661u32, 0x2702de84d9edcfcb0756cf477d35cb24),
+    (662u32, 0x4e359037451cba021eb837c2247d8f39),
+    (663u32, 0x1000604a199b3cafa0dfb2c8685286a1),
+    (664u32, 0x2a0f5991c7803993a634bf3c10fc636c),
+    (665u32, 0x744205b0558795a41b3620ed59e3719f),
+    (666u32, 0x7b26a2475e050b8a368bfac3c43996a8),
+    (667u32, 0x3143ff5cdc6e24e83dc5f1b1a8d28fbe),
+    (668u32, 0xe1294253770ae42546056781411dee53),
+    (669u32, 0xc4b3b2d2d71df4e6d041e96d14ed52ee),
+    (670u32, 0x5c1bbfdac6e13d371438c7400a656bb1),
+    (671u32, 0x1d4168229f2230d6e11c6dab64bd708b),
+    (672u32, 0xcda8d9cf6c781e54e9bd325569712e4c),
+    (673u32, 0x700102a4cea42ea799fb4e48d923d78f),
+    (674u32, 0xd97e68adf5e8ff527005f0600346bedb),
+    (675u32, 0x26d9921b1878c129a93ef874d61b5e5c),
+    (676u32, 0xd5f519cee35292266f2359a67bbaabcc),
+    (677u32, 0x3cd9d9a8e955322532fa88c5ec14469f),
+    (678u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (679u32, 0x0211474d523c6a557d2234cc3c68ca23),
+    (680u32, 0x3ff1d839d060e336c1c1d1ac42a72f04),
+    (681u32, 0x95f9784a6303ebd9b893792b70ade5cc),
+    (682u32, 0x05415c40741214b29851a91a74166afd),
+    (683u32, 0xf318c2527541f009b4be590976fccd32),
+    (684u32, 0xcb1e13f85d318372c844992e6691becb),
+    (685u32, 0x509441ad1f8b3941479aa950ba934c85),
+    (686u32, 0xd294460857092f7a2883c6fcfb28b7c8),
+    (687u32, 0xd0431345c1df68691b2a0e7c08e36e6f),
+    (688u32, 0x60613384af9fa334f28344d610741105),
+    (689u32, 0x022ff1be61db2a35335a67446b314fff),
+    (690u32, 0x5bfd802f8409c6512abeda59be6d7079),
+    (691u32, 0x0c11d51589d68632d91942d666a440e6),
+    (692u32, 0xa3c0787e9858152cdef883fe37e7da71),
+    (693u32, 0xc02b5e5e1dfc5a0a96df2813618e4003),
+    (694u32, 0x4fe2412248d89f9580e208f995b182b5),
+    (695u32, 0x47249587b8ce11d2cc53060b1bda98bc),
+    (696u32, 0x25d404f9606ec4dc806805d4cb9e1b84),
+    (697u32, 0x2b2c94063e1612353cb648cabfaeb06c),
+    (698u32, 0x7e0b380a7f2a94f6605b184502583fef),
+    (699u32, 0xe3c39d5a6d64c9b264e20b12f3caa243),
+    (700u32, 0x0a474d93c343753fff5af65c9e4071c6),
+    (701u32, 0x68610ce5c136c1ad022797edfdaf59a7),
+    (702u32, 0xe97bc911edb7abddaca92f0debea3cac),
+    (703u32, 0x52606dbf1aab7eb8011dae964c059cfc),
+    (704u32, 0xcbe25fa144153cf1b128e712625eda12),
+    (705u32, 0x5d28671f6fef0fc7bddedefcc69f987e),
+    (706u32, 0x741373409b13662d2e471a282ce1e5c0),
+    (707u32, 0x0f0b3b54d84c31a2cf0418f32ba7de76),
+    (708u32, 0x2ddb70ab91e8da3af525ba6e3054ee25),
+    (709u32, 0xbf24e42245404fb2d584d1d145ad07eb),
+    (710u32, 0xc38aab9ca7ac02f1b6e3ee17077d8b53),
+    (711u32, 0x4eee6c67cf037cb78854edb6c746106a),
+    (712u32, 0x5d4aa5cd7dce0d5d3c0049e0bee57a92),
+    (713u32, 0x09e245853b5d8fa03d1700a4c77dac6b),
+    (714u32, 0x2149008a89bd9e858f07ceaa5251c0cc),
+    (715u32, 0xa42450e73c96c478bbad723f74d22052),
+    (716u32, 0x9fcc6a02808b2da68e3578296a24df08),
+    (717u32, 0xd46c4f3af2cf45a777b72794a5ca25cd),
+    (718u32, 0xe69e1a5f2d8577906946187595f78e8b),
+    (719u32, 0x3aef6432b0e1ee00907c9d29d7a1401b),
+    (720u32, 0xef12bbb9d1da7c1c0af119a4f632c43e),
+    (721u32, 0x986c9b920fecea3d4e3758e3f990444f),
+    (722u32, 0x2f9f6725b161aa74b86d67f41b6f2976),
+    (723u32, 0x0fa1a1e2e039391ed72b33fb1a9ba029),
+    (724u32, 0x9e89891869417f8c797d2187f7e76c7b),
+    (725u32, 0xd56487215f68c4d4ca2e084bc57652b8),
+    (726u32, 0xe6da9a5172beb54c2fd055754d3c2bc3),
+    (727u32, 0x5148d91c82cac0be0d09eb792c3066c4),
+    (728u32, 0x9ae276415f8281e50f7d639930545d53),
+    (729u32, 0x47c757a1d57ad2c6a39b5307d59b681f),
+    (730u32, 0xdc76f1e5436f1190d91d109659253a33),
+    (731u32, 0xd6a5e1e8372ca0665302ad1f8369a77a),
+    (732u32, 0xe4eee0ac481731b33e4c797993d5ae23),
+    (733u32, 0x3054d8bfe77efd499eb23353dd00c313),
+    (734u32, 0xaf3cb153042d71e552985cc895572156),
+    (735u32, 0x55858d8a4454e0a68f079d610e967e64),
+    (736u32, 0x5c4295a284fe66541a6334dcb808fe92),
+    (737u32, 0xdd4488848e9b420e0c7300edbfbed94d),
+    (738u32, 0xd9d8a4e8a218e484379ac5a1a226bee8),
+    (739u32, 0x190847abe2aefc5a58a963db11e33adc),
+    (740u32, 0x3453f725f76f9c0475ad6fafc424d27b),
+    (741u32, 0x019339f54cf905b2912ae785e366c6fb),
+    (742u32, 0xe1ac5810004e15df13433322d8b2ed52),
+    (743u32, 0x6c7f435300dc8d3d6e9c657d5122616f),
+    (744u32, 0xd537cd2b6b4fc773524ac48d1cff07d2),
+    (745u32, 0x7de4d73fa87d35c4a4e656dcfce056cf),
+    (746u32, 0xf1019c174f11dd398311ab07d02c51a4),
+    (747u32, 0xfb9db1747b260a27dfe54ca3e9377601),
+    (748u32, 0xa0154ab7ac55b268f350149834555ad3),
+    (749u32, 0x0295554c23555f7bf339446c8c3411e5),
+    (750u32, 0xbecb8a075b1b9ec841eed5cd0e9f59a7),
+    (751u32, 0xb9f0f7831fc9593fd51a996abf3755f8),
+    (752u32, 0x25d41b287470a2bb762e93e407c2c3f9),
+    (753u32, 0x5c79757ce24f16a724bab9da815a68cc),
+    (754u32, 0x9a6931b73ab29708d95e8aac0a0a0794),
+    (755u32, 0x0ae9e8ba027e503470398ced5673ee43),
+    (756u32, 0x4f8e8ab97a51de3172bcbd7d1de80d78),
+    (757u32, 0x72b6e384acfe54709908df8b348b23bd),
+    (758u32, 0xd48aad610d569ea134c532e71e2a51ea),
+    (759u32, 0x330a1b9fe229483794f5e8599d6c3c54),
+    (760u32, 0x5813340aa3ec5e16d6ea378b1e241e0a),
+    (761u32, 0x47ca87b6b468a200a2eb2828c8af685a),
+    (762u32, 0x848a83f5c943e928e88cd2fb02b8fe53),
+    (763u32, 0x6dd83ab25c0a9825e8a98f371e967c3d),
+    (764u32, 0xfc4261307e11de6c09cb41dd878d81ae),
+    (765u32, 0xf76a59351e23ce9b4cf8d93852c164d8),
+    (766u32, 0xd8b50a6c69a615ef64cf49c5cabd18e1),
+    (767u32, 0x4542262abf531b128c12bb4dbf9b18a5),
+    (768u32, 0x68a90d8512b75b8ada165d7c4c9fb868),
+    (769u32, 0x61eb1d64729a925d6e6fa44b054cd2b2),
+    (770u32, 0x19c439889a9da4ea84284e89c754ad9f),
+    (771u32, 0x952f26cd4fbc8cf1222c8b837f329b5d),
+    (772u32, 0xbd163f3500bfc7a9385cb1d26d6a1988),
+    (773u32, 0x4fa04ed664593f92e3fedd749c7f6846),
+    (774u32, 0xb41981245811ca145d6b27cd82022be2),
+    (775u32, 0xb89586c6d51a9fb4a526eb2f00a370a3),
+    (776u32, 0x88315eeda0ddef282b1b30be50c97e53),
+    (777u32, 0x3bd9088d60482cf37113711c733cb35c),
+    (778u32, 0xe1e2b812c5908eb180101e7ba27b6387),
+    (779u32, 0x328ea2200f6da194fcd04394d3985b07),
+    (780u32, 0x1eaf42e3b166a1f4a651d2918833bbb6),
+    (781u32, 0xfb187d0e43feb0ee17259c1e9c2a0c7d),
+    (782u32, 0x6166c8bed88805d5a6b19da26f07d6c5),
+    (783u32, 0xa61d7ce0f755c92fdfd20db6ad4cf7b8),
+    (784u32, 0xcd0ae79812abd16e67d325b73f374e8a),
+    (785u32, 0x4f8c48972c51b7d89c85b609728ca01f),
+    (786u32, 0x2a8e29368746c282e5ec912a32068854),
+    (787u32, 0x0984e1e2017b3466fa255ecea1884a28),
+    (788u32, 0xf21ba601ae52a62cbb6db6e98877369e),
+    (789u32, 0x6fe3c6acdf5fbcf24b847c0fecdb6c58),
+    (790u32, 0x3ef812731961212b8fe4b79f2b898ffe),
+    (791u32, 0x8204b8b4d3a97fb61ac25420582e0101),
+    (792u32, 0xa6cb46f08a21ebfc3eac5ee4bda6d9ae),
+    (793u32, 0x37a61e187eea85b96c4c0bf46276e2dc),
+    (794u32, 0x2a1ded19a3774f36d131d013c0e062d9),
+    (795u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (796u32, 0x16ec4da6cc60134cc6bb46c3f755eff3),
+    (797u32, 0x2791f012327503574cd5fc3298ba4bf0),
+    (798u32, 0x2d4a0935c89461a5b47503781d5aca4b),
+    (799u32, 0x28db32db0537086190837cc698506601),
+    (800u32, 0xa27d9c77c8518f29ef4ef9622971b2d1),
+    (801u32, 0x76c7292576173a6a95471c4e9f831fe0),
+    (802u32, 0x9ec6a446a2fd0780b9ff0a78eabc86de),
+    (803u32, 0xb7b967c68c7b3ce4e4fee063e5bc1f41),
+    (804u32, 0xbd629711509f3fc1e7ea4eb6182fbaa6),
+    (805u32, 0xa8dbe6a5a09c7e8777473d96ea2e825c),
+    (806u32, 0xc51f130b0ca8e01028a916460b511a18),
+    (807u32, 0xc5ad8b8778b97b20e45f54923375cd8e),
+    (808u32, 0x36520d67ec6006fac8f570bb3a3c4812),
+    (809u32, 0x13c22df9f6cbc059fece62142c8596dc),
+    (810u32, 0xa7c70a08294a261fccbbb88dc0791c09),
+    (811u32, 0x8c2d64d0c06b4323331ebdd069a26a03),
+    (812u32, 0x4fe4a94064e4620273c45487224977a0),
+    (813u32, 0x723086ea4984a4f2bd7f63d9df16eed0),
+    (814u32, 0x202beda72c3f9e2c05049ebfcbc27e27),
+    (815u32, 0x4ff40c5d05dbb0ac9724726e170c22d1),
+    (816u32, 0x50a6340bab2b5a1b7ac2154c741136ee),
+    (817u32, 0x8d9445126569435bb2a2e57eb0ff125a),
+    (818u32, 0xdfbdbe25bf1d8dfc59701b714e142b49),
+    (819u32, 0x32c58619ee07823024761e859f7ed484),
+    (820u32, 0x267f052fe0c1dea769e83a169c203acb),
+    (821u32, 0x48c00b512077e620f55258aa60c9ad43),
+    (822u32, 0x8a198e9fdd4c2891ba9fbc97ce9903fc),
+    (823u32, 0x8e44cf1a89e3db95d493040a1d18f7dd),
+    (824u32, 0x364525f39ad4ae37ccd101afc683486e),
+    (825u32, 0xb6cdb832be38f347dca3f63cc9bb858b),
+    (826u32, 0xf0f289dbd3c373c3241db0000a47a7bb),
+    (827u32, 0xd9f1b1bfbe3d50a0fa0e9bc296904929),
+    (828u32, 0x1f94321cc658ac8d50edbc0f2a7b2509),
+    (829u32, 0xbb3183baf86916f2ea115dc598a2a0e1),
+    (830u32, 0x9b8023bb71ab3d4a53d077056cef703d),
+    (831u32, 0x93536effc84aeb1555278561a9cb7b43),
+    (832u32, 0x8a5b864c57dd7ffda94d85544e41cae4),
+    (833u32, 0x425510f63f3e2a4ab9453d44744d21b4),
+    (834u32, 0xf09ab7068e6577fb2f8b12fa8c126242),
+    (835u32, 0x9921073bd80ec2e7160c694099de5365),
+    (836u32, 0x786d351a5aa9db287f9e044e614b4c41),
+    (837u32, 0x4ff5450cabfb94d02b204b5b8318616d),
+    (838u32, 0x0ddfdc020aceaf020954952311197be5),
+    (839u32, 0xa245ccc10148c163e932f1602a07041c),
+    (840u32, 0x9956ea7b66822fe5ac40815d891307e1),
+    (841u32, 0x72829b589c6971bce4fb18abeab433eb),
+    (842u32, 0xc3dfe8c6dee086a77e9f04e0a209f4a4),
+    (843u32, 0x48360adfd451f34794d13a3544593743),
+    (844u32, 0x8fa64076aeb7c7c564b2e33ed7a332e3),
+    (845u32, 0xc9c31ae6e74f545c4a428991d2fe1c7a),
+    (846u32, 0x4624231fbbc1036cc8867245607ca214),
+    (847u32, 0x076dfe0e163232c3d000892c95262e2d),
+    (848u32, 0x6ecb3cb35fb915fdfcd93956f608e5b5),
+    (849u32, 0xd22c00f564d030ed23c6923b5f452b6e),
+    (850u32, 0xde62c608eb314da89ba7e746144a0cc4),
+    (851u32, 0x76acac0164a810923fee6950a160321a),
+    (852u32, 0x09fc7a32f89106899b09187efbd94ac8),
+    (853u32, 0xff015e96317542c2e3435a403d775fa0),
+    (854u32, 0x5ce96521e56abeef5a03421f9c67f12d),
+    (855u32, 0x87f04127e2025e70379b3246063689c1),
+    (856u32, 0x0405402d7cc144e25a1ed70e55477112),
+    (857u32, 0x9a5a9655b8e561aa9b8cfd03fff01d67),
+    (858u32, 0xb6995292e4635bf7aed7977e44d50a88),
+    (859u32, 0x1a5f1c3873826c152fc2e686bd167a69),
+    (860u32, 0xc0b280bd9487fbc3adf432b335f74b4a),
+    (861u32, 0x82fb1f6b0292ae550b50a7a40dcfed9b),
+    (862u32, 0x34172eca3f9ea1c85a4c77da89117aa3),
+    (863u32, 0x88cb26b02faa8a496015dfa444747b19),
+    (864u32, 0x107e6b0ca580d401b90ba7a1eb0c0369),
+    (865u32, 0xb2e54d5b24d3519e100349abc03f54dc),
+    (866u32, 0x0af26993093998e923cd7e21e238dc3b),
+    (867u32, 0xe6833c9eeefd7cdcc64aa735328c3eae),
+    (868u32, 0x4ddccd3e457c68c4f40b9aae12e54e8d),
+    (869u32, 0xa904fca873fe77def30818ba8455273f),
+    (870u32, 0x82c49ad342b858c40ee2a26574d23498),
+    (871u32, 0x9cf362471b07ba3e22d0a854f244d4b1),
+    (872u32, 0xeada31f043bde6d8b10ccd55f4164adc),
+    (873u32, 0x5a876d33227cf5afb826c7f4962d3960),
+    (874u32, 0x6559b3af87f946f5c2aba0de847f23e4),
+    (875u32, 0x7cfaf5faec74c277274a1c9347545939),
+    (876u32, 0xdd68ec99d7705ca15d6c68e111200f80),
+    (877u32, 0x2cdc7a69f98ec8b28767acf25c66f9cd),
+    (878u32, 0x378f44dd1b5946ad1cfa5b91cc1e6067),
+    (879u32, 0xe2ba5df9b01eb4b675cff50ccc862bd7),
+    (880u32, 0xb4ef6712c3e68c4a7bd9d2b307805a0e),
+    (881u32, 0xbb0ec2f72466514ba8f9ec95a6c6c97f),
+    (882u32, 0x74ded1e3c61299c80425ce82bbf3d2ff),
+    (883u32, 0x08174830780fde0442f4b5e19cfcd93d),
+    (884u32, 0x1bb98819121708bbcb2d5c265a40df86),
+    (885u32, 0xb3dbca6d53cab770632af8c3711a2fdb),
+    (886u32, 0x644a053337cb00328cde6139d4098a21),
+    (887u32, 0x1c4cbfac4e3c253339b30131311757cd),
+    (888u32, 0x8a1bcd0f1c8b3a3511c9e173da1e00de),
+    (889u32, 0x34df0cba8af3ddb941399faf3c328f5c),
+    (890u32, 0x43e2cf04b2f3c4df3cd65c7a37ff1b15),
+    (891u32, 0x67822a6fd5670aa9d7764973c4243e48),
+    (892u32, 0xed27ca114db05f771aee7a5616ccfe99),
+    (893u32, 0xf007da51ead88c6d16473e5583a68482),
+    (894u32, 0xb01c6a266111aed3c0e20c141f0448e6),
+    (895u32, 0xb5febde7bf272309bb1b8981c72fe0bb),
+    (896u32, 0x9a0a864daddbfb497e6c0893c38a173b),
+    (897u32, 0x4f652a8a929c70a8ac8e0784f3fd71c8),
+    (898u32, 0x26c055e44749de9dbac794bb9e0b2213),
+    (899u32, 0xd07a6473eb61ef3ea490a7d3445ecae2),
+    (900u32, 0x89d087fd2d3274baf9980cf3d15a67ae),
+];
 /// Decodes `bytes` as the metadata's type `type_id` with the generated
 /// types (all input consumed, nesting capped) and encodes the result
 /// again; `None` for an id with no standalone Rust type.

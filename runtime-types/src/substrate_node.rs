@@ -96,10 +96,16 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 noop,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x12c411f8ca8b24cb2bd471bc9a84f94d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 TestEvent,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x8a76b30bf3999f51e65b932f4ae6dc47;
             }
         }
     }
@@ -107,6 +113,9 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PalletId(pub [u8; 8usize]);
+        impl ::ferroscale_runtime_types::TypeHash for PalletId {
+            const TYPE_HASH: u128 = 0x60e16c7c3115f240734943d4b9251f68;
+        }
         pub mod dispatch {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -118,11 +127,17 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Mandatory,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
+                const TYPE_HASH: u128 = 0x86779ec03eee656bf1730f7bd9cebc24;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DispatchInfo {
                 pub weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub class: super::super::super::runtime_types::frame_support::dispatch::DispatchClass,
                 pub pays_fee: super::super::super::runtime_types::frame_support::dispatch::Pays,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DispatchInfo {
+                const TYPE_HASH: u128 = 0x33645e6edcfca06168dc830ea1e079da;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Pays {
@@ -130,6 +145,9 @@ pub mod runtime_types {
                 Yes,
                 #[codec(index = 1u8)]
                 No,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Pays {
+                const TYPE_HASH: u128 = 0xe32a899be9fa98a5599dc413276768c6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PerDispatchClass<T> {
@@ -143,6 +161,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 >,
                 pub pays_fee: super::super::super::runtime_types::frame_support::dispatch::Pays,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PostDispatchInfo {
+                const TYPE_HASH: u128 = 0xfc57da5aec7bdea62fb14a8c08f0857e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum RawOrigin<AccountId> {
@@ -172,6 +193,9 @@ pub mod runtime_types {
                     #[codec(index = 4u8)]
                     Yield,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for ProcessMessageError {
+                    const TYPE_HASH: u128 = 0x649b8272274230fdc9f52075982fe340;
+                }
             }
             pub mod preimages {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -187,6 +211,9 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 2u8)]
                     Lookup { hash: ::ferroscale_runtime_types::H256, len: u32 },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Bounded {
+                    const TYPE_HASH: u128 = 0x598959227f3fc1a2e3f1c0ec91905804;
                 }
             }
             pub mod schedule {
@@ -208,6 +235,9 @@ pub mod runtime_types {
                         Free,
                         #[codec(index = 1u8)]
                         Reserved,
+                    }
+                    impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
+                        const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
                     }
                 }
             }
@@ -235,6 +265,9 @@ pub mod runtime_types {
             pub spec_version: u32,
             pub spec_name: String,
         }
+        impl ::ferroscale_runtime_types::TypeHash for LastRuntimeUpgradeInfo {
+            const TYPE_HASH: u128 = 0xf5c40d6559c675d395a36ffa7dddfa45;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase {
             #[codec(index = 0u8)]
@@ -244,11 +277,17 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Initialization,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Phase {
+            const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
+        }
         pub mod extensions {
             pub mod check_genesis {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckGenesis;
+                impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
+                    const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
+                }
             }
             pub mod check_mortality {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -256,31 +295,49 @@ pub mod runtime_types {
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for CheckMortality {
+                    const TYPE_HASH: u128 = 0xc5ad8b8778b97b20e45f54923375cd8e;
+                }
             }
             pub mod check_non_zero_sender {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonZeroSender;
+                impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
+                    const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
+                }
             }
             pub mod check_nonce {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonce(#[codec(compact)] pub u32);
+                impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
+                    const TYPE_HASH: u128 = 0x13c22df9f6cbc059fece62142c8596dc;
+                }
             }
             pub mod check_spec_version {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckSpecVersion;
+                impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
+                    const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
+                }
             }
             pub mod check_tx_version {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckTxVersion;
+                impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
+                    const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
+                }
             }
             pub mod check_weight {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckWeight;
+                impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
+                    const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
+                }
             }
         }
         pub mod limits {
@@ -291,6 +348,9 @@ pub mod runtime_types {
                     u32,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BlockLength {
+                const TYPE_HASH: u128 = 0x4d1f59799507a46338f49a30cc3c3f9f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockWeights {
                 pub base_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -298,6 +358,9 @@ pub mod runtime_types {
                 pub per_class: super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
                     super::super::super::runtime_types::frame_system::limits::WeightsPerClass,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for BlockWeights {
+                const TYPE_HASH: u128 = 0xa79064c50207fa033b4230d88d548604;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeightsPerClass {
@@ -311,6 +374,9 @@ pub mod runtime_types {
                 pub reserved: Option<
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for WeightsPerClass {
+                const TYPE_HASH: u128 = 0xda4e8d7808812e7502a1bdad575f9a25;
             }
         }
         pub mod pallet {
@@ -334,6 +400,9 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 remark_with_event { remark: Vec<u8> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x430ee126e790a8677fba4d2113f8aaab;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -348,6 +417,9 @@ pub mod runtime_types {
                 NonZeroRefCount,
                 #[codec(index = 5u8)]
                 CallFiltered,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xe1c18e9b519a89d94da3e4570eff5c4c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -371,6 +443,9 @@ pub mod runtime_types {
                     sender: ::ferroscale_runtime_types::AccountId32,
                     hash: ::ferroscale_runtime_types::H256,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x0e26f9eea6cff3fc5761e57062f15815;
             }
         }
     }
@@ -562,6 +637,9 @@ pub mod runtime_types {
                 ),
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for NposSolution16 {
+            const TYPE_HASH: u128 = 0x11c872a0095eb1ca2934fb9deabc7088;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum OriginCaller {
             #[codec(index = 0u8)]
@@ -591,6 +669,9 @@ pub mod runtime_types {
             #[codec(index = 4u8)]
             Void(super::super::runtime_types::sp_core::Void),
         }
+        impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
+            const TYPE_HASH: u128 = 0xdc9f2cc7f5e7b21c16dc5dd4440991a7;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ProxyType {
             #[codec(index = 0u8)]
@@ -602,8 +683,14 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             Staking,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ProxyType {
+            const TYPE_HASH: u128 = 0x5227f11523f73805f507d077919ce661;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Runtime;
+        impl ::ferroscale_runtime_types::TypeHash for Runtime {
+            const TYPE_HASH: u128 = 0x5841fd1e75fb2602232b8e9bee4d25f1;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeCall {
             #[codec(index = 0u8)]
@@ -761,6 +848,9 @@ pub mod runtime_types {
             #[codec(index = 70u8)]
             Broker(super::super::runtime_types::pallet_broker::pallet::Call),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeCall {
+            const TYPE_HASH: u128 = 0xb2004e7b9461e83231ea8b2bb48c7ac9;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeError {
             #[codec(index = 0u8)]
@@ -909,6 +999,9 @@ pub mod runtime_types {
             SafeMode(super::super::runtime_types::pallet_safe_mode::pallet::Error),
             #[codec(index = 70u8)]
             Broker(super::super::runtime_types::pallet_broker::pallet::Error),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeError {
+            const TYPE_HASH: u128 = 0xef5683b36cc570f0e5b1dc7bf97e0af0;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeEvent {
@@ -1077,6 +1170,9 @@ pub mod runtime_types {
             #[codec(index = 70u8)]
             Broker(super::super::runtime_types::pallet_broker::pallet::Event),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeEvent {
+            const TYPE_HASH: u128 = 0x7fb0d56d70e3e41b2f8935c9e43aff90;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeHoldReason {
             #[codec(index = 21u8)]
@@ -1090,12 +1186,18 @@ pub mod runtime_types {
             #[codec(index = 68u8)]
             SafeMode(super::super::runtime_types::pallet_safe_mode::pallet::HoldReason),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeHoldReason {
+            const TYPE_HASH: u128 = 0xd901bc2ab77063b89855404b7a78d97a;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SessionKeys {
             pub grandpa: super::super::runtime_types::sp_consensus_grandpa::app::Public,
             pub babe: super::super::runtime_types::sp_consensus_babe::app::Public,
             pub im_online: super::super::runtime_types::pallet_im_online::sr25519::app_sr25519::Public,
             pub authority_discovery: super::super::runtime_types::sp_authority_discovery::app::Public,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for SessionKeys {
+            const TYPE_HASH: u128 = 0x78dd4637a16f4f0ec0fff83c8ea85217;
         }
     }
     pub mod pallet_alliance {
@@ -1108,6 +1210,9 @@ pub mod runtime_types {
             Ally,
             #[codec(index = 2u8)]
             Retiring,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for MemberRole {
+            const TYPE_HASH: u128 = 0x8fca79c1b480883bef3efd6caa9538f6;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum UnscrupulousItem<AccountId, Url> {
@@ -1219,6 +1324,9 @@ pub mod runtime_types {
                 #[codec(index = 17u8)]
                 abdicate_fellow_status,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x99eaa7851bf82ff5459d14ffc26f645f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1269,6 +1377,9 @@ pub mod runtime_types {
                 RetirementPeriodNotPassed,
                 #[codec(index = 23u8)]
                 FellowsMissing,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x50d41bc2e21dba73b7462fe91b126217;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1342,6 +1453,9 @@ pub mod runtime_types {
                 #[codec(index = 12u8)]
                 FellowAbdicated { fellow: ::ferroscale_runtime_types::AccountId32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xf3ec32e3059844a499193230d50a726e;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1351,12 +1465,18 @@ pub mod runtime_types {
                 pub codec: u64,
                 pub hash: super::super::super::runtime_types::pallet_alliance::types::Multihash,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Cid {
+                const TYPE_HASH: u128 = 0xef74ad71770c58ce44c92efb92949d40;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DisbandWitness {
                 #[codec(compact)]
                 pub fellow_members: u32,
                 #[codec(compact)]
                 pub ally_members: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DisbandWitness {
+                const TYPE_HASH: u128 = 0x864f425e1193570ddf3426c125b5f3ad;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Multihash {
@@ -1365,12 +1485,18 @@ pub mod runtime_types {
                     u8,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Multihash {
+                const TYPE_HASH: u128 = 0x08bcb00c9e45ce5c1b8f00246aaef9d9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Version {
                 #[codec(index = 0u8)]
                 V0,
                 #[codec(index = 1u8)]
                 V1,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Version {
+                const TYPE_HASH: u128 = 0x10e5d1ea21775c8352a37368de54243b;
             }
         }
     }
@@ -1440,6 +1566,9 @@ pub mod runtime_types {
                     keep_alive: bool,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x2162775f38c615f6f4586aa2a6acc783;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1496,6 +1625,9 @@ pub mod runtime_types {
                 IncorrectPoolAssetId,
                 #[codec(index = 26u8)]
                 CorrespondenceError,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xf94c20a125303fb8a4d862d21b4581cc;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1570,6 +1702,9 @@ pub mod runtime_types {
                     amount: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x6890127bfd915f003b0f04975ecda375;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1594,6 +1729,9 @@ pub mod runtime_types {
             pub tip: u128,
             pub asset_id: Option<u32>,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ChargeAssetTxPayment {
+            const TYPE_HASH: u128 = 0x1e8c9f492f742c98d70b26e6b8bc8b90;
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -1607,6 +1745,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 1u8)]
                 AssetRefundFailed { native_amount_kept: u128 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x2ac5c97e0afdb8b9424f0cf6e1e07659;
             }
         }
     }
@@ -1628,12 +1769,18 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 remove { asset_kind: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x509b0d8c177e231486fd293ae9cccb3b;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 UnknownAssetKind,
                 #[codec(index = 1u8)]
                 AlreadyExists,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x2791f012327503574cd5fc3298ba4bf0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1651,6 +1798,9 @@ pub mod runtime_types {
                     new: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x8d6decce336b682d53719c403d193496;
+            }
         }
     }
     pub mod pallet_asset_tx_payment {
@@ -1665,6 +1815,9 @@ pub mod runtime_types {
                     tip: u128,
                     asset_id: Option<u32>,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x5e7276e66df9eda53bcc49cbba4ee178;
             }
         }
     }
@@ -1938,6 +2091,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x88e3ffdb58fa022173babccc5cfc8b41;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1980,6 +2136,9 @@ pub mod runtime_types {
                 NotFrozen,
                 #[codec(index = 19u8)]
                 CallbackFailed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x07cc2435872044caebb4e3275751804d;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2093,6 +2252,9 @@ pub mod runtime_types {
                 #[codec(index = 23u8)]
                 Blocked { asset_id: u32, who: ::ferroscale_runtime_types::AccountId32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x6292d4222590c27d239248413df3c0cf;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -2104,6 +2266,9 @@ pub mod runtime_types {
                 Frozen,
                 #[codec(index = 2u8)]
                 Blocked,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for AccountStatus {
+                const TYPE_HASH: u128 = 0x2c379de5d6cae5af7108b0638b159d9a;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Approval<Balance> {
@@ -2151,6 +2316,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Destroying,
             }
+            impl ::ferroscale_runtime_types::TypeHash for AssetStatus {
+                const TYPE_HASH: u128 = 0xf1e7a2da37c1377b76276289ea841f8d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExistenceReason<Balance, AccountId> {
                 #[codec(index = 0u8)]
@@ -2196,6 +2364,9 @@ pub mod runtime_types {
                     config: super::super::super::runtime_types::sp_consensus_babe::digests::NextConfigDescriptor,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x0c7d14c9171b6eb34eebaf74e50097e9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2207,6 +2378,9 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 InvalidConfiguration,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xdf5edcc5274c264fd0e0c12556717961;
+            }
         }
     }
     pub mod pallet_bags_list {
@@ -2216,6 +2390,9 @@ pub mod runtime_types {
             pub struct Bag {
                 pub head: Option<::ferroscale_runtime_types::AccountId32>,
                 pub tail: Option<::ferroscale_runtime_types::AccountId32>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Bag {
+                const TYPE_HASH: u128 = 0x3162ac34ddfd75f4b67d1911234a1184;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ListError {
@@ -2228,6 +2405,9 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 NodeNotFound,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ListError {
+                const TYPE_HASH: u128 = 0x4e359037451cba021eb837c2247d8f39;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Node {
                 pub id: ::ferroscale_runtime_types::AccountId32,
@@ -2235,6 +2415,9 @@ pub mod runtime_types {
                 pub next: Option<::ferroscale_runtime_types::AccountId32>,
                 pub bag_upper: u64,
                 pub score: u64,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Node {
+                const TYPE_HASH: u128 = 0xdddd7310921e30550f6beca53802427f;
             }
         }
         pub mod pallet {
@@ -2267,12 +2450,18 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x28c9d83317ab927c7d77fa2696cff5e7;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 List(
                     super::super::super::runtime_types::pallet_bags_list::list::ListError,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x2702de84d9edcfcb0756cf477d35cb24;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2287,6 +2476,9 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                     new_score: u64,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x44d55d1ee039eb9ae76dc90b8cfec81d;
             }
         }
     }
@@ -2374,6 +2566,9 @@ pub mod runtime_types {
                     new_free: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xc05404d30d26dbe974da740451e08c47;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2396,6 +2591,9 @@ pub mod runtime_types {
                 TooManyHolds,
                 #[codec(index = 9u8)]
                 TooManyFreezes,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x25db05f890ae9013d9bb2d867ff42af3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2460,6 +2658,9 @@ pub mod runtime_types {
                 #[codec(index = 20u8)]
                 Thawed { who: ::ferroscale_runtime_types::AccountId32, amount: u128 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xe8d2b37f44a8fd55d76f48cb3ef9db82;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -2478,6 +2679,9 @@ pub mod runtime_types {
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ExtraFlags(pub u128);
+            impl ::ferroscale_runtime_types::TypeHash for ExtraFlags {
+                const TYPE_HASH: u128 = 0x83ab3da8634b9bc88448338778b392b9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdAmount<Id, Balance> {
                 pub id: Id,
@@ -2495,6 +2699,9 @@ pub mod runtime_types {
                 Misc,
                 #[codec(index = 2u8)]
                 All,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Reasons {
+                const TYPE_HASH: u128 = 0x9cb64b10af41be8f25cc0e19af4505c0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReserveData<ReserveIdentifier, Balance> {
@@ -2579,6 +2786,9 @@ pub mod runtime_types {
                     remark: Vec<u8>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x4287e3e9c486bb2bd379068a980e4c22;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2604,6 +2814,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 TooManyQueued,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x908d62b56d51268096d1a6f2475e28e4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2628,6 +2841,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 BountyExtended { index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xba15fd1a01304764afe6179458070c5f;
+            }
         }
     }
     pub mod pallet_broker {
@@ -2635,6 +2851,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CoreMask(pub [u8; 10usize]);
+            impl ::ferroscale_runtime_types::TypeHash for CoreMask {
+                const TYPE_HASH: u128 = 0x2e4c7b512a06c4409d98920f1522aed7;
+            }
         }
         pub mod coretime_interface {
             use ::parity_scale_codec::{Decode, Encode};
@@ -2646,6 +2865,9 @@ pub mod runtime_types {
                 Pool,
                 #[codec(index = 2u8)]
                 Task(u32),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for CoreAssignment {
+                const TYPE_HASH: u128 = 0xd4695833aaec34f2ddf8b09eccb5ef0c;
             }
         }
         pub mod pallet {
@@ -2726,6 +2948,9 @@ pub mod runtime_types {
                 #[codec(index = 18u8)]
                 request_core_count { core_count: u16 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xf80c8b593ff2db70d780e51a07161998;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2784,6 +3009,9 @@ pub mod runtime_types {
                 AlreadyExpired,
                 #[codec(index = 27u8)]
                 InvalidConfig,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x97ec28d4bcc3cdba4ff1b415c3f7e288;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2940,6 +3168,9 @@ pub mod runtime_types {
                 #[codec(index = 27u8)]
                 AllowedRenewalDropped { when: u32, core: u16 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x14ae0716ccdb69034b59a854cdb8d412;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -2947,6 +3178,9 @@ pub mod runtime_types {
             pub struct AllowedRenewalId {
                 pub core: u16,
                 pub when: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for AllowedRenewalId {
+                const TYPE_HASH: u128 = 0xe71df70fdcf7e2fae838657ba5f69bca;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct AllowedRenewalRecord<Balance> {
@@ -2965,6 +3199,9 @@ pub mod runtime_types {
                         super::super::super::runtime_types::pallet_broker::types::ScheduleItem,
                     >,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for CompletionStatus {
+                const TYPE_HASH: u128 = 0xab27bbade3674929dbbf3463dfd2bce0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ConfigRecord<BlockNumber> {
@@ -2989,6 +3226,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Final,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Finality {
+                const TYPE_HASH: u128 = 0xf926d5e6d044fd3dabc9596e0b1ce2b1;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct InstaPoolHistoryRecord<Balance> {
                 pub private_contributions: u32,
@@ -3000,16 +3240,25 @@ pub mod runtime_types {
                 pub until: u32,
                 pub task: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for LeaseRecordItem {
+                const TYPE_HASH: u128 = 0xa2f664b005ee5db76c3fe77ebae5d1e4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PoolIoRecord {
                 pub private: i32,
                 pub system: i32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PoolIoRecord {
+                const TYPE_HASH: u128 = 0xc359c02777073190e21e8d934328c993;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct RegionId {
                 pub begin: u32,
                 pub core: u16,
                 pub mask: super::super::super::runtime_types::pallet_broker::core_mask::CoreMask,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for RegionId {
+                const TYPE_HASH: u128 = 0x812b8027331b8d5236d75963dc1bcb87;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct RegionRecord<AccountId, Balance> {
@@ -3035,6 +3284,9 @@ pub mod runtime_types {
                 pub mask: super::super::super::runtime_types::pallet_broker::core_mask::CoreMask,
                 pub assignment: super::super::super::runtime_types::pallet_broker::coretime_interface::CoreAssignment,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ScheduleItem {
+                const TYPE_HASH: u128 = 0xd4b27ce55a2879c4946c8b0132cf1da1;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct StatusRecord {
                 pub core_count: u16,
@@ -3042,6 +3294,9 @@ pub mod runtime_types {
                 pub system_pool_size: u32,
                 pub last_committed_timeslice: u32,
                 pub last_timeslice: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for StatusRecord {
+                const TYPE_HASH: u128 = 0x0c69c958d21fe7d994848796d68da576;
             }
         }
     }
@@ -3138,6 +3393,9 @@ pub mod runtime_types {
                     child_bounty_id: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x3de37e09824be7d47731ded00bed95cb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3146,6 +3404,9 @@ pub mod runtime_types {
                 InsufficientBountyBalance,
                 #[codec(index = 2u8)]
                 TooManyChildBounties,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x3605c2e0ec5a2b951979e23a382441f0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3166,6 +3427,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 3u8)]
                 Canceled { index: u32, child_index: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x93592f984c706e2691d2556826a4c861;
             }
         }
     }
@@ -3260,6 +3524,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 PrimeAccountNotMember,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xa6b4df02cca40513b9c78a97177785f0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -3304,6 +3571,9 @@ pub mod runtime_types {
                     no: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x7d7e9cb3fce03e764776fb6f3f8d2839;
+            }
         }
     }
     pub mod pallet_contracts {
@@ -3317,14 +3587,23 @@ pub mod runtime_types {
             pub timestamp: super::super::runtime_types::pallet_contracts::EnvironmentType,
             pub block_number: super::super::runtime_types::pallet_contracts::EnvironmentType,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Environment {
+            const TYPE_HASH: u128 = 0xaf8a699da9a0d161fc1ec304b1b28632;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EnvironmentType;
+        impl ::ferroscale_runtime_types::TypeHash for EnvironmentType {
+            const TYPE_HASH: u128 = 0x061e67d843a7458fbbc1844896daa740;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Origin {
             #[codec(index = 0u8)]
             Root,
             #[codec(index = 1u8)]
             Signed(::ferroscale_runtime_types::AccountId32),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Origin {
+            const TYPE_HASH: u128 = 0x408ed94be568d0a8658b50bbe47b4963;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -3418,6 +3697,9 @@ pub mod runtime_types {
                     weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x037052ef469832520d3cdde482ebad9f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3489,6 +3771,9 @@ pub mod runtime_types {
                 #[codec(index = 33u8)]
                 CannotAddSelfAsDelegateDependency,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xda130d9085a8f4af118a05d9d4b10603;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -3547,12 +3832,18 @@ pub mod runtime_types {
                     amount: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xc05131e1685e975c29f95aba44183b80;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 CodeUploadDepositReserve,
                 #[codec(index = 1u8)]
                 StorageDepositReserve,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0xc52b77f15529043159f761ff747447f2;
             }
         }
         pub mod schedule {
@@ -3623,9 +3914,15 @@ pub mod runtime_types {
                 pub add_delegate_dependency: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub remove_delegate_dependency: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
             }
+            impl ::ferroscale_runtime_types::TypeHash for HostFnWeights {
+                const TYPE_HASH: u128 = 0xa0b7a175a7c458c3b050523dc24150ee;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct InstructionWeights {
                 pub base: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for InstructionWeights {
+                const TYPE_HASH: u128 = 0x939f6fab2eaee0ff4dbf22c63e798146;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Limits {
@@ -3640,11 +3937,17 @@ pub mod runtime_types {
                 pub payload_len: u32,
                 pub runtime_memory: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Limits {
+                const TYPE_HASH: u128 = 0x500822e40be3a479179208b93af6bfcc;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Schedule {
                 pub limits: super::super::super::runtime_types::pallet_contracts::schedule::Limits,
                 pub instruction_weights: super::super::super::runtime_types::pallet_contracts::schedule::InstructionWeights,
                 pub host_fn_weights: super::super::super::runtime_types::pallet_contracts::schedule::HostFnWeights,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Schedule {
+                const TYPE_HASH: u128 = 0x102d258cd565d4e07d1ecda170c51987;
             }
         }
         pub mod storage {
@@ -3665,10 +3968,16 @@ pub mod runtime_types {
                     u128,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ContractInfo {
+                const TYPE_HASH: u128 = 0x31d4a590b7822537068dd4689d42a1b4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DeletionQueueManager {
                 pub insert_counter: u32,
                 pub delete_counter: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DeletionQueueManager {
+                const TYPE_HASH: u128 = 0x78aaabbb7b3122289437ef1edf38781a;
             }
         }
         pub mod wasm {
@@ -3683,12 +3992,18 @@ pub mod runtime_types {
                 pub determinism: super::super::super::runtime_types::pallet_contracts::wasm::Determinism,
                 pub code_len: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for CodeInfo {
+                const TYPE_HASH: u128 = 0x98e297c46baa3801c629ecd73e29e57f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Determinism {
                 #[codec(index = 0u8)]
                 Enforced,
                 #[codec(index = 1u8)]
                 Relaxed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Determinism {
+                const TYPE_HASH: u128 = 0xfa6bea05826e30686373050e1759f2b2;
             }
         }
     }
@@ -3715,6 +4030,9 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             MigrationInProgress,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ContractAccessError {
+            const TYPE_HASH: u128 = 0x5e73fb5056bad3b79d29b43a63b59459;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ContractResult<R, Balance, EventRecord> {
             pub gas_consumed: super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -3731,6 +4049,9 @@ pub mod runtime_types {
             pub flags: super::super::runtime_types::pallet_contracts_primitives::ReturnFlags,
             pub data: Vec<u8>,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ExecReturnValue {
+            const TYPE_HASH: u128 = 0x4b8fafebcd8ff3aa44c43d8a7f036a43;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InstantiateReturnValue<AccountId> {
             pub result: super::super::runtime_types::pallet_contracts_primitives::ExecReturnValue,
@@ -3739,6 +4060,9 @@ pub mod runtime_types {
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ReturnFlags {
             pub bits: u32,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ReturnFlags {
+            const TYPE_HASH: u128 = 0xede74e369d52985d6b50abe3a37ee7f6;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum StorageDeposit<Balance> {
@@ -3767,6 +4091,9 @@ pub mod runtime_types {
                 Locked5x,
                 #[codec(index = 6u8)]
                 Locked6x,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Conviction {
+                const TYPE_HASH: u128 = 0x8183a21e0ecd9e55d1206620cf0a4540;
             }
         }
         pub mod pallet {
@@ -3813,6 +4140,9 @@ pub mod runtime_types {
                     index: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x031d25fce8c7d5c18d78091143a96d24;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3840,6 +4170,9 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 BadClass,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xbe2e5c6e308a1e486e607d9e95d734fb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -3849,6 +4182,9 @@ pub mod runtime_types {
                 ),
                 #[codec(index = 1u8)]
                 Undelegated(::ferroscale_runtime_types::AccountId32),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x446fad390bbde425af70e88c2a99616c;
             }
         }
         pub mod types {
@@ -3914,6 +4250,9 @@ pub mod runtime_types {
             pub struct PriorLock<BlockNumber, Balance>(pub BlockNumber, pub Balance);
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Vote(pub u8);
+            impl ::ferroscale_runtime_types::TypeHash for Vote {
+                const TYPE_HASH: u128 = 0x0f383dad6bd95928759ac78e01acf5d9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Voting<Balance, AccountId, BlockNumber> {
                 #[codec(index = 0u8)]
@@ -3957,6 +4296,9 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Promotion,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Wish {
+            const TYPE_HASH: u128 = 0xadcdc8a2260cb0d5d9de1414929fbfcf;
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -3990,6 +4332,9 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 import,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x74168360bb5ed8d37d3890ca0ecf4537;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4010,6 +4355,9 @@ pub mod runtime_types {
                 NotTracked,
                 #[codec(index = 8u8)]
                 TooSoon,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x6c1ad18629f0903f19d7426d69406950;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4053,6 +4401,9 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 Imported { who: ::ferroscale_runtime_types::AccountId32, rank: u16 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xa9989f7846472c920bd791eaca5f5491;
+            }
         }
     }
     pub mod pallet_democracy {
@@ -4074,6 +4425,9 @@ pub mod runtime_types {
                 Locked5x,
                 #[codec(index = 6u8)]
                 Locked6x,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Conviction {
+                const TYPE_HASH: u128 = 0xd1ac7a6538209c5322b7eec2df649905;
             }
         }
         pub mod pallet {
@@ -4163,6 +4517,9 @@ pub mod runtime_types {
                     maybe_hash: Option<::ferroscale_runtime_types::H256>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xa2b808af37048baf49a7a49dad016fc0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4213,6 +4570,9 @@ pub mod runtime_types {
                 VotingPeriodLow,
                 #[codec(index = 23u8)]
                 PreimageNotExist,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x260026a5d6ab2a8c7fee0b4a34eb2588;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4280,6 +4640,9 @@ pub mod runtime_types {
                     hash: ::ferroscale_runtime_types::H256,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x19eb63670000574fc46195f943a5b969;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -4296,6 +4659,9 @@ pub mod runtime_types {
                 Proposal(u32),
                 #[codec(index = 2u8)]
                 Referendum(u32),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for MetadataOwner {
+                const TYPE_HASH: u128 = 0xeb443cbd450794caa887772623de12b5;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ReferendumInfo<BlockNumber, Proposal, Balance> {
@@ -4343,6 +4709,9 @@ pub mod runtime_types {
             pub struct PriorLock<BlockNumber, Balance>(pub BlockNumber, pub Balance);
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Vote(pub u8);
+            impl ::ferroscale_runtime_types::TypeHash for Vote {
+                const TYPE_HASH: u128 = 0x3908242ec16ce0638a88ce05a1d88411;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Voting<Balance, AccountId, BlockNumber> {
                 #[codec(index = 0u8)]
@@ -4389,6 +4758,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 SimpleMajority,
             }
+            impl ::ferroscale_runtime_types::TypeHash for VoteThreshold {
+                const TYPE_HASH: u128 = 0xe2c177263eb091750c15ddb86e787754;
+            }
         }
     }
     pub mod pallet_election_provider_multi_phase {
@@ -4405,6 +4777,9 @@ pub mod runtime_types {
             Fallback,
             #[codec(index = 4u8)]
             Emergency,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ElectionCompute {
+            const TYPE_HASH: u128 = 0xc66efa49aa0dcd247b5503b81fc401a0;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase<Bn> {
@@ -4436,6 +4811,9 @@ pub mod runtime_types {
             pub score: super::super::runtime_types::sp_npos_elections::ElectionScore,
             pub compute: super::super::runtime_types::pallet_election_provider_multi_phase::ElectionCompute,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ReadySolution {
+            const TYPE_HASH: u128 = 0x36682cd7f0ea77451840d4acef88b866;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RoundSnapshot<AccountId, DataProvider> {
             pub voters: Vec<DataProvider>,
@@ -4447,6 +4825,9 @@ pub mod runtime_types {
             pub voters: u32,
             #[codec(compact)]
             pub targets: u32,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for SolutionOrSnapshotSize {
+            const TYPE_HASH: u128 = 0xd586707e8a71f6053a51159ffe2799a1;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -4488,6 +4869,9 @@ pub mod runtime_types {
                     maybe_max_targets: Option<u32>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x500aa7ac0962b55edebdc70cb9b41124;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4518,6 +4902,9 @@ pub mod runtime_types {
                 BoundNotMet,
                 #[codec(index = 13u8)]
                 TooManyWinners,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4fdd5e7bac5dba2fe1634a76fbea62f4;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4555,6 +4942,9 @@ pub mod runtime_types {
                     round: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xa0201e37dc5e5af2d5635bab38095ea7;
+            }
         }
         pub mod signed {
             use ::parity_scale_codec::{Decode, Encode};
@@ -4579,6 +4969,9 @@ pub mod runtime_types {
             RunnerUp,
             #[codec(index = 2u8)]
             Candidate(#[codec(compact)] u32),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Renouncing {
+            const TYPE_HASH: u128 = 0xf39fd2a2dd461a8e9ea6d12c9c8a2ae6;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SeatHolder<AccountId, Balance> {
@@ -4622,6 +5015,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 clean_defunct_voters { num_voters: u32, num_defunct: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x2726936d069bbb1025e9cdb9fa53c8bb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4659,6 +5055,9 @@ pub mod runtime_types {
                 #[codec(index = 16u8)]
                 InvalidReplacement,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xa24f5c3eea294f00371defd11557b22a;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -4684,6 +5083,9 @@ pub mod runtime_types {
                     amount: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x27814961928a9992e1e94919a477f721;
+            }
         }
     }
     pub mod pallet_fast_unstake {
@@ -4697,6 +5099,9 @@ pub mod runtime_types {
                 deregister,
                 #[codec(index = 2u8)]
                 control { eras_to_check: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x97739ff3ad8d460901855626936b7989;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -4712,6 +5117,9 @@ pub mod runtime_types {
                 AlreadyHead,
                 #[codec(index = 5u8)]
                 CallNotAllowed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xcb1e13f85d318372c844992e6691becb;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4732,6 +5140,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 InternalError,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x3d2d5bce3792c8e210e16f2d43619efe;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -4743,6 +5154,9 @@ pub mod runtime_types {
                 pub checked: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     u32,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for UnstakeRequest {
+                const TYPE_HASH: u128 = 0x95f9784a6303ebd9b893792b70ade5cc;
             }
         }
     }
@@ -4762,12 +5176,18 @@ pub mod runtime_types {
                     storage: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU64,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xedb535bb397639d9f73703c545c95943;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 AlreadyInitialized,
                 #[codec(index = 1u8)]
                 InsaneLimit,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x6002486907f85137ff57250d537fe8b1;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4781,6 +5201,9 @@ pub mod runtime_types {
                 StorageLimitSet {
                     storage: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU64,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x69c2d80dfb0558ac05f331323308941e;
             }
         }
     }
@@ -4829,6 +5252,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 note_stalled { delay: u32, best_finalized_block_number: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xb09ed1df620857b4566c744294e08817;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4846,6 +5272,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 DuplicateOffenceReport,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xa67867b1783ef2ad576b93a25d11d5df;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -4861,6 +5290,9 @@ pub mod runtime_types {
                 Paused,
                 #[codec(index = 2u8)]
                 Resumed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x929b230b33f6179872594c07e2fa6673;
             }
         }
     }
@@ -4963,6 +5395,9 @@ pub mod runtime_types {
                 #[codec(index = 14u8)]
                 quit_sub,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xc0552f2a3a5d2801dc9a22d79cff8292;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -5001,6 +5436,9 @@ pub mod runtime_types {
                 JudgementForDifferentIdentity,
                 #[codec(index = 17u8)]
                 JudgementPaymentFailed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x03892d3d423d6e630466e2f995a5c6b6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -5052,11 +5490,17 @@ pub mod runtime_types {
                     deposit: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x378e6e1d07c14db31f05964944378e6b;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BitFlags(pub u64);
+            impl ::ferroscale_runtime_types::TypeHash for BitFlags {
+                const TYPE_HASH: u128 = 0x0bd8b2cdf59bbf120511fe6fb0daf560;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Data {
                 #[codec(index = 0u8)]
@@ -5136,6 +5580,9 @@ pub mod runtime_types {
                 #[codec(index = 37u8)]
                 ShaThree256([u8; 32usize]),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Data {
+                const TYPE_HASH: u128 = 0xb925a474be1a8158f30e5de8d67a3a38;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum IdentityField {
                 #[codec(index = 1u8)]
@@ -5155,6 +5602,9 @@ pub mod runtime_types {
                 #[codec(index = 128u8)]
                 Twitter,
             }
+            impl ::ferroscale_runtime_types::TypeHash for IdentityField {
+                const TYPE_HASH: u128 = 0x06a19c4982951969eddaa2c25b3f91e2;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdentityInfo {
                 pub additional: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -5171,6 +5621,9 @@ pub mod runtime_types {
                 pub pgp_fingerprint: Option<[u8; 20usize]>,
                 pub image: super::super::super::runtime_types::pallet_identity::types::Data,
                 pub twitter: super::super::super::runtime_types::pallet_identity::types::Data,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for IdentityInfo {
+                const TYPE_HASH: u128 = 0x8ba283a1442357f051ea4058e71d5784;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Judgement<Balance> {
@@ -5231,12 +5684,18 @@ pub mod runtime_types {
                     signature: super::super::super::runtime_types::pallet_im_online::sr25519::app_sr25519::Signature,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x283e71a7f27e6c219ed994dc002c8aa0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidKey,
                 #[codec(index = 1u8)]
                 DuplicatedHeartbeat,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xe2a527594f9bbb0fc2e7344b66a51c2e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -5259,6 +5718,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x50749b6eb587833c093693a0e23aa623;
+            }
         }
         pub mod sr25519 {
             pub mod app_sr25519 {
@@ -5267,10 +5729,16 @@ pub mod runtime_types {
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0x540c0013dd110c40c0fa8ff6daeeaeb4;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Signature {
+                    const TYPE_HASH: u128 = 0x108cc6113f1e72b93cb6d216c763e506;
+                }
             }
         }
     }
@@ -5303,6 +5771,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 freeze { index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xde85091bd5284e8e365295f16a5b8729;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -5316,6 +5787,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 Permanent,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4fc4841e944338f8dbc8c5720fbf2603;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -5327,6 +5801,9 @@ pub mod runtime_types {
                 IndexFreed { index: u32 },
                 #[codec(index = 2u8)]
                 IndexFrozen { index: u32, who: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x4097451d3c4058c8c2a21ba72945312d;
             }
         }
     }
@@ -5361,6 +5838,9 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 stop_repeat,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x132c9fbec1aac9f302d95e6ca122728c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -5378,6 +5858,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 EncodingFailed,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xa26996818aa1ee7004555b038475453a;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -5394,6 +5877,9 @@ pub mod runtime_types {
                     who: ::ferroscale_runtime_types::AccountId32,
                     call_index: (u8, u8),
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x48f1258765d3b2e93d86362cf93bdb05;
             }
         }
     }
@@ -5446,6 +5932,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 clear_prime,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x05721cfa93c1f8be2e528702c5c74f2e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -5454,6 +5943,9 @@ pub mod runtime_types {
                 NotMember,
                 #[codec(index = 2u8)]
                 TooManyMembers,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x77acdbbdd4b8c592ea6b1d4bf09d3b81;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -5469,6 +5961,9 @@ pub mod runtime_types {
                 KeyChanged,
                 #[codec(index = 5u8)]
                 Dummy,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x1f5803831fdbf496e8619751d9cc56c3;
             }
         }
     }
@@ -5517,6 +6012,9 @@ pub mod runtime_types {
                     weight_limit: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xb017c7be56fe07d4aae9a4b6d1179f8d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -5535,6 +6033,9 @@ pub mod runtime_types {
                 TemporarilyUnprocessable,
                 #[codec(index = 7u8)]
                 QueuePaused,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x16ec4da6cc60134cc6bb46c3f755eff3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -5560,6 +6061,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 3u8)]
                 PageReaped { origin: u32, index: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x10f001d7dc0010a2746a85f18492190a;
             }
         }
     }
@@ -5628,6 +6132,9 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x4997200ebcd83f97b9d7fbfcbd21d66f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -5658,6 +6165,9 @@ pub mod runtime_types {
                 MaxWeightTooLow,
                 #[codec(index = 13u8)]
                 AlreadyStored,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -5699,6 +6209,9 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x676df70f7c31947030669af0054f7257;
+            }
         }
     }
     pub mod pallet_nft_fractionalization {
@@ -5728,6 +6241,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x0772573c9e3557aa8b978924a5b20e65;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -5738,6 +6254,9 @@ pub mod runtime_types {
                 NftNotFound,
                 #[codec(index = 3u8)]
                 NftNotFractionalized,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xec32e090772fcf0bfeb8ebe5e787e6ac;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -5757,10 +6276,16 @@ pub mod runtime_types {
                     beneficiary: ::ferroscale_runtime_types::AccountId32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x8b6033e362d4eafb44b019c6d1c4dd94;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Fractionalized,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0xbe42fdcd15ea3edbd57d77a1681db5ac;
             }
         }
         pub mod types {
@@ -6088,6 +6613,9 @@ pub mod runtime_types {
                     signer: ::ferroscale_runtime_types::AccountId32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x0a9e90977b92d916857d568e42c330a9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -6180,6 +6708,9 @@ pub mod runtime_types {
                 CollectionNotEmpty,
                 #[codec(index = 44u8)]
                 WitnessRequired,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xfec71f2cbf88d9fb1c116b67bec28fb0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -6418,6 +6949,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x61e45a0329f832189b5225e2df300bfc;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -6439,11 +6973,21 @@ pub mod runtime_types {
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BitFlags(pub u64);
+            impl ::ferroscale_runtime_types::TypeHash for BitFlags {
+                const TYPE_HASH: u128 = 0xfd69979d6a58cff31a0983d16e53448f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BitFlags2(pub u8);
+            impl ::ferroscale_runtime_types::TypeHash for BitFlags2 {
+                const TYPE_HASH: u128 = 0x1732ac5170b00f831acbb9636a4b72d7;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CancelAttributesApprovalWitness {
                 pub account_attributes: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash
+            for CancelAttributesApprovalWitness {
+                const TYPE_HASH: u128 = 0x1477c820f4afde509d1767430464ae8c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CollectionConfig<Price, BlockNumber> {
@@ -6479,6 +7023,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 Admin,
             }
+            impl ::ferroscale_runtime_types::TypeHash for CollectionRole {
+                const TYPE_HASH: u128 = 0x28862f68ec5ca483005c225a922b22fc;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum CollectionSetting {
                 #[codec(index = 1u8)]
@@ -6492,6 +7039,9 @@ pub mod runtime_types {
                 #[codec(index = 16u8)]
                 DepositRequired,
             }
+            impl ::ferroscale_runtime_types::TypeHash for CollectionSetting {
+                const TYPE_HASH: u128 = 0xf70f3cc68ae5bfd6c90464f537c467a1;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DestroyWitness {
                 #[codec(compact)]
@@ -6501,9 +7051,15 @@ pub mod runtime_types {
                 #[codec(compact)]
                 pub attributes: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DestroyWitness {
+                const TYPE_HASH: u128 = 0xa730cfd1aa3ba84414a4e45445f29497;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ItemConfig {
                 pub settings: super::super::super::runtime_types::pallet_nfts::types::BitFlags,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ItemConfig {
+                const TYPE_HASH: u128 = 0x75c436fc4a26e54d969318fb2bd8676d;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ItemDeposit<DepositBalance, AccountId> {
@@ -6536,6 +7092,9 @@ pub mod runtime_types {
                 UnlockedMetadata,
                 #[codec(index = 4u8)]
                 UnlockedAttributes,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ItemSetting {
+                const TYPE_HASH: u128 = 0xde8cd9b7fb4ee60c6c75072909eaf51d;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ItemTip<CollectionId, AccountId, Amount> {
@@ -6586,6 +7145,9 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 Swaps,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PalletFeature {
+                const TYPE_HASH: u128 = 0x4a6b4bfafcf9cf5e1e3a04cd45331661;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PendingSwap<CollectionId, ItemPriceWithDirection> {
                 pub desired_collection: CollectionId,
@@ -6619,6 +7181,9 @@ pub mod runtime_types {
                 Send,
                 #[codec(index = 1u8)]
                 Receive,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PriceDirection {
+                const TYPE_HASH: u128 = 0x6bfaef0a3c4b996381128219a48f5e82;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PriceWithDirection<Amount> {
@@ -6658,6 +7223,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 privatize { #[codec(compact)] index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x65add6c78c9deccf991b8ae1026f938e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -6690,6 +7258,9 @@ pub mod runtime_types {
                 AlreadyCommunal,
                 #[codec(index = 14u8)]
                 AlreadyPrivate,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x0017fc2e156c25bd89dce24121cd620d;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -6736,10 +7307,16 @@ pub mod runtime_types {
                     index: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x19bd98c29aa9d15f1e3dee21b04d65a9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 NftReceipt,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0x029404ca7276df4c68c43cebcfb1d6b3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReceiptRecord<AccountId, BlockNumber, Balance> {
@@ -6776,6 +7353,9 @@ pub mod runtime_types {
             >,
             pub state: super::super::runtime_types::pallet_nomination_pools::PoolState,
         }
+        impl ::ferroscale_runtime_types::TypeHash for BondedPoolInner {
+            const TYPE_HASH: u128 = 0x7b26a2475e050b8a368bfac3c43996a8;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ClaimPermission {
             #[codec(index = 0u8)]
@@ -6786,6 +7366,9 @@ pub mod runtime_types {
             PermissionlessWithdraw,
             #[codec(index = 3u8)]
             PermissionlessAll,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ClaimPermission {
+            const TYPE_HASH: u128 = 0x865f44a9c6705ea2cf697fee384001f4;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Commission {
@@ -6804,6 +7387,9 @@ pub mod runtime_types {
                 >,
             >,
             pub throttle_from: Option<u32>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Commission {
+            const TYPE_HASH: u128 = 0x3143ff5cdc6e24e83dc5f1b1a8d28fbe;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CommissionChangeRate<BlockNumber> {
@@ -6829,6 +7415,9 @@ pub mod runtime_types {
                 u128,
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for PoolMember {
+            const TYPE_HASH: u128 = 0x1000604a199b3cafa0dfb2c8685286a1;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PoolRoles<AccountId> {
             pub depositor: AccountId,
@@ -6845,6 +7434,9 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Destroying,
         }
+        impl ::ferroscale_runtime_types::TypeHash for PoolState {
+            const TYPE_HASH: u128 = 0x51242b6ba80c23ae2103518fd37a533c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RewardPool {
             pub last_recorded_reward_counter: super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
@@ -6852,6 +7444,9 @@ pub mod runtime_types {
             pub total_rewards_claimed: u128,
             pub total_commission_pending: u128,
             pub total_commission_claimed: u128,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RewardPool {
+            const TYPE_HASH: u128 = 0x1d4168229f2230d6e11c6dab64bd708b;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SubPools {
@@ -6861,10 +7456,16 @@ pub mod runtime_types {
                 super::super::runtime_types::pallet_nomination_pools::UnbondPool,
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for SubPools {
+            const TYPE_HASH: u128 = 0xcda8d9cf6c781e54e9bd325569712e4c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct UnbondPool {
             pub points: u128,
             pub balance: u128,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for UnbondPool {
+            const TYPE_HASH: u128 = 0x700102a4cea42ea799fb4e48d923d78f;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -7023,6 +7624,9 @@ pub mod runtime_types {
                 #[codec(index = 20u8)]
                 claim_commission { pool_id: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x8fbefce97b16b7230fba1ca9f52e4292;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DefensiveError {
                 #[codec(index = 0u8)]
@@ -7035,6 +7639,9 @@ pub mod runtime_types {
                 SubPoolsNotFound,
                 #[codec(index = 4u8)]
                 BondedStashKilledPrematurely,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DefensiveError {
+                const TYPE_HASH: u128 = 0x3ff1d839d060e336c1c1d1ac42a72f04;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -7102,6 +7709,9 @@ pub mod runtime_types {
                 InvalidPoolId,
                 #[codec(index = 30u8)]
                 BondExtraRestricted,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x5373f091a2ff3f49720aa2a986a22517;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -7185,6 +7795,9 @@ pub mod runtime_types {
                 #[codec(index = 14u8)]
                 PoolCommissionClaimed { pool_id: u32, commission: u128 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x69e36662c275e5042e5a20db86dfb149;
+            }
         }
     }
     pub mod pallet_offences {
@@ -7194,6 +7807,9 @@ pub mod runtime_types {
             pub enum Event {
                 #[codec(index = 0u8)]
                 Offence { kind: [u8; 16usize], timeslot: Vec<u8> },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x1eef9b35b82a46f0273635094fb33e47;
             }
         }
     }
@@ -7223,6 +7839,9 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 unrequest_preimage { hash: ::ferroscale_runtime_types::H256 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xd34b51439eeb58535bdd6d498fd5a390;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -7238,6 +7857,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 NotRequested,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x660cc710b14bbf48c005b882e308050c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -7246,6 +7868,9 @@ pub mod runtime_types {
                 Requested { hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 2u8)]
                 Cleared { hash: ::ferroscale_runtime_types::H256 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
             }
         }
     }
@@ -7361,6 +7986,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x10b0d4cfa6803283571965500c6a7ca7;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -7379,6 +8007,9 @@ pub mod runtime_types {
                 Unannounced,
                 #[codec(index = 7u8)]
                 NoSelfProxy,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xfefbd08a632ce64c318b098cb3b252d6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -7417,6 +8048,9 @@ pub mod runtime_types {
                     delay: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xc044a0487bab05ed77430a9c7e2f5d58;
+            }
         }
     }
     pub mod pallet_ranked_collective {
@@ -7425,11 +8059,17 @@ pub mod runtime_types {
         pub struct MemberRecord {
             pub rank: u16,
         }
+        impl ::ferroscale_runtime_types::TypeHash for MemberRecord {
+            const TYPE_HASH: u128 = 0xc14b96704df110517eee9d3c9f904ba7;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Tally {
             pub bare_ayes: u32,
             pub ayes: u32,
             pub nays: u32,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Tally {
+            const TYPE_HASH: u128 = 0xf057b80147ef8f1a56d0f49d4e483e1d;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VoteRecord {
@@ -7437,6 +8077,9 @@ pub mod runtime_types {
             Aye(u32),
             #[codec(index = 1u8)]
             Nay(u32),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for VoteRecord {
+            const TYPE_HASH: u128 = 0x8bccdfc51dcb730da2ae1e99f8d7384a;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -7476,6 +8119,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 cleanup_poll { poll_index: u32, max: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x87890a3a6321052acaf7f2cec020a3f7;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -7497,6 +8143,9 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 NoPermission,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x5f056f8a2df613f47b1025ffca4433f6;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -7515,6 +8164,9 @@ pub mod runtime_types {
                     vote: super::super::super::runtime_types::pallet_ranked_collective::VoteRecord,
                     tally: super::super::super::runtime_types::pallet_ranked_collective::Tally,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xc9ceef264d72e4b0d088716c4ea17cd7;
             }
         }
     }
@@ -7606,6 +8258,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x3231d6c4d92727a300e7b262a1f8a51d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -7641,6 +8296,9 @@ pub mod runtime_types {
                 #[codec(index = 15u8)]
                 BadState,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xccacf5ef102dffa60179e94dcf0191d9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -7670,6 +8328,9 @@ pub mod runtime_types {
                 RecoveryRemoved {
                     lost_account: ::ferroscale_runtime_types::AccountId32,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xc0bcaa5e41ed129b0f01f0c7c4a50230;
             }
         }
     }
@@ -7706,6 +8367,9 @@ pub mod runtime_types {
                     maybe_hash: Option<::ferroscale_runtime_types::H256>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x46e94633c89844d3a8d9ab9336713ea5;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -7734,6 +8398,9 @@ pub mod runtime_types {
                 BadStatus,
                 #[codec(index = 12u8)]
                 PreimageNotExist,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x91521910c5d8ef4d831135856511bc85;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -7820,6 +8487,9 @@ pub mod runtime_types {
                 MetadataSet { index: u32, hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 15u8)]
                 MetadataCleared { index: u32, hash: ::ferroscale_runtime_types::H256 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x3913d9a752c36b5d0016369827157a48;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event2 {
@@ -7895,6 +8565,9 @@ pub mod runtime_types {
                 #[codec(index = 15u8)]
                 MetadataCleared { index: u32, hash: ::ferroscale_runtime_types::H256 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event2 {
+                const TYPE_HASH: u128 = 0x559137df42cb501606164af7f1c95dd3;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -7919,6 +8592,9 @@ pub mod runtime_types {
                     x_offset: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedI64,
                     y_offset: super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedI64,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Curve {
+                const TYPE_HASH: u128 = 0xbb0b0d7187d4863c9c073333d1abf8a3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DecidingStatus<BlockNumber> {
@@ -8080,12 +8756,18 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 store { remark: Vec<u8> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x3c4c306e31d0c4ec5a5839a5da55ac0b;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 Empty,
                 #[codec(index = 1u8)]
                 BadContext,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xe218cc8d55e3380e194bcf0d2084eee3;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -8094,6 +8776,9 @@ pub mod runtime_types {
                     sender: ::ferroscale_runtime_types::AccountId32,
                     content_hash: ::ferroscale_runtime_types::H256,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xabdea2113224a802f17726dc071c03b6;
             }
         }
     }
@@ -8106,6 +8791,9 @@ pub mod runtime_types {
                 fill_block {
                     ratio: super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x5518438bc061007ee357b94b1eb8c9f0;
             }
         }
     }
@@ -8140,6 +8828,9 @@ pub mod runtime_types {
                     block: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x9615b6441c70bf7e38dfeec3e8efdfde;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -8156,6 +8847,9 @@ pub mod runtime_types {
                 CannotReleaseYet,
                 #[codec(index = 6u8)]
                 CurrencyError,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xc0a034bdf663530fbfd0a88919871ba2;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -8187,6 +8881,9 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 CannotRelease,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xdb3832cee47113d0fef05b404308c972;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExitReason {
                 #[codec(index = 0u8)]
@@ -8194,10 +8891,16 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Force,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ExitReason {
+                const TYPE_HASH: u128 = 0x5616d01f0ebc88d73f3828fe3a832dea;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 EnterOrExtend,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0x002247f6730ac01d62cf40fda8bd400d;
             }
         }
     }
@@ -8244,6 +8947,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 check_payment,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xbdd7414c65ffe77ccfaf6e9c11f58b4d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -8275,6 +8981,9 @@ pub mod runtime_types {
                 #[codec(index = 13u8)]
                 NotCurrent,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x09099b825ce906da96ded4a5c6cf33a8;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -8292,6 +9001,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 3u8)]
                 CycleStarted { index: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x600548ec217a0f859f92ee51d2091b77;
             }
         }
     }
@@ -8352,6 +9064,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xb211bde3c160d10480dc701329dbb3c6;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -8364,6 +9079,9 @@ pub mod runtime_types {
                 RescheduleNoChange,
                 #[codec(index = 4u8)]
                 Named,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x090c571761e6b377d526d3c1b51a931c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -8387,6 +9105,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 PermanentlyOverweight { task: (u32, u32), id: Option<[u8; 32usize]> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x2a654d582970289ebfa20d571e98ec70;
+            }
         }
     }
     pub mod pallet_session {
@@ -8402,6 +9123,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 purge_keys,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x9cc762ba3b0f18422436d84dbf732365;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -8415,10 +9139,16 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 NoAccount,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x124b1afd8acef1fa747dc307cb16a09f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewSession { session_index: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x6e2f92ca0dadd93acbb970f5566205dc;
             }
         }
     }
@@ -8473,6 +9203,9 @@ pub mod runtime_types {
             >,
             pub index: u32,
         }
+        impl ::ferroscale_runtime_types::TypeHash for MemberRecord {
+            const TYPE_HASH: u128 = 0xf9ab244671a8251ba815ee45d18353ba;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PayoutRecord<Balance, PayoutsVec> {
             pub paid: Balance,
@@ -8483,10 +9216,16 @@ pub mod runtime_types {
             pub approvals: u32,
             pub rejections: u32,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Tally {
+            const TYPE_HASH: u128 = 0x5cd31ed6850232e24ffe7cf4e370303e;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Vote {
             pub approve: bool,
             pub weight: u32,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Vote {
+            const TYPE_HASH: u128 = 0x120951f38e5a4eeaa887c2a1d354c200;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VouchingStatus {
@@ -8494,6 +9233,9 @@ pub mod runtime_types {
             Vouching,
             #[codec(index = 1u8)]
             Banned,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for VouchingStatus {
+            const TYPE_HASH: u128 = 0x2cba0e3ea3c166cd70875c6e627af464;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -8577,6 +9319,9 @@ pub mod runtime_types {
                 #[codec(index = 19u8)]
                 cleanup_challenge { challenge_round: u32, max: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x32c4879b6f967563792879d863b35bf0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -8644,6 +9389,9 @@ pub mod runtime_types {
                 #[codec(index = 31u8)]
                 NoVotes,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x9e93c7e3a3f9b63fc4ba36db211e6b35;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -8707,6 +9455,9 @@ pub mod runtime_types {
                 #[codec(index = 16u8)]
                 Elevated { member: ::ferroscale_runtime_types::AccountId32, rank: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x6fa9676ae4b2694d3f87fb5340bd62b5;
+            }
         }
     }
     pub mod pallet_staking {
@@ -8715,6 +9466,9 @@ pub mod runtime_types {
         pub struct ActiveEraInfo {
             pub index: u32,
             pub start: Option<u64>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ActiveEraInfo {
+            const TYPE_HASH: u128 = 0x1874e945044137fac815c246c77f2161;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EraRewardPoints<AccountId> {
@@ -8745,6 +9499,9 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             ForceAlways,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Forcing {
+            const TYPE_HASH: u128 = 0xff2cb915a7b5b78978b6c67248318d6f;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct IndividualExposure<AccountId, Balance> {
             pub who: AccountId,
@@ -8758,6 +9515,9 @@ pub mod runtime_types {
             >,
             pub submitted_in: u32,
             pub suppressed: bool,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Nominations {
+            const TYPE_HASH: u128 = 0xc68c799c0b14b08f5c47f7580f55aa06;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RewardDestination<AccountId> {
@@ -8786,6 +9546,9 @@ pub mod runtime_types {
                 u32,
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for StakingLedger {
+            const TYPE_HASH: u128 = 0xd005bfda8bc8cbf3bb3bf1b3843d69af;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct UnappliedSlash<AccountId, Balance> {
             pub validator: AccountId,
@@ -8806,6 +9569,9 @@ pub mod runtime_types {
             #[codec(compact)]
             pub commission: super::super::runtime_types::sp_arithmetic::per_things::Perbill,
             pub blocked: bool,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ValidatorPrefs {
+            const TYPE_HASH: u128 = 0x38a6a8376f92ad183a3948c57f8b9708;
         }
         pub mod pallet {
             pub mod pallet {
@@ -8927,6 +9693,9 @@ pub mod runtime_types {
                         new: super::super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xd83a84e77ef3290558f11f98663354fd;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ConfigOp<T> {
                     #[codec(index = 0u8)]
@@ -8988,6 +9757,9 @@ pub mod runtime_types {
                     CommissionTooLow,
                     #[codec(index = 24u8)]
                     BoundNotMet,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x6eebc66ee6b64e0f479d9fe1adc7d198;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -9056,6 +9828,9 @@ pub mod runtime_types {
                         mode: super::super::super::super::runtime_types::pallet_staking::Forcing,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0xfa4a317773fe5297c19c3a13ddff0181;
+                }
             }
         }
         pub mod slashing {
@@ -9066,6 +9841,9 @@ pub mod runtime_types {
                 pub last_start: u32,
                 pub last_nonzero_slash: u32,
                 pub prior: Vec<u32>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for SlashingSpans {
+                const TYPE_HASH: u128 = 0xc0224b01d19ca43ffc0ec8a78e86fb2c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SpanRecord<Balance> {
@@ -9109,6 +9887,9 @@ pub mod runtime_types {
                     progress_child: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x2b124a97b70af6322ac17ce0bb6ab949;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -9123,6 +9904,9 @@ pub mod runtime_types {
                 SignedMigrationNotAllowed,
                 #[codec(index = 5u8)]
                 BadChildRoot,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xe7ec3ef8ac05fca41ae89f25ccd7bade;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -9141,6 +9925,9 @@ pub mod runtime_types {
                     error: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Error,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xacf359ae68c514f66a0e913bedbaf370;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum MigrationCompute {
                 #[codec(index = 0u8)]
@@ -9148,10 +9935,16 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Auto,
             }
+            impl ::ferroscale_runtime_types::TypeHash for MigrationCompute {
+                const TYPE_HASH: u128 = 0x6eba3bd703505837136432c117b5607d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct MigrationLimits {
                 pub size: u32,
                 pub item: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for MigrationLimits {
+                const TYPE_HASH: u128 = 0xebe295d24d67f7b7eade6985d8f2c143;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct MigrationTask {
@@ -9160,6 +9953,9 @@ pub mod runtime_types {
                 pub size: u32,
                 pub top_items: u32,
                 pub child_items: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for MigrationTask {
+                const TYPE_HASH: u128 = 0xe1d423200a2632bd73f01185357d2476;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Progress {
@@ -9174,6 +9970,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Complete,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Progress {
+                const TYPE_HASH: u128 = 0x743639155a84058d8bbbf51c53474d2f;
+            }
         }
     }
     pub mod pallet_statement {
@@ -9186,6 +9985,9 @@ pub mod runtime_types {
                     account: ::ferroscale_runtime_types::AccountId32,
                     statement: super::super::super::runtime_types::sp_statement_store::Statement,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x061f3b8463c91f1e83d5e31029633dd9;
             }
         }
     }
@@ -9225,10 +10027,16 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x8811ea2b2432def6eec103e8c9851f9b;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 RequireSudo,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x19526a63eaa0159426710553863fec32;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -9251,6 +10059,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x68aa52cbf75182eebcad7550fc64dd7c;
+            }
         }
     }
     pub mod pallet_timestamp {
@@ -9260,6 +10071,9 @@ pub mod runtime_types {
             pub enum Call {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
             }
         }
     }
@@ -9310,6 +10124,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 slash_tip { hash: ::ferroscale_runtime_types::H256 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x76853985ea1e1db841b271c7c9138eba;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -9324,6 +10141,9 @@ pub mod runtime_types {
                 StillOpen,
                 #[codec(index = 5u8)]
                 Premature,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xf2b5e3dba9d2c579ce4e4c21a933c433;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -9346,6 +10166,9 @@ pub mod runtime_types {
                     deposit: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x57cd5b92f1fd9bad53f9492115eefc79;
+            }
         }
     }
     pub mod pallet_transaction_payment {
@@ -9357,6 +10180,9 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             V2,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Releases {
+            const TYPE_HASH: u128 = 0x80ffa4fd46a6d0cf960827bfb10bb23f;
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -9367,6 +10193,9 @@ pub mod runtime_types {
                     actual_fee: u128,
                     tip: u128,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x9c7b1ee63aabd647c96f5a8c20cc37d6;
             }
         }
         pub mod types {
@@ -9403,6 +10232,9 @@ pub mod runtime_types {
             pub size: u32,
             pub block_chunks: u32,
         }
+        impl ::ferroscale_runtime_types::TypeHash for TransactionInfo {
+            const TYPE_HASH: u128 = 0x2d2bdc8bb173bb41aada0e19c710ab9f;
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -9415,6 +10247,9 @@ pub mod runtime_types {
                 check_proof {
                     proof: super::super::super::runtime_types::sp_transaction_storage_proof::TransactionStorageProof,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xb32ea6e549617c550532448bbb37f29d;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -9445,6 +10280,9 @@ pub mod runtime_types {
                 #[codec(index = 12u8)]
                 BadContext,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xf2060146aac70ce4665b5fccad7495bc;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -9453,6 +10291,9 @@ pub mod runtime_types {
                 Renewed { index: u32 },
                 #[codec(index = 2u8)]
                 ProofChecked,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x7e8f61c76e9ca6de8b1b203c4a96bd3d;
             }
         }
     }
@@ -9494,6 +10335,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 remove_approval { #[codec(compact)] proposal_id: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x86170e5d7f4f2ff9b8bef8b0b6aefb94;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -9506,6 +10350,9 @@ pub mod runtime_types {
                 InsufficientPermission,
                 #[codec(index = 4u8)]
                 ProposalNotApproved,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x17705c4e9db8f5c916684cad54e6166b;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -9535,6 +10382,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 8u8)]
                 UpdatedInactive { reactivated: u128, deactivated: u128 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x13ab2dccbf55860b5e21ae1f1ba9dd21;
             }
         }
     }
@@ -9566,6 +10416,9 @@ pub mod runtime_types {
                     ),
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xcc487421b53491a7a899d51598585b3f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -9576,6 +10429,9 @@ pub mod runtime_types {
                 Unpausable,
                 #[codec(index = 3u8)]
                 NotFound,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4939ac4d6bc89ce6ab1ab4fb50654506;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -9601,6 +10457,9 @@ pub mod runtime_types {
                         >,
                     ),
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x140666e37919aa8593f6d37290bca25f;
             }
         }
     }
@@ -9795,6 +10654,9 @@ pub mod runtime_types {
                 #[codec(index = 25u8)]
                 buy_item { collection: u32, item: u32, bid_price: u128 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x070cf6e6de10eaffc7bf61fc38a99303;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -9833,6 +10695,9 @@ pub mod runtime_types {
                 NotForSale,
                 #[codec(index = 17u8)]
                 BidTooLow,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x0afdcd0bdf1b1005fd8250724dc7a4f1;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -9971,6 +10836,9 @@ pub mod runtime_types {
                     buyer: ::ferroscale_runtime_types::AccountId32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xbbfe98a57eabf52cfc74a89ac4cf20f4;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -10003,6 +10871,9 @@ pub mod runtime_types {
                 pub item_metadatas: u32,
                 #[codec(compact)]
                 pub attributes: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DestroyWitness {
+                const TYPE_HASH: u128 = 0x396c2e47af1c0ef5e61a6c1001b48a2c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ItemDetails<AccountId, DepositBalance> {
@@ -10066,10 +10937,16 @@ pub mod runtime_types {
                     weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x0dea7912e1eebf151ad3d58a016af0ad;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManyCalls,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x3f55e5d2938d07af31b632fd06a59e1a;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -10096,6 +10973,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x76d8b4fe538c4d5a3fd3fa5cce23d204;
+            }
         }
     }
     pub mod pallet_vesting {
@@ -10106,6 +10986,9 @@ pub mod runtime_types {
             V0,
             #[codec(index = 1u8)]
             V1,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Releases {
+            const TYPE_HASH: u128 = 0x79863b85bf9a625f41ab1fc9e10dd953;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -10149,6 +11032,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 merge_schedules { schedule1_index: u32, schedule2_index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xc0bd7004c38de0dbcfdaf3d73b07fa2f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -10162,6 +11048,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 InvalidScheduleParams,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xbce2980bedc56d0197451f0924bcb532;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -10171,6 +11060,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 1u8)]
                 VestingCompleted { account: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x45aa9c23aec65f0168ae05102bbc60f4;
             }
         }
         pub mod vesting_info {
@@ -10205,6 +11097,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xc61ccceeaedb44ca8707ec1edd2f1839;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -10217,6 +11112,9 @@ pub mod runtime_types {
                 CallIsNotWhitelisted,
                 #[codec(index = 4u8)]
                 CallAlreadyWhitelisted,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xfe23224845ddf7f2853490af3098cb17;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -10235,6 +11133,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x0af22e83b0ac20dbd5ff87e54e378659;
+            }
         }
     }
     pub mod sp_arithmetic {
@@ -10248,10 +11149,16 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             DivisionByZero,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
+            const TYPE_HASH: u128 = 0x008cb2a3d597c9b92f05b877e085c46c;
+        }
         pub mod fixed_point {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedI64(pub i64);
+            impl ::ferroscale_runtime_types::TypeHash for FixedI64 {
+                const TYPE_HASH: u128 = 0x1c3db48d29fdfa52b073e6a2c4f870f3;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedU128(pub u128);
             impl ::parity_scale_codec::CompactAs for FixedU128 {
@@ -10268,8 +11175,14 @@ pub mod runtime_types {
                     c.0
                 }
             }
+            impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
+                const TYPE_HASH: u128 = 0x17c6bf814d64622dd7b4e4f5fb852442;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedU64(pub u64);
+            impl ::ferroscale_runtime_types::TypeHash for FixedU64 {
+                const TYPE_HASH: u128 = 0xebf3f5448a2fc3c649e195fb702585ad;
+            }
         }
         pub mod per_things {
             use ::parity_scale_codec::{Decode, Encode};
@@ -10289,6 +11202,9 @@ pub mod runtime_types {
                     c.0
                 }
             }
+            impl ::ferroscale_runtime_types::TypeHash for PerU16 {
+                const TYPE_HASH: u128 = 0x1f9dbc5b74e9c2c52e374acccbc858a4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Perbill(pub u32);
             impl ::parity_scale_codec::CompactAs for Perbill {
@@ -10305,12 +11221,24 @@ pub mod runtime_types {
                     c.0
                 }
             }
+            impl ::ferroscale_runtime_types::TypeHash for Perbill {
+                const TYPE_HASH: u128 = 0xea38661ed519891b58df3736ff592d11;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Percent(pub u8);
+            impl ::ferroscale_runtime_types::TypeHash for Percent {
+                const TYPE_HASH: u128 = 0x731b5e2a65bb015f1c4c471dfecc01fe;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Permill(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for Permill {
+                const TYPE_HASH: u128 = 0xcd9a29b75460287f91b8264ae44aca45;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Perquintill(pub u64);
+            impl ::ferroscale_runtime_types::TypeHash for Perquintill {
+                const TYPE_HASH: u128 = 0x365c50250021db1bda2a687a15cd29c7;
+            }
         }
     }
     pub mod sp_authority_discovery {
@@ -10320,6 +11248,9 @@ pub mod runtime_types {
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0xd08d8c4ba93692c9722d49441f70e2c2;
+            }
         }
     }
     pub mod sp_consensus_babe {
@@ -10333,6 +11264,9 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             PrimaryAndSecondaryVRFSlots,
         }
+        impl ::ferroscale_runtime_types::TypeHash for AllowedSlots {
+            const TYPE_HASH: u128 = 0xbabcbaea845b74aa0faa3019e95df98c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BabeConfiguration {
             pub slot_duration: u64,
@@ -10344,10 +11278,16 @@ pub mod runtime_types {
             pub randomness: [u8; 32usize],
             pub allowed_slots: super::super::runtime_types::sp_consensus_babe::AllowedSlots,
         }
+        impl ::ferroscale_runtime_types::TypeHash for BabeConfiguration {
+            const TYPE_HASH: u128 = 0x8a1bcd0f1c8b3a3511c9e173da1e00de;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BabeEpochConfiguration {
             pub c: (u64, u64),
             pub allowed_slots: super::super::runtime_types::sp_consensus_babe::AllowedSlots,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for BabeEpochConfiguration {
+            const TYPE_HASH: u128 = 0xa116187dcd9d7e9d013574be67753d22;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Epoch {
@@ -10360,14 +11300,23 @@ pub mod runtime_types {
             pub randomness: [u8; 32usize],
             pub config: super::super::runtime_types::sp_consensus_babe::BabeEpochConfiguration,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Epoch {
+            const TYPE_HASH: u128 = 0x34df0cba8af3ddb941399faf3c328f5c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
+            const TYPE_HASH: u128 = 0x67822a6fd5670aa9d7764973c4243e48;
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x83836050a77ef9e999d0993ca8183437;
+            }
         }
         pub mod digests {
             use ::parity_scale_codec::{Decode, Encode};
@@ -10378,6 +11327,9 @@ pub mod runtime_types {
                     c: (u64, u64),
                     allowed_slots: super::super::super::runtime_types::sp_consensus_babe::AllowedSlots,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for NextConfigDescriptor {
+                const TYPE_HASH: u128 = 0xdac1ed507321360973b3e8cb3163dc7f;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PreDigest {
@@ -10394,22 +11346,34 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_consensus_babe::digests::SecondaryVRFPreDigest,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for PreDigest {
+                const TYPE_HASH: u128 = 0x0069025a7111931e0e616c79e7a86a90;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PrimaryPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
                 pub vrf_signature: super::super::super::runtime_types::sp_core::sr25519::vrf::VrfSignature,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PrimaryPreDigest {
+                const TYPE_HASH: u128 = 0x7e494f9c66898cf46090160230f4a953;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SecondaryPlainPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for SecondaryPlainPreDigest {
+                const TYPE_HASH: u128 = 0xf9dfdd6858fe238c573492697178fe5e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SecondaryVRFPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
                 pub vrf_signature: super::super::super::runtime_types::sp_core::sr25519::vrf::VrfSignature,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for SecondaryVRFPreDigest {
+                const TYPE_HASH: u128 = 0xcc6fcc8dc83133f2d923b7f1856d0b95;
             }
         }
     }
@@ -10444,16 +11408,25 @@ pub mod runtime_types {
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
+            const TYPE_HASH: u128 = 0x644a053337cb00328cde6139d4098a21;
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::ed25519::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x1b627a872ce452d7786c9e9c0e2d128d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(
                 pub super::super::super::runtime_types::sp_core::ed25519::Signature,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0xb66ec966270a478baf3d62da87aad6cf;
+            }
         }
     }
     pub mod sp_consensus_slots {
@@ -10467,42 +11440,72 @@ pub mod runtime_types {
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Slot(pub u64);
+        impl ::ferroscale_runtime_types::TypeHash for Slot {
+            const TYPE_HASH: u128 = 0xfaffab54497a71f7cf8f219e549782bd;
+        }
     }
     pub mod sp_core {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueMetadata(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueMetadata {
+            const TYPE_HASH: u128 = 0x8d9445126569435bb2a2e57eb0ff125a;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Void {}
+        impl ::ferroscale_runtime_types::TypeHash for Void {
+            const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
+        }
         pub mod crypto {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct KeyTypeId(pub [u8; 4usize]);
+            impl ::ferroscale_runtime_types::TypeHash for KeyTypeId {
+                const TYPE_HASH: u128 = 0x268d0d112175a89065e2d6dadeab0a6f;
+            }
         }
         pub mod ecdsa {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 65usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x246b8e8d29e789b35a00da53253aa7e4;
+            }
         }
         pub mod ed25519 {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x00b7604b546bc9fd97d16f304530579f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x170fe7feb740446aa023e6b930e063bb;
+            }
         }
         pub mod sr25519 {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x8b8e4f900bb942c1fd2b42b87c895124;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x19abb7b541807ef7b7c542dc9078f869;
+            }
             pub mod vrf {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct VrfSignature {
                     pub output: [u8; 32usize],
                     pub proof: [u8; 64usize],
+                }
+                impl ::ferroscale_runtime_types::TypeHash for VrfSignature {
+                    const TYPE_HASH: u128 = 0x6706726bc31553823265232b6bb9482b;
                 }
             }
         }
@@ -10515,15 +11518,24 @@ pub mod runtime_types {
             pub fatal_error: bool,
             pub errors: super::super::runtime_types::sp_inherents::InherentData,
         }
+        impl ::ferroscale_runtime_types::TypeHash for CheckInherentsResult {
+            const TYPE_HASH: u128 = 0xd9f1b1bfbe3d50a0fa0e9bc296904929;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InherentData {
             pub data: ::ferroscale_runtime_types::BTreeMap<[u8; 8usize], Vec<u8>>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for InherentData {
+            const TYPE_HASH: u128 = 0x8e44cf1a89e3db95d493040a1d18f7dd;
         }
     }
     pub mod sp_mmr_primitives {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EncodableOpaqueLeaf(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for EncodableOpaqueLeaf {
+            const TYPE_HASH: u128 = 0x08174830780fde0442f4b5e19cfcd93d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Error {
             #[codec(index = 0u8)]
@@ -10547,6 +11559,9 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             InvalidBestKnownBlock,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Error {
+            const TYPE_HASH: u128 = 0x378f44dd1b5946ad1cfa5b91cc1e6067;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Proof<Hash> {
             pub leaf_indices: Vec<u64>,
@@ -10561,6 +11576,9 @@ pub mod runtime_types {
             pub minimal_stake: u128,
             pub sum_stake: u128,
             pub sum_stake_squared: u128,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ElectionScore {
+            const TYPE_HASH: u128 = 0x1c6dcf1c640f4cb18786052a1089030c;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Support<AccountId> {
@@ -10601,6 +11619,9 @@ pub mod runtime_types {
             #[codec(index = 13u8)]
             RootNotAllowed,
         }
+        impl ::ferroscale_runtime_types::TypeHash for DispatchError {
+            const TYPE_HASH: u128 = 0x136527a878ecd35d8f860e1ab89b90bc;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct DispatchErrorWithPostInfo<Info> {
             pub post_info: Info,
@@ -10611,6 +11632,9 @@ pub mod runtime_types {
             pub index: u8,
             pub error: [u8; 4usize],
         }
+        impl ::ferroscale_runtime_types::TypeHash for ModuleError {
+            const TYPE_HASH: u128 = 0xd402aae50c16b0bde2cfbe93a012cc4d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSignature {
             #[codec(index = 0u8)]
@@ -10619,6 +11643,9 @@ pub mod runtime_types {
             Sr25519(super::super::runtime_types::sp_core::sr25519::Signature),
             #[codec(index = 2u8)]
             Ecdsa(super::super::runtime_types::sp_core::ecdsa::Signature),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
+            const TYPE_HASH: u128 = 0x4b741ea82cea99bbacea6339ab8f8396;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TokenError {
@@ -10643,12 +11670,18 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             Blocked,
         }
+        impl ::ferroscale_runtime_types::TypeHash for TokenError {
+            const TYPE_HASH: u128 = 0xc3df2109ec2d0df34a3ec75a49978360;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TransactionalError {
             #[codec(index = 0u8)]
             LimitReached,
             #[codec(index = 1u8)]
             NoLayer,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for TransactionalError {
+            const TYPE_HASH: u128 = 0x0cdac8f0e9d03266508beb610aab1748;
         }
         pub mod generic {
             pub mod block {
@@ -10667,6 +11700,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::sp_runtime::generic::digest::DigestItem,
                     >,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Digest {
+                    const TYPE_HASH: u128 = 0x4bd21bb3a16398e294ae279fa98d78c8;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum DigestItem {
                     #[codec(index = 6u8)]
@@ -10679,6 +11715,9 @@ pub mod runtime_types {
                     Other(Vec<u8>),
                     #[codec(index = 8u8)]
                     RuntimeEnvironmentUpdated,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for DigestItem {
+                    const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
                 }
             }
             pub mod era {
@@ -11198,6 +12237,9 @@ pub mod runtime_types {
                     #[codec(index = 255u8)]
                     Mortal255(u8),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Era {
+                    const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
+                }
             }
             pub mod header {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -11216,6 +12258,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlakeTwo256;
+            impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
+                const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
+            }
         }
         pub mod transaction_validity {
             use ::parity_scale_codec::{Decode, Encode};
@@ -11244,6 +12289,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 BadSigner,
             }
+            impl ::ferroscale_runtime_types::TypeHash for InvalidTransaction {
+                const TYPE_HASH: u128 = 0x48c00b512077e620f55258aa60c9ad43;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionSource {
                 #[codec(index = 0u8)]
@@ -11252,6 +12300,9 @@ pub mod runtime_types {
                 Local,
                 #[codec(index = 2u8)]
                 External,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for TransactionSource {
+                const TYPE_HASH: u128 = 0x1f94321cc658ac8d50edbc0f2a7b2509;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionValidityError {
@@ -11264,6 +12315,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_runtime::transaction_validity::UnknownTransaction,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for TransactionValidityError {
+                const TYPE_HASH: u128 = 0x267f052fe0c1dea769e83a169c203acb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UnknownTransaction {
                 #[codec(index = 0u8)]
@@ -11273,6 +12327,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Custom(u8),
             }
+            impl ::ferroscale_runtime_types::TypeHash for UnknownTransaction {
+                const TYPE_HASH: u128 = 0x8a198e9fdd4c2891ba9fbc97ce9903fc;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidTransaction {
                 pub priority: u64,
@@ -11280,6 +12337,9 @@ pub mod runtime_types {
                 pub provides: Vec<Vec<u8>>,
                 pub longevity: u64,
                 pub propagate: bool,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ValidTransaction {
+                const TYPE_HASH: u128 = 0x9b8023bb71ab3d4a53d077056cef703d;
             }
         }
     }
@@ -11290,6 +12350,9 @@ pub mod runtime_types {
             pub session: u32,
             pub trie_nodes: Vec<Vec<u8>>,
             pub validator_count: u32,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for MembershipProof {
+            const TYPE_HASH: u128 = 0x05d944c26a6fd386310fe00e0acf711a;
         }
     }
     pub mod sp_staking {
@@ -11315,6 +12378,9 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             OnChain { who: [u8; 32usize], block_hash: [u8; 32usize], event_index: u64 },
         }
+        impl ::ferroscale_runtime_types::TypeHash for Proof {
+            const TYPE_HASH: u128 = 0x28ac87787b677cac770c03916a82cc2d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Statement {
             pub proof: Option<super::super::runtime_types::sp_statement_store::Proof>,
@@ -11324,6 +12390,9 @@ pub mod runtime_types {
             pub num_topics: u8,
             pub topics: [[u8; 32usize]; 4usize],
             pub data: Option<Vec<u8>>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Statement {
+            const TYPE_HASH: u128 = 0xc48c92276301ae45170b13d715136528;
         }
         pub mod runtime_api {
             use ::parity_scale_codec::{Decode, Encode};
@@ -11336,6 +12405,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 InternalError,
             }
+            impl ::ferroscale_runtime_types::TypeHash for InvalidStatement {
+                const TYPE_HASH: u128 = 0x858f5e119ffc98cb71485f2d61e5cfcc;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum StatementSource {
                 #[codec(index = 0u8)]
@@ -11345,10 +12417,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Local,
             }
+            impl ::ferroscale_runtime_types::TypeHash for StatementSource {
+                const TYPE_HASH: u128 = 0x575857b288538060a6202b533fddfbf9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidStatement {
                 pub max_count: u32,
                 pub max_size: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ValidStatement {
+                const TYPE_HASH: u128 = 0x3148eadad6ea3767d76daaf1dae71b82;
             }
         }
     }
@@ -11358,6 +12436,9 @@ pub mod runtime_types {
         pub struct TransactionStorageProof {
             pub chunk: Vec<u8>,
             pub proof: Vec<Vec<u8>>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for TransactionStorageProof {
+            const TYPE_HASH: u128 = 0x50830640924f9e186df1ceec8c089a2e;
         }
     }
     pub mod sp_version {
@@ -11373,6 +12454,9 @@ pub mod runtime_types {
             pub transaction_version: u32,
             pub state_version: u8,
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeVersion {
+            const TYPE_HASH: u128 = 0x0eb0a72f804cbb5f944e34cf8d8b4948;
+        }
     }
     pub mod sp_weights {
         use ::parity_scale_codec::{Decode, Encode};
@@ -11380,6 +12464,9 @@ pub mod runtime_types {
         pub struct RuntimeDbWeight {
             pub read: u64,
             pub write: u64,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeDbWeight {
+            const TYPE_HASH: u128 = 0x07cbe65deee5259a6d4f0dc6cca620d8;
         }
         pub mod weight_v2 {
             use ::parity_scale_codec::{Decode, Encode};
@@ -11389,6 +12476,9 @@ pub mod runtime_types {
                 pub ref_time: u64,
                 #[codec(compact)]
                 pub proof_size: u64,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Weight {
+                const TYPE_HASH: u128 = 0x9711cd4ef0bd87b2e3b722a5b6a5785a;
             }
         }
     }
@@ -27503,6 +28593,938 @@ pub mod pallets {
         }
     }
 }
+/// The structural hash (`ferroscale_core::type_hash`) of each metadata
+/// type these types were generated from, by type id, ascending: a
+/// generated decoder fits another runtime's type exactly when the
+/// hashes are equal.
+pub const TYPE_HASHES: &[(u32, u128)] = &[
+    (0u32, 0x38c7384411c683cd0346fd725ea09f4f),
+    (1u32, 0x8463e270225e0c4a32edb93a9c84306b),
+    (2u32, 0x4b6b0c0ce7fe8777db3783842421e595),
+    (3u32, 0xed6959cd25bc810b128023facdf28dda),
+    (4u32, 0xb6751e5067260a853945a1079d1ff28e),
+    (5u32, 0xb9923bf79a08d5cc4e1995f51ac8ff70),
+    (6u32, 0xb123a029f003355dbd7f4d247974b7bd),
+    (7u32, 0x83ab3da8634b9bc88448338778b392b9),
+    (8u32, 0x3d72bd6174409d856f46c7e6ee630353),
+    (9u32, 0x9711cd4ef0bd87b2e3b722a5b6a5785a),
+    (10u32, 0x6adfd57731f1d0c325fce3927dd6d3de),
+    (11u32, 0x050af23758a672fa4e41a23e9e08a624),
+    (12u32, 0xa8515a2cea5146e21a5ec63790aabcc6),
+    (13u32, 0xdafb2ca4afce8bb26c1d442e99431eac),
+    (14u32, 0x4bd21bb3a16398e294ae279fa98d78c8),
+    (15u32, 0x5235939b123970a2aef98cc3b0e5997e),
+    (16u32, 0xf27901c7e20beb244f1a5c955d775547),
+    (17u32, 0x16e8a97389f31b84bbc63d16e5db6085),
+    (18u32, 0x1e911df27ce7d797a3556ec827f335ab),
+    (19u32, 0xc635077d7eb7575d95d7e1eb3ba2ddb5),
+    (20u32, 0x7fb0d56d70e3e41b2f8935c9e43aff90),
+    (21u32, 0x0e26f9eea6cff3fc5761e57062f15815),
+    (22u32, 0x33645e6edcfca06168dc830ea1e079da),
+    (23u32, 0x86779ec03eee656bf1730f7bd9cebc24),
+    (24u32, 0xe32a899be9fa98a5599dc413276768c6),
+    (25u32, 0x136527a878ecd35d8f860e1ab89b90bc),
+    (26u32, 0xd402aae50c16b0bde2cfbe93a012cc4d),
+    (27u32, 0xc3df2109ec2d0df34a3ec75a49978360),
+    (28u32, 0x008cb2a3d597c9b92f05b877e085c46c),
+    (29u32, 0x0cdac8f0e9d03266508beb610aab1748),
+    (30u32, 0x76d8b4fe538c4d5a3fd3fa5cce23d204),
+    (31u32, 0x14e295c0435717e82ed22867295fd5d0),
+    (32u32, 0x29580f370851329f5f15c0d27a96b97b),
+    (33u32, 0x4097451d3c4058c8c2a21ba72945312d),
+    (34u32, 0xe8d2b37f44a8fd55d76f48cb3ef9db82),
+    (35u32, 0xd89f45e9f0959fda4c26d9d7f21a7402),
+    (36u32, 0x9c7b1ee63aabd647c96f5a8c20cc37d6),
+    (37u32, 0x5e7276e66df9eda53bcc49cbba4ee178),
+    (38u32, 0x6322f1eb30391c0b5ae289e8c2674f94),
+    (39u32, 0x2ac5c97e0afdb8b9424f0cf6e1e07659),
+    (40u32, 0xa0201e37dc5e5af2d5635bab38095ea7),
+    (41u32, 0xc66efa49aa0dcd247b5503b81fc401a0),
+    (42u32, 0x78ea4b892a5413fc3c7c5ec05810984b),
+    (43u32, 0x7b493d612a3ced2b75c747fbd772ea02),
+    (44u32, 0x1c6dcf1c640f4cb18786052a1089030c),
+    (45u32, 0x0c4b1d0fc058f769a7b8b1b8824181ec),
+    (46u32, 0x2d5045560108b7dc2ac4ced799b09881),
+    (47u32, 0xfa4a317773fe5297c19c3a13ddff0181),
+    (48u32, 0xea38661ed519891b58df3736ff592d11),
+    (49u32, 0x38a6a8376f92ad183a3948c57f8b9708),
+    (50u32, 0x73e1f3c855c54f686f6aa4478425aa61),
+    (51u32, 0xff2cb915a7b5b78978b6c67248318d6f),
+    (52u32, 0x6e2f92ca0dadd93acbb970f5566205dc),
+    (53u32, 0x19eb63670000574fc46195f943a5b969),
+    (54u32, 0xe2c177263eb091750c15ddb86e787754),
+    (55u32, 0x92a4ef3f430d974d564a9fa65d5ebe20),
+    (56u32, 0x3908242ec16ce0638a88ce05a1d88411),
+    (57u32, 0xeb443cbd450794caa887772623de12b5),
+    (58u32, 0x7d7e9cb3fce03e764776fb6f3f8d2839),
+    (59u32, 0x7d7e9cb3fce03e764776fb6f3f8d2839),
+    (60u32, 0x27814961928a9992e1e94919a477f721),
+    (61u32, 0xba712f65897e2361808248be026fd5dd),
+    (62u32, 0x4e5ce5d0118df9c250df8a133d560a12),
+    (63u32, 0x1f5803831fdbf496e8619751d9cc56c3),
+    (64u32, 0x929b230b33f6179872594c07e2fa6673),
+    (65u32, 0x43963643c2e68b7d89a6022893c0fb59),
+    (66u32, 0xa22e64905f2342df6094783489b897b4),
+    (67u32, 0x1b627a872ce452d7786c9e9c0e2d128d),
+    (68u32, 0x00b7604b546bc9fd97d16f304530579f),
+    (69u32, 0x13ab2dccbf55860b5e21ae1f1ba9dd21),
+    (70u32, 0x8d6decce336b682d53719c403d193496),
+    (71u32, 0x17c6bf814d64622dd7b4e4f5fb852442),
+    (72u32, 0xc05131e1685e975c29f95aba44183b80),
+    (73u32, 0x408ed94be568d0a8658b50bbe47b4963),
+    (74u32, 0x5841fd1e75fb2602232b8e9bee4d25f1),
+    (75u32, 0x68aa52cbf75182eebcad7550fc64dd7c),
+    (76u32, 0x50749b6eb587833c093693a0e23aa623),
+    (77u32, 0x540c0013dd110c40c0fa8ff6daeeaeb4),
+    (78u32, 0x8b8e4f900bb942c1fd2b42b87c895124),
+    (79u32, 0xc7920211d1e0c7b62449fa96acc479d0),
+    (80u32, 0x676c3986b1224221ae2685b314079a40),
+    (81u32, 0xb94681c11d212042f0a8db7db8e84d98),
+    (82u32, 0x9cedcc264851f537d8c3cf775b18c34a),
+    (83u32, 0x5252d55103c1a98780c7bec79c8206fb),
+    (84u32, 0x459cd631955a7ff7b50af11692da8567),
+    (85u32, 0x1eef9b35b82a46f0273635094fb33e47),
+    (86u32, 0x75fd34d963171df315aa7cc8ba7554be),
+    (87u32, 0x378e6e1d07c14db31f05964944378e6b),
+    (88u32, 0x6fa9676ae4b2694d3f87fb5340bd62b5),
+    (89u32, 0xd677850b032279c3addf325cf0992371),
+    (90u32, 0x5f4893acccb8086ff52019c3301d9a57),
+    (91u32, 0xc0bcaa5e41ed129b0f01f0c7c4a50230),
+    (92u32, 0x45aa9c23aec65f0168ae05102bbc60f4),
+    (93u32, 0x2a654d582970289ebfa20d571e98ec70),
+    (94u32, 0xd42fdc0369446a08852c89d1673dbef1),
+    (95u32, 0xbba1c046055c6ed514c38ccb2039fc99),
+    (96u32, 0x69c2d80dfb0558ac05f331323308941e),
+    (97u32, 0xebf3f5448a2fc3c649e195fb702585ad),
+    (98u32, 0x7e0df07783ebd43e0f82ea9be42200fd),
+    (99u32, 0xc044a0487bab05ed77430a9c7e2f5d58),
+    (100u32, 0x5227f11523f73805f507d077919ce661),
+    (101u32, 0x45ac07c1ba2f1ddf01471869538a3073),
+    (102u32, 0x676df70f7c31947030669af0054f7257),
+    (103u32, 0xda22f8b41ce28a1cde63daa77dda6fc9),
+    (104u32, 0xba15fd1a01304764afe6179458070c5f),
+    (105u32, 0x57cd5b92f1fd9bad53f9492115eefc79),
+    (106u32, 0x6292d4222590c27d239248413df3c0cf),
+    (107u32, 0x6292d4222590c27d239248413df3c0cf),
+    (108u32, 0x48f1258765d3b2e93d86362cf93bdb05),
+    (109u32, 0x952f26cd4fbc8cf1222c8b837f329b5d),
+    (110u32, 0x19bd98c29aa9d15f1e3dee21b04d65a9),
+    (111u32, 0x365c50250021db1bda2a687a15cd29c7),
+    (112u32, 0xbbfe98a57eabf52cfc74a89ac4cf20f4),
+    (113u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (114u32, 0x317a5a85007ca9d34f27183eb207c75a),
+    (115u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (116u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (117u32, 0x61e45a0329f832189b5225e2df300bfc),
+    (118u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (119u32, 0xac0aea3ea626c45995ce160828e1b7bf),
+    (120u32, 0xb955a8bb5ac65303237360b0219b9711),
+    (121u32, 0x37d3b61439de39acaddf3601ceba526a),
+    (122u32, 0x6bfaef0a3c4b996381128219a48f5e82),
+    (123u32, 0xd2afeec873e9c0f896c3fd16fe07ce28),
+    (124u32, 0x8b6033e362d4eafb44b019c6d1c4dd94),
+    (125u32, 0x600548ec217a0f859f92ee51d2091b77),
+    (126u32, 0xa9989f7846472c920bd791eaca5f5491),
+    (127u32, 0x2bab24595214a9a02d2cbc9aea76c5ef),
+    (128u32, 0xc52a1ad0190cf1b7a02707a89f838a53),
+    (129u32, 0xad39a2c22a156f3f59404429b7a4f4c8),
+    (130u32, 0xadcdc8a2260cb0d5d9de1414929fbfcf),
+    (131u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (132u32, 0x51848dc8b9eab38c032e35b9485ed665),
+    (133u32, 0x7e8f61c76e9ca6de8b1b203c4a96bd3d),
+    (134u32, 0x44d55d1ee039eb9ae76dc90b8cfec81d),
+    (135u32, 0xacf359ae68c514f66a0e913bedbaf370),
+    (136u32, 0x6eba3bd703505837136432c117b5607d),
+    (137u32, 0xe7ec3ef8ac05fca41ae89f25ccd7bade),
+    (138u32, 0x93592f984c706e2691d2556826a4c861),
+    (139u32, 0x3913d9a752c36b5d0016369827157a48),
+    (140u32, 0x598959227f3fc1a2e3f1c0ec91905804),
+    (141u32, 0xb2004e7b9461e83231ea8b2bb48c7ac9),
+    (142u32, 0x430ee126e790a8677fba4d2113f8aaab),
+    (143u32, 0x1b0a9a44627916f3d2850306316ddf02),
+    (144u32, 0x323e3a6501639ed9b42cbecc2ecd0d1a),
+    (145u32, 0xf2008e10e6cd20db8fbaeaacfd3bc977),
+    (146u32, 0x0dea7912e1eebf151ad3d58a016af0ad),
+    (147u32, 0x77a879d1e0557bd875db6d9b8181c0e4),
+    (148u32, 0xdc9f2cc7f5e7b21c16dc5dd4440991a7),
+    (149u32, 0xac4eb986fb971eff4771444b2b7f20c3),
+    (150u32, 0xc0ebb0ea7da61549a8404f202f3f2a33),
+    (151u32, 0xc0ebb0ea7da61549a8404f202f3f2a33),
+    (152u32, 0xc0ebb0ea7da61549a8404f202f3f2a33),
+    (153u32, 0xe86ad659c4afa394f4d190a1d8b24690),
+    (154u32, 0x0c7d14c9171b6eb34eebaf74e50097e9),
+    (155u32, 0x5c669dc3480444c06686c8191348f323),
+    (156u32, 0xdca844ef394d05647f17eb644d088e38),
+    (157u32, 0x7723bfdaae02eeb3d4d1f0e8cdada9d6),
+    (158u32, 0x83836050a77ef9e999d0993ca8183437),
+    (159u32, 0xfaffab54497a71f7cf8f219e549782bd),
+    (160u32, 0x05d944c26a6fd386310fe00e0acf711a),
+    (161u32, 0xdac1ed507321360973b3e8cb3163dc7f),
+    (162u32, 0x946270105707fd05ddd38d02b99cff15),
+    (163u32, 0xbabcbaea845b74aa0faa3019e95df98c),
+    (164u32, 0x8d4f537b62408891252c21fdf7888df0),
+    (165u32, 0xde85091bd5284e8e365295f16a5b8729),
+    (166u32, 0xece6a12030f0630777ef81e65945df82),
+    (167u32, 0xfd38940ee1a0b23a1232cdd2c30817a9),
+    (168u32, 0xc05404d30d26dbe974da740451e08c47),
+    (169u32, 0x500aa7ac0962b55edebdc70cb9b41124),
+    (170u32, 0x0bb29d3299df82d9189c92ac00399dbf),
+    (171u32, 0x11c872a0095eb1ca2934fb9deabc7088),
+    (172u32, 0x36df7a82ed86068707299d4a4020f1f1),
+    (173u32, 0x1cb43e50cf90e26eb8e2eb0a34eccda3),
+    (174u32, 0xbf0fd7db027fb4a71c2dd243cebd9250),
+    (175u32, 0xd82617f879ed91e42356bf0116a74a55),
+    (176u32, 0x4f9c2464fb8f8c32d5c87963ac194fcd),
+    (177u32, 0x025366d2914306526a72882d3da1a9f0),
+    (178u32, 0x4ed4e6de19de8e707a81e7d7224a00bd),
+    (179u32, 0x1f9dbc5b74e9c2c52e374acccbc858a4),
+    (180u32, 0x6ef5a15129e03cc6147a70a25168ead8),
+    (181u32, 0x360cb4659bfd29116fddb0421d16ba71),
+    (182u32, 0x715740bf3479a2fa15c869337850086c),
+    (183u32, 0x69e2b8de2f26409be008dc7bd006ea9d),
+    (184u32, 0x2047fee5aab920aa2e0f56ddf0eb1222),
+    (185u32, 0x8687bc6ce47d7264e33f7b0ec5207a5e),
+    (186u32, 0x94fd939b94608990ba2a7a233b6c3743),
+    (187u32, 0x1e5126c716afef37c8cabc50d49b3f48),
+    (188u32, 0xdd3acb91b8a73f071d08358c709a899b),
+    (189u32, 0x45810a2d130859b2fc8ccac6771c2f83),
+    (190u32, 0x048b8b388c947b28acbc75fb78b78688),
+    (191u32, 0xfdce6a9ac1390b6ad00459847eb3f9ea),
+    (192u32, 0x7b414d3375c3364d3998553edf56ae7e),
+    (193u32, 0x608326a879fa6740abd6bb2533a7df18),
+    (194u32, 0xb5189c5a3d59f5898b99f100cbd7ff83),
+    (195u32, 0x4071e476b8fff78f59eaae07e033c109),
+    (196u32, 0xcd40296f0539e492dd7826bec23435ca),
+    (197u32, 0x247d2b340e40b7dc4910cf7316464f40),
+    (198u32, 0x1b204e3a2a7a10dd58da50868e2a1529),
+    (199u32, 0xffe63042ddc1e834e7df0fd13d38422d),
+    (200u32, 0x0a9c243a23133ee312b68dcd9284cb5f),
+    (201u32, 0x8fa8895ff62f30163e14b61a08a3f7ac),
+    (202u32, 0x188b2aeb0193247af475593e6edf2c33),
+    (203u32, 0xf3d312a98e73ec634605bdfb6ec94e1b),
+    (204u32, 0x70cb67c6473b775b6a90b0467c9d1a0a),
+    (205u32, 0x83ba334ac0b5de88bbd2b22656909037),
+    (206u32, 0x3f376f1a4342e7d4e9641a145c3bd561),
+    (207u32, 0x558cdb02226fa74217e47c0eda0a87f0),
+    (208u32, 0xefb569f1f92c70ebd29df5829060b09e),
+    (209u32, 0x33924747062778e90887eca18edeb705),
+    (210u32, 0x5a586b3fb5b1e8210fc928a2ff3ec0bf),
+    (211u32, 0x1b4991a40a69576086c562069ea6e546),
+    (212u32, 0xd9594482cfc465c00d135af25b1b0d12),
+    (213u32, 0xafc1f403e0f81fd94671d35f8311b774),
+    (214u32, 0x5a22c20218bb05712177c07797bd71e5),
+    (215u32, 0xac34944c613f7c42a10bdf0b3b5c2d4a),
+    (216u32, 0x88660246a10acb2693301bdf13f71e15),
+    (217u32, 0x5c8685948e232782aa5f3d75c77cbb8e),
+    (218u32, 0xe3d0385a4f3080a35a269dc3282047d5),
+    (219u32, 0x23047399c36a705f5e4f48f0226e1b4f),
+    (220u32, 0x21f978818b282b475e40820ed60a6266),
+    (221u32, 0x263c322864f43f99d85c19ca194efbf7),
+    (222u32, 0xd586707e8a71f6053a51159ffe2799a1),
+    (223u32, 0x30592e566c2b3326237a00cb47874734),
+    (224u32, 0xfad8230b85ccd23464d1b10573e8e512),
+    (225u32, 0xdbd61fca998bfde66c03f1c0c1dc5132),
+    (226u32, 0x09b11368ec15bb65819f9da839cf993f),
+    (227u32, 0xd83a84e77ef3290558f11f98663354fd),
+    (228u32, 0xde1dec38b6e3c142939fe13cb31eec74),
+    (229u32, 0x6bcc0bbfc228b17f7175493c539d8af9),
+    (230u32, 0x731b5e2a65bb015f1c4c471dfecc01fe),
+    (231u32, 0xe27f0c9c5697d6c17383f677cb06d756),
+    (232u32, 0xa14c9e55e8052b7580d1ccd927247ff4),
+    (233u32, 0x0d32b4c080593555726909f5a46fe6fb),
+    (234u32, 0xb21baafd936adfbd05321ab3e78e0781),
+    (235u32, 0x9cc762ba3b0f18422436d84dbf732365),
+    (236u32, 0x78dd4637a16f4f0ec0fff83c8ea85217),
+    (237u32, 0xd08d8c4ba93692c9722d49441f70e2c2),
+    (238u32, 0xa2b808af37048baf49a7a49dad016fc0),
+    (239u32, 0xd1ac7a6538209c5322b7eec2df649905),
+    (240u32, 0x440c34af96135fd65d5d7c71c6c7e071),
+    (241u32, 0xe7649d9450933c71a229e1f3d364a10e),
+    (242u32, 0x1e004cccccae3bef682a0591c0774e72),
+    (243u32, 0x2726936d069bbb1025e9cdb9fa53c8bb),
+    (244u32, 0xf39fd2a2dd461a8e9ea6d12c9c8a2ae6),
+    (245u32, 0x05721cfa93c1f8be2e528702c5c74f2e),
+    (246u32, 0xb09ed1df620857b4566c744294e08817),
+    (247u32, 0x3e0e423f8a34753c19217251b0e1b9fb),
+    (248u32, 0xa4a5335f915d441dc51be77cb956817b),
+    (249u32, 0x11dd7c10193e6db3251d6c1373af41de),
+    (250u32, 0x933aa489591c4f87d4d1365a2b11f741),
+    (251u32, 0xb66ec966270a478baf3d62da87aad6cf),
+    (252u32, 0x170fe7feb740446aa023e6b930e063bb),
+    (253u32, 0x30360dbbfc76ca6fe8a560bd093aeb15),
+    (254u32, 0xfec95269f3263f4b4e30a08c3cc79726),
+    (255u32, 0xb1b68e7b42e2782d922a45316fce2f05),
+    (256u32, 0x1456a387d80f478841edeff302086550),
+    (257u32, 0x669af062380852a6f6f9dd2df7126a8c),
+    (258u32, 0x86170e5d7f4f2ff9b8bef8b0b6aefb94),
+    (259u32, 0x509b0d8c177e231486fd293ae9cccb3b),
+    (260u32, 0x037052ef469832520d3cdde482ebad9f),
+    (261u32, 0x8986964d94018247f29ad5b7ba4f10de),
+    (262u32, 0xfa6bea05826e30686373050e1759f2b2),
+    (263u32, 0x8811ea2b2432def6eec103e8c9851f9b),
+    (264u32, 0x283e71a7f27e6c219ed994dc002c8aa0),
+    (265u32, 0xd37f3d99d6b16283fa07a84f8ab4dc67),
+    (266u32, 0x108cc6113f1e72b93cb6d216c763e506),
+    (267u32, 0x19abb7b541807ef7b7c542dc9078f869),
+    (268u32, 0xc0552f2a3a5d2801dc9a22d79cff8292),
+    (269u32, 0x8ba283a1442357f051ea4058e71d5784),
+    (270u32, 0xb291bea1323fe5e95683e884e5605673),
+    (271u32, 0xe7925e69dae56e36aeb21b67a41f4a35),
+    (272u32, 0xb925a474be1a8158f30e5de8d67a3a38),
+    (273u32, 0x8cee877c045ac240345079dbade67f40),
+    (274u32, 0xac85a8758e88af754c8bf154091efdbe),
+    (275u32, 0x594b7da3e23a06db03e7cd97975ac7c2),
+    (276u32, 0xb27f9dea70802d749361d425c90dad84),
+    (277u32, 0x8e819d157018d82582ca58eb6ecf5d16),
+    (278u32, 0xe156c911d92595caacf638a27b48489f),
+    (279u32, 0xf5d222a6f76e3c91471945f7e669ecf0),
+    (280u32, 0x784c3b193f5b83408449ae6381a67eff),
+    (281u32, 0xf546f8bd368b100021882b16f9316281),
+    (282u32, 0x91b471bded02181ec73689a8a1621402),
+    (283u32, 0x20e460e5f731f8a132a69ebb16ffebd1),
+    (284u32, 0xd95724a2cf73a1b8e6ac4d68ca2fa928),
+    (285u32, 0x76a3b94cb97412fee4315691c89231f6),
+    (286u32, 0x364b3453512f370b5213f09a51f87ca3),
+    (287u32, 0x71ac1e84224d4ec71aa99fe3af018fca),
+    (288u32, 0x22c7f04502f0c8093908af97e3803522),
+    (289u32, 0xa73eaadf54f44a53d30e646935320cb7),
+    (290u32, 0xe4a691f2d880216632487e301830790a),
+    (291u32, 0x341cc47cddbb3cae2e7227efa5189a33),
+    (292u32, 0x24eaeb228abed0ac7ae7fa6a04a61df2),
+    (293u32, 0x50612526eb46a39fede30a14935ae7f3),
+    (294u32, 0xfde5964831d1ce97160b2fde0940f22b),
+    (295u32, 0x41ac5632f5ecf39fda98b16d2e409c04),
+    (296u32, 0x8359f9c00c1d971027dfeb13a52b1db1),
+    (297u32, 0xed9629f0ce5b6bbd91e356af3a69f701),
+    (298u32, 0x9e0652b438776e108dbe3dd78e7b7739),
+    (299u32, 0x84cd876105a6d6e782130f3418f9fbe3),
+    (300u32, 0x45d4e7cd68949d087bc3fabdf7d1c7f5),
+    (301u32, 0x54b4ea98b09e020016ea41392bd35485),
+    (302u32, 0x661f91aa7d04f4b3583d8545bfdc173f),
+    (303u32, 0xe5d0e449d19394cc28520415c2cc4b81),
+    (304u32, 0x10b181332c4c89f4664912311b3cf94a),
+    (305u32, 0x8033b94400eae03807775ab643943e72),
+    (306u32, 0x0bd8b2cdf59bbf120511fe6fb0daf560),
+    (307u32, 0x06a19c4982951969eddaa2c25b3f91e2),
+    (308u32, 0x282ee9076fecbff6702945dc7bda58ac),
+    (309u32, 0x32c4879b6f967563792879d863b35bf0),
+    (310u32, 0x3231d6c4d92727a300e7b262a1f8a51d),
+    (311u32, 0xc0bd7004c38de0dbcfdaf3d73b07fa2f),
+    (312u32, 0xaca5fc06d128fdfafec181732b815f61),
+    (313u32, 0xb211bde3c160d10480dc701329dbb3c6),
+    (314u32, 0x5e300117e287c884be315afaa983057d),
+    (315u32, 0xedb535bb397639d9f73703c545c95943),
+    (316u32, 0xd34b51439eeb58535bdd6d498fd5a390),
+    (317u32, 0x10b0d4cfa6803283571965500c6a7ca7),
+    (318u32, 0x8546c52c5aaa4ea36b0e9665776d9e39),
+    (319u32, 0x4997200ebcd83f97b9d7fbfcbd21d66f),
+    (320u32, 0x687c65e95006e28fc58df997e7ac460c),
+    (321u32, 0x4287e3e9c486bb2bd379068a980e4c22),
+    (322u32, 0x76853985ea1e1db841b271c7c9138eba),
+    (323u32, 0x88e3ffdb58fa022173babccc5cfc8b41),
+    (324u32, 0x88e3ffdb58fa022173babccc5cfc8b41),
+    (325u32, 0x132c9fbec1aac9f302d95e6ca122728c),
+    (326u32, 0x65add6c78c9deccf991b8ae1026f938e),
+    (327u32, 0x4eb073851ad77969822b15de3960442b),
+    (328u32, 0x070cf6e6de10eaffc7bf61fc38a99303),
+    (329u32, 0x396c2e47af1c0ef5e61a6c1001b48a2c),
+    (330u32, 0xf66bf5b2a536c21239d22bf085377771),
+    (331u32, 0x0e93b6d48a70466ce33729dfb54b9d2e),
+    (332u32, 0x0a9e90977b92d916857d568e42c330a9),
+    (333u32, 0x48ea47a35e4f81270e2dfd060015f01e),
+    (334u32, 0xfd69979d6a58cff31a0983d16e53448f),
+    (335u32, 0xf70f3cc68ae5bfd6c90464f537c467a1),
+    (336u32, 0x6310340d96a350ead260cf62ea8936e6),
+    (337u32, 0xa5d896a7e82a3a11853edd6719fc0b92),
+    (338u32, 0xfd69979d6a58cff31a0983d16e53448f),
+    (339u32, 0xde8cd9b7fb4ee60c6c75072909eaf51d),
+    (340u32, 0xa730cfd1aa3ba84414a4e45445f29497),
+    (341u32, 0x34636afe322fde1d5f773e4f9d0aa4a1),
+    (342u32, 0xf484ca4703c303f8128c6b0896c95097),
+    (343u32, 0x75c436fc4a26e54d969318fb2bd8676d),
+    (344u32, 0x1477c820f4afde509d1767430464ae8c),
+    (345u32, 0xc61fc7728edc8b42e4fb376785b2af22),
+    (346u32, 0x723392c089e06393b4a7ec0f07d89ad2),
+    (347u32, 0xa96fff1977cc6e5bd22085547ba460d0),
+    (348u32, 0xae16618221cee328362eea4067467f7b),
+    (349u32, 0x4b741ea82cea99bbacea6339ab8f8396),
+    (350u32, 0x246b8e8d29e789b35a00da53253aa7e4),
+    (351u32, 0x5b0db7d0b3b58fe23709a99c1b86d8b4),
+    (352u32, 0x3481c5129ca12634e72ff40c3d1d12c7),
+    (353u32, 0x0772573c9e3557aa8b978924a5b20e65),
+    (354u32, 0xbdd7414c65ffe77ccfaf6e9c11f58b4d),
+    (355u32, 0x74168360bb5ed8d37d3890ca0ecf4537),
+    (356u32, 0xb32ea6e549617c550532448bbb37f29d),
+    (357u32, 0x50830640924f9e186df1ceec8c089a2e),
+    (358u32, 0x28c9d83317ab927c7d77fa2696cff5e7),
+    (359u32, 0x2b124a97b70af6322ac17ce0bb6ab949),
+    (360u32, 0x3425e95da94a25a4c4b340eb1383603e),
+    (361u32, 0xebe295d24d67f7b7eade6985d8f2c143),
+    (362u32, 0xe1d423200a2632bd73f01185357d2476),
+    (363u32, 0x743639155a84058d8bbbf51c53474d2f),
+    (364u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (365u32, 0x3de37e09824be7d47731ded00bed95cb),
+    (366u32, 0x46e94633c89844d3a8d9ab9336713ea5),
+    (367u32, 0xc3622efb607e552eca28956a95aa4783),
+    (368u32, 0x3c4c306e31d0c4ec5a5839a5da55ac0b),
+    (369u32, 0x5518438bc061007ee357b94b1eb8c9f0),
+    (370u32, 0x031d25fce8c7d5c18d78091143a96d24),
+    (371u32, 0x43d4369f71480a9eb0f11515f3ab976f),
+    (372u32, 0x0f383dad6bd95928759ac78e01acf5d9),
+    (373u32, 0x8183a21e0ecd9e55d1206620cf0a4540),
+    (374u32, 0xc61ccceeaedb44ca8707ec1edd2f1839),
+    (375u32, 0x9b2b58277c4a11544a5cef0c43b2cad4),
+    (376u32, 0x99eaa7851bf82ff5459d14ffc26f645f),
+    (377u32, 0x864f425e1193570ddf3426c125b5f3ad),
+    (378u32, 0xef74ad71770c58ce44c92efb92949d40),
+    (379u32, 0x10e5d1ea21775c8352a37368de54243b),
+    (380u32, 0x08bcb00c9e45ce5c1b8f00246aaef9d9),
+    (381u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (382u32, 0x7adf8d0045df6d98ca66bd6dc5220e53),
+    (383u32, 0xe5451d36066c04e341359cbd300ef07e),
+    (384u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (385u32, 0x8fbefce97b16b7230fba1ca9f52e4292),
+    (386u32, 0xca4623451f560cb40b15c9e328ad3c10),
+    (387u32, 0x51242b6ba80c23ae2103518fd37a533c),
+    (388u32, 0x0bf6c4f3c6e27de267c7a68fb16b9bd6),
+    (389u32, 0x753d7e8e0156bc70b03f2dac2048684c),
+    (390u32, 0xfb385fbe30689564b070750f90ee8571),
+    (391u32, 0xb43c5624663fed0d4f0dd1f2623d48ba),
+    (392u32, 0x865f44a9c6705ea2cf697fee384001f4),
+    (393u32, 0x39862bcd4785eb20440c90a6ecc3a980),
+    (394u32, 0xf55566e4f0d47a1d90ff25d3d8c735ea),
+    (395u32, 0x0f3d88d3b845a28c50a25282a75dd40c),
+    (396u32, 0x46e94633c89844d3a8d9ab9336713ea5),
+    (397u32, 0x87890a3a6321052acaf7f2cec020a3f7),
+    (398u32, 0x2162775f38c615f6f4586aa2a6acc783),
+    (399u32, 0xe79179d4e293b112a45d20188f5e1cda),
+    (400u32, 0x803abdb711994eda8224c45eff6a0952),
+    (401u32, 0xd18edb0d4165b672a7152a4f81b7949d),
+    (402u32, 0x97739ff3ad8d460901855626936b7989),
+    (403u32, 0xb017c7be56fe07d4aae9a4b6d1179f8d),
+    (404u32, 0x12c411f8ca8b24cb2bd471bc9a84f94d),
+    (405u32, 0xcc487421b53491a7a899d51598585b3f),
+    (406u32, 0x4726a2cce38c73cffdf43e854b4c1195),
+    (407u32, 0x9615b6441c70bf7e38dfeec3e8efdfde),
+    (408u32, 0xf80c8b593ff2db70d780e51a07161998),
+    (409u32, 0x2e68d9861924f65e2aac0b96e795ece1),
+    (410u32, 0x5b3b9886ab1d337ac73fb6c2f19a704f),
+    (411u32, 0xd4b27ce55a2879c4946c8b0132cf1da1),
+    (412u32, 0x2e4c7b512a06c4409d98920f1522aed7),
+    (413u32, 0xd4695833aaec34f2ddf8b09eccb5ef0c),
+    (414u32, 0xdbff90bd72cc0e635b7a9b74e21770b8),
+    (415u32, 0x812b8027331b8d5236d75963dc1bcb87),
+    (416u32, 0xf926d5e6d044fd3dabc9596e0b1ce2b1),
+    (417u32, 0xf6c4eb7b34ae11000310dfcf44bd1918),
+    (418u32, 0xabdea2113224a802f17726dc071c03b6),
+    (419u32, 0x446fad390bbde425af70e88c2a99616c),
+    (420u32, 0x0af22e83b0ac20dbd5ff87e54e378659),
+    (421u32, 0xfb390a36fc0343306178c097925db803),
+    (422u32, 0xfc57da5aec7bdea62fb14a8c08f0857e),
+    (423u32, 0xaf8c7dba310e920216bc396801c64309),
+    (424u32, 0xcffa66e10be0ec218a795488966fbc10),
+    (425u32, 0x7d7e9cb3fce03e764776fb6f3f8d2839),
+    (426u32, 0xf3ec32e3059844a499193230d50a726e),
+    (427u32, 0x69e36662c275e5042e5a20db86dfb149),
+    (428u32, 0x559137df42cb501606164af7f1c95dd3),
+    (429u32, 0xf057b80147ef8f1a56d0f49d4e483e1d),
+    (430u32, 0xc9ceef264d72e4b0d088716c4ea17cd7),
+    (431u32, 0x8bccdfc51dcb730da2ae1e99f8d7384a),
+    (432u32, 0x6890127bfd915f003b0f04975ecda375),
+    (433u32, 0xfb4b76da057bb7c5e469c2c0290dd7e7),
+    (434u32, 0xcd9a29b75460287f91b8264ae44aca45),
+    (435u32, 0x3d2d5bce3792c8e210e16f2d43619efe),
+    (436u32, 0x10f001d7dc0010a2746a85f18492190a),
+    (437u32, 0x649b8272274230fdc9f52075982fe340),
+    (438u32, 0x8a76b30bf3999f51e65b932f4ae6dc47),
+    (439u32, 0x140666e37919aa8593f6d37290bca25f),
+    (440u32, 0xdb3832cee47113d0fef05b404308c972),
+    (441u32, 0x5616d01f0ebc88d73f3828fe3a832dea),
+    (442u32, 0x061f3b8463c91f1e83d5e31029633dd9),
+    (443u32, 0xc48c92276301ae45170b13d715136528),
+    (444u32, 0x2dea3b42d5ccbae667e9ba40a1ec6972),
+    (445u32, 0x28ac87787b677cac770c03916a82cc2d),
+    (446u32, 0xfa52c76c80178549b5cb2bc04dcaca99),
+    (447u32, 0x5aeb55f40069e2bc49e9289afcf1189a),
+    (448u32, 0x328ea2200f6da194fcd04394d3985b07),
+    (449u32, 0x14ae0716ccdb69034b59a854cdb8d412),
+    (450u32, 0x2ac10e1561089584c799218b28257447),
+    (451u32, 0xd45c380665b2dafbb441db2a64f5a2d8),
+    (452u32, 0xf9988706baaa40ff0de2a4c9933e48bc),
+    (453u32, 0xe1eb92551289b1397057ed59acf2192b),
+    (454u32, 0x99cbdc724dfa5168c281d150718acffb),
+    (455u32, 0x6ef4bae355089e829d9096df098eb03e),
+    (456u32, 0xc815aa182230c38e25643faa1ad4f8ed),
+    (457u32, 0xf5c40d6559c675d395a36ffa7dddfa45),
+    (458u32, 0x35dcad917c2d61abb87bb9d5cdba2612),
+    (459u32, 0xa79064c50207fa033b4230d88d548604),
+    (460u32, 0x59c92a264d78ac22ff2451c4b151f50d),
+    (461u32, 0xda4e8d7808812e7502a1bdad575f9a25),
+    (462u32, 0x4d1f59799507a46338f49a30cc3c3f9f),
+    (463u32, 0x24b73aad86ac89481f2c7712e02c7aac),
+    (464u32, 0x07cbe65deee5259a6d4f0dc6cca620d8),
+    (465u32, 0x0eb0a72f804cbb5f944e34cf8d8b4948),
+    (466u32, 0x6ba6911ddaa164936342512ed5ce6748),
+    (467u32, 0x1c757bcd36a71b1e9defafd7132f95fd),
+    (468u32, 0xdd3fe55a5bdf1bbb08b45a54df9b64ec),
+    (469u32, 0xe1c18e9b519a89d94da3e4570eff5c4c),
+    (470u32, 0x3f55e5d2938d07af31b632fd06a59e1a),
+    (471u32, 0x437c63dcbb907e996c65e542d6dffcd6),
+    (472u32, 0xc8e9f0e9f9d90a7539b7550a5db093f7),
+    (473u32, 0x8ac92b13389b3f1b5255ff54a28741e6),
+    (474u32, 0xe5a78b4a8cba7adb8b0e37653d75a5db),
+    (475u32, 0x03bd0be11318f267c6d312616df657e0),
+    (476u32, 0xe192d850c110c529dc56f241d38467bd),
+    (477u32, 0x0069025a7111931e0e616c79e7a86a90),
+    (478u32, 0x7e494f9c66898cf46090160230f4a953),
+    (479u32, 0x6706726bc31553823265232b6bb9482b),
+    (480u32, 0xf9dfdd6858fe238c573492697178fe5e),
+    (481u32, 0xcc6fcc8dc83133f2d923b7f1856d0b95),
+    (482u32, 0xa116187dcd9d7e9d013574be67753d22),
+    (483u32, 0x405736ce94f3998cb555fcf292d25d9f),
+    (484u32, 0x8ecab006b1d730ad0e710e0f2e35905c),
+    (485u32, 0xd3873a420dd3ddcd1388c31e2e9d1cd0),
+    (486u32, 0xdf5edcc5274c264fd0e0c12556717961),
+    (487u32, 0x2f9e0525b9c5d2c08d333b4e57edff80),
+    (488u32, 0x4fc4841e944338f8dbc8c5720fbf2603),
+    (489u32, 0xab1b42d603bd0dfd447ff041be7ca7cf),
+    (490u32, 0x0d3a0690c685d1a444f735270697f063),
+    (491u32, 0x9cb64b10af41be8f25cc0e19af4505c0),
+    (492u32, 0xcbce25d21db8183a1e6174925bd0ee03),
+    (493u32, 0xd49a94caf6036d87bfe79e36ec1eaa44),
+    (494u32, 0xc377fc46bf2993dc759ad439698ecd0e),
+    (495u32, 0x2e7ce17f0a6c9b8e61e47badfe292369),
+    (496u32, 0x5b7f4fa9632a81c69b783de95603e1ce),
+    (497u32, 0xc29ed0141488545e230bc7083b7b7d84),
+    (498u32, 0xd901bc2ab77063b89855404b7a78d97a),
+    (499u32, 0xc52b77f15529043159f761ff747447f2),
+    (500u32, 0x029404ca7276df4c68c43cebcfb1d6b3),
+    (501u32, 0xbe42fdcd15ea3edbd57d77a1681db5ac),
+    (502u32, 0x002247f6730ac01d62cf40fda8bd400d),
+    (503u32, 0x58f918d6829f4d2fa71eb7ba884f23a1),
+    (504u32, 0x20327fec6f155224bd09ec63e10c0018),
+    (505u32, 0xbad1cca65eca28a464dc89d7978ab4e3),
+    (506u32, 0x7cab05ad3dea0c39b9c25447985e73ce),
+    (507u32, 0x25db05f890ae9013d9bb2d867ff42af3),
+    (508u32, 0x80ffa4fd46a6d0cf960827bfb10bb23f),
+    (509u32, 0x36682cd7f0ea77451840d4acef88b866),
+    (510u32, 0x2b986bee108b8a835739403c95f2012d),
+    (511u32, 0x79186c6f6a9368a5ed51c035dc4a2107),
+    (512u32, 0x3fc85ed6ca0be9d5117a2c7f7bae2072),
+    (513u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (514u32, 0x0792c553bc361d6bff41b987cdad2487),
+    (515u32, 0x63b49a9b79e3d984f55db79d7f3ab25a),
+    (516u32, 0x9ec09091ad6bb0d7cab9317f4daf9ff0),
+    (517u32, 0x252d714c472e6b323e31a01b0c967521),
+    (518u32, 0x7e857c4d88796e2f623edaa65c428eec),
+    (519u32, 0x4fdd5e7bac5dba2fe1634a76fbea62f4),
+    (520u32, 0xd005bfda8bc8cbf3bb3bf1b3843d69af),
+    (521u32, 0xde260e52e6098c7c6c2accb88534c56e),
+    (522u32, 0x5e23199e5d1d0ea7ceb207d36ac291dd),
+    (523u32, 0xc6cc92a0227d402f84c19f8f1988bed5),
+    (524u32, 0xf318c2527541f009b4be590976fccd32),
+    (525u32, 0xc68c799c0b14b08f5c47f7580f55aa06),
+    (526u32, 0x1874e945044137fac815c246c77f2161),
+    (527u32, 0x3a404623bb5fd743d164848b36c1b141),
+    (528u32, 0x771089dcda50cf0ae07e0fb48fed2fd2),
+    (529u32, 0x8c3a57dec487811e508492bbb54fc366),
+    (530u32, 0x007f1ac76f1b684b0036dc747bcafc45),
+    (531u32, 0x647b8b26b5409f8002130eee0dd6cee3),
+    (532u32, 0xd46cebc1fe39784d95526b6b55e9153f),
+    (533u32, 0xfbf03b484daa6270349026ca93fc835a),
+    (534u32, 0xfb0b3b0a0a574b21b4b9cbaa5b489c43),
+    (535u32, 0x23157ab426fbbee2231a524c46c1fa27),
+    (536u32, 0xc0224b01d19ca43ffc0ec8a78e86fb2c),
+    (537u32, 0x2348620c9251ef2684d8a7a6179b513c),
+    (538u32, 0xbf8809507d8ccd5c1a2d64b3267fa4ff),
+    (539u32, 0x47f0bbf15df10492522e318dfe6d9384),
+    (540u32, 0x6eebc66ee6b64e0f479d9fe1adc7d198),
+    (541u32, 0xea99d60d890619f9b5049b8ae27936d2),
+    (542u32, 0xeb86d81eda57ca723ccb1c3bf1597973),
+    (543u32, 0xd536f62a821b42643855d6bdae899a80),
+    (544u32, 0x268d0d112175a89065e2d6dadeab0a6f),
+    (545u32, 0x124b1afd8acef1fa747dc307cb16a09f),
+    (546u32, 0x67d00c8b3440026ee848b995bc790a4d),
+    (547u32, 0x21d0c8959b513baf294f19c6af0f5817),
+    (548u32, 0xb83728ef6774211f2ca0e0c21e7f8af1),
+    (549u32, 0x719041a20f3bc73d81e578b10b85af09),
+    (550u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (551u32, 0xedbaebc451dc4045f2439a97e7f6ae4f),
+    (552u32, 0xb13d75a361360c17000ac45d11b8c042),
+    (553u32, 0x4fafba9f3ceaa02a24264c5f322d5a1c),
+    (554u32, 0x9f5cd5c39cd3fc4f5b49103e6388db65),
+    (555u32, 0x0b127d4de6b9a9e5738d084378989075),
+    (556u32, 0xee157651cec3bb152629d9c2b58947c0),
+    (557u32, 0x8372eec5854ec2c23901fb6c403248ae),
+    (558u32, 0xd96186ea28144556696e74f526c6b6ee),
+    (559u32, 0x096435bd8aa922e27685b68020d204c9),
+    (560u32, 0x12886efd1eb0d3b08fdc7c3e6222b6f3),
+    (561u32, 0xb6f3910a61b8e4e3d29bf48c8364cca8),
+    (562u32, 0x260026a5d6ab2a8c7fee0b4a34eb2588),
+    (563u32, 0xb723b72f6dd807f3139b74235520137b),
+    (564u32, 0xc4f6dd128e83ef98d7ac0a1eedebda71),
+    (565u32, 0xa6b4df02cca40513b9c78a97177785f0),
+    (566u32, 0xb723b72f6dd807f3139b74235520137b),
+    (567u32, 0xa6b4df02cca40513b9c78a97177785f0),
+    (568u32, 0x5781b425392219f9eda7dd1aa8e55574),
+    (569u32, 0x59819e062e360f2006d5cc6c788a378a),
+    (570u32, 0xb9a6529c83f1c6fc84d3aba3332f1644),
+    (571u32, 0xa24f5c3eea294f00371defd11557b22a),
+    (572u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (573u32, 0x77acdbbdd4b8c592ea6b1d4bf09d3b81),
+    (574u32, 0xd1529636135801ed8e726c1021a6ab3a),
+    (575u32, 0x13f651b96a9ce31610d9a34c016ecc81),
+    (576u32, 0x01a5f443df8bf86562cc12b390ba9bc0),
+    (577u32, 0xa67867b1783ef2ad576b93a25d11d5df),
+    (578u32, 0x7482183d8d40b2c5ae08beb8bce282df),
+    (579u32, 0xf318c2527541f009b4be590976fccd32),
+    (580u32, 0x60e16c7c3115f240734943d4b9251f68),
+    (581u32, 0x17705c4e9db8f5c916684cad54e6166b),
+    (582u32, 0x2791f012327503574cd5fc3298ba4bf0),
+    (583u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (584u32, 0x98e297c46baa3801c629ecd73e29e57f),
+    (585u32, 0x31d4a590b7822537068dd4689d42a1b4),
+    (586u32, 0x8186a21e091fb1865d29f9a831dfa739),
+    (587u32, 0xaf87c7913e51d98ba528ccdee94a13b2),
+    (588u32, 0xa90e3b6609e197574a5825c5b0cf8e41),
+    (589u32, 0x3af1ab2a93f74f9ebebb303a29579b1e),
+    (590u32, 0x78aaabbb7b3122289437ef1edf38781a),
+    (591u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (592u32, 0x102d258cd565d4e07d1ecda170c51987),
+    (593u32, 0x500822e40be3a479179208b93af6bfcc),
+    (594u32, 0x939f6fab2eaee0ff4dbf22c63e798146),
+    (595u32, 0xa0b7a175a7c458c3b050523dc24150ee),
+    (596u32, 0xaf8a699da9a0d161fc1ec304b1b28632),
+    (597u32, 0x061e67d843a7458fbbc1844896daa740),
+    (598u32, 0x061e67d843a7458fbbc1844896daa740),
+    (599u32, 0x061e67d843a7458fbbc1844896daa740),
+    (600u32, 0x061e67d843a7458fbbc1844896daa740),
+    (601u32, 0x546666926f99c23d91dcc47e62aaca31),
+    (602u32, 0x061e67d843a7458fbbc1844896daa740),
+    (603u32, 0x061e67d843a7458fbbc1844896daa740),
+    (604u32, 0xda130d9085a8f4af118a05d9d4b10603),
+    (605u32, 0x19526a63eaa0159426710553863fec32),
+    (606u32, 0x4af07a20775e94558052204bab4e786e),
+    (607u32, 0xb7a411b874dbc09f4fb1b8e44be2c203),
+    (608u32, 0xe2a527594f9bbb0fc2e7344b66a51c2e),
+    (609u32, 0x689b8756273a1ae5116ab757393329db),
+    (610u32, 0xd537cd2b6b4fc773524ac48d1cff07d2),
+    (611u32, 0x296ef1e0e0525d9a9e53552c1536c3fc),
+    (612u32, 0x16cc631ae7c26c58f9ab13b9c9f38957),
+    (613u32, 0xb723b72f6dd807f3139b74235520137b),
+    (614u32, 0x18227ca24839c074f185429f4886b45b),
+    (615u32, 0x361dc90cc55269b2d2c7df0fd218587a),
+    (616u32, 0x9dc4ad235cba0ae23f22945c49926dc8),
+    (617u32, 0xde4ab3e8d93be6fd646ada5486572b68),
+    (618u32, 0x2725dc3b3357a7c20b2bf204378a6552),
+    (619u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (620u32, 0xcd6710d1735721ca3af246199714c0aa),
+    (621u32, 0x36c196e37fb02a1f8ce585bb2d363f64),
+    (622u32, 0x89f6719f7e2b650ae3a0268c7a20c9a4),
+    (623u32, 0x035a54301abbf255238176d745f671bb),
+    (624u32, 0x03892d3d423d6e630466e2f995a5c6b6),
+    (625u32, 0xf9ab244671a8251ba815ee45d18353ba),
+    (626u32, 0x25038caf50b0da3621f634ef4b32f11d),
+    (627u32, 0x2cba0e3ea3c166cd70875c6e627af464),
+    (628u32, 0x8eeaf14c56ba88dd65e1ed736aaabaac),
+    (629u32, 0x18ea85c0019b4d2520828aff3686bc4f),
+    (630u32, 0x6b74963d9030a534a51b12e97a9d3b5b),
+    (631u32, 0x8536ec5c6f55dff0ae34b8637ceabcf0),
+    (632u32, 0x0ee8eeea32806e5973c726ff8df15d56),
+    (633u32, 0x2c172e4d182ab1cb0ed84f6ce5979ed9),
+    (634u32, 0x776f59f4e61d4de6ad64ec13615c5c4a),
+    (635u32, 0x7a742752703ac3f8de32828f736de5ae),
+    (636u32, 0x2dbfd3b617f94e067358e9f805862d99),
+    (637u32, 0x5cd31ed6850232e24ffe7cf4e370303e),
+    (638u32, 0xf338ca2a4a1e15e0fc02254d4fe2139e),
+    (639u32, 0x120951f38e5a4eeaa887c2a1d354c200),
+    (640u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (641u32, 0xb164a00c0fdaa2fbb166504a172ed0c3),
+    (642u32, 0x146f1be84b0acd49e9ca704512e5db4e),
+    (643u32, 0x9e93c7e3a3f9b63fc4ba36db211e6b35),
+    (644u32, 0x643951ab3597691c47ebd82819a257ee),
+    (645u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (646u32, 0x3793a086248bcf1a9fafb3282cc63c64),
+    (647u32, 0xccacf5ef102dffa60179e94dcf0191d9),
+    (648u32, 0x39239cff946d76ab4668f440043730af),
+    (649u32, 0xbb99e93b5039cf060efbf7ffe0daaf99),
+    (650u32, 0x79863b85bf9a625f41ab1fc9e10dd953),
+    (651u32, 0xbce2980bedc56d0197451f0924bcb532),
+    (652u32, 0x9b6a4226c7574311c48713115e789cb9),
+    (653u32, 0xc8b7774a9363b34bc13a277619654d3b),
+    (654u32, 0x2455630b9cd9cab32b23bb86867784bb),
+    (655u32, 0x9834bcdeeadba220b4a07d98a85341f2),
+    (656u32, 0x090c571761e6b377d526d3c1b51a931c),
+    (657u32, 0x097b0979ee2c9e9d85e5b1caba03feb4),
+    (658u32, 0x6002486907f85137ff57250d537fe8b1),
+    (659u32, 0x0436f855d573f3db50009e50517247ca),
+    (660u32, 0x95b64f78fac0a21fb6de78e78fb4409b),
+    (661u32, 0x06402d49b10b5fef49b72094ac9f7709),
+    (662u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (663u32, 0x660cc710b14bbf48c005b882e308050c),
+    (664u32, 0xc5c14baaae1b35c5285eccca7a32bbe1),
+    (665u32, 0xf0843cae350c9745a3272d7c619ae572),
+    (666u32, 0xf4350285ad5d55c6c2e38bb7ee15faf5),
+    (667u32, 0x1d01ace42ea24d502a059aacdaee97b6),
+    (668u32, 0x664ba3aaeb6b550c739b26a2700d4de8),
+    (669u32, 0xfb73ebdde5b732d4a4026aaac4584151),
+    (670u32, 0x041e1e6caa83c301fe139efedaa2d977),
+    (671u32, 0x299e293d15a006f2583ee02c74bf40f9),
+    (672u32, 0xfefbd08a632ce64c318b098cb3b252d6),
+    (673u32, 0x7e5635773c92e717b16ad4fd9cbdf98d),
+    (674u32, 0x1a5a1213d212f1b626baa98b6a8b5b35),
+    (675u32, 0x4dca388c20a2d565410d611a4b90e4b5),
+    (676u32, 0x7dfb2cf8316ce58db56b3825e8c5c955),
+    (677u32, 0x9eb1f03e20fa9174be45956c89289040),
+    (678u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (679u32, 0x908d62b56d51268096d1a6f2475e28e4),
+    (680u32, 0xc46fd0aa21c50507c12ff1ab458d63f8),
+    (681u32, 0xf2b5e3dba9d2c579ce4e4c21a933c433),
+    (682u32, 0x114dde03ef2eb9f0772b956a3e56305b),
+    (683u32, 0xf1e7a2da37c1377b76276289ea841f8d),
+    (684u32, 0x004c8d6ed64a66375340f8595f839bf8),
+    (685u32, 0x2c379de5d6cae5af7108b0638b159d9a),
+    (686u32, 0x411173e4404b84e71b0e47a3b3649989),
+    (687u32, 0x144eeb5c1595647c7b0ff88b9be648da),
+    (688u32, 0x652e3034aa06b4593b8c712a7be675a9),
+    (689u32, 0x41612b508ccc4609cffc4f8b21017a97),
+    (690u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (691u32, 0x07cc2435872044caebb4e3275751804d),
+    (692u32, 0x07cc2435872044caebb4e3275751804d),
+    (693u32, 0x9684b7d551f5976ae4999d57220832c0),
+    (694u32, 0xc5ab70acf23d2cdf82512279cea30032),
+    (695u32, 0xd6cf1bbb053a6d6006f045ddcf5875c9),
+    (696u32, 0x06305cb01fa9f13c1984d42bce3897e1),
+    (697u32, 0xa26996818aa1ee7004555b038475453a),
+    (698u32, 0x18ea85c0019b4d2520828aff3686bc4f),
+    (699u32, 0x72da90341b3427f12558d5aa6d5f46e1),
+    (700u32, 0x400cf9eebfbb49cbd7d0eba2880c0189),
+    (701u32, 0x6743b92ac84ecb33eecc1dd6ec737cff),
+    (702u32, 0xd10f24403a1aa25f1a20a7bdc497c5e0),
+    (703u32, 0xc5f5fd622714de22c16008a3a6861825),
+    (704u32, 0x8799ea743757a5c53a2a45d44e428d28),
+    (705u32, 0x0017fc2e156c25bd89dce24121cd620d),
+    (706u32, 0x1709376a38761f61f0e98d8d5f6975fe),
+    (707u32, 0x249f9ae8c56cf3ba8883a3899657f004),
+    (708u32, 0xa556aa02aa1a08c7f9d044920a39744b),
+    (709u32, 0x7781fac4c8e91f2d4433bbb51b0ade6f),
+    (710u32, 0xd691d721ef7f678f6b2536760e0fb65e),
+    (711u32, 0x7404afa07c4beaded1eacb6bfb0b4521),
+    (712u32, 0x9b39040bccefca6a4f5848da7ad528c2),
+    (713u32, 0x9233545caaf0389553b6c0007b0b23e7),
+    (714u32, 0x0afdcd0bdf1b1005fd8250724dc7a4f1),
+    (715u32, 0xfa934f307fd0f0adadcdd20ef5c05b84),
+    (716u32, 0x1732ac5170b00f831acbb9636a4b72d7),
+    (717u32, 0x28862f68ec5ca483005c225a922b22fc),
+    (718u32, 0x53c9b89dbd3cb666d15c8f5198f21202),
+    (719u32, 0xa763e93f7306ca3be9ebf0e618151aac),
+    (720u32, 0x58a09dda78881c7ce9dafd866f7c3449),
+    (721u32, 0xfcf401ef2702b6e1631e12f811172135),
+    (722u32, 0x48e01b3ff63355603796d5249476b4cd),
+    (723u32, 0x9a9e27f4edf1fbc59a9ae28120fb6ca8),
+    (724u32, 0xe4645f662c2d1486a2c21e8cee216552),
+    (725u32, 0xf48fad1eb350ecddafd740862cfc8589),
+    (726u32, 0x5db4ee691cd8a4bf8b703abb61f3861e),
+    (727u32, 0x1e6b601e5888ef29cde612a05eae1e4b),
+    (728u32, 0x0798add095796e22db8208088c0f1c16),
+    (729u32, 0x883722c5734a92ba6fe3f1bdc286a730),
+    (730u32, 0xa0528046b0da699db78c54b6cf5c46cb),
+    (731u32, 0x3c72e2fcce2dc4feb5c558f1f3eb385a),
+    (732u32, 0x4cf8bf3e612534c639a93fc8985c90f2),
+    (733u32, 0xfd69979d6a58cff31a0983d16e53448f),
+    (734u32, 0x4a6b4bfafcf9cf5e1e3a04cd45331661),
+    (735u32, 0xfec71f2cbf88d9fb1c116b67bec28fb0),
+    (736u32, 0xdb8855de90da07c1e1baad7f09712198),
+    (737u32, 0xec32e090772fcf0bfeb8ebe5e787e6ac),
+    (738u32, 0x79b9b4d0f5a89f6b4e74088ca212dd75),
+    (739u32, 0x97c8b83fcd766fcf5bfcf4712160e8bc),
+    (740u32, 0x4b7fb5c719044d498df5abb54f126345),
+    (741u32, 0x09099b825ce906da96ded4a5c6cf33a8),
+    (742u32, 0xb8d99773a6bfb8543c248ab61c503733),
+    (743u32, 0x4da588ce481f15f91aeb7234dedb1e25),
+    (744u32, 0x6c1ad18629f0903f19d7426d69406950),
+    (745u32, 0x0adbb16c092543f4e662ebea7c68a8a6),
+    (746u32, 0x2d2bdc8bb173bb41aada0e19c710ab9f),
+    (747u32, 0x3eff3111975a0ed32153aadd5f311f16),
+    (748u32, 0xf2060146aac70ce4665b5fccad7495bc),
+    (749u32, 0xdddd7310921e30550f6beca53802427f),
+    (750u32, 0x3162ac34ddfd75f4b67d1911234a1184),
+    (751u32, 0xc38b164944affcc7df7fe7288d6b70da),
+    (752u32, 0x2702de84d9edcfcb0756cf477d35cb24),
+    (753u32, 0x4e359037451cba021eb837c2247d8f39),
+    (754u32, 0xffd21729ccead7a14b1cadec95954572),
+    (755u32, 0xde06a88fa4a6c9369474c1702f3bc7b4),
+    (756u32, 0x3605c2e0ec5a2b951979e23a382441f0),
+    (757u32, 0x1db849d702ecfbbfc4f355464f1238d9),
+    (758u32, 0xd043d944f792cf6e49ea943743b4602f),
+    (759u32, 0x3ca2e239f15f4788da77f0274949f737),
+    (760u32, 0x4b744ef302d9cd34e6e8a6e998e3a2d9),
+    (761u32, 0x2021e7d56ef114c2283e0e6d4f837397),
+    (762u32, 0x4f49a6e15b5e43856d0eef1c9c4c459f),
+    (763u32, 0xb892b43e68088ad482181b59d3bcdfa7),
+    (764u32, 0xfbdf49aecb122da42ef0fac4e059c4f4),
+    (765u32, 0x18ea85c0019b4d2520828aff3686bc4f),
+    (766u32, 0xe93bed18f26d9255a3e9870217cbfdad),
+    (767u32, 0x87b4a97a0556d8f84600de9df965348c),
+    (768u32, 0xe5d782a19c36a497ecbf1447e2eb87f7),
+    (769u32, 0xbb0b0d7187d4863c9c073333d1abf8a3),
+    (770u32, 0x1c3db48d29fdfa52b073e6a2c4f870f3),
+    (771u32, 0x0ff62b4d23ff700c3e534da104720d95),
+    (772u32, 0x91521910c5d8ef4d831135856511bc85),
+    (773u32, 0xe218cc8d55e3380e194bcf0d2084eee3),
+    (774u32, 0x1b5cd813a84fdcb62a79a0ba79d50278),
+    (775u32, 0x95df5f963bec3a69f67b1686ed4ad63d),
+    (776u32, 0x323f6d7bf810a705aa3500b6c9e0941f),
+    (777u32, 0xf5f5e400d6c86cc37d65d2e886cac915),
+    (778u32, 0xf21eeed6f26fd9a92d1a7c823b149345),
+    (779u32, 0x204e1436939a1a4890ea3fef78842605),
+    (780u32, 0x5d7ea7822cf214bbe50ebca74560f79b),
+    (781u32, 0x1f906e4cb545ced2036dba8fe0a7cea5),
+    (782u32, 0x6a76e59e00f6edbc2f2df2fc35699d68),
+    (783u32, 0xc9f4b82b6b33840b68d7b987f15b618f),
+    (784u32, 0xc877c49c84dfa19bf85f8a354bd1c979),
+    (785u32, 0x5e26d0a42dec75543ef0d25f414a9952),
+    (786u32, 0xbe2e5c6e308a1e486e607d9e95d734fb),
+    (787u32, 0xfe23224845ddf7f2853490af3098cb17),
+    (788u32, 0xb723b72f6dd807f3139b74235520137b),
+    (789u32, 0xa6b4df02cca40513b9c78a97177785f0),
+    (790u32, 0xa1be3c3288e3af5dba64a12763b75e75),
+    (791u32, 0xd4fafb9c26c1c331e777771cfff5ec5f),
+    (792u32, 0x8fca79c1b480883bef3efd6caa9538f6),
+    (793u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (794u32, 0x8b3a21eec37da1f1aca40724d849eec2),
+    (795u32, 0x64630efe9b7b8bf783c31fa82cb00091),
+    (796u32, 0x50d41bc2e21dba73b7462fe91b126217),
+    (797u32, 0x1000604a199b3cafa0dfb2c8685286a1),
+    (798u32, 0x2a0f5991c7803993a634bf3c10fc636c),
+    (799u32, 0x744205b0558795a41b3620ed59e3719f),
+    (800u32, 0x7b26a2475e050b8a368bfac3c43996a8),
+    (801u32, 0x3143ff5cdc6e24e83dc5f1b1a8d28fbe),
+    (802u32, 0xe1294253770ae42546056781411dee53),
+    (803u32, 0xc4b3b2d2d71df4e6d041e96d14ed52ee),
+    (804u32, 0x5c1bbfdac6e13d371438c7400a656bb1),
+    (805u32, 0x1d4168229f2230d6e11c6dab64bd708b),
+    (806u32, 0xcda8d9cf6c781e54e9bd325569712e4c),
+    (807u32, 0x700102a4cea42ea799fb4e48d923d78f),
+    (808u32, 0xd97e68adf5e8ff527005f0600346bedb),
+    (809u32, 0x26d9921b1878c129a93ef874d61b5e5c),
+    (810u32, 0xd5f519cee35292266f2359a67bbaabcc),
+    (811u32, 0x3cd9d9a8e955322532fa88c5ec14469f),
+    (812u32, 0x5373f091a2ff3f49720aa2a986a22517),
+    (813u32, 0x3ff1d839d060e336c1c1d1ac42a72f04),
+    (814u32, 0xdbd0f59e5e35128fd165d2033278de2d),
+    (815u32, 0xc7af75ac9931ece4df9d8426b6c3d80f),
+    (816u32, 0xfe75caa48c25b09a01b5433df49f0c04),
+    (817u32, 0x91521910c5d8ef4d831135856511bc85),
+    (818u32, 0xc14b96704df110517eee9d3c9f904ba7),
+    (819u32, 0xc2f214451669d9403f1d5fa9cc397e2f),
+    (820u32, 0x043f98aa7ff3302593997734cd9cf8ee),
+    (821u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (822u32, 0x5f056f8a2df613f47b1025ffca4433f6),
+    (823u32, 0xd4e6d9f3a43a69951861a0032027db8d),
+    (824u32, 0xf94c20a125303fb8a4d862d21b4581cc),
+    (825u32, 0x95f9784a6303ebd9b893792b70ade5cc),
+    (826u32, 0x05415c40741214b29851a91a74166afd),
+    (827u32, 0xf318c2527541f009b4be590976fccd32),
+    (828u32, 0xcb1e13f85d318372c844992e6691becb),
+    (829u32, 0x7a8b81fdbb4903c9e50e7337a9d1630a),
+    (830u32, 0xe234e2802a5ba39c44734632f3e06ef1),
+    (831u32, 0x4c69374ea60842efe4af8cf21425e562),
+    (832u32, 0x2a1ded19a3774f36d131d013c0e062d9),
+    (833u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (834u32, 0x16ec4da6cc60134cc6bb46c3f755eff3),
+    (835u32, 0x4939ac4d6bc89ce6ab1ab4fb50654506),
+    (836u32, 0xc0a034bdf663530fbfd0a88919871ba2),
+    (837u32, 0x7f8b3a2d6f5374f6b8d955b8a611da78),
+    (838u32, 0xbd135830558d16e2ecb8cb9b368a445d),
+    (839u32, 0x0fa935f846abe70c85653549eaab8737),
+    (840u32, 0xa2f664b005ee5db76c3fe77ebae5d1e4),
+    (841u32, 0xad64d586fc83a13f55c584dfc80ee9ea),
+    (842u32, 0x0c69c958d21fe7d994848796d68da576),
+    (843u32, 0x80807d902d07384982bdf3e327fbfbd5),
+    (844u32, 0xe71df70fdcf7e2fae838657ba5f69bca),
+    (845u32, 0x25d83ab24e45ff1f525058d33951b406),
+    (846u32, 0xab27bbade3674929dbbf3463dfd2bce0),
+    (847u32, 0xe41da73bc7465ba002ea3c5b1541d6bf),
+    (848u32, 0xa41c985d8fb767d65e6daf269debc5e6),
+    (849u32, 0xcda88698cf95704af65f9d6c00edcab2),
+    (850u32, 0xc359c02777073190e21e8d934328c993),
+    (851u32, 0xe6ff14479f441bf2484a31f269515ac9),
+    (852u32, 0xf07f721a9820d13b2307e71bb3584e10),
+    (853u32, 0x97ec28d4bcc3cdba4ff1b415c3f7e288),
+    (854u32, 0x5e651b34faa0a5d2ff7ec535ba53c3f2),
+    (855u32, 0xb7b967c68c7b3ce4e4fee063e5bc1f41),
+    (856u32, 0xbd629711509f3fc1e7ea4eb6182fbaa6),
+    (857u32, 0xa8dbe6a5a09c7e8777473d96ea2e825c),
+    (858u32, 0xc51f130b0ca8e01028a916460b511a18),
+    (859u32, 0xc5ad8b8778b97b20e45f54923375cd8e),
+    (860u32, 0x36520d67ec6006fac8f570bb3a3c4812),
+    (861u32, 0x13c22df9f6cbc059fece62142c8596dc),
+    (862u32, 0xa7c70a08294a261fccbbb88dc0791c09),
+    (863u32, 0x1e8c9f492f742c98d70b26e6b8bc8b90),
+    (864u32, 0x202beda72c3f9e2c05049ebfcbc27e27),
+    (865u32, 0x4ff40c5d05dbb0ac9724726e170c22d1),
+    (866u32, 0x50a6340bab2b5a1b7ac2154c741136ee),
+    (867u32, 0x8d9445126569435bb2a2e57eb0ff125a),
+    (868u32, 0xdfbdbe25bf1d8dfc59701b714e142b49),
+    (869u32, 0x32c58619ee07823024761e859f7ed484),
+    (870u32, 0x267f052fe0c1dea769e83a169c203acb),
+    (871u32, 0x48c00b512077e620f55258aa60c9ad43),
+    (872u32, 0x8a198e9fdd4c2891ba9fbc97ce9903fc),
+    (873u32, 0x8e44cf1a89e3db95d493040a1d18f7dd),
+    (874u32, 0x364525f39ad4ae37ccd101afc683486e),
+    (875u32, 0xb6cdb832be38f347dca3f63cc9bb858b),
+    (876u32, 0xf0f289dbd3c373c3241db0000a47a7bb),
+    (877u32, 0xd9f1b1bfbe3d50a0fa0e9bc296904929),
+    (878u32, 0x1f94321cc658ac8d50edbc0f2a7b2509),
+    (879u32, 0xbb3183baf86916f2ea115dc598a2a0e1),
+    (880u32, 0x9b8023bb71ab3d4a53d077056cef703d),
+    (881u32, 0x575857b288538060a6202b533fddfbf9),
+    (882u32, 0x4b6e26a93b061544a86d856565360e3f),
+    (883u32, 0x3148eadad6ea3767d76daaf1dae71b82),
+    (884u32, 0x858f5e119ffc98cb71485f2d61e5cfcc),
+    (885u32, 0x644a053337cb00328cde6139d4098a21),
+    (886u32, 0xc0b280bd9487fbc3adf432b335f74b4a),
+    (887u32, 0x1c4cbfac4e3c253339b30131311757cd),
+    (888u32, 0x8a1bcd0f1c8b3a3511c9e173da1e00de),
+    (889u32, 0x34df0cba8af3ddb941399faf3c328f5c),
+    (890u32, 0x43e2cf04b2f3c4df3cd65c7a37ff1b15),
+    (891u32, 0x67822a6fd5670aa9d7764973c4243e48),
+    (892u32, 0x72db508ae35062c47485fed89404a675),
+    (893u32, 0xc95454afd3708eab43758b7e04bb7721),
+    (894u32, 0x4b8fafebcd8ff3aa44c43d8a7f036a43),
+    (895u32, 0xede74e369d52985d6b50abe3a37ee7f6),
+    (896u32, 0x609aec1552270533a1e4424bfa6b3c39),
+    (897u32, 0x97f96301acf436deb9310c867b5bf0d7),
+    (898u32, 0x1e911df27ce7d797a3556ec827f335ab),
+    (899u32, 0xb2529251bf64a15cf9627cc3f176d611),
+    (900u32, 0xe03f878aac55f961d2911c0cc1a416cc),
+    (901u32, 0x6388590b467d9c7213c9bfd9a4556f68),
+    (902u32, 0x28551ac55dc2dde300b8f25bef6b2ce2),
+    (903u32, 0xdc8e4ea1416c64118a265a34c9d3327c),
+    (904u32, 0xd9cfaf2dc630f77cf9bef04628756e5c),
+    (905u32, 0x511551ec4c9e968132ac2bf25828675e),
+    (906u32, 0x5e73fb5056bad3b79d29b43a63b59459),
+    (907u32, 0xb5febde7bf272309bb1b8981c72fe0bb),
+    (908u32, 0x9a0a864daddbfb497e6c0893c38a173b),
+    (909u32, 0x4f652a8a929c70a8ac8e0784f3fd71c8),
+    (910u32, 0x26c055e44749de9dbac794bb9e0b2213),
+    (911u32, 0x6cfdf7b73a12f36e757c7f26622e766d),
+    (912u32, 0xa7b2330a4c60028295414757dd552203),
+    (913u32, 0x2cdc7a69f98ec8b28767acf25c66f9cd),
+    (914u32, 0x378f44dd1b5946ad1cfa5b91cc1e6067),
+    (915u32, 0xe2ba5df9b01eb4b675cff50ccc862bd7),
+    (916u32, 0xb4ef6712c3e68c4a7bd9d2b307805a0e),
+    (917u32, 0xbb0ec2f72466514ba8f9ec95a6c6c97f),
+    (918u32, 0x74ded1e3c61299c80425ce82bbf3d2ff),
+    (919u32, 0x08174830780fde0442f4b5e19cfcd93d),
+    (920u32, 0x1bb98819121708bbcb2d5c265a40df86),
+    (921u32, 0xb3dbca6d53cab770632af8c3711a2fdb),
+    (922u32, 0xed27ca114db05f771aee7a5616ccfe99),
+    (923u32, 0xf007da51ead88c6d16473e5583a68482),
+    (924u32, 0xb01c6a266111aed3c0e20c141f0448e6),
+    (925u32, 0xef5683b36cc570f0e5b1dc7bf97e0af0),
+];
 /// Decodes `bytes` as the metadata's type `type_id` with the generated
 /// types (all input consumed, nesting capped) and encodes the result
 /// again; `None` for an id with no standalone Rust type.

@@ -65,6 +65,9 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PalletId(pub [u8; 8usize]);
+        impl ::ferroscale_runtime_types::TypeHash for PalletId {
+            const TYPE_HASH: u128 = 0x60e16c7c3115f240734943d4b9251f68;
+        }
         pub mod dispatch {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -111,6 +114,9 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     BadFormat,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for LookupError {
+                    const TYPE_HASH: u128 = 0x6e641ac8e896dc6330ccdb28cb676f51;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum MaybeHashed<T, Hash> {
                     #[codec(index = 0u8)]
@@ -129,6 +135,9 @@ pub mod runtime_types {
                         #[codec(index = 1u8)]
                         Reserved,
                     }
+                    impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
+                        const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
+                    }
                 }
             }
         }
@@ -143,11 +152,17 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Mandatory,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
+                const TYPE_HASH: u128 = 0xaf0d81d968b080fcc80c74c31f18f365;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DispatchInfo {
                 pub weight: u64,
                 pub class: super::super::super::runtime_types::frame_support::weights::DispatchClass,
                 pub pays_fee: super::super::super::runtime_types::frame_support::weights::Pays,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DispatchInfo {
+                const TYPE_HASH: u128 = 0x24e3da7e63ca5f95d824df55ed5481d7;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Pays {
@@ -155,6 +170,9 @@ pub mod runtime_types {
                 Yes,
                 #[codec(index = 1u8)]
                 No,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Pays {
+                const TYPE_HASH: u128 = 0x8a7aded4a7c8828c4c26611bbe4d64f5;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PerDispatchClass<T> {
@@ -166,6 +184,9 @@ pub mod runtime_types {
             pub struct RuntimeDbWeight {
                 pub read: u64,
                 pub write: u64,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for RuntimeDbWeight {
+                const TYPE_HASH: u128 = 0xda07f5ac2c50b8aad1408b364f7852eb;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeightToFeeCoefficient<Balance> {
@@ -198,6 +219,9 @@ pub mod runtime_types {
             pub spec_version: u32,
             pub spec_name: String,
         }
+        impl ::ferroscale_runtime_types::TypeHash for LastRuntimeUpgradeInfo {
+            const TYPE_HASH: u128 = 0xf5c40d6559c675d395a36ffa7dddfa45;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase {
             #[codec(index = 0u8)]
@@ -207,11 +231,17 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Initialization,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Phase {
+            const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
+        }
         pub mod extensions {
             pub mod check_genesis {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckGenesis;
+                impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
+                    const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
+                }
             }
             pub mod check_mortality {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -219,31 +249,49 @@ pub mod runtime_types {
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for CheckMortality {
+                    const TYPE_HASH: u128 = 0xc5ad8b8778b97b20e45f54923375cd8e;
+                }
             }
             pub mod check_non_zero_sender {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonZeroSender;
+                impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
+                    const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
+                }
             }
             pub mod check_nonce {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonce(#[codec(compact)] pub u32);
+                impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
+                    const TYPE_HASH: u128 = 0x13c22df9f6cbc059fece62142c8596dc;
+                }
             }
             pub mod check_spec_version {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckSpecVersion;
+                impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
+                    const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
+                }
             }
             pub mod check_tx_version {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckTxVersion;
+                impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
+                    const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
+                }
             }
             pub mod check_weight {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckWeight;
+                impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
+                    const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
+                }
             }
         }
         pub mod limits {
@@ -254,6 +302,9 @@ pub mod runtime_types {
                     u32,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BlockLength {
+                const TYPE_HASH: u128 = 0x2486f7541d02dd2b9b716b0520476e2d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockWeights {
                 pub base_block: u64,
@@ -262,12 +313,18 @@ pub mod runtime_types {
                     super::super::super::runtime_types::frame_system::limits::WeightsPerClass,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BlockWeights {
+                const TYPE_HASH: u128 = 0x73433795ae978dc77f8cc283c9bf2eab;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeightsPerClass {
                 pub base_extrinsic: u64,
                 pub max_extrinsic: Option<u64>,
                 pub max_total: Option<u64>,
                 pub reserved: Option<u64>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for WeightsPerClass {
+                const TYPE_HASH: u128 = 0x2b53672bd845407304149d56b335812f;
             }
         }
         pub mod pallet {
@@ -295,6 +352,9 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 remark_with_event { remark: Vec<u8> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x3c1d65143250e07e5eb3cb6a68858120;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -309,6 +369,9 @@ pub mod runtime_types {
                 NonZeroRefCount,
                 #[codec(index = 5u8)]
                 CallFiltered,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xe1c18e9b519a89d94da3e4570eff5c4c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -332,6 +395,9 @@ pub mod runtime_types {
                     sender: ::ferroscale_runtime_types::AccountId32,
                     hash: ::ferroscale_runtime_types::H256,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x789bd9a24e4d843d68e8969eead07150;
             }
         }
     }
@@ -357,6 +423,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xb8bef8f64ffa466b56dbe5c99deb7eec;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -373,6 +442,9 @@ pub mod runtime_types {
                 UncleAlreadyIncluded,
                 #[codec(index = 6u8)]
                 OldUncle,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x40a6dbbaed0effd9e96bb10e6f0df7ad;
             }
         }
     }
@@ -406,6 +478,9 @@ pub mod runtime_types {
                     config: super::super::super::runtime_types::sp_consensus_babe::digests::NextConfigDescriptor,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x0c7d14c9171b6eb34eebaf74e50097e9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -414,6 +489,9 @@ pub mod runtime_types {
                 InvalidKeyOwnershipProof,
                 #[codec(index = 2u8)]
                 DuplicateOffenceReport,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x2967dbdfc44aaa1f2ab92f46817a9836;
             }
         }
     }
@@ -425,12 +503,18 @@ pub mod runtime_types {
                 pub head: Option<::ferroscale_runtime_types::AccountId32>,
                 pub tail: Option<::ferroscale_runtime_types::AccountId32>,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Bag {
+                const TYPE_HASH: u128 = 0x3162ac34ddfd75f4b67d1911234a1184;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Node {
                 pub id: ::ferroscale_runtime_types::AccountId32,
                 pub prev: Option<::ferroscale_runtime_types::AccountId32>,
                 pub next: Option<::ferroscale_runtime_types::AccountId32>,
                 pub bag_upper: u64,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Node {
+                const TYPE_HASH: u128 = 0x3fb9a81611bea7c6921ac40aa223c124;
             }
         }
         pub mod pallet {
@@ -442,6 +526,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 put_in_front_of { lighter: ::ferroscale_runtime_types::AccountId32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xd39d3c6d196f64b7d80b392e94312d7e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -451,6 +538,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 NotHeavier,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x708f34a488129e6a232efddc79f9795c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -459,6 +549,9 @@ pub mod runtime_types {
                     from: u64,
                     to: u64,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x65f475b1066438c5b513b2e35bb9f8d8;
             }
         }
     }
@@ -486,12 +579,18 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             All,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Reasons {
+            const TYPE_HASH: u128 = 0x8acd738a21776ab22f6cf626d3029101;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
             #[codec(index = 0u8)]
             V1_0_0,
             #[codec(index = 1u8)]
             V2_0_0,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Releases {
+            const TYPE_HASH: u128 = 0xfe19c83663a86ba1b9b3ee155c2ae7ff;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ReserveData<ReserveIdentifier, Balance> {
@@ -561,6 +660,9 @@ pub mod runtime_types {
                     amount: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x90e62b0e8f56897c98286039f7764eb0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -579,6 +681,9 @@ pub mod runtime_types {
                 DeadAccount,
                 #[codec(index = 7u8)]
                 TooManyReserves,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xd32506e379218a5168070ef7c13b84e0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -624,6 +729,9 @@ pub mod runtime_types {
                 Withdraw { who: ::ferroscale_runtime_types::AccountId32, amount: u128 },
                 #[codec(index = 9u8)]
                 Slashed { who: ::ferroscale_runtime_types::AccountId32, amount: u128 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x04d9222e90ba81eb7174181997cdf4a4;
             }
         }
     }
@@ -703,6 +811,9 @@ pub mod runtime_types {
                     remark: Vec<u8>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x4c8498f42cdb309235e90368f99691e9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -728,6 +839,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 TooManyQueued,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x908d62b56d51268096d1a6f2475e28e4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -751,6 +865,9 @@ pub mod runtime_types {
                 BountyCanceled { index: u32 },
                 #[codec(index = 6u8)]
                 BountyExtended { index: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xba15fd1a01304764afe6179458070c5f;
             }
         }
     }
@@ -844,6 +961,9 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 WrongProposalLength,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x1a289db029fb19d7d6de4fdfb39231d1;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -888,6 +1008,9 @@ pub mod runtime_types {
                     no: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xbe279af57e42d90a1ffca8532693f852;
+            }
         }
     }
     pub mod pallet_democracy {
@@ -910,6 +1033,9 @@ pub mod runtime_types {
             #[codec(index = 0u8)]
             V1,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Releases {
+            const TYPE_HASH: u128 = 0x53115dadb449eb98799d35f6aa59048e;
+        }
         pub mod conviction {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -928,6 +1054,9 @@ pub mod runtime_types {
                 Locked5x,
                 #[codec(index = 6u8)]
                 Locked6x,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Conviction {
+                const TYPE_HASH: u128 = 0xd1ac7a6538209c5322b7eec2df649905;
             }
         }
         pub mod pallet {
@@ -1025,6 +1154,9 @@ pub mod runtime_types {
                 #[codec(index = 24u8)]
                 cancel_proposal { #[codec(compact)] prop_index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x2710a7dd1f9c292d28a51f276115b6a4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1083,6 +1215,9 @@ pub mod runtime_types {
                 MaxVotesReached,
                 #[codec(index = 27u8)]
                 TooManyProposals,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x3831a511a894fa411c9a8b6079907bcb;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1173,6 +1308,9 @@ pub mod runtime_types {
                     prop_index: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x4c4fdf4b325b459981eaeac3bd92298d;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1227,6 +1365,9 @@ pub mod runtime_types {
             pub struct PriorLock<BlockNumber, Balance>(pub BlockNumber, pub Balance);
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Vote(pub u8);
+            impl ::ferroscale_runtime_types::TypeHash for Vote {
+                const TYPE_HASH: u128 = 0x3908242ec16ce0638a88ce05a1d88411;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Voting<Balance, AccountId, BlockNumber> {
                 #[codec(index = 0u8)]
@@ -1273,6 +1414,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 SimpleMajority,
             }
+            impl ::ferroscale_runtime_types::TypeHash for VoteThreshold {
+                const TYPE_HASH: u128 = 0xe2c177263eb091750c15ddb86e787754;
+            }
         }
     }
     pub mod pallet_election_provider_multi_phase {
@@ -1289,6 +1433,9 @@ pub mod runtime_types {
             Fallback,
             #[codec(index = 4u8)]
             Emergency,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ElectionCompute {
+            const TYPE_HASH: u128 = 0xc66efa49aa0dcd247b5503b81fc401a0;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase<Bn> {
@@ -1328,12 +1475,18 @@ pub mod runtime_types {
             >,
             pub targets: Vec<::ferroscale_runtime_types::AccountId32>,
         }
+        impl ::ferroscale_runtime_types::TypeHash for RoundSnapshot {
+            const TYPE_HASH: u128 = 0x51f9384ca8019c09c97fa0e7bd05bfd1;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SolutionOrSnapshotSize {
             #[codec(compact)]
             pub voters: u32,
             #[codec(compact)]
             pub targets: u32,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for SolutionOrSnapshotSize {
+            const TYPE_HASH: u128 = 0xd586707e8a71f6053a51159ffe2799a1;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1375,6 +1528,9 @@ pub mod runtime_types {
                     maybe_max_targets: Option<u32>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x890e657c9123ff1247d8b43f3752a4fe;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1401,6 +1557,9 @@ pub mod runtime_types {
                 CallNotAllowed,
                 #[codec(index = 11u8)]
                 FallbackFailed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xde2a692ebcb81cc58d45d38faf13ccb9;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1430,6 +1589,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 UnsignedPhaseStarted { round: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xae8357faf69d99476cedcb51deb73874;
+            }
         }
         pub mod signed {
             use ::parity_scale_codec::{Decode, Encode};
@@ -1454,6 +1616,9 @@ pub mod runtime_types {
             RunnerUp,
             #[codec(index = 2u8)]
             Candidate(#[codec(compact)] u32),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Renouncing {
+            const TYPE_HASH: u128 = 0xf39fd2a2dd461a8e9ea6d12c9c8a2ae6;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SeatHolder<AccountId, Balance> {
@@ -1496,6 +1661,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 clean_defunct_voters { num_voters: u32, num_defunct: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xc5368103373f5a09a2e2b9b0cc13cdcb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1533,6 +1701,9 @@ pub mod runtime_types {
                 #[codec(index = 16u8)]
                 InvalidReplacement,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xef1ac0238c0f13a5e0248e90cfdd0605;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1557,6 +1728,9 @@ pub mod runtime_types {
                     seat_holder: ::ferroscale_runtime_types::AccountId32,
                     amount: u128,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x27814961928a9992e1e94919a477f721;
             }
         }
     }
@@ -1605,6 +1779,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 note_stalled { delay: u32, best_finalized_block_number: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xa92b969cf1d01a81e7e10c8c3f6dbe10;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1622,6 +1799,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 DuplicateOffenceReport,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xa67867b1783ef2ad576b93a25d11d5df;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1637,6 +1817,9 @@ pub mod runtime_types {
                 Paused,
                 #[codec(index = 2u8)]
                 Resumed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xf06ec72dc70fa96bc44aa3c324978331;
             }
         }
     }
@@ -1730,6 +1913,9 @@ pub mod runtime_types {
                 #[codec(index = 14u8)]
                 quit_sub,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xa3e20ba01849cef826750c6a0c8ce28c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1764,6 +1950,9 @@ pub mod runtime_types {
                 NotSub,
                 #[codec(index = 15u8)]
                 NotOwned,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x7f2984fbe407845b8a6de0d9745f9428;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1815,11 +2004,17 @@ pub mod runtime_types {
                     deposit: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x378e6e1d07c14db31f05964944378e6b;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BitFlags(pub u64);
+            impl ::ferroscale_runtime_types::TypeHash for BitFlags {
+                const TYPE_HASH: u128 = 0x0bd8b2cdf59bbf120511fe6fb0daf560;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Data {
                 #[codec(index = 0u8)]
@@ -1899,6 +2094,9 @@ pub mod runtime_types {
                 #[codec(index = 37u8)]
                 ShaThree256([u8; 32usize]),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Data {
+                const TYPE_HASH: u128 = 0xb925a474be1a8158f30e5de8d67a3a38;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum IdentityField {
                 #[codec(index = 1u8)]
@@ -1918,6 +2116,9 @@ pub mod runtime_types {
                 #[codec(index = 128u8)]
                 Twitter,
             }
+            impl ::ferroscale_runtime_types::TypeHash for IdentityField {
+                const TYPE_HASH: u128 = 0x06a19c4982951969eddaa2c25b3f91e2;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdentityInfo {
                 pub additional: super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
@@ -1934,6 +2135,9 @@ pub mod runtime_types {
                 pub pgp_fingerprint: Option<[u8; 20usize]>,
                 pub image: super::super::super::runtime_types::pallet_identity::types::Data,
                 pub twitter: super::super::super::runtime_types::pallet_identity::types::Data,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for IdentityInfo {
+                const TYPE_HASH: u128 = 0xe2525c83294c2843be81177095a2686e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Judgement<Balance> {
@@ -1986,6 +2190,9 @@ pub mod runtime_types {
                 >,
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for BoundedOpaqueNetworkState {
+            const TYPE_HASH: u128 = 0x2780b9e2417d6966a1c4ba9838785b98;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Heartbeat<BlockNumber> {
             pub block_number: BlockNumber,
@@ -2006,12 +2213,18 @@ pub mod runtime_types {
                     signature: super::super::super::runtime_types::pallet_im_online::sr25519::app_sr25519::Signature,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xf4c8a3d1cbf8b08f833f687316642bec;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidKey,
                 #[codec(index = 1u8)]
                 DuplicatedHeartbeat,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xe2a527594f9bbb0fc2e7344b66a51c2e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2034,6 +2247,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x50749b6eb587833c093693a0e23aa623;
+            }
         }
         pub mod sr25519 {
             pub mod app_sr25519 {
@@ -2042,10 +2258,16 @@ pub mod runtime_types {
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0x540c0013dd110c40c0fa8ff6daeeaeb4;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Signature {
+                    const TYPE_HASH: u128 = 0x108cc6113f1e72b93cb6d216c763e506;
+                }
             }
         }
     }
@@ -2069,6 +2291,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 freeze { index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xb02fd3682067ba17d70c9222f786bad0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2082,6 +2307,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 Permanent,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4fc4841e944338f8dbc8c5720fbf2603;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2093,6 +2321,9 @@ pub mod runtime_types {
                 IndexFreed { index: u32 },
                 #[codec(index = 2u8)]
                 IndexFrozen { index: u32, who: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x4097451d3c4058c8c2a21ba72945312d;
             }
         }
     }
@@ -2119,12 +2350,18 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 clear_prime,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xe9784a86982f7ac85075d3c358e11650;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 AlreadyMember,
                 #[codec(index = 1u8)]
                 NotMember,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xa9c7ff10db27552060e84c5c8950697e;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2140,6 +2377,9 @@ pub mod runtime_types {
                 KeyChanged,
                 #[codec(index = 5u8)]
                 Dummy,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x1f5803831fdbf496e8619751d9cc56c3;
             }
         }
     }
@@ -2207,6 +2447,9 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x608a617c5ded5f12b5814241ee7b18f0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2237,6 +2480,9 @@ pub mod runtime_types {
                 MaxWeightTooLow,
                 #[codec(index = 13u8)]
                 AlreadyStored,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2278,6 +2524,9 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xe22ccf1f072a1f1f19a9c1079245d4a6;
+            }
         }
     }
     pub mod pallet_offences {
@@ -2287,6 +2536,9 @@ pub mod runtime_types {
             pub enum Event {
                 #[codec(index = 0u8)]
                 Offence { kind: [u8; 16usize], timeslot: Vec<u8> },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x1eef9b35b82a46f0273635094fb33e47;
             }
         }
     }
@@ -2312,6 +2564,9 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 unrequest_preimage { hash: ::ferroscale_runtime_types::H256 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xd34b51439eeb58535bdd6d498fd5a390;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2327,6 +2582,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 NotRequested,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x854f983597a199bb92d1ba424262ce89;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2335,6 +2593,9 @@ pub mod runtime_types {
                 Requested { hash: ::ferroscale_runtime_types::H256 },
                 #[codec(index = 2u8)]
                 Cleared { hash: ::ferroscale_runtime_types::H256 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
             }
         }
     }
@@ -2419,6 +2680,9 @@ pub mod runtime_types {
                     call: Box<super::super::super::runtime_types::polkadot_runtime::Call>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xdf6ab91b0a93c526f2a8af7ac7c3e2a9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2437,6 +2701,9 @@ pub mod runtime_types {
                 Unannounced,
                 #[codec(index = 7u8)]
                 NoSelfProxy,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xfefbd08a632ce64c318b098cb3b252d6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2467,6 +2734,9 @@ pub mod runtime_types {
                     proxy_type: super::super::super::runtime_types::polkadot_runtime::ProxyType,
                     delay: u32,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x9769d062105e38016a3ab99b3203b6e2;
             }
         }
     }
@@ -2539,6 +2809,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x9d8f1f5e76bfe5e58f8a9b6540969931;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2549,6 +2822,9 @@ pub mod runtime_types {
                 TargetBlockNumberInPast,
                 #[codec(index = 3u8)]
                 RescheduleNoChange,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xec012dd9ee9f55ad649517772a2dd5be;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2572,6 +2848,9 @@ pub mod runtime_types {
                     error: super::super::super::runtime_types::frame_support::traits::schedule::LookupError,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x343eb0c5487c452245e9f34819fb747c;
+            }
         }
     }
     pub mod pallet_session {
@@ -2587,6 +2866,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 purge_keys,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x1fa2d640b1ee2ef83dbe09b05419de8e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2600,10 +2882,16 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 NoAccount,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x124b1afd8acef1fa747dc307cb16a09f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewSession { session_index: u32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x6e2f92ca0dadd93acbb970f5566205dc;
             }
         }
     }
@@ -2613,6 +2901,9 @@ pub mod runtime_types {
         pub struct ActiveEraInfo {
             pub index: u32,
             pub start: Option<u64>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ActiveEraInfo {
+            const TYPE_HASH: u128 = 0x1874e945044137fac815c246c77f2161;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EraRewardPoints<AccountId> {
@@ -2643,6 +2934,9 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             ForceAlways,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Forcing {
+            const TYPE_HASH: u128 = 0xff2cb915a7b5b78978b6c67248318d6f;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct IndividualExposure<AccountId, Balance> {
             pub who: AccountId,
@@ -2656,6 +2950,9 @@ pub mod runtime_types {
             >,
             pub submitted_in: u32,
             pub suppressed: bool,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Nominations {
+            const TYPE_HASH: u128 = 0x09f58c1e858416f597433a4c6647b5ba;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
@@ -2675,6 +2972,9 @@ pub mod runtime_types {
             V7_0_0,
             #[codec(index = 7u8)]
             V8_0_0,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Releases {
+            const TYPE_HASH: u128 = 0x61374157ec745fe33a01c63985a29a0f;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RewardDestination<AccountId> {
@@ -2721,6 +3021,9 @@ pub mod runtime_types {
             #[codec(compact)]
             pub commission: super::super::runtime_types::sp_arithmetic::per_things::Perbill,
             pub blocked: bool,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ValidatorPrefs {
+            const TYPE_HASH: u128 = 0x38a6a8376f92ad183a3948c57f8b9708;
         }
         pub mod pallet {
             pub mod pallet {
@@ -2854,6 +3157,9 @@ pub mod runtime_types {
                         validator_stash: ::ferroscale_runtime_types::AccountId32,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xeea4419a7bb787bb00dbda2f10146dfa;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ConfigOp<T> {
                     #[codec(index = 0u8)]
@@ -2914,6 +3220,9 @@ pub mod runtime_types {
                     #[codec(index = 23u8)]
                     CommissionTooLow,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xb25c4648d37ad3250775f174ba9fda44;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -2944,6 +3253,9 @@ pub mod runtime_types {
                     #[codec(index = 11u8)]
                     PayoutStarted(u32, ::ferroscale_runtime_types::AccountId32),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0xba9809669db6b8b0be23326fb237d50e;
+                }
             }
         }
         pub mod slashing {
@@ -2954,6 +3266,9 @@ pub mod runtime_types {
                 pub last_start: u32,
                 pub last_nonzero_slash: u32,
                 pub prior: Vec<u32>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for SlashingSpans {
+                const TYPE_HASH: u128 = 0xc0224b01d19ca43ffc0ec8a78e86fb2c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SpanRecord<Balance> {
@@ -2969,6 +3284,9 @@ pub mod runtime_types {
             pub enum Call {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
             }
         }
     }
@@ -3013,6 +3331,9 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 slash_tip { hash: ::ferroscale_runtime_types::H256 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x683442e55bb5288acb7fc1663a8a8d40;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3027,6 +3348,9 @@ pub mod runtime_types {
                 StillOpen,
                 #[codec(index = 5u8)]
                 Premature,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xf2b5e3dba9d2c579ce4e4c21a933c433;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3049,18 +3373,27 @@ pub mod runtime_types {
                     deposit: u128,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x57cd5b92f1fd9bad53f9492115eefc79;
+            }
         }
     }
     pub mod pallet_transaction_payment {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ChargeTransactionPayment(#[codec(compact)] pub u128);
+        impl ::ferroscale_runtime_types::TypeHash for ChargeTransactionPayment {
+            const TYPE_HASH: u128 = 0x8c2d64d0c06b4323331ebdd069a26a03;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
             #[codec(index = 0u8)]
             V1Ancient,
             #[codec(index = 1u8)]
             V2,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Releases {
+            const TYPE_HASH: u128 = 0x80ffa4fd46a6d0cf960827bfb10bb23f;
         }
     }
     pub mod pallet_treasury {
@@ -3090,6 +3423,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 approve_proposal { #[codec(compact)] proposal_id: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xd6dbc07d2bed9f91737b332ed46eb85f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3098,6 +3434,9 @@ pub mod runtime_types {
                 InvalidIndex,
                 #[codec(index = 2u8)]
                 TooManyApprovals,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x840d4024ebf3c3e7994f80e2317793b2;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3119,6 +3458,9 @@ pub mod runtime_types {
                 Rollover { rollover_balance: u128 },
                 #[codec(index = 6u8)]
                 Deposit { value: u128 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xa1649410eca3da7bdf57161c4eb44c05;
             }
         }
     }
@@ -3150,10 +3492,16 @@ pub mod runtime_types {
                     call: Box<super::super::super::runtime_types::polkadot_runtime::Call>,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xdf776c47461ca93b82e81062df9a2c13;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManyCalls,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x3f55e5d2938d07af31b632fd06a59e1a;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3174,6 +3522,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x8647d211de23c17e96ee95f7e5dcc9ae;
+            }
         }
     }
     pub mod pallet_vesting {
@@ -3184,6 +3535,9 @@ pub mod runtime_types {
             V0,
             #[codec(index = 1u8)]
             V1,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Releases {
+            const TYPE_HASH: u128 = 0x79863b85bf9a625f41ab1fc9e10dd953;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -3227,6 +3581,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 merge_schedules { schedule1_index: u32, schedule2_index: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x679b40672f1c5b30df590e58bbe81791;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3240,6 +3597,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 InvalidScheduleParams,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xbce2980bedc56d0197451f0924bcb532;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -3249,6 +3609,9 @@ pub mod runtime_types {
                 },
                 #[codec(index = 1u8)]
                 VestingCompleted { account: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x45aa9c23aec65f0168ae05102bbc60f4;
             }
         }
         pub mod vesting_info {
@@ -3322,6 +3685,9 @@ pub mod runtime_types {
                     weight_limit: super::super::super::runtime_types::xcm::v2::WeightLimit,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x5d59cafa84cf1e3b0e5d2db23d94f671;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3350,6 +3716,9 @@ pub mod runtime_types {
                 NoSubscription,
                 #[codec(index = 12u8)]
                 AlreadySubscribed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x15ccaca208193abf3c82d72af142439f;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3422,6 +3791,9 @@ pub mod runtime_types {
                     u64,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x27a7fcc653b095b29d3c4b4f0b17b497;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Origin {
                 #[codec(index = 0u8)]
@@ -3432,6 +3804,9 @@ pub mod runtime_types {
                 Response(
                     super::super::super::runtime_types::xcm::v1::multilocation::MultiLocation,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Origin {
+                const TYPE_HASH: u128 = 0x81d0f866aef34043a67caf6757e9d26f;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum QueryStatus<BlockNumber> {
@@ -3463,12 +3838,18 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 MigrateAndNotifyOldTargets,
             }
+            impl ::ferroscale_runtime_types::TypeHash for VersionMigrationStage {
+                const TYPE_HASH: u128 = 0xe1e2b812c5908eb180101e7ba27b6387;
+            }
         }
     }
     pub mod polkadot_core_primitives {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CandidateHash(pub ::ferroscale_runtime_types::H256);
+        impl ::ferroscale_runtime_types::TypeHash for CandidateHash {
+            const TYPE_HASH: u128 = 0xa4d562fb8216b4923f3339af51bbebf8;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InboundDownwardMessage<BlockNumber> {
             pub sent_at: BlockNumber,
@@ -3490,10 +3871,16 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HeadData(pub Vec<u8>);
+            impl ::ferroscale_runtime_types::TypeHash for HeadData {
+                const TYPE_HASH: u128 = 0x0917e7f801f6732d8e848d1124e50615;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HrmpChannelId {
                 pub sender: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
                 pub recipient: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HrmpChannelId {
+                const TYPE_HASH: u128 = 0xfa6d8b8145c93860ec27b47ae9da5b3a;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Id(pub u32);
@@ -3511,10 +3898,19 @@ pub mod runtime_types {
                     c.0
                 }
             }
+            impl ::ferroscale_runtime_types::TypeHash for Id {
+                const TYPE_HASH: u128 = 0x0c296d958b96851385abed99015151d1;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidationCode(pub Vec<u8>);
+            impl ::ferroscale_runtime_types::TypeHash for ValidationCode {
+                const TYPE_HASH: u128 = 0xf4cc27b1d8bb61fa1757e37253c9c2b8;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidationCodeHash(pub ::ferroscale_runtime_types::H256);
+            impl ::ferroscale_runtime_types::TypeHash for ValidationCodeHash {
+                const TYPE_HASH: u128 = 0xd0d2ce09751b85e6baf52370dd5021a1;
+            }
         }
     }
     pub mod polkadot_primitives {
@@ -3522,6 +3918,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidatorIndex(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for ValidatorIndex {
+                const TYPE_HASH: u128 = 0xea15ad74dff93fb7ccdc483e30596993;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ValidityAttestation {
                 #[codec(index = 1u8)]
@@ -3533,16 +3932,25 @@ pub mod runtime_types {
                     super::super::super::runtime_types::polkadot_primitives::v0::validator_app::Signature,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for ValidityAttestation {
+                const TYPE_HASH: u128 = 0x18a943860ab5f9f771fba117c86fac0c;
+            }
             pub mod collator_app {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0xc70e4075a08a0eb79a93cfedb4d2c3d1;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Signature {
+                    const TYPE_HASH: u128 = 0xd80314bafb843ebd709e634cb44ca4ed;
+                }
             }
             pub mod validator_app {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -3550,10 +3958,16 @@ pub mod runtime_types {
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0xc4934db6b387ea5ef38d8a16ba516479;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Signature {
+                    const TYPE_HASH: u128 = 0x9a28576febe44f4e73d9062855e4357c;
+                }
             }
         }
         pub mod v1 {
@@ -3565,6 +3979,9 @@ pub mod runtime_types {
                     ::ferroscale_runtime_types::bits::Lsb0,
                 >,
             );
+            impl ::ferroscale_runtime_types::TypeHash for AvailabilityBitfield {
+                const TYPE_HASH: u128 = 0xaa1ee992ace18800144706f9e0f9d515;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BackedCandidate<H> {
                 pub candidate: super::super::super::runtime_types::polkadot_primitives::v1::CommittedCandidateReceipt<
@@ -3623,6 +4040,9 @@ pub mod runtime_types {
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CoreIndex(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for CoreIndex {
+                const TYPE_HASH: u128 = 0xf850db7006cf2b5e684cae94766d4c99;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum CoreOccupied {
                 #[codec(index = 0u8)]
@@ -3631,6 +4051,9 @@ pub mod runtime_types {
                 ),
                 #[codec(index = 1u8)]
                 Parachain,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for CoreOccupied {
+                const TYPE_HASH: u128 = 0x6be0741f4fcce2a96559c984fc381773;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DisputeState<N> {
@@ -3656,6 +4079,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::polkadot_primitives::v1::InvalidDisputeStatementKind,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for DisputeStatement {
+                const TYPE_HASH: u128 = 0xb82e8b57be985712f7d775799fd32ee4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DisputeStatementSet {
                 pub candidate_hash: super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
@@ -3668,8 +4094,14 @@ pub mod runtime_types {
                     ),
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DisputeStatementSet {
+                const TYPE_HASH: u128 = 0x9fc33d2c8920acb0fbe081327296d5aa;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct GroupIndex(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for GroupIndex {
+                const TYPE_HASH: u128 = 0x84059ab3c8ed1e4ecd0aab563a08497a;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct InherentData<HDR> {
                 pub bitfields: Vec<
@@ -3692,15 +4124,24 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 Explicit,
             }
+            impl ::ferroscale_runtime_types::TypeHash for InvalidDisputeStatementKind {
+                const TYPE_HASH: u128 = 0xf3b196a682921ba05e5ceeabb18bd71c;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParathreadClaim(
                 pub super::super::super::runtime_types::polkadot_parachain::primitives::Id,
                 pub super::super::super::runtime_types::polkadot_primitives::v0::collator_app::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for ParathreadClaim {
+                const TYPE_HASH: u128 = 0xab8309a0c37c331d4385afb8241d15f6;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParathreadEntry {
                 pub claim: super::super::super::runtime_types::polkadot_primitives::v1::ParathreadClaim,
                 pub retries: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ParathreadEntry {
+                const TYPE_HASH: u128 = 0x412a89eb6fab51ecd685d3273354240d;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ScrapedOnChainVotes<H> {
@@ -3729,10 +4170,16 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 GoAhead,
             }
+            impl ::ferroscale_runtime_types::TypeHash for UpgradeGoAhead {
+                const TYPE_HASH: u128 = 0x5c92868b866ae76afffd6839e3764a54;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UpgradeRestriction {
                 #[codec(index = 0u8)]
                 Present,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for UpgradeRestriction {
+                const TYPE_HASH: u128 = 0xc966c803f3920ff037cfa1affc18f6e6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ValidDisputeStatementKind {
@@ -3745,12 +4192,18 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 ApprovalChecking,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ValidDisputeStatementKind {
+                const TYPE_HASH: u128 = 0xf5259fab2e0d2029c259765c31c65e09;
+            }
             pub mod assignment_app {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0x9b0164d9e559f4f0f03604e22889c22c;
+                }
             }
             pub mod signed {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -3770,6 +4223,9 @@ pub mod runtime_types {
                 pub subject: super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCodeHash,
                 pub session_index: u32,
                 pub validator_index: super::super::super::runtime_types::polkadot_primitives::v0::ValidatorIndex,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for PvfCheckStatement {
+                const TYPE_HASH: u128 = 0xf75521beb2f68fa36c2f940794c7ba92;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SessionInfo {
@@ -3798,6 +4254,9 @@ pub mod runtime_types {
                 pub n_delay_tranches: u32,
                 pub no_show_slots: u32,
                 pub needed_approvals: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for SessionInfo {
+                const TYPE_HASH: u128 = 0x5c29e31afac5b0ec1ddf404fffb1ef33;
             }
         }
     }
@@ -3930,6 +4389,9 @@ pub mod runtime_types {
             #[codec(index = 99u8)]
             XcmPallet(super::super::runtime_types::pallet_xcm::pallet::Call),
         }
+        impl ::ferroscale_runtime_types::TypeHash for Call {
+            const TYPE_HASH: u128 = 0x92b1b9b8c3d2a2a42dc6e1bbadcec669;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Event {
             #[codec(index = 0u8)]
@@ -4032,6 +4494,9 @@ pub mod runtime_types {
             ),
             #[codec(index = 99u8)]
             XcmPallet(super::super::runtime_types::pallet_xcm::pallet::Event),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Event {
+            const TYPE_HASH: u128 = 0x3e4ce745b4a1f8f6eb847a0d3287d476;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct NposCompactSolution16 {
@@ -4219,6 +4684,9 @@ pub mod runtime_types {
                 ),
             >,
         }
+        impl ::ferroscale_runtime_types::TypeHash for NposCompactSolution16 {
+            const TYPE_HASH: u128 = 0x190e9e630663b3dda50571580d192a17;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum OriginCaller {
             #[codec(index = 0u8)]
@@ -4248,6 +4716,9 @@ pub mod runtime_types {
             #[codec(index = 5u8)]
             Void(super::super::runtime_types::sp_core::Void),
         }
+        impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
+            const TYPE_HASH: u128 = 0x1d77c98eeff79cae555d8ca5c0814a11;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ProxyType {
             #[codec(index = 0u8)]
@@ -4265,8 +4736,14 @@ pub mod runtime_types {
             #[codec(index = 7u8)]
             Auction,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ProxyType {
+            const TYPE_HASH: u128 = 0x276d24a2e9acaf254c1e97557567ec42;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Runtime;
+        impl ::ferroscale_runtime_types::TypeHash for Runtime {
+            const TYPE_HASH: u128 = 0x723086ea4984a4f2bd7f63d9df16eed0;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SessionKeys {
             pub grandpa: super::super::runtime_types::sp_finality_grandpa::app::Public,
@@ -4275,6 +4752,9 @@ pub mod runtime_types {
             pub para_validator: super::super::runtime_types::polkadot_primitives::v0::validator_app::Public,
             pub para_assignment: super::super::runtime_types::polkadot_primitives::v1::assignment_app::Public,
             pub authority_discovery: super::super::runtime_types::sp_authority_discovery::app::Public,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for SessionKeys {
+            const TYPE_HASH: u128 = 0x9457d28ed3358c9722394d4280e38f96;
         }
     }
     pub mod polkadot_runtime_common {
@@ -4306,6 +4786,9 @@ pub mod runtime_types {
                     #[codec(index = 2u8)]
                     cancel_auction,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x7552a4f68b0a064a31ac3642ce1e54ad;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -4322,6 +4805,9 @@ pub mod runtime_types {
                     AuctionEnded,
                     #[codec(index = 6u8)]
                     AlreadyLeasedOut,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xfc4261307e11de6c09cb41dd878d81ae;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -4350,22 +4836,37 @@ pub mod runtime_types {
                     #[codec(index = 6u8)]
                     WinningOffset(u32, u32),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x68cc0d4d55ab9bd591841a6063273977;
+                }
             }
         }
         pub mod claims {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct EcdsaSignature(pub [u8; 65usize]);
+            impl ::ferroscale_runtime_types::TypeHash for EcdsaSignature {
+                const TYPE_HASH: u128 = 0x40381f1b5f7164f9fdf1d1c003b15794;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct EthereumAddress(pub [u8; 20usize]);
+            impl ::ferroscale_runtime_types::TypeHash for EthereumAddress {
+                const TYPE_HASH: u128 = 0xd36d0fa96988abefb7187c0e068ff80e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PrevalidateAttests;
+            impl ::ferroscale_runtime_types::TypeHash for PrevalidateAttests {
+                const TYPE_HASH: u128 = 0x4fe4a94064e4620273c45487224977a0;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum StatementKind {
                 #[codec(index = 0u8)]
                 Regular,
                 #[codec(index = 1u8)]
                 Saft,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for StatementKind {
+                const TYPE_HASH: u128 = 0x78e2bbab33ccd8217b465c7f55075c60;
             }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -4400,6 +4901,9 @@ pub mod runtime_types {
                         maybe_preclaim: Option<::ferroscale_runtime_types::AccountId32>,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x859cae8ac761c400eab16e09dc0ee428;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -4415,6 +4919,9 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     VestedBalanceExists,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x689db770939b38d1d7ca4b5255beff3d;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -4423,6 +4930,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::polkadot_runtime_common::claims::EthereumAddress,
                         u128,
                     ),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x0ba4f3155a49b11f545b154a90cc2793;
                 }
             }
         }
@@ -4534,6 +5044,9 @@ pub mod runtime_types {
                         >,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x4e59173013ec1996d39363e11a2dde35;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -4582,6 +5095,9 @@ pub mod runtime_types {
                     VrfDelayInProgress,
                     #[codec(index = 22u8)]
                     NoLeasePeriod,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x4542262abf531b128c12bb4dbf9b18a5;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -4636,6 +5152,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::polkadot_parachain::primitives::Id,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x24162a8d6fb5f37b0f72fc64bf27bcb4;
+                }
             }
         }
         pub mod paras_registrar {
@@ -4680,6 +5199,9 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     reserve,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x0b3afd488cf5f9f43ee7d0a47e761a75;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -4711,6 +5233,9 @@ pub mod runtime_types {
                     #[codec(index = 13u8)]
                     CannotSwap,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x72b6e384acfe54709908df8b348b23bd;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -4727,6 +5252,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::polkadot_parachain::primitives::Id,
                         ::ferroscale_runtime_types::AccountId32,
                     ),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x1bc875080d835ed9f139359f3a236f5b;
                 }
             }
         }
@@ -4752,12 +5280,18 @@ pub mod runtime_types {
                         para: super::super::super::super::runtime_types::polkadot_parachain::primitives::Id,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xd0147e8c6ba269951a2e49bbf75f794b;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     ParaNotOnboarding,
                     #[codec(index = 1u8)]
                     LeaseError,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x330a1b9fe229483794f5e8599d6c3c54;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -4772,6 +5306,9 @@ pub mod runtime_types {
                         u128,
                         u128,
                     ),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x0fe9d99fe039acfdff892eb259c39283;
                 }
             }
         }
@@ -4968,10 +5505,16 @@ pub mod runtime_types {
                     #[codec(index = 44u8)]
                     set_bypass_consistency_check { new: bool },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x83c2e0265e4b37e30e6ef4da409ea510;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     InvalidNewValue,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x60613384af9fa334f28344d610741105;
                 }
             }
         }
@@ -4984,6 +5527,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Remote,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DisputeLocation {
+                const TYPE_HASH: u128 = 0xb35ae22024a39e8cbc79d0ec6083aa6e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DisputeResult {
                 #[codec(index = 0u8)]
@@ -4991,12 +5537,18 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Invalid,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DisputeResult {
+                const TYPE_HASH: u128 = 0x0e4f039887e5678f159f08014d567f99;
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_unfreeze,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x7aa22035e74c03258ae337e50ad2723b;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -5014,6 +5566,9 @@ pub mod runtime_types {
                     PotentialSpam,
                     #[codec(index = 6u8)]
                     SingleSidedDispute,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xa936ff285f1f2697b75ad7aa99786c3c;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -5034,6 +5589,9 @@ pub mod runtime_types {
                     #[codec(index = 3u8)]
                     Revert(u32),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x188a9bcd300732de317e1b2856a8cc02;
+                }
             }
         }
         pub mod dmp {
@@ -5041,6 +5599,9 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {}
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xe205cdb735409a9080d24645a4d6b5e3;
+                }
             }
         }
         pub mod hrmp {
@@ -5056,6 +5617,9 @@ pub mod runtime_types {
                 pub sender_deposit: u128,
                 pub recipient_deposit: u128,
             }
+            impl ::ferroscale_runtime_types::TypeHash for HrmpChannel {
+                const TYPE_HASH: u128 = 0x55858d8a4454e0a68f079d610e967e64;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HrmpOpenChannelRequest {
                 pub confirmed: bool,
@@ -5064,6 +5628,9 @@ pub mod runtime_types {
                 pub max_message_size: u32,
                 pub max_capacity: u32,
                 pub max_total_size: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HrmpOpenChannelRequest {
+                const TYPE_HASH: u128 = 0x3054d8bfe77efd499eb23353dd00c313;
             }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -5098,6 +5665,9 @@ pub mod runtime_types {
                         channel_id: super::super::super::super::runtime_types::polkadot_parachain::primitives::HrmpChannelId,
                         open_requests: u32,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xb7590ff9206d20a2d72cff054b782f3c;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -5140,6 +5710,9 @@ pub mod runtime_types {
                     #[codec(index = 18u8)]
                     WrongWitness,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x8206b1438a6f5c3a33f832dac69684fe;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -5164,6 +5737,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::polkadot_parachain::primitives::Id,
                         super::super::super::super::runtime_types::polkadot_parachain::primitives::HrmpChannelId,
                     ),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0xadd308a71ece479f81418e080f080417;
                 }
             }
         }
@@ -5197,6 +5773,9 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {}
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x6a7f099fd4d368e9645e314224f6095b;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -5258,6 +5837,9 @@ pub mod runtime_types {
                     #[codec(index = 28u8)]
                     BitfieldReferencesFreedCore,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0x6c5c8ef1e1d359163d5420d0f90c21eb;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -5287,6 +5869,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::polkadot_primitives::v1::CoreIndex,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x9d8a3feb6b6c7542e669a9d3b530a66d;
+                }
             }
         }
         pub mod initializer {
@@ -5301,12 +5886,18 @@ pub mod runtime_types {
                 >,
                 pub session_index: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BufferedSessionChange {
+                const TYPE_HASH: u128 = 0x5999be50ee8e2e6f4e89416cb9a5cafe;
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_approve { up_to: u32 },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xf627bd90fed087a1d46082e0ed182ed9;
                 }
             }
         }
@@ -5320,6 +5911,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::polkadot_parachain::primitives::Id,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Origin {
+                    const TYPE_HASH: u128 = 0x5f4628140e12384b6e904b0512c46017;
+                }
             }
         }
         pub mod paras {
@@ -5329,6 +5923,9 @@ pub mod runtime_types {
                 pub genesis_head: super::super::super::runtime_types::polkadot_parachain::primitives::HeadData,
                 pub validation_code: super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCode,
                 pub parachain: bool,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ParaGenesisArgs {
+                const TYPE_HASH: u128 = 0x476d0223306c5a776966244d84ca27bc;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ParaLifecycle {
@@ -5346,6 +5943,9 @@ pub mod runtime_types {
                 OffboardingParathread,
                 #[codec(index = 6u8)]
                 OffboardingParachain,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ParaLifecycle {
+                const TYPE_HASH: u128 = 0x3aef6432b0e1ee00907c9d29d7a1401b;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParaPastCodeMeta<N> {
@@ -5434,6 +6034,9 @@ pub mod runtime_types {
                         signature: super::super::super::super::runtime_types::polkadot_primitives::v0::validator_app::Signature,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0xde9ea5586f27abc122c92f9b5e7dc064;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -5460,6 +6063,9 @@ pub mod runtime_types {
                     PvfCheckSubjectInvalid,
                     #[codec(index = 11u8)]
                     PvfCheckDisabled,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xd9caa2d6ce659e7ec3ea09679729195f;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -5500,6 +6106,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::polkadot_parachain::primitives::Id,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0xb29225b1eb474f9dfb46d76a235131e5;
+                }
             }
         }
         pub mod paras_inherent {
@@ -5516,6 +6125,9 @@ pub mod runtime_types {
                         >,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x18347f96dd6fd7a5c575c75fa2ac85e5;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -5531,6 +6143,9 @@ pub mod runtime_types {
                     #[codec(index = 5u8)]
                     DisputeInvalid,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xe97bc911edb7abddaca92f0debea3cac;
+                }
             }
         }
         pub mod scheduler {
@@ -5545,12 +6160,18 @@ pub mod runtime_types {
                     u32,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for AssignmentKind {
+                const TYPE_HASH: u128 = 0xb5eb3bb23f331baa2a25f72a705952c2;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CoreAssignment {
                 pub core: super::super::super::runtime_types::polkadot_primitives::v1::CoreIndex,
                 pub para_id: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
                 pub kind: super::super::super::runtime_types::polkadot_runtime_parachains::scheduler::AssignmentKind,
                 pub group_idx: super::super::super::runtime_types::polkadot_primitives::v1::GroupIndex,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for CoreAssignment {
+                const TYPE_HASH: u128 = 0xa3760b539893b6e6d954cc02b23a3f03;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParathreadClaimQueue {
@@ -5559,10 +6180,16 @@ pub mod runtime_types {
                 >,
                 pub next_core_offset: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ParathreadClaimQueue {
+                const TYPE_HASH: u128 = 0xe994f8a1ca975cacc5b3a335e01b6898;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct QueuedParathread {
                 pub claim: super::super::super::runtime_types::polkadot_primitives::v1::ParathreadEntry,
                 pub core_offset: u32,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for QueuedParathread {
+                const TYPE_HASH: u128 = 0xbea8023ffe5fd164add743c8da626a5e;
             }
         }
         pub mod shared {
@@ -5570,6 +6197,9 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {}
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x973efbcd301b1653012514b0dba20443;
+                }
             }
         }
         pub mod ump {
@@ -5580,12 +6210,18 @@ pub mod runtime_types {
                     #[codec(index = 0u8)]
                     service_overweight { index: u64, weight_limit: u64 },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Call {
+                    const TYPE_HASH: u128 = 0x28d386475cbb2e3d64232aaca7ad0b17;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     UnknownMessageIndex,
                     #[codec(index = 1u8)]
                     WeightOverLimit,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xb4e938036035338a7d81f559b30ec925;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -5616,6 +6252,9 @@ pub mod runtime_types {
                     #[codec(index = 6u8)]
                     OverweightServiced(u64, u64),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Event {
+                    const TYPE_HASH: u128 = 0x1a3f90b67f484e614a87ec9c6d584213;
+                }
             }
         }
     }
@@ -5624,6 +6263,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedU128(pub u128);
+            impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
+                const TYPE_HASH: u128 = 0x17c6bf814d64622dd7b4e4f5fb852442;
+            }
         }
         pub mod per_things {
             use ::parity_scale_codec::{Decode, Encode};
@@ -5643,6 +6285,9 @@ pub mod runtime_types {
                     c.0
                 }
             }
+            impl ::ferroscale_runtime_types::TypeHash for PerU16 {
+                const TYPE_HASH: u128 = 0x1f9dbc5b74e9c2c52e374acccbc858a4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Perbill(pub u32);
             impl ::parity_scale_codec::CompactAs for Perbill {
@@ -5659,10 +6304,19 @@ pub mod runtime_types {
                     c.0
                 }
             }
+            impl ::ferroscale_runtime_types::TypeHash for Perbill {
+                const TYPE_HASH: u128 = 0xea38661ed519891b58df3736ff592d11;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Percent(pub u8);
+            impl ::ferroscale_runtime_types::TypeHash for Percent {
+                const TYPE_HASH: u128 = 0x731b5e2a65bb015f1c4c471dfecc01fe;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Permill(pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for Permill {
+                const TYPE_HASH: u128 = 0xcd9a29b75460287f91b8264ae44aca45;
+            }
         }
     }
     pub mod sp_authority_discovery {
@@ -5672,6 +6326,9 @@ pub mod runtime_types {
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0xd08d8c4ba93692c9722d49441f70e2c2;
+            }
         }
     }
     pub mod sp_consensus_babe {
@@ -5685,10 +6342,16 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             PrimaryAndSecondaryVRFSlots,
         }
+        impl ::ferroscale_runtime_types::TypeHash for AllowedSlots {
+            const TYPE_HASH: u128 = 0xbabcbaea845b74aa0faa3019e95df98c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BabeEpochConfiguration {
             pub c: (u64, u64),
             pub allowed_slots: super::super::runtime_types::sp_consensus_babe::AllowedSlots,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for BabeEpochConfiguration {
+            const TYPE_HASH: u128 = 0xa116187dcd9d7e9d013574be67753d22;
         }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
@@ -5696,6 +6359,9 @@ pub mod runtime_types {
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x83836050a77ef9e999d0993ca8183437;
+            }
         }
         pub mod digests {
             use ::parity_scale_codec::{Decode, Encode};
@@ -5706,6 +6372,9 @@ pub mod runtime_types {
                     c: (u64, u64),
                     allowed_slots: super::super::super::runtime_types::sp_consensus_babe::AllowedSlots,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for NextConfigDescriptor {
+                const TYPE_HASH: u128 = 0xdac1ed507321360973b3e8cb3163dc7f;
             }
         }
     }
@@ -5720,36 +6389,63 @@ pub mod runtime_types {
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Slot(pub u64);
+        impl ::ferroscale_runtime_types::TypeHash for Slot {
+            const TYPE_HASH: u128 = 0xfaffab54497a71f7cf8f219e549782bd;
+        }
     }
     pub mod sp_core {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaquePeerId(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaquePeerId {
+            const TYPE_HASH: u128 = 0x8bfbe099dd9086cea9379d968b8532f5;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Void {}
+        impl ::ferroscale_runtime_types::TypeHash for Void {
+            const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
+        }
         pub mod crypto {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct KeyTypeId(pub [u8; 4usize]);
+            impl ::ferroscale_runtime_types::TypeHash for KeyTypeId {
+                const TYPE_HASH: u128 = 0x268d0d112175a89065e2d6dadeab0a6f;
+            }
         }
         pub mod ecdsa {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 33usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0xd977b39d3ffb0ae2e8dd33a9bfe4533f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 65usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x246b8e8d29e789b35a00da53253aa7e4;
+            }
         }
         pub mod ed25519 {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x00b7604b546bc9fd97d16f304530579f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x170fe7feb740446aa023e6b930e063bb;
+            }
         }
         pub mod offchain {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct OpaqueMultiaddr(pub Vec<u8>);
+            impl ::ferroscale_runtime_types::TypeHash for OpaqueMultiaddr {
+                const TYPE_HASH: u128 = 0x2d36194dc49052bf959d83bc5463e934;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct OpaqueNetworkState {
                 pub peer_id: super::super::super::runtime_types::sp_core::OpaquePeerId,
@@ -5757,13 +6453,22 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_core::offchain::OpaqueMultiaddr,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for OpaqueNetworkState {
+                const TYPE_HASH: u128 = 0x5f72060bababe4a17b0e2a9dd8a476fa;
+            }
         }
         pub mod sr25519 {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x8b8e4f900bb942c1fd2b42b87c895124;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x19abb7b541807ef7b7c542dc9078f869;
+            }
         }
     }
     pub mod sp_finality_grandpa {
@@ -5801,10 +6506,16 @@ pub mod runtime_types {
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::ed25519::Public,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0x864c452a0ac602850f179e40db8d9195;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(
                 pub super::super::super::runtime_types::sp_core::ed25519::Signature,
             );
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0xa956545a6f547e4ed4c4b4ad4fff0817;
+            }
         }
     }
     pub mod sp_npos_elections {
@@ -5814,6 +6525,9 @@ pub mod runtime_types {
             pub minimal_stake: u128,
             pub sum_stake: u128,
             pub sum_stake_squared: u128,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ElectionScore {
+            const TYPE_HASH: u128 = 0x1c6dcf1c640f4cb18786052a1089030c;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Support<AccountId> {
@@ -5831,6 +6545,9 @@ pub mod runtime_types {
             Overflow,
             #[codec(index = 2u8)]
             DivisionByZero,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
+            const TYPE_HASH: u128 = 0x168805f735c6fb89ef459c8df4cd6ba0;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum DispatchError {
@@ -5853,10 +6570,16 @@ pub mod runtime_types {
             #[codec(index = 8u8)]
             Arithmetic(super::super::runtime_types::sp_runtime::ArithmeticError),
         }
+        impl ::ferroscale_runtime_types::TypeHash for DispatchError {
+            const TYPE_HASH: u128 = 0xb533c5dcd53646f017c50ef0df1d37cb;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ModuleError {
             pub index: u8,
             pub error: u8,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ModuleError {
+            const TYPE_HASH: u128 = 0xfcffefa1192356d25ddeda804cc37568;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSignature {
@@ -5867,6 +6590,9 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Ecdsa(super::super::runtime_types::sp_core::ecdsa::Signature),
         }
+        impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
+            const TYPE_HASH: u128 = 0x4b741ea82cea99bbacea6339ab8f8396;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSigner {
             #[codec(index = 0u8)]
@@ -5875,6 +6601,9 @@ pub mod runtime_types {
             Sr25519(super::super::runtime_types::sp_core::sr25519::Public),
             #[codec(index = 2u8)]
             Ecdsa(super::super::runtime_types::sp_core::ecdsa::Public),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for MultiSigner {
+            const TYPE_HASH: u128 = 0x904024c42cadb61bbd1e2a1c7255d9c8;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TokenError {
@@ -5893,6 +6622,9 @@ pub mod runtime_types {
             #[codec(index = 6u8)]
             Unsupported,
         }
+        impl ::ferroscale_runtime_types::TypeHash for TokenError {
+            const TYPE_HASH: u128 = 0xf7cb9cb459e29aca3fe4213b90ed65fa;
+        }
         pub mod generic {
             pub mod digest {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -5901,6 +6633,9 @@ pub mod runtime_types {
                     pub logs: Vec<
                         super::super::super::super::runtime_types::sp_runtime::generic::digest::DigestItem,
                     >,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Digest {
+                    const TYPE_HASH: u128 = 0x4bd21bb3a16398e294ae279fa98d78c8;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum DigestItem {
@@ -5914,6 +6649,9 @@ pub mod runtime_types {
                     Other(Vec<u8>),
                     #[codec(index = 8u8)]
                     RuntimeEnvironmentUpdated,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for DigestItem {
+                    const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
                 }
             }
             pub mod era {
@@ -6433,6 +7171,9 @@ pub mod runtime_types {
                     #[codec(index = 255u8)]
                     Mortal255(u8),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Era {
+                    const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
+                }
             }
             pub mod header {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -6451,6 +7192,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlakeTwo256;
+            impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
+                const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
+            }
         }
     }
     pub mod sp_session {
@@ -6460,6 +7204,9 @@ pub mod runtime_types {
             pub session: u32,
             pub trie_nodes: Vec<Vec<u8>>,
             pub validator_count: u32,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for MembershipProof {
+            const TYPE_HASH: u128 = 0x05d944c26a6fd386310fe00e0acf711a;
         }
     }
     pub mod sp_staking {
@@ -6485,6 +7232,9 @@ pub mod runtime_types {
             pub transaction_version: u32,
             pub state_version: u8,
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeVersion {
+            const TYPE_HASH: u128 = 0x0eb0a72f804cbb5f944e34cf8d8b4948;
+        }
     }
     pub mod xcm {
         use ::parity_scale_codec::{Decode, Encode};
@@ -6495,12 +7245,18 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             V1(super::super::runtime_types::xcm::v1::multiasset::MultiAssets),
         }
+        impl ::ferroscale_runtime_types::TypeHash for VersionedMultiAssets {
+            const TYPE_HASH: u128 = 0x2e5f59b6f4f34bbcc4e7061aa1f16436;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedMultiLocation {
             #[codec(index = 0u8)]
             V0(super::super::runtime_types::xcm::v0::multi_location::MultiLocation),
             #[codec(index = 1u8)]
             V1(super::super::runtime_types::xcm::v1::multilocation::MultiLocation),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for VersionedMultiLocation {
+            const TYPE_HASH: u128 = 0xe3a5f744f9257f464bc47b7cbd34eec5;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedResponse {
@@ -6510,6 +7266,9 @@ pub mod runtime_types {
             V1(super::super::runtime_types::xcm::v1::Response),
             #[codec(index = 2u8)]
             V2(super::super::runtime_types::xcm::v2::Response),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for VersionedResponse {
+            const TYPE_HASH: u128 = 0x9a3304989ce951133d42a76d93780f2f;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedXcm {
@@ -6526,6 +7285,9 @@ pub mod runtime_types {
             pub struct DoubleEncoded {
                 pub encoded: Vec<u8>,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DoubleEncoded {
+                const TYPE_HASH: u128 = 0x9f4f15250b777d3097919b1e32349176;
+            }
         }
         pub mod v0 {
             use ::parity_scale_codec::{Decode, Encode};
@@ -6540,6 +7302,9 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 Xcm,
             }
+            impl ::ferroscale_runtime_types::TypeHash for OriginKind {
+                const TYPE_HASH: u128 = 0x156b656d3d0c6b9373c7c92bc7a041a9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Response {
                 #[codec(index = 0u8)]
@@ -6548,6 +7313,9 @@ pub mod runtime_types {
                         super::super::super::runtime_types::xcm::v0::multi_asset::MultiAsset,
                     >,
                 ),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Response {
+                const TYPE_HASH: u128 = 0xb5c7065d67357d3dc65cb4ea521ea8e1;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Xcm {
@@ -6652,6 +7420,9 @@ pub mod runtime_types {
                     #[codec(index = 6u8)]
                     Judicial,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for BodyId {
+                    const TYPE_HASH: u128 = 0x4793f9aa6edc9b153b5f582c9633d114;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum BodyPart {
                     #[codec(index = 0u8)]
@@ -6679,6 +7450,9 @@ pub mod runtime_types {
                         #[codec(compact)]
                         denom: u32,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for BodyPart {
+                    const TYPE_HASH: u128 = 0xdd0039bbe1c8282d3a40951e88f812ff;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Junction {
@@ -6716,6 +7490,9 @@ pub mod runtime_types {
                         part: super::super::super::super::runtime_types::xcm::v0::junction::BodyPart,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junction {
+                    const TYPE_HASH: u128 = 0x99cabd9e01bd1e0dede288e5bad6322b;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum NetworkId {
                     #[codec(index = 0u8)]
@@ -6726,6 +7503,9 @@ pub mod runtime_types {
                     Polkadot,
                     #[codec(index = 3u8)]
                     Kusama,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for NetworkId {
+                    const TYPE_HASH: u128 = 0x30d753f3c5661ca60719ea8b98a909ae;
                 }
             }
             pub mod multi_asset {
@@ -6770,6 +7550,9 @@ pub mod runtime_types {
                         class: super::super::super::super::runtime_types::xcm::v0::multi_location::MultiLocation,
                         instance: super::super::super::super::runtime_types::xcm::v1::multiasset::AssetInstance,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for MultiAsset {
+                    const TYPE_HASH: u128 = 0x6ce3b52b3d4e3cfcac54312a50d574af;
                 }
             }
             pub mod multi_location {
@@ -6838,6 +7621,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v0::junction::Junction,
                         super::super::super::super::runtime_types::xcm::v0::junction::Junction,
                     ),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for MultiLocation {
+                    const TYPE_HASH: u128 = 0xb464b89e4af9901dc9e7b8edd2844444;
                 }
             }
             pub mod order {
@@ -6922,6 +7708,9 @@ pub mod runtime_types {
                 ),
                 #[codec(index = 1u8)]
                 Version(u32),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Response {
+                const TYPE_HASH: u128 = 0x74771a4e9673a198dc1d1d832b3c7167;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Xcm {
@@ -7042,6 +7831,9 @@ pub mod runtime_types {
                         part: super::super::super::super::runtime_types::xcm::v0::junction::BodyPart,
                     },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junction {
+                    const TYPE_HASH: u128 = 0x138fb3cc00eca583f954f689fcb5303c;
+                }
             }
             pub mod multiasset {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -7053,6 +7845,9 @@ pub mod runtime_types {
                     ),
                     #[codec(index = 1u8)]
                     Abstract(Vec<u8>),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for AssetId {
+                    const TYPE_HASH: u128 = 0xa02712494933887a001427e95b8a4fcc;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetInstance {
@@ -7071,6 +7866,9 @@ pub mod runtime_types {
                     #[codec(index = 6u8)]
                     Blob(Vec<u8>),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
+                    const TYPE_HASH: u128 = 0x63d9a6ad31e7c9b7b579da3c6a10c709;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
@@ -7080,10 +7878,16 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v1::multiasset::AssetInstance,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Fungibility {
+                    const TYPE_HASH: u128 = 0x692c8a84e6b80a50c5d44ce878402cda;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAsset {
                     pub id: super::super::super::super::runtime_types::xcm::v1::multiasset::AssetId,
                     pub fun: super::super::super::super::runtime_types::xcm::v1::multiasset::Fungibility,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for MultiAsset {
+                    const TYPE_HASH: u128 = 0xe745ca26aa7353576d092b46056d9504;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum MultiAssetFilter {
@@ -7096,18 +7900,27 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v1::multiasset::WildMultiAsset,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for MultiAssetFilter {
+                    const TYPE_HASH: u128 = 0x30e9569b26904e3c6d88f3da5c5eaade;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAssets(
                     pub Vec<
                         super::super::super::super::runtime_types::xcm::v1::multiasset::MultiAsset,
                     >,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for MultiAssets {
+                    const TYPE_HASH: u128 = 0xfa803bfd0f06aab2b04a7515f1ff8fa2;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
                     #[codec(index = 1u8)]
                     NonFungible,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
+                    const TYPE_HASH: u128 = 0xa7d7d8567631e93c38ae29a99e5c8228;
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildMultiAsset {
@@ -7118,6 +7931,9 @@ pub mod runtime_types {
                         id: super::super::super::super::runtime_types::xcm::v1::multiasset::AssetId,
                         fun: super::super::super::super::runtime_types::xcm::v1::multiasset::WildFungibility,
                     },
+                }
+                impl ::ferroscale_runtime_types::TypeHash for WildMultiAsset {
+                    const TYPE_HASH: u128 = 0xe214dd9681c949f2e96180f55bb0f40d;
                 }
             }
             pub mod multilocation {
@@ -7187,10 +8003,16 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::xcm::v1::junction::Junction,
                     ),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Junctions {
+                    const TYPE_HASH: u128 = 0x811883d8b2f44987560aab9b7e48a9dd;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiLocation {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::xcm::v1::multilocation::Junctions,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for MultiLocation {
+                    const TYPE_HASH: u128 = 0x755eb068aad450a2ed5d0e455590988a;
                 }
             }
             pub mod order {
@@ -7419,12 +8241,18 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 Version(u32),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Response {
+                const TYPE_HASH: u128 = 0xb7517faa20ee095d0469697524baba0a;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum WeightLimit {
                 #[codec(index = 0u8)]
                 Unlimited,
                 #[codec(index = 1u8)]
                 Limited(#[codec(compact)] u64),
+            }
+            impl ::ferroscale_runtime_types::TypeHash for WeightLimit {
+                const TYPE_HASH: u128 = 0xcbdb07b893c9d8267bfe635f7c4eaa05;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Xcm(
@@ -7487,6 +8315,9 @@ pub mod runtime_types {
                     #[codec(index = 25u8)]
                     WeightNotComputable,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Error {
+                    const TYPE_HASH: u128 = 0xca1a80c6220316c0b766df4c754dc09b;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Outcome {
                     #[codec(index = 0u8)]
@@ -7500,6 +8331,9 @@ pub mod runtime_types {
                     Error(
                         super::super::super::super::runtime_types::xcm::v2::traits::Error,
                     ),
+                }
+                impl ::ferroscale_runtime_types::TypeHash for Outcome {
+                    const TYPE_HASH: u128 = 0xd7604efc54d96b11339e009afb209d5f;
                 }
             }
         }
@@ -17081,6 +17915,701 @@ pub mod pallets {
         }
     }
 }
+/// The structural hash (`ferroscale_core::type_hash`) of each metadata
+/// type these types were generated from, by type id, ascending: a
+/// generated decoder fits another runtime's type exactly when the
+/// hashes are equal.
+pub const TYPE_HASHES: &[(u32, u128)] = &[
+    (0u32, 0x38c7384411c683cd0346fd725ea09f4f),
+    (1u32, 0x8463e270225e0c4a32edb93a9c84306b),
+    (2u32, 0x4b6b0c0ce7fe8777db3783842421e595),
+    (3u32, 0x0b477d4b4004017b04937cbc14f4fc79),
+    (4u32, 0xb6751e5067260a853945a1079d1ff28e),
+    (5u32, 0x461dc26968b2af0b46a6a4d33cbc03d5),
+    (6u32, 0xb123a029f003355dbd7f4d247974b7bd),
+    (7u32, 0x9a709b3df7e20a703ebc610edc336d07),
+    (8u32, 0x050af23758a672fa4e41a23e9e08a624),
+    (9u32, 0xa8515a2cea5146e21a5ec63790aabcc6),
+    (10u32, 0xdafb2ca4afce8bb26c1d442e99431eac),
+    (11u32, 0x4bd21bb3a16398e294ae279fa98d78c8),
+    (12u32, 0x5235939b123970a2aef98cc3b0e5997e),
+    (13u32, 0xf27901c7e20beb244f1a5c955d775547),
+    (14u32, 0x16e8a97389f31b84bbc63d16e5db6085),
+    (15u32, 0x3c268e171ee3db6a5e823dcea9c4edaa),
+    (16u32, 0xaedcedaf64a51490bec4383a34ce4b55),
+    (17u32, 0x3e4ce745b4a1f8f6eb847a0d3287d476),
+    (18u32, 0x789bd9a24e4d843d68e8969eead07150),
+    (19u32, 0x24e3da7e63ca5f95d824df55ed5481d7),
+    (20u32, 0xaf0d81d968b080fcc80c74c31f18f365),
+    (21u32, 0x8a7aded4a7c8828c4c26611bbe4d64f5),
+    (22u32, 0xb533c5dcd53646f017c50ef0df1d37cb),
+    (23u32, 0xfcffefa1192356d25ddeda804cc37568),
+    (24u32, 0xf7cb9cb459e29aca3fe4213b90ed65fa),
+    (25u32, 0x168805f735c6fb89ef459c8df4cd6ba0),
+    (26u32, 0x343eb0c5487c452245e9f34819fb747c),
+    (27u32, 0xd42fdc0369446a08852c89d1673dbef1),
+    (28u32, 0x328ea2200f6da194fcd04394d3985b07),
+    (29u32, 0x94d5b576e7ec6e3824f7bd12479aff81),
+    (30u32, 0x29580f370851329f5f15c0d27a96b97b),
+    (31u32, 0x6e641ac8e896dc6330ccdb28cb676f51),
+    (32u32, 0x7e0df07783ebd43e0f82ea9be42200fd),
+    (33u32, 0x4097451d3c4058c8c2a21ba72945312d),
+    (34u32, 0x04d9222e90ba81eb7174181997cdf4a4),
+    (35u32, 0xd89f45e9f0959fda4c26d9d7f21a7402),
+    (36u32, 0xba9809669db6b8b0be23326fb237d50e),
+    (37u32, 0x1eef9b35b82a46f0273635094fb33e47),
+    (38u32, 0x75fd34d963171df315aa7cc8ba7554be),
+    (39u32, 0x6e2f92ca0dadd93acbb970f5566205dc),
+    (40u32, 0xf06ec72dc70fa96bc44aa3c324978331),
+    (41u32, 0x08745c3ef3779e8e34c67446d7728c5c),
+    (42u32, 0x17fc32e18463442cde59dbc115d5a8c3),
+    (43u32, 0x864c452a0ac602850f179e40db8d9195),
+    (44u32, 0x00b7604b546bc9fd97d16f304530579f),
+    (45u32, 0x50749b6eb587833c093693a0e23aa623),
+    (46u32, 0x540c0013dd110c40c0fa8ff6daeeaeb4),
+    (47u32, 0x8b8e4f900bb942c1fd2b42b87c895124),
+    (48u32, 0xc7920211d1e0c7b62449fa96acc479d0),
+    (49u32, 0x676c3986b1224221ae2685b314079a40),
+    (50u32, 0xb94681c11d212042f0a8db7db8e84d98),
+    (51u32, 0x9cedcc264851f537d8c3cf775b18c34a),
+    (52u32, 0x5252d55103c1a98780c7bec79c8206fb),
+    (53u32, 0x459cd631955a7ff7b50af11692da8567),
+    (54u32, 0x4c4fdf4b325b459981eaeac3bd92298d),
+    (55u32, 0xd677850b032279c3addf325cf0992371),
+    (56u32, 0xe2c177263eb091750c15ddb86e787754),
+    (57u32, 0x92a4ef3f430d974d564a9fa65d5ebe20),
+    (58u32, 0x3908242ec16ce0638a88ce05a1d88411),
+    (59u32, 0xbe279af57e42d90a1ffca8532693f852),
+    (60u32, 0x7b493d612a3ced2b75c747fbd772ea02),
+    (61u32, 0xbe279af57e42d90a1ffca8532693f852),
+    (62u32, 0x27814961928a9992e1e94919a477f721),
+    (63u32, 0xba712f65897e2361808248be026fd5dd),
+    (64u32, 0x4e5ce5d0118df9c250df8a133d560a12),
+    (65u32, 0x1f5803831fdbf496e8619751d9cc56c3),
+    (66u32, 0xa1649410eca3da7bdf57161c4eb44c05),
+    (67u32, 0x0ba4f3155a49b11f545b154a90cc2793),
+    (68u32, 0xd36d0fa96988abefb7187c0e068ff80e),
+    (69u32, 0xfd38940ee1a0b23a1232cdd2c30817a9),
+    (70u32, 0x45aa9c23aec65f0168ae05102bbc60f4),
+    (71u32, 0x8647d211de23c17e96ee95f7e5dcc9ae),
+    (72u32, 0x378e6e1d07c14db31f05964944378e6b),
+    (73u32, 0x9769d062105e38016a3ab99b3203b6e2),
+    (74u32, 0x276d24a2e9acaf254c1e97557567ec42),
+    (75u32, 0x45ac07c1ba2f1ddf01471869538a3073),
+    (76u32, 0xe22ccf1f072a1f1f19a9c1079245d4a6),
+    (77u32, 0xda22f8b41ce28a1cde63daa77dda6fc9),
+    (78u32, 0xba15fd1a01304764afe6179458070c5f),
+    (79u32, 0x57cd5b92f1fd9bad53f9492115eefc79),
+    (80u32, 0xae8357faf69d99476cedcb51deb73874),
+    (81u32, 0xc66efa49aa0dcd247b5503b81fc401a0),
+    (82u32, 0x9453b5d080e58627f66deebd4540d8a9),
+    (83u32, 0x65f475b1066438c5b513b2e35bb9f8d8),
+    (84u32, 0x9d8a3feb6b6c7542e669a9d3b530a66d),
+    (85u32, 0x0d1f34b79d88ad9f3a01a08d8c307626),
+    (86u32, 0x6594ceccf7701d5d6e2dd58c98dc3f90),
+    (87u32, 0x0c296d958b96851385abed99015151d1),
+    (88u32, 0xc70e4075a08a0eb79a93cfedb4d2c3d1),
+    (89u32, 0xd80314bafb843ebd709e634cb44ca4ed),
+    (90u32, 0x19abb7b541807ef7b7c542dc9078f869),
+    (91u32, 0x30360dbbfc76ca6fe8a560bd093aeb15),
+    (92u32, 0xd0d2ce09751b85e6baf52370dd5021a1),
+    (93u32, 0x0917e7f801f6732d8e848d1124e50615),
+    (94u32, 0xf850db7006cf2b5e684cae94766d4c99),
+    (95u32, 0x84059ab3c8ed1e4ecd0aab563a08497a),
+    (96u32, 0xb29225b1eb474f9dfb46d76a235131e5),
+    (97u32, 0x1a3f90b67f484e614a87ec9c6d584213),
+    (98u32, 0xd7604efc54d96b11339e009afb209d5f),
+    (99u32, 0xca1a80c6220316c0b766df4c754dc09b),
+    (100u32, 0xadd308a71ece479f81418e080f080417),
+    (101u32, 0xfa6d8b8145c93860ec27b47ae9da5b3a),
+    (102u32, 0x188a9bcd300732de317e1b2856a8cc02),
+    (103u32, 0xa4d562fb8216b4923f3339af51bbebf8),
+    (104u32, 0xb35ae22024a39e8cbc79d0ec6083aa6e),
+    (105u32, 0x0e4f039887e5678f159f08014d567f99),
+    (106u32, 0x1bc875080d835ed9f139359f3a236f5b),
+    (107u32, 0x0fe9d99fe039acfdff892eb259c39283),
+    (108u32, 0x68cc0d4d55ab9bd591841a6063273977),
+    (109u32, 0x24162a8d6fb5f37b0f72fc64bf27bcb4),
+    (110u32, 0x27a7fcc653b095b29d3c4b4f0b17b497),
+    (111u32, 0x755eb068aad450a2ed5d0e455590988a),
+    (112u32, 0x811883d8b2f44987560aab9b7e48a9dd),
+    (113u32, 0x138fb3cc00eca583f954f689fcb5303c),
+    (114u32, 0x7723bfdaae02eeb3d4d1f0e8cdada9d6),
+    (115u32, 0x30d753f3c5661ca60719ea8b98a909ae),
+    (116u32, 0x6adfd57731f1d0c325fce3927dd6d3de),
+    (117u32, 0x4793f9aa6edc9b153b5f582c9633d114),
+    (118u32, 0xdd0039bbe1c8282d3a40951e88f812ff),
+    (119u32, 0x9c6f905c1dcd90bf1b707b1b3537063e),
+    (120u32, 0x4b367f4943160762c4591892b571d174),
+    (121u32, 0x38b3ea994b84ae95d915a279cf97d483),
+    (122u32, 0xfa803bfd0f06aab2b04a7515f1ff8fa2),
+    (123u32, 0x1ae7f9d6ee4de15858ace44aa1c6418d),
+    (124u32, 0xe745ca26aa7353576d092b46056d9504),
+    (125u32, 0xa02712494933887a001427e95b8a4fcc),
+    (126u32, 0x692c8a84e6b80a50c5d44ce878402cda),
+    (127u32, 0x63d9a6ad31e7c9b7b579da3c6a10c709),
+    (128u32, 0x784c3b193f5b83408449ae6381a67eff),
+    (129u32, 0xb7517faa20ee095d0469697524baba0a),
+    (130u32, 0x7cd3ae8ccd7a8c7fa3f24c8ca737c941),
+    (131u32, 0xf5467d8c311e0365a11d8a2b5325b3f2),
+    (132u32, 0x156b656d3d0c6b9373c7c92bc7a041a9),
+    (133u32, 0x9f4f15250b777d3097919b1e32349176),
+    (134u32, 0x30e9569b26904e3c6d88f3da5c5eaade),
+    (135u32, 0xe214dd9681c949f2e96180f55bb0f40d),
+    (136u32, 0xa7d7d8567631e93c38ae29a99e5c8228),
+    (137u32, 0xcbdb07b893c9d8267bfe635f7c4eaa05),
+    (138u32, 0x4f0fd6621d7c38ff67cade786340685d),
+    (139u32, 0x2e5f59b6f4f34bbcc4e7061aa1f16436),
+    (140u32, 0x770551581c66260d4b779b80d060f99f),
+    (141u32, 0x6ce3b52b3d4e3cfcac54312a50d574af),
+    (142u32, 0xb464b89e4af9901dc9e7b8edd2844444),
+    (143u32, 0x99cabd9e01bd1e0dede288e5bad6322b),
+    (144u32, 0xe3a5f744f9257f464bc47b7cbd34eec5),
+    (145u32, 0x99cbdc724dfa5168c281d150718acffb),
+    (146u32, 0x6ef4bae355089e829d9096df098eb03e),
+    (147u32, 0xc815aa182230c38e25643faa1ad4f8ed),
+    (148u32, 0xf5c40d6559c675d395a36ffa7dddfa45),
+    (149u32, 0x35dcad917c2d61abb87bb9d5cdba2612),
+    (150u32, 0x3c1d65143250e07e5eb3cb6a68858120),
+    (151u32, 0xea38661ed519891b58df3736ff592d11),
+    (152u32, 0x1b0a9a44627916f3d2850306316ddf02),
+    (153u32, 0x323e3a6501639ed9b42cbecc2ecd0d1a),
+    (154u32, 0xf2008e10e6cd20db8fbaeaacfd3bc977),
+    (155u32, 0x73433795ae978dc77f8cc283c9bf2eab),
+    (156u32, 0xe2cbdd6824b9e47b621d164b3e2ee7de),
+    (157u32, 0x2b53672bd845407304149d56b335812f),
+    (158u32, 0x3a404623bb5fd743d164848b36c1b141),
+    (159u32, 0x2486f7541d02dd2b9b716b0520476e2d),
+    (160u32, 0xa4278e9d6707cf5c00361be6d5ef2adf),
+    (161u32, 0xda07f5ac2c50b8aad1408b364f7852eb),
+    (162u32, 0x0eb0a72f804cbb5f944e34cf8d8b4948),
+    (163u32, 0x6ba6911ddaa164936342512ed5ce6748),
+    (164u32, 0x1c757bcd36a71b1e9defafd7132f95fd),
+    (165u32, 0xdd3fe55a5bdf1bbb08b45a54df9b64ec),
+    (166u32, 0xe1c18e9b519a89d94da3e4570eff5c4c),
+    (167u32, 0x0924a3e0d74064c979f6bb18ec06b1d4),
+    (168u32, 0xebd261d8a52c489e19fdcba1353f151f),
+    (169u32, 0x38fef4948d6d23d3b8db292d30a95a7d),
+    (170u32, 0xef5f6ad4d5d1c54782c4c9f0dcaa7a9b),
+    (171u32, 0x92b1b9b8c3d2a2a42dc6e1bbadcec669),
+    (172u32, 0x9d8f1f5e76bfe5e58f8a9b6540969931),
+    (173u32, 0x5e300117e287c884be315afaa983057d),
+    (174u32, 0xd34b51439eeb58535bdd6d498fd5a390),
+    (175u32, 0x0c7d14c9171b6eb34eebaf74e50097e9),
+    (176u32, 0x5c669dc3480444c06686c8191348f323),
+    (177u32, 0xdca844ef394d05647f17eb644d088e38),
+    (178u32, 0x546666926f99c23d91dcc47e62aaca31),
+    (179u32, 0x83836050a77ef9e999d0993ca8183437),
+    (180u32, 0xfaffab54497a71f7cf8f219e549782bd),
+    (181u32, 0x05d944c26a6fd386310fe00e0acf711a),
+    (182u32, 0xdac1ed507321360973b3e8cb3163dc7f),
+    (183u32, 0x946270105707fd05ddd38d02b99cff15),
+    (184u32, 0xbabcbaea845b74aa0faa3019e95df98c),
+    (185u32, 0x8d4f537b62408891252c21fdf7888df0),
+    (186u32, 0xb02fd3682067ba17d70c9222f786bad0),
+    (187u32, 0x90e62b0e8f56897c98286039f7764eb0),
+    (188u32, 0xceda55d68e5c1f8a41446dabe6f43c96),
+    (189u32, 0x1cf652e5b38fc6faa380e9b6b22c61bb),
+    (190u32, 0xb8bef8f64ffa466b56dbe5c99deb7eec),
+    (191u32, 0xc5723d9eef4abca52e80708fc8e960e2),
+    (192u32, 0xeea4419a7bb787bb00dbda2f10146dfa),
+    (193u32, 0xde1dec38b6e3c142939fe13cb31eec74),
+    (194u32, 0x38a6a8376f92ad183a3948c57f8b9708),
+    (195u32, 0x73e1f3c855c54f686f6aa4478425aa61),
+    (196u32, 0xd38262d4a17cb6498b3e61c2b0caf9f1),
+    (197u32, 0x731b5e2a65bb015f1c4c471dfecc01fe),
+    (198u32, 0x317a5a85007ca9d34f27183eb207c75a),
+    (199u32, 0xe27f0c9c5697d6c17383f677cb06d756),
+    (200u32, 0xa14c9e55e8052b7580d1ccd927247ff4),
+    (201u32, 0x0d32b4c080593555726909f5a46fe6fb),
+    (202u32, 0xb21baafd936adfbd05321ab3e78e0781),
+    (203u32, 0x1fa2d640b1ee2ef83dbe09b05419de8e),
+    (204u32, 0x9457d28ed3358c9722394d4280e38f96),
+    (205u32, 0xc4934db6b387ea5ef38d8a16ba516479),
+    (206u32, 0x9b0164d9e559f4f0f03604e22889c22c),
+    (207u32, 0xd08d8c4ba93692c9722d49441f70e2c2),
+    (208u32, 0xa92b969cf1d01a81e7e10c8c3f6dbe10),
+    (209u32, 0x6f859d67c3db1beaa7eb9a414def2874),
+    (210u32, 0xc03021e0e03b5a03de3f33244506ad26),
+    (211u32, 0xa56acfdeb1931c757245b2e5e02cdc34),
+    (212u32, 0x933aa489591c4f87d4d1365a2b11f741),
+    (213u32, 0xa956545a6f547e4ed4c4b4ad4fff0817),
+    (214u32, 0x170fe7feb740446aa023e6b930e063bb),
+    (215u32, 0xb56f8d2f0a93ee0386d89dc970af8db4),
+    (216u32, 0x97a4482c4eae5928867cb78579b95fe2),
+    (217u32, 0x1456a387d80f478841edeff302086550),
+    (218u32, 0x4c6d68866f1e04d5a09f0b927b1a148b),
+    (219u32, 0xf4c8a3d1cbf8b08f833f687316642bec),
+    (220u32, 0x85d8a1605742028fc3499fa0bffc4f18),
+    (221u32, 0x5f72060bababe4a17b0e2a9dd8a476fa),
+    (222u32, 0x8bfbe099dd9086cea9379d968b8532f5),
+    (223u32, 0xd823150c9d58df064ad5e258821bb694),
+    (224u32, 0x2d36194dc49052bf959d83bc5463e934),
+    (225u32, 0x108cc6113f1e72b93cb6d216c763e506),
+    (226u32, 0x2710a7dd1f9c292d28a51f276115b6a4),
+    (227u32, 0xd1ac7a6538209c5322b7eec2df649905),
+    (228u32, 0x6322f1eb30391c0b5ae289e8c2674f94),
+    (229u32, 0x6e4632070bd2a56a7ca22abb67a70237),
+    (230u32, 0x78ea4b892a5413fc3c7c5ec05810984b),
+    (231u32, 0x51b9793bea44d77aca416cd46b691cc4),
+    (232u32, 0xc5368103373f5a09a2e2b9b0cc13cdcb),
+    (233u32, 0xf39fd2a2dd461a8e9ea6d12c9c8a2ae6),
+    (234u32, 0xe9784a86982f7ac85075d3c358e11650),
+    (235u32, 0xd6dbc07d2bed9f91737b332ed46eb85f),
+    (236u32, 0x859cae8ac761c400eab16e09dc0ee428),
+    (237u32, 0x40381f1b5f7164f9fdf1d1c003b15794),
+    (238u32, 0x5b0db7d0b3b58fe23709a99c1b86d8b4),
+    (239u32, 0x008e4c23f2bc1909eb0f14aed7f2bf93),
+    (240u32, 0x9b8543ddb24215becc60a68ec442e28c),
+    (241u32, 0xd7ba2b644488e669e14e9f0b617345d7),
+    (242u32, 0x78e2bbab33ccd8217b465c7f55075c60),
+    (243u32, 0x679b40672f1c5b30df590e58bbe81791),
+    (244u32, 0xaca5fc06d128fdfafec181732b815f61),
+    (245u32, 0xdf776c47461ca93b82e81062df9a2c13),
+    (246u32, 0xd59131b394de5e686ecadfac64e9fa56),
+    (247u32, 0x1d77c98eeff79cae555d8ca5c0814a11),
+    (248u32, 0xac4eb986fb971eff4771444b2b7f20c3),
+    (249u32, 0xc0ebb0ea7da61549a8404f202f3f2a33),
+    (250u32, 0xc0ebb0ea7da61549a8404f202f3f2a33),
+    (251u32, 0x5f4628140e12384b6e904b0512c46017),
+    (252u32, 0x81d0f866aef34043a67caf6757e9d26f),
+    (253u32, 0xe86ad659c4afa394f4d190a1d8b24690),
+    (254u32, 0xa3e20ba01849cef826750c6a0c8ce28c),
+    (255u32, 0xe2525c83294c2843be81177095a2686e),
+    (256u32, 0x2993441c78cf2568e11f531fac5053f6),
+    (257u32, 0xe7925e69dae56e36aeb21b67a41f4a35),
+    (258u32, 0xb925a474be1a8158f30e5de8d67a3a38),
+    (259u32, 0x8cee877c045ac240345079dbade67f40),
+    (260u32, 0xac85a8758e88af754c8bf154091efdbe),
+    (261u32, 0x594b7da3e23a06db03e7cd97975ac7c2),
+    (262u32, 0xb27f9dea70802d749361d425c90dad84),
+    (263u32, 0x8e819d157018d82582ca58eb6ecf5d16),
+    (264u32, 0xe156c911d92595caacf638a27b48489f),
+    (265u32, 0xf5d222a6f76e3c91471945f7e669ecf0),
+    (266u32, 0xf546f8bd368b100021882b16f9316281),
+    (267u32, 0x91b471bded02181ec73689a8a1621402),
+    (268u32, 0x20e460e5f731f8a132a69ebb16ffebd1),
+    (269u32, 0xd95724a2cf73a1b8e6ac4d68ca2fa928),
+    (270u32, 0x76a3b94cb97412fee4315691c89231f6),
+    (271u32, 0x364b3453512f370b5213f09a51f87ca3),
+    (272u32, 0x71ac1e84224d4ec71aa99fe3af018fca),
+    (273u32, 0x22c7f04502f0c8093908af97e3803522),
+    (274u32, 0xa73eaadf54f44a53d30e646935320cb7),
+    (275u32, 0xe4a691f2d880216632487e301830790a),
+    (276u32, 0x341cc47cddbb3cae2e7227efa5189a33),
+    (277u32, 0x24eaeb228abed0ac7ae7fa6a04a61df2),
+    (278u32, 0x50612526eb46a39fede30a14935ae7f3),
+    (279u32, 0xfde5964831d1ce97160b2fde0940f22b),
+    (280u32, 0x41ac5632f5ecf39fda98b16d2e409c04),
+    (281u32, 0x8359f9c00c1d971027dfeb13a52b1db1),
+    (282u32, 0xed9629f0ce5b6bbd91e356af3a69f701),
+    (283u32, 0x9e0652b438776e108dbe3dd78e7b7739),
+    (284u32, 0x84cd876105a6d6e782130f3418f9fbe3),
+    (285u32, 0x45d4e7cd68949d087bc3fabdf7d1c7f5),
+    (286u32, 0x54b4ea98b09e020016ea41392bd35485),
+    (287u32, 0x661f91aa7d04f4b3583d8545bfdc173f),
+    (288u32, 0xe5d0e449d19394cc28520415c2cc4b81),
+    (289u32, 0x10b181332c4c89f4664912311b3cf94a),
+    (290u32, 0x8033b94400eae03807775ab643943e72),
+    (291u32, 0x0bd8b2cdf59bbf120511fe6fb0daf560),
+    (292u32, 0x06a19c4982951969eddaa2c25b3f91e2),
+    (293u32, 0x282ee9076fecbff6702945dc7bda58ac),
+    (294u32, 0xdf6ab91b0a93c526f2a8af7ac7c3e2a9),
+    (295u32, 0x0925e39a7f4ed8c23c4ff99944566024),
+    (296u32, 0x608a617c5ded5f12b5814241ee7b18f0),
+    (297u32, 0x687c65e95006e28fc58df997e7ac460c),
+    (298u32, 0x4b03a4e7081ea415fd1b5636b072620c),
+    (299u32, 0x4c8498f42cdb309235e90368f99691e9),
+    (300u32, 0x683442e55bb5288acb7fc1663a8a8d40),
+    (301u32, 0x890e657c9123ff1247d8b43f3752a4fe),
+    (302u32, 0x43f857eff04fdfcd111b9e4bebbf8bc2),
+    (303u32, 0x190e9e630663b3dda50571580d192a17),
+    (304u32, 0x36df7a82ed86068707299d4a4020f1f1),
+    (305u32, 0x1cb43e50cf90e26eb8e2eb0a34eccda3),
+    (306u32, 0xbf0fd7db027fb4a71c2dd243cebd9250),
+    (307u32, 0xd82617f879ed91e42356bf0116a74a55),
+    (308u32, 0x4f9c2464fb8f8c32d5c87963ac194fcd),
+    (309u32, 0x025366d2914306526a72882d3da1a9f0),
+    (310u32, 0x4ed4e6de19de8e707a81e7d7224a00bd),
+    (311u32, 0x1f9dbc5b74e9c2c52e374acccbc858a4),
+    (312u32, 0x6ef5a15129e03cc6147a70a25168ead8),
+    (313u32, 0x360cb4659bfd29116fddb0421d16ba71),
+    (314u32, 0x715740bf3479a2fa15c869337850086c),
+    (315u32, 0x69e2b8de2f26409be008dc7bd006ea9d),
+    (316u32, 0x2047fee5aab920aa2e0f56ddf0eb1222),
+    (317u32, 0x8687bc6ce47d7264e33f7b0ec5207a5e),
+    (318u32, 0x94fd939b94608990ba2a7a233b6c3743),
+    (319u32, 0x1e5126c716afef37c8cabc50d49b3f48),
+    (320u32, 0xdd3acb91b8a73f071d08358c709a899b),
+    (321u32, 0x45810a2d130859b2fc8ccac6771c2f83),
+    (322u32, 0x048b8b388c947b28acbc75fb78b78688),
+    (323u32, 0xfdce6a9ac1390b6ad00459847eb3f9ea),
+    (324u32, 0x7b414d3375c3364d3998553edf56ae7e),
+    (325u32, 0x608326a879fa6740abd6bb2533a7df18),
+    (326u32, 0xb5189c5a3d59f5898b99f100cbd7ff83),
+    (327u32, 0x4071e476b8fff78f59eaae07e033c109),
+    (328u32, 0xcd40296f0539e492dd7826bec23435ca),
+    (329u32, 0x247d2b340e40b7dc4910cf7316464f40),
+    (330u32, 0x1b204e3a2a7a10dd58da50868e2a1529),
+    (331u32, 0xffe63042ddc1e834e7df0fd13d38422d),
+    (332u32, 0x0a9c243a23133ee312b68dcd9284cb5f),
+    (333u32, 0x8fa8895ff62f30163e14b61a08a3f7ac),
+    (334u32, 0x188b2aeb0193247af475593e6edf2c33),
+    (335u32, 0xf3d312a98e73ec634605bdfb6ec94e1b),
+    (336u32, 0x70cb67c6473b775b6a90b0467c9d1a0a),
+    (337u32, 0x83ba334ac0b5de88bbd2b22656909037),
+    (338u32, 0x3f376f1a4342e7d4e9641a145c3bd561),
+    (339u32, 0x558cdb02226fa74217e47c0eda0a87f0),
+    (340u32, 0xefb569f1f92c70ebd29df5829060b09e),
+    (341u32, 0x33924747062778e90887eca18edeb705),
+    (342u32, 0x5a586b3fb5b1e8210fc928a2ff3ec0bf),
+    (343u32, 0x1b4991a40a69576086c562069ea6e546),
+    (344u32, 0xd9594482cfc465c00d135af25b1b0d12),
+    (345u32, 0xafc1f403e0f81fd94671d35f8311b774),
+    (346u32, 0x5a22c20218bb05712177c07797bd71e5),
+    (347u32, 0xac34944c613f7c42a10bdf0b3b5c2d4a),
+    (348u32, 0x88660246a10acb2693301bdf13f71e15),
+    (349u32, 0x5c8685948e232782aa5f3d75c77cbb8e),
+    (350u32, 0xe3d0385a4f3080a35a269dc3282047d5),
+    (351u32, 0x23047399c36a705f5e4f48f0226e1b4f),
+    (352u32, 0x21f978818b282b475e40820ed60a6266),
+    (353u32, 0x263c322864f43f99d85c19ca194efbf7),
+    (354u32, 0x1c6dcf1c640f4cb18786052a1089030c),
+    (355u32, 0xd586707e8a71f6053a51159ffe2799a1),
+    (356u32, 0x30592e566c2b3326237a00cb47874734),
+    (357u32, 0xfad8230b85ccd23464d1b10573e8e512),
+    (358u32, 0xdbd61fca998bfde66c03f1c0c1dc5132),
+    (359u32, 0x09b11368ec15bb65819f9da839cf993f),
+    (360u32, 0xd39d3c6d196f64b7d80b392e94312d7e),
+    (361u32, 0x83c2e0265e4b37e30e6ef4da409ea510),
+    (362u32, 0x973efbcd301b1653012514b0dba20443),
+    (363u32, 0x6a7f099fd4d368e9645e314224f6095b),
+    (364u32, 0x18347f96dd6fd7a5c575c75fa2ac85e5),
+    (365u32, 0x9401a0d9f6fad4a6abb3c39b36d5c942),
+    (366u32, 0x54fca82567640161fa0a7ede0c7576f7),
+    (367u32, 0xa01aa2d31dcf2c061fe29473c7e44a6d),
+    (368u32, 0xaa1ee992ace18800144706f9e0f9d515),
+    (369u32, 0x6835f7858f8827c423b3959ef865cfe5),
+    (371u32, 0xea15ad74dff93fb7ccdc483e30596993),
+    (372u32, 0x9a28576febe44f4e73d9062855e4357c),
+    (373u32, 0xd9211ec143692fe1efc1d64e47d2d897),
+    (374u32, 0x56d329b27ed8ace53fb4050ce3a14647),
+    (375u32, 0xa61daf73013e88456c97dbee66e4179b),
+    (376u32, 0x414595f5b3fb7d9c743fcf5a15bc4235),
+    (377u32, 0xb05ec5a8ce4a0750a5213cc6faf82835),
+    (378u32, 0x2f0503cc786cda57ff735ed2345dfce2),
+    (379u32, 0x8acfa755970dff7071931f0f0d5aa94c),
+    (380u32, 0xf4cc27b1d8bb61fa1757e37253c9c2b8),
+    (381u32, 0x03317e7468d0d01b8266e2cd0414ae20),
+    (382u32, 0x18a943860ab5f9f771fba117c86fac0c),
+    (383u32, 0x93fee130eb3893e03e1ff3d7f58f48f1),
+    (384u32, 0x9fc33d2c8920acb0fbe081327296d5aa),
+    (385u32, 0x2db4d6d3952e4c0ecb2899fab620d4f7),
+    (386u32, 0x4fe3350803cf503e7b6f08d5467813fb),
+    (387u32, 0xb82e8b57be985712f7d775799fd32ee4),
+    (388u32, 0xf5259fab2e0d2029c259765c31c65e09),
+    (389u32, 0xf3b196a682921ba05e5ceeabb18bd71c),
+    (390u32, 0xde9ea5586f27abc122c92f9b5e7dc064),
+    (391u32, 0xf75521beb2f68fa36c2f940794c7ba92),
+    (392u32, 0xf627bd90fed087a1d46082e0ed182ed9),
+    (393u32, 0xe205cdb735409a9080d24645a4d6b5e3),
+    (394u32, 0x28d386475cbb2e3d64232aaca7ad0b17),
+    (395u32, 0xb7590ff9206d20a2d72cff054b782f3c),
+    (396u32, 0x7aa22035e74c03258ae337e50ad2723b),
+    (397u32, 0x0b3afd488cf5f9f43ee7d0a47e761a75),
+    (398u32, 0xd0147e8c6ba269951a2e49bbf75f794b),
+    (399u32, 0x7552a4f68b0a064a31ac3642ce1e54ad),
+    (400u32, 0x6d15aaacaff969386a78b1f442ff9bf4),
+    (401u32, 0x4e59173013ec1996d39363e11a2dde35),
+    (402u32, 0x6c79874bf79ba43b7db7eaff8cab8821),
+    (403u32, 0x904024c42cadb61bbd1e2a1c7255d9c8),
+    (404u32, 0xd977b39d3ffb0ae2e8dd33a9bfe4533f),
+    (405u32, 0xfa52c76c80178549b5cb2bc04dcaca99),
+    (406u32, 0x55ff44404ba3f13227d59ebcef6dff08),
+    (407u32, 0x4b741ea82cea99bbacea6339ab8f8396),
+    (408u32, 0x246b8e8d29e789b35a00da53253aa7e4),
+    (409u32, 0x5d59cafa84cf1e3b0e5d2db23d94f671),
+    (410u32, 0x45c1e9bcb0787f9a73b468f257a3853a),
+    (411u32, 0xf9cd650014cefb27a6ce823fe872afc1),
+    (412u32, 0x2d66f091911ec3fbef6357bccd78f303),
+    (413u32, 0xa121777a394773c2c65dd9f5ce164335),
+    (414u32, 0x0e82253d313c59d12f03f1d88fc0e1f8),
+    (415u32, 0xb5c7065d67357d3dc65cb4ea521ea8e1),
+    (416u32, 0x4a08318cb03bf793693b11f69d28573a),
+    (417u32, 0x084c1d683a3a95008df3cb6caa5928d5),
+    (418u32, 0x8630e09cf008159a1a36e43d8916e9f0),
+    (419u32, 0x58ab77f88e7ea20b5e88d98d3f580f90),
+    (420u32, 0x74771a4e9673a198dc1d1d832b3c7167),
+    (421u32, 0x7b8da51b83b6ee46e27b65a80c6be231),
+    (422u32, 0x101af14b760571cb8a9ac3abfc797007),
+    (423u32, 0x2ad000cfbfdcea0e34d87ab22b727980),
+    (424u32, 0xdcbb95ae6cb593d09f70628517dec56d),
+    (425u32, 0x0345ed62c4dc373962e01de65116619b),
+    (426u32, 0x9f4f15250b777d3097919b1e32349176),
+    (427u32, 0xda69500af36bc2238abea371fdc60047),
+    (428u32, 0x50b2e8061532ab760d6880ddc95078dc),
+    (429u32, 0xb22d5d53877c169fed1178ea3aadfda9),
+    (430u32, 0x576e781f35ecc3f9e39e3a7b73063c17),
+    (431u32, 0x087d2925160892c17b13cb811e201749),
+    (432u32, 0x8dd4d8a4d9401863ca7d50e529f71b15),
+    (433u32, 0x2f3cb7267a916d30ae80138f108c17bf),
+    (434u32, 0xec012dd9ee9f55ad649517772a2dd5be),
+    (435u32, 0x0d7af3f3b9367c58c9a412e8850107d3),
+    (436u32, 0x95b64f78fac0a21fb6de78e78fb4409b),
+    (437u32, 0x841ac17bbd79689632dc5f0b2864bf12),
+    (438u32, 0x854f983597a199bb92d1ba424262ce89),
+    (439u32, 0xb7f7978496ac8834f8b109b983efadfb),
+    (440u32, 0xc8e9f0e9f9d90a7539b7550a5db093f7),
+    (441u32, 0x8ac92b13389b3f1b5255ff54a28741e6),
+    (442u32, 0xce86944eba7d4c1465f71e8e9edd3431),
+    (443u32, 0x03bd0be11318f267c6d312616df657e0),
+    (444u32, 0xbba1c046055c6ed514c38ccb2039fc99),
+    (445u32, 0xa116187dcd9d7e9d013574be67753d22),
+    (446u32, 0x2967dbdfc44aaa1f2ab92f46817a9836),
+    (447u32, 0x2f9e0525b9c5d2c08d333b4e57edff80),
+    (448u32, 0x4fc4841e944338f8dbc8c5720fbf2603),
+    (449u32, 0x9f8562cdf4fe952c806bb6be1c0c1ab4),
+    (450u32, 0x0fdbec87c6268b61eea4cb6b7edb5443),
+    (451u32, 0x8acd738a21776ab22f6cf626d3029101),
+    (452u32, 0xe35b2e745be3a5f8b3d6b6d6cfad560d),
+    (453u32, 0x28f10b7bb61263dc96ca736925f88eee),
+    (454u32, 0x0d4bcb0fd6556e8cd498d93a08a82387),
+    (455u32, 0x37914dc0363978cb34f903e8d06630fb),
+    (456u32, 0xfe19c83663a86ba1b9b3ee155c2ae7ff),
+    (457u32, 0xd32506e379218a5168070ef7c13b84e0),
+    (458u32, 0x17c6bf814d64622dd7b4e4f5fb852442),
+    (459u32, 0x80ffa4fd46a6d0cf960827bfb10bb23f),
+    (460u32, 0x942a2061b32c7fbe4f8179caccc75d56),
+    (461u32, 0x2712bc9d834ff50261200b280504ddfb),
+    (462u32, 0x2f2a003519adbd9a262b901a6916e9c4),
+    (463u32, 0xd961fc642b1841f2a37566fdaced7c66),
+    (464u32, 0x40a6dbbaed0effd9e96bb10e6f0df7ad),
+    (465u32, 0xf5b4ff14543418ab5bcaa48a23e8621c),
+    (466u32, 0x7510f2f2d08f510089c1de30ef84e44e),
+    (467u32, 0x5e23199e5d1d0ea7ceb207d36ac291dd),
+    (468u32, 0xc6cc92a0227d402f84c19f8f1988bed5),
+    (469u32, 0x09f58c1e858416f597433a4c6647b5ba),
+    (470u32, 0xd3208ef8df3691172f18bcc9ee4af778),
+    (471u32, 0x1874e945044137fac815c246c77f2161),
+    (472u32, 0x771089dcda50cf0ae07e0fb48fed2fd2),
+    (473u32, 0x8c3a57dec487811e508492bbb54fc366),
+    (474u32, 0x007f1ac76f1b684b0036dc747bcafc45),
+    (475u32, 0x647b8b26b5409f8002130eee0dd6cee3),
+    (476u32, 0xd46cebc1fe39784d95526b6b55e9153f),
+    (477u32, 0xff2cb915a7b5b78978b6c67248318d6f),
+    (478u32, 0xfbf03b484daa6270349026ca93fc835a),
+    (479u32, 0xfb0b3b0a0a574b21b4b9cbaa5b489c43),
+    (480u32, 0x23157ab426fbbee2231a524c46c1fa27),
+    (481u32, 0xc0224b01d19ca43ffc0ec8a78e86fb2c),
+    (482u32, 0x2348620c9251ef2684d8a7a6179b513c),
+    (483u32, 0xbf8809507d8ccd5c1a2d64b3267fa4ff),
+    (484u32, 0x47f0bbf15df10492522e318dfe6d9384),
+    (485u32, 0x61374157ec745fe33a01c63985a29a0f),
+    (486u32, 0xb25c4648d37ad3250775f174ba9fda44),
+    (487u32, 0x296ef1e0e0525d9a9e53552c1536c3fc),
+    (488u32, 0x16cc631ae7c26c58f9ab13b9c9f38957),
+    (489u32, 0xd456806addcb9ec06ba930d1d9054955),
+    (490u32, 0xe8e8b214543f8f5965cc415b17177051),
+    (491u32, 0xd536f62a821b42643855d6bdae899a80),
+    (492u32, 0x268d0d112175a89065e2d6dadeab0a6f),
+    (493u32, 0x124b1afd8acef1fa747dc307cb16a09f),
+    (494u32, 0xd1529636135801ed8e726c1021a6ab3a),
+    (495u32, 0x2539d78fac3872eb7f92bc9463e3c711),
+    (496u32, 0xe9259c1eb91418442436dd1526faa1a7),
+    (497u32, 0xa67867b1783ef2ad576b93a25d11d5df),
+    (498u32, 0x1e2c42b9b0f306879dec9e4538e4fb87),
+    (499u32, 0xb7a411b874dbc09f4fb1b8e44be2c203),
+    (500u32, 0x77a4f2ab8ff06ca28a45006fe83d953c),
+    (501u32, 0x2780b9e2417d6966a1c4ba9838785b98),
+    (502u32, 0x31a0c8b971480a0f3cb26fab6261d5d6),
+    (503u32, 0x5ef03a335f50fa767ef9e5045c75011d),
+    (504u32, 0xc3244639836ae81e85cc456e9a723540),
+    (505u32, 0xe2a527594f9bbb0fc2e7344b66a51c2e),
+    (506u32, 0x7d0800b8cc08d8bc8309095e883855e9),
+    (507u32, 0x167869b8e4a8d28ca91e6a51908c4085),
+    (508u32, 0xd0c6cea8591662f120f1e0d73de42f83),
+    (509u32, 0x44a298642963c232f7bd6679ae7e18b9),
+    (510u32, 0x98d40ba2071b430962b96893efeb6ec5),
+    (511u32, 0x03e0ea847090788381fbb503fe2f2b6b),
+    (512u32, 0x4fafba9f3ceaa02a24264c5f322d5a1c),
+    (513u32, 0x78cd39ebf901d578b8c952e761566ede),
+    (514u32, 0x8372eec5854ec2c23901fb6c403248ae),
+    (515u32, 0xee157651cec3bb152629d9c2b58947c0),
+    (516u32, 0xd96186ea28144556696e74f526c6b6ee),
+    (517u32, 0x096435bd8aa922e27685b68020d204c9),
+    (518u32, 0xa58483a50eed13531af362e1d4e780b5),
+    (519u32, 0x9b2e6a42315933a280d06140c1034574),
+    (520u32, 0x53115dadb449eb98799d35f6aa59048e),
+    (521u32, 0x3831a511a894fa411c9a8b6079907bcb),
+    (522u32, 0x8e274c83668eadd097e848bba52becdb),
+    (523u32, 0xc4f6dd128e83ef98d7ac0a1eedebda71),
+    (524u32, 0x1a289db029fb19d7d6de4fdfb39231d1),
+    (525u32, 0x8e274c83668eadd097e848bba52becdb),
+    (526u32, 0x1a289db029fb19d7d6de4fdfb39231d1),
+    (527u32, 0x5781b425392219f9eda7dd1aa8e55574),
+    (528u32, 0x59819e062e360f2006d5cc6c788a378a),
+    (529u32, 0xb9a6529c83f1c6fc84d3aba3332f1644),
+    (530u32, 0xef1ac0238c0f13a5e0248e90cfdd0605),
+    (531u32, 0xa9c7ff10db27552060e84c5c8950697e),
+    (532u32, 0x7482183d8d40b2c5ae08beb8bce282df),
+    (533u32, 0xc8e73d776f4e4b234f4eeb6fb8333760),
+    (534u32, 0xcd9a29b75460287f91b8264ae44aca45),
+    (535u32, 0x0e93b6d48a70466ce33729dfb54b9d2e),
+    (536u32, 0x60e16c7c3115f240734943d4b9251f68),
+    (537u32, 0x840d4024ebf3c3e7994f80e2317793b2),
+    (538u32, 0x689db770939b38d1d7ca4b5255beff3d),
+    (539u32, 0xeca3c7d170a3cf0f9128b6572435a652),
+    (540u32, 0xbb99e93b5039cf060efbf7ffe0daaf99),
+    (541u32, 0x79863b85bf9a625f41ab1fc9e10dd953),
+    (542u32, 0xbce2980bedc56d0197451f0924bcb532),
+    (543u32, 0x3f55e5d2938d07af31b632fd06a59e1a),
+    (544u32, 0xabbc15793665bff7342d3b1b57393685),
+    (545u32, 0x421d31562f9eec7696edb3e7575b973e),
+    (546u32, 0x9dc4ad235cba0ae23f22945c49926dc8),
+    (547u32, 0xde4ab3e8d93be6fd646ada5486572b68),
+    (548u32, 0xec7a19588bc29e80a241ee8050ba46ac),
+    (549u32, 0xd3208ef8df3691172f18bcc9ee4af778),
+    (550u32, 0xc4b3420ee9c1201fbd79a0b12967d8ac),
+    (551u32, 0x36c196e37fb02a1f8ce585bb2d363f64),
+    (552u32, 0x89f6719f7e2b650ae3a0268c7a20c9a4),
+    (553u32, 0x035a54301abbf255238176d745f671bb),
+    (554u32, 0x7f2984fbe407845b8a6de0d9745f9428),
+    (555u32, 0x8c62aec0473d6d73de079a1aa97dad61),
+    (556u32, 0x6fa7658675ebded158a5f444498ed758),
+    (557u32, 0x77cc77492bdc6359c18f5193c7c8daa6),
+    (558u32, 0x2f58f901ac76b6da85456ee707743cb8),
+    (559u32, 0x4cfe60b8272438a760964fa92357e1fc),
+    (560u32, 0x80fd6f9b9637127fbbd87f669192f966),
+    (561u32, 0x041e1e6caa83c301fe139efedaa2d977),
+    (562u32, 0x299e293d15a006f2583ee02c74bf40f9),
+    (563u32, 0xfefbd08a632ce64c318b098cb3b252d6),
+    (564u32, 0x7e5635773c92e717b16ad4fd9cbdf98d),
+    (565u32, 0x43fb5cbf5c1ec62afc1fef08456edcbe),
+    (566u32, 0xe1587b01bfae6f1885f3a6e3ccd11835),
+    (567u32, 0x4dca388c20a2d565410d611a4b90e4b5),
+    (568u32, 0x7dfb2cf8316ce58db56b3825e8c5c955),
+    (569u32, 0x9eb1f03e20fa9174be45956c89289040),
+    (570u32, 0x841ac17bbd79689632dc5f0b2864bf12),
+    (571u32, 0x908d62b56d51268096d1a6f2475e28e4),
+    (572u32, 0xc46fd0aa21c50507c12ff1ab458d63f8),
+    (573u32, 0xf2b5e3dba9d2c579ce4e4c21a933c433),
+    (574u32, 0x0c4b1d0fc058f769a7b8b1b8824181ec),
+    (575u32, 0x2d5045560108b7dc2ac4ced799b09881),
+    (576u32, 0x33e84aa0b71b8674ed0c8d1c76e7d190),
+    (577u32, 0x51f9384ca8019c09c97fa0e7bd05bfd1),
+    (578u32, 0x1000b8c80f99c50142ee4c9f1575f048),
+    (579u32, 0x2f62da129f7830635185182a9bd7b3f4),
+    (580u32, 0x77ec714907be14a9f942f21dfa47682a),
+    (581u32, 0x564c2c1b8950ea74ee77f1fde30b6d66),
+    (582u32, 0xaaafe750718ec4bbecf275ec2c848175),
+    (583u32, 0xabdc2bb4762024795a3bbdb2af76e888),
+    (584u32, 0x89149f839430584a75fd6cc62b448a93),
+    (585u32, 0xde2a692ebcb81cc58d45d38faf13ccb9),
+    (586u32, 0x3fb9a81611bea7c6921ac40aa223c124),
+    (587u32, 0x3162ac34ddfd75f4b67d1911234a1184),
+    (588u32, 0xc38b164944affcc7df7fe7288d6b70da),
+    (589u32, 0x708f34a488129e6a232efddc79f9795c),
+    (590u32, 0xe8963f35b6b289b963e5bc610a6058ec),
+    (591u32, 0x23ae6365abb0a08473bae7a0fa6de5be),
+    (592u32, 0x2fd324865eeb576d6f6a1176159cbbf9),
+    (593u32, 0xda4a6084a8e3efbb1cbc2d0b64ac938f),
+    (594u32, 0x60613384af9fa334f28344d610741105),
+    (595u32, 0xb5ab69df93bd6c73e51b81601729e3f2),
+    (596u32, 0x6aee0292932f1b564687c1fa6fb80299),
+    (597u32, 0xfd9d543e1d94560c99f69bcb9bd25c0e),
+    (598u32, 0x2ac2144056090f3c4e12cc27eb0f49a7),
+    (599u32, 0x6c5c8ef1e1d359163d5420d0f90c21eb),
+    (600u32, 0x28b25b8853d1850b6eb5b521b02af844),
+    (601u32, 0xba914f7eaf2a4d3e763769831c42d238),
+    (602u32, 0x675364b29209650632f6e8c94bcd27c9),
+    (603u32, 0x1cc731ae8bcd857e051d2220dc01716e),
+    (604u32, 0x297b4fa428ddb1fdc1aa22804a91a05d),
+    (605u32, 0xe97bc911edb7abddaca92f0debea3cac),
+    (606u32, 0x52b5de2af5b1dd961577e385882515f0),
+    (607u32, 0xe994f8a1ca975cacc5b3a335e01b6898),
+    (608u32, 0x161fa1b51ac820de2097f4c01aa378dd),
+    (609u32, 0xbea8023ffe5fd164add743c8da626a5e),
+    (610u32, 0x412a89eb6fab51ecd685d3273354240d),
+    (611u32, 0xab8309a0c37c331d4385afb8241d15f6),
+    (612u32, 0xc5cbf7276acf3c93753e13bb8c7f46e7),
+    (613u32, 0x6609f34f33a7fb4a8aaa6ae32f8b3fbb),
+    (614u32, 0x6be0741f4fcce2a96559c984fc381773),
+    (615u32, 0x4fef07870f363274f362438af0c47c2a),
+    (616u32, 0x2d1681128d943adf9ce32663cde0291f),
+    (617u32, 0xa3760b539893b6e6d954cc02b23a3f03),
+    (618u32, 0xb5eb3bb23f331baa2a25f72a705952c2),
+    (619u32, 0x9d588fb1d1e8332ad9d55dfdc1b75e42),
+    (620u32, 0x32b6eec04103ab7dd21e79583009601d),
+    (621u32, 0xac2a83dcb41ff3a7f5659f384a1e410a),
+    (622u32, 0xaeef8d2f66747469c676508766c02630),
+    (623u32, 0x3aef6432b0e1ee00907c9d29d7a1401b),
+    (624u32, 0xa134486a0edfdb562993861813999341),
+    (625u32, 0x986c9b920fecea3d4e3758e3f990444f),
+    (626u32, 0x2f9f6725b161aa74b86d67f41b6f2976),
+    (627u32, 0x0fa1a1e2e039391ed72b33fb1a9ba029),
+    (628u32, 0xab4b17e167792b0828f3149cd623cf97),
+    (629u32, 0x5c92868b866ae76afffd6839e3764a54),
+    (630u32, 0xc966c803f3920ff037cfa1affc18f6e6),
+    (631u32, 0x476d0223306c5a776966244d84ca27bc),
+    (632u32, 0xd9caa2d6ce659e7ec3ea09679729195f),
+    (633u32, 0x8ba0494b4d76df4ba7362eb56ef4f8ed),
+    (634u32, 0x5999be50ee8e2e6f4e89416cb9a5cafe),
+    (635u32, 0xd6a5e1e8372ca0665302ad1f8369a77a),
+    (636u32, 0xe4eee0ac481731b33e4c797993d5ae23),
+    (637u32, 0x4add60a3bbcf453719fefd521e34042f),
+    (638u32, 0xb4e938036035338a7d81f559b30ec925),
+    (639u32, 0x3054d8bfe77efd499eb23353dd00c313),
+    (640u32, 0xc6c6b5b58e31e1809f327cffc358f3b7),
+    (641u32, 0x55858d8a4454e0a68f079d610e967e64),
+    (642u32, 0x440c34af96135fd65d5d7c71c6c7e071),
+    (643u32, 0x5c4295a284fe66541a6334dcb808fe92),
+    (644u32, 0xdd4488848e9b420e0c7300edbfbed94d),
+    (645u32, 0xc3cf7f4248b6b7be6b3169a391cde507),
+    (646u32, 0x6eecce8e1d2995f07366c205c4c54c26),
+    (647u32, 0x8206b1438a6f5c3a33f832dac69684fe),
+    (648u32, 0x95b48e8598aaf1d4f80c78d2c47962ea),
+    (649u32, 0x5c29e31afac5b0ec1ddf404fffb1ef33),
+    (650u32, 0xd537cd2b6b4fc773524ac48d1cff07d2),
+    (651u32, 0xf1019c174f11dd398311ab07d02c51a4),
+    (652u32, 0xc8c6ed5abcb8eb797b3ce59546958b18),
+    (653u32, 0xa936ff285f1f2697b75ad7aa99786c3c),
+    (654u32, 0x55f1f2dc0525b6e891199274d5fb79ae),
+    (655u32, 0x72b6e384acfe54709908df8b348b23bd),
+    (656u32, 0xd48aad610d569ea134c532e71e2a51ea),
+    (657u32, 0x330a1b9fe229483794f5e8599d6c3c54),
+    (658u32, 0x4889bf67e6db4e02455e89f9bb25cc1d),
+    (659u32, 0xa71f9a7507ed3fc1fbf9867cdf9a3f06),
+    (660u32, 0xa5eff14ed2bb4ca6e477de5d560fa3aa),
+    (661u32, 0x8fade873b38711190a82ae8ad1f4c676),
+    (662u32, 0xfc4261307e11de6c09cb41dd878d81ae),
+    (663u32, 0xf76a59351e23ce9b4cf8d93852c164d8),
+    (664u32, 0xd8b50a6c69a615ef64cf49c5cabd18e1),
+    (665u32, 0x4542262abf531b128c12bb4dbf9b18a5),
+    (666u32, 0x0a83a6eac65be833c24bf1fb44977c15),
+    (667u32, 0x19c439889a9da4ea84284e89c754ad9f),
+    (668u32, 0x952f26cd4fbc8cf1222c8b837f329b5d),
+    (669u32, 0x9a3304989ce951133d42a76d93780f2f),
+    (670u32, 0x052c7916b596f819bb6cb2114d18c460),
+    (671u32, 0x09cd4cb8290df9d68cd8a76e6bf3a470),
+    (672u32, 0xc4a01dde9aaef267c4c41ed7baf14e9e),
+    (673u32, 0xb2e7fbd683b13bb07359bb456d4bbcaa),
+    (674u32, 0x33df0d6f60c15a56db46df51f00a5777),
+    (675u32, 0xe1e2b812c5908eb180101e7ba27b6387),
+    (676u32, 0x15ccaca208193abf3c82d72af142439f),
+    (677u32, 0x4ff40c5d05dbb0ac9724726e170c22d1),
+    (678u32, 0x9ec6a446a2fd0780b9ff0a78eabc86de),
+    (679u32, 0xb7b967c68c7b3ce4e4fee063e5bc1f41),
+    (680u32, 0xbd629711509f3fc1e7ea4eb6182fbaa6),
+    (681u32, 0xa8dbe6a5a09c7e8777473d96ea2e825c),
+    (682u32, 0xc51f130b0ca8e01028a916460b511a18),
+    (683u32, 0xc5ad8b8778b97b20e45f54923375cd8e),
+    (684u32, 0x36520d67ec6006fac8f570bb3a3c4812),
+    (685u32, 0x13c22df9f6cbc059fece62142c8596dc),
+    (686u32, 0xa7c70a08294a261fccbbb88dc0791c09),
+    (687u32, 0x8c2d64d0c06b4323331ebdd069a26a03),
+    (688u32, 0x4fe4a94064e4620273c45487224977a0),
+    (689u32, 0x723086ea4984a4f2bd7f63d9df16eed0),
+];
 /// Decodes `bytes` as the metadata's type `type_id` with the generated
 /// types (all input consumed, nesting capped) and encodes the result
 /// again; `None` for an id with no standalone Rust type.

@@ -55,6 +55,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::frame_benchmarking::utils::BenchmarkResult,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BenchmarkBatch {
+                const TYPE_HASH: u128 = 0xfb9a9e6cccea0dfa015313ab87e3c815;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BenchmarkConfig {
                 pub pallet: Vec<u8>,
@@ -68,6 +71,9 @@ pub mod runtime_types {
                 pub verify: bool,
                 pub internal_repeats: u32,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BenchmarkConfig {
+                const TYPE_HASH: u128 = 0x348bfd37e40d6bdf297e4c7a1f0aca63;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BenchmarkList {
                 pub pallet: Vec<u8>,
@@ -75,6 +81,9 @@ pub mod runtime_types {
                 pub benchmarks: Vec<
                     super::super::super::runtime_types::frame_benchmarking::utils::BenchmarkMetadata,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for BenchmarkList {
+                const TYPE_HASH: u128 = 0x6b28e5c524722074451a4c2b4fcf4822;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BenchmarkMetadata {
@@ -87,6 +96,9 @@ pub mod runtime_types {
                     ),
                 >,
                 pub pov_modes: Vec<(Vec<u8>, Vec<u8>)>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for BenchmarkMetadata {
+                const TYPE_HASH: u128 = 0x09c146b371b75dc87f6f8157149ebd50;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum BenchmarkParameter {
@@ -143,6 +155,9 @@ pub mod runtime_types {
                 #[codec(index = 25u8)]
                 z,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BenchmarkParameter {
+                const TYPE_HASH: u128 = 0x9672a9235930963fe9febf2d2d67af4a;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BenchmarkResult {
                 pub components: Vec<
@@ -160,6 +175,9 @@ pub mod runtime_types {
                 pub proof_size: u32,
                 pub keys: Vec<(Vec<u8>, u32, u32, bool)>,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BenchmarkResult {
+                const TYPE_HASH: u128 = 0x9ac8ee8b624fce8bd4c117d4874e8443;
+            }
         }
     }
     pub mod frame_metadata_hash_extension {
@@ -168,12 +186,18 @@ pub mod runtime_types {
         pub struct CheckMetadataHash {
             pub mode: super::super::runtime_types::frame_metadata_hash_extension::Mode,
         }
+        impl ::ferroscale_runtime_types::TypeHash for CheckMetadataHash {
+            const TYPE_HASH: u128 = 0x0c8f45ec46e3b91578224eb1e1de0355;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Mode {
             #[codec(index = 0u8)]
             Disabled,
             #[codec(index = 1u8)]
             Enabled,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Mode {
+            const TYPE_HASH: u128 = 0x81ecb8739c969708321b464b7e915cff;
         }
     }
     pub mod frame_support {
@@ -188,11 +212,17 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Mandatory,
             }
+            impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
+                const TYPE_HASH: u128 = 0x86779ec03eee656bf1730f7bd9cebc24;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DispatchInfo {
                 pub weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub class: super::super::super::runtime_types::frame_support::dispatch::DispatchClass,
                 pub pays_fee: super::super::super::runtime_types::frame_support::dispatch::Pays,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for DispatchInfo {
+                const TYPE_HASH: u128 = 0x33645e6edcfca06168dc830ea1e079da;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Pays {
@@ -200,6 +230,9 @@ pub mod runtime_types {
                 Yes,
                 #[codec(index = 1u8)]
                 No,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Pays {
+                const TYPE_HASH: u128 = 0xe32a899be9fa98a5599dc413276768c6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PerDispatchClass<T> {
@@ -233,6 +266,9 @@ pub mod runtime_types {
                     #[codec(index = 2u8)]
                     Lookup { hash: ::ferroscale_runtime_types::H256, len: u32 },
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Bounded {
+                    const TYPE_HASH: u128 = 0x598959227f3fc1a2e3f1c0ec91905804;
+                }
             }
             pub mod storage {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -244,12 +280,18 @@ pub mod runtime_types {
                     pub max_values: Option<u32>,
                     pub max_size: Option<u32>,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for StorageInfo {
+                    const TYPE_HASH: u128 = 0xe2f1b85af0b7f68108c6597bdb33f4f8;
+                }
             }
             pub mod tokens {
                 pub mod fungible {
                     use ::parity_scale_codec::{Decode, Encode};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub struct HoldConsideration(pub u64);
+                    impl ::ferroscale_runtime_types::TypeHash for HoldConsideration {
+                        const TYPE_HASH: u128 = 0x6c477e6a5bc5c1b91f6aa7e3a460a66c;
+                    }
                 }
                 pub mod misc {
                     use ::parity_scale_codec::{Decode, Encode};
@@ -259,6 +301,9 @@ pub mod runtime_types {
                         Free,
                         #[codec(index = 1u8)]
                         Reserved,
+                    }
+                    impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
+                        const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
                     }
                 }
             }
@@ -279,6 +324,9 @@ pub mod runtime_types {
             pub code_hash: ::ferroscale_runtime_types::H256,
             pub check_version: bool,
         }
+        impl ::ferroscale_runtime_types::TypeHash for CodeUpgradeAuthorization {
+            const TYPE_HASH: u128 = 0x927a829da053418fa5027c6c462a104d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EventRecord<E, T> {
             pub phase: super::super::runtime_types::frame_system::Phase,
@@ -291,6 +339,9 @@ pub mod runtime_types {
             pub spec_version: u32,
             pub spec_name: String,
         }
+        impl ::ferroscale_runtime_types::TypeHash for LastRuntimeUpgradeInfo {
+            const TYPE_HASH: u128 = 0xf5c40d6559c675d395a36ffa7dddfa45;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase {
             #[codec(index = 0u8)]
@@ -300,11 +351,17 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Initialization,
         }
+        impl ::ferroscale_runtime_types::TypeHash for Phase {
+            const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
+        }
         pub mod extensions {
             pub mod check_genesis {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckGenesis;
+                impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
+                    const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
+                }
             }
             pub mod check_mortality {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -312,26 +369,41 @@ pub mod runtime_types {
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
                 );
+                impl ::ferroscale_runtime_types::TypeHash for CheckMortality {
+                    const TYPE_HASH: u128 = 0xc5ad8b8778b97b20e45f54923375cd8e;
+                }
             }
             pub mod check_non_zero_sender {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonZeroSender;
+                impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
+                    const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
+                }
             }
             pub mod check_spec_version {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckSpecVersion;
+                impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
+                    const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
+                }
             }
             pub mod check_tx_version {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckTxVersion;
+                impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
+                    const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
+                }
             }
             pub mod check_weight {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckWeight;
+                impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
+                    const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
+                }
             }
         }
         pub mod limits {
@@ -342,6 +414,9 @@ pub mod runtime_types {
                     u32,
                 >,
             }
+            impl ::ferroscale_runtime_types::TypeHash for BlockLength {
+                const TYPE_HASH: u128 = 0x4d1f59799507a46338f49a30cc3c3f9f;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockWeights {
                 pub base_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -349,6 +424,9 @@ pub mod runtime_types {
                 pub per_class: super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
                     super::super::super::runtime_types::frame_system::limits::WeightsPerClass,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for BlockWeights {
+                const TYPE_HASH: u128 = 0xa79064c50207fa033b4230d88d548604;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeightsPerClass {
@@ -362,6 +440,9 @@ pub mod runtime_types {
                 pub reserved: Option<
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for WeightsPerClass {
+                const TYPE_HASH: u128 = 0xda4e8d7808812e7502a1bdad575f9a25;
             }
         }
         pub mod pallet {
@@ -393,6 +474,9 @@ pub mod runtime_types {
                 #[codec(index = 11u8)]
                 apply_authorized_upgrade { code: Vec<u8> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x5311c9fc4488bd7bf776e835640c1311;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -413,6 +497,9 @@ pub mod runtime_types {
                 NothingAuthorized,
                 #[codec(index = 8u8)]
                 Unauthorized,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x143bcc404c2caec04864c821f0311e52;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -442,6 +529,9 @@ pub mod runtime_types {
                     check_version: bool,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xb5c56efc1a4ca1d210bf2cc82c5b52ca;
+            }
         }
     }
     pub mod node_subtensor_runtime {
@@ -462,6 +552,9 @@ pub mod runtime_types {
             ),
             #[codec(index = 2u8)]
             Void(super::super::runtime_types::sp_core::Void),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
+            const TYPE_HASH: u128 = 0x40109175425b51748d2308410ac1acf4;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ProxyType {
@@ -492,8 +585,14 @@ pub mod runtime_types {
             #[codec(index = 12u8)]
             RootWeights,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ProxyType {
+            const TYPE_HASH: u128 = 0xaf115280e7b800c91b6d44e6675ee9fb;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Runtime;
+        impl ::ferroscale_runtime_types::TypeHash for Runtime {
+            const TYPE_HASH: u128 = 0x7911c6154e711e31918c0bfe5ec2f331;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeCall {
             #[codec(index = 0u8)]
@@ -539,6 +638,9 @@ pub mod runtime_types {
             #[codec(index = 20u8)]
             SafeMode(super::super::runtime_types::pallet_safe_mode::pallet::Call),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeCall {
+            const TYPE_HASH: u128 = 0xdfae11f6e711f5ecc038f5939ec46dea;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeError {
             #[codec(index = 0u8)]
@@ -579,6 +681,9 @@ pub mod runtime_types {
             AdminUtils(super::super::runtime_types::pallet_admin_utils::pallet::Error),
             #[codec(index = 20u8)]
             SafeMode(super::super::runtime_types::pallet_safe_mode::pallet::Error),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeError {
+            const TYPE_HASH: u128 = 0x41a1bc28e0df47d2ef4b81125e339edc;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeEvent {
@@ -625,8 +730,14 @@ pub mod runtime_types {
             #[codec(index = 20u8)]
             SafeMode(super::super::runtime_types::pallet_safe_mode::pallet::Event),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeEvent {
+            const TYPE_HASH: u128 = 0x5ad34845eb4b910301b18840669d585c;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeFreezeReason {}
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeFreezeReason {
+            const TYPE_HASH: u128 = 0xb777b89ab5e61ec5f909341425ab19c4;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeHoldReason {
             #[codec(index = 14u8)]
@@ -636,10 +747,16 @@ pub mod runtime_types {
             #[codec(index = 20u8)]
             SafeMode(super::super::runtime_types::pallet_safe_mode::pallet::HoldReason),
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeHoldReason {
+            const TYPE_HASH: u128 = 0xd279b4ba732e9970aa10d0a1f3887cbd;
+        }
         pub mod check_nonce {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CheckNonce(#[codec(compact)] pub u32);
+            impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
+                const TYPE_HASH: u128 = 0xc9d25ea8853c856bbb559941b45d433d;
+            }
         }
     }
     pub mod pallet_admin_utils {
@@ -766,6 +883,9 @@ pub mod runtime_types {
                 #[codec(index = 55u8)]
                 sudo_set_dissolve_network_schedule_duration { duration: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x921000cf03fbf448afb6fe5df9613d9d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -775,8 +895,14 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 MaxAllowedUIdsLessThanCurrentUIds,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xbc4c4208fdb2842219e12838606a29dc;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {}
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xa9c4acef9a60e6532f5999989e573ad9;
+            }
         }
     }
     pub mod pallet_balances {
@@ -849,6 +975,9 @@ pub mod runtime_types {
                     delta: u64,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x7e4a856679eb5e0723b217102e0acef4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -875,6 +1004,9 @@ pub mod runtime_types {
                 IssuanceDeactivated,
                 #[codec(index = 11u8)]
                 DeltaZero,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x94b16a874b80bc058943099c0bd3412a;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -938,6 +1070,9 @@ pub mod runtime_types {
                 #[codec(index = 21u8)]
                 TotalIssuanceForced { old: u64, new: u64 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x72a69ec7137553cd1008713b36814527;
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
@@ -955,6 +1090,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Decrease,
             }
+            impl ::ferroscale_runtime_types::TypeHash for AdjustmentDirection {
+                const TYPE_HASH: u128 = 0x22f1cc370a5bcec699b2ece639b4b324;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BalanceLock<Balance> {
                 pub id: [u8; 8usize],
@@ -963,6 +1101,9 @@ pub mod runtime_types {
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ExtraFlags(pub u128);
+            impl ::ferroscale_runtime_types::TypeHash for ExtraFlags {
+                const TYPE_HASH: u128 = 0x83ab3da8634b9bc88448338778b392b9;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdAmount<Id, Balance> {
                 pub id: Id,
@@ -976,6 +1117,9 @@ pub mod runtime_types {
                 Misc,
                 #[codec(index = 2u8)]
                 All,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Reasons {
+                const TYPE_HASH: u128 = 0x9cb64b10af41be8f25cc0e19af4505c0;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReserveData<ReserveIdentifier, Balance> {
@@ -1049,6 +1193,9 @@ pub mod runtime_types {
                     length_bound: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x9f6147c7ab7114b68e490e9ef2278663;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1071,6 +1218,9 @@ pub mod runtime_types {
                 ProposalLengthBoundLessThanProposalLength,
                 #[codec(index = 9u8)]
                 DurationLowerThanConfiguredMotionDuration,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xe29c6ec75e51bd99c33bc87e2280f065;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1116,12 +1266,18 @@ pub mod runtime_types {
                     no: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x7d7e9cb3fce03e764776fb6f3f8d2839;
+            }
         }
     }
     pub mod pallet_commitments {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CommitmentsSignedExtension;
+        impl ::ferroscale_runtime_types::TypeHash for CommitmentsSignedExtension {
+            const TYPE_HASH: u128 = 0xbff350e7253bf3ba71987c332dd56d0c;
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -1132,6 +1288,9 @@ pub mod runtime_types {
                     info: super::super::super::runtime_types::pallet_commitments::types::CommitmentInfo,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x680c5d3b0dba3cf86e72fe47731b9acb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1141,10 +1300,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 CommitmentSetRateLimitExceeded,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x51bdcae7dabd8e41eeb4891a750d8a45;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Commitment { netuid: u16, who: ::ferroscale_runtime_types::AccountId32 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x63d061794ce1abc710e9c1d0e0ee6427;
             }
         }
         pub mod types {
@@ -1154,6 +1319,9 @@ pub mod runtime_types {
                 pub fields: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     super::super::super::runtime_types::pallet_commitments::types::Data,
                 >,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for CommitmentInfo {
+                const TYPE_HASH: u128 = 0xf71ba041fa3a398bb3c7100f1ba585a2;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Data {
@@ -1426,6 +1594,9 @@ pub mod runtime_types {
                 #[codec(index = 133u8)]
                 ShaThree256([u8; 32usize]),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Data {
+                const TYPE_HASH: u128 = 0x5bc96961ffc53f08a5c84543f18a9aab;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Registration<Balance, BlockNumber> {
                 pub deposit: Balance,
@@ -1479,6 +1650,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 note_stalled { delay: u32, best_finalized_block_number: u32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xa0125768cbd6d17054f4e6f24ae39dca;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1496,6 +1670,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 DuplicateOffenceReport,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xa67867b1783ef2ad576b93a25d11d5df;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1511,6 +1688,9 @@ pub mod runtime_types {
                 Paused,
                 #[codec(index = 2u8)]
                 Resumed,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x84143b5f51330e2377098cf1627aee36;
             }
         }
     }
@@ -1563,6 +1743,9 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 clear_prime,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x3a475156c8ad8d55f7c19fbe47c60083;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1571,6 +1754,9 @@ pub mod runtime_types {
                 NotMember,
                 #[codec(index = 2u8)]
                 TooManyMembers,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x77acdbbdd4b8c592ea6b1d4bf09d3b81;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1586,6 +1772,9 @@ pub mod runtime_types {
                 KeyChanged,
                 #[codec(index = 5u8)]
                 Dummy,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x1f5803831fdbf496e8619751d9cc56c3;
             }
         }
     }
@@ -1654,6 +1843,9 @@ pub mod runtime_types {
                     call_hash: [u8; 32usize],
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xddd0a874576a15380a0b17d5a30467fe;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1684,6 +1876,9 @@ pub mod runtime_types {
                 MaxWeightTooLow,
                 #[codec(index = 13u8)]
                 AlreadyStored,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1724,6 +1919,9 @@ pub mod runtime_types {
                     multisig: ::ferroscale_runtime_types::AccountId32,
                     call_hash: [u8; 32usize],
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x676df70f7c31947030669af0054f7257;
             }
         }
     }
@@ -1766,6 +1964,9 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 ensure_updated { hashes: Vec<::ferroscale_runtime_types::H256> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x5ed9036b58b88626c4df0d14e9ff9eca;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1785,6 +1986,9 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 TooFew,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x59e9435762aceb92d49046357797ef24;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1794,10 +1998,16 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Cleared { hash: ::ferroscale_runtime_types::H256 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Preimage,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0x6c28307c6cdb8a69663d66698e38c1b3;
             }
         }
     }
@@ -1913,6 +2123,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x5bb6c337e416418ea5da1881c3bca1f5;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1931,6 +2144,9 @@ pub mod runtime_types {
                 Unannounced,
                 #[codec(index = 7u8)]
                 NoSelfProxy,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xfefbd08a632ce64c318b098cb3b252d6;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1969,6 +2185,9 @@ pub mod runtime_types {
                     delay: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x65aa3a8fd0a1bc36419bae9e76578645;
+            }
         }
     }
     pub mod pallet_registry {
@@ -1984,6 +2203,9 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 clear_identity { identified: ::ferroscale_runtime_types::AccountId32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x96f34583f2a0467f9da9255f1a15b3a4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1993,6 +2215,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 NotRegistered,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x6fa6e9f558d28070e5ba0305526e40c6;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2000,10 +2225,16 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 IdentityDissolved { who: ::ferroscale_runtime_types::AccountId32 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x591df557587a23ff768c536a3bb3188e;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 RegistryIdentity,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0xec75952ddcae6d105436a8a72c3ed631;
             }
         }
         pub mod types {
@@ -2151,6 +2382,9 @@ pub mod runtime_types {
                 #[codec(index = 69u8)]
                 ShaThree256([u8; 32usize]),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Data {
+                const TYPE_HASH: u128 = 0x2026054273ae27937e274b088e2a8993;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdentityInfo {
                 pub additional: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -2167,6 +2401,9 @@ pub mod runtime_types {
                 pub pgp_fingerprint: Option<[u8; 20usize]>,
                 pub image: super::super::super::runtime_types::pallet_registry::types::Data,
                 pub twitter: super::super::super::runtime_types::pallet_registry::types::Data,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for IdentityInfo {
+                const TYPE_HASH: u128 = 0x6891afa823e1c493352986edba0ecea4;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Registration<Balance> {
@@ -2206,6 +2443,9 @@ pub mod runtime_types {
                     block: u32,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x9615b6441c70bf7e38dfeec3e8efdfde;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2222,6 +2462,9 @@ pub mod runtime_types {
                 CannotReleaseYet,
                 #[codec(index = 6u8)]
                 CurrencyError,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0xc0a034bdf663530fbfd0a88919871ba2;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2253,6 +2496,9 @@ pub mod runtime_types {
                 #[codec(index = 7u8)]
                 CannotRelease,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xe147c94df45301b576669769fa36ca80;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExitReason {
                 #[codec(index = 0u8)]
@@ -2260,10 +2506,16 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Force,
             }
+            impl ::ferroscale_runtime_types::TypeHash for ExitReason {
+                const TYPE_HASH: u128 = 0x5616d01f0ebc88d73f3828fe3a832dea;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 EnterOrExtend,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for HoldReason {
+                const TYPE_HASH: u128 = 0x002247f6730ac01d62cf40fda8bd400d;
             }
         }
     }
@@ -2338,6 +2590,9 @@ pub mod runtime_types {
                 #[codec(index = 9u8)]
                 cancel_retry_named { id: [u8; 32usize] },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x8dfe70747ed21a8578d53e3be0bd8310;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2350,6 +2605,9 @@ pub mod runtime_types {
                 RescheduleNoChange,
                 #[codec(index = 4u8)]
                 Named,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x090c571761e6b377d526d3c1b51a931c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2384,12 +2642,18 @@ pub mod runtime_types {
                 #[codec(index = 8u8)]
                 PermanentlyOverweight { task: (u32, u32), id: Option<[u8; 32usize]> },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xf4aa3a269149874f88a8a94fc1f5bdfd;
+            }
         }
     }
     pub mod pallet_subtensor {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SubtensorSignedExtension;
+        impl ::ferroscale_runtime_types::TypeHash for SubtensorSignedExtension {
+            const TYPE_HASH: u128 = 0x4181e9d0a4c43aa9d93eee37a06b63c0;
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -2402,6 +2666,9 @@ pub mod runtime_types {
                 pub protocol: u8,
                 pub placeholder1: u8,
                 pub placeholder2: u8,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for AxonInfo {
+                const TYPE_HASH: u128 = 0x4f5c182986a841514274ee1dd8a3ce3a;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
@@ -2579,6 +2846,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x3ce856011f62b5713b0c578755ae3c68;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ChainIdentity {
                 pub name: Vec<u8>,
@@ -2587,6 +2857,9 @@ pub mod runtime_types {
                 pub discord: Vec<u8>,
                 pub description: Vec<u8>,
                 pub additional: Vec<u8>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ChainIdentity {
+                const TYPE_HASH: u128 = 0xe20db2070943777e89dcd77382e6c14c;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -2768,6 +3041,9 @@ pub mod runtime_types {
                 TxChildkeyTakeRateLimitExceeded,
                 #[codec(index = 88u8)]
                 InvalidIdentity,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x89fe92e81bc2af91a1caef340255d0e8;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2971,6 +3247,9 @@ pub mod runtime_types {
                 #[codec(index = 76u8)]
                 DissolveNetworkScheduleDurationSet(u32),
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x06ad338cee19c10f2f1fb7dd3926755b;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PrometheusInfo {
                 pub block: u64,
@@ -2979,11 +3258,17 @@ pub mod runtime_types {
                 pub port: u16,
                 pub ip_type: u8,
             }
+            impl ::ferroscale_runtime_types::TypeHash for PrometheusInfo {
+                const TYPE_HASH: u128 = 0xe4a7be59489f471a6c94e4ac1dbddb13;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SubnetIdentity {
                 pub subnet_name: Vec<u8>,
                 pub github_repo: Vec<u8>,
                 pub subnet_contact: Vec<u8>,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for SubnetIdentity {
+                const TYPE_HASH: u128 = 0x596a5c4f9ead6ac71823b93aba52851b;
             }
         }
         pub mod rpc_info {
@@ -3123,10 +3408,16 @@ pub mod runtime_types {
                 #[codec(index = 4u8)]
                 remove_key,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x9f6877635eab323389e5dd22034f254d;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 RequireSudo,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x19526a63eaa0159426710553863fec32;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3152,6 +3443,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0xd328a800463a674af29a7bf0d5939080;
+            }
         }
     }
     pub mod pallet_timestamp {
@@ -3162,18 +3456,27 @@ pub mod runtime_types {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
+            }
         }
     }
     pub mod pallet_transaction_payment {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ChargeTransactionPayment(#[codec(compact)] pub u64);
+        impl ::ferroscale_runtime_types::TypeHash for ChargeTransactionPayment {
+            const TYPE_HASH: u128 = 0x4f10404f2901cd65c768ea02571d202e;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
             #[codec(index = 0u8)]
             V1Ancient,
             #[codec(index = 1u8)]
             V2,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for Releases {
+            const TYPE_HASH: u128 = 0x80ffa4fd46a6d0cf960827bfb10bb23f;
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
@@ -3185,6 +3488,9 @@ pub mod runtime_types {
                     actual_fee: u64,
                     tip: u64,
                 },
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x8bf3a6a0509a073cd1f86618f3a5e881;
             }
         }
         pub mod types {
@@ -3257,10 +3563,16 @@ pub mod runtime_types {
                     weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Call {
+                const TYPE_HASH: u128 = 0xdff18f01fbf0d3f963e338d3641343da;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManyCalls,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for Error {
+                const TYPE_HASH: u128 = 0x3f55e5d2938d07af31b632fd06a59e1a;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3287,6 +3599,9 @@ pub mod runtime_types {
                     >,
                 },
             }
+            impl ::ferroscale_runtime_types::TypeHash for Event {
+                const TYPE_HASH: u128 = 0x76d8b4fe538c4d5a3fd3fa5cce23d204;
+            }
         }
     }
     pub mod sp_arithmetic {
@@ -3300,10 +3615,16 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             DivisionByZero,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
+            const TYPE_HASH: u128 = 0x008cb2a3d597c9b92f05b877e085c46c;
+        }
         pub mod fixed_point {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedU128(pub u128);
+            impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
+                const TYPE_HASH: u128 = 0x17c6bf814d64622dd7b4e4f5fb852442;
+            }
         }
     }
     pub mod sp_consensus_aura {
@@ -3312,6 +3633,9 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(pub [u8; 32usize]);
+                impl ::ferroscale_runtime_types::TypeHash for Public {
+                    const TYPE_HASH: u128 = 0x5e78e39e0378db6df550c96946498bf2;
+                }
             }
         }
     }
@@ -3346,31 +3670,55 @@ pub mod runtime_types {
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
+            const TYPE_HASH: u128 = 0x644a053337cb00328cde6139d4098a21;
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Public {
+                const TYPE_HASH: u128 = 0xf7c5993dd34a8152be546486a908a6e4;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
+            impl ::ferroscale_runtime_types::TypeHash for Signature {
+                const TYPE_HASH: u128 = 0x7eb9f6cf9de5bfedcaec3f8b71475c4e;
+            }
         }
     }
     pub mod sp_consensus_slots {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Slot(pub u64);
+        impl ::ferroscale_runtime_types::TypeHash for Slot {
+            const TYPE_HASH: u128 = 0xfaffab54497a71f7cf8f219e549782bd;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SlotDuration(pub u64);
+        impl ::ferroscale_runtime_types::TypeHash for SlotDuration {
+            const TYPE_HASH: u128 = 0xdafef0e6c3c8cf70668ec30a4b5add73;
+        }
     }
     pub mod sp_core {
         use ::parity_scale_codec::{Decode, Encode};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueMetadata(pub Vec<u8>);
+        impl ::ferroscale_runtime_types::TypeHash for OpaqueMetadata {
+            const TYPE_HASH: u128 = 0x8d9445126569435bb2a2e57eb0ff125a;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Void {}
+        impl ::ferroscale_runtime_types::TypeHash for Void {
+            const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
+        }
         pub mod crypto {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct KeyTypeId(pub [u8; 4usize]);
+            impl ::ferroscale_runtime_types::TypeHash for KeyTypeId {
+                const TYPE_HASH: u128 = 0x268d0d112175a89065e2d6dadeab0a6f;
+            }
         }
     }
     pub mod sp_inherents {
@@ -3381,9 +3729,15 @@ pub mod runtime_types {
             pub fatal_error: bool,
             pub errors: super::super::runtime_types::sp_inherents::InherentData,
         }
+        impl ::ferroscale_runtime_types::TypeHash for CheckInherentsResult {
+            const TYPE_HASH: u128 = 0xd9f1b1bfbe3d50a0fa0e9bc296904929;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InherentData {
             pub data: ::ferroscale_runtime_types::BTreeMap<[u8; 8usize], Vec<u8>>,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for InherentData {
+            const TYPE_HASH: u128 = 0x8e44cf1a89e3db95d493040a1d18f7dd;
         }
     }
     pub mod sp_runtime {
@@ -3419,6 +3773,9 @@ pub mod runtime_types {
             #[codec(index = 13u8)]
             RootNotAllowed,
         }
+        impl ::ferroscale_runtime_types::TypeHash for DispatchError {
+            const TYPE_HASH: u128 = 0x136527a878ecd35d8f860e1ab89b90bc;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ExtrinsicInclusionMode {
             #[codec(index = 0u8)]
@@ -3426,10 +3783,16 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             OnlyInherents,
         }
+        impl ::ferroscale_runtime_types::TypeHash for ExtrinsicInclusionMode {
+            const TYPE_HASH: u128 = 0x841edee6111cda119f7f8b32bc646f5d;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ModuleError {
             pub index: u8,
             pub error: [u8; 4usize],
+        }
+        impl ::ferroscale_runtime_types::TypeHash for ModuleError {
+            const TYPE_HASH: u128 = 0xd402aae50c16b0bde2cfbe93a012cc4d;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSignature {
@@ -3439,6 +3802,9 @@ pub mod runtime_types {
             Sr25519([u8; 64usize]),
             #[codec(index = 2u8)]
             Ecdsa([u8; 65usize]),
+        }
+        impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
+            const TYPE_HASH: u128 = 0xbc770acc2e7b1730cdc9aea387ba08d0;
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TokenError {
@@ -3463,12 +3829,18 @@ pub mod runtime_types {
             #[codec(index = 9u8)]
             Blocked,
         }
+        impl ::ferroscale_runtime_types::TypeHash for TokenError {
+            const TYPE_HASH: u128 = 0xc3df2109ec2d0df34a3ec75a49978360;
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TransactionalError {
             #[codec(index = 0u8)]
             LimitReached,
             #[codec(index = 1u8)]
             NoLayer,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for TransactionalError {
+            const TYPE_HASH: u128 = 0x0cdac8f0e9d03266508beb610aab1748;
         }
         pub mod generic {
             pub mod block {
@@ -3487,6 +3859,9 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::sp_runtime::generic::digest::DigestItem,
                     >,
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Digest {
+                    const TYPE_HASH: u128 = 0x4bd21bb3a16398e294ae279fa98d78c8;
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum DigestItem {
                     #[codec(index = 6u8)]
@@ -3499,6 +3874,9 @@ pub mod runtime_types {
                     Other(Vec<u8>),
                     #[codec(index = 8u8)]
                     RuntimeEnvironmentUpdated,
+                }
+                impl ::ferroscale_runtime_types::TypeHash for DigestItem {
+                    const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
                 }
             }
             pub mod era {
@@ -4018,6 +4396,9 @@ pub mod runtime_types {
                     #[codec(index = 255u8)]
                     Mortal255(u8),
                 }
+                impl ::ferroscale_runtime_types::TypeHash for Era {
+                    const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
+                }
             }
             pub mod header {
                 use ::parity_scale_codec::{Decode, Encode};
@@ -4036,6 +4417,9 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlakeTwo256;
+            impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
+                const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
+            }
         }
         pub mod transaction_validity {
             use ::parity_scale_codec::{Decode, Encode};
@@ -4064,6 +4448,9 @@ pub mod runtime_types {
                 #[codec(index = 10u8)]
                 BadSigner,
             }
+            impl ::ferroscale_runtime_types::TypeHash for InvalidTransaction {
+                const TYPE_HASH: u128 = 0x48c00b512077e620f55258aa60c9ad43;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionSource {
                 #[codec(index = 0u8)]
@@ -4072,6 +4459,9 @@ pub mod runtime_types {
                 Local,
                 #[codec(index = 2u8)]
                 External,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for TransactionSource {
+                const TYPE_HASH: u128 = 0x1f94321cc658ac8d50edbc0f2a7b2509;
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionValidityError {
@@ -4084,6 +4474,9 @@ pub mod runtime_types {
                     super::super::super::runtime_types::sp_runtime::transaction_validity::UnknownTransaction,
                 ),
             }
+            impl ::ferroscale_runtime_types::TypeHash for TransactionValidityError {
+                const TYPE_HASH: u128 = 0x267f052fe0c1dea769e83a169c203acb;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UnknownTransaction {
                 #[codec(index = 0u8)]
@@ -4093,6 +4486,9 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Custom(u8),
             }
+            impl ::ferroscale_runtime_types::TypeHash for UnknownTransaction {
+                const TYPE_HASH: u128 = 0x8a198e9fdd4c2891ba9fbc97ce9903fc;
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidTransaction {
                 pub priority: u64,
@@ -4100,6 +4496,9 @@ pub mod runtime_types {
                 pub provides: Vec<Vec<u8>>,
                 pub longevity: u64,
                 pub propagate: bool,
+            }
+            impl ::ferroscale_runtime_types::TypeHash for ValidTransaction {
+                const TYPE_HASH: u128 = 0x9b8023bb71ab3d4a53d077056cef703d;
             }
         }
     }
@@ -4116,6 +4515,9 @@ pub mod runtime_types {
             pub transaction_version: u32,
             pub state_version: u8,
         }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeVersion {
+            const TYPE_HASH: u128 = 0x0eb0a72f804cbb5f944e34cf8d8b4948;
+        }
     }
     pub mod sp_weights {
         use ::parity_scale_codec::{Decode, Encode};
@@ -4123,6 +4525,9 @@ pub mod runtime_types {
         pub struct RuntimeDbWeight {
             pub read: u64,
             pub write: u64,
+        }
+        impl ::ferroscale_runtime_types::TypeHash for RuntimeDbWeight {
+            const TYPE_HASH: u128 = 0x07cbe65deee5259a6d4f0dc6cca620d8;
         }
         pub mod weight_v2 {
             use ::parity_scale_codec::{Decode, Encode};
@@ -4133,9 +4538,465 @@ pub mod runtime_types {
                 #[codec(compact)]
                 pub proof_size: u64,
             }
+            impl ::ferroscale_runtime_types::TypeHash for Weight {
+                const TYPE_HASH: u128 = 0x9711cd4ef0bd87b2e3b722a5b6a5785a;
+            }
         }
     }
 }
+/// The structural hash (`ferroscale_core::type_hash`) of each metadata
+/// type these types were generated from, by type id, ascending: a
+/// generated decoder fits another runtime's type exactly when the
+/// hashes are equal.
+pub const TYPE_HASHES: &[(u32, u128)] = &[
+    (0u32, 0x38c7384411c683cd0346fd725ea09f4f),
+    (1u32, 0x8463e270225e0c4a32edb93a9c84306b),
+    (2u32, 0x4b6b0c0ce7fe8777db3783842421e595),
+    (3u32, 0xc165199ede3c229b8d13d594de6fcffc),
+    (4u32, 0xb6751e5067260a853945a1079d1ff28e),
+    (5u32, 0xfce5a0de0acf6d8e48b3ebf57675cb68),
+    (6u32, 0x050af23758a672fa4e41a23e9e08a624),
+    (7u32, 0x83ab3da8634b9bc88448338778b392b9),
+    (8u32, 0xb123a029f003355dbd7f4d247974b7bd),
+    (9u32, 0x7b493d612a3ced2b75c747fbd772ea02),
+    (10u32, 0x3d72bd6174409d856f46c7e6ee630353),
+    (11u32, 0x9711cd4ef0bd87b2e3b722a5b6a5785a),
+    (12u32, 0x6adfd57731f1d0c325fce3927dd6d3de),
+    (13u32, 0xa8515a2cea5146e21a5ec63790aabcc6),
+    (14u32, 0xdafb2ca4afce8bb26c1d442e99431eac),
+    (15u32, 0x4bd21bb3a16398e294ae279fa98d78c8),
+    (16u32, 0x5235939b123970a2aef98cc3b0e5997e),
+    (17u32, 0xf27901c7e20beb244f1a5c955d775547),
+    (18u32, 0x16e8a97389f31b84bbc63d16e5db6085),
+    (19u32, 0xb791cb8de44384b103169fc86b280d1b),
+    (20u32, 0x3b0dae0260ebe440d864ce916253941a),
+    (21u32, 0x5ad34845eb4b910301b18840669d585c),
+    (22u32, 0xb5c56efc1a4ca1d210bf2cc82c5b52ca),
+    (23u32, 0x33645e6edcfca06168dc830ea1e079da),
+    (24u32, 0x86779ec03eee656bf1730f7bd9cebc24),
+    (25u32, 0xe32a899be9fa98a5599dc413276768c6),
+    (26u32, 0x136527a878ecd35d8f860e1ab89b90bc),
+    (27u32, 0xd402aae50c16b0bde2cfbe93a012cc4d),
+    (28u32, 0xc3df2109ec2d0df34a3ec75a49978360),
+    (29u32, 0x008cb2a3d597c9b92f05b877e085c46c),
+    (30u32, 0x0cdac8f0e9d03266508beb610aab1748),
+    (31u32, 0x84143b5f51330e2377098cf1627aee36),
+    (32u32, 0x9c0c91b5405a89f23d0742ade7447168),
+    (33u32, 0x71b2867de15b73a93912cf107cf5335f),
+    (34u32, 0xf7c5993dd34a8152be546486a908a6e4),
+    (35u32, 0x72a69ec7137553cd1008713b36814527),
+    (36u32, 0xd89f45e9f0959fda4c26d9d7f21a7402),
+    (37u32, 0x8bf3a6a0509a073cd1f86618f3a5e881),
+    (38u32, 0x06ad338cee19c10f2f1fb7dd3926755b),
+    (39u32, 0x45ac07c1ba2f1ddf01471869538a3073),
+    (40u32, 0x14e295c0435717e82ed22867295fd5d0),
+    (41u32, 0x29580f370851329f5f15c0d27a96b97b),
+    (42u32, 0x78ea4b892a5413fc3c7c5ec05810984b),
+    (43u32, 0x3b71313af04592aaba3e8e69e59972c9),
+    (44u32, 0x7982011ae4330d038736523b4c194268),
+    (45u32, 0x7d7e9cb3fce03e764776fb6f3f8d2839),
+    (46u32, 0x1f5803831fdbf496e8619751d9cc56c3),
+    (47u32, 0x1f5803831fdbf496e8619751d9cc56c3),
+    (48u32, 0x76d8b4fe538c4d5a3fd3fa5cce23d204),
+    (49u32, 0xd328a800463a674af29a7bf0d5939080),
+    (50u32, 0x676df70f7c31947030669af0054f7257),
+    (51u32, 0xda22f8b41ce28a1cde63daa77dda6fc9),
+    (52u32, 0x7e0df07783ebd43e0f82ea9be42200fd),
+    (53u32, 0xf4aa3a269149874f88a8a94fc1f5bdfd),
+    (54u32, 0xd42fdc0369446a08852c89d1673dbef1),
+    (55u32, 0xbba1c046055c6ed514c38ccb2039fc99),
+    (56u32, 0x65aa3a8fd0a1bc36419bae9e76578645),
+    (57u32, 0xaf115280e7b800c91b6d44e6675ee9fb),
+    (58u32, 0x591df557587a23ff768c536a3bb3188e),
+    (59u32, 0x63d061794ce1abc710e9c1d0e0ee6427),
+    (60u32, 0xa9c4acef9a60e6532f5999989e573ad9),
+    (61u32, 0xe147c94df45301b576669769fa36ca80),
+    (62u32, 0x5616d01f0ebc88d73f3828fe3a832dea),
+    (63u32, 0x99cbdc724dfa5168c281d150718acffb),
+    (64u32, 0x6ef4bae355089e829d9096df098eb03e),
+    (65u32, 0xc815aa182230c38e25643faa1ad4f8ed),
+    (66u32, 0xf5c40d6559c675d395a36ffa7dddfa45),
+    (67u32, 0x7723bfdaae02eeb3d4d1f0e8cdada9d6),
+    (68u32, 0x35dcad917c2d61abb87bb9d5cdba2612),
+    (69u32, 0x927a829da053418fa5027c6c462a104d),
+    (70u32, 0x5311c9fc4488bd7bf776e835640c1311),
+    (71u32, 0x1b0a9a44627916f3d2850306316ddf02),
+    (72u32, 0x323e3a6501639ed9b42cbecc2ecd0d1a),
+    (73u32, 0xf2008e10e6cd20db8fbaeaacfd3bc977),
+    (74u32, 0xa79064c50207fa033b4230d88d548604),
+    (75u32, 0x59c92a264d78ac22ff2451c4b151f50d),
+    (76u32, 0xda4e8d7808812e7502a1bdad575f9a25),
+    (77u32, 0xaf8c7dba310e920216bc396801c64309),
+    (78u32, 0x4d1f59799507a46338f49a30cc3c3f9f),
+    (79u32, 0x24b73aad86ac89481f2c7712e02c7aac),
+    (80u32, 0x07cbe65deee5259a6d4f0dc6cca620d8),
+    (81u32, 0x0eb0a72f804cbb5f944e34cf8d8b4948),
+    (82u32, 0x6ba6911ddaa164936342512ed5ce6748),
+    (83u32, 0x1c757bcd36a71b1e9defafd7132f95fd),
+    (84u32, 0xdd3fe55a5bdf1bbb08b45a54df9b64ec),
+    (85u32, 0x784c3b193f5b83408449ae6381a67eff),
+    (86u32, 0x143bcc404c2caec04864c821f0311e52),
+    (87u32, 0xb723b72f6dd807f3139b74235520137b),
+    (88u32, 0x8d4f537b62408891252c21fdf7888df0),
+    (89u32, 0xfbd6383d2fa0a304d2aa0cf89a8ad6e4),
+    (90u32, 0x5e78e39e0378db6df550c96946498bf2),
+    (91u32, 0x386ab99742f6aaa7d9c3b2980b52c1d3),
+    (92u32, 0xfaffab54497a71f7cf8f219e549782bd),
+    (93u32, 0xd1529636135801ed8e726c1021a6ab3a),
+    (94u32, 0x98e1618ee87b806997a08f1ff8838a20),
+    (95u32, 0xa4ad74ea905bba93d222b6fd93a77e06),
+    (96u32, 0x6322f1eb30391c0b5ae289e8c2674f94),
+    (97u32, 0xa0125768cbd6d17054f4e6f24ae39dca),
+    (98u32, 0x3a909fb0df58e37d67d7f7c1a0987144),
+    (99u32, 0x83527b7f6fc93600385456323faa30a2),
+    (100u32, 0x02e8298ee767674e6e449459cbf36eba),
+    (101u32, 0x933aa489591c4f87d4d1365a2b11f741),
+    (102u32, 0x7eb9f6cf9de5bfedcaec3f8b71475c4e),
+    (103u32, 0x30360dbbfc76ca6fe8a560bd093aeb15),
+    (104u32, 0xfdf0e49cb6550e1fe34f10a8e88f78d9),
+    (105u32, 0x52559df9d3ae5363736a390c7e12bda9),
+    (106u32, 0x1456a387d80f478841edeff302086550),
+    (107u32, 0xef5b3ae0dbb0ecb40161a32be149fc69),
+    (108u32, 0xe86ad659c4afa394f4d190a1d8b24690),
+    (109u32, 0xa67867b1783ef2ad576b93a25d11d5df),
+    (110u32, 0x6ea1733af99dc5ec4fbc6f4f611a4756),
+    (111u32, 0xdfe5392f9c6f982a84cbe2b6138b5552),
+    (112u32, 0x9cb64b10af41be8f25cc0e19af4505c0),
+    (113u32, 0x8228284226dc2c2150531b1cb1008ae8),
+    (114u32, 0x03d81be89a98ccb80711a6c9324d1292),
+    (115u32, 0x7cd061c24521b42f02859df19b8c95dc),
+    (116u32, 0x99e6d41dc358cefff7df4f2b4c6cb507),
+    (117u32, 0x8f1b4c70006fe5442f7b8575a10a0436),
+    (118u32, 0x7fc8a1c82e0bc7537a612fee834ac93d),
+    (119u32, 0xd279b4ba732e9970aa10d0a1f3887cbd),
+    (120u32, 0x6c28307c6cdb8a69663d66698e38c1b3),
+    (121u32, 0xec75952ddcae6d105436a8a72c3ed631),
+    (122u32, 0x002247f6730ac01d62cf40fda8bd400d),
+    (123u32, 0xc0857ec21a643d4a16ce7e265b29a57e),
+    (124u32, 0x53985fdc504e8f573c2f7a35ca9099cb),
+    (125u32, 0x1b0a23eed6d0f0c468411207ab159c7a),
+    (126u32, 0xb777b89ab5e61ec5f909341425ab19c4),
+    (127u32, 0x4d6fc97c34c25bb24251061393ae3aa1),
+    (128u32, 0x7e4a856679eb5e0723b217102e0acef4),
+    (129u32, 0xceda55d68e5c1f8a41446dabe6f43c96),
+    (130u32, 0x1cf652e5b38fc6faa380e9b6b22c61bb),
+    (131u32, 0xfd38940ee1a0b23a1232cdd2c30817a9),
+    (132u32, 0xd677850b032279c3addf325cf0992371),
+    (133u32, 0x22f1cc370a5bcec699b2ece639b4b324),
+    (134u32, 0x94b16a874b80bc058943099c0bd3412a),
+    (135u32, 0x17c6bf814d64622dd7b4e4f5fb852442),
+    (136u32, 0x80ffa4fd46a6d0cf960827bfb10bb23f),
+    (137u32, 0xf338ca2a4a1e15e0fc02254d4fe2139e),
+    (138u32, 0x946270105707fd05ddd38d02b99cff15),
+    (139u32, 0x1b5cd813a84fdcb62a79a0ba79d50278),
+    (140u32, 0xbbec3785d811ae80cf520e3189e5fbf6),
+    (141u32, 0xd1ef911c22459dfed64a015cdbf3c213),
+    (142u32, 0xc2f214451669d9403f1d5fa9cc397e2f),
+    (143u32, 0x6e954448c30615f29e8e8e353dda8545),
+    (144u32, 0x3bb077ad77ee7cc08062563a7e5d8f3e),
+    (145u32, 0x10bc6e78079c78322e6f07ddf1fa9ef3),
+    (146u32, 0xc38b164944affcc7df7fe7288d6b70da),
+    (147u32, 0xdd13f406d36908314c96230f78d8e2d0),
+    (148u32, 0x4f5c182986a841514274ee1dd8a3ce3a),
+    (149u32, 0xe4a7be59489f471a6c94e4ac1dbddb13),
+    (150u32, 0xe20db2070943777e89dcd77382e6c14c),
+    (151u32, 0x596a5c4f9ead6ac71823b93aba52851b),
+    (152u32, 0x7b4a53b288f501f93e98f7637138726c),
+    (153u32, 0xd7763fe7c2642d2ef1941b81ab0dd827),
+    (154u32, 0x3ce856011f62b5713b0c578755ae3c68),
+    (155u32, 0xdfae11f6e711f5ecc038f5939ec46dea),
+    (156u32, 0x9f6147c7ab7114b68e490e9ef2278663),
+    (157u32, 0x3a475156c8ad8d55f7c19fbe47c60083),
+    (158u32, 0x3a475156c8ad8d55f7c19fbe47c60083),
+    (159u32, 0xdff18f01fbf0d3f963e338d3641343da),
+    (160u32, 0xef4b754607b5f75088226ee6429dfa39),
+    (161u32, 0x40109175425b51748d2308410ac1acf4),
+    (162u32, 0xac4eb986fb971eff4771444b2b7f20c3),
+    (163u32, 0xc0ebb0ea7da61549a8404f202f3f2a33),
+    (164u32, 0x9f6877635eab323389e5dd22034f254d),
+    (165u32, 0xddd0a874576a15380a0b17d5a30467fe),
+    (166u32, 0x687c65e95006e28fc58df997e7ac460c),
+    (167u32, 0x5ed9036b58b88626c4df0d14e9ff9eca),
+    (168u32, 0x8dfe70747ed21a8578d53e3be0bd8310),
+    (169u32, 0x5e300117e287c884be315afaa983057d),
+    (170u32, 0x5bb6c337e416418ea5da1881c3bca1f5),
+    (171u32, 0x1831292de7316c8d8f47271130c225b3),
+    (172u32, 0x96f34583f2a0467f9da9255f1a15b3a4),
+    (173u32, 0x6891afa823e1c493352986edba0ecea4),
+    (174u32, 0x9ad9248d832f5f1f9d3b272321e642e8),
+    (175u32, 0xdc0f95224bd2d6e6becf229dee941cf0),
+    (176u32, 0x2026054273ae27937e274b088e2a8993),
+    (177u32, 0x8cee877c045ac240345079dbade67f40),
+    (178u32, 0xac85a8758e88af754c8bf154091efdbe),
+    (179u32, 0x594b7da3e23a06db03e7cd97975ac7c2),
+    (180u32, 0xb27f9dea70802d749361d425c90dad84),
+    (181u32, 0x8e819d157018d82582ca58eb6ecf5d16),
+    (182u32, 0xe156c911d92595caacf638a27b48489f),
+    (183u32, 0xf5d222a6f76e3c91471945f7e669ecf0),
+    (184u32, 0xf546f8bd368b100021882b16f9316281),
+    (185u32, 0x91b471bded02181ec73689a8a1621402),
+    (186u32, 0x20e460e5f731f8a132a69ebb16ffebd1),
+    (187u32, 0xd95724a2cf73a1b8e6ac4d68ca2fa928),
+    (188u32, 0x76a3b94cb97412fee4315691c89231f6),
+    (189u32, 0x364b3453512f370b5213f09a51f87ca3),
+    (190u32, 0x71ac1e84224d4ec71aa99fe3af018fca),
+    (191u32, 0x75fd34d963171df315aa7cc8ba7554be),
+    (192u32, 0x22c7f04502f0c8093908af97e3803522),
+    (193u32, 0xa73eaadf54f44a53d30e646935320cb7),
+    (194u32, 0xe4a691f2d880216632487e301830790a),
+    (195u32, 0x341cc47cddbb3cae2e7227efa5189a33),
+    (196u32, 0x24eaeb228abed0ac7ae7fa6a04a61df2),
+    (197u32, 0x50612526eb46a39fede30a14935ae7f3),
+    (198u32, 0xfde5964831d1ce97160b2fde0940f22b),
+    (199u32, 0x41ac5632f5ecf39fda98b16d2e409c04),
+    (200u32, 0x8359f9c00c1d971027dfeb13a52b1db1),
+    (201u32, 0xed9629f0ce5b6bbd91e356af3a69f701),
+    (202u32, 0x9e0652b438776e108dbe3dd78e7b7739),
+    (203u32, 0x84cd876105a6d6e782130f3418f9fbe3),
+    (204u32, 0x45d4e7cd68949d087bc3fabdf7d1c7f5),
+    (205u32, 0x54b4ea98b09e020016ea41392bd35485),
+    (206u32, 0xfa52c76c80178549b5cb2bc04dcaca99),
+    (207u32, 0x6f30acf9ce673696f77834a1b390780b),
+    (208u32, 0x703977aefbdc9ab3030d77c94ee6bc6a),
+    (209u32, 0xd85bc53f887fcd1779f89b6d6ecc5501),
+    (210u32, 0xd855ad63b543c33a4fdcd80e615c688c),
+    (211u32, 0x1fd6723ce03860e8afe1eaa80f066564),
+    (212u32, 0xc862c1b333e30e9304c4722e19283322),
+    (213u32, 0xa785bedafe7ce8e16bcdeacf52f75042),
+    (214u32, 0x63d72c94ff60c20ff10c1615267edc81),
+    (215u32, 0x0c94ffd8ba801536ed74fce144ec409b),
+    (216u32, 0x761b4cee7b889bdce8405a0da4bf6499),
+    (217u32, 0x6fad6a66ddef1b712a455e3a3a002199),
+    (218u32, 0x9ddb9899dbfc9014ef9cb0d58b2b97a0),
+    (219u32, 0xf34a1cd1e3505b8be26dc98cf1b8c857),
+    (220u32, 0x95de577cecbdf2b8f2484252545f5966),
+    (221u32, 0x94a87af0522ebc2584a094d16eff4ef0),
+    (222u32, 0x9614a5f7b4cf776eb9de50065bf10481),
+    (223u32, 0x93a8ea9c6cc49b51c52db272fd9bef47),
+    (224u32, 0x3cc4c22810507084848a17153c132159),
+    (225u32, 0x8dc50cd1cc97f8295253208e282fa800),
+    (226u32, 0xee244a164c4b8ac809bd9d3513c67e72),
+    (227u32, 0x408f45733979c41ca1da0705baa7d77d),
+    (228u32, 0x09b80d74ef0d73a3a6b9f9e34efe3cdf),
+    (229u32, 0xd423d8324c8eb655ea734eaf2e702e2d),
+    (230u32, 0xa08c758a4130b41e360744ee49815515),
+    (231u32, 0x3ec2adb8595c25ba4d8087a59452d1f4),
+    (232u32, 0x9f0cbeed0345d1647d79725d32dfa9a4),
+    (233u32, 0x23ce929012f403092a245aa041ade071),
+    (234u32, 0x04e7d0e07748c21fa28b9371833d0c59),
+    (235u32, 0xdf6bad46ecaf60b2ca4403f0dc105d4a),
+    (236u32, 0x4f6a97ccba7e4bf2f6b579e9d542c066),
+    (237u32, 0x124a75a1fbc78fb6adde8a6aa8a9f50e),
+    (238u32, 0xe5d0e449d19394cc28520415c2cc4b81),
+    (239u32, 0x680c5d3b0dba3cf86e72fe47731b9acb),
+    (240u32, 0xf71ba041fa3a398bb3c7100f1ba585a2),
+    (241u32, 0x42e475f0ab5b70234910a409d0ca2257),
+    (242u32, 0x5bc96961ffc53f08a5c84543f18a9aab),
+    (243u32, 0x5b0db7d0b3b58fe23709a99c1b86d8b4),
+    (244u32, 0xf8307f26510fbc6cc61a6edcf0ffcddf),
+    (245u32, 0x46df95ec04ac35e61b1de4fbcddf4923),
+    (246u32, 0x030d03c6f2cedddf5543aa12a6377740),
+    (247u32, 0x76b32fef3bfe94bd38eb0331f3ef01b1),
+    (248u32, 0xc5533403d38e5ae72c34ed7185d522bb),
+    (249u32, 0x7050bf196d668f9468c3e856f378126d),
+    (250u32, 0x3065b3dee6de661839cbfa5ebd40acb9),
+    (251u32, 0x948787e6a7f40c8737f43487c42e9039),
+    (252u32, 0x28e844d35331e801efa9573347ed1f28),
+    (253u32, 0xa57787a2d6214323f90ce6c242718a60),
+    (254u32, 0xc643eda36824d1aabcac978cdf7987a1),
+    (255u32, 0xd677f6cda0178648dd9b6c0fb9a3def3),
+    (256u32, 0x76a276da32f99f84333314ea864a0bdc),
+    (257u32, 0xbbee238b8f9f937c56204bfeba4672dc),
+    (258u32, 0xedb2c4dfff95582a3a41e00adcd4e583),
+    (259u32, 0x27badfe8728f61fc2211d39fffefa559),
+    (260u32, 0xfefe5c9c5984c6698d9c9d916c47e51b),
+    (261u32, 0xc7d974e867cb3f31d37350faf89a6d21),
+    (262u32, 0xb8ac54a8373450c38039dd8a2d5b64e1),
+    (263u32, 0x31b8e13d09947872d5d5412da8279ca7),
+    (264u32, 0x1525f964f37a5368325c3be397252e13),
+    (265u32, 0x67045d18fa800c1d1cd2358449faf60b),
+    (266u32, 0x2247880d37030f05602aa268aaa6a37b),
+    (267u32, 0x8cf9fb237f2cbbd186bd3e4ef196e714),
+    (268u32, 0x099776fec414ceb7ec44585aed20146a),
+    (269u32, 0x64f046a34726aad401b55fb3af363fda),
+    (270u32, 0x9c7eecbfad67c5d36089614f4da9b928),
+    (271u32, 0xf3d2b2db8caffb29e0ede5e9fdfa4f47),
+    (272u32, 0xc685f475250fb4d0aa9ea12f519706b4),
+    (273u32, 0x5d38ff8bd5f9b58cacc7f2243aebf0d7),
+    (274u32, 0x677371ba86298a76b3c291010bccb2f0),
+    (275u32, 0xf603a2abbded3242e8ffe97cb409825f),
+    (276u32, 0x80cf6a7eca91213c34c04b8280e0cd82),
+    (277u32, 0x7ec3807638893baa8b5701463ffc07b8),
+    (278u32, 0x9b03146937f09eaab45a04acecf9a058),
+    (279u32, 0x076d6ee74700f11aafa4dc418a34c9d8),
+    (280u32, 0xeebed746bd1200f0c69088fd41f946fd),
+    (281u32, 0x52f4f50901d0c2a46edd908c6d3fce47),
+    (282u32, 0x25fabd8637e0c5ef29f608b59058cf7a),
+    (283u32, 0x9d272061d8550493f85f78db17521007),
+    (284u32, 0x6c429c1255c91e2c314ff34b86a9e54a),
+    (285u32, 0xe9e7fa0ed0713898b4e01185154e915b),
+    (286u32, 0x83a88500054f7bd75bf6b51af2ca6ddc),
+    (287u32, 0x23bd28070a59f29e681bae05848e1aab),
+    (288u32, 0x2892e558f3000ddc79389b576bb9a328),
+    (289u32, 0xfc2b6e063acccf6d940aabde62eac7b4),
+    (290u32, 0x8106b6374eb1fefad648bec39803108d),
+    (291u32, 0x18663f4e2223fc6add69eb2816670103),
+    (292u32, 0x57b352db49c582312e402b0e4b4fb375),
+    (293u32, 0x25e3397bd69117f7399d2497c8e0217d),
+    (294u32, 0x9d3206f9059f347f05daf3f6de85accf),
+    (295u32, 0x3913fd5ca273b588d2c9bcd43e4df37d),
+    (296u32, 0x2c456158dd456a8006b4a180b3644e4b),
+    (297u32, 0x8f0f0acc248194a1120a82c95afa891c),
+    (298u32, 0xdef941f2f309bc69bcabecc27464cbe3),
+    (299u32, 0xf0afb34217686e3c4d75ccf47176985a),
+    (300u32, 0x81cc7d76431d63ec049da9e4d1fa155a),
+    (301u32, 0x175a3b1086197ad6f13163a24fe38051),
+    (302u32, 0xf13e74e47e966469edc6098625fd275f),
+    (303u32, 0x1864519c4fc07ed6a81b19caa6eb0225),
+    (304u32, 0xfe61071feadd0433eff58e15603c6d50),
+    (305u32, 0x0d0d422646cbc1f5300c09b8a1b40339),
+    (306u32, 0x2d2fc2ea8adb0a989a37ce72be285acb),
+    (307u32, 0x3ab4539ea5724cf30ff8edd888e6c52d),
+    (308u32, 0x921000cf03fbf448afb6fe5df9613d9d),
+    (309u32, 0x9615b6441c70bf7e38dfeec3e8efdfde),
+    (310u32, 0xac8678cd747087f38c0befd224458e05),
+    (311u32, 0x89fe92e81bc2af91a1caef340255d0e8),
+    (312u32, 0xb723b72f6dd807f3139b74235520137b),
+    (313u32, 0xc4f6dd128e83ef98d7ac0a1eedebda71),
+    (314u32, 0xe29c6ec75e51bd99c33bc87e2280f065),
+    (315u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (316u32, 0x77acdbbdd4b8c592ea6b1d4bf09d3b81),
+    (317u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (318u32, 0x77acdbbdd4b8c592ea6b1d4bf09d3b81),
+    (319u32, 0x3f55e5d2938d07af31b632fd06a59e1a),
+    (320u32, 0x19526a63eaa0159426710553863fec32),
+    (321u32, 0x7e5635773c92e717b16ad4fd9cbdf98d),
+    (322u32, 0xe7ea8d9a2b035041f235d7b657ea5a05),
+    (323u32, 0x87185d3eb279738c6226f9f910ad2bcf),
+    (324u32, 0x4dca388c20a2d565410d611a4b90e4b5),
+    (325u32, 0xf1c1ffbda62f55035f0614ddd9486a7a),
+    (326u32, 0x29c40db0c9b1abf15210a75dfc9b890c),
+    (327u32, 0x1bbdf50776f18949d549604fad6a2f6a),
+    (328u32, 0x1c94d6506f6e4fed68f395da1370e1f9),
+    (329u32, 0x6c477e6a5bc5c1b91f6aa7e3a460a66c),
+    (330u32, 0x2ccbdc5f774f72cc985e93be304b07b4),
+    (331u32, 0x99606897b6632de0336195c6e679c50e),
+    (332u32, 0x06402d49b10b5fef49b72094ac9f7709),
+    (333u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (334u32, 0x59e9435762aceb92d49046357797ef24),
+    (335u32, 0x29482b97b5b2abb2f18c2a8ed73e9d3b),
+    (336u32, 0x296ebd3fb64dbe5b9802eb7b883b1328),
+    (337u32, 0x79781e9ab82503acdeac72ef555ef10b),
+    (338u32, 0x598959227f3fc1a2e3f1c0ec91905804),
+    (339u32, 0x546666926f99c23d91dcc47e62aaca31),
+    (340u32, 0x2eaf0e79694954d615364e91840d4fe3),
+    (341u32, 0x2908382e15e912392725a340a7c3404b),
+    (342u32, 0xb22b259fe2567c2425d2d24d81fe0dd8),
+    (343u32, 0x090c571761e6b377d526d3c1b51a931c),
+    (344u32, 0xa278249b0def17750859aaccb13683b4),
+    (345u32, 0x031a9d39dc9041d60d0a7d784ae31461),
+    (346u32, 0x9b15cb38a4e2f16a6d63bb453b5135ce),
+    (347u32, 0x0e85e0f12af17c8434290fe6128ae477),
+    (348u32, 0xae7d75588bded3de903911570189ab93),
+    (349u32, 0xfb73ebdde5b732d4a4026aaac4584151),
+    (350u32, 0x041e1e6caa83c301fe139efedaa2d977),
+    (351u32, 0x299e293d15a006f2583ee02c74bf40f9),
+    (352u32, 0xfefbd08a632ce64c318b098cb3b252d6),
+    (353u32, 0x124bd958dc4ffa35357e6fd94bbd61ea),
+    (354u32, 0x6fa6e9f558d28070e5ba0305526e40c6),
+    (355u32, 0x1bbf7f3ced07742822e3a928e956b8f8),
+    (356u32, 0x51bdcae7dabd8e41eeb4891a750d8a45),
+    (357u32, 0xbc4c4208fdb2842219e12838606a29dc),
+    (358u32, 0xd46cebc1fe39784d95526b6b55e9153f),
+    (359u32, 0x3a404623bb5fd743d164848b36c1b141),
+    (360u32, 0xc0a034bdf663530fbfd0a88919871ba2),
+    (361u32, 0xbc770acc2e7b1730cdc9aea387ba08d0),
+    (362u32, 0x7ec9e1cbd0cc836d3c06d709880b152b),
+    (363u32, 0xb7b967c68c7b3ce4e4fee063e5bc1f41),
+    (364u32, 0xbd629711509f3fc1e7ea4eb6182fbaa6),
+    (365u32, 0xa8dbe6a5a09c7e8777473d96ea2e825c),
+    (366u32, 0xc51f130b0ca8e01028a916460b511a18),
+    (367u32, 0xc5ad8b8778b97b20e45f54923375cd8e),
+    (368u32, 0x36520d67ec6006fac8f570bb3a3c4812),
+    (369u32, 0xc9d25ea8853c856bbb559941b45d433d),
+    (370u32, 0xa7c70a08294a261fccbbb88dc0791c09),
+    (371u32, 0x4f10404f2901cd65c768ea02571d202e),
+    (372u32, 0x4181e9d0a4c43aa9d93eee37a06b63c0),
+    (373u32, 0x7911c6154e711e31918c0bfe5ec2f331),
+    (374u32, 0xbff350e7253bf3ba71987c332dd56d0c),
+    (375u32, 0x0c8f45ec46e3b91578224eb1e1de0355),
+    (376u32, 0x81ecb8739c969708321b464b7e915cff),
+    (377u32, 0x202beda72c3f9e2c05049ebfcbc27e27),
+    (378u32, 0xdca844ef394d05647f17eb644d088e38),
+    (379u32, 0x4ff40c5d05dbb0ac9724726e170c22d1),
+    (380u32, 0x50a6340bab2b5a1b7ac2154c741136ee),
+    (381u32, 0x841edee6111cda119f7f8b32bc646f5d),
+    (382u32, 0x8d9445126569435bb2a2e57eb0ff125a),
+    (383u32, 0xdfbdbe25bf1d8dfc59701b714e142b49),
+    (384u32, 0x317a5a85007ca9d34f27183eb207c75a),
+    (385u32, 0x32c58619ee07823024761e859f7ed484),
+    (386u32, 0x267f052fe0c1dea769e83a169c203acb),
+    (387u32, 0x48c00b512077e620f55258aa60c9ad43),
+    (388u32, 0x8a198e9fdd4c2891ba9fbc97ce9903fc),
+    (389u32, 0x8e44cf1a89e3db95d493040a1d18f7dd),
+    (390u32, 0x364525f39ad4ae37ccd101afc683486e),
+    (391u32, 0xb6cdb832be38f347dca3f63cc9bb858b),
+    (392u32, 0xf0f289dbd3c373c3241db0000a47a7bb),
+    (393u32, 0xd9f1b1bfbe3d50a0fa0e9bc296904929),
+    (394u32, 0xd07a6473eb61ef3ea490a7d3445ecae2),
+    (395u32, 0x1f94321cc658ac8d50edbc0f2a7b2509),
+    (396u32, 0xbb3183baf86916f2ea115dc598a2a0e1),
+    (397u32, 0x9b8023bb71ab3d4a53d077056cef703d),
+    (398u32, 0xdafef0e6c3c8cf70668ec30a4b5add73),
+    (399u32, 0x328ea2200f6da194fcd04394d3985b07),
+    (400u32, 0xed27ca114db05f771aee7a5616ccfe99),
+    (401u32, 0xf007da51ead88c6d16473e5583a68482),
+    (402u32, 0xb01c6a266111aed3c0e20c141f0448e6),
+    (403u32, 0x268d0d112175a89065e2d6dadeab0a6f),
+    (404u32, 0x644a053337cb00328cde6139d4098a21),
+    (405u32, 0xc0b280bd9487fbc3adf432b335f74b4a),
+    (406u32, 0x1c4cbfac4e3c253339b30131311757cd),
+    (407u32, 0xb152d8246ee479aad27ab1fb33920dd1),
+    (408u32, 0xbac494cc22ff8e66fd7fc375d36b5b1a),
+    (409u32, 0xef893a5e95824fc93ea927a92d27a1d7),
+    (410u32, 0x41cca30b733d438b68c1a37a3c763082),
+    (411u32, 0xa1d210f8f445d27856f0762ca39d3834),
+    (412u32, 0x4baff846b1dbe86b32ac10a9dfc57600),
+    (413u32, 0x6b28e5c524722074451a4c2b4fcf4822),
+    (414u32, 0xc1433ccbf1eac814405e079c7864e7e8),
+    (415u32, 0x09c146b371b75dc87f6f8157149ebd50),
+    (416u32, 0xaa01e8467335a6899f0171fd997fc320),
+    (417u32, 0x45294c195aae3afc2fb1f15a91b8d778),
+    (418u32, 0x9672a9235930963fe9febf2d2d67af4a),
+    (419u32, 0x2e81c960cd45525fbbfdb7ee53143dcf),
+    (420u32, 0xe2f1b85af0b7f68108c6597bdb33f4f8),
+    (421u32, 0x348bfd37e40d6bdf297e4c7a1f0aca63),
+    (422u32, 0x26c7df979bc02bb81f6ce4b7ca677f8e),
+    (423u32, 0xdaec6daf1cd827945517b222cd8e5b1e),
+    (424u32, 0x0d561a91dbfa825d6a3425d2ccf5d32d),
+    (425u32, 0x3c2ecefee5bea1192119273bd3c5db4e),
+    (426u32, 0xfb9a9e6cccea0dfa015313ab87e3c815),
+    (427u32, 0x6d25a52aa720ff0dec5a4a09824fd7a9),
+    (428u32, 0x9ac8ee8b624fce8bd4c117d4874e8443),
+    (429u32, 0xafcf74408a3cc0389504701c1a5adc9d),
+    (430u32, 0x70752c570173df5aa775325f88e5f8e2),
+    (431u32, 0x7582a3821a8d94348406220751ae1c7c),
+    (432u32, 0x77178fe44454da9a142df11c89d041d7),
+    (433u32, 0xbf0fd7db027fb4a71c2dd243cebd9250),
+    (434u32, 0x5fbe08dbbbba671139c4482ed68ac689),
+    (435u32, 0x0221c18f788d640746d699bb7b3a4370),
+    (436u32, 0xe923140c39ea5552ad8ac7252f419bf8),
+    (437u32, 0x2e0a7bd0cbe0626472b274b7933d3ff0),
+    (438u32, 0xbb3503e4aa735b2d62671f337772b76d),
+    (439u32, 0xd52743360e0a0094195c904d4442fad8),
+    (440u32, 0x873d9d8a841bb2a619e2cb237e78dd2a),
+    (441u32, 0x062d249f1ddb75d0483a3d251add2ba9),
+    (442u32, 0x9ea7e46fdb88f5d8370eec74a0e9e259),
+    (443u32, 0xd1a06b4606f3f383d340699c1d25c43d),
+    (444u32, 0xfac4ace4527c60a8c0f80b87d3c9ca1d),
+    (445u32, 0x19d4f2a22b289a469f46bf8ed71c3e19),
+    (446u32, 0x41a1bc28e0df47d2ef4b81125e339edc),
+];
 /// Decodes `bytes` as the metadata's type `type_id` with the generated
 /// types (all input consumed, nesting capped) and encodes the result
 /// again; `None` for an id with no standalone Rust type.
