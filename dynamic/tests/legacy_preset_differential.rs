@@ -1,0 +1,139 @@
+//! Every type the core + legacy + polkadot presets define (at spec 30),
+//! decoded from deterministic pseudo-random bytes, against py-scale-codec
+//! 1.2.12 (the reference venv): the same value and the same number of bytes
+//! consumed, or both fail. Bytes are drawn from {0, 1} so that options,
+//! enums and lengths stay mostly valid and the decoders go deep.
+
+use std::collections::BTreeMap;
+
+use ferroscale_core::value::Value;
+use ferroscale_dynamic::registry::Registry;
+use ferroscale_dynamic::{decode_prefix, ValueSink};
+use serde_json::{json, Value as Json};
+
+const PRESETS: [&str; 3] = ["core", "legacy", "polkadot"];
+const SPEC: u64 = 30;
+
+/// Types whose values differ, and why. `GenericConsensusEngineId` is a
+/// 4-byte id that py-scale-codec renders as text; the engine has no node
+/// for fixed-size text, so it renders as `"0x…"`.
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
+    (
+        "ConsensusEngineId",
+        "engine id rendered as hex, py-scale-codec renders text",
+    ),
+    ("Consensus", "contains a ConsensusEngineId"),
+    ("Seal", "contains a ConsensusEngineId"),
+    ("PreRuntime", "contains a ConsensusEngineId"),
+    ("Justification", "contains a ConsensusEngineId"),
+];
+
+const REFERENCE: &str = r#"
+import json, sys
+from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
+from scalecodec.type_registry import load_type_registry_preset
+req = json.load(sys.stdin)
+rc = RuntimeConfigurationObject()
+for p in req['presets']:
+    rc.update_type_registry(load_type_registry_preset(p))
+rc.set_active_spec_version_id(req['spec'])
+def norm(v):
+    if isinstance(v, bool) or v is None: return v
+    if isinstance(v, int): return v if -2**63 <= v < 2**63 else 'int:%d' % v
+    if isinstance(v, (list, tuple)): return [norm(x) for x in v]
+    if isinstance(v, dict): return {'dict': [[k, norm(x)] for k, x in v.items()]}
+    return v
+out = []
+for ty, data in req['items']:
+    try:
+        o = rc.create_scale_object(ty, data=ScaleBytes(bytes.fromhex(data)))
+        v = o.decode(check_remaining=False)
+        out.append({'ok': [norm(v), o.data.offset]})
+    except BaseException as e:
+        out.append({'err': type(e).__name__})
+json.dump(out, sys.stdout)
+"#;
+
+fn normalise(v: &Value) -> Json {
+    match v {
+        Value::Null => Json::Null,
+        Value::Bool(b) => json!(b),
+        Value::UInt(n) => {
+            i64::try_from(*n).map_or_else(|_| json!(format!("int:{n}")), |i| json!(i))
+        }
+        Value::Int(n) => i64::try_from(*n).map_or_else(|_| json!(format!("int:{n}")), |i| json!(i)),
+        Value::U256(_) | Value::I256(_) => json!(format!("int:{v}")),
+        Value::Str(s) => json!(s.to_string()),
+        Value::List(items) | Value::Tuple(items) => {
+            Json::Array(items.iter().map(normalise).collect())
+        }
+        Value::Dict(entries) => json!({
+            "dict": entries.iter().map(|(k, v)| json!([k.to_string(), normalise(v)])).collect::<Vec<_>>()
+        }),
+    }
+}
+
+#[test]
+fn preset_types_decode_like_py_scale_codec() {
+    let mut registry = Registry::with_presets(&PRESETS).unwrap_or_else(|e| panic!("{e}"));
+    registry.set_active_spec_version_id(SPEC);
+    let mut names: Vec<String> = registry
+        .definitions()
+        .iter()
+        .map(|d| d.name.clone())
+        .collect();
+    names.sort();
+    let mut state: u64 = 0x1234_5678_9abc_def1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut items: Vec<(String, Vec<u8>)> = Vec::new();
+    for name in &names {
+        items.push((name.clone(), vec![0; 4]));
+        for len in [40, 200] {
+            items.push((name.clone(), (0..len).map(|_| (next() % 2) as u8).collect()));
+        }
+    }
+    let request = json!({
+        "presets": PRESETS,
+        "spec": SPEC,
+        "items": items.iter().map(|(t, b)| json!([t, ferroscale_core::hex::encode_prefixed(b)[2..]])).collect::<Vec<_>>(),
+    });
+    let out = ferroscale_fixtures::reference::run_python(REFERENCE, request.to_string().as_bytes());
+    let answers: Vec<Json> = serde_json::from_str(&out).expect("reference output is JSON");
+    assert_eq!(answers.len(), items.len());
+    let (mut equal, mut both_fail) = (0, 0);
+    let mut differing: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut unexpected = Vec::new();
+    for ((ty, bytes), want) in items.iter().zip(&answers) {
+        let ours = registry.resolve(ty).and_then(|idx| {
+            decode_prefix(&registry.context(), idx, bytes, &mut ValueSink)
+                .map(|(v, used)| json!([normalise(&v), used]))
+        });
+        match (&ours, want.get("ok")) {
+            (Ok(v), Some(w)) if v == w => equal += 1,
+            (Err(_), None) => both_fail += 1,
+            _ => {
+                *differing.entry(ty.as_str()).or_default() += 1;
+                if !KNOWN_DIFFERENCES.iter().any(|(t, _)| t == ty) {
+                    unexpected.push(format!(
+                        "{ty} {}: ours {ours:?}, py-scale-codec {want}",
+                        ferroscale_core::hex::encode_prefixed(bytes)
+                    ));
+                }
+            }
+        }
+    }
+    println!(
+        "{} preset types, {} decodes compared: {equal} equal, {both_fail} fail in both, {} differ ({differing:?})",
+        names.len(),
+        items.len(),
+        differing.values().sum::<usize>()
+    );
+    assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
+    // The listed differences are still real (remove them once fixed).
+    assert!(differing.contains_key("ConsensusEngineId"));
+}
