@@ -3,3 +3,7 @@
 //! seed corpora built from the fixtures. See the README's "Fuzzing" section.
 
 pub mod harness;
+#[cfg(feature = "typed")]
+pub mod typed;
+#[cfg(feature = "typed")]
+pub mod typed_check;

@@ -15,7 +15,7 @@ use std::process::Command;
 use crate::test::workspace_root;
 
 /// The fuzz targets (binaries of `fuzz/Cargo.toml`).
-const TARGETS: [&str; 4] = ["metadata", "typestr", "dynamic_decode", "preset"];
+const TARGETS: [&str; 5] = ["metadata", "typestr", "dynamic_decode", "preset", "typed"];
 
 fn fuzz_dir() -> PathBuf {
     workspace_root().join("fuzz")
@@ -28,7 +28,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         Some("run") => fuzz(&args[1..]),
         _ => Err(
             "usage: cargo xtask fuzz seed [TARGET…] | run [--seconds N] [--asan] [TARGET…]\n\
-             targets: metadata, typestr, dynamic_decode, preset"
+             targets: metadata, typestr, dynamic_decode, preset, typed"
                 .into(),
         ),
     }
@@ -53,7 +53,7 @@ fn seed(targets: &[String]) -> Result<(), String> {
         "--release",
         "--no-default-features",
         "--features",
-        "seed-writer",
+        "seed-writer,typed",
         "--bin",
         "fuzz-seed",
         "--",

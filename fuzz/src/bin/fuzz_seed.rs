@@ -15,13 +15,21 @@ fn main() {
     let chosen: Vec<&str> = if args.len() > 1 {
         args[1..].iter().map(String::as_str).collect()
     } else {
-        TARGETS.to_vec()
+        let mut all = TARGETS.to_vec();
+        if cfg!(feature = "typed") {
+            all.push("typed");
+        }
+        all
     };
     for target in chosen {
         let out = dir.join(target);
         std::fs::create_dir_all(&out)
             .unwrap_or_else(|e| panic!("cannot create {}: {e}", out.display()));
-        let seeds = seeds::for_target(target);
+        let seeds = match target {
+            #[cfg(feature = "typed")]
+            "typed" => ferroscale_fuzz::typed::seeds(),
+            other => seeds::for_target(other),
+        };
         let bytes: usize = seeds.iter().map(Vec::len).sum();
         for seed in &seeds {
             let path = out.join(format!("seed-{:016x}", fnv1a(seed)));
