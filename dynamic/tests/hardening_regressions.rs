@@ -9,6 +9,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use ferroscale_dynamic::runtime::convert_type_string;
+use ferroscale_dynamic::typestr::{parse, parse_key};
 use ferroscale_dynamic::{decode_value, Context, Error, Node, TypeGraph, TypeIdx};
 use hardening_support::{measure, PeakAlloc, MIB};
 
@@ -90,4 +91,29 @@ fn huge_array_of_zero_sized_elements_does_not_hang() {
         "{r:?}"
     );
     let _ = TypeIdx(0);
+}
+
+/// Found by the `typestr` fuzz target on its first seed run (a real Kusama
+/// crowdloan type name with a line break): it was the harness's property that
+/// was wrong, not the parser. py-scale-codec drops `<T>` before it removes
+/// line breaks (`convert_type_string`), so `LeasePeriodOf<\nT>` keeps its
+/// `<T>`, while `LeasePeriodOf<T>` written directly loses it: the textual
+/// rewrites apply once, to the caller's string, and a canonical form is
+/// read back without them (`parse_key`), giving itself.
+#[test]
+fn canonical_form_of_a_type_name_with_a_line_break() {
+    let text = "FundInfo<T::AccountId, BalanceOf<T>, T::BlockNumber, LeasePeriodOf<\nT>>";
+    let canonical = parse(text).expect("parses").to_string();
+    assert_eq!(
+        canonical,
+        "FundInfo<AccountId, BalanceOf, BlockNumber, LeasePeriodOf<T>>"
+    );
+    assert_eq!(
+        parse_key(&canonical).expect("reads back").to_string(),
+        canonical
+    );
+    assert_eq!(
+        parse(&canonical).expect("parses").to_string(),
+        "FundInfo<AccountId, BalanceOf, BlockNumber, LeasePeriodOf>"
+    );
 }
