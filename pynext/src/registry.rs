@@ -8,9 +8,9 @@ use ferroscale_dynamic::graph::{Fields, Node};
 use ferroscale_dynamic::preset::{Definition, EnumVariants, Preset, TypeRef};
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{Error, TypeIdx};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyTuple};
 
 use crate::convert::to_value;
 use crate::errors::{guard, to_py};
@@ -47,6 +47,52 @@ pub struct PyRegistry {
 impl PyRegistry {
     fn resolve_idx(&mut self, py: Python<'_>, type_string: &str) -> PyResult<TypeIdx> {
         self.inner.resolve(type_string).map_err(|e| to_py(py, &e))
+    }
+
+    fn decode_at<'py>(
+        &mut self,
+        py: Python<'py>,
+        ty: TypeIdx,
+        type_name: Option<&str>,
+        data: &Bound<'py, PyAny>,
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        // bytes are borrowed; a bytearray is copied (Python code run by the
+        // sink, e.g. a finalizer, could resize it while we read).
+        let owned;
+        let bytes: &[u8] = if let Ok(b) = data.cast::<PyBytes>() {
+            b.as_bytes()
+        } else if let Ok(b) = data.cast::<PyByteArray>() {
+            owned = b.to_vec();
+            &owned
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "data must be bytes or bytearray, not {}",
+                data.get_type().name()?
+            )));
+        };
+        guard("decoding", || {
+            let input = bytes.get(offset..).unwrap_or(&[]);
+            let ctx = self.inner.context();
+            let mut sink = PySink {
+                py,
+                names: &mut self.names,
+            };
+            let (value, used) =
+                decode_prefix(&ctx, ty, input, &mut sink).map_err(|e| to_py(py, &e))?;
+            if check_remaining && used != input.len() {
+                let e = Error::RemainingScaleBytesNotEmpty {
+                    ty: type_name
+                        .map(str::to_owned)
+                        .unwrap_or_else(|| self.inner.graph().describe(ty)),
+                    offset: offset + used,
+                    length: bytes.len(),
+                };
+                return Err(to_py(py, &e));
+            }
+            Ok((value, used))
+        })
     }
 
     fn apply(&mut self, py: Python<'_>, input: &Input) -> PyResult<()> {
@@ -189,37 +235,37 @@ impl PyRegistry {
         self.inner.portable().is_some()
     }
 
-    /// Decodes `type_string` from `data[offset:]`; returns `(value, bytes used)`.
-    /// With `check_remaining`, bytes left after the value are an error.
+    /// Decodes `type_string` from `data[offset:]` (`bytes` or `bytearray`);
+    /// returns `(value, bytes used)`. With `check_remaining`, bytes left
+    /// after the value are an error.
     #[pyo3(signature = (type_string, data, offset=0, check_remaining=true))]
     fn decode<'py>(
         &mut self,
         py: Python<'py>,
         type_string: &str,
-        data: &[u8],
+        data: &Bound<'py, PyAny>,
         offset: usize,
         check_remaining: bool,
     ) -> PyResult<(Bound<'py, PyAny>, usize)> {
-        guard("decoding", || {
-            let ty = self.resolve_idx(py, type_string)?;
-            let input = data.get(offset..).unwrap_or(&[]);
-            let ctx = self.inner.context();
-            let mut sink = PySink {
-                py,
-                names: &mut self.names,
-            };
-            let (value, used) =
-                decode_prefix(&ctx, ty, input, &mut sink).map_err(|e| to_py(py, &e))?;
-            if check_remaining && used != input.len() {
-                let e = Error::RemainingScaleBytesNotEmpty {
-                    ty: type_string.to_owned(),
-                    offset: offset + used,
-                    length: data.len(),
-                };
-                return Err(to_py(py, &e));
-            }
-            Ok((value, used))
-        })
+        let ty = guard("resolving a type", || self.resolve_idx(py, type_string))?;
+        self.decode_at(py, ty, Some(type_string), data, offset, check_remaining)
+    }
+
+    /// [`Self::decode`] by graph index (from [`Self::resolve`]), skipping the
+    /// type-string lookup: the classes of the Python layer keep their index.
+    #[pyo3(signature = (idx, data, offset=0, check_remaining=true))]
+    fn decode_node<'py>(
+        &mut self,
+        py: Python<'py>,
+        idx: u32,
+        data: &Bound<'py, PyAny>,
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        if self.inner.graph().get(TypeIdx(idx)).is_none() {
+            return Err(PyValueError::new_err(format!("no type node #{idx}")));
+        }
+        self.decode_at(py, TypeIdx(idx), None, data, offset, check_remaining)
     }
 
     /// Encodes `value` as `type_string`.

@@ -458,9 +458,16 @@ class ScaleDecoder:
         raise NotImplementedError
 
     def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
+        cls = type(self)
+        node = cls.__dict__.get("_node")
+        # Classes from get_decoder_class know their graph node: skip the
+        # type-string lookup when the object still decodes as its class does.
+        if node is not None and self.runtime_config is cls.__dict__.get("_runtime_config") \
+                and "type_string" not in self.__dict__:
+            return self.runtime_config._registry.decode_node(node, data, offset, check_remaining)
         if self.type_string is None:
             raise NotImplementedError(f"{type(self).__name__} has no type string to decode with")
-        return self.runtime_config._registry.decode(self.type_string, bytes(data), offset, check_remaining)
+        return self.runtime_config._registry.decode(self.type_string, data, offset, check_remaining)
 
     def decode(self, data: Optional[ScaleBytes] = None, check_remaining: bool = True) -> Any:
         """Decodes ``data`` (or the data given at construction) in one Rust call."""
