@@ -86,3 +86,13 @@ def test_registry_with_metadata_in_worker_processes():
     with ctx.Pool(2) as pool:
         results = pool.map(_decode_in_worker, [(rc, hexes[:1]), (rc, hexes[1:])])
     assert results == [["set"], ["enter"]]
+
+
+def test_encoded_object_pickles_with_its_value():
+    rc = _legacy_config()
+    rc.ss58_format = 42
+    obj = rc.create_scale_object("AccountId")
+    obj.encode("5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY")
+    clone = pickle.loads(pickle.dumps(obj))
+    assert clone.value == "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"
+    assert clone.public_key == "0xd43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d"

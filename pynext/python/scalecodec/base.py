@@ -599,7 +599,9 @@ class ScaleDecoder:
         return True
 
     def __reduce__(self):
-        data = bytes(self.get_used_bytes()) if self.decoded else None
+        # (type string, the bytes behind the value, configuration): the value
+        # is rebuilt by decoding those bytes in the unpickled configuration.
+        data = bytes(self.get_used_bytes()) if self.data is not None and self.data_end_offset is not None else None
         return (_restore_object, (self.type_string, data, self.runtime_config))
 
     def serialize(self) -> Any:

@@ -507,7 +507,8 @@ class MultiAccountId(GenericAccountId):
         config = cls.__dict__.get("_runtime_config") or RuntimeConfiguration()
         obj = config.create_scale_object("AccountId")
         obj.encode("0x" + account.hex())
-        obj.value = "0x" + account.hex() if config.ss58_format is None else obj.value
+        # py-scale-codec gives the multisig account as hex whatever the SS58 format
+        obj.value = "0x" + account.hex()
         return obj
 
 

@@ -1,0 +1,43 @@
+"""Account ids, multisig accounts and MultiAddress views."""
+from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
+from scalecodec.type_registry import load_type_registry_preset
+from scalecodec.utils.ss58 import ss58_decode
+
+ALICE = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"
+BOB = "5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty"
+
+
+def _config(ss58_format=None):
+    rc = RuntimeConfigurationObject(ss58_format=ss58_format)
+    rc.update_type_registry(load_type_registry_preset("legacy"))
+    return rc
+
+
+def test_account_id_attributes():
+    rc = _config(42)
+    obj = rc.create_scale_object("AccountId", ScaleBytes("0x" + ss58_decode(ALICE)))
+    assert obj.decode() == ALICE
+    assert obj.ss58_address == ALICE and obj.public_key == "0x" + ss58_decode(ALICE)
+    hex_rc = _config()
+    obj = hex_rc.create_scale_object("AccountId", ScaleBytes("0x" + ss58_decode(BOB)))
+    assert obj.decode() == "0x" + ss58_decode(BOB) and obj.ss58_address is None
+
+
+def test_multisig_account_matches_py_scale_codec():
+    # vector computed with py-scale-codec 1.2.12 (threshold 2 of Alice and Bob)
+    multi = _config(42).get_decoder_class("MultiAccountId")
+    account = multi.create_from_account_list([ALICE, BOB], 2)
+    assert account.value == "0x83b70134afe83e035d51b9b6543bae58fc4ad7495df986b619e71b2581bf6ec5"
+    # the order of the signatories does not matter
+    assert multi.create_from_account_list([BOB, ALICE], 2).value == account.value
+    assert multi.create_from_account_list([BOB, ALICE], 1).value != account.value
+
+
+def test_multiaddress_views():
+    rc = _config()
+    key = ss58_decode(ALICE)
+    obj = rc.create_scale_object("MultiAddress", ScaleBytes("0x00" + key))
+    assert obj.decode() == "0x" + key and obj.account_id == key and obj.account_index is None
+    obj = rc.create_scale_object("MultiAddress", ScaleBytes("0x0104"))
+    assert obj.decode() == 1 and obj.account_index == 1 and obj.account_id is None
+    assert str(rc.create_scale_object("MultiAddress").encode(1)) == "0x0104"
