@@ -3,8 +3,8 @@
 //! V14 fixture, and every extrinsic of Polkadot block 10,000,000, decoded by
 //! both, values compared (tuples as lists, integers exactly).
 //!
-//! Deliberate differences are listed in `DELIBERATE` with their reason and
-//! are counted separately; anything else fails the test.
+//! Deliberate differences (see `NESTED_CALL_HASH`) are recognised, counted
+//! and printed with their reason; anything else fails the test.
 
 mod common;
 
@@ -59,8 +59,39 @@ for group in req:
 json.dump(out, sys.stdout)
 "##;
 
-/// Known, deliberate differences: (what the case is about, reason).
-const DELIBERATE: &[(&str, &str)] = &[];
+/// Deliberate difference: py-scale-codec hashes a call as the bytes from
+/// the call's start to the end of the whole input (`get_used_bytes` runs
+/// before the end offset is known), so a call nested in another call's
+/// arguments gets the hash of itself plus every byte after it. We hash the
+/// call's own encoding, as the chain does (multisig and proxy announcements
+/// refer to calls by that hash). Top-level calls agree.
+const NESTED_CALL_HASH: &str =
+    "call_hash of a call nested in call_args: ours hashes the call's own bytes, \
+     py-scale-codec hashes from the call to the end of the input";
+
+/// `v` without the `call_hash` of calls nested inside `call_args`.
+fn strip_nested_call_hashes(v: &Json, inside_args: bool) -> Json {
+    match v {
+        Json::Object(m) => Json::Object(
+            m.iter()
+                .filter(|(k, _)| !(inside_args && k.as_str() == "call_hash"))
+                .map(|(k, x)| {
+                    (
+                        k.clone(),
+                        strip_nested_call_hashes(x, inside_args || k == "call_args"),
+                    )
+                })
+                .collect(),
+        ),
+        Json::Array(items) => Json::Array(
+            items
+                .iter()
+                .map(|x| strip_nested_call_hashes(x, inside_args))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
 
 fn to_json(v: &Value) -> Json {
     match v {
@@ -284,11 +315,11 @@ fn values_agree_with_py_scale_codec() {
                     let ours = to_json(v);
                     if &ours == py {
                         equal += 1;
-                    } else if let Some((_, why)) =
-                        DELIBERATE.iter().find(|(k, _)| case.label.contains(k))
+                    } else if strip_nested_call_hashes(&ours, false)
+                        == strip_nested_call_hashes(py, false)
                     {
                         deliberate += 1;
-                        println!("deliberate: {}: {why}", case.label);
+                        println!("deliberate: {}: {NESTED_CALL_HASH}", case.label);
                     } else {
                         differences.push(format!("{}:\n  ours: {ours}\n  py:   {py}", case.label));
                     }

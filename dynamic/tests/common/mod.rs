@@ -204,6 +204,18 @@ pub fn example(
             ]),
             Special::WrapperKeepOpaque(t) => example(graph, *t, seed, d)?,
             Special::HexBytes => Value::str("0x0102"),
+            // Every runtime the fixtures hold has System.remark(remark: Vec<u8>).
+            Special::Call => Value::Dict(vec![
+                ("call_module".into(), Value::str("System")),
+                ("call_function".into(), Value::str("remark")),
+                (
+                    "call_args".into(),
+                    Value::Dict(vec![(
+                        "remark".into(),
+                        Value::str(format!("remark {seed}")),
+                    )]),
+                ),
+            ]),
             _ => return None,
         },
         Node::Unresolved(_) => return None,
