@@ -75,3 +75,49 @@ pub fn ss58_encode_account_index(index: u64, format: u16) -> PyResult<String> {
 pub fn ss58_decode_account_index(address: &str, valid_format: Option<u16>) -> PyResult<u64> {
     ss58::decode_account_index(address, valid_format).map_err(err)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::py_message;
+    use ferroscale_core::error::Error;
+    use ferroscale_core::ss58;
+
+    fn message(r: Result<ss58::Decoded, Error>) -> String {
+        match r {
+            Err(Error::Ss58(m)) => py_message(&m),
+            other => panic!("expected an SS58 error, got {other:?}"),
+        }
+    }
+
+    /// The wording `py_message` recognises is the core's; these fail when the
+    /// core rewords an error, instead of py-scale-codec's message silently
+    /// turning into the core's.
+    #[test]
+    fn core_errors_map_to_py_scale_codec_messages() {
+        let alice = "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY";
+        assert_eq!(message(ss58::decode("", None)), "Empty address provided");
+        assert_eq!(
+            message(ss58::decode(
+                "5GoKvZWG5ZPYL1WUovuHW3zJBWBP5eT8CbqjdRY4Q6iMaQub",
+                None
+            )),
+            "Invalid checksum"
+        );
+        assert_eq!(
+            message(ss58::decode(&format!("{alice}sdhfjksdhfkj"), None)),
+            "Invalid address length"
+        );
+        assert_eq!(
+            message(ss58::decode(
+                "MGP3U1wqNhFofseKXU7B6FcZuLbvQvJFyin1EvQM65mBcNsY8",
+                None
+            )),
+            "46 is a reserved SS58 format"
+        );
+        assert_eq!(message(ss58::decode(alice, Some(2))), "Invalid SS58 format");
+        match ss58::encode(&[0u8; 5], 42) {
+            Err(Error::Ss58(m)) => assert_eq!(py_message(&m), "Invalid length for address"),
+            other => panic!("expected an SS58 error, got {other:?}"),
+        }
+    }
+}
