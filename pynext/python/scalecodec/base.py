@@ -42,7 +42,9 @@ class ScaleBytes:
 
     def __init__(self, data: Union[str, bytes, bytearray]):
         self.offset = 0
-        if isinstance(data, bytearray):
+        if type(data) is bytes:
+            self.data = bytearray(data)
+        elif isinstance(data, bytearray):
             self.data = data
         elif isinstance(data, bytes):
             self.data = bytearray(data)
@@ -404,13 +406,17 @@ class ScaleDecoder:
             runtime_config = RuntimeConfiguration()
         self.runtime_config = runtime_config
         self.data = data
-        self.data_start_offset: Optional[int] = data.offset if data is not None else None
-        self.data_end_offset: Optional[int] = None
+        self.data_start_offset = data.offset if data is not None else None
         if sub_type is not None:
             self.sub_type = sub_type
-        self._value: Any = None
-        self._value_object: Any = _UNSET
-        self.decoded = False
+
+    # Per-object state starts as these class-level defaults (set on change
+    # only: creating an object is on the hot path of small decodes).
+    data_end_offset: Optional[int] = None
+    _value: Any = None
+    _value_object: Any = _UNSET
+    decoded = False
+    metadata: Optional["ScaleType"] = None
 
     # -- value -----------------------------------------------------------
 
@@ -483,15 +489,16 @@ class ScaleDecoder:
         start = self.data_start_offset
         self._before_decode()
         value, used = self._decode_value(self.data.data, start, check_remaining)
-        self.data.offset = start + used
-        self.data_end_offset = self.data.offset
-        self.value = value
+        self.data.offset = self.data_end_offset = start + used
+        self._value = value
+        self._value_object = _UNSET
         self.decoded = True
         self._after_decode()
         return self._value
 
     def _before_decode(self) -> None:
-        self.runtime_config._sync_metadata(getattr(self, "metadata", None))
+        if self.metadata is not None:
+            self.runtime_config._sync_metadata(self.metadata)
 
     def _after_decode(self) -> None:
         pass
@@ -622,10 +629,17 @@ class ScaleType(ScaleDecoder):
     def __init__(self, data: Optional[ScaleBytes] = None, sub_type: Optional[str] = None,
                  metadata: Optional["ScaleType"] = None, runtime_config: Optional[RuntimeConfigurationObject] = None,
                  **kwargs):
+        if data is not None and not isinstance(data, ScaleBytes):
+            raise ValueError("Provided data is not in supported format: provided '{}'".format(type(data).__name__))
         if runtime_config is None:
             runtime_config = type(self).__dict__.get("_runtime_config") or RuntimeConfiguration()
-        self.metadata = metadata
-        super().__init__(data=data, sub_type=sub_type, runtime_config=runtime_config)
+        self.runtime_config = runtime_config
+        self.data = data
+        self.data_start_offset = data.offset if data is not None else None
+        if sub_type is not None:
+            self.sub_type = sub_type
+        if metadata is not None:
+            self.metadata = metadata
 
 
 class ScalePrimitive(ScaleType):
