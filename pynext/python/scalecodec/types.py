@@ -843,6 +843,11 @@ class GenericStorageEntryMetadata(_Part):
         self.pallet = pallet
 
     @property
+    def value(self) -> Any:
+        """The entry as py-scale-codec shows it (name, modifier, type, default, documentation)."""
+        return _storage_value(self._entry)
+
+    @property
     def name(self) -> str:
         """The storage function's name."""
         return self._entry["name"]
@@ -881,6 +886,11 @@ class GenericPalletMetadata(_Part):
     def __init__(self, info: dict, config: RuntimeConfigurationObject, value: Any):
         super().__init__(value, config)
         self._info = info
+
+    @property
+    def value(self) -> Any:
+        """The pallet as py-scale-codec shows it (name, index, storage, calls …)."""
+        return _pallet_value(self._info)
 
     @property
     def name(self) -> str:
@@ -1051,7 +1061,17 @@ def _MetadataValue(info: dict) -> tuple:
     return ("0x6d657461", {f"V{version}": {key: items}})
 
 
-def _pallet_value(p: dict, version: int) -> dict:
+def _storage_value(e: dict) -> dict:
+    """A storage entry in py-scale-codec's dict shape."""
+    if not e["hashers"]:
+        ty: Any = {"Plain": e["value"]}
+    else:
+        ty = {"Map": {"hashers": e["hashers"], "keys": e["keys"], "value": e["value"]}}
+    return {"name": e["name"], "modifier": e["modifier"], "type": ty,
+            "default": "0x" + e["default"].hex(), "documentation": e["docs"]}
+
+
+def _pallet_value(p: dict, version: int = 0) -> dict:
     def variants(e: Optional[dict]) -> Optional[list]:
         if e is None:
             return None
@@ -1065,12 +1085,7 @@ def _pallet_value(p: dict, version: int) -> dict:
     if p["storage"] is not None:
         entries = []
         for e in p["storage"]["entries"]:
-            if not e["hashers"]:
-                ty: Any = {"Plain": e["value"]}
-            else:
-                ty = {"Map": {"hashers": e["hashers"], "keys": e["keys"], "value": e["value"]}}
-            entries.append({"name": e["name"], "modifier": e["modifier"], "type": ty,
-                            "default": "0x" + e["default"].hex(), "documentation": e["docs"]})
+            entries.append(_storage_value(e))
         storage = {"prefix": p["storage"]["prefix"], "entries": entries}
     return {
         "name": p["name"],
