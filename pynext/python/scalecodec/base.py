@@ -262,6 +262,14 @@ class RuntimeConfigurationObject:
         self.metadata = metadata
         self._classes.clear()
 
+    def update_from_scale_info_types(self, scale_info_types: list, prefix: Optional[str] = None) -> None:
+        """Not available yet: the Rust registry imports a portable registry
+        only as part of runtime metadata (``add_portable_registry``)."""
+        raise NotImplementedError(
+            "update_from_scale_info_types: importing a bare portable registry is not supported yet; "
+            "add the chain's metadata with add_portable_registry instead"
+        )
+
     def _sync_metadata(self, metadata: Optional["ScaleType"]) -> None:
         if metadata is None:
             return
