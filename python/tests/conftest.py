@@ -16,6 +16,23 @@ from scalecodec.type_registry import load_type_registry_preset
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
+#: Test files that only check behaviour beyond py-scale-codec 1.2.12 as a whole.
+EXTENSION_FILES = {"test_batch_and_pickle.py", "test_hardening.py"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "extension: behaviour beyond py-scale-codec 1.2.12 (cyscale's additions, V15/V16, stricter "
+        "errors); every other test also passes against py-scale-codec 1.2.12 itself",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.name in EXTENSION_FILES:
+            item.add_marker(pytest.mark.extension)
+
 
 def fixtures_dir() -> Path:
     """The fixtures folder, or a clear failure naming where it was looked for."""

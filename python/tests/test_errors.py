@@ -23,7 +23,7 @@ def test_malformed_scale_bytes(data):
 
 @pytest.mark.parametrize("type_string, value", [
     ("u32", "abc"), ("u32", -1), ("u32", 2 ** 32), ("u8", None), ("i16", -32769), ("bool", 2), ("bool", "yes"),
-    ("Compact<u32>", "x"), ("Compact<u32>", -5), ("H256", "0x1234"), ("H256", 5), ("[u8; 4]", "0x01"),
+    ("Compact<u32>", "x"), pytest.param("Compact<u32>", -5, marks=pytest.mark.extension), ("H256", "0x1234"), ("H256", 5), ("[u8; 4]", "0x01"),
     ("Vec<u32>", 5), ("(u32, u64)", (1,)), ("Option<u32>", "abc"), ("Bytes", 5), ("f64", 1),
     ("AccountId", "not-an-address"), ("AccountId", 12), ("Era", "x"),
 ])
@@ -35,7 +35,8 @@ def test_wrong_python_values(config, type_string, value):
 @pytest.mark.parametrize("type_string, hex_data", [
     ("u32", "0x010203"), ("u128", "0x01"), ("H256", "0x00"), ("[u8; 4]", "0x010203"), ("Compact<u32>", "0x03"),
     ("Vec<u32>", "0x0c0100000002000000"), ("Bytes", "0x100102"), ("(u32, u64)", "0x01000000"),
-    ("Option<u64>", "0x01"), ("AccountId", "0x" + "11" * 31), ("Era", "0x11"),
+    ("Option<u64>", "0x01"), ("AccountId", "0x" + "11" * 31),
+    pytest.param("Era", "0x11", marks=pytest.mark.extension),  # py-scale-codec: ValueError
 ])
 def test_truncated_bytes(config, type_string, hex_data):
     with pytest.raises(RemainingScaleBytesNotEmptyException):
@@ -68,13 +69,17 @@ def test_unknown_inner_type_fails_when_decoding(config):
         obj.decode()
 
 
+@pytest.mark.extension  # py-scale-codec: AttributeError
 def test_non_string_type_string(config):
     with pytest.raises(TypeError):
         config.create_scale_object(42)
 
 
-@pytest.mark.parametrize("type_string", ["Vec<u32>", "Vec<u8>", "Bytes", "Vec<(u32, u64)>", "Vec<AccountId>",
-                                         "BTreeMap<u32, u32>", "BitVec", "Vec<Vec<u8>>", "Str"])
+@pytest.mark.parametrize("type_string", [
+    "Vec<u32>", "Vec<u8>", "Bytes", "Vec<(u32, u64)>", "Vec<AccountId>", "BTreeMap<u32, u32>", "Str",
+    # py-scale-codec loops over (or allocates for) the claimed length here
+    pytest.param("BitVec", marks=pytest.mark.extension), pytest.param("Vec<Vec<u8>>", marks=pytest.mark.extension),
+])
 def test_hostile_length_prefixes(config, type_string):
     # compact 2**30 - 1 and 2**536-ish lengths with a handful of bytes behind them
     for prefix in ("0xfeffffff", "0x13ffffffffffffffff"):
@@ -85,6 +90,7 @@ def test_hostile_length_prefixes(config, type_string):
         assert time.perf_counter() - started < 1.0
 
 
+@pytest.mark.extension  # py-scale-codec: AssertionError
 def test_decode_requires_scale_bytes(config):
     # py-scale-codec asserts here; a TypeError or ValueError is the clean refusal
     obj = config.create_scale_object("u32")
@@ -94,6 +100,7 @@ def test_decode_requires_scale_bytes(config):
         config.create_scale_object("u32", data=b"\x01\x00\x00\x00")
 
 
+@pytest.mark.extension  # py-scale-codec: AttributeError on None
 def test_call_and_event_need_metadata(config):
     with pytest.raises(ValueError):
         config.create_scale_object("Call", data=ScaleBytes("0x0000")).decode()

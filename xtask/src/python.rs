@@ -6,6 +6,11 @@
 //! test ids that do not pass yet. The step fails when a test that is not on
 //! the list fails, and also when a listed test passes (so the list only
 //! shrinks and is always true).
+//!
+//! Our own suite is checked against py-scale-codec 1.2.12 itself too: every
+//! test not marked `extension` (cyscale's additions, V15/V16, stricter errors)
+//! must pass on the reference implementation, so the suite pins py-scale-codec's
+//! behaviour rather than ours.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -62,8 +67,34 @@ pub fn test() -> Result<(), String> {
     )?;
     if root.join("python/tests").is_dir() {
         run_step("python tests", &py, &["-m", "pytest", "-q", "python/tests"])?;
+        tests_against_reference()?;
     }
     compat_suite(&py)
+}
+
+/// Runs the non-`extension` tests of `python/tests` on py-scale-codec 1.2.12.
+fn tests_against_reference() -> Result<(), String> {
+    let reference = match std::env::var(crate::reference::ENV_VAR) {
+        Ok(py) if !py.is_empty() => py,
+        _ => crate::reference::python()?,
+    };
+    let has_pytest = Command::new(&reference)
+        .args(["-c", "import pytest"])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    if !has_pytest {
+        run_step(
+            "pytest in the reference venv",
+            &reference,
+            &["-m", "pip", "install", "--quiet", "pytest>=8"],
+        )?;
+    }
+    run_step(
+        "python tests on py-scale-codec 1.2.12 (non-extension)",
+        &reference,
+        &["-m", "pytest", "-q", "-m", "not extension", "python/tests"],
+    )
 }
 
 /// Runs py-scale-codec's suite and applies the known-failures ratchet.
