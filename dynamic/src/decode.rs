@@ -6,8 +6,6 @@
 //! anything is allocated; nesting is capped ([`DEFAULT_MAX_DEPTH`]); every
 //! error names the type, the byte offset and what failed.
 
-use std::collections::HashMap;
-
 use blake2::digest::consts::U32;
 use blake2::{Blake2b, Digest};
 use ferroscale_core::value::Value;
@@ -19,9 +17,6 @@ use crate::sink::{Sink, ValueSink};
 
 /// Default nesting limit.
 pub const DEFAULT_MAX_DEPTH: u32 = 256;
-
-/// Most distinct accounts whose SS58 text one decode call remembers.
-const SS58_CACHE_LIMIT: usize = 1 << 16;
 
 /// Length prefixes of zero-sized elements above this are refused (no input
 /// bytes bound them). The same number bounds, per decode, how many elements
@@ -99,7 +94,6 @@ pub fn decode_prefix<S: Sink>(
         depth: 0,
         zero_sized_left: MAX_ZERO_SIZED_ELEMENTS,
         sink,
-        ss58_cache: HashMap::default(),
     };
     let v = d.node(ty)?;
     Ok((v, d.pos))
@@ -126,36 +120,6 @@ struct Decoder<'c, 'a, 's, S: Sink> {
     /// may produce (see [`MAX_ZERO_SIZED_ELEMENTS`]).
     zero_sized_left: u64,
     sink: &'s mut S,
-    /// SS58 text of accounts already rendered in this call.
-    ss58_cache: HashMap<[u8; 32], crate::graph::Name, AccountHash>,
-}
-
-/// Hashes an account id by its first eight bytes: account ids are already
-/// uniformly distributed, and SipHash would cost a third of an SS58 encoding.
-#[derive(Clone, Copy, Default)]
-struct AccountHash;
-
-impl std::hash::BuildHasher for AccountHash {
-    type Hasher = AccountHasher;
-    fn build_hasher(&self) -> AccountHasher {
-        AccountHasher(0)
-    }
-}
-
-/// See [`AccountHash`].
-struct AccountHasher(u64);
-
-impl std::hash::Hasher for AccountHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8).take(1) {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            self.0 ^= u64::from_le_bytes(b);
-        }
-    }
 }
 
 /// The parts of a decoded event: (pallet index, event index, pallet name, event name, attributes).
@@ -636,19 +600,9 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
     fn account(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
         let raw: &[u8] = self.take(32, ty)?;
         if let Some(fmt) = self.ctx.ss58_format {
-            // SS58 (a Blake2b-512 checksum and base58) costs microseconds per
-            // account; runtime-API results repeat accounts, so remember them.
             let key: [u8; 32] = raw.try_into().unwrap_or([0; 32]);
-            if let Some(name) = self.ss58_cache.get(&key) {
-                return Ok(self.sink.name(name));
-            }
             if let Some(s) = crate::account::ss58_account(&key, fmt) {
-                let name: crate::graph::Name = s.into();
-                let out = self.sink.name(&name);
-                if self.ss58_cache.len() < SS58_CACHE_LIMIT {
-                    self.ss58_cache.insert(key, name);
-                }
-                return Ok(out);
+                return Ok(self.sink.text(&s));
             }
         }
         Ok(self.sink.hex(raw))
@@ -794,8 +748,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
                     depth: self.depth,
                     zero_sized_left: self.zero_sized_left,
                     sink: &mut *self.sink,
-                    ss58_cache: HashMap::default(),
-                };
+                            };
                 let r = sub.node(*inner);
                 self.zero_sized_left = sub.zero_sized_left;
                 match r {
