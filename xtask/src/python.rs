@@ -2,6 +2,10 @@
 //! `scalecodec` module built from `python/`, our pytest suite, and
 //! py-scale-codec 1.2.12's own suite run against the module under a ratchet.
 //!
+//! `FERROSCALE_PYTHON_PACKAGE=<folder>` builds and checks another package
+//! folder than `python/` (its own `tests/` run too, and its ratchet list is
+//! `<folder>/compat/known-failures.txt`); `python/tests` always runs.
+//!
 //! The ratchet: `python/compat/known-failures.txt` lists the reference-suite
 //! test ids that do not pass yet. The step fails when a test that is not on
 //! the list fails, and also when a listed test passes (so the list only
@@ -18,8 +22,11 @@ use std::process::Command;
 
 use crate::test::{run_step, workspace_root};
 
-/// The committed list of reference-suite tests known not to pass yet.
-const KNOWN_FAILURES: &str = "python/compat/known-failures.txt";
+/// The package folder built and tested unless `FERROSCALE_PYTHON_PACKAGE` names another
+/// (e.g. `pynext`, while two implementations of the module coexist).
+const DEFAULT_PACKAGE: &str = "python";
+/// Where, inside the package folder, the list of reference-suite tests known not to pass yet is.
+const KNOWN_FAILURES: &str = "compat/known-failures.txt";
 /// The script that runs py-scale-codec 1.2.12's suite against an interpreter's `scalecodec`.
 const COMPAT_SUITE: &str = "../shared/compat/pyscalecodec-suite";
 
@@ -49,27 +56,35 @@ pub fn venv_python() -> Result<String, String> {
 /// Builds and installs the module, then runs both Python suites.
 pub fn test() -> Result<(), String> {
     let root = workspace_root();
-    if !root
-        .join("python/python/scalecodec/type_registry/core.json")
-        .exists()
-    {
-        return Err(
-            "the type-registry presets are missing from python/python/scalecodec/type_registry/; \
-             run `cargo xtask presets` first"
-                .into(),
-        );
+    let package = std::env::var("FERROSCALE_PYTHON_PACKAGE")
+        .ok()
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| DEFAULT_PACKAGE.to_owned());
+    let presets = format!("{package}/python/scalecodec/type_registry");
+    if !root.join(&presets).join("core.json").exists() {
+        return Err(format!(
+            "the type-registry presets are missing from {presets}/; run `cargo xtask presets` first"
+        ));
     }
     let py = venv_python()?;
     run_step(
-        "build scalecodec module",
+        &format!("build scalecodec module from {package}/"),
         &py,
-        &["-m", "pip", "install", "--quiet", "./python"],
+        &["-m", "pip", "install", "--quiet", &format!("./{package}")],
     )?;
     if root.join("python/tests").is_dir() {
         run_step("python tests", &py, &["-m", "pytest", "-q", "python/tests"])?;
         tests_against_reference()?;
     }
-    compat_suite(&py)
+    let own_tests = format!("{package}/tests");
+    if package != DEFAULT_PACKAGE && root.join(&own_tests).is_dir() {
+        run_step(
+            &format!("{package} tests"),
+            &py,
+            &["-m", "pytest", "-q", &own_tests],
+        )?;
+    }
+    compat_suite(&py, &format!("{package}/{KNOWN_FAILURES}"))
 }
 
 /// Runs the non-`extension` tests of `python/tests` on py-scale-codec 1.2.12.
@@ -98,7 +113,7 @@ fn tests_against_reference() -> Result<(), String> {
 }
 
 /// Runs py-scale-codec's suite and applies the known-failures ratchet.
-fn compat_suite(py: &str) -> Result<(), String> {
+fn compat_suite(py: &str, known_failures: &str) -> Result<(), String> {
     let root = workspace_root();
     let script = root.join(COMPAT_SUITE);
     if !script.exists() {
@@ -120,8 +135,8 @@ fn compat_suite(py: &str) -> Result<(), String> {
         eprintln!("{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
         return Err("compat suite: no test outcomes found in pytest's output".into());
     }
-    let known = read_known_failures(&root.join(KNOWN_FAILURES))?;
-    let verdict = ratchet(&outcomes, &known);
+    let known = read_known_failures(&root.join(known_failures))?;
+    let verdict = ratchet(&outcomes, &known, known_failures);
     eprintln!(
         "compat suite: {} passed, {} failed ({} known)",
         outcomes.passed.len(),
@@ -176,19 +191,19 @@ fn read_known_failures(path: &Path) -> Result<BTreeSet<String>, String> {
 }
 
 /// Fails on a new failure, and on a listed test that now passes.
-fn ratchet(outcomes: &Outcomes, known: &BTreeSet<String>) -> Result<(), String> {
+fn ratchet(outcomes: &Outcomes, known: &BTreeSet<String>, list: &str) -> Result<(), String> {
     let new_failures: Vec<&String> = outcomes.failed.difference(known).collect();
     let now_passing: Vec<&String> = known.intersection(&outcomes.passed).collect();
     let mut problems = Vec::new();
     if !new_failures.is_empty() {
         problems.push(format!(
-            "tests that fail and are not in {KNOWN_FAILURES}:\n  {}",
+            "tests that fail and are not in {list}:\n  {}",
             join(&new_failures)
         ));
     }
     if !now_passing.is_empty() {
         problems.push(format!(
-            "tests in {KNOWN_FAILURES} that now pass (remove them from the list):\n  {}",
+            "tests in {list} that now pass (remove them from the list):\n  {}",
             join(&now_passing)
         ));
     }
@@ -244,7 +259,7 @@ some other line
             "test/test_scale_types.py::TestScaleTypes::test_era",
             "test/test_metadata.py::TestMetadata::test_setup",
         ]);
-        assert!(ratchet(&outcomes, &known).is_ok());
+        assert!(ratchet(&outcomes, &known, "list").is_ok());
     }
 
     #[test]
@@ -253,6 +268,7 @@ some other line
         let new_failure = ratchet(
             &outcomes,
             &set(&["test/test_metadata.py::TestMetadata::test_setup"]),
+            "list",
         )
         .unwrap_err();
         assert!(new_failure.contains("test_era"), "{new_failure}");
@@ -263,6 +279,7 @@ some other line
                 "test/test_metadata.py::TestMetadata::test_setup",
                 "test/test_ss58.py::SS58TestCase::test_encode",
             ]),
+            "list",
         )
         .unwrap_err();
         assert!(stale.contains("now pass"), "{stale}");
