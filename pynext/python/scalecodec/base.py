@@ -324,11 +324,23 @@ class RuntimeConfigurationObject:
 
     def create_scale_object(self, type_string: str, data: Optional[ScaleBytes] = None, **kwargs) -> "ScaleType":
         """An instance of ``type_string``'s class (``NotImplementedError`` when unknown)."""
-        cls = self.get_decoder_class(type_string)
+        cls = self._classes.get(type_string)
         if cls is None:
-            raise NotImplementedError(f'Decoder class for "{type_string}" not found')
-        kwargs.setdefault("runtime_config", self)
-        return cls(data=data, **kwargs)
+            cls = self.get_decoder_class(type_string)
+            if cls is None:
+                raise NotImplementedError(f'Decoder class for "{type_string}" not found')
+        if kwargs:
+            kwargs.setdefault("runtime_config", self)
+            return cls(data=data, **kwargs)
+        # The common case without options: skip the keyword-argument
+        # __init__ (this is on the hot path of small decodes).
+        if data is not None and not isinstance(data, ScaleBytes):
+            raise ValueError("Provided data is not in supported format: provided '{}'".format(type(data).__name__))
+        obj = cls.__new__(cls)
+        obj.runtime_config = self
+        obj.data = data
+        obj.data_start_offset = data.offset if data is not None else None
+        return obj
 
     def batch_decode(self, type_strings: List[str], scale_bytes_list: List[Union[bytes, str, ScaleBytes]]) -> list:
         """Decodes ``scale_bytes_list[i]`` as ``type_strings[i]`` in one Rust call;
