@@ -1,7 +1,7 @@
-//! Encoding a [`Value`] as a [`TypeGraph`] node, accepting the value forms
+//! Encoding a [`Value`] as a [`TypeGraph`](crate::graph::TypeGraph) node, accepting the value forms
 //! py-scale-codec 1.2.12 accepts (ints for Compact, `"0x…"` or text for
 //! Bytes, dict or list for structs, `"Name"` or `{"Name": v}` for enums, SS58
-//! or hex for account ids …). Everything [`crate::decode`] produces encodes
+//! or hex for account ids …). Everything [`mod@crate::decode`] produces encodes
 //! back to the same bytes.
 
 use ferroscale_core::value::Value;

@@ -1,6 +1,31 @@
 //! ferroscale-dynamic: decodes and encodes SCALE by py-scale-codec type string
 //! (`"Vec<u32>"`, `"scale_info::42"`, `"MetadataVersioned"` …) over registries
 //! built from type-registry presets and from a chain's portable registry.
+//!
+//! The engine: every type becomes a node of a [`TypeGraph`] ([`graph`]),
+//! whether it came from a portable registry ([`portable`]) or from a type
+//! string / preset (`typestr`, `preset`, `registry`). [`mod@decode`] walks the
+//! graph into a [`Sink`] (the Rust [`Value`](ferroscale_core::value::Value)
+//! via [`ValueSink`], Python objects in the `python` crate), [`mod@encode`] goes
+//! back from a `Value`. Special types (Call, Extrinsic, events, Era, accounts)
+//! read the active [`Runtime`] ([`runtime`]).
+//!
+//! Values follow py-scale-codec 1.2.12 (checked by `tests/differential.rs`).
+//! Deliberate differences, all on input py-scale-codec mishandles:
+//!
+//! - a nested call's `call_hash` is the hash of that call's own bytes;
+//!   py-scale-codec hashes from the call to the end of the whole input;
+//! - an `Option` discriminant other than 0/1 and an enum index with no
+//!   variant are errors (py-scale-codec takes any non-zero byte as `Some`
+//!   and gives `None` for a gap in the variant indices);
+//! - a `BitVec` with `u16`/`u32`/`u64` store words reads whole words
+//!   (py-scale-codec reads `ceil(bits / 8)` bytes whatever the store);
+//! - signed extensions are read in metadata order, and an extension py-scale-codec
+//!   does not know (`era`/`nonce`/`tip`/`asset_id`/`mode`) but that carries
+//!   data appears under its identifier instead of being skipped (which
+//!   misreads the rest of the extrinsic);
+//! - a bit sequence of one zero bit renders `"0b0"`, like an empty one, and
+//!   encodes back as empty (py-scale-codec's `bin(0)` rendering).
 
 pub mod account;
 pub mod batch;
