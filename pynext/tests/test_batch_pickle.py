@@ -96,3 +96,10 @@ def test_encoded_object_pickles_with_its_value():
     clone = pickle.loads(pickle.dumps(obj))
     assert clone.value == "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"
     assert clone.public_key == "0xd43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d"
+
+
+def test_runtime_configuration_is_one_object_per_id():
+    from scalecodec.base import RuntimeConfiguration
+    assert RuntimeConfiguration() is RuntimeConfiguration(config_id="default")
+    assert RuntimeConfiguration(config_id="pynext-a") is RuntimeConfiguration("pynext-a")
+    assert RuntimeConfiguration(config_id="pynext-a") is not RuntimeConfiguration()

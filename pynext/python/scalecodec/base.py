@@ -125,7 +125,7 @@ class Singleton(type):
     _lock = threading.Lock()
 
     def __call__(cls, *args, **kwargs):
-        key = (cls, kwargs.get("config_id", args[0] if args else None))
+        key = (cls, kwargs.get("config_id", args[0] if args else "default"))
         with cls._lock:
             if key not in cls._instances:
                 cls._instances[key] = super().__call__(*args, **kwargs)
