@@ -41,11 +41,9 @@ def main():
     rc = RuntimeConfigurationObject(ss58_format=42)
     rc.update_type_registry(load_type_registry_preset("legacy"))
 
-    u32 = ScaleBytes("0x01020304")
     n = 20000
     report("u32 decode (create + decode)", best(lambda: [rc.create_scale_object("u32", ScaleBytes(b"\x01\x02\x03\x04")).decode() for _ in range(n)], 3), n)
 
-    vec_small = b"\x10\x04" + b"\x01\x00\x00\x00" * 1024
     vec_small = bytes([0x01, 0x10]) + b"\x01\x00\x00\x00" * 1024  # compact 1024
     report("Vec<u32> of 1,024", best(lambda: rc.create_scale_object("Vec<u32>", ScaleBytes(vec_small)).decode(), 20))
     vec_big = bytes([0x02, 0x00, 0x01, 0x00]) + b"\x07\x00\x00\x00" * 16384  # compact 16384

@@ -18,8 +18,7 @@ Design (see also the package docstring):
 """
 import json
 import threading
-import warnings
-from typing import Any, Dict, List, Optional, Type, Union
+from typing import Any, Dict, List, Optional, Union
 
 from scalecodec import _core
 from scalecodec.exceptions import InvalidScaleTypeValueException, RemainingScaleBytesNotEmptyException
@@ -691,7 +690,4 @@ def _wrap_parts(value: Any, config: RuntimeConfigurationObject) -> Any:
         return {k: _Part(v, config) for k, v in value.items()}
     return value
 
-
-def _warn_deprecated(what: str) -> None:
-    warnings.warn(what, DeprecationWarning, stacklevel=3)
 

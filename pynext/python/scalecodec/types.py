@@ -8,7 +8,8 @@ configuration; the classes here only add views on the decoded value.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional
+from typing import Tuple as TypingTuple
 
 from scalecodec import _core
 from scalecodec.base import (
@@ -19,7 +20,6 @@ from scalecodec.base import (
     ScalePrimitive,
     ScaleType,
     _Part,
-    _UNSET,
     _wrap_parts,
 )
 from scalecodec.exceptions import (
@@ -103,7 +103,7 @@ class _Composite(ScaleType):
     …})``) have no type string; they decode and encode field by field, each
     field in one Rust call."""
 
-    def _fields(self) -> List[Tuple[Optional[str], str]]:
+    def _fields(self) -> List[TypingTuple[Optional[str], str]]:
         raise NotImplementedError
 
     def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
@@ -148,7 +148,7 @@ class _Composite(ScaleType):
 class Tuple(_Composite):
     """A tuple; a 1-tuple is its element."""
 
-    def _fields(self) -> List[Tuple[Optional[str], str]]:
+    def _fields(self) -> List[TypingTuple[Optional[str], str]]:
         return [(None, t) for t in (self.type_mapping or [])]
 
     def _assemble(self, values: list) -> Any:
@@ -158,7 +158,7 @@ class Tuple(_Composite):
 class Struct(_Composite):
     """A struct: dict in field order."""
 
-    def _fields(self) -> List[Tuple[Optional[str], str]]:
+    def _fields(self) -> List[TypingTuple[Optional[str], str]]:
         return [(n, t) for n, t in (self.type_mapping or [])]
 
     def _assemble(self, values: list) -> Any:
@@ -1021,7 +1021,7 @@ class GenericMetadataVersioned(ScaleType):
         return None
 
     @property
-    def call_index(self) -> Dict[str, Tuple[GenericPalletMetadata, dict]]:
+    def call_index(self) -> Dict[str, TypingTuple[GenericPalletMetadata, dict]]:
         """``{"PPCC": (pallet, call)}`` keyed by pallet and call index in hex."""
         out = {}
         for p in self._require()["pallets"]:
@@ -1034,7 +1034,7 @@ class GenericMetadataVersioned(ScaleType):
         return out
 
     @property
-    def event_index(self) -> Dict[str, Tuple[GenericPalletMetadata, dict]]:
+    def event_index(self) -> Dict[str, TypingTuple[GenericPalletMetadata, dict]]:
         """``{"PPEE": (pallet, event)}``."""
         out = {}
         for p in self._require()["pallets"]:
@@ -1190,7 +1190,7 @@ def class_for_node(config: RuntimeConfigurationObject, type_string: str, idx: in
     elif kind.startswith("Set:"):
         attrs["value_list"] = list(names)
     definition = registry.definition_info(type_string) if not type_string.startswith("scale_info::") else None
-    bases: Tuple[type, ...] = (base,)
+    bases: TypingTuple[type, ...] = (base,)
     if definition is not None:
         def_kind, mapping, base_class = definition
         if def_kind == "struct" and kind == "Struct":
