@@ -748,7 +748,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
                     depth: self.depth,
                     zero_sized_left: self.zero_sized_left,
                     sink: &mut *self.sink,
-                            };
+                };
                 let r = sub.node(*inner);
                 self.zero_sized_left = sub.zero_sized_left;
                 match r {
@@ -778,13 +778,10 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         };
         let mut args = self.sink.seq_begin(call.args.len());
         for a in &call.args {
-            let v = if !rt.portable && matches!(self.graph().get(a.ty), Some(Node::Bytes)) {
-                // Legacy call args are serialised: Bytes as hex.
-                let n = self.length(a.ty, 1)?;
-                let b = self.take(n, a.ty)?;
-                self.sink.hex(b)
-            } else {
+            let v = if rt.portable {
                 self.node(a.ty)?
+            } else {
+                self.serialized(a.ty)?
             };
             let mut d = self.sink.dict_begin(3);
             let name = match &a.name {
@@ -931,6 +928,18 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         Ok((pi, ev.index, &pallet.name, &ev.name, attrs))
     }
 
+    /// A value as py-scale-codec's `serialize()` gives it (legacy call and
+    /// event arguments): like the value, except that `Bytes` render as hex.
+    fn serialized(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
+        if matches!(self.graph().get(ty), Some(Node::Bytes)) {
+            let n = self.length(ty, 1)?;
+            let b = self.take(n, ty)?;
+            Ok(self.sink.hex(b))
+        } else {
+            self.node(ty)
+        }
+    }
+
     /// A legacy event: two index bytes, then the args of the runtime's event
     /// table as `[{"type", "value"}…]`.
     #[inline(never)]
@@ -952,7 +961,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         };
         let mut list = self.sink.seq_begin(event.args.len());
         for a in &event.args {
-            let v = self.node(a.ty)?;
+            let v = self.serialized(a.ty)?;
             let mut d = self.sink.dict_begin(2);
             let t = match &a.type_name {
                 Some(n) => self.sink.name(n),
@@ -996,6 +1005,9 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         let mut phase = None;
         let mut xt_idx = None;
         let mut event = None;
+        // py-scale-codec's `event_index` here is the event enum's `index`,
+        // which its legacy GenericEvent never sets: `None` for legacy events.
+        let mut legacy = false;
         let mut topics = None;
         for f in fields {
             match &*f.name {
@@ -1013,7 +1025,10 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
                 "event" => {
                     event = Some(match self.graph().get(f.ty) {
                         Some(Node::Special(Special::ScaleInfoEvent(e))) => self.event_parts(*e)?,
-                        Some(Node::Special(Special::Event)) => self.legacy_event_parts(f.ty)?,
+                        Some(Node::Special(Special::Event)) => {
+                            legacy = true;
+                            self.legacy_event_parts(f.ty)?
+                        }
                         _ => self.event_parts(f.ty)?,
                     });
                 }
@@ -1034,7 +1049,11 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         self.sink.dict_insert(&mut d, &k.extrinsic_idx, x);
         let e = self.event_dict(pi, ei, module, ev, attrs);
         self.sink.dict_insert(&mut d, &k.event, e);
-        let i = self.sink.uint(pi as u128);
+        let i = if legacy {
+            self.sink.null()
+        } else {
+            self.sink.uint(pi as u128)
+        };
         self.sink.dict_insert(&mut d, &k.event_index, i);
         let m = self.sink.name(module);
         self.sink.dict_insert(&mut d, &k.module_id, m);

@@ -400,3 +400,91 @@ fn batch_decode_matches_one_by_one() {
         Err(Error::Usage(_))
     ));
 }
+
+#[test]
+fn legacy_runtime_calls_and_event_records() {
+    use ferroscale_dynamic::runtime::{Arg, ExtrinsicFormat, Item, Pallet};
+    use ferroscale_dynamic::Runtime;
+    let mut t = G::new();
+    let u32_ = t.add(Node::Prim(Prim::U32));
+    let u128_ = t.add(Node::Prim(Prim::U128));
+    let bytes = t.add(Node::Bytes);
+    let acc = t.add(Node::Special(Special::AccountId));
+    let h256 = t.add(Node::ByteArray(32));
+    let topics = t.add(Node::Seq(h256));
+    let phase = t.add(Node::Enum(vec![
+        Variant {
+            index: 0,
+            name: "ApplyExtrinsic".into(),
+            fields: Fields::Unnamed(vec![u32_]),
+        },
+        Variant {
+            index: 1,
+            name: "Finalization".into(),
+            fields: Fields::Unit,
+        },
+    ]));
+    let event = t.add(Node::Special(Special::Event));
+    let st = t.add(Node::Struct(vec![
+        Field {
+            name: "phase".into(),
+            ty: phase,
+        },
+        Field {
+            name: "event".into(),
+            ty: event,
+        },
+        Field {
+            name: "topics".into(),
+            ty: topics,
+        },
+    ]));
+    let record = t.add(Node::Special(Special::EventRecord(st)));
+    let call = t.add(Node::Special(Special::Call));
+    let arg = |name: Option<&str>, tn: &str, ty| Arg {
+        name: name.map(Into::into),
+        type_name: Some(tn.into()),
+        ty,
+    };
+    let rt = Runtime::new(
+        vec![Pallet {
+            index: 0,
+            name: "Balances".into(),
+            calls: vec![Item {
+                index: 0,
+                name: "remark".into(),
+                args: vec![arg(Some("_remark"), "Bytes", bytes)],
+            }],
+            events: vec![Item {
+                index: 1,
+                name: "Transfer".into(),
+                args: vec![arg(None, "AccountId", acc), arg(None, "Balance", u128_)],
+            }],
+        }],
+        ExtrinsicFormat::default(),
+        false,
+    );
+    let ctx = Context::new(&t.g).with_runtime(&rt);
+    let rec_bytes = hex(&format!(
+        "0x00010000000001{}{}00",
+        "11".repeat(32),
+        "05".to_string() + &"00".repeat(15)
+    ));
+    let v = decode_value(&ctx, record, &rec_bytes).unwrap();
+    let account = format!("0x{}", "11".repeat(32));
+    assert_eq!(
+        v.to_string(),
+        format!(
+            r#"{{"phase": "ApplyExtrinsic", "extrinsic_idx": 1, "event": {{"event_index": "0001", "module_id": "Balances", "event_id": "Transfer", "attributes": [{{"type": "AccountId", "value": "{account}"}}, {{"type": "Balance", "value": 5}}]}}, "event_index": null, "module_id": "Balances", "event_id": "Transfer", "attributes": [{{"type": "AccountId", "value": "{account}"}}, {{"type": "Balance", "value": 5}}], "topics": []}}"#
+        )
+    );
+    assert_eq!(encode_value(&ctx, record, &v).unwrap(), rec_bytes);
+    // Legacy call args are serialised: Bytes as hex even when valid UTF-8.
+    let call_bytes = hex("0x0000086869");
+    let c = decode_value(&ctx, call, &call_bytes).unwrap();
+    let args = c.get("call_args").and_then(Value::as_items).unwrap();
+    assert_eq!(args[0].get("value"), Some(&Value::str("0x6869")));
+    assert_eq!(args[0].get("type"), Some(&Value::str("Bytes")));
+    assert_eq!(c.get("call_index"), Some(&Value::str("0x0000")));
+    assert_eq!(encode_value(&ctx, call, &c).unwrap(), call_bytes);
+}
