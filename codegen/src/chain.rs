@@ -24,9 +24,10 @@ impl ModNode {
         let import = if self.items.is_empty() {
             quote!()
         } else {
-            quote!(
+            quote! {
                 use ::parity_scale_codec::{Decode, Encode};
-            )
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
+            }
         };
         let items = self.items.into_values();
         let children = self.children.into_iter().map(|(name, node)| {
@@ -52,7 +53,8 @@ pub fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
         let depth = 1 + shape.module.len();
         let extra = gen.compact_impl(i, depth);
         let hash_impl = type_hash_impl(gen, i, &hashes);
-        let extra = quote!(#extra #hash_impl);
+        let value_impl = gen.to_value_impl(shape);
+        let extra = quote!(#extra #hash_impl #value_impl);
         let mut node = &mut root;
         for m in &shape.module {
             node = node.children.entry(m.clone()).or_default();

@@ -511,6 +511,96 @@ impl<'a> TypeGen<'a> {
         })
     }
 
+    /// `impl ToValue` for a shape (behind the `values` feature of the crate
+    /// that holds the generated code): the value contract's shapes.
+    pub fn to_value_impl(&self, shape: &Shape) -> TokenStream {
+        let rep = shape.instances[0];
+        let params = Params::of(self.ty(rep));
+        // Marks the kept parameters.
+        let _ = self.body(rep, 0, &params);
+        let generics = params.used_idents();
+        let name = ident(&shape.name);
+        let (impl_generics, ty_generics) = if generics.is_empty() {
+            (quote!(), quote!())
+        } else {
+            (quote!(<#(#generics: ToValue),*>), quote!(<#(#generics),*>))
+        };
+        let body = match &self.ty(rep).type_def {
+            TypeDef::Composite(c) => {
+                let kept: Vec<&Field<PortableForm>> =
+                    c.fields.iter().filter(|f| !self.is_unit(f.ty.id)).collect();
+                let named = !c.fields.is_empty() && c.fields.iter().all(|f| f.name.is_some());
+                if named {
+                    let entries = kept.iter().map(|f| {
+                        let n = f.name.as_deref().unwrap_or_default();
+                        let i = ident(n);
+                        quote!((name(#n), ToValue::to_value(&self.#i)))
+                    });
+                    quote!(Value::Dict(vec![#(#entries),*]))
+                } else {
+                    let items: Vec<TokenStream> = (0..kept.len())
+                        .map(|i| {
+                            let i = syn::Index::from(i);
+                            quote!(ToValue::to_value(&self.#i))
+                        })
+                        .collect();
+                    match items.len() {
+                        0 => quote!(Value::Null),
+                        1 => items[0].clone(),
+                        _ => quote!(Value::Tuple(vec![#(#items),*])),
+                    }
+                }
+            }
+            TypeDef::Variant(v) => {
+                let arms = v.variants.iter().map(|var| {
+                    let vn = var.name.as_str();
+                    let vi = ident(vn);
+                    let kept: Vec<&Field<PortableForm>> =
+                        var.fields.iter().filter(|f| !self.is_unit(f.ty.id)).collect();
+                    let named =
+                        !var.fields.is_empty() && var.fields.iter().all(|f| f.name.is_some());
+                    if kept.is_empty() {
+                        // Declared as a unit variant (see `body`).
+                        return quote!(Self::#vi => Value::Str(name(#vn)));
+                    }
+                    if named {
+                        // Bind to `f0…` so field names cannot shadow `name`.
+                        let fields: Vec<Ident> = kept
+                            .iter()
+                            .map(|f| ident(f.name.as_deref().unwrap_or_default()))
+                            .collect();
+                        let binds: Vec<Ident> =
+                            (0..kept.len()).map(|i| format_ident!("f{}", i)).collect();
+                        let entries = kept.iter().zip(&binds).map(|(f, b)| {
+                            let n = f.name.as_deref().unwrap_or_default();
+                            quote!((name(#n), ToValue::to_value(#b)))
+                        });
+                        quote!(Self::#vi { #(#fields: ref #binds),* } => Value::Dict(vec![(name(#vn), Value::Dict(vec![#(#entries),*]))]))
+                    } else {
+                        let binds: Vec<Ident> =
+                            (0..kept.len()).map(|i| format_ident!("f{}", i)).collect();
+                        let inner = if binds.len() == 1 {
+                            let b = &binds[0];
+                            quote!(ToValue::to_value(#b))
+                        } else {
+                            quote!(Value::Tuple(vec![#(ToValue::to_value(#binds)),*]))
+                        };
+                        quote!(Self::#vi(#(ref #binds),*) => Value::Dict(vec![(name(#vn), #inner)]))
+                    }
+                });
+                // `*self`: an enum without variants matches with no arms.
+                quote!(match *self { #(#arms,)* })
+            }
+            _ => quote!(Value::Null),
+        };
+        quote! {
+            #[cfg(feature = "values")]
+            impl #impl_generics ToValue for #name #ty_generics {
+                fn to_value(&self) -> Value { #body }
+            }
+        }
+    }
+
     /// A struct's fields (with delimiters) or an enum's variants.
     fn body(&self, id: u32, depth: usize, params: &Params) -> TokenStream {
         match &self.ty(id).type_def {

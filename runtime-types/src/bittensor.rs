@@ -46,41 +46,77 @@ pub type DispatchError = runtime_types::sp_runtime::DispatchError;
 /// Every type of the runtime, by its metadata path.
 pub mod runtime_types {
     use ::parity_scale_codec::{Decode, Encode};
+    use ::ferroscale_runtime_types::values::{name, ToValue, Value};
     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
     pub struct NonZeroU64(pub u64);
     impl ::ferroscale_runtime_types::TypeHash for NonZeroU64 {
         const TYPE_HASH: u128 = 0x5d7b61b173e695de91f8581ec7e90995;
     }
+    #[cfg(feature = "values")]
+    impl ToValue for NonZeroU64 {
+        fn to_value(&self) -> Value {
+            ToValue::to_value(&self.0)
+        }
+    }
     pub mod bounded_collections {
         pub mod bounded_btree_map {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BoundedBTreeMap<K, V>(
                 pub ::ferroscale_runtime_types::BTreeMap<K, V>,
             );
+            #[cfg(feature = "values")]
+            impl<K: ToValue, V: ToValue> ToValue for BoundedBTreeMap<K, V> {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod bounded_vec {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BoundedVec<T>(pub Vec<T>);
+            #[cfg(feature = "values")]
+            impl<T: ToValue> ToValue for BoundedVec<T> {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod weak_bounded_vec {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeakBoundedVec<T>(pub Vec<T>);
+            #[cfg(feature = "values")]
+            impl<T: ToValue> ToValue for WeakBoundedVec<T> {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod ethbloom {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Bloom(pub [u8; 256usize]);
         impl ::ferroscale_runtime_types::TypeHash for Bloom {
             const TYPE_HASH: u128 = 0x0c1365877fb30ff393ac24b09886dedf;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Bloom {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
+        }
     }
     pub mod ethereum {
         pub mod block {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Block<T> {
                 pub header: super::super::super::runtime_types::ethereum::header::Header,
@@ -89,9 +125,23 @@ pub mod runtime_types {
                     super::super::super::runtime_types::ethereum::header::Header,
                 >,
             }
+            #[cfg(feature = "values")]
+            impl<T: ToValue> ToValue for Block<T> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("header"), ToValue::to_value(& self.header)),
+                            (name("transactions"), ToValue::to_value(& self
+                            .transactions)), (name("ommers"), ToValue::to_value(& self
+                            .ommers))
+                        ],
+                    )
+                }
+            }
         }
         pub mod header {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Header {
                 pub parent_hash: ::ferroscale_runtime_types::H256,
@@ -113,9 +163,35 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Header {
                 const TYPE_HASH: u128 = 0xe47ee95d64e1d6e7a91bf15d1556fa5f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Header {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("parent_hash"), ToValue::to_value(& self.parent_hash)),
+                            (name("ommers_hash"), ToValue::to_value(& self.ommers_hash)),
+                            (name("beneficiary"), ToValue::to_value(& self.beneficiary)),
+                            (name("state_root"), ToValue::to_value(& self.state_root)),
+                            (name("transactions_root"), ToValue::to_value(& self
+                            .transactions_root)), (name("receipts_root"),
+                            ToValue::to_value(& self.receipts_root)),
+                            (name("logs_bloom"), ToValue::to_value(& self.logs_bloom)),
+                            (name("difficulty"), ToValue::to_value(& self.difficulty)),
+                            (name("number"), ToValue::to_value(& self.number)),
+                            (name("gas_limit"), ToValue::to_value(& self.gas_limit)),
+                            (name("gas_used"), ToValue::to_value(& self.gas_used)),
+                            (name("timestamp"), ToValue::to_value(& self.timestamp)),
+                            (name("extra_data"), ToValue::to_value(& self.extra_data)),
+                            (name("mix_hash"), ToValue::to_value(& self.mix_hash)),
+                            (name("nonce"), ToValue::to_value(& self.nonce))
+                        ],
+                    )
+                }
+            }
         }
         pub mod log {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Log {
                 pub address: ::ferroscale_runtime_types::H160,
@@ -125,9 +201,22 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Log {
                 const TYPE_HASH: u128 = 0xb086868847938dc5812bc11c0d9f1dbc;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Log {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("address"), ToValue::to_value(& self.address)),
+                            (name("topics"), ToValue::to_value(& self.topics)),
+                            (name("data"), ToValue::to_value(& self.data))
+                        ],
+                    )
+                }
+            }
         }
         pub mod receipt {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct EIP658ReceiptData {
                 pub status_code: u8,
@@ -137,6 +226,19 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for EIP658ReceiptData {
                 const TYPE_HASH: u128 = 0xa20c4031240e24c5610e720a047f5627;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for EIP658ReceiptData {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("status_code"), ToValue::to_value(& self.status_code)),
+                            (name("used_gas"), ToValue::to_value(& self.used_gas)),
+                            (name("logs_bloom"), ToValue::to_value(& self.logs_bloom)),
+                            (name("logs"), ToValue::to_value(& self.logs))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ReceiptV4 {
@@ -160,9 +262,29 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ReceiptV4 {
                 const TYPE_HASH: u128 = 0xd4fa58e6a577511a76cd2ebe4cd2c67f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ReceiptV4 {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Legacy(ref f0) => {
+                            Value::Dict(vec![(name("Legacy"), ToValue::to_value(f0))])
+                        }
+                        Self::EIP2930(ref f0) => {
+                            Value::Dict(vec![(name("EIP2930"), ToValue::to_value(f0))])
+                        }
+                        Self::EIP1559(ref f0) => {
+                            Value::Dict(vec![(name("EIP1559"), ToValue::to_value(f0))])
+                        }
+                        Self::EIP7702(ref f0) => {
+                            Value::Dict(vec![(name("EIP7702"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
         }
         pub mod transaction {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionV3 {
                 #[codec(index = 0u8)]
@@ -185,8 +307,28 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for TransactionV3 {
                 const TYPE_HASH: u128 = 0xbbaf013b68219618f0a3c857264bbc85;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for TransactionV3 {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Legacy(ref f0) => {
+                            Value::Dict(vec![(name("Legacy"), ToValue::to_value(f0))])
+                        }
+                        Self::EIP2930(ref f0) => {
+                            Value::Dict(vec![(name("EIP2930"), ToValue::to_value(f0))])
+                        }
+                        Self::EIP1559(ref f0) => {
+                            Value::Dict(vec![(name("EIP1559"), ToValue::to_value(f0))])
+                        }
+                        Self::EIP7702(ref f0) => {
+                            Value::Dict(vec![(name("EIP7702"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             pub mod eip1559 {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct EIP1559Transaction {
                     pub chain_id: u64,
@@ -205,9 +347,31 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for EIP1559Transaction {
                     const TYPE_HASH: u128 = 0x948089cf86e693412f56a41c4b2ff271;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for EIP1559Transaction {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("chain_id"), ToValue::to_value(& self.chain_id)),
+                                (name("nonce"), ToValue::to_value(& self.nonce)),
+                                (name("max_priority_fee_per_gas"), ToValue::to_value(& self
+                                .max_priority_fee_per_gas)), (name("max_fee_per_gas"),
+                                ToValue::to_value(& self.max_fee_per_gas)),
+                                (name("gas_limit"), ToValue::to_value(& self.gas_limit)),
+                                (name("action"), ToValue::to_value(& self.action)),
+                                (name("value"), ToValue::to_value(& self.value)),
+                                (name("input"), ToValue::to_value(& self.input)),
+                                (name("access_list"), ToValue::to_value(& self
+                                .access_list)), (name("signature"), ToValue::to_value(& self
+                                .signature))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod eip2930 {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct AccessListItem {
                     pub address: ::ferroscale_runtime_types::H160,
@@ -215,6 +379,18 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for AccessListItem {
                     const TYPE_HASH: u128 = 0x7c28fd653f4450db56654ed5308da8b8;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for AccessListItem {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("address"), ToValue::to_value(& self.address)),
+                                (name("storage_keys"), ToValue::to_value(& self
+                                .storage_keys))
+                            ],
+                        )
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct EIP2930Transaction {
@@ -233,6 +409,25 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for EIP2930Transaction {
                     const TYPE_HASH: u128 = 0x7a56e668e30dd16371bae58ff23cd86e;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for EIP2930Transaction {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("chain_id"), ToValue::to_value(& self.chain_id)),
+                                (name("nonce"), ToValue::to_value(& self.nonce)),
+                                (name("gas_price"), ToValue::to_value(& self.gas_price)),
+                                (name("gas_limit"), ToValue::to_value(& self.gas_limit)),
+                                (name("action"), ToValue::to_value(& self.action)),
+                                (name("value"), ToValue::to_value(& self.value)),
+                                (name("input"), ToValue::to_value(& self.input)),
+                                (name("access_list"), ToValue::to_value(& self
+                                .access_list)), (name("signature"), ToValue::to_value(& self
+                                .signature))
+                            ],
+                        )
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MalleableTransactionSignature {
                     pub odd_y_parity: bool,
@@ -243,6 +438,18 @@ pub mod runtime_types {
                 for MalleableTransactionSignature {
                     const TYPE_HASH: u128 = 0xddfadbf2388c18c30f2215155b578bc3;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for MalleableTransactionSignature {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("odd_y_parity"), ToValue::to_value(& self
+                                .odd_y_parity)), (name("r"), ToValue::to_value(& self.r)),
+                                (name("s"), ToValue::to_value(& self.s))
+                            ],
+                        )
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct TransactionSignature {
                     pub odd_y_parity: bool,
@@ -252,9 +459,22 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for TransactionSignature {
                     const TYPE_HASH: u128 = 0xb3ef6fcd93029ab4a25c0d75607ad452;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for TransactionSignature {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("odd_y_parity"), ToValue::to_value(& self
+                                .odd_y_parity)), (name("r"), ToValue::to_value(& self.r)),
+                                (name("s"), ToValue::to_value(& self.s))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod eip7702 {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct AuthorizationListItem {
                     pub chain_id: u64,
@@ -264,6 +484,19 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for AuthorizationListItem {
                     const TYPE_HASH: u128 = 0x0108a341978f23cad8d613e21d4037ae;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for AuthorizationListItem {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("chain_id"), ToValue::to_value(& self.chain_id)),
+                                (name("address"), ToValue::to_value(& self.address)),
+                                (name("nonce"), ToValue::to_value(& self.nonce)),
+                                (name("signature"), ToValue::to_value(& self.signature))
+                            ],
+                        )
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct EIP7702Transaction {
@@ -286,9 +519,32 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for EIP7702Transaction {
                     const TYPE_HASH: u128 = 0x2a1c47964a4c5fe789a3575b47bc6227;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for EIP7702Transaction {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("chain_id"), ToValue::to_value(& self.chain_id)),
+                                (name("nonce"), ToValue::to_value(& self.nonce)),
+                                (name("max_priority_fee_per_gas"), ToValue::to_value(& self
+                                .max_priority_fee_per_gas)), (name("max_fee_per_gas"),
+                                ToValue::to_value(& self.max_fee_per_gas)),
+                                (name("gas_limit"), ToValue::to_value(& self.gas_limit)),
+                                (name("destination"), ToValue::to_value(& self
+                                .destination)), (name("value"), ToValue::to_value(& self
+                                .value)), (name("data"), ToValue::to_value(& self.data)),
+                                (name("access_list"), ToValue::to_value(& self
+                                .access_list)), (name("authorization_list"),
+                                ToValue::to_value(& self.authorization_list)),
+                                (name("signature"), ToValue::to_value(& self.signature))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod legacy {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct LegacyTransaction {
                     pub nonce: super::super::super::super::runtime_types::primitive_types::U256,
@@ -302,6 +558,22 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for LegacyTransaction {
                     const TYPE_HASH: u128 = 0xae38be2a6c148175be53d278077399a4;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for LegacyTransaction {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("nonce"), ToValue::to_value(& self.nonce)),
+                                (name("gas_price"), ToValue::to_value(& self.gas_price)),
+                                (name("gas_limit"), ToValue::to_value(& self.gas_limit)),
+                                (name("action"), ToValue::to_value(& self.action)),
+                                (name("value"), ToValue::to_value(& self.value)),
+                                (name("input"), ToValue::to_value(& self.input)),
+                                (name("signature"), ToValue::to_value(& self.signature))
+                            ],
+                        )
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum TransactionAction {
                     #[codec(index = 0u8)]
@@ -312,10 +584,27 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for TransactionAction {
                     const TYPE_HASH: u128 = 0xf1ccbc699082a524a5d2900549254986;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for TransactionAction {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Call(ref f0) => {
+                                Value::Dict(vec![(name("Call"), ToValue::to_value(f0))])
+                            }
+                            Self::Create => Value::Str(name("Create")),
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct TransactionRecoveryId(pub u64);
                 impl ::ferroscale_runtime_types::TypeHash for TransactionRecoveryId {
                     const TYPE_HASH: u128 = 0xd9baae54eaa3757dbcd1c7ebf6e04436;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for TransactionRecoveryId {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct TransactionSignature {
@@ -326,22 +615,42 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for TransactionSignature {
                     const TYPE_HASH: u128 = 0x6ee806965e3867ba56fb0364f7ca734e;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for TransactionSignature {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("v"), ToValue::to_value(& self.v)), (name("r"),
+                                ToValue::to_value(& self.r)), (name("s"),
+                                ToValue::to_value(& self.s))
+                            ],
+                        )
+                    }
+                }
             }
         }
     }
     pub mod ethereum_types {
         pub mod hash {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct H64(pub [u8; 8usize]);
             impl ::ferroscale_runtime_types::TypeHash for H64 {
                 const TYPE_HASH: u128 = 0x83de9fd7a831a62c26ab8b83b79a2c3c;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for H64 {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
         }
     }
     pub mod evm {
         pub mod backend {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Basic {
                 pub balance: super::super::super::runtime_types::primitive_types::U256,
@@ -350,11 +659,23 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Basic {
                 const TYPE_HASH: u128 = 0x369025c9b8f4fc4cf8f9e1830aa2af51;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Basic {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("balance"), ToValue::to_value(& self.balance)),
+                            (name("nonce"), ToValue::to_value(& self.nonce))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod evm_core {
         pub mod error {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExitError {
                 #[codec(index = 0u8)]
@@ -395,6 +716,37 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ExitError {
                 const TYPE_HASH: u128 = 0xa2a5bfc7962f9958d4f7105bc137b023;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ExitError {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::StackUnderflow => Value::Str(name("StackUnderflow")),
+                        Self::StackOverflow => Value::Str(name("StackOverflow")),
+                        Self::InvalidJump => Value::Str(name("InvalidJump")),
+                        Self::InvalidRange => Value::Str(name("InvalidRange")),
+                        Self::DesignatedInvalid => Value::Str(name("DesignatedInvalid")),
+                        Self::CallTooDeep => Value::Str(name("CallTooDeep")),
+                        Self::CreateCollision => Value::Str(name("CreateCollision")),
+                        Self::CreateContractLimit => {
+                            Value::Str(name("CreateContractLimit"))
+                        }
+                        Self::InvalidCode(ref f0) => {
+                            Value::Dict(
+                                vec![(name("InvalidCode"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::OutOfOffset => Value::Str(name("OutOfOffset")),
+                        Self::OutOfGas => Value::Str(name("OutOfGas")),
+                        Self::OutOfFund => Value::Str(name("OutOfFund")),
+                        Self::PCUnderflow => Value::Str(name("PCUnderflow")),
+                        Self::CreateEmpty => Value::Str(name("CreateEmpty")),
+                        Self::Other(ref f0) => {
+                            Value::Dict(vec![(name("Other"), ToValue::to_value(f0))])
+                        }
+                        Self::MaxNonce => Value::Str(name("MaxNonce")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExitFatal {
                 #[codec(index = 0u8)]
@@ -410,6 +762,25 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for ExitFatal {
                 const TYPE_HASH: u128 = 0xd2532e8ecc08a791874c4746ceac3cfa;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for ExitFatal {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NotSupported => Value::Str(name("NotSupported")),
+                        Self::UnhandledInterrupt => {
+                            Value::Str(name("UnhandledInterrupt"))
+                        }
+                        Self::CallErrorAsFatal(ref f0) => {
+                            Value::Dict(
+                                vec![(name("CallErrorAsFatal"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::Other(ref f0) => {
+                            Value::Dict(vec![(name("Other"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExitReason {
@@ -427,6 +798,25 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ExitReason {
                 const TYPE_HASH: u128 = 0xb56d4dd3c62bb39762c90e26162f68f5;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ExitReason {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Succeed(ref f0) => {
+                            Value::Dict(vec![(name("Succeed"), ToValue::to_value(f0))])
+                        }
+                        Self::Error(ref f0) => {
+                            Value::Dict(vec![(name("Error"), ToValue::to_value(f0))])
+                        }
+                        Self::Revert(ref f0) => {
+                            Value::Dict(vec![(name("Revert"), ToValue::to_value(f0))])
+                        }
+                        Self::Fatal(ref f0) => {
+                            Value::Dict(vec![(name("Fatal"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExitRevert {
                 #[codec(index = 0u8)]
@@ -434,6 +824,14 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for ExitRevert {
                 const TYPE_HASH: u128 = 0x6f9cf3620cf3e1ca85bd5d97d148175b;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for ExitRevert {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Reverted => Value::Str(name("Reverted")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExitSucceed {
@@ -447,18 +845,36 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ExitSucceed {
                 const TYPE_HASH: u128 = 0x49041c89a6489f7369794e3d094a15b8;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ExitSucceed {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Stopped => Value::Str(name("Stopped")),
+                        Self::Returned => Value::Str(name("Returned")),
+                        Self::Suicided => Value::Str(name("Suicided")),
+                    }
+                }
+            }
         }
         pub mod opcode {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Opcode(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Opcode {
                 const TYPE_HASH: u128 = 0x9fe09166b36554d4e023e5b2743f6e81;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Opcode {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod finality_grandpa {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Equivocation<Id, V, S> {
             pub round_number: u64,
@@ -466,19 +882,55 @@ pub mod runtime_types {
             pub first: (V, S),
             pub second: (V, S),
         }
+        #[cfg(feature = "values")]
+        impl<Id: ToValue, V: ToValue, S: ToValue> ToValue for Equivocation<Id, V, S> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("round_number"), ToValue::to_value(& self.round_number)),
+                        (name("identity"), ToValue::to_value(& self.identity)),
+                        (name("first"), ToValue::to_value(& self.first)),
+                        (name("second"), ToValue::to_value(& self.second))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Precommit<H, N> {
             pub target_hash: H,
             pub target_number: N,
+        }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for Precommit<H, N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("target_hash"), ToValue::to_value(& self.target_hash)),
+                        (name("target_number"), ToValue::to_value(& self.target_number))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Prevote<H, N> {
             pub target_hash: H,
             pub target_number: N,
         }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for Prevote<H, N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("target_hash"), ToValue::to_value(& self.target_hash)),
+                        (name("target_number"), ToValue::to_value(& self.target_number))
+                    ],
+                )
+            }
+        }
     }
     pub mod fp_evm {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ExecutionInfoV2<T> {
             pub exit_reason: super::super::runtime_types::evm_core::error::ExitReason,
@@ -487,6 +939,20 @@ pub mod runtime_types {
             pub weight_info: Option<super::super::runtime_types::fp_evm::WeightInfo>,
             pub logs: Vec<super::super::runtime_types::ethereum::log::Log>,
         }
+        #[cfg(feature = "values")]
+        impl<T: ToValue> ToValue for ExecutionInfoV2<T> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("exit_reason"), ToValue::to_value(& self.exit_reason)),
+                        (name("value"), ToValue::to_value(& self.value)),
+                        (name("used_gas"), ToValue::to_value(& self.used_gas)),
+                        (name("weight_info"), ToValue::to_value(& self.weight_info)),
+                        (name("logs"), ToValue::to_value(& self.logs))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct UsedGas {
             pub standard: super::super::runtime_types::primitive_types::U256,
@@ -494,6 +960,17 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for UsedGas {
             const TYPE_HASH: u128 = 0xa6b68155e9673f931bb6af4f1bfbd310;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for UsedGas {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("standard"), ToValue::to_value(& self.standard)),
+                        (name("effective"), ToValue::to_value(& self.effective))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct WeightInfo {
@@ -505,9 +982,25 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for WeightInfo {
             const TYPE_HASH: u128 = 0x2889a6ef7a4ee2ebb01f8aa691214417;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for WeightInfo {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("ref_time_limit"), ToValue::to_value(& self
+                        .ref_time_limit)), (name("proof_size_limit"), ToValue::to_value(&
+                        self.proof_size_limit)), (name("ref_time_usage"),
+                        ToValue::to_value(& self.ref_time_usage)),
+                        (name("proof_size_usage"), ToValue::to_value(& self
+                        .proof_size_usage))
+                    ],
+                )
+            }
+        }
     }
     pub mod fp_rpc {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct TransactionStatus {
             pub transaction_hash: ::ferroscale_runtime_types::H256,
@@ -521,10 +1014,28 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for TransactionStatus {
             const TYPE_HASH: u128 = 0x311d9fd6ea8d444c824c17304452a1ac;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for TransactionStatus {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("transaction_hash"), ToValue::to_value(& self
+                        .transaction_hash)), (name("transaction_index"),
+                        ToValue::to_value(& self.transaction_index)), (name("from"),
+                        ToValue::to_value(& self.from)), (name("to"), ToValue::to_value(&
+                        self.to)), (name("contract_address"), ToValue::to_value(& self
+                        .contract_address)), (name("logs"), ToValue::to_value(& self
+                        .logs)), (name("logs_bloom"), ToValue::to_value(& self
+                        .logs_bloom))
+                    ],
+                )
+            }
+        }
     }
     pub mod fp_self_contained {
         pub mod unchecked_extrinsic {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct UncheckedExtrinsic<Address, Call, Signature, Extension>(
                 pub ::ferroscale_runtime_types::UncheckedExtrinsic<
@@ -534,16 +1045,34 @@ pub mod runtime_types {
                     Extension,
                 >,
             );
+            #[cfg(feature = "values")]
+            impl<
+                Address: ToValue,
+                Call: ToValue,
+                Signature: ToValue,
+                Extension: ToValue,
+            > ToValue for UncheckedExtrinsic<Address, Call, Signature, Extension> {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod frame_metadata_hash_extension {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CheckMetadataHash {
             pub mode: super::super::runtime_types::frame_metadata_hash_extension::Mode,
         }
         impl ::ferroscale_runtime_types::TypeHash for CheckMetadataHash {
             const TYPE_HASH: u128 = 0x0c8f45ec46e3b91578224eb1e1de0355;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for CheckMetadataHash {
+            fn to_value(&self) -> Value {
+                Value::Dict(vec![(name("mode"), ToValue::to_value(& self.mode))])
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Mode {
@@ -555,16 +1084,33 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Mode {
             const TYPE_HASH: u128 = 0x81ecb8739c969708321b464b7e915cff;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Mode {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Disabled => Value::Str(name("Disabled")),
+                    Self::Enabled => Value::Str(name("Enabled")),
+                }
+            }
+        }
     }
     pub mod frame_support {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PalletId(pub [u8; 8usize]);
         impl ::ferroscale_runtime_types::TypeHash for PalletId {
             const TYPE_HASH: u128 = 0x60e16c7c3115f240734943d4b9251f68;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for PalletId {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
+        }
         pub mod dispatch {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DispatchClass {
                 #[codec(index = 0u8)]
@@ -577,6 +1123,16 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
                 const TYPE_HASH: u128 = 0x86779ec03eee656bf1730f7bd9cebc24;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for DispatchClass {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Normal => Value::Str(name("Normal")),
+                        Self::Operational => Value::Str(name("Operational")),
+                        Self::Mandatory => Value::Str(name("Mandatory")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Pays {
                 #[codec(index = 0u8)]
@@ -587,11 +1143,32 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Pays {
                 const TYPE_HASH: u128 = 0xe32a899be9fa98a5599dc413276768c6;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Pays {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Yes => Value::Str(name("Yes")),
+                        Self::No => Value::Str(name("No")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PerDispatchClass<T> {
                 pub normal: T,
                 pub operational: T,
                 pub mandatory: T,
+            }
+            #[cfg(feature = "values")]
+            impl<T: ToValue> ToValue for PerDispatchClass<T> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("normal"), ToValue::to_value(& self.normal)),
+                            (name("operational"), ToValue::to_value(& self.operational)),
+                            (name("mandatory"), ToValue::to_value(& self.mandatory))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum RawOrigin<AccountId> {
@@ -604,10 +1181,24 @@ pub mod runtime_types {
                 #[codec(index = 3u8)]
                 Authorized,
             }
+            #[cfg(feature = "values")]
+            impl<AccountId: ToValue> ToValue for RawOrigin<AccountId> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Root => Value::Str(name("Root")),
+                        Self::Signed(ref f0) => {
+                            Value::Dict(vec![(name("Signed"), ToValue::to_value(f0))])
+                        }
+                        Self::None => Value::Str(name("None")),
+                        Self::Authorized => Value::Str(name("Authorized")),
+                    }
+                }
+            }
         }
         pub mod traits {
             pub mod preimages {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Bounded {
                     #[codec(index = 0u8)]
@@ -624,18 +1215,53 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Bounded {
                     const TYPE_HASH: u128 = 0x598959227f3fc1a2e3f1c0ec91905804;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Bounded {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Legacy { hash: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Legacy"), Value::Dict(vec![(name("hash"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::Inline(ref f0) => {
+                                Value::Dict(vec![(name("Inline"), ToValue::to_value(f0))])
+                            }
+                            Self::Lookup { hash: ref f0, len: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Lookup"), Value::Dict(vec![(name("hash"),
+                                        ToValue::to_value(f0)), (name("len"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod tokens {
                 pub mod fungible {
                     use ::parity_scale_codec::{Decode, Encode};
+                    use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub struct HoldConsideration(pub u64);
                     impl ::ferroscale_runtime_types::TypeHash for HoldConsideration {
                         const TYPE_HASH: u128 = 0x6c477e6a5bc5c1b91f6aa7e3a460a66c;
                     }
+                    #[cfg(feature = "values")]
+                    impl ToValue for HoldConsideration {
+                        fn to_value(&self) -> Value {
+                            ToValue::to_value(&self.0)
+                        }
+                    }
                 }
                 pub mod misc {
                     use ::parity_scale_codec::{Decode, Encode};
+                    use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub enum BalanceStatus {
                         #[codec(index = 0u8)]
@@ -646,10 +1272,31 @@ pub mod runtime_types {
                     impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
                         const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
                     }
+                    #[cfg(feature = "values")]
+                    impl ToValue for BalanceStatus {
+                        fn to_value(&self) -> Value {
+                            match *self {
+                                Self::Free => Value::Str(name("Free")),
+                                Self::Reserved => Value::Str(name("Reserved")),
+                            }
+                        }
+                    }
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub struct IdAmount<Id, Balance> {
                         pub id: Id,
                         pub amount: Balance,
+                    }
+                    #[cfg(feature = "values")]
+                    impl<Id: ToValue, Balance: ToValue> ToValue
+                    for IdAmount<Id, Balance> {
+                        fn to_value(&self) -> Value {
+                            Value::Dict(
+                                vec![
+                                    (name("id"), ToValue::to_value(& self.id)), (name("amount"),
+                                    ToValue::to_value(& self.amount))
+                                ],
+                            )
+                        }
                     }
                 }
             }
@@ -657,6 +1304,7 @@ pub mod runtime_types {
     }
     pub mod frame_system {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct AccountInfo<Nonce, AccountData> {
             pub nonce: Nonce,
@@ -665,6 +1313,21 @@ pub mod runtime_types {
             pub sufficients: Nonce,
             pub data: AccountData,
         }
+        #[cfg(feature = "values")]
+        impl<Nonce: ToValue, AccountData: ToValue> ToValue
+        for AccountInfo<Nonce, AccountData> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("nonce"), ToValue::to_value(& self.nonce)),
+                        (name("consumers"), ToValue::to_value(& self.consumers)),
+                        (name("providers"), ToValue::to_value(& self.providers)),
+                        (name("sufficients"), ToValue::to_value(& self.sufficients)),
+                        (name("data"), ToValue::to_value(& self.data))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CodeUpgradeAuthorization {
             pub code_hash: ::ferroscale_runtime_types::H256,
@@ -672,6 +1335,17 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for CodeUpgradeAuthorization {
             const TYPE_HASH: u128 = 0x927a829da053418fa5027c6c462a104d;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for CodeUpgradeAuthorization {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("code_hash"), ToValue::to_value(& self.code_hash)),
+                        (name("check_version"), ToValue::to_value(& self.check_version))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct DispatchEventInfo {
@@ -682,11 +1356,35 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for DispatchEventInfo {
             const TYPE_HASH: u128 = 0xdc7772b602298a33a31fa10e490755e8;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for DispatchEventInfo {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("weight"), ToValue::to_value(& self.weight)),
+                        (name("class"), ToValue::to_value(& self.class)),
+                        (name("pays_fee"), ToValue::to_value(& self.pays_fee))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EventRecord<E, T> {
             pub phase: super::super::runtime_types::frame_system::Phase,
             pub event: E,
             pub topics: Vec<T>,
+        }
+        #[cfg(feature = "values")]
+        impl<E: ToValue, T: ToValue> ToValue for EventRecord<E, T> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("phase"), ToValue::to_value(& self.phase)), (name("event"),
+                        ToValue::to_value(& self.event)), (name("topics"),
+                        ToValue::to_value(& self.topics))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct LastRuntimeUpgradeInfo {
@@ -696,6 +1394,17 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for LastRuntimeUpgradeInfo {
             const TYPE_HASH: u128 = 0xf25020bf72b269710b6cfe78c3b04d87;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for LastRuntimeUpgradeInfo {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("spec_version"), ToValue::to_value(& self.spec_version)),
+                        (name("spec_name"), ToValue::to_value(& self.spec_name))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase {
@@ -709,17 +1418,39 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Phase {
             const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Phase {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::ApplyExtrinsic(ref f0) => {
+                        Value::Dict(
+                            vec![(name("ApplyExtrinsic"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Finalization => Value::Str(name("Finalization")),
+                    Self::Initialization => Value::Str(name("Initialization")),
+                }
+            }
+        }
         pub mod extensions {
             pub mod check_genesis {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckGenesis;
                 impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
                     const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckGenesis {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_mortality {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
@@ -727,42 +1458,77 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for CheckMortality {
                     const TYPE_HASH: u128 = 0xc5ad8b8778b97b20e45f54923375cd8e;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckMortality {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
             pub mod check_non_zero_sender {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonZeroSender;
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
                     const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckNonZeroSender {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_spec_version {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckSpecVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
                     const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckSpecVersion {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_tx_version {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckTxVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
                     const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckTxVersion {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_weight {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckWeight;
                 impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
                     const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckWeight {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
         }
         pub mod limits {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockLength {
                 pub max: super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
@@ -771,6 +1537,12 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for BlockLength {
                 const TYPE_HASH: u128 = 0x4d1f59799507a46338f49a30cc3c3f9f;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for BlockLength {
+                fn to_value(&self) -> Value {
+                    Value::Dict(vec![(name("max"), ToValue::to_value(& self.max))])
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockWeights {
@@ -782,6 +1554,18 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for BlockWeights {
                 const TYPE_HASH: u128 = 0xa79064c50207fa033b4230d88d548604;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for BlockWeights {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("base_block"), ToValue::to_value(& self.base_block)),
+                            (name("max_block"), ToValue::to_value(& self.max_block)),
+                            (name("per_class"), ToValue::to_value(& self.per_class))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeightsPerClass {
@@ -799,9 +1583,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for WeightsPerClass {
                 const TYPE_HASH: u128 = 0xda4e8d7808812e7502a1bdad575f9a25;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for WeightsPerClass {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("base_extrinsic"), ToValue::to_value(& self
+                            .base_extrinsic)), (name("max_extrinsic"),
+                            ToValue::to_value(& self.max_extrinsic)), (name("max_total"),
+                            ToValue::to_value(& self.max_total)), (name("reserved"),
+                            ToValue::to_value(& self.reserved))
+                        ],
+                    )
+                }
+            }
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -832,6 +1631,104 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5311c9fc4488bd7bf776e835640c1311;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::remark { remark: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remark"), Value::Dict(vec![(name("remark"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_heap_pages { pages: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_heap_pages"), Value::Dict(vec![(name("pages"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_code { code: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_code"), Value::Dict(vec![(name("code"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_code_without_checks { code: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_code_without_checks"),
+                                    Value::Dict(vec![(name("code"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_storage { items: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_storage"), Value::Dict(vec![(name("items"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::kill_storage { keys: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill_storage"), Value::Dict(vec![(name("keys"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::kill_prefix { prefix: ref f0, subkeys: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill_prefix"), Value::Dict(vec![(name("prefix"),
+                                    ToValue::to_value(f0)), (name("subkeys"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remark_with_event { remark: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remark_with_event"),
+                                    Value::Dict(vec![(name("remark"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::authorize_upgrade { code_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("authorize_upgrade"),
+                                    Value::Dict(vec![(name("code_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::authorize_upgrade_without_checks { code_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("authorize_upgrade_without_checks"),
+                                    Value::Dict(vec![(name("code_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::apply_authorized_upgrade { code: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("apply_authorized_upgrade"),
+                                    Value::Dict(vec![(name("code"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -855,6 +1752,30 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x143bcc404c2caec04864c821f0311e52;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidSpecName => Value::Str(name("InvalidSpecName")),
+                        Self::SpecVersionNeedsToIncrease => {
+                            Value::Str(name("SpecVersionNeedsToIncrease"))
+                        }
+                        Self::FailedToExtractRuntimeVersion => {
+                            Value::Str(name("FailedToExtractRuntimeVersion"))
+                        }
+                        Self::NonDefaultComposite => {
+                            Value::Str(name("NonDefaultComposite"))
+                        }
+                        Self::NonZeroRefCount => Value::Str(name("NonZeroRefCount")),
+                        Self::CallFiltered => Value::Str(name("CallFiltered")),
+                        Self::MultiBlockMigrationsOngoing => {
+                            Value::Str(name("MultiBlockMigrationsOngoing"))
+                        }
+                        Self::NothingAuthorized => Value::Str(name("NothingAuthorized")),
+                        Self::Unauthorized => Value::Str(name("Unauthorized")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -892,10 +1813,90 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xe62c9ee22e97b0b075ea0e99f0491e5b;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::ExtrinsicSuccess { dispatch_info: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ExtrinsicSuccess"),
+                                    Value::Dict(vec![(name("dispatch_info"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::ExtrinsicFailed {
+                            dispatch_error: ref f0,
+                            dispatch_info: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ExtrinsicFailed"),
+                                    Value::Dict(vec![(name("dispatch_error"),
+                                    ToValue::to_value(f0)), (name("dispatch_info"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::CodeUpdated => Value::Str(name("CodeUpdated")),
+                        Self::NewAccount { account: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewAccount"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::KilledAccount { account: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("KilledAccount"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Remarked { sender: ref f0, hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Remarked"), Value::Dict(vec![(name("sender"),
+                                    ToValue::to_value(f0)), (name("hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::UpgradeAuthorized {
+                            code_hash: ref f0,
+                            check_version: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("UpgradeAuthorized"),
+                                    Value::Dict(vec![(name("code_hash"), ToValue::to_value(f0)),
+                                    (name("check_version"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::RejectedInvalidAuthorizedUpgrade {
+                            code_hash: ref f0,
+                            error: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RejectedInvalidAuthorizedUpgrade"),
+                                    Value::Dict(vec![(name("code_hash"), ToValue::to_value(f0)),
+                                    (name("error"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod node_subtensor_runtime {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum OriginCaller {
             #[codec(index = 0u8)]
@@ -910,10 +1911,29 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
             const TYPE_HASH: u128 = 0xa5651ac616913888f480dd47efda9758;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for OriginCaller {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::system(ref f0) => {
+                        Value::Dict(vec![(name("system"), ToValue::to_value(f0))])
+                    }
+                    Self::Ethereum(ref f0) => {
+                        Value::Dict(vec![(name("Ethereum"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Runtime;
         impl ::ferroscale_runtime_types::TypeHash for Runtime {
             const TYPE_HASH: u128 = 0x7911c6154e711e31918c0bfe5ec2f331;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for Runtime {
+            fn to_value(&self) -> Value {
+                Value::Null
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeCall {
@@ -971,6 +1991,81 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeCall {
             const TYPE_HASH: u128 = 0x5b722c0ccc792f77221f64741cc1d9b5;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeCall {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::System(ref f0) => {
+                        Value::Dict(vec![(name("System"), ToValue::to_value(f0))])
+                    }
+                    Self::Timestamp(ref f0) => {
+                        Value::Dict(vec![(name("Timestamp"), ToValue::to_value(f0))])
+                    }
+                    Self::Grandpa(ref f0) => {
+                        Value::Dict(vec![(name("Grandpa"), ToValue::to_value(f0))])
+                    }
+                    Self::Balances(ref f0) => {
+                        Value::Dict(vec![(name("Balances"), ToValue::to_value(f0))])
+                    }
+                    Self::SubtensorModule(ref f0) => {
+                        Value::Dict(
+                            vec![(name("SubtensorModule"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Utility(ref f0) => {
+                        Value::Dict(vec![(name("Utility"), ToValue::to_value(f0))])
+                    }
+                    Self::Sudo(ref f0) => {
+                        Value::Dict(vec![(name("Sudo"), ToValue::to_value(f0))])
+                    }
+                    Self::Multisig(ref f0) => {
+                        Value::Dict(vec![(name("Multisig"), ToValue::to_value(f0))])
+                    }
+                    Self::Preimage(ref f0) => {
+                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                    }
+                    Self::Scheduler(ref f0) => {
+                        Value::Dict(vec![(name("Scheduler"), ToValue::to_value(f0))])
+                    }
+                    Self::Proxy(ref f0) => {
+                        Value::Dict(vec![(name("Proxy"), ToValue::to_value(f0))])
+                    }
+                    Self::Registry(ref f0) => {
+                        Value::Dict(vec![(name("Registry"), ToValue::to_value(f0))])
+                    }
+                    Self::Commitments(ref f0) => {
+                        Value::Dict(vec![(name("Commitments"), ToValue::to_value(f0))])
+                    }
+                    Self::AdminUtils(ref f0) => {
+                        Value::Dict(vec![(name("AdminUtils"), ToValue::to_value(f0))])
+                    }
+                    Self::SafeMode(ref f0) => {
+                        Value::Dict(vec![(name("SafeMode"), ToValue::to_value(f0))])
+                    }
+                    Self::Ethereum(ref f0) => {
+                        Value::Dict(vec![(name("Ethereum"), ToValue::to_value(f0))])
+                    }
+                    Self::EVM(ref f0) => {
+                        Value::Dict(vec![(name("EVM"), ToValue::to_value(f0))])
+                    }
+                    Self::BaseFee(ref f0) => {
+                        Value::Dict(vec![(name("BaseFee"), ToValue::to_value(f0))])
+                    }
+                    Self::Drand(ref f0) => {
+                        Value::Dict(vec![(name("Drand"), ToValue::to_value(f0))])
+                    }
+                    Self::Crowdloan(ref f0) => {
+                        Value::Dict(vec![(name("Crowdloan"), ToValue::to_value(f0))])
+                    }
+                    Self::Swap(ref f0) => {
+                        Value::Dict(vec![(name("Swap"), ToValue::to_value(f0))])
+                    }
+                    Self::Contracts(ref f0) => {
+                        Value::Dict(vec![(name("Contracts"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeError {
             #[codec(index = 0u8)]
@@ -1022,6 +2117,75 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeError {
             const TYPE_HASH: u128 = 0xd9078f814d06bc9bb71253a3f638302c;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::System(ref f0) => {
+                        Value::Dict(vec![(name("System"), ToValue::to_value(f0))])
+                    }
+                    Self::Grandpa(ref f0) => {
+                        Value::Dict(vec![(name("Grandpa"), ToValue::to_value(f0))])
+                    }
+                    Self::Balances(ref f0) => {
+                        Value::Dict(vec![(name("Balances"), ToValue::to_value(f0))])
+                    }
+                    Self::SubtensorModule(ref f0) => {
+                        Value::Dict(
+                            vec![(name("SubtensorModule"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Utility(ref f0) => {
+                        Value::Dict(vec![(name("Utility"), ToValue::to_value(f0))])
+                    }
+                    Self::Sudo(ref f0) => {
+                        Value::Dict(vec![(name("Sudo"), ToValue::to_value(f0))])
+                    }
+                    Self::Multisig(ref f0) => {
+                        Value::Dict(vec![(name("Multisig"), ToValue::to_value(f0))])
+                    }
+                    Self::Preimage(ref f0) => {
+                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                    }
+                    Self::Scheduler(ref f0) => {
+                        Value::Dict(vec![(name("Scheduler"), ToValue::to_value(f0))])
+                    }
+                    Self::Proxy(ref f0) => {
+                        Value::Dict(vec![(name("Proxy"), ToValue::to_value(f0))])
+                    }
+                    Self::Registry(ref f0) => {
+                        Value::Dict(vec![(name("Registry"), ToValue::to_value(f0))])
+                    }
+                    Self::Commitments(ref f0) => {
+                        Value::Dict(vec![(name("Commitments"), ToValue::to_value(f0))])
+                    }
+                    Self::AdminUtils(ref f0) => {
+                        Value::Dict(vec![(name("AdminUtils"), ToValue::to_value(f0))])
+                    }
+                    Self::SafeMode(ref f0) => {
+                        Value::Dict(vec![(name("SafeMode"), ToValue::to_value(f0))])
+                    }
+                    Self::Ethereum(ref f0) => {
+                        Value::Dict(vec![(name("Ethereum"), ToValue::to_value(f0))])
+                    }
+                    Self::EVM(ref f0) => {
+                        Value::Dict(vec![(name("EVM"), ToValue::to_value(f0))])
+                    }
+                    Self::Drand(ref f0) => {
+                        Value::Dict(vec![(name("Drand"), ToValue::to_value(f0))])
+                    }
+                    Self::Crowdloan(ref f0) => {
+                        Value::Dict(vec![(name("Crowdloan"), ToValue::to_value(f0))])
+                    }
+                    Self::Swap(ref f0) => {
+                        Value::Dict(vec![(name("Swap"), ToValue::to_value(f0))])
+                    }
+                    Self::Contracts(ref f0) => {
+                        Value::Dict(vec![(name("Contracts"), ToValue::to_value(f0))])
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeEvent {
@@ -1081,10 +2245,93 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeEvent {
             const TYPE_HASH: u128 = 0x110bccd9cf4a411468f49a67e33d4e6e;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeEvent {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::System(ref f0) => {
+                        Value::Dict(vec![(name("System"), ToValue::to_value(f0))])
+                    }
+                    Self::Grandpa(ref f0) => {
+                        Value::Dict(vec![(name("Grandpa"), ToValue::to_value(f0))])
+                    }
+                    Self::Balances(ref f0) => {
+                        Value::Dict(vec![(name("Balances"), ToValue::to_value(f0))])
+                    }
+                    Self::TransactionPayment(ref f0) => {
+                        Value::Dict(
+                            vec![(name("TransactionPayment"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::SubtensorModule(ref f0) => {
+                        Value::Dict(
+                            vec![(name("SubtensorModule"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Utility(ref f0) => {
+                        Value::Dict(vec![(name("Utility"), ToValue::to_value(f0))])
+                    }
+                    Self::Sudo(ref f0) => {
+                        Value::Dict(vec![(name("Sudo"), ToValue::to_value(f0))])
+                    }
+                    Self::Multisig(ref f0) => {
+                        Value::Dict(vec![(name("Multisig"), ToValue::to_value(f0))])
+                    }
+                    Self::Preimage(ref f0) => {
+                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                    }
+                    Self::Scheduler(ref f0) => {
+                        Value::Dict(vec![(name("Scheduler"), ToValue::to_value(f0))])
+                    }
+                    Self::Proxy(ref f0) => {
+                        Value::Dict(vec![(name("Proxy"), ToValue::to_value(f0))])
+                    }
+                    Self::Registry(ref f0) => {
+                        Value::Dict(vec![(name("Registry"), ToValue::to_value(f0))])
+                    }
+                    Self::Commitments(ref f0) => {
+                        Value::Dict(vec![(name("Commitments"), ToValue::to_value(f0))])
+                    }
+                    Self::AdminUtils(ref f0) => {
+                        Value::Dict(vec![(name("AdminUtils"), ToValue::to_value(f0))])
+                    }
+                    Self::SafeMode(ref f0) => {
+                        Value::Dict(vec![(name("SafeMode"), ToValue::to_value(f0))])
+                    }
+                    Self::Ethereum(ref f0) => {
+                        Value::Dict(vec![(name("Ethereum"), ToValue::to_value(f0))])
+                    }
+                    Self::EVM(ref f0) => {
+                        Value::Dict(vec![(name("EVM"), ToValue::to_value(f0))])
+                    }
+                    Self::BaseFee(ref f0) => {
+                        Value::Dict(vec![(name("BaseFee"), ToValue::to_value(f0))])
+                    }
+                    Self::Drand(ref f0) => {
+                        Value::Dict(vec![(name("Drand"), ToValue::to_value(f0))])
+                    }
+                    Self::Crowdloan(ref f0) => {
+                        Value::Dict(vec![(name("Crowdloan"), ToValue::to_value(f0))])
+                    }
+                    Self::Swap(ref f0) => {
+                        Value::Dict(vec![(name("Swap"), ToValue::to_value(f0))])
+                    }
+                    Self::Contracts(ref f0) => {
+                        Value::Dict(vec![(name("Contracts"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeFreezeReason {}
         impl ::ferroscale_runtime_types::TypeHash for RuntimeFreezeReason {
             const TYPE_HASH: u128 = 0xb777b89ab5e61ec5f909341425ab19c4;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeFreezeReason {
+            fn to_value(&self) -> Value {
+                match *self {}
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeHoldReason {
@@ -1100,16 +2347,43 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeHoldReason {
             const TYPE_HASH: u128 = 0x5bff1708f12c93cd389218cd0be074bb;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeHoldReason {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Preimage(ref f0) => {
+                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                    }
+                    Self::Registry(ref f0) => {
+                        Value::Dict(vec![(name("Registry"), ToValue::to_value(f0))])
+                    }
+                    Self::SafeMode(ref f0) => {
+                        Value::Dict(vec![(name("SafeMode"), ToValue::to_value(f0))])
+                    }
+                    Self::Contracts(ref f0) => {
+                        Value::Dict(vec![(name("Contracts"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         pub mod check_nonce {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CheckNonce(#[codec(compact)] pub u32);
             impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
                 const TYPE_HASH: u128 = 0xc9d25ea8853c856bbb559941b45d433d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for CheckNonce {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod transaction_payment_wrapper {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ChargeTransactionPaymentWrapper {
                 pub charge_transaction_payment: super::super::super::runtime_types::pallet_transaction_payment::ChargeTransactionPayment,
@@ -1118,11 +2392,23 @@ pub mod runtime_types {
             for ChargeTransactionPaymentWrapper {
                 const TYPE_HASH: u128 = 0x059d3e9462409b40a0e59e8a5a46fdcf;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ChargeTransactionPaymentWrapper {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("charge_transaction_payment"), ToValue::to_value(& self
+                            .charge_transaction_payment))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_admin_utils {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1321,6 +2607,779 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x8faf082774b0b94821c07c44224a0ac1;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::swap_authorities { new_authorities: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("swap_authorities"),
+                                    Value::Dict(vec![(name("new_authorities"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_default_take { default_take: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_default_take"),
+                                    Value::Dict(vec![(name("default_take"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_tx_rate_limit { tx_rate_limit: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_tx_rate_limit"),
+                                    Value::Dict(vec![(name("tx_rate_limit"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_serving_rate_limit {
+                            netuid: ref f0,
+                            serving_rate_limit: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_serving_rate_limit"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("serving_rate_limit"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_min_difficulty {
+                            netuid: ref f0,
+                            min_difficulty: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_min_difficulty"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("min_difficulty"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_max_difficulty {
+                            netuid: ref f0,
+                            max_difficulty: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_max_difficulty"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("max_difficulty"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_weights_version_key {
+                            netuid: ref f0,
+                            weights_version_key: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_weights_version_key"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("weights_version_key"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_weights_set_rate_limit {
+                            netuid: ref f0,
+                            weights_set_rate_limit: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_weights_set_rate_limit"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("weights_set_rate_limit"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_adjustment_interval {
+                            netuid: ref f0,
+                            adjustment_interval: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_adjustment_interval"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("adjustment_interval"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_adjustment_alpha {
+                            netuid: ref f0,
+                            adjustment_alpha: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_adjustment_alpha"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("adjustment_alpha"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_immunity_period {
+                            netuid: ref f0,
+                            immunity_period: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_immunity_period"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("immunity_period"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_min_allowed_weights {
+                            netuid: ref f0,
+                            min_allowed_weights: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_min_allowed_weights"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("min_allowed_weights"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_max_allowed_uids {
+                            netuid: ref f0,
+                            max_allowed_uids: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_max_allowed_uids"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("max_allowed_uids"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_kappa { netuid: ref f0, kappa: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_kappa"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("kappa"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_rho { netuid: ref f0, rho: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_rho"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("rho"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_activity_cutoff {
+                            netuid: ref f0,
+                            activity_cutoff: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_activity_cutoff"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("activity_cutoff"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_network_registration_allowed {
+                            netuid: ref f0,
+                            registration_allowed: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_network_registration_allowed"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("registration_allowed"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_network_pow_registration_allowed {
+                            netuid: ref f0,
+                            registration_allowed: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_network_pow_registration_allowed"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("registration_allowed"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_target_registrations_per_interval {
+                            netuid: ref f0,
+                            target_registrations_per_interval: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_target_registrations_per_interval"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("target_registrations_per_interval"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_min_burn { netuid: ref f0, min_burn: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_min_burn"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("min_burn"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_max_burn { netuid: ref f0, max_burn: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_max_burn"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("max_burn"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_difficulty {
+                            netuid: ref f0,
+                            difficulty: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_difficulty"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("difficulty"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_max_allowed_validators {
+                            netuid: ref f0,
+                            max_allowed_validators: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_max_allowed_validators"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("max_allowed_validators"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_bonds_moving_average {
+                            netuid: ref f0,
+                            bonds_moving_average: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_bonds_moving_average"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("bonds_moving_average"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_bonds_penalty {
+                            netuid: ref f0,
+                            bonds_penalty: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_bonds_penalty"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("bonds_penalty"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_max_registrations_per_block {
+                            netuid: ref f0,
+                            max_registrations_per_block: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_max_registrations_per_block"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("max_registrations_per_block"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_subnet_owner_cut { subnet_owner_cut: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_subnet_owner_cut"),
+                                    Value::Dict(vec![(name("subnet_owner_cut"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_network_rate_limit { rate_limit: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_network_rate_limit"),
+                                    Value::Dict(vec![(name("rate_limit"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_tempo { netuid: ref f0, tempo: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_tempo"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("tempo"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_total_issuance { total_issuance: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_total_issuance"),
+                                    Value::Dict(vec![(name("total_issuance"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_network_immunity_period {
+                            immunity_period: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_network_immunity_period"),
+                                    Value::Dict(vec![(name("immunity_period"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_network_min_lock_cost { lock_cost: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_network_min_lock_cost"),
+                                    Value::Dict(vec![(name("lock_cost"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_subnet_limit { max_subnets: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_subnet_limit"),
+                                    Value::Dict(vec![(name("max_subnets"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_lock_reduction_interval { interval: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_lock_reduction_interval"),
+                                    Value::Dict(vec![(name("interval"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_rao_recycled {
+                            netuid: ref f0,
+                            rao_recycled: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_rao_recycled"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("rao_recycled"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_stake_threshold { min_stake: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_stake_threshold"),
+                                    Value::Dict(vec![(name("min_stake"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_nominator_min_required_stake {
+                            min_stake: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_nominator_min_required_stake"),
+                                    Value::Dict(vec![(name("min_stake"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_tx_delegate_take_rate_limit {
+                            tx_rate_limit: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_tx_delegate_take_rate_limit"),
+                                    Value::Dict(vec![(name("tx_rate_limit"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_min_delegate_take { take: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_min_delegate_take"),
+                                    Value::Dict(vec![(name("take"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_commit_reveal_weights_enabled {
+                            netuid: ref f0,
+                            enabled: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_commit_reveal_weights_enabled"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("enabled"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_liquid_alpha_enabled {
+                            netuid: ref f0,
+                            enabled: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_liquid_alpha_enabled"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("enabled"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_alpha_values {
+                            netuid: ref f0,
+                            alpha_low: ref f1,
+                            alpha_high: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_alpha_values"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("alpha_low"), ToValue::to_value(f1)),
+                                    (name("alpha_high"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_coldkey_swap_schedule_duration {
+                            duration: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_coldkey_swap_schedule_duration"),
+                                    Value::Dict(vec![(name("duration"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_dissolve_network_schedule_duration {
+                            duration: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_dissolve_network_schedule_duration"),
+                                    Value::Dict(vec![(name("duration"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_commit_reveal_weights_interval {
+                            netuid: ref f0,
+                            interval: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_commit_reveal_weights_interval"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("interval"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_evm_chain_id { chain_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_evm_chain_id"),
+                                    Value::Dict(vec![(name("chain_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_grandpa_change {
+                            next_authorities: ref f0,
+                            in_blocks: ref f1,
+                            forced: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_grandpa_change"),
+                                    Value::Dict(vec![(name("next_authorities"),
+                                    ToValue::to_value(f0)), (name("in_blocks"),
+                                    ToValue::to_value(f1)), (name("forced"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_toggle_transfer {
+                            netuid: ref f0,
+                            toggle: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_toggle_transfer"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("toggle"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_recycle_or_burn {
+                            netuid: ref f0,
+                            recycle_or_burn: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_recycle_or_burn"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("recycle_or_burn"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_toggle_evm_precompile {
+                            precompile_id: ref f0,
+                            enabled: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_toggle_evm_precompile"),
+                                    Value::Dict(vec![(name("precompile_id"),
+                                    ToValue::to_value(f0)), (name("enabled"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_subnet_moving_alpha { alpha: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_subnet_moving_alpha"),
+                                    Value::Dict(vec![(name("alpha"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_subnet_owner_hotkey {
+                            netuid: ref f0,
+                            hotkey: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_subnet_owner_hotkey"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("hotkey"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_ema_price_halving_period {
+                            netuid: ref f0,
+                            ema_halving: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_ema_price_halving_period"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("ema_halving"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_alpha_sigmoid_steepness {
+                            netuid: ref f0,
+                            steepness: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_alpha_sigmoid_steepness"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("steepness"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_yuma3_enabled {
+                            netuid: ref f0,
+                            enabled: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_yuma3_enabled"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("enabled"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_bonds_reset_enabled {
+                            netuid: ref f0,
+                            enabled: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_bonds_reset_enabled"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("enabled"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_sn_owner_hotkey {
+                            netuid: ref f0,
+                            hotkey: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_sn_owner_hotkey"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("hotkey"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_subtoken_enabled {
+                            netuid: ref f0,
+                            subtoken_enabled: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_subtoken_enabled"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("subtoken_enabled"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_commit_reveal_version { version: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_commit_reveal_version"),
+                                    Value::Dict(vec![(name("version"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_owner_immune_neuron_limit {
+                            netuid: ref f0,
+                            immune_neurons: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_owner_immune_neuron_limit"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("immune_neurons"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_ck_burn { burn: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_ck_burn"), Value::Dict(vec![(name("burn"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_admin_freeze_window { window: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_admin_freeze_window"),
+                                    Value::Dict(vec![(name("window"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_owner_hparam_rate_limit { epochs: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_owner_hparam_rate_limit"),
+                                    Value::Dict(vec![(name("epochs"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_mechanism_count {
+                            netuid: ref f0,
+                            mechanism_count: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_mechanism_count"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("mechanism_count"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_mechanism_emission_split {
+                            netuid: ref f0,
+                            maybe_split: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_mechanism_emission_split"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("maybe_split"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_trim_to_max_allowed_uids {
+                            netuid: ref f0,
+                            max_n: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_trim_to_max_allowed_uids"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("max_n"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_min_allowed_uids {
+                            netuid: ref f0,
+                            min_allowed_uids: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_min_allowed_uids"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("min_allowed_uids"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_tao_flow_cutoff { flow_cutoff: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_tao_flow_cutoff"),
+                                    Value::Dict(vec![(name("flow_cutoff"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_tao_flow_normalization_exponent {
+                            exponent: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_tao_flow_normalization_exponent"),
+                                    Value::Dict(vec![(name("exponent"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_tao_flow_smoothing_factor {
+                            smoothing_factor: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_tao_flow_smoothing_factor"),
+                                    Value::Dict(vec![(name("smoothing_factor"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1349,6 +3408,44 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xad277562eee1cd30a1411159bd45c2b6;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::SubnetDoesNotExist => {
+                            Value::Str(name("SubnetDoesNotExist"))
+                        }
+                        Self::MaxValidatorsLargerThanMaxUIds => {
+                            Value::Str(name("MaxValidatorsLargerThanMaxUIds"))
+                        }
+                        Self::MaxAllowedUIdsLessThanCurrentUIds => {
+                            Value::Str(name("MaxAllowedUIdsLessThanCurrentUIds"))
+                        }
+                        Self::BondsMovingAverageMaxReached => {
+                            Value::Str(name("BondsMovingAverageMaxReached"))
+                        }
+                        Self::NegativeSigmoidSteepness => {
+                            Value::Str(name("NegativeSigmoidSteepness"))
+                        }
+                        Self::ValueNotInBounds => Value::Str(name("ValueNotInBounds")),
+                        Self::MinAllowedUidsGreaterThanCurrentUids => {
+                            Value::Str(name("MinAllowedUidsGreaterThanCurrentUids"))
+                        }
+                        Self::MinAllowedUidsGreaterThanMaxAllowedUids => {
+                            Value::Str(name("MinAllowedUidsGreaterThanMaxAllowedUids"))
+                        }
+                        Self::MaxAllowedUidsLessThanMinAllowedUids => {
+                            Value::Str(name("MaxAllowedUidsLessThanMinAllowedUids"))
+                        }
+                        Self::MaxAllowedUidsGreaterThanDefaultMaxAllowedUids => {
+                            Value::Str(
+                                name("MaxAllowedUidsGreaterThanDefaultMaxAllowedUids"),
+                            )
+                        }
+                        Self::InvalidValue => Value::Str(name("InvalidValue")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1363,6 +3460,44 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x9dedf2403d357d4d55bceaac4f211db1;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::PrecompileUpdated {
+                            precompile_id: ref f0,
+                            enabled: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PrecompileUpdated"),
+                                    Value::Dict(vec![(name("precompile_id"),
+                                    ToValue::to_value(f0)), (name("enabled"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Yuma3EnableToggled { netuid: ref f0, enabled: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Yuma3EnableToggled"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("enabled"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::BondsResetToggled { netuid: ref f0, enabled: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BondsResetToggled"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("enabled"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PrecompileEnum {
@@ -1390,11 +3525,29 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for PrecompileEnum {
                 const TYPE_HASH: u128 = 0xfe048129510bc1349405d50daa9c9362;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for PrecompileEnum {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::BalanceTransfer => Value::Str(name("BalanceTransfer")),
+                        Self::Staking => Value::Str(name("Staking")),
+                        Self::Subnet => Value::Str(name("Subnet")),
+                        Self::Metagraph => Value::Str(name("Metagraph")),
+                        Self::Neuron => Value::Str(name("Neuron")),
+                        Self::UidLookup => Value::Str(name("UidLookup")),
+                        Self::Alpha => Value::Str(name("Alpha")),
+                        Self::Crowdloan => Value::Str(name("Crowdloan")),
+                        Self::PureProxy => Value::Str(name("PureProxy")),
+                        Self::Leasing => Value::Str(name("Leasing")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_balances {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1467,6 +3620,101 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xda4191ba2f65946c85ff35f19ae775d3;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::transfer_allow_death { dest: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer_allow_death"),
+                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
+                                    (name("value"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_transfer {
+                            source: ref f0,
+                            dest: ref f1,
+                            value: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_transfer"), Value::Dict(vec![(name("source"),
+                                    ToValue::to_value(f0)), (name("dest"),
+                                    ToValue::to_value(f1)), (name("value"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::transfer_keep_alive { dest: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer_keep_alive"),
+                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
+                                    (name("value"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::transfer_all { dest: ref f0, keep_alive: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer_all"), Value::Dict(vec![(name("dest"),
+                                    ToValue::to_value(f0)), (name("keep_alive"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_unreserve { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_unreserve"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::upgrade_accounts { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("upgrade_accounts"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::force_set_balance { who: ref f0, new_free: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_set_balance"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("new_free"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_adjust_total_issuance {
+                            direction: ref f0,
+                            delta: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_adjust_total_issuance"),
+                                    Value::Dict(vec![(name("direction"), ToValue::to_value(f0)),
+                                    (name("delta"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::burn { value: ref f0, keep_alive: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("burn"), Value::Dict(vec![(name("value"),
+                                    ToValue::to_value(f0)), (name("keep_alive"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1496,6 +3744,35 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x94b16a874b80bc058943099c0bd3412a;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::VestingBalance => Value::Str(name("VestingBalance")),
+                        Self::LiquidityRestrictions => {
+                            Value::Str(name("LiquidityRestrictions"))
+                        }
+                        Self::InsufficientBalance => {
+                            Value::Str(name("InsufficientBalance"))
+                        }
+                        Self::ExistentialDeposit => {
+                            Value::Str(name("ExistentialDeposit"))
+                        }
+                        Self::Expendability => Value::Str(name("Expendability")),
+                        Self::ExistingVestingSchedule => {
+                            Value::Str(name("ExistingVestingSchedule"))
+                        }
+                        Self::DeadAccount => Value::Str(name("DeadAccount")),
+                        Self::TooManyReserves => Value::Str(name("TooManyReserves")),
+                        Self::TooManyHolds => Value::Str(name("TooManyHolds")),
+                        Self::TooManyFreezes => Value::Str(name("TooManyFreezes")),
+                        Self::IssuanceDeactivated => {
+                            Value::Str(name("IssuanceDeactivated"))
+                        }
+                        Self::DeltaZero => Value::Str(name("DeltaZero")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1562,15 +3839,237 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x72a69ec7137553cd1008713b36814527;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Endowed { account: ref f0, free_balance: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Endowed"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("free_balance"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::DustLost { account: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DustLost"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Transfer { from: ref f0, to: ref f1, amount: ref f2 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Transfer"), Value::Dict(vec![(name("from"),
+                                    ToValue::to_value(f0)), (name("to"), ToValue::to_value(f1)),
+                                    (name("amount"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::BalanceSet { who: ref f0, free: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BalanceSet"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("free"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Reserved { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Reserved"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Unreserved { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Unreserved"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::ReserveRepatriated {
+                            from: ref f0,
+                            to: ref f1,
+                            amount: ref f2,
+                            destination_status: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ReserveRepatriated"), Value::Dict(vec![(name("from"),
+                                    ToValue::to_value(f0)), (name("to"), ToValue::to_value(f1)),
+                                    (name("amount"), ToValue::to_value(f2)),
+                                    (name("destination_status"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Deposit { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Deposit"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Withdraw { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Withdraw"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Slashed { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Slashed"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Minted { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Minted"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Burned { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Burned"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Suspended { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Suspended"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Restored { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Restored"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Upgraded { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Upgraded"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Issued { amount: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Issued"), Value::Dict(vec![(name("amount"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Rescinded { amount: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Rescinded"), Value::Dict(vec![(name("amount"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Locked { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Locked"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Unlocked { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Unlocked"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Frozen { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Frozen"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Thawed { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Thawed"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::TotalIssuanceForced { old: ref f0, new: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TotalIssuanceForced"), Value::Dict(vec![(name("old"),
+                                    ToValue::to_value(f0)), (name("new"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct AccountData<Balance> {
                 pub free: Balance,
                 pub reserved: Balance,
                 pub frozen: Balance,
                 pub flags: super::super::super::runtime_types::pallet_balances::types::ExtraFlags,
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for AccountData<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("free"), ToValue::to_value(& self.free)),
+                            (name("reserved"), ToValue::to_value(& self.reserved)),
+                            (name("frozen"), ToValue::to_value(& self.frozen)),
+                            (name("flags"), ToValue::to_value(& self.flags))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum AdjustmentDirection {
@@ -1582,16 +4081,43 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for AdjustmentDirection {
                 const TYPE_HASH: u128 = 0x22f1cc370a5bcec699b2ece639b4b324;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for AdjustmentDirection {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Increase => Value::Str(name("Increase")),
+                        Self::Decrease => Value::Str(name("Decrease")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BalanceLock<Balance> {
                 pub id: [u8; 8usize],
                 pub amount: Balance,
                 pub reasons: super::super::super::runtime_types::pallet_balances::types::Reasons,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for BalanceLock<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("id"), ToValue::to_value(& self.id)), (name("amount"),
+                            ToValue::to_value(& self.amount)), (name("reasons"),
+                            ToValue::to_value(& self.reasons))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ExtraFlags(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for ExtraFlags {
                 const TYPE_HASH: u128 = 0x83ab3da8634b9bc88448338778b392b9;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for ExtraFlags {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Reasons {
@@ -1605,16 +4131,39 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Reasons {
                 const TYPE_HASH: u128 = 0x9cb64b10af41be8f25cc0e19af4505c0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Reasons {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Fee => Value::Str(name("Fee")),
+                        Self::Misc => Value::Str(name("Misc")),
+                        Self::All => Value::Str(name("All")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReserveData<ReserveIdentifier, Balance> {
                 pub id: ReserveIdentifier,
                 pub amount: Balance,
+            }
+            #[cfg(feature = "values")]
+            impl<ReserveIdentifier: ToValue, Balance: ToValue> ToValue
+            for ReserveData<ReserveIdentifier, Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("id"), ToValue::to_value(& self.id)), (name("amount"),
+                            ToValue::to_value(& self.amount))
+                        ],
+                    )
+                }
             }
         }
     }
     pub mod pallet_base_fee {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1628,6 +4177,30 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xe332d888005c3c254bea409fade941fd;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set_base_fee_per_gas { fee: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_base_fee_per_gas"),
+                                    Value::Dict(vec![(name("fee"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_elasticity { elasticity: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_elasticity"),
+                                    Value::Dict(vec![(name("elasticity"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1645,11 +4218,37 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xe316f2c21decb799f0a0609085917659;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NewBaseFeePerGas { fee: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewBaseFeePerGas"), Value::Dict(vec![(name("fee"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::BaseFeeOverflow => Value::Str(name("BaseFeeOverflow")),
+                        Self::NewElasticity { elasticity: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewElasticity"),
+                                    Value::Dict(vec![(name("elasticity"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_commitments {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1662,6 +4261,30 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x79acda92351a8d66d9bf7f6036f46eb9;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set_commitment { netuid: ref f0, info: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_commitment"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("info"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_max_space { new_limit: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_max_space"), Value::Dict(vec![(name("new_limit"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -1676,6 +4299,25 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x9241aa036d336dceff8e6249ce315dc6;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooManyFieldsInCommitmentInfo => {
+                            Value::Str(name("TooManyFieldsInCommitmentInfo"))
+                        }
+                        Self::AccountNotAllowedCommit => {
+                            Value::Str(name("AccountNotAllowedCommit"))
+                        }
+                        Self::SpaceLimitExceeded => {
+                            Value::Str(name("SpaceLimitExceeded"))
+                        }
+                        Self::UnexpectedUnreserveLeftover => {
+                            Value::Str(name("UnexpectedUnreserveLeftover"))
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1696,9 +4338,49 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x6952912558ec68f262944a174c1ec5ce;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Commitment { netuid: ref f0, who: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Commitment"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("who"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::TimelockCommitment {
+                            netuid: ref f0,
+                            who: ref f1,
+                            reveal_round: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TimelockCommitment"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("who"), ToValue::to_value(f1)), (name("reveal_round"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::CommitmentRevealed { netuid: ref f0, who: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("CommitmentRevealed"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("who"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CommitmentInfo {
                 pub fields: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -1707,6 +4389,12 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for CommitmentInfo {
                 const TYPE_HASH: u128 = 0x28e425813adf9636558c598308d93589;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for CommitmentInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(vec![(name("fields"), ToValue::to_value(& self.fields))])
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Data {
@@ -1997,11 +4685,451 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Data {
                 const TYPE_HASH: u128 = 0xba9983861c3c8b9d96fc3efd256433f0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Data {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::None => Value::Str(name("None")),
+                        Self::Raw0(ref f0) => {
+                            Value::Dict(vec![(name("Raw0"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw1(ref f0) => {
+                            Value::Dict(vec![(name("Raw1"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw2(ref f0) => {
+                            Value::Dict(vec![(name("Raw2"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw3(ref f0) => {
+                            Value::Dict(vec![(name("Raw3"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw4(ref f0) => {
+                            Value::Dict(vec![(name("Raw4"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw5(ref f0) => {
+                            Value::Dict(vec![(name("Raw5"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw6(ref f0) => {
+                            Value::Dict(vec![(name("Raw6"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw7(ref f0) => {
+                            Value::Dict(vec![(name("Raw7"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw8(ref f0) => {
+                            Value::Dict(vec![(name("Raw8"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw9(ref f0) => {
+                            Value::Dict(vec![(name("Raw9"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw10(ref f0) => {
+                            Value::Dict(vec![(name("Raw10"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw11(ref f0) => {
+                            Value::Dict(vec![(name("Raw11"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw12(ref f0) => {
+                            Value::Dict(vec![(name("Raw12"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw13(ref f0) => {
+                            Value::Dict(vec![(name("Raw13"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw14(ref f0) => {
+                            Value::Dict(vec![(name("Raw14"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw15(ref f0) => {
+                            Value::Dict(vec![(name("Raw15"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw16(ref f0) => {
+                            Value::Dict(vec![(name("Raw16"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw17(ref f0) => {
+                            Value::Dict(vec![(name("Raw17"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw18(ref f0) => {
+                            Value::Dict(vec![(name("Raw18"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw19(ref f0) => {
+                            Value::Dict(vec![(name("Raw19"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw20(ref f0) => {
+                            Value::Dict(vec![(name("Raw20"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw21(ref f0) => {
+                            Value::Dict(vec![(name("Raw21"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw22(ref f0) => {
+                            Value::Dict(vec![(name("Raw22"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw23(ref f0) => {
+                            Value::Dict(vec![(name("Raw23"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw24(ref f0) => {
+                            Value::Dict(vec![(name("Raw24"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw25(ref f0) => {
+                            Value::Dict(vec![(name("Raw25"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw26(ref f0) => {
+                            Value::Dict(vec![(name("Raw26"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw27(ref f0) => {
+                            Value::Dict(vec![(name("Raw27"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw28(ref f0) => {
+                            Value::Dict(vec![(name("Raw28"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw29(ref f0) => {
+                            Value::Dict(vec![(name("Raw29"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw30(ref f0) => {
+                            Value::Dict(vec![(name("Raw30"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw31(ref f0) => {
+                            Value::Dict(vec![(name("Raw31"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw32(ref f0) => {
+                            Value::Dict(vec![(name("Raw32"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw33(ref f0) => {
+                            Value::Dict(vec![(name("Raw33"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw34(ref f0) => {
+                            Value::Dict(vec![(name("Raw34"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw35(ref f0) => {
+                            Value::Dict(vec![(name("Raw35"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw36(ref f0) => {
+                            Value::Dict(vec![(name("Raw36"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw37(ref f0) => {
+                            Value::Dict(vec![(name("Raw37"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw38(ref f0) => {
+                            Value::Dict(vec![(name("Raw38"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw39(ref f0) => {
+                            Value::Dict(vec![(name("Raw39"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw40(ref f0) => {
+                            Value::Dict(vec![(name("Raw40"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw41(ref f0) => {
+                            Value::Dict(vec![(name("Raw41"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw42(ref f0) => {
+                            Value::Dict(vec![(name("Raw42"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw43(ref f0) => {
+                            Value::Dict(vec![(name("Raw43"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw44(ref f0) => {
+                            Value::Dict(vec![(name("Raw44"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw45(ref f0) => {
+                            Value::Dict(vec![(name("Raw45"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw46(ref f0) => {
+                            Value::Dict(vec![(name("Raw46"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw47(ref f0) => {
+                            Value::Dict(vec![(name("Raw47"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw48(ref f0) => {
+                            Value::Dict(vec![(name("Raw48"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw49(ref f0) => {
+                            Value::Dict(vec![(name("Raw49"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw50(ref f0) => {
+                            Value::Dict(vec![(name("Raw50"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw51(ref f0) => {
+                            Value::Dict(vec![(name("Raw51"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw52(ref f0) => {
+                            Value::Dict(vec![(name("Raw52"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw53(ref f0) => {
+                            Value::Dict(vec![(name("Raw53"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw54(ref f0) => {
+                            Value::Dict(vec![(name("Raw54"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw55(ref f0) => {
+                            Value::Dict(vec![(name("Raw55"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw56(ref f0) => {
+                            Value::Dict(vec![(name("Raw56"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw57(ref f0) => {
+                            Value::Dict(vec![(name("Raw57"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw58(ref f0) => {
+                            Value::Dict(vec![(name("Raw58"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw59(ref f0) => {
+                            Value::Dict(vec![(name("Raw59"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw60(ref f0) => {
+                            Value::Dict(vec![(name("Raw60"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw61(ref f0) => {
+                            Value::Dict(vec![(name("Raw61"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw62(ref f0) => {
+                            Value::Dict(vec![(name("Raw62"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw63(ref f0) => {
+                            Value::Dict(vec![(name("Raw63"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw64(ref f0) => {
+                            Value::Dict(vec![(name("Raw64"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw65(ref f0) => {
+                            Value::Dict(vec![(name("Raw65"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw66(ref f0) => {
+                            Value::Dict(vec![(name("Raw66"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw67(ref f0) => {
+                            Value::Dict(vec![(name("Raw67"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw68(ref f0) => {
+                            Value::Dict(vec![(name("Raw68"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw69(ref f0) => {
+                            Value::Dict(vec![(name("Raw69"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw70(ref f0) => {
+                            Value::Dict(vec![(name("Raw70"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw71(ref f0) => {
+                            Value::Dict(vec![(name("Raw71"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw72(ref f0) => {
+                            Value::Dict(vec![(name("Raw72"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw73(ref f0) => {
+                            Value::Dict(vec![(name("Raw73"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw74(ref f0) => {
+                            Value::Dict(vec![(name("Raw74"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw75(ref f0) => {
+                            Value::Dict(vec![(name("Raw75"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw76(ref f0) => {
+                            Value::Dict(vec![(name("Raw76"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw77(ref f0) => {
+                            Value::Dict(vec![(name("Raw77"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw78(ref f0) => {
+                            Value::Dict(vec![(name("Raw78"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw79(ref f0) => {
+                            Value::Dict(vec![(name("Raw79"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw80(ref f0) => {
+                            Value::Dict(vec![(name("Raw80"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw81(ref f0) => {
+                            Value::Dict(vec![(name("Raw81"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw82(ref f0) => {
+                            Value::Dict(vec![(name("Raw82"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw83(ref f0) => {
+                            Value::Dict(vec![(name("Raw83"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw84(ref f0) => {
+                            Value::Dict(vec![(name("Raw84"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw85(ref f0) => {
+                            Value::Dict(vec![(name("Raw85"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw86(ref f0) => {
+                            Value::Dict(vec![(name("Raw86"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw87(ref f0) => {
+                            Value::Dict(vec![(name("Raw87"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw88(ref f0) => {
+                            Value::Dict(vec![(name("Raw88"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw89(ref f0) => {
+                            Value::Dict(vec![(name("Raw89"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw90(ref f0) => {
+                            Value::Dict(vec![(name("Raw90"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw91(ref f0) => {
+                            Value::Dict(vec![(name("Raw91"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw92(ref f0) => {
+                            Value::Dict(vec![(name("Raw92"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw93(ref f0) => {
+                            Value::Dict(vec![(name("Raw93"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw94(ref f0) => {
+                            Value::Dict(vec![(name("Raw94"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw95(ref f0) => {
+                            Value::Dict(vec![(name("Raw95"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw96(ref f0) => {
+                            Value::Dict(vec![(name("Raw96"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw97(ref f0) => {
+                            Value::Dict(vec![(name("Raw97"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw98(ref f0) => {
+                            Value::Dict(vec![(name("Raw98"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw99(ref f0) => {
+                            Value::Dict(vec![(name("Raw99"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw100(ref f0) => {
+                            Value::Dict(vec![(name("Raw100"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw101(ref f0) => {
+                            Value::Dict(vec![(name("Raw101"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw102(ref f0) => {
+                            Value::Dict(vec![(name("Raw102"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw103(ref f0) => {
+                            Value::Dict(vec![(name("Raw103"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw104(ref f0) => {
+                            Value::Dict(vec![(name("Raw104"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw105(ref f0) => {
+                            Value::Dict(vec![(name("Raw105"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw106(ref f0) => {
+                            Value::Dict(vec![(name("Raw106"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw107(ref f0) => {
+                            Value::Dict(vec![(name("Raw107"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw108(ref f0) => {
+                            Value::Dict(vec![(name("Raw108"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw109(ref f0) => {
+                            Value::Dict(vec![(name("Raw109"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw110(ref f0) => {
+                            Value::Dict(vec![(name("Raw110"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw111(ref f0) => {
+                            Value::Dict(vec![(name("Raw111"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw112(ref f0) => {
+                            Value::Dict(vec![(name("Raw112"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw113(ref f0) => {
+                            Value::Dict(vec![(name("Raw113"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw114(ref f0) => {
+                            Value::Dict(vec![(name("Raw114"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw115(ref f0) => {
+                            Value::Dict(vec![(name("Raw115"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw116(ref f0) => {
+                            Value::Dict(vec![(name("Raw116"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw117(ref f0) => {
+                            Value::Dict(vec![(name("Raw117"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw118(ref f0) => {
+                            Value::Dict(vec![(name("Raw118"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw119(ref f0) => {
+                            Value::Dict(vec![(name("Raw119"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw120(ref f0) => {
+                            Value::Dict(vec![(name("Raw120"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw121(ref f0) => {
+                            Value::Dict(vec![(name("Raw121"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw122(ref f0) => {
+                            Value::Dict(vec![(name("Raw122"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw123(ref f0) => {
+                            Value::Dict(vec![(name("Raw123"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw124(ref f0) => {
+                            Value::Dict(vec![(name("Raw124"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw125(ref f0) => {
+                            Value::Dict(vec![(name("Raw125"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw126(ref f0) => {
+                            Value::Dict(vec![(name("Raw126"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw127(ref f0) => {
+                            Value::Dict(vec![(name("Raw127"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw128(ref f0) => {
+                            Value::Dict(vec![(name("Raw128"), ToValue::to_value(f0))])
+                        }
+                        Self::BlakeTwo256(ref f0) => {
+                            Value::Dict(
+                                vec![(name("BlakeTwo256"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::Sha256(ref f0) => {
+                            Value::Dict(vec![(name("Sha256"), ToValue::to_value(f0))])
+                        }
+                        Self::Keccak256(ref f0) => {
+                            Value::Dict(vec![(name("Keccak256"), ToValue::to_value(f0))])
+                        }
+                        Self::ShaThree256(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ShaThree256"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::TimelockEncrypted {
+                            encrypted: ref f0,
+                            reveal_round: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TimelockEncrypted"),
+                                    Value::Dict(vec![(name("encrypted"), ToValue::to_value(f0)),
+                                    (name("reveal_round"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::ResetBondsFlag => Value::Str(name("ResetBondsFlag")),
+                        Self::BigRaw(ref f0) => {
+                            Value::Dict(vec![(name("BigRaw"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Registration<Balance, BlockNumber> {
                 pub deposit: Balance,
                 pub block: BlockNumber,
                 pub info: super::super::super::runtime_types::pallet_commitments::types::CommitmentInfo,
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, BlockNumber: ToValue> ToValue
+            for Registration<Balance, BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("deposit"), ToValue::to_value(& self.deposit)),
+                            (name("block"), ToValue::to_value(& self.block)),
+                            (name("info"), ToValue::to_value(& self.info))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct UsageTracker {
@@ -2011,14 +5139,32 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for UsageTracker {
                 const TYPE_HASH: u128 = 0xd26a4238b9aaa2e4d3245bd4d2bc9fec;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for UsageTracker {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("last_epoch"), ToValue::to_value(& self.last_epoch)),
+                            (name("used_space"), ToValue::to_value(& self.used_space))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_contracts {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ApiVersion(pub u16);
         impl ::ferroscale_runtime_types::TypeHash for ApiVersion {
             const TYPE_HASH: u128 = 0x4bb6b100d90d54d121fbe3bd590bca79;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for ApiVersion {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Environment {
@@ -2032,10 +5178,31 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Environment {
             const TYPE_HASH: u128 = 0xaf8a699da9a0d161fc1ec304b1b28632;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Environment {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("account_id"), ToValue::to_value(& self.account_id)),
+                        (name("balance"), ToValue::to_value(& self.balance)),
+                        (name("hash"), ToValue::to_value(& self.hash)), (name("hasher"),
+                        ToValue::to_value(& self.hasher)), (name("timestamp"),
+                        ToValue::to_value(& self.timestamp)), (name("block_number"),
+                        ToValue::to_value(& self.block_number))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EnvironmentType;
         impl ::ferroscale_runtime_types::TypeHash for EnvironmentType {
             const TYPE_HASH: u128 = 0x061e67d843a7458fbbc1844896daa740;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for EnvironmentType {
+            fn to_value(&self) -> Value {
+                Value::Null
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Origin {
@@ -2047,8 +5214,20 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Origin {
             const TYPE_HASH: u128 = 0x408ed94be568d0a8658b50bbe47b4963;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Origin {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Root => Value::Str(name("Root")),
+                    Self::Signed(ref f0) => {
+                        Value::Dict(vec![(name("Signed"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2142,6 +5321,168 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9be405ff5936c8325e05a397257f0118;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::call_old_weight {
+                            dest: ref f0,
+                            value: ref f1,
+                            gas_limit: ref f2,
+                            storage_deposit_limit: ref f3,
+                            data: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("call_old_weight"), Value::Dict(vec![(name("dest"),
+                                    ToValue::to_value(f0)), (name("value"),
+                                    ToValue::to_value(f1)), (name("gas_limit"),
+                                    ToValue::to_value(f2)), (name("storage_deposit_limit"),
+                                    ToValue::to_value(f3)), (name("data"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::instantiate_with_code_old_weight {
+                            value: ref f0,
+                            gas_limit: ref f1,
+                            storage_deposit_limit: ref f2,
+                            code: ref f3,
+                            data: ref f4,
+                            salt: ref f5,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("instantiate_with_code_old_weight"),
+                                    Value::Dict(vec![(name("value"), ToValue::to_value(f0)),
+                                    (name("gas_limit"), ToValue::to_value(f1)),
+                                    (name("storage_deposit_limit"), ToValue::to_value(f2)),
+                                    (name("code"), ToValue::to_value(f3)), (name("data"),
+                                    ToValue::to_value(f4)), (name("salt"),
+                                    ToValue::to_value(f5))]))
+                                ],
+                            )
+                        }
+                        Self::instantiate_old_weight {
+                            value: ref f0,
+                            gas_limit: ref f1,
+                            storage_deposit_limit: ref f2,
+                            code_hash: ref f3,
+                            data: ref f4,
+                            salt: ref f5,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("instantiate_old_weight"),
+                                    Value::Dict(vec![(name("value"), ToValue::to_value(f0)),
+                                    (name("gas_limit"), ToValue::to_value(f1)),
+                                    (name("storage_deposit_limit"), ToValue::to_value(f2)),
+                                    (name("code_hash"), ToValue::to_value(f3)), (name("data"),
+                                    ToValue::to_value(f4)), (name("salt"),
+                                    ToValue::to_value(f5))]))
+                                ],
+                            )
+                        }
+                        Self::upload_code {
+                            code: ref f0,
+                            storage_deposit_limit: ref f1,
+                            determinism: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("upload_code"), Value::Dict(vec![(name("code"),
+                                    ToValue::to_value(f0)), (name("storage_deposit_limit"),
+                                    ToValue::to_value(f1)), (name("determinism"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::remove_code { code_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_code"), Value::Dict(vec![(name("code_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_code { dest: ref f0, code_hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_code"), Value::Dict(vec![(name("dest"),
+                                    ToValue::to_value(f0)), (name("code_hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::call {
+                            dest: ref f0,
+                            value: ref f1,
+                            gas_limit: ref f2,
+                            storage_deposit_limit: ref f3,
+                            data: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("call"), Value::Dict(vec![(name("dest"),
+                                    ToValue::to_value(f0)), (name("value"),
+                                    ToValue::to_value(f1)), (name("gas_limit"),
+                                    ToValue::to_value(f2)), (name("storage_deposit_limit"),
+                                    ToValue::to_value(f3)), (name("data"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::instantiate_with_code {
+                            value: ref f0,
+                            gas_limit: ref f1,
+                            storage_deposit_limit: ref f2,
+                            code: ref f3,
+                            data: ref f4,
+                            salt: ref f5,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("instantiate_with_code"),
+                                    Value::Dict(vec![(name("value"), ToValue::to_value(f0)),
+                                    (name("gas_limit"), ToValue::to_value(f1)),
+                                    (name("storage_deposit_limit"), ToValue::to_value(f2)),
+                                    (name("code"), ToValue::to_value(f3)), (name("data"),
+                                    ToValue::to_value(f4)), (name("salt"),
+                                    ToValue::to_value(f5))]))
+                                ],
+                            )
+                        }
+                        Self::instantiate {
+                            value: ref f0,
+                            gas_limit: ref f1,
+                            storage_deposit_limit: ref f2,
+                            code_hash: ref f3,
+                            data: ref f4,
+                            salt: ref f5,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("instantiate"), Value::Dict(vec![(name("value"),
+                                    ToValue::to_value(f0)), (name("gas_limit"),
+                                    ToValue::to_value(f1)), (name("storage_deposit_limit"),
+                                    ToValue::to_value(f2)), (name("code_hash"),
+                                    ToValue::to_value(f3)), (name("data"),
+                                    ToValue::to_value(f4)), (name("salt"),
+                                    ToValue::to_value(f5))]))
+                                ],
+                            )
+                        }
+                        Self::migrate { weight_limit: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("migrate"), Value::Dict(vec![(name("weight_limit"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2222,6 +5563,78 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x47af6ce4f5f342319ea5ebb5d94a31a7;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidSchedule => Value::Str(name("InvalidSchedule")),
+                        Self::InvalidCallFlags => Value::Str(name("InvalidCallFlags")),
+                        Self::OutOfGas => Value::Str(name("OutOfGas")),
+                        Self::OutputBufferTooSmall => {
+                            Value::Str(name("OutputBufferTooSmall"))
+                        }
+                        Self::TransferFailed => Value::Str(name("TransferFailed")),
+                        Self::MaxCallDepthReached => {
+                            Value::Str(name("MaxCallDepthReached"))
+                        }
+                        Self::ContractNotFound => Value::Str(name("ContractNotFound")),
+                        Self::CodeTooLarge => Value::Str(name("CodeTooLarge")),
+                        Self::CodeNotFound => Value::Str(name("CodeNotFound")),
+                        Self::CodeInfoNotFound => Value::Str(name("CodeInfoNotFound")),
+                        Self::OutOfBounds => Value::Str(name("OutOfBounds")),
+                        Self::DecodingFailed => Value::Str(name("DecodingFailed")),
+                        Self::ContractTrapped => Value::Str(name("ContractTrapped")),
+                        Self::ValueTooLarge => Value::Str(name("ValueTooLarge")),
+                        Self::TerminatedWhileReentrant => {
+                            Value::Str(name("TerminatedWhileReentrant"))
+                        }
+                        Self::InputForwarded => Value::Str(name("InputForwarded")),
+                        Self::RandomSubjectTooLong => {
+                            Value::Str(name("RandomSubjectTooLong"))
+                        }
+                        Self::TooManyTopics => Value::Str(name("TooManyTopics")),
+                        Self::NoChainExtension => Value::Str(name("NoChainExtension")),
+                        Self::XCMDecodeFailed => Value::Str(name("XCMDecodeFailed")),
+                        Self::DuplicateContract => Value::Str(name("DuplicateContract")),
+                        Self::TerminatedInConstructor => {
+                            Value::Str(name("TerminatedInConstructor"))
+                        }
+                        Self::ReentranceDenied => Value::Str(name("ReentranceDenied")),
+                        Self::StateChangeDenied => Value::Str(name("StateChangeDenied")),
+                        Self::StorageDepositNotEnoughFunds => {
+                            Value::Str(name("StorageDepositNotEnoughFunds"))
+                        }
+                        Self::StorageDepositLimitExhausted => {
+                            Value::Str(name("StorageDepositLimitExhausted"))
+                        }
+                        Self::CodeInUse => Value::Str(name("CodeInUse")),
+                        Self::ContractReverted => Value::Str(name("ContractReverted")),
+                        Self::CodeRejected => Value::Str(name("CodeRejected")),
+                        Self::Indeterministic => Value::Str(name("Indeterministic")),
+                        Self::MigrationInProgress => {
+                            Value::Str(name("MigrationInProgress"))
+                        }
+                        Self::NoMigrationPerformed => {
+                            Value::Str(name("NoMigrationPerformed"))
+                        }
+                        Self::MaxDelegateDependenciesReached => {
+                            Value::Str(name("MaxDelegateDependenciesReached"))
+                        }
+                        Self::DelegateDependencyNotFound => {
+                            Value::Str(name("DelegateDependencyNotFound"))
+                        }
+                        Self::DelegateDependencyAlreadyExists => {
+                            Value::Str(name("DelegateDependencyAlreadyExists"))
+                        }
+                        Self::CannotAddSelfAsDelegateDependency => {
+                            Value::Str(name("CannotAddSelfAsDelegateDependency"))
+                        }
+                        Self::OutOfTransientStorage => {
+                            Value::Str(name("OutOfTransientStorage"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2283,6 +5696,128 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xd2ba2086d7013f7ab5978cacfd9ac7ce;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Instantiated { deployer: ref f0, contract: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Instantiated"), Value::Dict(vec![(name("deployer"),
+                                    ToValue::to_value(f0)), (name("contract"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Terminated { contract: ref f0, beneficiary: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Terminated"), Value::Dict(vec![(name("contract"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::CodeStored {
+                            code_hash: ref f0,
+                            deposit_held: ref f1,
+                            uploader: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("CodeStored"), Value::Dict(vec![(name("code_hash"),
+                                    ToValue::to_value(f0)), (name("deposit_held"),
+                                    ToValue::to_value(f1)), (name("uploader"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ContractEmitted { contract: ref f0, data: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ContractEmitted"),
+                                    Value::Dict(vec![(name("contract"), ToValue::to_value(f0)),
+                                    (name("data"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::CodeRemoved {
+                            code_hash: ref f0,
+                            deposit_released: ref f1,
+                            remover: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("CodeRemoved"), Value::Dict(vec![(name("code_hash"),
+                                    ToValue::to_value(f0)), (name("deposit_released"),
+                                    ToValue::to_value(f1)), (name("remover"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ContractCodeUpdated {
+                            contract: ref f0,
+                            new_code_hash: ref f1,
+                            old_code_hash: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ContractCodeUpdated"),
+                                    Value::Dict(vec![(name("contract"), ToValue::to_value(f0)),
+                                    (name("new_code_hash"), ToValue::to_value(f1)),
+                                    (name("old_code_hash"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Called { caller: ref f0, contract: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Called"), Value::Dict(vec![(name("caller"),
+                                    ToValue::to_value(f0)), (name("contract"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::DelegateCalled { contract: ref f0, code_hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DelegateCalled"), Value::Dict(vec![(name("contract"),
+                                    ToValue::to_value(f0)), (name("code_hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::StorageDepositTransferredAndHeld {
+                            from: ref f0,
+                            to: ref f1,
+                            amount: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("StorageDepositTransferredAndHeld"),
+                                    Value::Dict(vec![(name("from"), ToValue::to_value(f0)),
+                                    (name("to"), ToValue::to_value(f1)), (name("amount"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::StorageDepositTransferredAndReleased {
+                            from: ref f0,
+                            to: ref f1,
+                            amount: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("StorageDepositTransferredAndReleased"),
+                                    Value::Dict(vec![(name("from"), ToValue::to_value(f0)),
+                                    (name("to"), ToValue::to_value(f1)), (name("amount"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
@@ -2293,9 +5828,23 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0xc52b77f15529043159f761ff747447f2;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for HoldReason {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::CodeUploadDepositReserve => {
+                            Value::Str(name("CodeUploadDepositReserve"))
+                        }
+                        Self::StorageDepositReserve => {
+                            Value::Str(name("StorageDepositReserve"))
+                        }
+                    }
+                }
+            }
         }
         pub mod primitives {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Code<Hash> {
                 #[codec(index = 0u8)]
@@ -2303,10 +5852,35 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Existing(Hash),
             }
+            #[cfg(feature = "values")]
+            impl<Hash: ToValue> ToValue for Code<Hash> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Upload(ref f0) => {
+                            Value::Dict(vec![(name("Upload"), ToValue::to_value(f0))])
+                        }
+                        Self::Existing(ref f0) => {
+                            Value::Dict(vec![(name("Existing"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CodeUploadReturnValue<CodeHash, Balance> {
                 pub code_hash: CodeHash,
                 pub deposit: Balance,
+            }
+            #[cfg(feature = "values")]
+            impl<CodeHash: ToValue, Balance: ToValue> ToValue
+            for CodeUploadReturnValue<CodeHash, Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("code_hash"), ToValue::to_value(& self.code_hash)),
+                            (name("deposit"), ToValue::to_value(& self.deposit))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ContractAccessError {
@@ -2320,6 +5894,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ContractAccessError {
                 const TYPE_HASH: u128 = 0x3d0ab58e89b89ab3e51e43dfdc930236;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ContractAccessError {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::DoesntExist => Value::Str(name("DoesntExist")),
+                        Self::KeyDecodingFailed => Value::Str(name("KeyDecodingFailed")),
+                        Self::MigrationInProgress => {
+                            Value::Str(name("MigrationInProgress"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ContractResult<R, Balance, EventRecord> {
                 pub gas_consumed: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -2331,6 +5917,23 @@ pub mod runtime_types {
                 pub result: R,
                 pub events: Option<Vec<EventRecord>>,
             }
+            #[cfg(feature = "values")]
+            impl<R: ToValue, Balance: ToValue, EventRecord: ToValue> ToValue
+            for ContractResult<R, Balance, EventRecord> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("gas_consumed"), ToValue::to_value(& self
+                            .gas_consumed)), (name("gas_required"), ToValue::to_value(&
+                            self.gas_required)), (name("storage_deposit"),
+                            ToValue::to_value(& self.storage_deposit)),
+                            (name("debug_message"), ToValue::to_value(& self
+                            .debug_message)), (name("result"), ToValue::to_value(& self
+                            .result)), (name("events"), ToValue::to_value(& self.events))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ExecReturnValue {
                 pub flags: super::super::super::runtime_types::pallet_contracts_uapi::flags::ReturnFlags,
@@ -2339,10 +5942,32 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ExecReturnValue {
                 const TYPE_HASH: u128 = 0x0d58b3abb7efb4551758f1f3bcff12e7;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ExecReturnValue {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("flags"), ToValue::to_value(& self.flags)),
+                            (name("data"), ToValue::to_value(& self.data))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct InstantiateReturnValue<AccountId> {
                 pub result: super::super::super::runtime_types::pallet_contracts::primitives::ExecReturnValue,
                 pub account_id: AccountId,
+            }
+            #[cfg(feature = "values")]
+            impl<AccountId: ToValue> ToValue for InstantiateReturnValue<AccountId> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("result"), ToValue::to_value(& self.result)),
+                            (name("account_id"), ToValue::to_value(& self.account_id))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum StorageDeposit<Balance> {
@@ -2351,15 +5976,35 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Charge(Balance),
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for StorageDeposit<Balance> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Refund(ref f0) => {
+                            Value::Dict(vec![(name("Refund"), ToValue::to_value(f0))])
+                        }
+                        Self::Charge(ref f0) => {
+                            Value::Dict(vec![(name("Charge"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
         }
         pub mod schedule {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct InstructionWeights {
                 pub base: u32,
             }
             impl ::ferroscale_runtime_types::TypeHash for InstructionWeights {
                 const TYPE_HASH: u128 = 0x939f6fab2eaee0ff4dbf22c63e798146;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for InstructionWeights {
+                fn to_value(&self) -> Value {
+                    Value::Dict(vec![(name("base"), ToValue::to_value(& self.base))])
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Limits {
@@ -2374,6 +6019,25 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Limits {
                 const TYPE_HASH: u128 = 0x2bc9b43a361766f5a9a281187c28a3b2;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Limits {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("event_topics"), ToValue::to_value(& self
+                            .event_topics)), (name("memory_pages"), ToValue::to_value(&
+                            self.memory_pages)), (name("subject_len"),
+                            ToValue::to_value(& self.subject_len)), (name("payload_len"),
+                            ToValue::to_value(& self.payload_len)),
+                            (name("runtime_memory"), ToValue::to_value(& self
+                            .runtime_memory)), (name("validator_runtime_memory"),
+                            ToValue::to_value(& self.validator_runtime_memory)),
+                            (name("event_ref_time"), ToValue::to_value(& self
+                            .event_ref_time))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Schedule {
                 pub limits: super::super::super::runtime_types::pallet_contracts::schedule::Limits,
@@ -2382,9 +6046,22 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Schedule {
                 const TYPE_HASH: u128 = 0x1d30a4ab7f8c2997d6df397b66c1aeb3;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Schedule {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("limits"), ToValue::to_value(& self.limits)),
+                            (name("instruction_weights"), ToValue::to_value(& self
+                            .instruction_weights))
+                        ],
+                    )
+                }
+            }
         }
         pub mod storage {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ContractInfo {
                 pub trie_id: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -2404,6 +6081,26 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ContractInfo {
                 const TYPE_HASH: u128 = 0x8d3b0f529531ccdbe1746f1e830045ea;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ContractInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("trie_id"), ToValue::to_value(& self.trie_id)),
+                            (name("code_hash"), ToValue::to_value(& self.code_hash)),
+                            (name("storage_bytes"), ToValue::to_value(& self
+                            .storage_bytes)), (name("storage_items"), ToValue::to_value(&
+                            self.storage_items)), (name("storage_byte_deposit"),
+                            ToValue::to_value(& self.storage_byte_deposit)),
+                            (name("storage_item_deposit"), ToValue::to_value(& self
+                            .storage_item_deposit)), (name("storage_base_deposit"),
+                            ToValue::to_value(& self.storage_base_deposit)),
+                            (name("delegate_dependencies"), ToValue::to_value(& self
+                            .delegate_dependencies))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DeletionQueueManager {
                 pub insert_counter: u32,
@@ -2412,9 +6109,22 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for DeletionQueueManager {
                 const TYPE_HASH: u128 = 0x78aaabbb7b3122289437ef1edf38781a;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for DeletionQueueManager {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("insert_counter"), ToValue::to_value(& self
+                            .insert_counter)), (name("delete_counter"),
+                            ToValue::to_value(& self.delete_counter))
+                        ],
+                    )
+                }
+            }
         }
         pub mod wasm {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CodeInfo {
                 pub owner: ::ferroscale_runtime_types::AccountId32,
@@ -2428,6 +6138,20 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for CodeInfo {
                 const TYPE_HASH: u128 = 0xdc2cc36d39ad60925e1bf8d238f03e88;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for CodeInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("owner"), ToValue::to_value(& self.owner)),
+                            (name("deposit"), ToValue::to_value(& self.deposit)),
+                            (name("refcount"), ToValue::to_value(& self.refcount)),
+                            (name("determinism"), ToValue::to_value(& self.determinism)),
+                            (name("code_len"), ToValue::to_value(& self.code_len))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Determinism {
                 #[codec(index = 0u8)]
@@ -2438,11 +6162,21 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Determinism {
                 const TYPE_HASH: u128 = 0xfa6bea05826e30686373050e1759f2b2;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Determinism {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Enforced => Value::Str(name("Enforced")),
+                        Self::Relaxed => Value::Str(name("Relaxed")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_contracts_uapi {
         pub mod flags {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReturnFlags {
                 pub bits: u32,
@@ -2450,10 +6184,17 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ReturnFlags {
                 const TYPE_HASH: u128 = 0x49d957f9a31b02430e9fcd7ab5977170;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ReturnFlags {
+                fn to_value(&self) -> Value {
+                    Value::Dict(vec![(name("bits"), ToValue::to_value(& self.bits))])
+                }
+            }
         }
     }
     pub mod pallet_crowdloan {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CrowdloanInfo<AccountId, Balance, BlockNumber, Call> {
             pub creator: AccountId,
@@ -2468,8 +6209,35 @@ pub mod runtime_types {
             pub finalized: bool,
             pub contributors_count: BlockNumber,
         }
+        #[cfg(feature = "values")]
+        impl<
+            AccountId: ToValue,
+            Balance: ToValue,
+            BlockNumber: ToValue,
+            Call: ToValue,
+        > ToValue for CrowdloanInfo<AccountId, Balance, BlockNumber, Call> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("creator"), ToValue::to_value(& self.creator)),
+                        (name("deposit"), ToValue::to_value(& self.deposit)),
+                        (name("min_contribution"), ToValue::to_value(& self
+                        .min_contribution)), (name("end"), ToValue::to_value(& self
+                        .end)), (name("cap"), ToValue::to_value(& self.cap)),
+                        (name("funds_account"), ToValue::to_value(& self.funds_account)),
+                        (name("raised"), ToValue::to_value(& self.raised)),
+                        (name("target_address"), ToValue::to_value(& self
+                        .target_address)), (name("call"), ToValue::to_value(& self
+                        .call)), (name("finalized"), ToValue::to_value(& self
+                        .finalized)), (name("contributors_count"), ToValue::to_value(&
+                        self.contributors_count))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2529,6 +6297,105 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5b33d48359ab4b438bf5709a27338006;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::create {
+                            deposit: ref f0,
+                            min_contribution: ref f1,
+                            cap: ref f2,
+                            end: ref f3,
+                            call: ref f4,
+                            target_address: ref f5,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("create"), Value::Dict(vec![(name("deposit"),
+                                    ToValue::to_value(f0)), (name("min_contribution"),
+                                    ToValue::to_value(f1)), (name("cap"),
+                                    ToValue::to_value(f2)), (name("end"),
+                                    ToValue::to_value(f3)), (name("call"),
+                                    ToValue::to_value(f4)), (name("target_address"),
+                                    ToValue::to_value(f5))]))
+                                ],
+                            )
+                        }
+                        Self::contribute { crowdloan_id: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("contribute"), Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::withdraw { crowdloan_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("withdraw"), Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::finalize { crowdloan_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("finalize"), Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::refund { crowdloan_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("refund"), Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::dissolve { crowdloan_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("dissolve"), Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::update_min_contribution {
+                            crowdloan_id: ref f0,
+                            new_min_contribution: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("update_min_contribution"),
+                                    Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0)), (name("new_min_contribution"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::update_end { crowdloan_id: ref f0, new_end: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("update_end"), Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0)), (name("new_end"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::update_cap { crowdloan_id: ref f0, new_cap: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("update_cap"), Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0)), (name("new_cap"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2579,6 +6446,57 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x9929a4fd11c015728cc71f97ffda4074;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::DepositTooLow => Value::Str(name("DepositTooLow")),
+                        Self::CapTooLow => Value::Str(name("CapTooLow")),
+                        Self::MinimumContributionTooLow => {
+                            Value::Str(name("MinimumContributionTooLow"))
+                        }
+                        Self::CannotEndInPast => Value::Str(name("CannotEndInPast")),
+                        Self::BlockDurationTooShort => {
+                            Value::Str(name("BlockDurationTooShort"))
+                        }
+                        Self::BlockDurationTooLong => {
+                            Value::Str(name("BlockDurationTooLong"))
+                        }
+                        Self::InsufficientBalance => {
+                            Value::Str(name("InsufficientBalance"))
+                        }
+                        Self::Overflow => Value::Str(name("Overflow")),
+                        Self::InvalidCrowdloanId => {
+                            Value::Str(name("InvalidCrowdloanId"))
+                        }
+                        Self::CapRaised => Value::Str(name("CapRaised")),
+                        Self::ContributionPeriodEnded => {
+                            Value::Str(name("ContributionPeriodEnded"))
+                        }
+                        Self::ContributionTooLow => {
+                            Value::Str(name("ContributionTooLow"))
+                        }
+                        Self::InvalidOrigin => Value::Str(name("InvalidOrigin")),
+                        Self::AlreadyFinalized => Value::Str(name("AlreadyFinalized")),
+                        Self::ContributionPeriodNotEnded => {
+                            Value::Str(name("ContributionPeriodNotEnded"))
+                        }
+                        Self::NoContribution => Value::Str(name("NoContribution")),
+                        Self::CapNotRaised => Value::Str(name("CapNotRaised")),
+                        Self::Underflow => Value::Str(name("Underflow")),
+                        Self::CallUnavailable => Value::Str(name("CallUnavailable")),
+                        Self::NotReadyToDissolve => {
+                            Value::Str(name("NotReadyToDissolve"))
+                        }
+                        Self::DepositCannotBeWithdrawn => {
+                            Value::Str(name("DepositCannotBeWithdrawn"))
+                        }
+                        Self::MaxContributorsReached => {
+                            Value::Str(name("MaxContributorsReached"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2618,19 +6536,144 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xc3bf11796c86cf18869dcfa07795db24;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Created {
+                            crowdloan_id: ref f0,
+                            creator: ref f1,
+                            end: ref f2,
+                            cap: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Created"), Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0)), (name("creator"),
+                                    ToValue::to_value(f1)), (name("end"),
+                                    ToValue::to_value(f2)), (name("cap"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Contributed {
+                            crowdloan_id: ref f0,
+                            contributor: ref f1,
+                            amount: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Contributed"),
+                                    Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0)), (name("contributor"),
+                                    ToValue::to_value(f1)), (name("amount"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Withdrew {
+                            crowdloan_id: ref f0,
+                            contributor: ref f1,
+                            amount: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Withdrew"), Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0)), (name("contributor"),
+                                    ToValue::to_value(f1)), (name("amount"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::PartiallyRefunded { crowdloan_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PartiallyRefunded"),
+                                    Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::AllRefunded { crowdloan_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AllRefunded"),
+                                    Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Finalized { crowdloan_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Finalized"), Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Dissolved { crowdloan_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Dissolved"), Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::MinContributionUpdated {
+                            crowdloan_id: ref f0,
+                            new_min_contribution: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MinContributionUpdated"),
+                                    Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0)), (name("new_min_contribution"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::EndUpdated { crowdloan_id: ref f0, new_end: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("EndUpdated"), Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0)), (name("new_end"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::CapUpdated { crowdloan_id: ref f0, new_cap: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("CapUpdated"), Value::Dict(vec![(name("crowdloan_id"),
+                                    ToValue::to_value(f0)), (name("new_cap"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_drand {
         pub mod drand_priority {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DrandPriority;
             impl ::ferroscale_runtime_types::TypeHash for DrandPriority {
                 const TYPE_HASH: u128 = 0x420ddfcf3d9913aa22f1c45d5833273d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for DrandPriority {
+                fn to_value(&self) -> Value {
+                    Value::Null
+                }
+            }
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2659,6 +6702,48 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x4f4c8eb93368f2591cf6e0c4c24e368c;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::write_pulse {
+                            pulses_payload: ref f0,
+                            signature: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("write_pulse"),
+                                    Value::Dict(vec![(name("pulses_payload"),
+                                    ToValue::to_value(f0)), (name("signature"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_beacon_config {
+                            config_payload: ref f0,
+                            signature: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_beacon_config"),
+                                    Value::Dict(vec![(name("config_payload"),
+                                    ToValue::to_value(f0)), (name("signature"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_oldest_stored_round { oldest_round: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_oldest_stored_round"),
+                                    Value::Dict(vec![(name("oldest_round"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2677,6 +6762,25 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x733943839b0e024642e3f71a1b75b80f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NoneValue => Value::Str(name("NoneValue")),
+                        Self::StorageOverflow => Value::Str(name("StorageOverflow")),
+                        Self::DrandConnectionFailure => {
+                            Value::Str(name("DrandConnectionFailure"))
+                        }
+                        Self::UnverifiedPulse => Value::Str(name("UnverifiedPulse")),
+                        Self::InvalidRoundNumber => {
+                            Value::Str(name("InvalidRoundNumber"))
+                        }
+                        Self::PulseVerificationError => {
+                            Value::Str(name("PulseVerificationError"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2689,9 +6793,33 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xcbe55b7aede76f47a63ddffdafa71fc0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::BeaconConfigChanged => {
+                            Value::Str(name("BeaconConfigChanged"))
+                        }
+                        Self::NewPulse { rounds: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewPulse"), Value::Dict(vec![(name("rounds"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::SetOldestStoredRound(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SetOldestStoredRound"), ToValue::to_value(f0))],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BeaconConfiguration {
                 pub public_key: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -2713,11 +6841,41 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for BeaconConfiguration {
                 const TYPE_HASH: u128 = 0x6f8839ee68d86e545f233feeceef934d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for BeaconConfiguration {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("public_key"), ToValue::to_value(& self.public_key)),
+                            (name("period"), ToValue::to_value(& self.period)),
+                            (name("genesis_time"), ToValue::to_value(& self
+                            .genesis_time)), (name("hash"), ToValue::to_value(& self
+                            .hash)), (name("group_hash"), ToValue::to_value(& self
+                            .group_hash)), (name("scheme_id"), ToValue::to_value(& self
+                            .scheme_id)), (name("metadata"), ToValue::to_value(& self
+                            .metadata))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BeaconConfigurationPayload<Public, BlockNumber> {
                 pub block_number: BlockNumber,
                 pub config: super::super::super::runtime_types::pallet_drand::types::BeaconConfiguration,
                 pub public: Public,
+            }
+            #[cfg(feature = "values")]
+            impl<Public: ToValue, BlockNumber: ToValue> ToValue
+            for BeaconConfigurationPayload<Public, BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("block_number"), ToValue::to_value(& self
+                            .block_number)), (name("config"), ToValue::to_value(& self
+                            .config)), (name("public"), ToValue::to_value(& self.public))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Metadata {
@@ -2727,6 +6885,14 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Metadata {
                 const TYPE_HASH: u128 = 0x4f80048196aed25caea15a4ce5f4b4d1;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Metadata {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![(name("beacon_id"), ToValue::to_value(& self.beacon_id))],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Pulse {
@@ -2741,6 +6907,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Pulse {
                 const TYPE_HASH: u128 = 0xe229c60cc1af6c358f6dd11230448c70;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Pulse {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("round"), ToValue::to_value(& self.round)),
+                            (name("randomness"), ToValue::to_value(& self.randomness)),
+                            (name("signature"), ToValue::to_value(& self.signature))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PulsesPayload<Public, BlockNumber> {
                 pub block_number: BlockNumber,
@@ -2749,10 +6927,24 @@ pub mod runtime_types {
                 >,
                 pub public: Public,
             }
+            #[cfg(feature = "values")]
+            impl<Public: ToValue, BlockNumber: ToValue> ToValue
+            for PulsesPayload<Public, BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("block_number"), ToValue::to_value(& self
+                            .block_number)), (name("pulses"), ToValue::to_value(& self
+                            .pulses)), (name("public"), ToValue::to_value(& self.public))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_ethereum {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RawOrigin {
             #[codec(index = 0u8)]
@@ -2761,8 +6953,21 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RawOrigin {
             const TYPE_HASH: u128 = 0x95df58a2b7d479c38449949d8aa2cd97;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RawOrigin {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::EthereumTransaction(ref f0) => {
+                        Value::Dict(
+                            vec![(name("EthereumTransaction"), ToValue::to_value(f0))],
+                        )
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2773,6 +6978,21 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x318c67cec1dbf0edb5b9d367d338ad40;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::transact { transaction: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transact"), Value::Dict(vec![(name("transaction"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2782,6 +7002,15 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xdab26e13a0e34ec0bf71230ac5eff24c;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidSignature => Value::Str(name("InvalidSignature")),
+                        Self::PreLogExists => Value::Str(name("PreLogExists")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2797,10 +7026,35 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xe9dd9a961a4aa6527b6ce8437aafa367;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Executed {
+                            from: ref f0,
+                            to: ref f1,
+                            transaction_hash: ref f2,
+                            exit_reason: ref f3,
+                            extra_data: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Executed"), Value::Dict(vec![(name("from"),
+                                    ToValue::to_value(f0)), (name("to"), ToValue::to_value(f1)),
+                                    (name("transaction_hash"), ToValue::to_value(f2)),
+                                    (name("exit_reason"), ToValue::to_value(f3)),
+                                    (name("extra_data"), ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_evm {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CodeMetadata {
             pub size: u64,
@@ -2809,8 +7063,20 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for CodeMetadata {
             const TYPE_HASH: u128 = 0xbef52e256b601843a16ede1166265e5d;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for CodeMetadata {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("size"), ToValue::to_value(& self.size)), (name("hash"),
+                        ToValue::to_value(& self.hash))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2894,6 +7160,121 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9d788a8831d6e99429ba39f1e9367e14;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::withdraw { address: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("withdraw"), Value::Dict(vec![(name("address"),
+                                    ToValue::to_value(f0)), (name("value"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::call {
+                            source: ref f0,
+                            target: ref f1,
+                            input: ref f2,
+                            value: ref f3,
+                            gas_limit: ref f4,
+                            max_fee_per_gas: ref f5,
+                            max_priority_fee_per_gas: ref f6,
+                            nonce: ref f7,
+                            access_list: ref f8,
+                            authorization_list: ref f9,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("call"), Value::Dict(vec![(name("source"),
+                                    ToValue::to_value(f0)), (name("target"),
+                                    ToValue::to_value(f1)), (name("input"),
+                                    ToValue::to_value(f2)), (name("value"),
+                                    ToValue::to_value(f3)), (name("gas_limit"),
+                                    ToValue::to_value(f4)), (name("max_fee_per_gas"),
+                                    ToValue::to_value(f5)), (name("max_priority_fee_per_gas"),
+                                    ToValue::to_value(f6)), (name("nonce"),
+                                    ToValue::to_value(f7)), (name("access_list"),
+                                    ToValue::to_value(f8)), (name("authorization_list"),
+                                    ToValue::to_value(f9))]))
+                                ],
+                            )
+                        }
+                        Self::create {
+                            source: ref f0,
+                            init: ref f1,
+                            value: ref f2,
+                            gas_limit: ref f3,
+                            max_fee_per_gas: ref f4,
+                            max_priority_fee_per_gas: ref f5,
+                            nonce: ref f6,
+                            access_list: ref f7,
+                            authorization_list: ref f8,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("create"), Value::Dict(vec![(name("source"),
+                                    ToValue::to_value(f0)), (name("init"),
+                                    ToValue::to_value(f1)), (name("value"),
+                                    ToValue::to_value(f2)), (name("gas_limit"),
+                                    ToValue::to_value(f3)), (name("max_fee_per_gas"),
+                                    ToValue::to_value(f4)), (name("max_priority_fee_per_gas"),
+                                    ToValue::to_value(f5)), (name("nonce"),
+                                    ToValue::to_value(f6)), (name("access_list"),
+                                    ToValue::to_value(f7)), (name("authorization_list"),
+                                    ToValue::to_value(f8))]))
+                                ],
+                            )
+                        }
+                        Self::create2 {
+                            source: ref f0,
+                            init: ref f1,
+                            salt: ref f2,
+                            value: ref f3,
+                            gas_limit: ref f4,
+                            max_fee_per_gas: ref f5,
+                            max_priority_fee_per_gas: ref f6,
+                            nonce: ref f7,
+                            access_list: ref f8,
+                            authorization_list: ref f9,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("create2"), Value::Dict(vec![(name("source"),
+                                    ToValue::to_value(f0)), (name("init"),
+                                    ToValue::to_value(f1)), (name("salt"),
+                                    ToValue::to_value(f2)), (name("value"),
+                                    ToValue::to_value(f3)), (name("gas_limit"),
+                                    ToValue::to_value(f4)), (name("max_fee_per_gas"),
+                                    ToValue::to_value(f5)), (name("max_priority_fee_per_gas"),
+                                    ToValue::to_value(f6)), (name("nonce"),
+                                    ToValue::to_value(f7)), (name("access_list"),
+                                    ToValue::to_value(f8)), (name("authorization_list"),
+                                    ToValue::to_value(f9))]))
+                                ],
+                            )
+                        }
+                        Self::set_whitelist { new: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_whitelist"), Value::Dict(vec![(name("new"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::disable_whitelist { disabled: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("disable_whitelist"),
+                                    Value::Dict(vec![(name("disabled"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2930,6 +7311,32 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x9cfe98ac862cd5d65bde4d118baaf995;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::BalanceLow => Value::Str(name("BalanceLow")),
+                        Self::FeeOverflow => Value::Str(name("FeeOverflow")),
+                        Self::PaymentOverflow => Value::Str(name("PaymentOverflow")),
+                        Self::WithdrawFailed => Value::Str(name("WithdrawFailed")),
+                        Self::GasPriceTooLow => Value::Str(name("GasPriceTooLow")),
+                        Self::InvalidNonce => Value::Str(name("InvalidNonce")),
+                        Self::GasLimitTooLow => Value::Str(name("GasLimitTooLow")),
+                        Self::GasLimitTooHigh => Value::Str(name("GasLimitTooHigh")),
+                        Self::InvalidChainId => Value::Str(name("InvalidChainId")),
+                        Self::InvalidSignature => Value::Str(name("InvalidSignature")),
+                        Self::Reentrancy => Value::Str(name("Reentrancy")),
+                        Self::TransactionMustComeFromEOA => {
+                            Value::Str(name("TransactionMustComeFromEOA"))
+                        }
+                        Self::Undefined => Value::Str(name("Undefined")),
+                        Self::NotAllowed => Value::Str(name("NotAllowed")),
+                        Self::CreateOriginNotAllowed => {
+                            Value::Str(name("CreateOriginNotAllowed"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2946,10 +7353,58 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xf2d28e62539d70d39d22c7029ced76f2;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Log { log: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Log"), Value::Dict(vec![(name("log"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Created { address: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Created"), Value::Dict(vec![(name("address"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::CreatedFailed { address: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("CreatedFailed"), Value::Dict(vec![(name("address"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Executed { address: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Executed"), Value::Dict(vec![(name("address"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::ExecutedFailed { address: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ExecutedFailed"), Value::Dict(vec![(name("address"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_grandpa {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct StoredPendingChange<N> {
             pub scheduled_at: N,
@@ -2958,6 +7413,20 @@ pub mod runtime_types {
                 (super::super::runtime_types::sp_consensus_grandpa::app::Public, u64),
             >,
             pub forced: Option<N>,
+        }
+        #[cfg(feature = "values")]
+        impl<N: ToValue> ToValue for StoredPendingChange<N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("scheduled_at"), ToValue::to_value(& self.scheduled_at)),
+                        (name("delay"), ToValue::to_value(& self.delay)),
+                        (name("next_authorities"), ToValue::to_value(& self
+                        .next_authorities)), (name("forced"), ToValue::to_value(& self
+                        .forced))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum StoredState<N> {
@@ -2970,8 +7439,38 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             PendingResume { scheduled_at: N, delay: N },
         }
+        #[cfg(feature = "values")]
+        impl<N: ToValue> ToValue for StoredState<N> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Live => Value::Str(name("Live")),
+                    Self::PendingPause { scheduled_at: ref f0, delay: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("PendingPause"),
+                                Value::Dict(vec![(name("scheduled_at"),
+                                ToValue::to_value(f0)), (name("delay"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                    Self::Paused => Value::Str(name("Paused")),
+                    Self::PendingResume { scheduled_at: ref f0, delay: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("PendingResume"),
+                                Value::Dict(vec![(name("scheduled_at"),
+                                ToValue::to_value(f0)), (name("delay"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2996,6 +7495,52 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xa0125768cbd6d17054f4e6f24ae39dca;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::report_equivocation {
+                            equivocation_proof: ref f0,
+                            key_owner_proof: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_equivocation"),
+                                    Value::Dict(vec![(name("equivocation_proof"),
+                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::report_equivocation_unsigned {
+                            equivocation_proof: ref f0,
+                            key_owner_proof: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_equivocation_unsigned"),
+                                    Value::Dict(vec![(name("equivocation_proof"),
+                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::note_stalled {
+                            delay: ref f0,
+                            best_finalized_block_number: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("note_stalled"), Value::Dict(vec![(name("delay"),
+                                    ToValue::to_value(f0)),
+                                    (name("best_finalized_block_number"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3016,6 +7561,26 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xa67867b1783ef2ad576b93a25d11d5df;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::PauseFailed => Value::Str(name("PauseFailed")),
+                        Self::ResumeFailed => Value::Str(name("ResumeFailed")),
+                        Self::ChangePending => Value::Str(name("ChangePending")),
+                        Self::TooSoon => Value::Str(name("TooSoon")),
+                        Self::InvalidKeyOwnershipProof => {
+                            Value::Str(name("InvalidKeyOwnershipProof"))
+                        }
+                        Self::InvalidEquivocationProof => {
+                            Value::Str(name("InvalidEquivocationProof"))
+                        }
+                        Self::DuplicateOffenceReport => {
+                            Value::Str(name("DuplicateOffenceReport"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -3035,10 +7600,29 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x84143b5f51330e2377098cf1627aee36;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NewAuthorities { authority_set: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewAuthorities"),
+                                    Value::Dict(vec![(name("authority_set"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Paused => Value::Str(name("Paused")),
+                        Self::Resumed => Value::Str(name("Resumed")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_multisig {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Multisig<BlockNumber, Balance, AccountId> {
             pub when: super::super::runtime_types::pallet_multisig::Timepoint<
@@ -3050,13 +7634,39 @@ pub mod runtime_types {
                 AccountId,
             >,
         }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue, Balance: ToValue, AccountId: ToValue> ToValue
+        for Multisig<BlockNumber, Balance, AccountId> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("when"), ToValue::to_value(& self.when)), (name("deposit"),
+                        ToValue::to_value(& self.deposit)), (name("depositor"),
+                        ToValue::to_value(& self.depositor)), (name("approvals"),
+                        ToValue::to_value(& self.approvals))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Timepoint<BlockNumber> {
             pub height: BlockNumber,
             pub index: BlockNumber,
         }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue> ToValue for Timepoint<BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("height"), ToValue::to_value(& self.height)),
+                        (name("index"), ToValue::to_value(& self.index))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3111,6 +7721,92 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xfd96a51bf15985329fe1371ef0e77bbc;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::as_multi_threshold_1 {
+                            other_signatories: ref f0,
+                            call: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("as_multi_threshold_1"),
+                                    Value::Dict(vec![(name("other_signatories"),
+                                    ToValue::to_value(f0)), (name("call"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::as_multi {
+                            threshold: ref f0,
+                            other_signatories: ref f1,
+                            maybe_timepoint: ref f2,
+                            call: ref f3,
+                            max_weight: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("as_multi"), Value::Dict(vec![(name("threshold"),
+                                    ToValue::to_value(f0)), (name("other_signatories"),
+                                    ToValue::to_value(f1)), (name("maybe_timepoint"),
+                                    ToValue::to_value(f2)), (name("call"),
+                                    ToValue::to_value(f3)), (name("max_weight"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::approve_as_multi {
+                            threshold: ref f0,
+                            other_signatories: ref f1,
+                            maybe_timepoint: ref f2,
+                            call_hash: ref f3,
+                            max_weight: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("approve_as_multi"),
+                                    Value::Dict(vec![(name("threshold"), ToValue::to_value(f0)),
+                                    (name("other_signatories"), ToValue::to_value(f1)),
+                                    (name("maybe_timepoint"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3)),
+                                    (name("max_weight"), ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_as_multi {
+                            threshold: ref f0,
+                            other_signatories: ref f1,
+                            timepoint: ref f2,
+                            call_hash: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_as_multi"),
+                                    Value::Dict(vec![(name("threshold"), ToValue::to_value(f0)),
+                                    (name("other_signatories"), ToValue::to_value(f1)),
+                                    (name("timepoint"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::poke_deposit {
+                            threshold: ref f0,
+                            other_signatories: ref f1,
+                            call_hash: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("poke_deposit"), Value::Dict(vec![(name("threshold"),
+                                    ToValue::to_value(f0)), (name("other_signatories"),
+                                    ToValue::to_value(f1)), (name("call_hash"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3144,6 +7840,35 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::MinimumThreshold => Value::Str(name("MinimumThreshold")),
+                        Self::AlreadyApproved => Value::Str(name("AlreadyApproved")),
+                        Self::NoApprovalsNeeded => Value::Str(name("NoApprovalsNeeded")),
+                        Self::TooFewSignatories => Value::Str(name("TooFewSignatories")),
+                        Self::TooManySignatories => {
+                            Value::Str(name("TooManySignatories"))
+                        }
+                        Self::SignatoriesOutOfOrder => {
+                            Value::Str(name("SignatoriesOutOfOrder"))
+                        }
+                        Self::SenderInSignatories => {
+                            Value::Str(name("SenderInSignatories"))
+                        }
+                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::NotOwner => Value::Str(name("NotOwner")),
+                        Self::NoTimepoint => Value::Str(name("NoTimepoint")),
+                        Self::WrongTimepoint => Value::Str(name("WrongTimepoint")),
+                        Self::UnexpectedTimepoint => {
+                            Value::Str(name("UnexpectedTimepoint"))
+                        }
+                        Self::MaxWeightTooLow => Value::Str(name("MaxWeightTooLow")),
+                        Self::AlreadyStored => Value::Str(name("AlreadyStored")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3195,10 +7920,99 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x17d6eeb7be676e47c5eaa37332fb3075;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NewMultisig {
+                            approving: ref f0,
+                            multisig: ref f1,
+                            call_hash: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewMultisig"), Value::Dict(vec![(name("approving"),
+                                    ToValue::to_value(f0)), (name("multisig"),
+                                    ToValue::to_value(f1)), (name("call_hash"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::MultisigApproval {
+                            approving: ref f0,
+                            timepoint: ref f1,
+                            multisig: ref f2,
+                            call_hash: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MultisigApproval"),
+                                    Value::Dict(vec![(name("approving"), ToValue::to_value(f0)),
+                                    (name("timepoint"), ToValue::to_value(f1)),
+                                    (name("multisig"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::MultisigExecuted {
+                            approving: ref f0,
+                            timepoint: ref f1,
+                            multisig: ref f2,
+                            call_hash: ref f3,
+                            result: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MultisigExecuted"),
+                                    Value::Dict(vec![(name("approving"), ToValue::to_value(f0)),
+                                    (name("timepoint"), ToValue::to_value(f1)),
+                                    (name("multisig"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3)), (name("result"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::MultisigCancelled {
+                            cancelling: ref f0,
+                            timepoint: ref f1,
+                            multisig: ref f2,
+                            call_hash: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MultisigCancelled"),
+                                    Value::Dict(vec![(name("cancelling"),
+                                    ToValue::to_value(f0)), (name("timepoint"),
+                                    ToValue::to_value(f1)), (name("multisig"),
+                                    ToValue::to_value(f2)), (name("call_hash"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::DepositPoked {
+                            who: ref f0,
+                            call_hash: ref f1,
+                            old_deposit: ref f2,
+                            new_deposit: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositPoked"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("call_hash"),
+                                    ToValue::to_value(f1)), (name("old_deposit"),
+                                    ToValue::to_value(f2)), (name("new_deposit"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_preimage {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum OldRequestStatus<AccountId, Balance> {
             #[codec(index = 0u8)]
@@ -3209,6 +8023,33 @@ pub mod runtime_types {
                 count: u32,
                 len: Option<u32>,
             },
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for OldRequestStatus<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Unrequested { deposit: ref f0, len: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("Unrequested"), Value::Dict(vec![(name("deposit"),
+                                ToValue::to_value(f0)), (name("len"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                    Self::Requested { deposit: ref f0, count: ref f1, len: ref f2 } => {
+                        Value::Dict(
+                            vec![
+                                (name("Requested"), Value::Dict(vec![(name("deposit"),
+                                ToValue::to_value(f0)), (name("count"),
+                                ToValue::to_value(f1)), (name("len"),
+                                ToValue::to_value(f2))]))
+                            ],
+                        )
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RequestStatus<AccountId, Ticket> {
@@ -3221,8 +8062,40 @@ pub mod runtime_types {
                 maybe_len: Option<u32>,
             },
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Ticket: ToValue> ToValue
+        for RequestStatus<AccountId, Ticket> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Unrequested { ticket: ref f0, len: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("Unrequested"), Value::Dict(vec![(name("ticket"),
+                                ToValue::to_value(f0)), (name("len"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                    Self::Requested {
+                        maybe_ticket: ref f0,
+                        count: ref f1,
+                        maybe_len: ref f2,
+                    } => {
+                        Value::Dict(
+                            vec![
+                                (name("Requested"), Value::Dict(vec![(name("maybe_ticket"),
+                                ToValue::to_value(f0)), (name("count"),
+                                ToValue::to_value(f1)), (name("maybe_len"),
+                                ToValue::to_value(f2))]))
+                            ],
+                        )
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3238,6 +8111,53 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5ed9036b58b88626c4df0d14e9ff9eca;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::note_preimage { bytes: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("note_preimage"), Value::Dict(vec![(name("bytes"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::unnote_preimage { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unnote_preimage"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::request_preimage { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("request_preimage"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::unrequest_preimage { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unrequest_preimage"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::ensure_updated { hashes: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ensure_updated"), Value::Dict(vec![(name("hashes"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -3261,6 +8181,21 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x59e9435762aceb92d49046357797ef24;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooBig => Value::Str(name("TooBig")),
+                        Self::AlreadyNoted => Value::Str(name("AlreadyNoted")),
+                        Self::NotAuthorized => Value::Str(name("NotAuthorized")),
+                        Self::NotNoted => Value::Str(name("NotNoted")),
+                        Self::Requested => Value::Str(name("Requested")),
+                        Self::NotRequested => Value::Str(name("NotRequested")),
+                        Self::TooMany => Value::Str(name("TooMany")),
+                        Self::TooFew => Value::Str(name("TooFew")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -3273,6 +8208,37 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Noted { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Noted"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Requested { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Requested"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Cleared { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Cleared"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
@@ -3281,11 +8247,20 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x6c28307c6cdb8a69663d66698e38c1b3;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for HoldReason {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Preimage => Value::Str(name("Preimage")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_registry {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3299,6 +8274,31 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x96f34583f2a0467f9da9255f1a15b3a4;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set_identity { identified: ref f0, info: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_identity"), Value::Dict(vec![(name("identified"),
+                                    ToValue::to_value(f0)), (name("info"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::clear_identity { identified: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("clear_identity"),
+                                    Value::Dict(vec![(name("identified"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3311,6 +8311,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x6fa6e9f558d28070e5ba0305526e40c6;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::CannotRegister => Value::Str(name("CannotRegister")),
+                        Self::TooManyFieldsInIdentityInfo => {
+                            Value::Str(name("TooManyFieldsInIdentityInfo"))
+                        }
+                        Self::NotRegistered => Value::Str(name("NotRegistered")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -3321,6 +8333,29 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x591df557587a23ff768c536a3bb3188e;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::IdentitySet { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IdentitySet"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::IdentityDissolved { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IdentityDissolved"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
@@ -3329,9 +8364,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0xec75952ddcae6d105436a8a72c3ed631;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for HoldReason {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::RegistryIdentity => Value::Str(name("RegistryIdentity")),
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Data {
                 #[codec(index = 0u8)]
@@ -3478,6 +8522,225 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Data {
                 const TYPE_HASH: u128 = 0x2026054273ae27937e274b088e2a8993;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Data {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::None => Value::Str(name("None")),
+                        Self::Raw0(ref f0) => {
+                            Value::Dict(vec![(name("Raw0"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw1(ref f0) => {
+                            Value::Dict(vec![(name("Raw1"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw2(ref f0) => {
+                            Value::Dict(vec![(name("Raw2"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw3(ref f0) => {
+                            Value::Dict(vec![(name("Raw3"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw4(ref f0) => {
+                            Value::Dict(vec![(name("Raw4"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw5(ref f0) => {
+                            Value::Dict(vec![(name("Raw5"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw6(ref f0) => {
+                            Value::Dict(vec![(name("Raw6"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw7(ref f0) => {
+                            Value::Dict(vec![(name("Raw7"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw8(ref f0) => {
+                            Value::Dict(vec![(name("Raw8"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw9(ref f0) => {
+                            Value::Dict(vec![(name("Raw9"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw10(ref f0) => {
+                            Value::Dict(vec![(name("Raw10"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw11(ref f0) => {
+                            Value::Dict(vec![(name("Raw11"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw12(ref f0) => {
+                            Value::Dict(vec![(name("Raw12"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw13(ref f0) => {
+                            Value::Dict(vec![(name("Raw13"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw14(ref f0) => {
+                            Value::Dict(vec![(name("Raw14"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw15(ref f0) => {
+                            Value::Dict(vec![(name("Raw15"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw16(ref f0) => {
+                            Value::Dict(vec![(name("Raw16"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw17(ref f0) => {
+                            Value::Dict(vec![(name("Raw17"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw18(ref f0) => {
+                            Value::Dict(vec![(name("Raw18"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw19(ref f0) => {
+                            Value::Dict(vec![(name("Raw19"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw20(ref f0) => {
+                            Value::Dict(vec![(name("Raw20"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw21(ref f0) => {
+                            Value::Dict(vec![(name("Raw21"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw22(ref f0) => {
+                            Value::Dict(vec![(name("Raw22"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw23(ref f0) => {
+                            Value::Dict(vec![(name("Raw23"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw24(ref f0) => {
+                            Value::Dict(vec![(name("Raw24"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw25(ref f0) => {
+                            Value::Dict(vec![(name("Raw25"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw26(ref f0) => {
+                            Value::Dict(vec![(name("Raw26"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw27(ref f0) => {
+                            Value::Dict(vec![(name("Raw27"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw28(ref f0) => {
+                            Value::Dict(vec![(name("Raw28"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw29(ref f0) => {
+                            Value::Dict(vec![(name("Raw29"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw30(ref f0) => {
+                            Value::Dict(vec![(name("Raw30"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw31(ref f0) => {
+                            Value::Dict(vec![(name("Raw31"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw32(ref f0) => {
+                            Value::Dict(vec![(name("Raw32"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw33(ref f0) => {
+                            Value::Dict(vec![(name("Raw33"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw34(ref f0) => {
+                            Value::Dict(vec![(name("Raw34"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw35(ref f0) => {
+                            Value::Dict(vec![(name("Raw35"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw36(ref f0) => {
+                            Value::Dict(vec![(name("Raw36"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw37(ref f0) => {
+                            Value::Dict(vec![(name("Raw37"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw38(ref f0) => {
+                            Value::Dict(vec![(name("Raw38"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw39(ref f0) => {
+                            Value::Dict(vec![(name("Raw39"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw40(ref f0) => {
+                            Value::Dict(vec![(name("Raw40"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw41(ref f0) => {
+                            Value::Dict(vec![(name("Raw41"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw42(ref f0) => {
+                            Value::Dict(vec![(name("Raw42"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw43(ref f0) => {
+                            Value::Dict(vec![(name("Raw43"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw44(ref f0) => {
+                            Value::Dict(vec![(name("Raw44"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw45(ref f0) => {
+                            Value::Dict(vec![(name("Raw45"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw46(ref f0) => {
+                            Value::Dict(vec![(name("Raw46"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw47(ref f0) => {
+                            Value::Dict(vec![(name("Raw47"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw48(ref f0) => {
+                            Value::Dict(vec![(name("Raw48"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw49(ref f0) => {
+                            Value::Dict(vec![(name("Raw49"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw50(ref f0) => {
+                            Value::Dict(vec![(name("Raw50"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw51(ref f0) => {
+                            Value::Dict(vec![(name("Raw51"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw52(ref f0) => {
+                            Value::Dict(vec![(name("Raw52"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw53(ref f0) => {
+                            Value::Dict(vec![(name("Raw53"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw54(ref f0) => {
+                            Value::Dict(vec![(name("Raw54"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw55(ref f0) => {
+                            Value::Dict(vec![(name("Raw55"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw56(ref f0) => {
+                            Value::Dict(vec![(name("Raw56"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw57(ref f0) => {
+                            Value::Dict(vec![(name("Raw57"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw58(ref f0) => {
+                            Value::Dict(vec![(name("Raw58"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw59(ref f0) => {
+                            Value::Dict(vec![(name("Raw59"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw60(ref f0) => {
+                            Value::Dict(vec![(name("Raw60"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw61(ref f0) => {
+                            Value::Dict(vec![(name("Raw61"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw62(ref f0) => {
+                            Value::Dict(vec![(name("Raw62"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw63(ref f0) => {
+                            Value::Dict(vec![(name("Raw63"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw64(ref f0) => {
+                            Value::Dict(vec![(name("Raw64"), ToValue::to_value(f0))])
+                        }
+                        Self::BlakeTwo256(ref f0) => {
+                            Value::Dict(
+                                vec![(name("BlakeTwo256"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::Sha256(ref f0) => {
+                            Value::Dict(vec![(name("Sha256"), ToValue::to_value(f0))])
+                        }
+                        Self::Keccak256(ref f0) => {
+                            Value::Dict(vec![(name("Keccak256"), ToValue::to_value(f0))])
+                        }
+                        Self::ShaThree256(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ShaThree256"), ToValue::to_value(f0))],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdentityInfo {
                 pub additional: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -3498,16 +8761,46 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for IdentityInfo {
                 const TYPE_HASH: u128 = 0x6891afa823e1c493352986edba0ecea4;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for IdentityInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("additional"), ToValue::to_value(& self.additional)),
+                            (name("display"), ToValue::to_value(& self.display)),
+                            (name("legal"), ToValue::to_value(& self.legal)),
+                            (name("web"), ToValue::to_value(& self.web)), (name("riot"),
+                            ToValue::to_value(& self.riot)), (name("email"),
+                            ToValue::to_value(& self.email)), (name("pgp_fingerprint"),
+                            ToValue::to_value(& self.pgp_fingerprint)), (name("image"),
+                            ToValue::to_value(& self.image)), (name("twitter"),
+                            ToValue::to_value(& self.twitter))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Registration<Balance> {
                 pub deposit: Balance,
                 pub info: super::super::super::runtime_types::pallet_registry::types::IdentityInfo,
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for Registration<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("deposit"), ToValue::to_value(& self.deposit)),
+                            (name("info"), ToValue::to_value(& self.info))
+                        ],
+                    )
+                }
             }
         }
     }
     pub mod pallet_safe_mode {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3539,6 +8832,48 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9615b6441c70bf7e38dfeec3e8efdfde;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::enter => Value::Str(name("enter")),
+                        Self::force_enter => Value::Str(name("force_enter")),
+                        Self::extend => Value::Str(name("extend")),
+                        Self::force_extend => Value::Str(name("force_extend")),
+                        Self::force_exit => Value::Str(name("force_exit")),
+                        Self::force_slash_deposit { account: ref f0, block: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_slash_deposit"),
+                                    Value::Dict(vec![(name("account"), ToValue::to_value(f0)),
+                                    (name("block"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::release_deposit { account: ref f0, block: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("release_deposit"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("block"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_release_deposit {
+                            account: ref f0,
+                            block: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_release_deposit"),
+                                    Value::Dict(vec![(name("account"), ToValue::to_value(f0)),
+                                    (name("block"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3558,6 +8893,20 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xc0a034bdf663530fbfd0a88919871ba2;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Entered => Value::Str(name("Entered")),
+                        Self::Exited => Value::Str(name("Exited")),
+                        Self::NotConfigured => Value::Str(name("NotConfigured")),
+                        Self::NoDeposit => Value::Str(name("NoDeposit")),
+                        Self::AlreadyDeposited => Value::Str(name("AlreadyDeposited")),
+                        Self::CannotReleaseYet => Value::Str(name("CannotReleaseYet")),
+                        Self::CurrencyError => Value::Str(name("CurrencyError")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3592,6 +8941,66 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xe147c94df45301b576669769fa36ca80;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Entered { until: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Entered"), Value::Dict(vec![(name("until"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Extended { until: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Extended"), Value::Dict(vec![(name("until"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Exited { reason: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Exited"), Value::Dict(vec![(name("reason"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::DepositPlaced { account: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositPlaced"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::DepositReleased { account: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositReleased"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::DepositSlashed { account: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositSlashed"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::CannotDeposit => Value::Str(name("CannotDeposit")),
+                        Self::CannotRelease => Value::Str(name("CannotRelease")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExitReason {
                 #[codec(index = 0u8)]
@@ -3602,6 +9011,15 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ExitReason {
                 const TYPE_HASH: u128 = 0x5616d01f0ebc88d73f3828fe3a832dea;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ExitReason {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Timeout => Value::Str(name("Timeout")),
+                        Self::Force => Value::Str(name("Force")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
@@ -3610,15 +9028,36 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x002247f6730ac01d62cf40fda8bd400d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for HoldReason {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::EnterOrExtend => Value::Str(name("EnterOrExtend")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_scheduler {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RetryConfig<Period> {
             pub total_retries: u8,
             pub remaining: u8,
             pub period: Period,
+        }
+        #[cfg(feature = "values")]
+        impl<Period: ToValue> ToValue for RetryConfig<Period> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("total_retries"), ToValue::to_value(& self.total_retries)),
+                        (name("remaining"), ToValue::to_value(& self.remaining)),
+                        (name("period"), ToValue::to_value(& self.period))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Scheduled<Name, Call, BlockNumber, PalletsOrigin> {
@@ -3628,8 +9067,29 @@ pub mod runtime_types {
             pub maybe_periodic: Option<(BlockNumber, BlockNumber)>,
             pub origin: PalletsOrigin,
         }
+        #[cfg(feature = "values")]
+        impl<
+            Name: ToValue,
+            Call: ToValue,
+            BlockNumber: ToValue,
+            PalletsOrigin: ToValue,
+        > ToValue for Scheduled<Name, Call, BlockNumber, PalletsOrigin> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("maybe_id"), ToValue::to_value(& self.maybe_id)),
+                        (name("priority"), ToValue::to_value(& self.priority)),
+                        (name("call"), ToValue::to_value(& self.call)),
+                        (name("maybe_periodic"), ToValue::to_value(& self
+                        .maybe_periodic)), (name("origin"), ToValue::to_value(& self
+                        .origin))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3686,6 +9146,142 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xfd55773adb6f4cd43b16d210b859f896;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::schedule {
+                            when: ref f0,
+                            maybe_periodic: ref f1,
+                            priority: ref f2,
+                            call: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("maybe_periodic"),
+                                    ToValue::to_value(f1)), (name("priority"),
+                                    ToValue::to_value(f2)), (name("call"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::cancel { when: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_named {
+                            id: ref f0,
+                            when: ref f1,
+                            maybe_periodic: ref f2,
+                            priority: ref f3,
+                            call: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_named"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("when"),
+                                    ToValue::to_value(f1)), (name("maybe_periodic"),
+                                    ToValue::to_value(f2)), (name("priority"),
+                                    ToValue::to_value(f3)), (name("call"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_named { id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_named"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_after {
+                            after: ref f0,
+                            maybe_periodic: ref f1,
+                            priority: ref f2,
+                            call: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_after"), Value::Dict(vec![(name("after"),
+                                    ToValue::to_value(f0)), (name("maybe_periodic"),
+                                    ToValue::to_value(f1)), (name("priority"),
+                                    ToValue::to_value(f2)), (name("call"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_named_after {
+                            id: ref f0,
+                            after: ref f1,
+                            maybe_periodic: ref f2,
+                            priority: ref f3,
+                            call: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_named_after"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("after"),
+                                    ToValue::to_value(f1)), (name("maybe_periodic"),
+                                    ToValue::to_value(f2)), (name("priority"),
+                                    ToValue::to_value(f3)), (name("call"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::set_retry {
+                            task: ref f0,
+                            retries: ref f1,
+                            period: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_retry"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("retries"),
+                                    ToValue::to_value(f1)), (name("period"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::set_retry_named {
+                            id: ref f0,
+                            retries: ref f1,
+                            period: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_retry_named"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("retries"),
+                                    ToValue::to_value(f1)), (name("period"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_retry { task: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_retry"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_retry_named { id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_retry_named"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3701,6 +9297,22 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x090c571761e6b377d526d3c1b51a931c;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::FailedToSchedule => Value::Str(name("FailedToSchedule")),
+                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::TargetBlockNumberInPast => {
+                            Value::Str(name("TargetBlockNumberInPast"))
+                        }
+                        Self::RescheduleNoChange => {
+                            Value::Str(name("RescheduleNoChange"))
+                        }
+                        Self::Named => Value::Str(name("Named")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3740,10 +9352,113 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x051bfdb9eaf3bb55dbee90e7389d6bd2;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Scheduled { when: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Scheduled"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Canceled { when: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Canceled"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Dispatched { task: ref f0, id: ref f1, result: ref f2 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Dispatched"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"), ToValue::to_value(f1)),
+                                    (name("result"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::RetrySet {
+                            task: ref f0,
+                            id: ref f1,
+                            period: ref f2,
+                            retries: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RetrySet"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"), ToValue::to_value(f1)),
+                                    (name("period"), ToValue::to_value(f2)), (name("retries"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::RetryCancelled { task: ref f0, id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RetryCancelled"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::CallUnavailable { task: ref f0, id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("CallUnavailable"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::PeriodicFailed { task: ref f0, id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PeriodicFailed"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::RetryFailed { task: ref f0, id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RetryFailed"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::PermanentlyOverweight { task: ref f0, id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PermanentlyOverweight"),
+                                    Value::Dict(vec![(name("task"), ToValue::to_value(f0)),
+                                    (name("id"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::AgendaIncomplete { when: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AgendaIncomplete"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_subtensor {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RateLimitKey<AccountId> {
             #[codec(index = 0u8)]
@@ -3762,8 +9477,50 @@ pub mod runtime_types {
             #[codec(index = 5u8)]
             LastTxBlockDelegateTake(AccountId),
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue> ToValue for RateLimitKey<AccountId> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::SetSNOwnerHotkey(ref f0) => {
+                        Value::Dict(
+                            vec![(name("SetSNOwnerHotkey"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::OwnerHyperparamUpdate(ref f0, ref f1) => {
+                        Value::Dict(
+                            vec![
+                                (name("OwnerHyperparamUpdate"),
+                                Value::Tuple(vec![ToValue::to_value(f0),
+                                ToValue::to_value(f1)]))
+                            ],
+                        )
+                    }
+                    Self::NetworkLastRegistered => {
+                        Value::Str(name("NetworkLastRegistered"))
+                    }
+                    Self::LastTxBlock(ref f0) => {
+                        Value::Dict(vec![(name("LastTxBlock"), ToValue::to_value(f0))])
+                    }
+                    Self::LastTxBlockChildKeyTake(ref f0) => {
+                        Value::Dict(
+                            vec![
+                                (name("LastTxBlockChildKeyTake"), ToValue::to_value(f0))
+                            ],
+                        )
+                    }
+                    Self::LastTxBlockDelegateTake(ref f0) => {
+                        Value::Dict(
+                            vec![
+                                (name("LastTxBlockDelegateTake"), ToValue::to_value(f0))
+                            ],
+                        )
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct AxonInfo {
                 pub block: u64,
@@ -3777,6 +9534,24 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for AxonInfo {
                 const TYPE_HASH: u128 = 0x4f5c182986a841514274ee1dd8a3ce3a;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for AxonInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("block"), ToValue::to_value(& self.block)),
+                            (name("version"), ToValue::to_value(& self.version)),
+                            (name("ip"), ToValue::to_value(& self.ip)), (name("port"),
+                            ToValue::to_value(& self.port)), (name("ip_type"),
+                            ToValue::to_value(& self.ip_type)), (name("protocol"),
+                            ToValue::to_value(& self.protocol)), (name("placeholder1"),
+                            ToValue::to_value(& self.placeholder1)),
+                            (name("placeholder2"), ToValue::to_value(& self
+                            .placeholder2))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
@@ -4134,6 +9909,832 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x79831d81f1a27784b8bd7d13b24bf9e2;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set_weights {
+                            netuid: ref f0,
+                            dests: ref f1,
+                            weights: ref f2,
+                            version_key: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_weights"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("dests"),
+                                    ToValue::to_value(f1)), (name("weights"),
+                                    ToValue::to_value(f2)), (name("version_key"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::set_mechanism_weights {
+                            netuid: ref f0,
+                            mecid: ref f1,
+                            dests: ref f2,
+                            weights: ref f3,
+                            version_key: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_mechanism_weights"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("mecid"), ToValue::to_value(f1)), (name("dests"),
+                                    ToValue::to_value(f2)), (name("weights"),
+                                    ToValue::to_value(f3)), (name("version_key"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::batch_set_weights {
+                            netuids: ref f0,
+                            weights: ref f1,
+                            version_keys: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("batch_set_weights"),
+                                    Value::Dict(vec![(name("netuids"), ToValue::to_value(f0)),
+                                    (name("weights"), ToValue::to_value(f1)),
+                                    (name("version_keys"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::commit_weights { netuid: ref f0, commit_hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("commit_weights"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("commit_hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::commit_mechanism_weights {
+                            netuid: ref f0,
+                            mecid: ref f1,
+                            commit_hash: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("commit_mechanism_weights"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("mecid"), ToValue::to_value(f1)),
+                                    (name("commit_hash"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::batch_commit_weights {
+                            netuids: ref f0,
+                            commit_hashes: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("batch_commit_weights"),
+                                    Value::Dict(vec![(name("netuids"), ToValue::to_value(f0)),
+                                    (name("commit_hashes"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::reveal_weights {
+                            netuid: ref f0,
+                            uids: ref f1,
+                            values: ref f2,
+                            salt: ref f3,
+                            version_key: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reveal_weights"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("uids"),
+                                    ToValue::to_value(f1)), (name("values"),
+                                    ToValue::to_value(f2)), (name("salt"),
+                                    ToValue::to_value(f3)), (name("version_key"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::reveal_mechanism_weights {
+                            netuid: ref f0,
+                            mecid: ref f1,
+                            uids: ref f2,
+                            values: ref f3,
+                            salt: ref f4,
+                            version_key: ref f5,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reveal_mechanism_weights"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("mecid"), ToValue::to_value(f1)), (name("uids"),
+                                    ToValue::to_value(f2)), (name("values"),
+                                    ToValue::to_value(f3)), (name("salt"),
+                                    ToValue::to_value(f4)), (name("version_key"),
+                                    ToValue::to_value(f5))]))
+                                ],
+                            )
+                        }
+                        Self::commit_crv3_mechanism_weights {
+                            netuid: ref f0,
+                            mecid: ref f1,
+                            commit: ref f2,
+                            reveal_round: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("commit_crv3_mechanism_weights"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("mecid"), ToValue::to_value(f1)), (name("commit"),
+                                    ToValue::to_value(f2)), (name("reveal_round"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::batch_reveal_weights {
+                            netuid: ref f0,
+                            uids_list: ref f1,
+                            values_list: ref f2,
+                            salts_list: ref f3,
+                            version_keys: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("batch_reveal_weights"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("uids_list"), ToValue::to_value(f1)),
+                                    (name("values_list"), ToValue::to_value(f2)),
+                                    (name("salts_list"), ToValue::to_value(f3)),
+                                    (name("version_keys"), ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::decrease_take { hotkey: ref f0, take: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("decrease_take"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("take"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::increase_take { hotkey: ref f0, take: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("increase_take"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("take"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::add_stake {
+                            hotkey: ref f0,
+                            netuid: ref f1,
+                            amount_staked: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("add_stake"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("netuid"),
+                                    ToValue::to_value(f1)), (name("amount_staked"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::remove_stake {
+                            hotkey: ref f0,
+                            netuid: ref f1,
+                            amount_unstaked: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_stake"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("netuid"),
+                                    ToValue::to_value(f1)), (name("amount_unstaked"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::serve_axon {
+                            netuid: ref f0,
+                            version: ref f1,
+                            ip: ref f2,
+                            port: ref f3,
+                            ip_type: ref f4,
+                            protocol: ref f5,
+                            placeholder1: ref f6,
+                            placeholder2: ref f7,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("serve_axon"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("version"),
+                                    ToValue::to_value(f1)), (name("ip"), ToValue::to_value(f2)),
+                                    (name("port"), ToValue::to_value(f3)), (name("ip_type"),
+                                    ToValue::to_value(f4)), (name("protocol"),
+                                    ToValue::to_value(f5)), (name("placeholder1"),
+                                    ToValue::to_value(f6)), (name("placeholder2"),
+                                    ToValue::to_value(f7))]))
+                                ],
+                            )
+                        }
+                        Self::serve_axon_tls {
+                            netuid: ref f0,
+                            version: ref f1,
+                            ip: ref f2,
+                            port: ref f3,
+                            ip_type: ref f4,
+                            protocol: ref f5,
+                            placeholder1: ref f6,
+                            placeholder2: ref f7,
+                            certificate: ref f8,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("serve_axon_tls"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("version"),
+                                    ToValue::to_value(f1)), (name("ip"), ToValue::to_value(f2)),
+                                    (name("port"), ToValue::to_value(f3)), (name("ip_type"),
+                                    ToValue::to_value(f4)), (name("protocol"),
+                                    ToValue::to_value(f5)), (name("placeholder1"),
+                                    ToValue::to_value(f6)), (name("placeholder2"),
+                                    ToValue::to_value(f7)), (name("certificate"),
+                                    ToValue::to_value(f8))]))
+                                ],
+                            )
+                        }
+                        Self::serve_prometheus {
+                            netuid: ref f0,
+                            version: ref f1,
+                            ip: ref f2,
+                            port: ref f3,
+                            ip_type: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("serve_prometheus"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("version"),
+                                    ToValue::to_value(f1)), (name("ip"), ToValue::to_value(f2)),
+                                    (name("port"), ToValue::to_value(f3)), (name("ip_type"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::register {
+                            netuid: ref f0,
+                            block_number: ref f1,
+                            nonce: ref f2,
+                            work: ref f3,
+                            hotkey: ref f4,
+                            coldkey: ref f5,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("register"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("block_number"),
+                                    ToValue::to_value(f1)), (name("nonce"),
+                                    ToValue::to_value(f2)), (name("work"),
+                                    ToValue::to_value(f3)), (name("hotkey"),
+                                    ToValue::to_value(f4)), (name("coldkey"),
+                                    ToValue::to_value(f5))]))
+                                ],
+                            )
+                        }
+                        Self::root_register { hotkey: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("root_register"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::burned_register { netuid: ref f0, hotkey: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("burned_register"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("hotkey"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::swap_hotkey {
+                            hotkey: ref f0,
+                            new_hotkey: ref f1,
+                            netuid: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("swap_hotkey"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("new_hotkey"),
+                                    ToValue::to_value(f1)), (name("netuid"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::swap_coldkey {
+                            old_coldkey: ref f0,
+                            new_coldkey: ref f1,
+                            swap_cost: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("swap_coldkey"),
+                                    Value::Dict(vec![(name("old_coldkey"),
+                                    ToValue::to_value(f0)), (name("new_coldkey"),
+                                    ToValue::to_value(f1)), (name("swap_cost"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::set_childkey_take {
+                            hotkey: ref f0,
+                            netuid: ref f1,
+                            take: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_childkey_take"),
+                                    Value::Dict(vec![(name("hotkey"), ToValue::to_value(f0)),
+                                    (name("netuid"), ToValue::to_value(f1)), (name("take"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_tx_childkey_take_rate_limit {
+                            tx_rate_limit: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_tx_childkey_take_rate_limit"),
+                                    Value::Dict(vec![(name("tx_rate_limit"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_min_childkey_take { take: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_min_childkey_take"),
+                                    Value::Dict(vec![(name("take"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_max_childkey_take { take: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_max_childkey_take"),
+                                    Value::Dict(vec![(name("take"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::register_network { hotkey: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("register_network"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::faucet {
+                            block_number: ref f0,
+                            nonce: ref f1,
+                            work: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("faucet"), Value::Dict(vec![(name("block_number"),
+                                    ToValue::to_value(f0)), (name("nonce"),
+                                    ToValue::to_value(f1)), (name("work"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::dissolve_network { coldkey: ref f0, netuid: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("dissolve_network"),
+                                    Value::Dict(vec![(name("coldkey"), ToValue::to_value(f0)),
+                                    (name("netuid"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_children {
+                            hotkey: ref f0,
+                            netuid: ref f1,
+                            children: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_children"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("netuid"),
+                                    ToValue::to_value(f1)), (name("children"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_swap_coldkey { new_coldkey: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_swap_coldkey"),
+                                    Value::Dict(vec![(name("new_coldkey"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_identity {
+                            name: ref f0,
+                            url: ref f1,
+                            github_repo: ref f2,
+                            image: ref f3,
+                            discord: ref f4,
+                            description: ref f5,
+                            additional: ref f6,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_identity"), Value::Dict(vec![(name("name"),
+                                    ToValue::to_value(f0)), (name("url"),
+                                    ToValue::to_value(f1)), (name("github_repo"),
+                                    ToValue::to_value(f2)), (name("image"),
+                                    ToValue::to_value(f3)), (name("discord"),
+                                    ToValue::to_value(f4)), (name("description"),
+                                    ToValue::to_value(f5)), (name("additional"),
+                                    ToValue::to_value(f6))]))
+                                ],
+                            )
+                        }
+                        Self::set_subnet_identity {
+                            netuid: ref f0,
+                            subnet_name: ref f1,
+                            github_repo: ref f2,
+                            subnet_contact: ref f3,
+                            subnet_url: ref f4,
+                            discord: ref f5,
+                            description: ref f6,
+                            logo_url: ref f7,
+                            additional: ref f8,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_subnet_identity"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("subnet_name"), ToValue::to_value(f1)),
+                                    (name("github_repo"), ToValue::to_value(f2)),
+                                    (name("subnet_contact"), ToValue::to_value(f3)),
+                                    (name("subnet_url"), ToValue::to_value(f4)),
+                                    (name("discord"), ToValue::to_value(f5)),
+                                    (name("description"), ToValue::to_value(f6)),
+                                    (name("logo_url"), ToValue::to_value(f7)),
+                                    (name("additional"), ToValue::to_value(f8))]))
+                                ],
+                            )
+                        }
+                        Self::register_network_with_identity {
+                            hotkey: ref f0,
+                            identity: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("register_network_with_identity"),
+                                    Value::Dict(vec![(name("hotkey"), ToValue::to_value(f0)),
+                                    (name("identity"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::unstake_all { hotkey: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unstake_all"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::unstake_all_alpha { hotkey: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unstake_all_alpha"),
+                                    Value::Dict(vec![(name("hotkey"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::move_stake {
+                            origin_hotkey: ref f0,
+                            destination_hotkey: ref f1,
+                            origin_netuid: ref f2,
+                            destination_netuid: ref f3,
+                            alpha_amount: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("move_stake"),
+                                    Value::Dict(vec![(name("origin_hotkey"),
+                                    ToValue::to_value(f0)), (name("destination_hotkey"),
+                                    ToValue::to_value(f1)), (name("origin_netuid"),
+                                    ToValue::to_value(f2)), (name("destination_netuid"),
+                                    ToValue::to_value(f3)), (name("alpha_amount"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::transfer_stake {
+                            destination_coldkey: ref f0,
+                            hotkey: ref f1,
+                            origin_netuid: ref f2,
+                            destination_netuid: ref f3,
+                            alpha_amount: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer_stake"),
+                                    Value::Dict(vec![(name("destination_coldkey"),
+                                    ToValue::to_value(f0)), (name("hotkey"),
+                                    ToValue::to_value(f1)), (name("origin_netuid"),
+                                    ToValue::to_value(f2)), (name("destination_netuid"),
+                                    ToValue::to_value(f3)), (name("alpha_amount"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::swap_stake {
+                            hotkey: ref f0,
+                            origin_netuid: ref f1,
+                            destination_netuid: ref f2,
+                            alpha_amount: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("swap_stake"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("origin_netuid"),
+                                    ToValue::to_value(f1)), (name("destination_netuid"),
+                                    ToValue::to_value(f2)), (name("alpha_amount"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::add_stake_limit {
+                            hotkey: ref f0,
+                            netuid: ref f1,
+                            amount_staked: ref f2,
+                            limit_price: ref f3,
+                            allow_partial: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("add_stake_limit"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("netuid"),
+                                    ToValue::to_value(f1)), (name("amount_staked"),
+                                    ToValue::to_value(f2)), (name("limit_price"),
+                                    ToValue::to_value(f3)), (name("allow_partial"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::remove_stake_limit {
+                            hotkey: ref f0,
+                            netuid: ref f1,
+                            amount_unstaked: ref f2,
+                            limit_price: ref f3,
+                            allow_partial: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_stake_limit"),
+                                    Value::Dict(vec![(name("hotkey"), ToValue::to_value(f0)),
+                                    (name("netuid"), ToValue::to_value(f1)),
+                                    (name("amount_unstaked"), ToValue::to_value(f2)),
+                                    (name("limit_price"), ToValue::to_value(f3)),
+                                    (name("allow_partial"), ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::swap_stake_limit {
+                            hotkey: ref f0,
+                            origin_netuid: ref f1,
+                            destination_netuid: ref f2,
+                            alpha_amount: ref f3,
+                            limit_price: ref f4,
+                            allow_partial: ref f5,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("swap_stake_limit"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("origin_netuid"),
+                                    ToValue::to_value(f1)), (name("destination_netuid"),
+                                    ToValue::to_value(f2)), (name("alpha_amount"),
+                                    ToValue::to_value(f3)), (name("limit_price"),
+                                    ToValue::to_value(f4)), (name("allow_partial"),
+                                    ToValue::to_value(f5))]))
+                                ],
+                            )
+                        }
+                        Self::try_associate_hotkey { hotkey: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("try_associate_hotkey"),
+                                    Value::Dict(vec![(name("hotkey"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::start_call { netuid: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("start_call"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::associate_evm_key {
+                            netuid: ref f0,
+                            evm_key: ref f1,
+                            block_number: ref f2,
+                            signature: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("associate_evm_key"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("evm_key"), ToValue::to_value(f1)),
+                                    (name("block_number"), ToValue::to_value(f2)),
+                                    (name("signature"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::recycle_alpha {
+                            hotkey: ref f0,
+                            amount: ref f1,
+                            netuid: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("recycle_alpha"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1)), (name("netuid"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::burn_alpha {
+                            hotkey: ref f0,
+                            amount: ref f1,
+                            netuid: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("burn_alpha"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1)), (name("netuid"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::set_pending_childkey_cooldown { cooldown: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_pending_childkey_cooldown"),
+                                    Value::Dict(vec![(name("cooldown"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::remove_stake_full_limit {
+                            hotkey: ref f0,
+                            netuid: ref f1,
+                            limit_price: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_stake_full_limit"),
+                                    Value::Dict(vec![(name("hotkey"), ToValue::to_value(f0)),
+                                    (name("netuid"), ToValue::to_value(f1)),
+                                    (name("limit_price"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::register_leased_network {
+                            emissions_share: ref f0,
+                            end_block: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("register_leased_network"),
+                                    Value::Dict(vec![(name("emissions_share"),
+                                    ToValue::to_value(f0)), (name("end_block"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::terminate_lease { lease_id: ref f0, hotkey: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("terminate_lease"),
+                                    Value::Dict(vec![(name("lease_id"), ToValue::to_value(f0)),
+                                    (name("hotkey"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::update_symbol { netuid: ref f0, symbol: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("update_symbol"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("symbol"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::commit_timelocked_weights {
+                            netuid: ref f0,
+                            commit: ref f1,
+                            reveal_round: ref f2,
+                            commit_reveal_version: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("commit_timelocked_weights"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("commit"), ToValue::to_value(f1)),
+                                    (name("reveal_round"), ToValue::to_value(f2)),
+                                    (name("commit_reveal_version"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::set_coldkey_auto_stake_hotkey {
+                            netuid: ref f0,
+                            hotkey: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_coldkey_auto_stake_hotkey"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("hotkey"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::commit_timelocked_mechanism_weights {
+                            netuid: ref f0,
+                            mecid: ref f1,
+                            commit: ref f2,
+                            reveal_round: ref f3,
+                            commit_reveal_version: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("commit_timelocked_mechanism_weights"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("mecid"), ToValue::to_value(f1)), (name("commit"),
+                                    ToValue::to_value(f2)), (name("reveal_round"),
+                                    ToValue::to_value(f3)), (name("commit_reveal_version"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::root_dissolve_network { netuid: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("root_dissolve_network"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::claim_root { subnets: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("claim_root"), Value::Dict(vec![(name("subnets"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_root_claim_type { new_root_claim_type: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_root_claim_type"),
+                                    Value::Dict(vec![(name("new_root_claim_type"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_num_root_claims { new_value: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_num_root_claims"),
+                                    Value::Dict(vec![(name("new_value"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_root_claim_threshold {
+                            netuid: ref f0,
+                            new_value: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_root_claim_threshold"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("new_value"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ChainIdentity {
                 pub name: Vec<u8>,
@@ -4145,6 +10746,21 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for ChainIdentity {
                 const TYPE_HASH: u128 = 0xe20db2070943777e89dcd77382e6c14c;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for ChainIdentity {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("name"), ToValue::to_value(& self.name)), (name("url"),
+                            ToValue::to_value(& self.url)), (name("image"),
+                            ToValue::to_value(& self.image)), (name("discord"),
+                            ToValue::to_value(& self.discord)), (name("description"),
+                            ToValue::to_value(& self.description)), (name("additional"),
+                            ToValue::to_value(& self.additional))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ChainIdentityV2 {
@@ -4158,6 +10774,22 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for ChainIdentityV2 {
                 const TYPE_HASH: u128 = 0x34871bc428168ce64a07c5dd0c9fa31a;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for ChainIdentityV2 {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("name"), ToValue::to_value(& self.name)), (name("url"),
+                            ToValue::to_value(& self.url)), (name("github_repo"),
+                            ToValue::to_value(& self.github_repo)), (name("image"),
+                            ToValue::to_value(& self.image)), (name("discord"),
+                            ToValue::to_value(& self.discord)), (name("description"),
+                            ToValue::to_value(& self.description)), (name("additional"),
+                            ToValue::to_value(& self.additional))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -4410,6 +11042,322 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x36366f7b5c6d338ae22f7d99d731ba53;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::RootNetworkDoesNotExist => {
+                            Value::Str(name("RootNetworkDoesNotExist"))
+                        }
+                        Self::InvalidIpType => Value::Str(name("InvalidIpType")),
+                        Self::InvalidIpAddress => Value::Str(name("InvalidIpAddress")),
+                        Self::InvalidPort => Value::Str(name("InvalidPort")),
+                        Self::HotKeyNotRegisteredInSubNet => {
+                            Value::Str(name("HotKeyNotRegisteredInSubNet"))
+                        }
+                        Self::HotKeyAccountNotExists => {
+                            Value::Str(name("HotKeyAccountNotExists"))
+                        }
+                        Self::HotKeyNotRegisteredInNetwork => {
+                            Value::Str(name("HotKeyNotRegisteredInNetwork"))
+                        }
+                        Self::NonAssociatedColdKey => {
+                            Value::Str(name("NonAssociatedColdKey"))
+                        }
+                        Self::NotEnoughStake => Value::Str(name("NotEnoughStake")),
+                        Self::NotEnoughStakeToWithdraw => {
+                            Value::Str(name("NotEnoughStakeToWithdraw"))
+                        }
+                        Self::NotEnoughStakeToSetWeights => {
+                            Value::Str(name("NotEnoughStakeToSetWeights"))
+                        }
+                        Self::NotEnoughStakeToSetChildkeys => {
+                            Value::Str(name("NotEnoughStakeToSetChildkeys"))
+                        }
+                        Self::NotEnoughBalanceToStake => {
+                            Value::Str(name("NotEnoughBalanceToStake"))
+                        }
+                        Self::BalanceWithdrawalError => {
+                            Value::Str(name("BalanceWithdrawalError"))
+                        }
+                        Self::ZeroBalanceAfterWithdrawn => {
+                            Value::Str(name("ZeroBalanceAfterWithdrawn"))
+                        }
+                        Self::NeuronNoValidatorPermit => {
+                            Value::Str(name("NeuronNoValidatorPermit"))
+                        }
+                        Self::WeightVecNotEqualSize => {
+                            Value::Str(name("WeightVecNotEqualSize"))
+                        }
+                        Self::DuplicateUids => Value::Str(name("DuplicateUids")),
+                        Self::UidVecContainInvalidOne => {
+                            Value::Str(name("UidVecContainInvalidOne"))
+                        }
+                        Self::WeightVecLengthIsLow => {
+                            Value::Str(name("WeightVecLengthIsLow"))
+                        }
+                        Self::TooManyRegistrationsThisBlock => {
+                            Value::Str(name("TooManyRegistrationsThisBlock"))
+                        }
+                        Self::HotKeyAlreadyRegisteredInSubNet => {
+                            Value::Str(name("HotKeyAlreadyRegisteredInSubNet"))
+                        }
+                        Self::NewHotKeyIsSameWithOld => {
+                            Value::Str(name("NewHotKeyIsSameWithOld"))
+                        }
+                        Self::InvalidWorkBlock => Value::Str(name("InvalidWorkBlock")),
+                        Self::InvalidDifficulty => Value::Str(name("InvalidDifficulty")),
+                        Self::InvalidSeal => Value::Str(name("InvalidSeal")),
+                        Self::MaxWeightExceeded => Value::Str(name("MaxWeightExceeded")),
+                        Self::HotKeyAlreadyDelegate => {
+                            Value::Str(name("HotKeyAlreadyDelegate"))
+                        }
+                        Self::SettingWeightsTooFast => {
+                            Value::Str(name("SettingWeightsTooFast"))
+                        }
+                        Self::IncorrectWeightVersionKey => {
+                            Value::Str(name("IncorrectWeightVersionKey"))
+                        }
+                        Self::ServingRateLimitExceeded => {
+                            Value::Str(name("ServingRateLimitExceeded"))
+                        }
+                        Self::UidsLengthExceedUidsInSubNet => {
+                            Value::Str(name("UidsLengthExceedUidsInSubNet"))
+                        }
+                        Self::NetworkTxRateLimitExceeded => {
+                            Value::Str(name("NetworkTxRateLimitExceeded"))
+                        }
+                        Self::DelegateTxRateLimitExceeded => {
+                            Value::Str(name("DelegateTxRateLimitExceeded"))
+                        }
+                        Self::HotKeySetTxRateLimitExceeded => {
+                            Value::Str(name("HotKeySetTxRateLimitExceeded"))
+                        }
+                        Self::StakingRateLimitExceeded => {
+                            Value::Str(name("StakingRateLimitExceeded"))
+                        }
+                        Self::SubNetRegistrationDisabled => {
+                            Value::Str(name("SubNetRegistrationDisabled"))
+                        }
+                        Self::TooManyRegistrationsThisInterval => {
+                            Value::Str(name("TooManyRegistrationsThisInterval"))
+                        }
+                        Self::TransactorAccountShouldBeHotKey => {
+                            Value::Str(name("TransactorAccountShouldBeHotKey"))
+                        }
+                        Self::FaucetDisabled => Value::Str(name("FaucetDisabled")),
+                        Self::NotSubnetOwner => Value::Str(name("NotSubnetOwner")),
+                        Self::RegistrationNotPermittedOnRootSubnet => {
+                            Value::Str(name("RegistrationNotPermittedOnRootSubnet"))
+                        }
+                        Self::StakeTooLowForRoot => {
+                            Value::Str(name("StakeTooLowForRoot"))
+                        }
+                        Self::AllNetworksInImmunity => {
+                            Value::Str(name("AllNetworksInImmunity"))
+                        }
+                        Self::NotEnoughBalanceToPaySwapHotKey => {
+                            Value::Str(name("NotEnoughBalanceToPaySwapHotKey"))
+                        }
+                        Self::NotRootSubnet => Value::Str(name("NotRootSubnet")),
+                        Self::CanNotSetRootNetworkWeights => {
+                            Value::Str(name("CanNotSetRootNetworkWeights"))
+                        }
+                        Self::NoNeuronIdAvailable => {
+                            Value::Str(name("NoNeuronIdAvailable"))
+                        }
+                        Self::DelegateTakeTooLow => {
+                            Value::Str(name("DelegateTakeTooLow"))
+                        }
+                        Self::DelegateTakeTooHigh => {
+                            Value::Str(name("DelegateTakeTooHigh"))
+                        }
+                        Self::NoWeightsCommitFound => {
+                            Value::Str(name("NoWeightsCommitFound"))
+                        }
+                        Self::InvalidRevealCommitHashNotMatch => {
+                            Value::Str(name("InvalidRevealCommitHashNotMatch"))
+                        }
+                        Self::CommitRevealEnabled => {
+                            Value::Str(name("CommitRevealEnabled"))
+                        }
+                        Self::CommitRevealDisabled => {
+                            Value::Str(name("CommitRevealDisabled"))
+                        }
+                        Self::LiquidAlphaDisabled => {
+                            Value::Str(name("LiquidAlphaDisabled"))
+                        }
+                        Self::AlphaHighTooLow => Value::Str(name("AlphaHighTooLow")),
+                        Self::AlphaLowOutOfRange => {
+                            Value::Str(name("AlphaLowOutOfRange"))
+                        }
+                        Self::ColdKeyAlreadyAssociated => {
+                            Value::Str(name("ColdKeyAlreadyAssociated"))
+                        }
+                        Self::NotEnoughBalanceToPaySwapColdKey => {
+                            Value::Str(name("NotEnoughBalanceToPaySwapColdKey"))
+                        }
+                        Self::ColdkeyIsInArbitration => {
+                            Value::Str(name("ColdkeyIsInArbitration"))
+                        }
+                        Self::InvalidChild => Value::Str(name("InvalidChild")),
+                        Self::DuplicateChild => Value::Str(name("DuplicateChild")),
+                        Self::ProportionOverflow => {
+                            Value::Str(name("ProportionOverflow"))
+                        }
+                        Self::TooManyChildren => Value::Str(name("TooManyChildren")),
+                        Self::TxRateLimitExceeded => {
+                            Value::Str(name("TxRateLimitExceeded"))
+                        }
+                        Self::SwapAlreadyScheduled => {
+                            Value::Str(name("SwapAlreadyScheduled"))
+                        }
+                        Self::FailedToSchedule => Value::Str(name("FailedToSchedule")),
+                        Self::NewColdKeyIsHotkey => {
+                            Value::Str(name("NewColdKeyIsHotkey"))
+                        }
+                        Self::InvalidChildkeyTake => {
+                            Value::Str(name("InvalidChildkeyTake"))
+                        }
+                        Self::TxChildkeyTakeRateLimitExceeded => {
+                            Value::Str(name("TxChildkeyTakeRateLimitExceeded"))
+                        }
+                        Self::InvalidIdentity => Value::Str(name("InvalidIdentity")),
+                        Self::MechanismDoesNotExist => {
+                            Value::Str(name("MechanismDoesNotExist"))
+                        }
+                        Self::CannotUnstakeLock => Value::Str(name("CannotUnstakeLock")),
+                        Self::SubnetNotExists => Value::Str(name("SubnetNotExists")),
+                        Self::TooManyUnrevealedCommits => {
+                            Value::Str(name("TooManyUnrevealedCommits"))
+                        }
+                        Self::ExpiredWeightCommit => {
+                            Value::Str(name("ExpiredWeightCommit"))
+                        }
+                        Self::RevealTooEarly => Value::Str(name("RevealTooEarly")),
+                        Self::InputLengthsUnequal => {
+                            Value::Str(name("InputLengthsUnequal"))
+                        }
+                        Self::CommittingWeightsTooFast => {
+                            Value::Str(name("CommittingWeightsTooFast"))
+                        }
+                        Self::AmountTooLow => Value::Str(name("AmountTooLow")),
+                        Self::InsufficientLiquidity => {
+                            Value::Str(name("InsufficientLiquidity"))
+                        }
+                        Self::SlippageTooHigh => Value::Str(name("SlippageTooHigh")),
+                        Self::TransferDisallowed => {
+                            Value::Str(name("TransferDisallowed"))
+                        }
+                        Self::ActivityCutoffTooLow => {
+                            Value::Str(name("ActivityCutoffTooLow"))
+                        }
+                        Self::CallDisabled => Value::Str(name("CallDisabled")),
+                        Self::FirstEmissionBlockNumberAlreadySet => {
+                            Value::Str(name("FirstEmissionBlockNumberAlreadySet"))
+                        }
+                        Self::NeedWaitingMoreBlocksToStarCall => {
+                            Value::Str(name("NeedWaitingMoreBlocksToStarCall"))
+                        }
+                        Self::NotEnoughAlphaOutToRecycle => {
+                            Value::Str(name("NotEnoughAlphaOutToRecycle"))
+                        }
+                        Self::CannotBurnOrRecycleOnRootSubnet => {
+                            Value::Str(name("CannotBurnOrRecycleOnRootSubnet"))
+                        }
+                        Self::UnableToRecoverPublicKey => {
+                            Value::Str(name("UnableToRecoverPublicKey"))
+                        }
+                        Self::InvalidRecoveredPublicKey => {
+                            Value::Str(name("InvalidRecoveredPublicKey"))
+                        }
+                        Self::SubtokenDisabled => Value::Str(name("SubtokenDisabled")),
+                        Self::HotKeySwapOnSubnetIntervalNotPassed => {
+                            Value::Str(name("HotKeySwapOnSubnetIntervalNotPassed"))
+                        }
+                        Self::ZeroMaxStakeAmount => {
+                            Value::Str(name("ZeroMaxStakeAmount"))
+                        }
+                        Self::SameNetuid => Value::Str(name("SameNetuid")),
+                        Self::InsufficientBalance => {
+                            Value::Str(name("InsufficientBalance"))
+                        }
+                        Self::StakingOperationRateLimitExceeded => {
+                            Value::Str(name("StakingOperationRateLimitExceeded"))
+                        }
+                        Self::InvalidLeaseBeneficiary => {
+                            Value::Str(name("InvalidLeaseBeneficiary"))
+                        }
+                        Self::LeaseCannotEndInThePast => {
+                            Value::Str(name("LeaseCannotEndInThePast"))
+                        }
+                        Self::LeaseNetuidNotFound => {
+                            Value::Str(name("LeaseNetuidNotFound"))
+                        }
+                        Self::LeaseDoesNotExist => Value::Str(name("LeaseDoesNotExist")),
+                        Self::LeaseHasNoEndBlock => {
+                            Value::Str(name("LeaseHasNoEndBlock"))
+                        }
+                        Self::LeaseHasNotEnded => Value::Str(name("LeaseHasNotEnded")),
+                        Self::Overflow => Value::Str(name("Overflow")),
+                        Self::BeneficiaryDoesNotOwnHotkey => {
+                            Value::Str(name("BeneficiaryDoesNotOwnHotkey"))
+                        }
+                        Self::ExpectedBeneficiaryOrigin => {
+                            Value::Str(name("ExpectedBeneficiaryOrigin"))
+                        }
+                        Self::AdminActionProhibitedDuringWeightsWindow => {
+                            Value::Str(name("AdminActionProhibitedDuringWeightsWindow"))
+                        }
+                        Self::SymbolDoesNotExist => {
+                            Value::Str(name("SymbolDoesNotExist"))
+                        }
+                        Self::SymbolAlreadyInUse => {
+                            Value::Str(name("SymbolAlreadyInUse"))
+                        }
+                        Self::IncorrectCommitRevealVersion => {
+                            Value::Str(name("IncorrectCommitRevealVersion"))
+                        }
+                        Self::RevealPeriodTooLarge => {
+                            Value::Str(name("RevealPeriodTooLarge"))
+                        }
+                        Self::RevealPeriodTooSmall => {
+                            Value::Str(name("RevealPeriodTooSmall"))
+                        }
+                        Self::InvalidValue => Value::Str(name("InvalidValue")),
+                        Self::SubnetLimitReached => {
+                            Value::Str(name("SubnetLimitReached"))
+                        }
+                        Self::CannotAffordLockCost => {
+                            Value::Str(name("CannotAffordLockCost"))
+                        }
+                        Self::EvmKeyAssociateRateLimitExceeded => {
+                            Value::Str(name("EvmKeyAssociateRateLimitExceeded"))
+                        }
+                        Self::SameAutoStakeHotkeyAlreadySet => {
+                            Value::Str(name("SameAutoStakeHotkeyAlreadySet"))
+                        }
+                        Self::UidMapCouldNotBeCleared => {
+                            Value::Str(name("UidMapCouldNotBeCleared"))
+                        }
+                        Self::TrimmingWouldExceedMaxImmunePercentage => {
+                            Value::Str(name("TrimmingWouldExceedMaxImmunePercentage"))
+                        }
+                        Self::ChildParentInconsistency => {
+                            Value::Str(name("ChildParentInconsistency"))
+                        }
+                        Self::InvalidNumRootClaim => {
+                            Value::Str(name("InvalidNumRootClaim"))
+                        }
+                        Self::InvalidRootClaimThreshold => {
+                            Value::Str(name("InvalidRootClaimThreshold"))
+                        }
+                        Self::InvalidSubnetNumber => {
+                            Value::Str(name("InvalidSubnetNumber"))
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4785,6 +11733,1016 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x7c4337c89a495da748e5e975382fb4e8;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NetworkAdded(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("NetworkAdded"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::NetworkRemoved(ref f0) => {
+                            Value::Dict(
+                                vec![(name("NetworkRemoved"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::StakeAdded(
+                            ref f0,
+                            ref f1,
+                            ref f2,
+                            ref f3,
+                            ref f4,
+                            ref f5,
+                        ) => {
+                            Value::Dict(
+                                vec![
+                                    (name("StakeAdded"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2),
+                                    ToValue::to_value(f3), ToValue::to_value(f4),
+                                    ToValue::to_value(f5)]))
+                                ],
+                            )
+                        }
+                        Self::StakeRemoved(
+                            ref f0,
+                            ref f1,
+                            ref f2,
+                            ref f3,
+                            ref f4,
+                            ref f5,
+                        ) => {
+                            Value::Dict(
+                                vec![
+                                    (name("StakeRemoved"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2),
+                                    ToValue::to_value(f3), ToValue::to_value(f4),
+                                    ToValue::to_value(f5)]))
+                                ],
+                            )
+                        }
+                        Self::StakeMoved(
+                            ref f0,
+                            ref f1,
+                            ref f2,
+                            ref f3,
+                            ref f4,
+                            ref f5,
+                        ) => {
+                            Value::Dict(
+                                vec![
+                                    (name("StakeMoved"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2),
+                                    ToValue::to_value(f3), ToValue::to_value(f4),
+                                    ToValue::to_value(f5)]))
+                                ],
+                            )
+                        }
+                        Self::WeightsSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("WeightsSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::NeuronRegistered(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("NeuronRegistered"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::BulkNeuronsRegistered(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("BulkNeuronsRegistered"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::BulkBalancesSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("BulkBalancesSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MaxAllowedUidsSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MaxAllowedUidsSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MaxWeightLimitSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MaxWeightLimitSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::DifficultySet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("DifficultySet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::AdjustmentIntervalSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("AdjustmentIntervalSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::RegistrationPerIntervalSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("RegistrationPerIntervalSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MaxRegistrationsPerBlockSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MaxRegistrationsPerBlockSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::ActivityCutoffSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ActivityCutoffSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::RhoSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("RhoSet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::AlphaSigmoidSteepnessSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("AlphaSigmoidSteepnessSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::KappaSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("KappaSet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MinAllowedWeightSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MinAllowedWeightSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::ValidatorPruneLenSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ValidatorPruneLenSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::ScalingLawPowerSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ScalingLawPowerSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::WeightsSetRateLimitSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("WeightsSetRateLimitSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::ImmunityPeriodSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ImmunityPeriodSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::BondsMovingAverageSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("BondsMovingAverageSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::BondsPenaltySet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("BondsPenaltySet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::BondsResetOnSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("BondsResetOnSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MaxAllowedValidatorsSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MaxAllowedValidatorsSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::AxonServed(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("AxonServed"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::PrometheusServed(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("PrometheusServed"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::DelegateAdded(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("DelegateAdded"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::DefaultTakeSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("DefaultTakeSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::WeightsVersionKeySet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("WeightsVersionKeySet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MinDifficultySet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MinDifficultySet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MaxDifficultySet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MaxDifficultySet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::ServingRateLimitSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ServingRateLimitSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::BurnSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("BurnSet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MaxBurnSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MaxBurnSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MinBurnSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MinBurnSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::TxRateLimitSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("TxRateLimitSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::TxDelegateTakeRateLimitSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TxDelegateTakeRateLimitSet"), ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::TxChildKeyTakeRateLimitSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TxChildKeyTakeRateLimitSet"), ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::AdminFreezeWindowSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("AdminFreezeWindowSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::OwnerHyperparamRateLimitSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("OwnerHyperparamRateLimitSet"), ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::MinChildKeyTakeSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("MinChildKeyTakeSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::MaxChildKeyTakeSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("MaxChildKeyTakeSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ChildKeyTakeSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ChildKeyTakeSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::Sudid(ref f0) => {
+                            Value::Dict(vec![(name("Sudid"), ToValue::to_value(f0))])
+                        }
+                        Self::RegistrationAllowed(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("RegistrationAllowed"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::PowRegistrationAllowed(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("PowRegistrationAllowed"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::TempoSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TempoSet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::RAORecycledForRegistrationSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("RAORecycledForRegistrationSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::StakeThresholdSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("StakeThresholdSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::AdjustmentAlphaSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("AdjustmentAlphaSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::Faucet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("Faucet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::SubnetOwnerCutSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SubnetOwnerCutSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::NetworkRateLimitSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("NetworkRateLimitSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::NetworkImmunityPeriodSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("NetworkImmunityPeriodSet"), ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::NetworkMinLockCostSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("NetworkMinLockCostSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::SubnetLimitSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SubnetLimitSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::NetworkLockCostReductionIntervalSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("NetworkLockCostReductionIntervalSet"),
+                                    ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::TakeDecreased(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TakeDecreased"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::TakeIncreased(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TakeIncreased"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::HotkeySwapped {
+                            coldkey: ref f0,
+                            old_hotkey: ref f1,
+                            new_hotkey: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HotkeySwapped"), Value::Dict(vec![(name("coldkey"),
+                                    ToValue::to_value(f0)), (name("old_hotkey"),
+                                    ToValue::to_value(f1)), (name("new_hotkey"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::MaxDelegateTakeSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("MaxDelegateTakeSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::MinDelegateTakeSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("MinDelegateTakeSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ColdkeySwapped {
+                            old_coldkey: ref f0,
+                            new_coldkey: ref f1,
+                            swap_cost: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ColdkeySwapped"),
+                                    Value::Dict(vec![(name("old_coldkey"),
+                                    ToValue::to_value(f0)), (name("new_coldkey"),
+                                    ToValue::to_value(f1)), (name("swap_cost"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::AllBalanceUnstakedAndTransferredToNewColdkey {
+                            current_coldkey: ref f0,
+                            new_coldkey: ref f1,
+                            total_balance: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AllBalanceUnstakedAndTransferredToNewColdkey"),
+                                    Value::Dict(vec![(name("current_coldkey"),
+                                    ToValue::to_value(f0)), (name("new_coldkey"),
+                                    ToValue::to_value(f1)), (name("total_balance"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ColdkeySwapScheduled {
+                            old_coldkey: ref f0,
+                            new_coldkey: ref f1,
+                            execution_block: ref f2,
+                            swap_cost: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ColdkeySwapScheduled"),
+                                    Value::Dict(vec![(name("old_coldkey"),
+                                    ToValue::to_value(f0)), (name("new_coldkey"),
+                                    ToValue::to_value(f1)), (name("execution_block"),
+                                    ToValue::to_value(f2)), (name("swap_cost"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::ArbitrationPeriodExtended { coldkey: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ArbitrationPeriodExtended"),
+                                    Value::Dict(vec![(name("coldkey"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::SetChildrenScheduled(ref f0, ref f1, ref f2, ref f3) => {
+                            Value::Dict(
+                                vec![
+                                    (name("SetChildrenScheduled"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2),
+                                    ToValue::to_value(f3)]))
+                                ],
+                            )
+                        }
+                        Self::SetChildren(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("SetChildren"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::ChainIdentitySet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ChainIdentitySet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::SubnetIdentitySet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SubnetIdentitySet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::SubnetIdentityRemoved(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SubnetIdentityRemoved"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::DissolveNetworkScheduled {
+                            account: ref f0,
+                            netuid: ref f1,
+                            execution_block: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DissolveNetworkScheduled"),
+                                    Value::Dict(vec![(name("account"), ToValue::to_value(f0)),
+                                    (name("netuid"), ToValue::to_value(f1)),
+                                    (name("execution_block"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ColdkeySwapScheduleDurationSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ColdkeySwapScheduleDurationSet"),
+                                    ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::DissolveNetworkScheduleDurationSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("DissolveNetworkScheduleDurationSet"),
+                                    ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::CRV3WeightsCommitted(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("CRV3WeightsCommitted"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::WeightsCommitted(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("WeightsCommitted"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::WeightsRevealed(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("WeightsRevealed"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::WeightsBatchRevealed(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("WeightsBatchRevealed"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::BatchWeightsCompleted(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("BatchWeightsCompleted"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::BatchCompletedWithErrors => {
+                            Value::Str(name("BatchCompletedWithErrors"))
+                        }
+                        Self::BatchWeightItemFailed(ref f0) => {
+                            Value::Dict(
+                                vec![(name("BatchWeightItemFailed"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::StakeTransferred(
+                            ref f0,
+                            ref f1,
+                            ref f2,
+                            ref f3,
+                            ref f4,
+                            ref f5,
+                        ) => {
+                            Value::Dict(
+                                vec![
+                                    (name("StakeTransferred"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2),
+                                    ToValue::to_value(f3), ToValue::to_value(f4),
+                                    ToValue::to_value(f5)]))
+                                ],
+                            )
+                        }
+                        Self::StakeSwapped(ref f0, ref f1, ref f2, ref f3, ref f4) => {
+                            Value::Dict(
+                                vec![
+                                    (name("StakeSwapped"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2),
+                                    ToValue::to_value(f3), ToValue::to_value(f4)]))
+                                ],
+                            )
+                        }
+                        Self::TransferToggle(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TransferToggle"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::SubnetOwnerHotkeySet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("SubnetOwnerHotkeySet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::FirstEmissionBlockNumberSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("FirstEmissionBlockNumberSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::AlphaRecycled(ref f0, ref f1, ref f2, ref f3) => {
+                            Value::Dict(
+                                vec![
+                                    (name("AlphaRecycled"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2),
+                                    ToValue::to_value(f3)]))
+                                ],
+                            )
+                        }
+                        Self::AlphaBurned(ref f0, ref f1, ref f2, ref f3) => {
+                            Value::Dict(
+                                vec![
+                                    (name("AlphaBurned"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2),
+                                    ToValue::to_value(f3)]))
+                                ],
+                            )
+                        }
+                        Self::EvmKeyAssociated {
+                            netuid: ref f0,
+                            hotkey: ref f1,
+                            evm_key: ref f2,
+                            block_associated: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("EvmKeyAssociated"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("hotkey"),
+                                    ToValue::to_value(f1)), (name("evm_key"),
+                                    ToValue::to_value(f2)), (name("block_associated"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::CRV3WeightsRevealed(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("CRV3WeightsRevealed"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::CommitRevealPeriodsSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("CommitRevealPeriodsSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::CommitRevealEnabled(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("CommitRevealEnabled"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::HotkeySwappedOnSubnet {
+                            coldkey: ref f0,
+                            old_hotkey: ref f1,
+                            new_hotkey: ref f2,
+                            netuid: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HotkeySwappedOnSubnet"),
+                                    Value::Dict(vec![(name("coldkey"), ToValue::to_value(f0)),
+                                    (name("old_hotkey"), ToValue::to_value(f1)),
+                                    (name("new_hotkey"), ToValue::to_value(f2)),
+                                    (name("netuid"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::SubnetLeaseCreated {
+                            beneficiary: ref f0,
+                            lease_id: ref f1,
+                            netuid: ref f2,
+                            end_block: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SubnetLeaseCreated"),
+                                    Value::Dict(vec![(name("beneficiary"),
+                                    ToValue::to_value(f0)), (name("lease_id"),
+                                    ToValue::to_value(f1)), (name("netuid"),
+                                    ToValue::to_value(f2)), (name("end_block"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::SubnetLeaseTerminated {
+                            beneficiary: ref f0,
+                            netuid: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SubnetLeaseTerminated"),
+                                    Value::Dict(vec![(name("beneficiary"),
+                                    ToValue::to_value(f0)), (name("netuid"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::SymbolUpdated { netuid: ref f0, symbol: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SymbolUpdated"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("symbol"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::CommitRevealVersionSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("CommitRevealVersionSet"), ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::TimelockedWeightsCommitted(
+                            ref f0,
+                            ref f1,
+                            ref f2,
+                            ref f3,
+                        ) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TimelockedWeightsCommitted"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2),
+                                    ToValue::to_value(f3)]))
+                                ],
+                            )
+                        }
+                        Self::TimelockedWeightsRevealed(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TimelockedWeightsRevealed"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::AutoStakeAdded {
+                            netuid: ref f0,
+                            destination: ref f1,
+                            hotkey: ref f2,
+                            owner: ref f3,
+                            incentive: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AutoStakeAdded"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("destination"),
+                                    ToValue::to_value(f1)), (name("hotkey"),
+                                    ToValue::to_value(f2)), (name("owner"),
+                                    ToValue::to_value(f3)), (name("incentive"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::IncentiveAlphaEmittedToMiners {
+                            netuid: ref f0,
+                            emissions: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IncentiveAlphaEmittedToMiners"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("emissions"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::MinAllowedUidsSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MinAllowedUidsSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::AutoStakeDestinationSet {
+                            coldkey: ref f0,
+                            netuid: ref f1,
+                            hotkey: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AutoStakeDestinationSet"),
+                                    Value::Dict(vec![(name("coldkey"), ToValue::to_value(f0)),
+                                    (name("netuid"), ToValue::to_value(f1)), (name("hotkey"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::RootClaimed { coldkey: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RootClaimed"), Value::Dict(vec![(name("coldkey"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::RootClaimTypeSet {
+                            coldkey: ref f0,
+                            root_claim_type: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RootClaimTypeSet"),
+                                    Value::Dict(vec![(name("coldkey"), ToValue::to_value(f0)),
+                                    (name("root_claim_type"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct NeuronCertificate {
                 pub public_key: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -4794,6 +12752,17 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for NeuronCertificate {
                 const TYPE_HASH: u128 = 0x9dda050340f9eb0be392d5b7bdf7b778;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for NeuronCertificate {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("public_key"), ToValue::to_value(& self.public_key)),
+                            (name("algorithm"), ToValue::to_value(& self.algorithm))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PrometheusInfo {
@@ -4806,6 +12775,20 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for PrometheusInfo {
                 const TYPE_HASH: u128 = 0xe4a7be59489f471a6c94e4ac1dbddb13;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for PrometheusInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("block"), ToValue::to_value(& self.block)),
+                            (name("version"), ToValue::to_value(& self.version)),
+                            (name("ip"), ToValue::to_value(& self.ip)), (name("port"),
+                            ToValue::to_value(& self.port)), (name("ip_type"),
+                            ToValue::to_value(& self.ip_type))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum RecycleOrBurnEnum {
                 #[codec(index = 0u8)]
@@ -4815,6 +12798,15 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for RecycleOrBurnEnum {
                 const TYPE_HASH: u128 = 0xcd7d0b0feaba30b7af33f70c11424857;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for RecycleOrBurnEnum {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Burn => Value::Str(name("Burn")),
+                        Self::Recycle => Value::Str(name("Recycle")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum RootClaimTypeEnum {
@@ -4826,6 +12818,15 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for RootClaimTypeEnum {
                 const TYPE_HASH: u128 = 0x601ea9c4d7ae47c1b346a337f8edb212;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for RootClaimTypeEnum {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Swap => Value::Str(name("Swap")),
+                        Self::Keep => Value::Str(name("Keep")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SubnetIdentity {
                 pub subnet_name: Vec<u8>,
@@ -4834,6 +12835,19 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for SubnetIdentity {
                 const TYPE_HASH: u128 = 0x596a5c4f9ead6ac71823b93aba52851b;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for SubnetIdentity {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("subnet_name"), ToValue::to_value(& self.subnet_name)),
+                            (name("github_repo"), ToValue::to_value(& self.github_repo)),
+                            (name("subnet_contact"), ToValue::to_value(& self
+                            .subnet_contact))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SubnetIdentityV2 {
@@ -4847,6 +12861,23 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for SubnetIdentityV2 {
                 const TYPE_HASH: u128 = 0x99436e6a62d0e82540387991da1b8a76;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for SubnetIdentityV2 {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("subnet_name"), ToValue::to_value(& self.subnet_name)),
+                            (name("github_repo"), ToValue::to_value(& self.github_repo)),
+                            (name("subnet_contact"), ToValue::to_value(& self
+                            .subnet_contact)), (name("subnet_url"), ToValue::to_value(&
+                            self.subnet_url)), (name("discord"), ToValue::to_value(& self
+                            .discord)), (name("description"), ToValue::to_value(& self
+                            .description)), (name("additional"), ToValue::to_value(& self
+                            .additional))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SubnetIdentityV3 {
@@ -4862,10 +12893,29 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for SubnetIdentityV3 {
                 const TYPE_HASH: u128 = 0xd3cd009ad5d5e66248cf9973488485a3;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for SubnetIdentityV3 {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("subnet_name"), ToValue::to_value(& self.subnet_name)),
+                            (name("github_repo"), ToValue::to_value(& self.github_repo)),
+                            (name("subnet_contact"), ToValue::to_value(& self
+                            .subnet_contact)), (name("subnet_url"), ToValue::to_value(&
+                            self.subnet_url)), (name("discord"), ToValue::to_value(& self
+                            .discord)), (name("description"), ToValue::to_value(& self
+                            .description)), (name("logo_url"), ToValue::to_value(& self
+                            .logo_url)), (name("additional"), ToValue::to_value(& self
+                            .additional))
+                        ],
+                    )
+                }
+            }
         }
         pub mod rpc_info {
             pub mod delegate_info {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct DelegateInfo<AccountId> {
                     pub delegate_ss58: AccountId,
@@ -4890,9 +12940,29 @@ pub mod runtime_types {
                     #[codec(compact)]
                     pub total_daily_return: u64,
                 }
+                #[cfg(feature = "values")]
+                impl<AccountId: ToValue> ToValue for DelegateInfo<AccountId> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("delegate_ss58"), ToValue::to_value(& self
+                                .delegate_ss58)), (name("take"), ToValue::to_value(& self
+                                .take)), (name("nominators"), ToValue::to_value(& self
+                                .nominators)), (name("owner_ss58"), ToValue::to_value(& self
+                                .owner_ss58)), (name("registrations"), ToValue::to_value(&
+                                self.registrations)), (name("validator_permits"),
+                                ToValue::to_value(& self.validator_permits)),
+                                (name("return_per_1000"), ToValue::to_value(& self
+                                .return_per_1000)), (name("total_daily_return"),
+                                ToValue::to_value(& self.total_daily_return))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod dynamic_info {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct DynamicInfo<AccountId> {
                     #[codec(compact)]
@@ -4934,9 +13004,47 @@ pub mod runtime_types {
                     >,
                     pub moving_price: super::super::super::super::runtime_types::substrate_fixed::FixedI128,
                 }
+                #[cfg(feature = "values")]
+                impl<AccountId: ToValue> ToValue for DynamicInfo<AccountId> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("netuid"), ToValue::to_value(& self.netuid)),
+                                (name("owner_hotkey"), ToValue::to_value(& self
+                                .owner_hotkey)), (name("owner_coldkey"), ToValue::to_value(&
+                                self.owner_coldkey)), (name("subnet_name"),
+                                ToValue::to_value(& self.subnet_name)),
+                                (name("token_symbol"), ToValue::to_value(& self
+                                .token_symbol)), (name("tempo"), ToValue::to_value(& self
+                                .tempo)), (name("last_step"), ToValue::to_value(& self
+                                .last_step)), (name("blocks_since_last_step"),
+                                ToValue::to_value(& self.blocks_since_last_step)),
+                                (name("emission"), ToValue::to_value(& self.emission)),
+                                (name("alpha_in"), ToValue::to_value(& self.alpha_in)),
+                                (name("alpha_out"), ToValue::to_value(& self.alpha_out)),
+                                (name("tao_in"), ToValue::to_value(& self.tao_in)),
+                                (name("alpha_out_emission"), ToValue::to_value(& self
+                                .alpha_out_emission)), (name("alpha_in_emission"),
+                                ToValue::to_value(& self.alpha_in_emission)),
+                                (name("tao_in_emission"), ToValue::to_value(& self
+                                .tao_in_emission)), (name("pending_alpha_emission"),
+                                ToValue::to_value(& self.pending_alpha_emission)),
+                                (name("pending_root_emission"), ToValue::to_value(& self
+                                .pending_root_emission)), (name("subnet_volume"),
+                                ToValue::to_value(& self.subnet_volume)),
+                                (name("network_registered_at"), ToValue::to_value(& self
+                                .network_registered_at)), (name("subnet_identity"),
+                                ToValue::to_value(& self.subnet_identity)),
+                                (name("moving_price"), ToValue::to_value(& self
+                                .moving_price))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod metagraph {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Metagraph<AccountId> {
                     #[codec(compact)]
@@ -5066,6 +13174,106 @@ pub mod runtime_types {
                         (AccountId, ::parity_scale_codec::Compact<u64>),
                     >,
                 }
+                #[cfg(feature = "values")]
+                impl<AccountId: ToValue> ToValue for Metagraph<AccountId> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("netuid"), ToValue::to_value(& self.netuid)),
+                                (name("name"), ToValue::to_value(& self.name)),
+                                (name("symbol"), ToValue::to_value(& self.symbol)),
+                                (name("identity"), ToValue::to_value(& self.identity)),
+                                (name("network_registered_at"), ToValue::to_value(& self
+                                .network_registered_at)), (name("owner_hotkey"),
+                                ToValue::to_value(& self.owner_hotkey)),
+                                (name("owner_coldkey"), ToValue::to_value(& self
+                                .owner_coldkey)), (name("block"), ToValue::to_value(& self
+                                .block)), (name("tempo"), ToValue::to_value(& self.tempo)),
+                                (name("last_step"), ToValue::to_value(& self.last_step)),
+                                (name("blocks_since_last_step"), ToValue::to_value(& self
+                                .blocks_since_last_step)), (name("subnet_emission"),
+                                ToValue::to_value(& self.subnet_emission)),
+                                (name("alpha_in"), ToValue::to_value(& self.alpha_in)),
+                                (name("alpha_out"), ToValue::to_value(& self.alpha_out)),
+                                (name("tao_in"), ToValue::to_value(& self.tao_in)),
+                                (name("alpha_out_emission"), ToValue::to_value(& self
+                                .alpha_out_emission)), (name("alpha_in_emission"),
+                                ToValue::to_value(& self.alpha_in_emission)),
+                                (name("tao_in_emission"), ToValue::to_value(& self
+                                .tao_in_emission)), (name("pending_alpha_emission"),
+                                ToValue::to_value(& self.pending_alpha_emission)),
+                                (name("pending_root_emission"), ToValue::to_value(& self
+                                .pending_root_emission)), (name("subnet_volume"),
+                                ToValue::to_value(& self.subnet_volume)),
+                                (name("moving_price"), ToValue::to_value(& self
+                                .moving_price)), (name("rho"), ToValue::to_value(& self
+                                .rho)), (name("kappa"), ToValue::to_value(& self.kappa)),
+                                (name("min_allowed_weights"), ToValue::to_value(& self
+                                .min_allowed_weights)), (name("max_weights_limit"),
+                                ToValue::to_value(& self.max_weights_limit)),
+                                (name("weights_version"), ToValue::to_value(& self
+                                .weights_version)), (name("weights_rate_limit"),
+                                ToValue::to_value(& self.weights_rate_limit)),
+                                (name("activity_cutoff"), ToValue::to_value(& self
+                                .activity_cutoff)), (name("max_validators"),
+                                ToValue::to_value(& self.max_validators)),
+                                (name("num_uids"), ToValue::to_value(& self.num_uids)),
+                                (name("max_uids"), ToValue::to_value(& self.max_uids)),
+                                (name("burn"), ToValue::to_value(& self.burn)),
+                                (name("difficulty"), ToValue::to_value(& self.difficulty)),
+                                (name("registration_allowed"), ToValue::to_value(& self
+                                .registration_allowed)), (name("pow_registration_allowed"),
+                                ToValue::to_value(& self.pow_registration_allowed)),
+                                (name("immunity_period"), ToValue::to_value(& self
+                                .immunity_period)), (name("min_difficulty"),
+                                ToValue::to_value(& self.min_difficulty)),
+                                (name("max_difficulty"), ToValue::to_value(& self
+                                .max_difficulty)), (name("min_burn"), ToValue::to_value(&
+                                self.min_burn)), (name("max_burn"), ToValue::to_value(& self
+                                .max_burn)), (name("adjustment_alpha"), ToValue::to_value(&
+                                self.adjustment_alpha)), (name("adjustment_interval"),
+                                ToValue::to_value(& self.adjustment_interval)),
+                                (name("target_regs_per_interval"), ToValue::to_value(& self
+                                .target_regs_per_interval)), (name("max_regs_per_block"),
+                                ToValue::to_value(& self.max_regs_per_block)),
+                                (name("serving_rate_limit"), ToValue::to_value(& self
+                                .serving_rate_limit)),
+                                (name("commit_reveal_weights_enabled"), ToValue::to_value(&
+                                self.commit_reveal_weights_enabled)),
+                                (name("commit_reveal_period"), ToValue::to_value(& self
+                                .commit_reveal_period)), (name("liquid_alpha_enabled"),
+                                ToValue::to_value(& self.liquid_alpha_enabled)),
+                                (name("alpha_high"), ToValue::to_value(& self.alpha_high)),
+                                (name("alpha_low"), ToValue::to_value(& self.alpha_low)),
+                                (name("bonds_moving_avg"), ToValue::to_value(& self
+                                .bonds_moving_avg)), (name("hotkeys"), ToValue::to_value(&
+                                self.hotkeys)), (name("coldkeys"), ToValue::to_value(& self
+                                .coldkeys)), (name("identities"), ToValue::to_value(& self
+                                .identities)), (name("axons"), ToValue::to_value(& self
+                                .axons)), (name("active"), ToValue::to_value(& self
+                                .active)), (name("validator_permit"), ToValue::to_value(&
+                                self.validator_permit)), (name("pruning_score"),
+                                ToValue::to_value(& self.pruning_score)),
+                                (name("last_update"), ToValue::to_value(& self
+                                .last_update)), (name("emission"), ToValue::to_value(& self
+                                .emission)), (name("dividends"), ToValue::to_value(& self
+                                .dividends)), (name("incentives"), ToValue::to_value(& self
+                                .incentives)), (name("consensus"), ToValue::to_value(& self
+                                .consensus)), (name("trust"), ToValue::to_value(& self
+                                .trust)), (name("rank"), ToValue::to_value(& self.rank)),
+                                (name("block_at_registration"), ToValue::to_value(& self
+                                .block_at_registration)), (name("alpha_stake"),
+                                ToValue::to_value(& self.alpha_stake)), (name("tao_stake"),
+                                ToValue::to_value(& self.tao_stake)), (name("total_stake"),
+                                ToValue::to_value(& self.total_stake)),
+                                (name("tao_dividends_per_hotkey"), ToValue::to_value(& self
+                                .tao_dividends_per_hotkey)),
+                                (name("alpha_dividends_per_hotkey"), ToValue::to_value(&
+                                self.alpha_dividends_per_hotkey))
+                            ],
+                        )
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct SelectiveMetagraph<AccountId> {
                     #[codec(compact)]
@@ -5178,9 +13386,112 @@ pub mod runtime_types {
                         Vec<(AccountId, Vec<::parity_scale_codec::Compact<u8>>)>,
                     >,
                 }
+                #[cfg(feature = "values")]
+                impl<AccountId: ToValue> ToValue for SelectiveMetagraph<AccountId> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("netuid"), ToValue::to_value(& self.netuid)),
+                                (name("name"), ToValue::to_value(& self.name)),
+                                (name("symbol"), ToValue::to_value(& self.symbol)),
+                                (name("identity"), ToValue::to_value(& self.identity)),
+                                (name("network_registered_at"), ToValue::to_value(& self
+                                .network_registered_at)), (name("owner_hotkey"),
+                                ToValue::to_value(& self.owner_hotkey)),
+                                (name("owner_coldkey"), ToValue::to_value(& self
+                                .owner_coldkey)), (name("block"), ToValue::to_value(& self
+                                .block)), (name("tempo"), ToValue::to_value(& self.tempo)),
+                                (name("last_step"), ToValue::to_value(& self.last_step)),
+                                (name("blocks_since_last_step"), ToValue::to_value(& self
+                                .blocks_since_last_step)), (name("subnet_emission"),
+                                ToValue::to_value(& self.subnet_emission)),
+                                (name("alpha_in"), ToValue::to_value(& self.alpha_in)),
+                                (name("alpha_out"), ToValue::to_value(& self.alpha_out)),
+                                (name("tao_in"), ToValue::to_value(& self.tao_in)),
+                                (name("alpha_out_emission"), ToValue::to_value(& self
+                                .alpha_out_emission)), (name("alpha_in_emission"),
+                                ToValue::to_value(& self.alpha_in_emission)),
+                                (name("tao_in_emission"), ToValue::to_value(& self
+                                .tao_in_emission)), (name("pending_alpha_emission"),
+                                ToValue::to_value(& self.pending_alpha_emission)),
+                                (name("pending_root_emission"), ToValue::to_value(& self
+                                .pending_root_emission)), (name("subnet_volume"),
+                                ToValue::to_value(& self.subnet_volume)),
+                                (name("moving_price"), ToValue::to_value(& self
+                                .moving_price)), (name("rho"), ToValue::to_value(& self
+                                .rho)), (name("kappa"), ToValue::to_value(& self.kappa)),
+                                (name("min_allowed_weights"), ToValue::to_value(& self
+                                .min_allowed_weights)), (name("max_weights_limit"),
+                                ToValue::to_value(& self.max_weights_limit)),
+                                (name("weights_version"), ToValue::to_value(& self
+                                .weights_version)), (name("weights_rate_limit"),
+                                ToValue::to_value(& self.weights_rate_limit)),
+                                (name("activity_cutoff"), ToValue::to_value(& self
+                                .activity_cutoff)), (name("max_validators"),
+                                ToValue::to_value(& self.max_validators)),
+                                (name("num_uids"), ToValue::to_value(& self.num_uids)),
+                                (name("max_uids"), ToValue::to_value(& self.max_uids)),
+                                (name("burn"), ToValue::to_value(& self.burn)),
+                                (name("difficulty"), ToValue::to_value(& self.difficulty)),
+                                (name("registration_allowed"), ToValue::to_value(& self
+                                .registration_allowed)), (name("pow_registration_allowed"),
+                                ToValue::to_value(& self.pow_registration_allowed)),
+                                (name("immunity_period"), ToValue::to_value(& self
+                                .immunity_period)), (name("min_difficulty"),
+                                ToValue::to_value(& self.min_difficulty)),
+                                (name("max_difficulty"), ToValue::to_value(& self
+                                .max_difficulty)), (name("min_burn"), ToValue::to_value(&
+                                self.min_burn)), (name("max_burn"), ToValue::to_value(& self
+                                .max_burn)), (name("adjustment_alpha"), ToValue::to_value(&
+                                self.adjustment_alpha)), (name("adjustment_interval"),
+                                ToValue::to_value(& self.adjustment_interval)),
+                                (name("target_regs_per_interval"), ToValue::to_value(& self
+                                .target_regs_per_interval)), (name("max_regs_per_block"),
+                                ToValue::to_value(& self.max_regs_per_block)),
+                                (name("serving_rate_limit"), ToValue::to_value(& self
+                                .serving_rate_limit)),
+                                (name("commit_reveal_weights_enabled"), ToValue::to_value(&
+                                self.commit_reveal_weights_enabled)),
+                                (name("commit_reveal_period"), ToValue::to_value(& self
+                                .commit_reveal_period)), (name("liquid_alpha_enabled"),
+                                ToValue::to_value(& self.liquid_alpha_enabled)),
+                                (name("alpha_high"), ToValue::to_value(& self.alpha_high)),
+                                (name("alpha_low"), ToValue::to_value(& self.alpha_low)),
+                                (name("bonds_moving_avg"), ToValue::to_value(& self
+                                .bonds_moving_avg)), (name("hotkeys"), ToValue::to_value(&
+                                self.hotkeys)), (name("coldkeys"), ToValue::to_value(& self
+                                .coldkeys)), (name("identities"), ToValue::to_value(& self
+                                .identities)), (name("axons"), ToValue::to_value(& self
+                                .axons)), (name("active"), ToValue::to_value(& self
+                                .active)), (name("validator_permit"), ToValue::to_value(&
+                                self.validator_permit)), (name("pruning_score"),
+                                ToValue::to_value(& self.pruning_score)),
+                                (name("last_update"), ToValue::to_value(& self
+                                .last_update)), (name("emission"), ToValue::to_value(& self
+                                .emission)), (name("dividends"), ToValue::to_value(& self
+                                .dividends)), (name("incentives"), ToValue::to_value(& self
+                                .incentives)), (name("consensus"), ToValue::to_value(& self
+                                .consensus)), (name("trust"), ToValue::to_value(& self
+                                .trust)), (name("rank"), ToValue::to_value(& self.rank)),
+                                (name("block_at_registration"), ToValue::to_value(& self
+                                .block_at_registration)), (name("alpha_stake"),
+                                ToValue::to_value(& self.alpha_stake)), (name("tao_stake"),
+                                ToValue::to_value(& self.tao_stake)), (name("total_stake"),
+                                ToValue::to_value(& self.total_stake)),
+                                (name("tao_dividends_per_hotkey"), ToValue::to_value(& self
+                                .tao_dividends_per_hotkey)),
+                                (name("alpha_dividends_per_hotkey"), ToValue::to_value(&
+                                self.alpha_dividends_per_hotkey)), (name("validators"),
+                                ToValue::to_value(& self.validators)), (name("commitments"),
+                                ToValue::to_value(& self.commitments))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod neuron_info {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct NeuronInfo<AccountId> {
                     pub hotkey: AccountId,
@@ -5225,6 +13536,37 @@ pub mod runtime_types {
                     #[codec(compact)]
                     pub pruning_score: u16,
                 }
+                #[cfg(feature = "values")]
+                impl<AccountId: ToValue> ToValue for NeuronInfo<AccountId> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("hotkey"), ToValue::to_value(& self.hotkey)),
+                                (name("coldkey"), ToValue::to_value(& self.coldkey)),
+                                (name("uid"), ToValue::to_value(& self.uid)),
+                                (name("netuid"), ToValue::to_value(& self.netuid)),
+                                (name("active"), ToValue::to_value(& self.active)),
+                                (name("axon_info"), ToValue::to_value(& self.axon_info)),
+                                (name("prometheus_info"), ToValue::to_value(& self
+                                .prometheus_info)), (name("stake"), ToValue::to_value(& self
+                                .stake)), (name("rank"), ToValue::to_value(& self.rank)),
+                                (name("emission"), ToValue::to_value(& self.emission)),
+                                (name("incentive"), ToValue::to_value(& self.incentive)),
+                                (name("consensus"), ToValue::to_value(& self.consensus)),
+                                (name("trust"), ToValue::to_value(& self.trust)),
+                                (name("validator_trust"), ToValue::to_value(& self
+                                .validator_trust)), (name("dividends"), ToValue::to_value(&
+                                self.dividends)), (name("last_update"), ToValue::to_value(&
+                                self.last_update)), (name("validator_permit"),
+                                ToValue::to_value(& self.validator_permit)),
+                                (name("weights"), ToValue::to_value(& self.weights)),
+                                (name("bonds"), ToValue::to_value(& self.bonds)),
+                                (name("pruning_score"), ToValue::to_value(& self
+                                .pruning_score))
+                            ],
+                        )
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct NeuronInfoLite<AccountId> {
                     pub hotkey: AccountId,
@@ -5257,9 +13599,39 @@ pub mod runtime_types {
                     #[codec(compact)]
                     pub pruning_score: u16,
                 }
+                #[cfg(feature = "values")]
+                impl<AccountId: ToValue> ToValue for NeuronInfoLite<AccountId> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("hotkey"), ToValue::to_value(& self.hotkey)),
+                                (name("coldkey"), ToValue::to_value(& self.coldkey)),
+                                (name("uid"), ToValue::to_value(& self.uid)),
+                                (name("netuid"), ToValue::to_value(& self.netuid)),
+                                (name("active"), ToValue::to_value(& self.active)),
+                                (name("axon_info"), ToValue::to_value(& self.axon_info)),
+                                (name("prometheus_info"), ToValue::to_value(& self
+                                .prometheus_info)), (name("stake"), ToValue::to_value(& self
+                                .stake)), (name("rank"), ToValue::to_value(& self.rank)),
+                                (name("emission"), ToValue::to_value(& self.emission)),
+                                (name("incentive"), ToValue::to_value(& self.incentive)),
+                                (name("consensus"), ToValue::to_value(& self.consensus)),
+                                (name("trust"), ToValue::to_value(& self.trust)),
+                                (name("validator_trust"), ToValue::to_value(& self
+                                .validator_trust)), (name("dividends"), ToValue::to_value(&
+                                self.dividends)), (name("last_update"), ToValue::to_value(&
+                                self.last_update)), (name("validator_permit"),
+                                ToValue::to_value(& self.validator_permit)),
+                                (name("pruning_score"), ToValue::to_value(& self
+                                .pruning_score))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod show_subnet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct SubnetState<AccountId> {
                     #[codec(compact)]
@@ -5282,9 +13654,40 @@ pub mod runtime_types {
                     pub total_stake: Vec<::parity_scale_codec::Compact<u64>>,
                     pub emission_history: Vec<Vec<::parity_scale_codec::Compact<u64>>>,
                 }
+                #[cfg(feature = "values")]
+                impl<AccountId: ToValue> ToValue for SubnetState<AccountId> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("netuid"), ToValue::to_value(& self.netuid)),
+                                (name("hotkeys"), ToValue::to_value(& self.hotkeys)),
+                                (name("coldkeys"), ToValue::to_value(& self.coldkeys)),
+                                (name("active"), ToValue::to_value(& self.active)),
+                                (name("validator_permit"), ToValue::to_value(& self
+                                .validator_permit)), (name("pruning_score"),
+                                ToValue::to_value(& self.pruning_score)),
+                                (name("last_update"), ToValue::to_value(& self
+                                .last_update)), (name("emission"), ToValue::to_value(& self
+                                .emission)), (name("dividends"), ToValue::to_value(& self
+                                .dividends)), (name("incentives"), ToValue::to_value(& self
+                                .incentives)), (name("consensus"), ToValue::to_value(& self
+                                .consensus)), (name("trust"), ToValue::to_value(& self
+                                .trust)), (name("rank"), ToValue::to_value(& self.rank)),
+                                (name("block_at_registration"), ToValue::to_value(& self
+                                .block_at_registration)), (name("alpha_stake"),
+                                ToValue::to_value(& self.alpha_stake)), (name("tao_stake"),
+                                ToValue::to_value(& self.tao_stake)), (name("total_stake"),
+                                ToValue::to_value(& self.total_stake)),
+                                (name("emission_history"), ToValue::to_value(& self
+                                .emission_history))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod stake_info {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct StakeInfo<AccountId> {
                     pub hotkey: AccountId,
@@ -5303,9 +13706,29 @@ pub mod runtime_types {
                     pub drain: u64,
                     pub is_registered: bool,
                 }
+                #[cfg(feature = "values")]
+                impl<AccountId: ToValue> ToValue for StakeInfo<AccountId> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("hotkey"), ToValue::to_value(& self.hotkey)),
+                                (name("coldkey"), ToValue::to_value(& self.coldkey)),
+                                (name("netuid"), ToValue::to_value(& self.netuid)),
+                                (name("stake"), ToValue::to_value(& self.stake)),
+                                (name("locked"), ToValue::to_value(& self.locked)),
+                                (name("emission"), ToValue::to_value(& self.emission)),
+                                (name("tao_emission"), ToValue::to_value(& self
+                                .tao_emission)), (name("drain"), ToValue::to_value(& self
+                                .drain)), (name("is_registered"), ToValue::to_value(& self
+                                .is_registered))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod subnet_info {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct SubnetHyperparams {
                     #[codec(compact)]
@@ -5362,6 +13785,53 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for SubnetHyperparams {
                     const TYPE_HASH: u128 = 0xc157b5981473d41f80160c6019a26e06;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for SubnetHyperparams {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("rho"), ToValue::to_value(& self.rho)),
+                                (name("kappa"), ToValue::to_value(& self.kappa)),
+                                (name("immunity_period"), ToValue::to_value(& self
+                                .immunity_period)), (name("min_allowed_weights"),
+                                ToValue::to_value(& self.min_allowed_weights)),
+                                (name("max_weights_limit"), ToValue::to_value(& self
+                                .max_weights_limit)), (name("tempo"), ToValue::to_value(&
+                                self.tempo)), (name("min_difficulty"), ToValue::to_value(&
+                                self.min_difficulty)), (name("max_difficulty"),
+                                ToValue::to_value(& self.max_difficulty)),
+                                (name("weights_version"), ToValue::to_value(& self
+                                .weights_version)), (name("weights_rate_limit"),
+                                ToValue::to_value(& self.weights_rate_limit)),
+                                (name("adjustment_interval"), ToValue::to_value(& self
+                                .adjustment_interval)), (name("activity_cutoff"),
+                                ToValue::to_value(& self.activity_cutoff)),
+                                (name("registration_allowed"), ToValue::to_value(& self
+                                .registration_allowed)), (name("target_regs_per_interval"),
+                                ToValue::to_value(& self.target_regs_per_interval)),
+                                (name("min_burn"), ToValue::to_value(& self.min_burn)),
+                                (name("max_burn"), ToValue::to_value(& self.max_burn)),
+                                (name("bonds_moving_avg"), ToValue::to_value(& self
+                                .bonds_moving_avg)), (name("max_regs_per_block"),
+                                ToValue::to_value(& self.max_regs_per_block)),
+                                (name("serving_rate_limit"), ToValue::to_value(& self
+                                .serving_rate_limit)), (name("max_validators"),
+                                ToValue::to_value(& self.max_validators)),
+                                (name("adjustment_alpha"), ToValue::to_value(& self
+                                .adjustment_alpha)), (name("difficulty"),
+                                ToValue::to_value(& self.difficulty)),
+                                (name("commit_reveal_period"), ToValue::to_value(& self
+                                .commit_reveal_period)),
+                                (name("commit_reveal_weights_enabled"), ToValue::to_value(&
+                                self.commit_reveal_weights_enabled)), (name("alpha_high"),
+                                ToValue::to_value(& self.alpha_high)), (name("alpha_low"),
+                                ToValue::to_value(& self.alpha_low)),
+                                (name("liquid_alpha_enabled"), ToValue::to_value(& self
+                                .liquid_alpha_enabled))
+                            ],
+                        )
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct SubnetHyperparamsV2 {
@@ -5427,6 +13897,62 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for SubnetHyperparamsV2 {
                     const TYPE_HASH: u128 = 0x7855e953d95fad322ea2b580c2a0a4d0;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for SubnetHyperparamsV2 {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("rho"), ToValue::to_value(& self.rho)),
+                                (name("kappa"), ToValue::to_value(& self.kappa)),
+                                (name("immunity_period"), ToValue::to_value(& self
+                                .immunity_period)), (name("min_allowed_weights"),
+                                ToValue::to_value(& self.min_allowed_weights)),
+                                (name("max_weights_limit"), ToValue::to_value(& self
+                                .max_weights_limit)), (name("tempo"), ToValue::to_value(&
+                                self.tempo)), (name("min_difficulty"), ToValue::to_value(&
+                                self.min_difficulty)), (name("max_difficulty"),
+                                ToValue::to_value(& self.max_difficulty)),
+                                (name("weights_version"), ToValue::to_value(& self
+                                .weights_version)), (name("weights_rate_limit"),
+                                ToValue::to_value(& self.weights_rate_limit)),
+                                (name("adjustment_interval"), ToValue::to_value(& self
+                                .adjustment_interval)), (name("activity_cutoff"),
+                                ToValue::to_value(& self.activity_cutoff)),
+                                (name("registration_allowed"), ToValue::to_value(& self
+                                .registration_allowed)), (name("target_regs_per_interval"),
+                                ToValue::to_value(& self.target_regs_per_interval)),
+                                (name("min_burn"), ToValue::to_value(& self.min_burn)),
+                                (name("max_burn"), ToValue::to_value(& self.max_burn)),
+                                (name("bonds_moving_avg"), ToValue::to_value(& self
+                                .bonds_moving_avg)), (name("max_regs_per_block"),
+                                ToValue::to_value(& self.max_regs_per_block)),
+                                (name("serving_rate_limit"), ToValue::to_value(& self
+                                .serving_rate_limit)), (name("max_validators"),
+                                ToValue::to_value(& self.max_validators)),
+                                (name("adjustment_alpha"), ToValue::to_value(& self
+                                .adjustment_alpha)), (name("difficulty"),
+                                ToValue::to_value(& self.difficulty)),
+                                (name("commit_reveal_period"), ToValue::to_value(& self
+                                .commit_reveal_period)),
+                                (name("commit_reveal_weights_enabled"), ToValue::to_value(&
+                                self.commit_reveal_weights_enabled)), (name("alpha_high"),
+                                ToValue::to_value(& self.alpha_high)), (name("alpha_low"),
+                                ToValue::to_value(& self.alpha_low)),
+                                (name("liquid_alpha_enabled"), ToValue::to_value(& self
+                                .liquid_alpha_enabled)), (name("alpha_sigmoid_steepness"),
+                                ToValue::to_value(& self.alpha_sigmoid_steepness)),
+                                (name("yuma_version"), ToValue::to_value(& self
+                                .yuma_version)), (name("subnet_is_active"),
+                                ToValue::to_value(& self.subnet_is_active)),
+                                (name("transfers_enabled"), ToValue::to_value(& self
+                                .transfers_enabled)), (name("bonds_reset_enabled"),
+                                ToValue::to_value(& self.bonds_reset_enabled)),
+                                (name("user_liquidity_enabled"), ToValue::to_value(& self
+                                .user_liquidity_enabled))
+                            ],
+                        )
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct SubnetInfo<AccountId> {
                     #[codec(compact)]
@@ -5463,6 +13989,38 @@ pub mod runtime_types {
                     #[codec(compact)]
                     pub burn: u64,
                     pub owner: AccountId,
+                }
+                #[cfg(feature = "values")]
+                impl<AccountId: ToValue> ToValue for SubnetInfo<AccountId> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("netuid"), ToValue::to_value(& self.netuid)),
+                                (name("rho"), ToValue::to_value(& self.rho)),
+                                (name("kappa"), ToValue::to_value(& self.kappa)),
+                                (name("difficulty"), ToValue::to_value(& self.difficulty)),
+                                (name("immunity_period"), ToValue::to_value(& self
+                                .immunity_period)), (name("max_allowed_validators"),
+                                ToValue::to_value(& self.max_allowed_validators)),
+                                (name("min_allowed_weights"), ToValue::to_value(& self
+                                .min_allowed_weights)), (name("max_weights_limit"),
+                                ToValue::to_value(& self.max_weights_limit)),
+                                (name("scaling_law_power"), ToValue::to_value(& self
+                                .scaling_law_power)), (name("subnetwork_n"),
+                                ToValue::to_value(& self.subnetwork_n)),
+                                (name("max_allowed_uids"), ToValue::to_value(& self
+                                .max_allowed_uids)), (name("blocks_since_last_step"),
+                                ToValue::to_value(& self.blocks_since_last_step)),
+                                (name("tempo"), ToValue::to_value(& self.tempo)),
+                                (name("network_modality"), ToValue::to_value(& self
+                                .network_modality)), (name("network_connect"),
+                                ToValue::to_value(& self.network_connect)),
+                                (name("emission_values"), ToValue::to_value(& self
+                                .emission_values)), (name("burn"), ToValue::to_value(& self
+                                .burn)), (name("owner"), ToValue::to_value(& self.owner))
+                            ],
+                        )
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct SubnetInfov2<AccountId> {
@@ -5504,11 +14062,45 @@ pub mod runtime_types {
                         super::super::super::super::runtime_types::pallet_subtensor::pallet::SubnetIdentityV3,
                     >,
                 }
+                #[cfg(feature = "values")]
+                impl<AccountId: ToValue> ToValue for SubnetInfov2<AccountId> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("netuid"), ToValue::to_value(& self.netuid)),
+                                (name("rho"), ToValue::to_value(& self.rho)),
+                                (name("kappa"), ToValue::to_value(& self.kappa)),
+                                (name("difficulty"), ToValue::to_value(& self.difficulty)),
+                                (name("immunity_period"), ToValue::to_value(& self
+                                .immunity_period)), (name("max_allowed_validators"),
+                                ToValue::to_value(& self.max_allowed_validators)),
+                                (name("min_allowed_weights"), ToValue::to_value(& self
+                                .min_allowed_weights)), (name("max_weights_limit"),
+                                ToValue::to_value(& self.max_weights_limit)),
+                                (name("scaling_law_power"), ToValue::to_value(& self
+                                .scaling_law_power)), (name("subnetwork_n"),
+                                ToValue::to_value(& self.subnetwork_n)),
+                                (name("max_allowed_uids"), ToValue::to_value(& self
+                                .max_allowed_uids)), (name("blocks_since_last_step"),
+                                ToValue::to_value(& self.blocks_since_last_step)),
+                                (name("tempo"), ToValue::to_value(& self.tempo)),
+                                (name("network_modality"), ToValue::to_value(& self
+                                .network_modality)), (name("network_connect"),
+                                ToValue::to_value(& self.network_connect)),
+                                (name("emission_value"), ToValue::to_value(& self
+                                .emission_value)), (name("burn"), ToValue::to_value(& self
+                                .burn)), (name("owner"), ToValue::to_value(& self.owner)),
+                                (name("identity"), ToValue::to_value(& self.identity))
+                            ],
+                        )
+                    }
+                }
             }
         }
         pub mod subnets {
             pub mod leasing {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct SubnetLease<AccountId, BlockNumber, Balance> {
                     pub beneficiary: AccountId,
@@ -5519,19 +14111,45 @@ pub mod runtime_types {
                     pub netuid: u16,
                     pub cost: Balance,
                 }
+                #[cfg(feature = "values")]
+                impl<AccountId: ToValue, BlockNumber: ToValue, Balance: ToValue> ToValue
+                for SubnetLease<AccountId, BlockNumber, Balance> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("beneficiary"), ToValue::to_value(& self
+                                .beneficiary)), (name("coldkey"), ToValue::to_value(& self
+                                .coldkey)), (name("hotkey"), ToValue::to_value(& self
+                                .hotkey)), (name("emissions_share"), ToValue::to_value(&
+                                self.emissions_share)), (name("end_block"),
+                                ToValue::to_value(& self.end_block)), (name("netuid"),
+                                ToValue::to_value(& self.netuid)), (name("cost"),
+                                ToValue::to_value(& self.cost))
+                            ],
+                        )
+                    }
+                }
             }
         }
         pub mod transaction_extension {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SubtensorTransactionExtension;
             impl ::ferroscale_runtime_types::TypeHash for SubtensorTransactionExtension {
                 const TYPE_HASH: u128 = 0x2ea0b498788f5d460c7c8eae8062a72d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for SubtensorTransactionExtension {
+                fn to_value(&self) -> Value {
+                    Value::Null
+                }
+            }
         }
         pub mod utils {
             pub mod rate_limiting {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Hyperparameter {
                     #[codec(index = 0u8)]
@@ -5590,16 +14208,83 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Hyperparameter {
                     const TYPE_HASH: u128 = 0x88224a672d99f9524872fa3a64c67153;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Hyperparameter {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Unknown => Value::Str(name("Unknown")),
+                            Self::ServingRateLimit => {
+                                Value::Str(name("ServingRateLimit"))
+                            }
+                            Self::MaxDifficulty => Value::Str(name("MaxDifficulty")),
+                            Self::AdjustmentAlpha => Value::Str(name("AdjustmentAlpha")),
+                            Self::MaxWeightLimit => Value::Str(name("MaxWeightLimit")),
+                            Self::ImmunityPeriod => Value::Str(name("ImmunityPeriod")),
+                            Self::MinAllowedWeights => {
+                                Value::Str(name("MinAllowedWeights"))
+                            }
+                            Self::Kappa => Value::Str(name("Kappa")),
+                            Self::Rho => Value::Str(name("Rho")),
+                            Self::ActivityCutoff => Value::Str(name("ActivityCutoff")),
+                            Self::PowRegistrationAllowed => {
+                                Value::Str(name("PowRegistrationAllowed"))
+                            }
+                            Self::MinBurn => Value::Str(name("MinBurn")),
+                            Self::MaxBurn => Value::Str(name("MaxBurn")),
+                            Self::BondsMovingAverage => {
+                                Value::Str(name("BondsMovingAverage"))
+                            }
+                            Self::BondsPenalty => Value::Str(name("BondsPenalty")),
+                            Self::CommitRevealEnabled => {
+                                Value::Str(name("CommitRevealEnabled"))
+                            }
+                            Self::LiquidAlphaEnabled => {
+                                Value::Str(name("LiquidAlphaEnabled"))
+                            }
+                            Self::AlphaValues => Value::Str(name("AlphaValues")),
+                            Self::WeightCommitInterval => {
+                                Value::Str(name("WeightCommitInterval"))
+                            }
+                            Self::TransferEnabled => Value::Str(name("TransferEnabled")),
+                            Self::AlphaSigmoidSteepness => {
+                                Value::Str(name("AlphaSigmoidSteepness"))
+                            }
+                            Self::Yuma3Enabled => Value::Str(name("Yuma3Enabled")),
+                            Self::BondsResetEnabled => {
+                                Value::Str(name("BondsResetEnabled"))
+                            }
+                            Self::ImmuneNeuronLimit => {
+                                Value::Str(name("ImmuneNeuronLimit"))
+                            }
+                            Self::RecycleOrBurn => Value::Str(name("RecycleOrBurn")),
+                            Self::MaxAllowedUids => Value::Str(name("MaxAllowedUids")),
+                        }
+                    }
+                }
             }
         }
     }
     pub mod pallet_subtensor_proxy {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Announcement<AccountId, Hash, BlockNumber> {
             pub real: AccountId,
             pub call_hash: Hash,
             pub height: BlockNumber,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Hash: ToValue, BlockNumber: ToValue> ToValue
+        for Announcement<AccountId, Hash, BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("real"), ToValue::to_value(& self.real)),
+                        (name("call_hash"), ToValue::to_value(& self.call_hash)),
+                        (name("height"), ToValue::to_value(& self.height))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum DepositKind {
@@ -5611,14 +14296,37 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for DepositKind {
             const TYPE_HASH: u128 = 0xd07eddc0ee92b84dd47ad27cf12ca62d;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for DepositKind {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Proxies => Value::Str(name("Proxies")),
+                    Self::Announcements => Value::Str(name("Announcements")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ProxyDefinition<AccountId, ProxyType, BlockNumber> {
             pub delegate: AccountId,
             pub proxy_type: ProxyType,
             pub delay: BlockNumber,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, ProxyType: ToValue, BlockNumber: ToValue> ToValue
+        for ProxyDefinition<AccountId, ProxyType, BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("delegate"), ToValue::to_value(& self.delegate)),
+                        (name("proxy_type"), ToValue::to_value(& self.proxy_type)),
+                        (name("delay"), ToValue::to_value(& self.delay))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -5720,6 +14428,135 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xde12b3dd8d2aabf15b426f92cb3289c2;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::proxy {
+                            real: ref f0,
+                            force_proxy_type: ref f1,
+                            call: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("proxy"), Value::Dict(vec![(name("real"),
+                                    ToValue::to_value(f0)), (name("force_proxy_type"),
+                                    ToValue::to_value(f1)), (name("call"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::add_proxy {
+                            delegate: ref f0,
+                            proxy_type: ref f1,
+                            delay: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("add_proxy"), Value::Dict(vec![(name("delegate"),
+                                    ToValue::to_value(f0)), (name("proxy_type"),
+                                    ToValue::to_value(f1)), (name("delay"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::remove_proxy {
+                            delegate: ref f0,
+                            proxy_type: ref f1,
+                            delay: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_proxy"), Value::Dict(vec![(name("delegate"),
+                                    ToValue::to_value(f0)), (name("proxy_type"),
+                                    ToValue::to_value(f1)), (name("delay"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::remove_proxies => Value::Str(name("remove_proxies")),
+                        Self::create_pure {
+                            proxy_type: ref f0,
+                            delay: ref f1,
+                            index: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("create_pure"), Value::Dict(vec![(name("proxy_type"),
+                                    ToValue::to_value(f0)), (name("delay"),
+                                    ToValue::to_value(f1)), (name("index"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::kill_pure {
+                            spawner: ref f0,
+                            proxy_type: ref f1,
+                            index: ref f2,
+                            height: ref f3,
+                            ext_index: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill_pure"), Value::Dict(vec![(name("spawner"),
+                                    ToValue::to_value(f0)), (name("proxy_type"),
+                                    ToValue::to_value(f1)), (name("index"),
+                                    ToValue::to_value(f2)), (name("height"),
+                                    ToValue::to_value(f3)), (name("ext_index"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::announce { real: ref f0, call_hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("announce"), Value::Dict(vec![(name("real"),
+                                    ToValue::to_value(f0)), (name("call_hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remove_announcement { real: ref f0, call_hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_announcement"),
+                                    Value::Dict(vec![(name("real"), ToValue::to_value(f0)),
+                                    (name("call_hash"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::reject_announcement {
+                            delegate: ref f0,
+                            call_hash: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reject_announcement"),
+                                    Value::Dict(vec![(name("delegate"), ToValue::to_value(f0)),
+                                    (name("call_hash"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::proxy_announced {
+                            delegate: ref f0,
+                            real: ref f1,
+                            force_proxy_type: ref f2,
+                            call: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("proxy_announced"),
+                                    Value::Dict(vec![(name("delegate"), ToValue::to_value(f0)),
+                                    (name("real"), ToValue::to_value(f1)),
+                                    (name("force_proxy_type"), ToValue::to_value(f2)),
+                                    (name("call"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::poke_deposit => Value::Str(name("poke_deposit")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -5745,6 +14582,27 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xce89867ec6b947c4ec66103a3ee6ccfd;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooMany => Value::Str(name("TooMany")),
+                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::NotProxy => Value::Str(name("NotProxy")),
+                        Self::Unproxyable => Value::Str(name("Unproxyable")),
+                        Self::Duplicate => Value::Str(name("Duplicate")),
+                        Self::NoPermission => Value::Str(name("NoPermission")),
+                        Self::Unannounced => Value::Str(name("Unannounced")),
+                        Self::NoSelfProxy => Value::Str(name("NoSelfProxy")),
+                        Self::AnnouncementDepositInvariantViolated => {
+                            Value::Str(name("AnnouncementDepositInvariantViolated"))
+                        }
+                        Self::InvalidDerivedAccountId => {
+                            Value::Str(name("InvalidDerivedAccountId"))
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -5800,12 +14658,122 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x3ac4a0550bb59dbdb29d9314930eed04;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::ProxyExecuted { result: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ProxyExecuted"), Value::Dict(vec![(name("result"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::PureCreated {
+                            pure: ref f0,
+                            who: ref f1,
+                            proxy_type: ref f2,
+                            disambiguation_index: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PureCreated"), Value::Dict(vec![(name("pure"),
+                                    ToValue::to_value(f0)), (name("who"),
+                                    ToValue::to_value(f1)), (name("proxy_type"),
+                                    ToValue::to_value(f2)), (name("disambiguation_index"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::PureKilled {
+                            pure: ref f0,
+                            spawner: ref f1,
+                            proxy_type: ref f2,
+                            disambiguation_index: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PureKilled"), Value::Dict(vec![(name("pure"),
+                                    ToValue::to_value(f0)), (name("spawner"),
+                                    ToValue::to_value(f1)), (name("proxy_type"),
+                                    ToValue::to_value(f2)), (name("disambiguation_index"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Announced {
+                            real: ref f0,
+                            proxy: ref f1,
+                            call_hash: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Announced"), Value::Dict(vec![(name("real"),
+                                    ToValue::to_value(f0)), (name("proxy"),
+                                    ToValue::to_value(f1)), (name("call_hash"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ProxyAdded {
+                            delegator: ref f0,
+                            delegatee: ref f1,
+                            proxy_type: ref f2,
+                            delay: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ProxyAdded"), Value::Dict(vec![(name("delegator"),
+                                    ToValue::to_value(f0)), (name("delegatee"),
+                                    ToValue::to_value(f1)), (name("proxy_type"),
+                                    ToValue::to_value(f2)), (name("delay"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::ProxyRemoved {
+                            delegator: ref f0,
+                            delegatee: ref f1,
+                            proxy_type: ref f2,
+                            delay: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ProxyRemoved"), Value::Dict(vec![(name("delegator"),
+                                    ToValue::to_value(f0)), (name("delegatee"),
+                                    ToValue::to_value(f1)), (name("proxy_type"),
+                                    ToValue::to_value(f2)), (name("delay"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::DepositPoked {
+                            who: ref f0,
+                            kind: ref f1,
+                            old_deposit: ref f2,
+                            new_deposit: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositPoked"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("kind"),
+                                    ToValue::to_value(f1)), (name("old_deposit"),
+                                    ToValue::to_value(f2)), (name("new_deposit"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_subtensor_swap {
         pub mod pallet {
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -5836,6 +14804,82 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xf12d8d87653a68bdab94d58936e24295;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::set_fee_rate { netuid: ref f0, rate: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_fee_rate"), Value::Dict(vec![(name("netuid"),
+                                        ToValue::to_value(f0)), (name("rate"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::toggle_user_liquidity {
+                                netuid: ref f0,
+                                enable: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("toggle_user_liquidity"),
+                                        Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                        (name("enable"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::add_liquidity {
+                                hotkey: ref f0,
+                                netuid: ref f1,
+                                tick_low: ref f2,
+                                tick_high: ref f3,
+                                liquidity: ref f4,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("add_liquidity"), Value::Dict(vec![(name("hotkey"),
+                                        ToValue::to_value(f0)), (name("netuid"),
+                                        ToValue::to_value(f1)), (name("tick_low"),
+                                        ToValue::to_value(f2)), (name("tick_high"),
+                                        ToValue::to_value(f3)), (name("liquidity"),
+                                        ToValue::to_value(f4))]))
+                                    ],
+                                )
+                            }
+                            Self::remove_liquidity {
+                                hotkey: ref f0,
+                                netuid: ref f1,
+                                position_id: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("remove_liquidity"), Value::Dict(vec![(name("hotkey"),
+                                        ToValue::to_value(f0)), (name("netuid"),
+                                        ToValue::to_value(f1)), (name("position_id"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::modify_position {
+                                hotkey: ref f0,
+                                netuid: ref f1,
+                                position_id: ref f2,
+                                liquidity_delta: ref f3,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("modify_position"), Value::Dict(vec![(name("hotkey"),
+                                        ToValue::to_value(f0)), (name("netuid"),
+                                        ToValue::to_value(f1)), (name("position_id"),
+                                        ToValue::to_value(f2)), (name("liquidity_delta"),
+                                        ToValue::to_value(f3))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -5870,6 +14914,51 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x9efe8c5795ae660c1520e1b4511b057a;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::FeeRateTooHigh => Value::Str(name("FeeRateTooHigh")),
+                            Self::InsufficientInputAmount => {
+                                Value::Str(name("InsufficientInputAmount"))
+                            }
+                            Self::InsufficientLiquidity => {
+                                Value::Str(name("InsufficientLiquidity"))
+                            }
+                            Self::PriceLimitExceeded => {
+                                Value::Str(name("PriceLimitExceeded"))
+                            }
+                            Self::InsufficientBalance => {
+                                Value::Str(name("InsufficientBalance"))
+                            }
+                            Self::LiquidityNotFound => {
+                                Value::Str(name("LiquidityNotFound"))
+                            }
+                            Self::InvalidTickRange => {
+                                Value::Str(name("InvalidTickRange"))
+                            }
+                            Self::MaxPositionsExceeded => {
+                                Value::Str(name("MaxPositionsExceeded"))
+                            }
+                            Self::TooManySwapSteps => {
+                                Value::Str(name("TooManySwapSteps"))
+                            }
+                            Self::InvalidLiquidityValue => {
+                                Value::Str(name("InvalidLiquidityValue"))
+                            }
+                            Self::ReservesTooLow => Value::Str(name("ReservesTooLow")),
+                            Self::MechanismDoesNotExist => {
+                                Value::Str(name("MechanismDoesNotExist"))
+                            }
+                            Self::UserLiquidityDisabled => {
+                                Value::Str(name("UserLiquidityDisabled"))
+                            }
+                            Self::SubtokenDisabled => {
+                                Value::Str(name("SubtokenDisabled"))
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -5921,10 +15010,125 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x4e6bd4876a34fb9223025091ce384aae;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::FeeRateSet { netuid: ref f0, rate: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("FeeRateSet"), Value::Dict(vec![(name("netuid"),
+                                        ToValue::to_value(f0)), (name("rate"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::UserLiquidityToggled {
+                                netuid: ref f0,
+                                enable: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("UserLiquidityToggled"),
+                                        Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                        (name("enable"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::LiquidityAdded {
+                                coldkey: ref f0,
+                                hotkey: ref f1,
+                                netuid: ref f2,
+                                position_id: ref f3,
+                                liquidity: ref f4,
+                                tao: ref f5,
+                                alpha: ref f6,
+                                tick_low: ref f7,
+                                tick_high: ref f8,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("LiquidityAdded"), Value::Dict(vec![(name("coldkey"),
+                                        ToValue::to_value(f0)), (name("hotkey"),
+                                        ToValue::to_value(f1)), (name("netuid"),
+                                        ToValue::to_value(f2)), (name("position_id"),
+                                        ToValue::to_value(f3)), (name("liquidity"),
+                                        ToValue::to_value(f4)), (name("tao"),
+                                        ToValue::to_value(f5)), (name("alpha"),
+                                        ToValue::to_value(f6)), (name("tick_low"),
+                                        ToValue::to_value(f7)), (name("tick_high"),
+                                        ToValue::to_value(f8))]))
+                                    ],
+                                )
+                            }
+                            Self::LiquidityRemoved {
+                                coldkey: ref f0,
+                                hotkey: ref f1,
+                                netuid: ref f2,
+                                position_id: ref f3,
+                                liquidity: ref f4,
+                                tao: ref f5,
+                                alpha: ref f6,
+                                fee_tao: ref f7,
+                                fee_alpha: ref f8,
+                                tick_low: ref f9,
+                                tick_high: ref f10,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("LiquidityRemoved"),
+                                        Value::Dict(vec![(name("coldkey"), ToValue::to_value(f0)),
+                                        (name("hotkey"), ToValue::to_value(f1)), (name("netuid"),
+                                        ToValue::to_value(f2)), (name("position_id"),
+                                        ToValue::to_value(f3)), (name("liquidity"),
+                                        ToValue::to_value(f4)), (name("tao"),
+                                        ToValue::to_value(f5)), (name("alpha"),
+                                        ToValue::to_value(f6)), (name("fee_tao"),
+                                        ToValue::to_value(f7)), (name("fee_alpha"),
+                                        ToValue::to_value(f8)), (name("tick_low"),
+                                        ToValue::to_value(f9)), (name("tick_high"),
+                                        ToValue::to_value(f10))]))
+                                    ],
+                                )
+                            }
+                            Self::LiquidityModified {
+                                coldkey: ref f0,
+                                hotkey: ref f1,
+                                netuid: ref f2,
+                                position_id: ref f3,
+                                liquidity: ref f4,
+                                tao: ref f5,
+                                alpha: ref f6,
+                                fee_tao: ref f7,
+                                fee_alpha: ref f8,
+                                tick_low: ref f9,
+                                tick_high: ref f10,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("LiquidityModified"),
+                                        Value::Dict(vec![(name("coldkey"), ToValue::to_value(f0)),
+                                        (name("hotkey"), ToValue::to_value(f1)), (name("netuid"),
+                                        ToValue::to_value(f2)), (name("position_id"),
+                                        ToValue::to_value(f3)), (name("liquidity"),
+                                        ToValue::to_value(f4)), (name("tao"),
+                                        ToValue::to_value(f5)), (name("alpha"),
+                                        ToValue::to_value(f6)), (name("fee_tao"),
+                                        ToValue::to_value(f7)), (name("fee_alpha"),
+                                        ToValue::to_value(f8)), (name("tick_low"),
+                                        ToValue::to_value(f9)), (name("tick_high"),
+                                        ToValue::to_value(f10))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod position {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Position {
                 pub id: super::super::super::runtime_types::pallet_subtensor_swap::position::PositionId,
@@ -5938,14 +15142,37 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Position {
                 const TYPE_HASH: u128 = 0x0876e311d99a62837a1768a3cc2c14d3;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Position {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("id"), ToValue::to_value(& self.id)), (name("netuid"),
+                            ToValue::to_value(& self.netuid)), (name("tick_low"),
+                            ToValue::to_value(& self.tick_low)), (name("tick_high"),
+                            ToValue::to_value(& self.tick_high)), (name("liquidity"),
+                            ToValue::to_value(& self.liquidity)), (name("fees_tao"),
+                            ToValue::to_value(& self.fees_tao)), (name("fees_alpha"),
+                            ToValue::to_value(& self.fees_alpha))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PositionId(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for PositionId {
                 const TYPE_HASH: u128 = 0xa04406cf639bbfed49b51c14874321e8;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for PositionId {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod tick {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum LayerLevel {
                 #[codec(index = 0u8)]
@@ -5958,6 +15185,16 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for LayerLevel {
                 const TYPE_HASH: u128 = 0x70d82bfe8e0a2961e44a9515896189dc;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for LayerLevel {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Top => Value::Str(name("Top")),
+                        Self::Middle => Value::Str(name("Middle")),
+                        Self::Bottom => Value::Str(name("Bottom")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Tick {
                 pub liquidity_net: i128,
@@ -5968,15 +15205,37 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Tick {
                 const TYPE_HASH: u128 = 0xb7e30d9267a4e478ca0d72123bb2f811;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Tick {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("liquidity_net"), ToValue::to_value(& self
+                            .liquidity_net)), (name("liquidity_gross"),
+                            ToValue::to_value(& self.liquidity_gross)),
+                            (name("fees_out_tao"), ToValue::to_value(& self
+                            .fees_out_tao)), (name("fees_out_alpha"), ToValue::to_value(&
+                            self.fees_out_alpha))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct TickIndex(pub i32);
             impl ::ferroscale_runtime_types::TypeHash for TickIndex {
                 const TYPE_HASH: u128 = 0x606160d5292d6b94571e97164e861e95;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for TickIndex {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod pallet_subtensor_swap_runtime_api {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SimSwapResult {
             pub tao_amount: u64,
@@ -5987,10 +15246,24 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for SimSwapResult {
             const TYPE_HASH: u128 = 0x188756b2e6eb670a46fcf43db475059b;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for SimSwapResult {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("tao_amount"), ToValue::to_value(& self.tao_amount)),
+                        (name("alpha_amount"), ToValue::to_value(& self.alpha_amount)),
+                        (name("tao_fee"), ToValue::to_value(& self.tao_fee)),
+                        (name("alpha_fee"), ToValue::to_value(& self.alpha_fee))
+                    ],
+                )
+            }
+        }
     }
     pub mod pallet_subtensor_utility {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -6052,6 +15325,85 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9d03033ad2b53169a3c64752477e7b85;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::batch { calls: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("batch"), Value::Dict(vec![(name("calls"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::as_derivative { index: ref f0, call: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("as_derivative"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("call"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::batch_all { calls: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("batch_all"), Value::Dict(vec![(name("calls"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::dispatch_as { as_origin: ref f0, call: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("dispatch_as"), Value::Dict(vec![(name("as_origin"),
+                                    ToValue::to_value(f0)), (name("call"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_batch { calls: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_batch"), Value::Dict(vec![(name("calls"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::with_weight { call: ref f0, weight: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("with_weight"), Value::Dict(vec![(name("call"),
+                                    ToValue::to_value(f0)), (name("weight"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::if_else { main: ref f0, fallback: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("if_else"), Value::Dict(vec![(name("main"),
+                                    ToValue::to_value(f0)), (name("fallback"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::dispatch_as_fallible {
+                            as_origin: ref f0,
+                            call: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("dispatch_as_fallible"),
+                                    Value::Dict(vec![(name("as_origin"), ToValue::to_value(f0)),
+                                    (name("call"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -6061,6 +15413,17 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xce5bcece2a3a6df24f6c372ff0db43b6;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooManyCalls => Value::Str(name("TooManyCalls")),
+                        Self::InvalidDerivedAccount => {
+                            Value::Str(name("InvalidDerivedAccount"))
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -6096,11 +15459,59 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x2460cc63345896e51d7727f98220d86b;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::BatchInterrupted { index: ref f0, error: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BatchInterrupted"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("error"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::BatchCompleted => Value::Str(name("BatchCompleted")),
+                        Self::BatchCompletedWithErrors => {
+                            Value::Str(name("BatchCompletedWithErrors"))
+                        }
+                        Self::ItemCompleted => Value::Str(name("ItemCompleted")),
+                        Self::ItemFailed { error: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ItemFailed"), Value::Dict(vec![(name("error"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::DispatchedAs { result: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DispatchedAs"), Value::Dict(vec![(name("result"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::IfElseMainSuccess => Value::Str(name("IfElseMainSuccess")),
+                        Self::IfElseFallbackCalled { main_error: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IfElseFallbackCalled"),
+                                    Value::Dict(vec![(name("main_error"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_sudo {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -6139,6 +15550,48 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5eccb8bc665f47118dc59697b9840e65;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::sudo { call: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo"), Value::Dict(vec![(name("call"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_unchecked_weight { call: ref f0, weight: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_unchecked_weight"),
+                                    Value::Dict(vec![(name("call"), ToValue::to_value(f0)),
+                                    (name("weight"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_key { new: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_key"), Value::Dict(vec![(name("new"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_as { who: ref f0, call: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_as"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("call"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remove_key => Value::Str(name("remove_key")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -6146,6 +15599,14 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x19526a63eaa0159426710553863fec32;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::RequireSudo => Value::Str(name("RequireSudo")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -6174,11 +15635,45 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xcaa7f69177d422b4649331eea864f31d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Sudid { sudo_result: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Sudid"), Value::Dict(vec![(name("sudo_result"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::KeyChanged { old: ref f0, new: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("KeyChanged"), Value::Dict(vec![(name("old"),
+                                    ToValue::to_value(f0)), (name("new"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::KeyRemoved => Value::Str(name("KeyRemoved")),
+                        Self::SudoAsDone { sudo_result: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SudoAsDone"), Value::Dict(vec![(name("sudo_result"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_timestamp {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -6187,14 +15682,36 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set { now: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set"), Value::Dict(vec![(name("now"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_transaction_payment {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ChargeTransactionPayment(#[codec(compact)] pub u64);
         impl ::ferroscale_runtime_types::TypeHash for ChargeTransactionPayment {
             const TYPE_HASH: u128 = 0x4f10404f2901cd65c768ea02571d202e;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for ChargeTransactionPayment {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
@@ -6206,8 +15723,18 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Releases {
             const TYPE_HASH: u128 = 0x80ffa4fd46a6d0cf960827bfb10bb23f;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Releases {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V1Ancient => Value::Str(name("V1Ancient")),
+                    Self::V2 => Value::Str(name("V2")),
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -6220,9 +15747,31 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x8bf3a6a0509a073cd1f86618f3a5e881;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TransactionFeePaid {
+                            who: ref f0,
+                            actual_fee: ref f1,
+                            tip: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TransactionFeePaid"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("actual_fee"),
+                                    ToValue::to_value(f1)), (name("tip"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FeeDetails<Balance> {
                 pub inclusion_fee: Option<
@@ -6232,11 +15781,36 @@ pub mod runtime_types {
                 >,
                 pub tip: Balance,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for FeeDetails<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("inclusion_fee"), ToValue::to_value(& self
+                            .inclusion_fee)), (name("tip"), ToValue::to_value(& self
+                            .tip))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct InclusionFee<Balance> {
                 pub base_fee: Balance,
                 pub len_fee: Balance,
                 pub adjusted_weight_fee: Balance,
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for InclusionFee<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("base_fee"), ToValue::to_value(& self.base_fee)),
+                            (name("len_fee"), ToValue::to_value(& self.len_fee)),
+                            (name("adjusted_weight_fee"), ToValue::to_value(& self
+                            .adjusted_weight_fee))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct RuntimeDispatchInfo<Balance, Weight> {
@@ -6244,18 +15818,39 @@ pub mod runtime_types {
                 pub class: super::super::super::runtime_types::frame_support::dispatch::DispatchClass,
                 pub partial_fee: Balance,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, Weight: ToValue> ToValue
+            for RuntimeDispatchInfo<Balance, Weight> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("weight"), ToValue::to_value(& self.weight)),
+                            (name("class"), ToValue::to_value(& self.class)),
+                            (name("partial_fee"), ToValue::to_value(& self.partial_fee))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod primitive_types {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct U256(pub [u64; 4usize]);
         impl ::ferroscale_runtime_types::TypeHash for U256 {
             const TYPE_HASH: u128 = 0xe945ad319869b8991998e48966fe9a88;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for U256 {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
+        }
     }
     pub mod sp_arithmetic {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ArithmeticError {
             #[codec(index = 0u8)]
@@ -6268,30 +15863,66 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
             const TYPE_HASH: u128 = 0x008cb2a3d597c9b92f05b877e085c46c;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ArithmeticError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Underflow => Value::Str(name("Underflow")),
+                    Self::Overflow => Value::Str(name("Overflow")),
+                    Self::DivisionByZero => Value::Str(name("DivisionByZero")),
+                }
+            }
+        }
         pub mod fixed_point {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedU128(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
                 const TYPE_HASH: u128 = 0x17c6bf814d64622dd7b4e4f5fb852442;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for FixedU128 {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod per_things {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Perbill(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for Perbill {
                 const TYPE_HASH: u128 = 0xea38661ed519891b58df3736ff592d11;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Perbill {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Percent(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Percent {
                 const TYPE_HASH: u128 = 0x731b5e2a65bb015f1c4c471dfecc01fe;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Percent {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Permill(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for Permill {
                 const TYPE_HASH: u128 = 0xcd9a29b75460287f91b8264ae44aca45;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Permill {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
         }
     }
@@ -6299,16 +15930,24 @@ pub mod runtime_types {
         pub mod sr25519 {
             pub mod app_sr25519 {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(pub [u8; 32usize]);
                 impl ::ferroscale_runtime_types::TypeHash for Public {
                     const TYPE_HASH: u128 = 0x5e78e39e0378db6df550c96946498bf2;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Public {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
                 }
             }
         }
     }
     pub mod sp_consensus_babe {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum AllowedSlots {
             #[codec(index = 0u8)]
@@ -6320,6 +15959,20 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for AllowedSlots {
             const TYPE_HASH: u128 = 0xbabcbaea845b74aa0faa3019e95df98c;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for AllowedSlots {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::PrimarySlots => Value::Str(name("PrimarySlots")),
+                    Self::PrimaryAndSecondaryPlainSlots => {
+                        Value::Str(name("PrimaryAndSecondaryPlainSlots"))
+                    }
+                    Self::PrimaryAndSecondaryVRFSlots => {
+                        Value::Str(name("PrimaryAndSecondaryVRFSlots"))
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BabeConfiguration {
@@ -6335,6 +15988,21 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for BabeConfiguration {
             const TYPE_HASH: u128 = 0xd5722cf8a3e307cc2d1dbf3597c97567;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for BabeConfiguration {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("slot_duration"), ToValue::to_value(& self.slot_duration)),
+                        (name("epoch_length"), ToValue::to_value(& self.epoch_length)),
+                        (name("c"), ToValue::to_value(& self.c)), (name("authorities"),
+                        ToValue::to_value(& self.authorities)), (name("randomness"),
+                        ToValue::to_value(& self.randomness)), (name("allowed_slots"),
+                        ToValue::to_value(& self.allowed_slots))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BabeEpochConfiguration {
             pub c: (u64, u64),
@@ -6342,6 +16010,17 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for BabeEpochConfiguration {
             const TYPE_HASH: u128 = 0xa116187dcd9d7e9d013574be67753d22;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for BabeEpochConfiguration {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("c"), ToValue::to_value(& self.c)), (name("allowed_slots"),
+                        ToValue::to_value(& self.allowed_slots))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Epoch {
@@ -6357,22 +16036,51 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Epoch {
             const TYPE_HASH: u128 = 0x33e2ed7b5fe419caad8fe3e03cb0b74f;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Epoch {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("epoch_index"), ToValue::to_value(& self.epoch_index)),
+                        (name("start_slot"), ToValue::to_value(& self.start_slot)),
+                        (name("duration"), ToValue::to_value(& self.duration)),
+                        (name("authorities"), ToValue::to_value(& self.authorities)),
+                        (name("randomness"), ToValue::to_value(& self.randomness)),
+                        (name("config"), ToValue::to_value(& self.config))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
             const TYPE_HASH: u128 = 0x67822a6fd5670aa9d7764973c4243e48;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for OpaqueKeyOwnershipProof {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0xba9156da580507b1d64a8e4abeafe632;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod sp_consensus_grandpa {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Equivocation<H, N> {
             #[codec(index = 0u8)]
@@ -6392,6 +16100,19 @@ pub mod runtime_types {
                 >,
             ),
         }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for Equivocation<H, N> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Prevote(ref f0) => {
+                        Value::Dict(vec![(name("Prevote"), ToValue::to_value(f0))])
+                    }
+                    Self::Precommit(ref f0) => {
+                        Value::Dict(vec![(name("Precommit"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EquivocationProof<H, N> {
             pub set_id: u64,
@@ -6400,22 +16121,47 @@ pub mod runtime_types {
                 N,
             >,
         }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for EquivocationProof<H, N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("set_id"), ToValue::to_value(& self.set_id)),
+                        (name("equivocation"), ToValue::to_value(& self.equivocation))
+                    ],
+                )
+            }
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0xf7c5993dd34a8152be546486a908a6e4;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x7eb9f6cf9de5bfedcaec3f8b71475c4e;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Signature {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod sp_consensus_slots {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EquivocationProof<Header, Id> {
             pub offender: Id,
@@ -6423,40 +16169,86 @@ pub mod runtime_types {
             pub first_header: Header,
             pub second_header: Header,
         }
+        #[cfg(feature = "values")]
+        impl<Header: ToValue, Id: ToValue> ToValue for EquivocationProof<Header, Id> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("offender"), ToValue::to_value(& self.offender)),
+                        (name("slot"), ToValue::to_value(& self.slot)),
+                        (name("first_header"), ToValue::to_value(& self.first_header)),
+                        (name("second_header"), ToValue::to_value(& self.second_header))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Slot(pub u64);
         impl ::ferroscale_runtime_types::TypeHash for Slot {
             const TYPE_HASH: u128 = 0xfaffab54497a71f7cf8f219e549782bd;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for Slot {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SlotDuration(pub u64);
         impl ::ferroscale_runtime_types::TypeHash for SlotDuration {
             const TYPE_HASH: u128 = 0xdafef0e6c3c8cf70668ec30a4b5add73;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for SlotDuration {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
+        }
     }
     pub mod sp_core {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueMetadata(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueMetadata {
             const TYPE_HASH: u128 = 0x8d9445126569435bb2a2e57eb0ff125a;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for OpaqueMetadata {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Void {}
         impl ::ferroscale_runtime_types::TypeHash for Void {
             const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Void {
+            fn to_value(&self) -> Value {
+                match *self {}
+            }
+        }
         pub mod crypto {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct KeyTypeId(pub [u8; 4usize]);
             impl ::ferroscale_runtime_types::TypeHash for KeyTypeId {
                 const TYPE_HASH: u128 = 0x268d0d112175a89065e2d6dadeab0a6f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for KeyTypeId {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod sp_inherents {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CheckInherentsResult {
             pub okay: bool,
@@ -6466,6 +16258,18 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for CheckInherentsResult {
             const TYPE_HASH: u128 = 0xd9f1b1bfbe3d50a0fa0e9bc296904929;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for CheckInherentsResult {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("okay"), ToValue::to_value(& self.okay)),
+                        (name("fatal_error"), ToValue::to_value(& self.fatal_error)),
+                        (name("errors"), ToValue::to_value(& self.errors))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InherentData {
             pub data: ::ferroscale_runtime_types::BTreeMap<[u8; 8usize], Vec<u8>>,
@@ -6473,9 +16277,16 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for InherentData {
             const TYPE_HASH: u128 = 0x8e44cf1a89e3db95d493040a1d18f7dd;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for InherentData {
+            fn to_value(&self) -> Value {
+                Value::Dict(vec![(name("data"), ToValue::to_value(& self.data))])
+            }
+        }
     }
     pub mod sp_runtime {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum DispatchError {
             #[codec(index = 0u8)]
@@ -6512,6 +16323,38 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for DispatchError {
             const TYPE_HASH: u128 = 0x40a92fa8e71a04525576dfd0f42ade29;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for DispatchError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Other => Value::Str(name("Other")),
+                    Self::CannotLookup => Value::Str(name("CannotLookup")),
+                    Self::BadOrigin => Value::Str(name("BadOrigin")),
+                    Self::Module(ref f0) => {
+                        Value::Dict(vec![(name("Module"), ToValue::to_value(f0))])
+                    }
+                    Self::ConsumerRemaining => Value::Str(name("ConsumerRemaining")),
+                    Self::NoProviders => Value::Str(name("NoProviders")),
+                    Self::TooManyConsumers => Value::Str(name("TooManyConsumers")),
+                    Self::Token(ref f0) => {
+                        Value::Dict(vec![(name("Token"), ToValue::to_value(f0))])
+                    }
+                    Self::Arithmetic(ref f0) => {
+                        Value::Dict(vec![(name("Arithmetic"), ToValue::to_value(f0))])
+                    }
+                    Self::Transactional(ref f0) => {
+                        Value::Dict(vec![(name("Transactional"), ToValue::to_value(f0))])
+                    }
+                    Self::Exhausted => Value::Str(name("Exhausted")),
+                    Self::Corruption => Value::Str(name("Corruption")),
+                    Self::Unavailable => Value::Str(name("Unavailable")),
+                    Self::RootNotAllowed => Value::Str(name("RootNotAllowed")),
+                    Self::Trie(ref f0) => {
+                        Value::Dict(vec![(name("Trie"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ExtrinsicInclusionMode {
             #[codec(index = 0u8)]
@@ -6522,6 +16365,15 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ExtrinsicInclusionMode {
             const TYPE_HASH: u128 = 0x841edee6111cda119f7f8b32bc646f5d;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ExtrinsicInclusionMode {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::AllExtrinsics => Value::Str(name("AllExtrinsics")),
+                    Self::OnlyInherents => Value::Str(name("OnlyInherents")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ModuleError {
             pub index: u8,
@@ -6529,6 +16381,17 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for ModuleError {
             const TYPE_HASH: u128 = 0xd402aae50c16b0bde2cfbe93a012cc4d;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for ModuleError {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("index"), ToValue::to_value(& self.index)), (name("error"),
+                        ToValue::to_value(& self.error))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSignature {
@@ -6542,6 +16405,22 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
             const TYPE_HASH: u128 = 0xbc770acc2e7b1730cdc9aea387ba08d0;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for MultiSignature {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Ed25519(ref f0) => {
+                        Value::Dict(vec![(name("Ed25519"), ToValue::to_value(f0))])
+                    }
+                    Self::Sr25519(ref f0) => {
+                        Value::Dict(vec![(name("Sr25519"), ToValue::to_value(f0))])
+                    }
+                    Self::Ecdsa(ref f0) => {
+                        Value::Dict(vec![(name("Ecdsa"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSigner {
             #[codec(index = 0u8)]
@@ -6554,10 +16433,32 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for MultiSigner {
             const TYPE_HASH: u128 = 0x17dc487e47f0c2fced16f603e500a987;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for MultiSigner {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Ed25519(ref f0) => {
+                        Value::Dict(vec![(name("Ed25519"), ToValue::to_value(f0))])
+                    }
+                    Self::Sr25519(ref f0) => {
+                        Value::Dict(vec![(name("Sr25519"), ToValue::to_value(f0))])
+                    }
+                    Self::Ecdsa(ref f0) => {
+                        Value::Dict(vec![(name("Ecdsa"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueValue(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueValue {
             const TYPE_HASH: u128 = 0x209d81dbfdb3d9d321a35a07aa568fc5;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for OpaqueValue {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TokenError {
@@ -6585,6 +16486,23 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for TokenError {
             const TYPE_HASH: u128 = 0xc3df2109ec2d0df34a3ec75a49978360;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for TokenError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::FundsUnavailable => Value::Str(name("FundsUnavailable")),
+                    Self::OnlyProvider => Value::Str(name("OnlyProvider")),
+                    Self::BelowMinimum => Value::Str(name("BelowMinimum")),
+                    Self::CannotCreate => Value::Str(name("CannotCreate")),
+                    Self::UnknownAsset => Value::Str(name("UnknownAsset")),
+                    Self::Frozen => Value::Str(name("Frozen")),
+                    Self::Unsupported => Value::Str(name("Unsupported")),
+                    Self::CannotCreateHold => Value::Str(name("CannotCreateHold")),
+                    Self::NotExpendable => Value::Str(name("NotExpendable")),
+                    Self::Blocked => Value::Str(name("Blocked")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TransactionalError {
             #[codec(index = 0u8)]
@@ -6595,17 +16513,40 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for TransactionalError {
             const TYPE_HASH: u128 = 0x0cdac8f0e9d03266508beb610aab1748;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for TransactionalError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::LimitReached => Value::Str(name("LimitReached")),
+                    Self::NoLayer => Value::Str(name("NoLayer")),
+                }
+            }
+        }
         pub mod generic {
             pub mod block {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Block<Header, Extrinsic> {
                     pub header: Header,
                     pub extrinsics: Vec<Extrinsic>,
                 }
+                #[cfg(feature = "values")]
+                impl<Header: ToValue, Extrinsic: ToValue> ToValue
+                for Block<Header, Extrinsic> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("header"), ToValue::to_value(& self.header)),
+                                (name("extrinsics"), ToValue::to_value(& self.extrinsics))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod digest {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Digest {
                     pub logs: Vec<
@@ -6614,6 +16555,12 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Digest {
                     const TYPE_HASH: u128 = 0x4bd21bb3a16398e294ae279fa98d78c8;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Digest {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(vec![(name("logs"), ToValue::to_value(& self.logs))])
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum DigestItem {
@@ -6631,9 +16578,48 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for DigestItem {
                     const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for DigestItem {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::PreRuntime(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PreRuntime"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Consensus(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Consensus"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Seal(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Seal"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Other(ref f0) => {
+                                Value::Dict(vec![(name("Other"), ToValue::to_value(f0))])
+                            }
+                            Self::RuntimeEnvironmentUpdated => {
+                                Value::Str(name("RuntimeEnvironmentUpdated"))
+                            }
+                        }
+                    }
+                }
             }
             pub mod era {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Era {
                     #[codec(index = 0u8)]
@@ -7152,9 +17138,1095 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Era {
                     const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Era {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Immortal => Value::Str(name("Immortal")),
+                            Self::Mortal1(ref f0) => {
+                                Value::Dict(vec![(name("Mortal1"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal2(ref f0) => {
+                                Value::Dict(vec![(name("Mortal2"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal3(ref f0) => {
+                                Value::Dict(vec![(name("Mortal3"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal4(ref f0) => {
+                                Value::Dict(vec![(name("Mortal4"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal5(ref f0) => {
+                                Value::Dict(vec![(name("Mortal5"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal6(ref f0) => {
+                                Value::Dict(vec![(name("Mortal6"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal7(ref f0) => {
+                                Value::Dict(vec![(name("Mortal7"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal8(ref f0) => {
+                                Value::Dict(vec![(name("Mortal8"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal9(ref f0) => {
+                                Value::Dict(vec![(name("Mortal9"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal10(ref f0) => {
+                                Value::Dict(vec![(name("Mortal10"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal11(ref f0) => {
+                                Value::Dict(vec![(name("Mortal11"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal12(ref f0) => {
+                                Value::Dict(vec![(name("Mortal12"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal13(ref f0) => {
+                                Value::Dict(vec![(name("Mortal13"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal14(ref f0) => {
+                                Value::Dict(vec![(name("Mortal14"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal15(ref f0) => {
+                                Value::Dict(vec![(name("Mortal15"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal16(ref f0) => {
+                                Value::Dict(vec![(name("Mortal16"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal17(ref f0) => {
+                                Value::Dict(vec![(name("Mortal17"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal18(ref f0) => {
+                                Value::Dict(vec![(name("Mortal18"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal19(ref f0) => {
+                                Value::Dict(vec![(name("Mortal19"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal20(ref f0) => {
+                                Value::Dict(vec![(name("Mortal20"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal21(ref f0) => {
+                                Value::Dict(vec![(name("Mortal21"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal22(ref f0) => {
+                                Value::Dict(vec![(name("Mortal22"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal23(ref f0) => {
+                                Value::Dict(vec![(name("Mortal23"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal24(ref f0) => {
+                                Value::Dict(vec![(name("Mortal24"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal25(ref f0) => {
+                                Value::Dict(vec![(name("Mortal25"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal26(ref f0) => {
+                                Value::Dict(vec![(name("Mortal26"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal27(ref f0) => {
+                                Value::Dict(vec![(name("Mortal27"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal28(ref f0) => {
+                                Value::Dict(vec![(name("Mortal28"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal29(ref f0) => {
+                                Value::Dict(vec![(name("Mortal29"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal30(ref f0) => {
+                                Value::Dict(vec![(name("Mortal30"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal31(ref f0) => {
+                                Value::Dict(vec![(name("Mortal31"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal32(ref f0) => {
+                                Value::Dict(vec![(name("Mortal32"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal33(ref f0) => {
+                                Value::Dict(vec![(name("Mortal33"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal34(ref f0) => {
+                                Value::Dict(vec![(name("Mortal34"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal35(ref f0) => {
+                                Value::Dict(vec![(name("Mortal35"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal36(ref f0) => {
+                                Value::Dict(vec![(name("Mortal36"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal37(ref f0) => {
+                                Value::Dict(vec![(name("Mortal37"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal38(ref f0) => {
+                                Value::Dict(vec![(name("Mortal38"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal39(ref f0) => {
+                                Value::Dict(vec![(name("Mortal39"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal40(ref f0) => {
+                                Value::Dict(vec![(name("Mortal40"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal41(ref f0) => {
+                                Value::Dict(vec![(name("Mortal41"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal42(ref f0) => {
+                                Value::Dict(vec![(name("Mortal42"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal43(ref f0) => {
+                                Value::Dict(vec![(name("Mortal43"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal44(ref f0) => {
+                                Value::Dict(vec![(name("Mortal44"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal45(ref f0) => {
+                                Value::Dict(vec![(name("Mortal45"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal46(ref f0) => {
+                                Value::Dict(vec![(name("Mortal46"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal47(ref f0) => {
+                                Value::Dict(vec![(name("Mortal47"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal48(ref f0) => {
+                                Value::Dict(vec![(name("Mortal48"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal49(ref f0) => {
+                                Value::Dict(vec![(name("Mortal49"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal50(ref f0) => {
+                                Value::Dict(vec![(name("Mortal50"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal51(ref f0) => {
+                                Value::Dict(vec![(name("Mortal51"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal52(ref f0) => {
+                                Value::Dict(vec![(name("Mortal52"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal53(ref f0) => {
+                                Value::Dict(vec![(name("Mortal53"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal54(ref f0) => {
+                                Value::Dict(vec![(name("Mortal54"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal55(ref f0) => {
+                                Value::Dict(vec![(name("Mortal55"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal56(ref f0) => {
+                                Value::Dict(vec![(name("Mortal56"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal57(ref f0) => {
+                                Value::Dict(vec![(name("Mortal57"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal58(ref f0) => {
+                                Value::Dict(vec![(name("Mortal58"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal59(ref f0) => {
+                                Value::Dict(vec![(name("Mortal59"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal60(ref f0) => {
+                                Value::Dict(vec![(name("Mortal60"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal61(ref f0) => {
+                                Value::Dict(vec![(name("Mortal61"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal62(ref f0) => {
+                                Value::Dict(vec![(name("Mortal62"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal63(ref f0) => {
+                                Value::Dict(vec![(name("Mortal63"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal64(ref f0) => {
+                                Value::Dict(vec![(name("Mortal64"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal65(ref f0) => {
+                                Value::Dict(vec![(name("Mortal65"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal66(ref f0) => {
+                                Value::Dict(vec![(name("Mortal66"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal67(ref f0) => {
+                                Value::Dict(vec![(name("Mortal67"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal68(ref f0) => {
+                                Value::Dict(vec![(name("Mortal68"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal69(ref f0) => {
+                                Value::Dict(vec![(name("Mortal69"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal70(ref f0) => {
+                                Value::Dict(vec![(name("Mortal70"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal71(ref f0) => {
+                                Value::Dict(vec![(name("Mortal71"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal72(ref f0) => {
+                                Value::Dict(vec![(name("Mortal72"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal73(ref f0) => {
+                                Value::Dict(vec![(name("Mortal73"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal74(ref f0) => {
+                                Value::Dict(vec![(name("Mortal74"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal75(ref f0) => {
+                                Value::Dict(vec![(name("Mortal75"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal76(ref f0) => {
+                                Value::Dict(vec![(name("Mortal76"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal77(ref f0) => {
+                                Value::Dict(vec![(name("Mortal77"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal78(ref f0) => {
+                                Value::Dict(vec![(name("Mortal78"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal79(ref f0) => {
+                                Value::Dict(vec![(name("Mortal79"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal80(ref f0) => {
+                                Value::Dict(vec![(name("Mortal80"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal81(ref f0) => {
+                                Value::Dict(vec![(name("Mortal81"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal82(ref f0) => {
+                                Value::Dict(vec![(name("Mortal82"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal83(ref f0) => {
+                                Value::Dict(vec![(name("Mortal83"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal84(ref f0) => {
+                                Value::Dict(vec![(name("Mortal84"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal85(ref f0) => {
+                                Value::Dict(vec![(name("Mortal85"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal86(ref f0) => {
+                                Value::Dict(vec![(name("Mortal86"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal87(ref f0) => {
+                                Value::Dict(vec![(name("Mortal87"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal88(ref f0) => {
+                                Value::Dict(vec![(name("Mortal88"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal89(ref f0) => {
+                                Value::Dict(vec![(name("Mortal89"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal90(ref f0) => {
+                                Value::Dict(vec![(name("Mortal90"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal91(ref f0) => {
+                                Value::Dict(vec![(name("Mortal91"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal92(ref f0) => {
+                                Value::Dict(vec![(name("Mortal92"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal93(ref f0) => {
+                                Value::Dict(vec![(name("Mortal93"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal94(ref f0) => {
+                                Value::Dict(vec![(name("Mortal94"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal95(ref f0) => {
+                                Value::Dict(vec![(name("Mortal95"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal96(ref f0) => {
+                                Value::Dict(vec![(name("Mortal96"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal97(ref f0) => {
+                                Value::Dict(vec![(name("Mortal97"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal98(ref f0) => {
+                                Value::Dict(vec![(name("Mortal98"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal99(ref f0) => {
+                                Value::Dict(vec![(name("Mortal99"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal100(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal100"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal101(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal101"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal102(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal102"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal103(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal103"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal104(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal104"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal105(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal105"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal106(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal106"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal107(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal107"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal108(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal108"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal109(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal109"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal110(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal110"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal111(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal111"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal112(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal112"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal113(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal113"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal114(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal114"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal115(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal115"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal116(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal116"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal117(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal117"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal118(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal118"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal119(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal119"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal120(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal120"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal121(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal121"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal122(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal122"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal123(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal123"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal124(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal124"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal125(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal125"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal126(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal126"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal127(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal127"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal128(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal128"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal129(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal129"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal130(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal130"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal131(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal131"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal132(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal132"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal133(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal133"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal134(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal134"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal135(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal135"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal136(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal136"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal137(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal137"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal138(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal138"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal139(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal139"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal140(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal140"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal141(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal141"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal142(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal142"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal143(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal143"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal144(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal144"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal145(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal145"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal146(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal146"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal147(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal147"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal148(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal148"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal149(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal149"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal150(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal150"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal151(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal151"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal152(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal152"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal153(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal153"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal154(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal154"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal155(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal155"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal156(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal156"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal157(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal157"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal158(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal158"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal159(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal159"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal160(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal160"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal161(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal161"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal162(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal162"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal163(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal163"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal164(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal164"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal165(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal165"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal166(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal166"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal167(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal167"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal168(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal168"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal169(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal169"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal170(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal170"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal171(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal171"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal172(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal172"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal173(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal173"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal174(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal174"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal175(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal175"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal176(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal176"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal177(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal177"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal178(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal178"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal179(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal179"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal180(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal180"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal181(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal181"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal182(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal182"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal183(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal183"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal184(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal184"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal185(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal185"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal186(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal186"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal187(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal187"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal188(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal188"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal189(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal189"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal190(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal190"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal191(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal191"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal192(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal192"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal193(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal193"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal194(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal194"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal195(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal195"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal196(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal196"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal197(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal197"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal198(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal198"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal199(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal199"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal200(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal200"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal201(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal201"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal202(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal202"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal203(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal203"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal204(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal204"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal205(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal205"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal206(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal206"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal207(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal207"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal208(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal208"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal209(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal209"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal210(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal210"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal211(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal211"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal212(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal212"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal213(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal213"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal214(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal214"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal215(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal215"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal216(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal216"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal217(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal217"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal218(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal218"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal219(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal219"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal220(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal220"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal221(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal221"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal222(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal222"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal223(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal223"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal224(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal224"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal225(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal225"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal226(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal226"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal227(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal227"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal228(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal228"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal229(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal229"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal230(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal230"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal231(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal231"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal232(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal232"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal233(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal233"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal234(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal234"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal235(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal235"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal236(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal236"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal237(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal237"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal238(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal238"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal239(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal239"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal240(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal240"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal241(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal241"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal242(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal242"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal243(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal243"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal244(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal244"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal245(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal245"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal246(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal246"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal247(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal247"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal248(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal248"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal249(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal249"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal250(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal250"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal251(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal251"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal252(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal252"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal253(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal253"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal254(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal254"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal255(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal255"), ToValue::to_value(f0))],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod header {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Header<Number> {
                     pub parent_hash: ::ferroscale_runtime_types::H256,
@@ -7164,10 +18236,26 @@ pub mod runtime_types {
                     pub extrinsics_root: ::ferroscale_runtime_types::H256,
                     pub digest: super::super::super::super::runtime_types::sp_runtime::generic::digest::Digest,
                 }
+                #[cfg(feature = "values")]
+                impl<Number: ToValue> ToValue for Header<Number> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("parent_hash"), ToValue::to_value(& self
+                                .parent_hash)), (name("number"), ToValue::to_value(& self
+                                .number)), (name("state_root"), ToValue::to_value(& self
+                                .state_root)), (name("extrinsics_root"), ToValue::to_value(&
+                                self.extrinsics_root)), (name("digest"), ToValue::to_value(&
+                                self.digest))
+                            ],
+                        )
+                    }
+                }
             }
         }
         pub mod proving_trie {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TrieError {
                 #[codec(index = 0u8)]
@@ -7202,17 +18290,54 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for TrieError {
                 const TYPE_HASH: u128 = 0xfda4dc01e2b8c8bf24ab28e509b02020;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for TrieError {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidStateRoot => Value::Str(name("InvalidStateRoot")),
+                        Self::IncompleteDatabase => {
+                            Value::Str(name("IncompleteDatabase"))
+                        }
+                        Self::ValueAtIncompleteKey => {
+                            Value::Str(name("ValueAtIncompleteKey"))
+                        }
+                        Self::DecoderError => Value::Str(name("DecoderError")),
+                        Self::InvalidHash => Value::Str(name("InvalidHash")),
+                        Self::DuplicateKey => Value::Str(name("DuplicateKey")),
+                        Self::ExtraneousNode => Value::Str(name("ExtraneousNode")),
+                        Self::ExtraneousValue => Value::Str(name("ExtraneousValue")),
+                        Self::ExtraneousHashReference => {
+                            Value::Str(name("ExtraneousHashReference"))
+                        }
+                        Self::InvalidChildReference => {
+                            Value::Str(name("InvalidChildReference"))
+                        }
+                        Self::ValueMismatch => Value::Str(name("ValueMismatch")),
+                        Self::IncompleteProof => Value::Str(name("IncompleteProof")),
+                        Self::RootMismatch => Value::Str(name("RootMismatch")),
+                        Self::DecodeError => Value::Str(name("DecodeError")),
+                    }
+                }
+            }
         }
         pub mod traits {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlakeTwo256;
             impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
                 const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for BlakeTwo256 {
+                fn to_value(&self) -> Value {
+                    Value::Null
+                }
+            }
         }
         pub mod transaction_validity {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum InvalidTransaction {
                 #[codec(index = 0u8)]
@@ -7245,6 +18370,32 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for InvalidTransaction {
                 const TYPE_HASH: u128 = 0x2ca69a0f78c8089bd7ee138bafec1935;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for InvalidTransaction {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Call => Value::Str(name("Call")),
+                        Self::Payment => Value::Str(name("Payment")),
+                        Self::Future => Value::Str(name("Future")),
+                        Self::Stale => Value::Str(name("Stale")),
+                        Self::BadProof => Value::Str(name("BadProof")),
+                        Self::AncientBirthBlock => Value::Str(name("AncientBirthBlock")),
+                        Self::ExhaustsResources => Value::Str(name("ExhaustsResources")),
+                        Self::Custom(ref f0) => {
+                            Value::Dict(vec![(name("Custom"), ToValue::to_value(f0))])
+                        }
+                        Self::BadMandatory => Value::Str(name("BadMandatory")),
+                        Self::MandatoryValidation => {
+                            Value::Str(name("MandatoryValidation"))
+                        }
+                        Self::BadSigner => Value::Str(name("BadSigner")),
+                        Self::IndeterminateImplicit => {
+                            Value::Str(name("IndeterminateImplicit"))
+                        }
+                        Self::UnknownOrigin => Value::Str(name("UnknownOrigin")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionSource {
                 #[codec(index = 0u8)]
@@ -7256,6 +18407,16 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for TransactionSource {
                 const TYPE_HASH: u128 = 0x1f94321cc658ac8d50edbc0f2a7b2509;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for TransactionSource {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InBlock => Value::Str(name("InBlock")),
+                        Self::Local => Value::Str(name("Local")),
+                        Self::External => Value::Str(name("External")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionValidityError {
@@ -7271,6 +18432,19 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for TransactionValidityError {
                 const TYPE_HASH: u128 = 0xf5adbec134b4081142c0e4b70bf9eb94;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for TransactionValidityError {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Invalid(ref f0) => {
+                            Value::Dict(vec![(name("Invalid"), ToValue::to_value(f0))])
+                        }
+                        Self::Unknown(ref f0) => {
+                            Value::Dict(vec![(name("Unknown"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UnknownTransaction {
                 #[codec(index = 0u8)]
@@ -7283,6 +18457,20 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for UnknownTransaction {
                 const TYPE_HASH: u128 = 0x8a198e9fdd4c2891ba9fbc97ce9903fc;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for UnknownTransaction {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::CannotLookup => Value::Str(name("CannotLookup")),
+                        Self::NoUnsignedValidator => {
+                            Value::Str(name("NoUnsignedValidator"))
+                        }
+                        Self::Custom(ref f0) => {
+                            Value::Dict(vec![(name("Custom"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidTransaction {
                 pub priority: u64,
@@ -7294,10 +18482,25 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ValidTransaction {
                 const TYPE_HASH: u128 = 0x9b8023bb71ab3d4a53d077056cef703d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ValidTransaction {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("priority"), ToValue::to_value(& self.priority)),
+                            (name("requires"), ToValue::to_value(& self.requires)),
+                            (name("provides"), ToValue::to_value(& self.provides)),
+                            (name("longevity"), ToValue::to_value(& self.longevity)),
+                            (name("propagate"), ToValue::to_value(& self.propagate))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod sp_version {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RuntimeVersion {
             pub spec_name: String,
@@ -7312,9 +18515,28 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeVersion {
             const TYPE_HASH: u128 = 0x3eb148ac7ee06a42f28e0789660adc15;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeVersion {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("spec_name"), ToValue::to_value(& self.spec_name)),
+                        (name("impl_name"), ToValue::to_value(& self.impl_name)),
+                        (name("authoring_version"), ToValue::to_value(& self
+                        .authoring_version)), (name("spec_version"), ToValue::to_value(&
+                        self.spec_version)), (name("impl_version"), ToValue::to_value(&
+                        self.impl_version)), (name("apis"), ToValue::to_value(& self
+                        .apis)), (name("transaction_version"), ToValue::to_value(& self
+                        .transaction_version)), (name("system_version"),
+                        ToValue::to_value(& self.system_version))
+                    ],
+                )
+            }
+        }
     }
     pub mod sp_weights {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RuntimeDbWeight {
             pub read: u64,
@@ -7323,8 +18545,20 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeDbWeight {
             const TYPE_HASH: u128 = 0x07cbe65deee5259a6d4f0dc6cca620d8;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeDbWeight {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("read"), ToValue::to_value(& self.read)), (name("write"),
+                        ToValue::to_value(& self.write))
+                    ],
+                )
+            }
+        }
         pub mod weight_v2 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Weight {
                 #[codec(compact)]
@@ -7335,16 +18569,34 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Weight {
                 const TYPE_HASH: u128 = 0x9711cd4ef0bd87b2e3b722a5b6a5785a;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Weight {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("ref_time"), ToValue::to_value(& self.ref_time)),
+                            (name("proof_size"), ToValue::to_value(& self.proof_size))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod substrate_fixed {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct FixedI128 {
             pub bits: i128,
         }
         impl ::ferroscale_runtime_types::TypeHash for FixedI128 {
             const TYPE_HASH: u128 = 0x4f87ce7c626281aa5b3925cd206eb1eb;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for FixedI128 {
+            fn to_value(&self) -> Value {
+                Value::Dict(vec![(name("bits"), ToValue::to_value(& self.bits))])
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct FixedI64 {
@@ -7353,6 +18605,12 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for FixedI64 {
             const TYPE_HASH: u128 = 0xc72fda5163730174394dc3eb5546db9a;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for FixedI64 {
+            fn to_value(&self) -> Value {
+                Value::Dict(vec![(name("bits"), ToValue::to_value(& self.bits))])
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct FixedU128 {
             pub bits: u128,
@@ -7360,37 +18618,75 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
             const TYPE_HASH: u128 = 0x580007e6c9097174a2823075635a8e83;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for FixedU128 {
+            fn to_value(&self) -> Value {
+                Value::Dict(vec![(name("bits"), ToValue::to_value(& self.bits))])
+            }
+        }
     }
     pub mod substrate_typenum {
         pub mod bit {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct B0;
             impl ::ferroscale_runtime_types::TypeHash for B0 {
                 const TYPE_HASH: u128 = 0x4354888be979a62d9e8dd68032b56fbf;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for B0 {
+                fn to_value(&self) -> Value {
+                    Value::Null
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct B1;
             impl ::ferroscale_runtime_types::TypeHash for B1 {
                 const TYPE_HASH: u128 = 0x8978a9aa2ca0d17c27799a2a395c5c2c;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for B1 {
+                fn to_value(&self) -> Value {
+                    Value::Null
+                }
+            }
         }
         pub mod uint {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct UInt<U, B> {
                 pub msb: U,
                 pub lsb: B,
+            }
+            #[cfg(feature = "values")]
+            impl<U: ToValue, B: ToValue> ToValue for UInt<U, B> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("msb"), ToValue::to_value(& self.msb)), (name("lsb"),
+                            ToValue::to_value(& self.lsb))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct UTerm;
             impl ::ferroscale_runtime_types::TypeHash for UTerm {
                 const TYPE_HASH: u128 = 0x77462025113a515be2ed63970e73577d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for UTerm {
+                fn to_value(&self) -> Value {
+                    Value::Null
+                }
+            }
         }
     }
     pub mod subtensor_runtime_common {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ProxyType {
             #[codec(index = 0u8)]
@@ -7432,6 +18728,35 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for ProxyType {
             const TYPE_HASH: u128 = 0xc946c55672a8932dbb7c86b7188bcc3b;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for ProxyType {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Any => Value::Str(name("Any")),
+                    Self::Owner => Value::Str(name("Owner")),
+                    Self::NonCritical => Value::Str(name("NonCritical")),
+                    Self::NonTransfer => Value::Str(name("NonTransfer")),
+                    Self::Senate => Value::Str(name("Senate")),
+                    Self::NonFungible => Value::Str(name("NonFungible")),
+                    Self::Triumvirate => Value::Str(name("Triumvirate")),
+                    Self::Governance => Value::Str(name("Governance")),
+                    Self::Staking => Value::Str(name("Staking")),
+                    Self::Registration => Value::Str(name("Registration")),
+                    Self::Transfer => Value::Str(name("Transfer")),
+                    Self::SmallTransfer => Value::Str(name("SmallTransfer")),
+                    Self::RootWeights => Value::Str(name("RootWeights")),
+                    Self::ChildKeys => Value::Str(name("ChildKeys")),
+                    Self::SudoUncheckedSetCode => {
+                        Value::Str(name("SudoUncheckedSetCode"))
+                    }
+                    Self::SwapHotkey => Value::Str(name("SwapHotkey")),
+                    Self::SubnetLeaseBeneficiary => {
+                        Value::Str(name("SubnetLeaseBeneficiary"))
+                    }
+                    Self::RootClaim => Value::Str(name("RootClaim")),
+                }
+            }
         }
     }
 }

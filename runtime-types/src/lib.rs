@@ -22,6 +22,7 @@ mod chains;
 mod collections;
 mod extrinsic;
 mod opaque;
+pub mod values;
 
 pub use accounts::{AccountId32, MultiAddress, DEFAULT_SS58_FORMAT};
 pub use bytes::{AccountId20, H160, H256, H512, I256, U256};
@@ -32,6 +33,7 @@ pub use extrinsic::{SignedPart, UncheckedExtrinsic};
 /// Storage keys, for the generated `pallets::<pallet>::storage` builders.
 pub use ferroscale_core::hashing::{storage_key, StorageHasher};
 pub use opaque::WrapperKeepOpaque;
+pub use values::ToValue;
 
 /// The structural hash of the metadata type a generated type was made from
 /// (`ferroscale_core::type_hash`): the dynamic layer may decode a runtime's

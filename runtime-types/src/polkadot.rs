@@ -46,24 +46,46 @@ pub mod runtime_types {
     pub mod bounded_collections {
         pub mod bounded_btree_map {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BoundedBTreeMap<K, V>(
                 pub ::ferroscale_runtime_types::BTreeMap<K, V>,
             );
+            #[cfg(feature = "values")]
+            impl<K: ToValue, V: ToValue> ToValue for BoundedBTreeMap<K, V> {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod bounded_vec {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BoundedVec<T>(pub Vec<T>);
+            #[cfg(feature = "values")]
+            impl<T: ToValue> ToValue for BoundedVec<T> {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod weak_bounded_vec {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeakBoundedVec<T>(pub Vec<T>);
+            #[cfg(feature = "values")]
+            impl<T: ToValue> ToValue for WeakBoundedVec<T> {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod finality_grandpa {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Equivocation<Id, V, S> {
             pub round_number: u64,
@@ -71,26 +93,69 @@ pub mod runtime_types {
             pub first: (V, S),
             pub second: (V, S),
         }
+        #[cfg(feature = "values")]
+        impl<Id: ToValue, V: ToValue, S: ToValue> ToValue for Equivocation<Id, V, S> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("round_number"), ToValue::to_value(& self.round_number)),
+                        (name("identity"), ToValue::to_value(& self.identity)),
+                        (name("first"), ToValue::to_value(& self.first)),
+                        (name("second"), ToValue::to_value(& self.second))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Precommit<H, N> {
             pub target_hash: H,
             pub target_number: N,
+        }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for Precommit<H, N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("target_hash"), ToValue::to_value(& self.target_hash)),
+                        (name("target_number"), ToValue::to_value(& self.target_number))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Prevote<H, N> {
             pub target_hash: H,
             pub target_number: N,
         }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for Prevote<H, N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("target_hash"), ToValue::to_value(& self.target_hash)),
+                        (name("target_number"), ToValue::to_value(& self.target_number))
+                    ],
+                )
+            }
+        }
     }
     pub mod frame_support {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PalletId(pub [u8; 8usize]);
         impl ::ferroscale_runtime_types::TypeHash for PalletId {
             const TYPE_HASH: u128 = 0x60e16c7c3115f240734943d4b9251f68;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for PalletId {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
+        }
         pub mod dispatch {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DispatchClass {
                 #[codec(index = 0u8)]
@@ -103,6 +168,16 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
                 const TYPE_HASH: u128 = 0x86779ec03eee656bf1730f7bd9cebc24;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for DispatchClass {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Normal => Value::Str(name("Normal")),
+                        Self::Operational => Value::Str(name("Operational")),
+                        Self::Mandatory => Value::Str(name("Mandatory")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DispatchInfo {
                 pub weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -111,6 +186,18 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for DispatchInfo {
                 const TYPE_HASH: u128 = 0x33645e6edcfca06168dc830ea1e079da;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for DispatchInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("weight"), ToValue::to_value(& self.weight)),
+                            (name("class"), ToValue::to_value(& self.class)),
+                            (name("pays_fee"), ToValue::to_value(& self.pays_fee))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Pays {
@@ -122,11 +209,32 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Pays {
                 const TYPE_HASH: u128 = 0xe32a899be9fa98a5599dc413276768c6;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Pays {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Yes => Value::Str(name("Yes")),
+                        Self::No => Value::Str(name("No")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PerDispatchClass<T> {
                 pub normal: T,
                 pub operational: T,
                 pub mandatory: T,
+            }
+            #[cfg(feature = "values")]
+            impl<T: ToValue> ToValue for PerDispatchClass<T> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("normal"), ToValue::to_value(& self.normal)),
+                            (name("operational"), ToValue::to_value(& self.operational)),
+                            (name("mandatory"), ToValue::to_value(& self.mandatory))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PostDispatchInfo {
@@ -138,6 +246,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for PostDispatchInfo {
                 const TYPE_HASH: u128 = 0xfc57da5aec7bdea62fb14a8c08f0857e;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for PostDispatchInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("actual_weight"), ToValue::to_value(& self
+                            .actual_weight)), (name("pays_fee"), ToValue::to_value(& self
+                            .pays_fee))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum RawOrigin<AccountId> {
                 #[codec(index = 0u8)]
@@ -147,10 +267,23 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 None,
             }
+            #[cfg(feature = "values")]
+            impl<AccountId: ToValue> ToValue for RawOrigin<AccountId> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Root => Value::Str(name("Root")),
+                        Self::Signed(ref f0) => {
+                            Value::Dict(vec![(name("Signed"), ToValue::to_value(f0))])
+                        }
+                        Self::None => Value::Str(name("None")),
+                    }
+                }
+            }
         }
         pub mod traits {
             pub mod messages {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ProcessMessageError {
                     #[codec(index = 0u8)]
@@ -169,9 +302,26 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for ProcessMessageError {
                     const TYPE_HASH: u128 = 0x649b8272274230fdc9f52075982fe340;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for ProcessMessageError {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::BadFormat => Value::Str(name("BadFormat")),
+                            Self::Corrupt => Value::Str(name("Corrupt")),
+                            Self::Unsupported => Value::Str(name("Unsupported")),
+                            Self::Overweight(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Overweight"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Yield => Value::Str(name("Yield")),
+                        }
+                    }
+                }
             }
             pub mod preimages {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Bounded {
                     #[codec(index = 0u8)]
@@ -188,9 +338,37 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Bounded {
                     const TYPE_HASH: u128 = 0x598959227f3fc1a2e3f1c0ec91905804;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Bounded {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Legacy { hash: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Legacy"), Value::Dict(vec![(name("hash"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::Inline(ref f0) => {
+                                Value::Dict(vec![(name("Inline"), ToValue::to_value(f0))])
+                            }
+                            Self::Lookup { hash: ref f0, len: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Lookup"), Value::Dict(vec![(name("hash"),
+                                        ToValue::to_value(f0)), (name("len"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod schedule {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum DispatchTime<BlockNumber> {
                     #[codec(index = 0u8)]
@@ -198,18 +376,39 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     After(BlockNumber),
                 }
+                #[cfg(feature = "values")]
+                impl<BlockNumber: ToValue> ToValue for DispatchTime<BlockNumber> {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::At(ref f0) => {
+                                Value::Dict(vec![(name("At"), ToValue::to_value(f0))])
+                            }
+                            Self::After(ref f0) => {
+                                Value::Dict(vec![(name("After"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
+                }
             }
             pub mod tokens {
                 pub mod fungible {
                     use ::parity_scale_codec::{Decode, Encode};
+                    use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub struct HoldConsideration(pub u128);
                     impl ::ferroscale_runtime_types::TypeHash for HoldConsideration {
                         const TYPE_HASH: u128 = 0x328c25effea533aa047469eb70d55989;
                     }
+                    #[cfg(feature = "values")]
+                    impl ToValue for HoldConsideration {
+                        fn to_value(&self) -> Value {
+                            ToValue::to_value(&self.0)
+                        }
+                    }
                 }
                 pub mod misc {
                     use ::parity_scale_codec::{Decode, Encode};
+                    use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub enum BalanceStatus {
                         #[codec(index = 0u8)]
@@ -220,12 +419,22 @@ pub mod runtime_types {
                     impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
                         const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
                     }
+                    #[cfg(feature = "values")]
+                    impl ToValue for BalanceStatus {
+                        fn to_value(&self) -> Value {
+                            match *self {
+                                Self::Free => Value::Str(name("Free")),
+                                Self::Reserved => Value::Str(name("Reserved")),
+                            }
+                        }
+                    }
                 }
             }
         }
     }
     pub mod frame_system {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct AccountInfo<Nonce, AccountData> {
             pub nonce: Nonce,
@@ -234,11 +443,38 @@ pub mod runtime_types {
             pub sufficients: Nonce,
             pub data: AccountData,
         }
+        #[cfg(feature = "values")]
+        impl<Nonce: ToValue, AccountData: ToValue> ToValue
+        for AccountInfo<Nonce, AccountData> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("nonce"), ToValue::to_value(& self.nonce)),
+                        (name("consumers"), ToValue::to_value(& self.consumers)),
+                        (name("providers"), ToValue::to_value(& self.providers)),
+                        (name("sufficients"), ToValue::to_value(& self.sufficients)),
+                        (name("data"), ToValue::to_value(& self.data))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EventRecord<E, T> {
             pub phase: super::super::runtime_types::frame_system::Phase,
             pub event: E,
             pub topics: Vec<T>,
+        }
+        #[cfg(feature = "values")]
+        impl<E: ToValue, T: ToValue> ToValue for EventRecord<E, T> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("phase"), ToValue::to_value(& self.phase)), (name("event"),
+                        ToValue::to_value(& self.event)), (name("topics"),
+                        ToValue::to_value(& self.topics))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct LastRuntimeUpgradeInfo {
@@ -248,6 +484,17 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for LastRuntimeUpgradeInfo {
             const TYPE_HASH: u128 = 0xf5c40d6559c675d395a36ffa7dddfa45;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for LastRuntimeUpgradeInfo {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("spec_version"), ToValue::to_value(& self.spec_version)),
+                        (name("spec_name"), ToValue::to_value(& self.spec_name))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase {
@@ -261,17 +508,39 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Phase {
             const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Phase {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::ApplyExtrinsic(ref f0) => {
+                        Value::Dict(
+                            vec![(name("ApplyExtrinsic"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Finalization => Value::Str(name("Finalization")),
+                    Self::Initialization => Value::Str(name("Initialization")),
+                }
+            }
+        }
         pub mod extensions {
             pub mod check_genesis {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckGenesis;
                 impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
                     const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckGenesis {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_mortality {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
@@ -279,50 +548,92 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for CheckMortality {
                     const TYPE_HASH: u128 = 0xc5ad8b8778b97b20e45f54923375cd8e;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckMortality {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
             pub mod check_non_zero_sender {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonZeroSender;
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
                     const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckNonZeroSender {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_nonce {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonce(#[codec(compact)] pub u32);
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
                     const TYPE_HASH: u128 = 0x13c22df9f6cbc059fece62142c8596dc;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckNonce {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
             pub mod check_spec_version {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckSpecVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
                     const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckSpecVersion {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_tx_version {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckTxVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
                     const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckTxVersion {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_weight {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckWeight;
                 impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
                     const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckWeight {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
         }
         pub mod limits {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockLength {
                 pub max: super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
@@ -331,6 +642,12 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for BlockLength {
                 const TYPE_HASH: u128 = 0x4d1f59799507a46338f49a30cc3c3f9f;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for BlockLength {
+                fn to_value(&self) -> Value {
+                    Value::Dict(vec![(name("max"), ToValue::to_value(& self.max))])
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockWeights {
@@ -342,6 +659,18 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for BlockWeights {
                 const TYPE_HASH: u128 = 0xa79064c50207fa033b4230d88d548604;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for BlockWeights {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("base_block"), ToValue::to_value(& self.base_block)),
+                            (name("max_block"), ToValue::to_value(& self.max_block)),
+                            (name("per_class"), ToValue::to_value(& self.per_class))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeightsPerClass {
@@ -359,9 +688,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for WeightsPerClass {
                 const TYPE_HASH: u128 = 0xda4e8d7808812e7502a1bdad575f9a25;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for WeightsPerClass {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("base_extrinsic"), ToValue::to_value(& self
+                            .base_extrinsic)), (name("max_extrinsic"),
+                            ToValue::to_value(& self.max_extrinsic)), (name("max_total"),
+                            ToValue::to_value(& self.max_total)), (name("reserved"),
+                            ToValue::to_value(& self.reserved))
+                        ],
+                    )
+                }
+            }
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -384,6 +728,78 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x430ee126e790a8677fba4d2113f8aaab;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::remark { remark: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remark"), Value::Dict(vec![(name("remark"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_heap_pages { pages: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_heap_pages"), Value::Dict(vec![(name("pages"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_code { code: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_code"), Value::Dict(vec![(name("code"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_code_without_checks { code: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_code_without_checks"),
+                                    Value::Dict(vec![(name("code"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_storage { items: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_storage"), Value::Dict(vec![(name("items"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::kill_storage { keys: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill_storage"), Value::Dict(vec![(name("keys"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::kill_prefix { prefix: ref f0, subkeys: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill_prefix"), Value::Dict(vec![(name("prefix"),
+                                    ToValue::to_value(f0)), (name("subkeys"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remark_with_event { remark: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remark_with_event"),
+                                    Value::Dict(vec![(name("remark"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -401,6 +817,25 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xe1c18e9b519a89d94da3e4570eff5c4c;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidSpecName => Value::Str(name("InvalidSpecName")),
+                        Self::SpecVersionNeedsToIncrease => {
+                            Value::Str(name("SpecVersionNeedsToIncrease"))
+                        }
+                        Self::FailedToExtractRuntimeVersion => {
+                            Value::Str(name("FailedToExtractRuntimeVersion"))
+                        }
+                        Self::NonDefaultComposite => {
+                            Value::Str(name("NonDefaultComposite"))
+                        }
+                        Self::NonZeroRefCount => Value::Str(name("NonZeroRefCount")),
+                        Self::CallFiltered => Value::Str(name("CallFiltered")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -428,11 +863,67 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x0e26f9eea6cff3fc5761e57062f15815;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::ExtrinsicSuccess { dispatch_info: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ExtrinsicSuccess"),
+                                    Value::Dict(vec![(name("dispatch_info"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::ExtrinsicFailed {
+                            dispatch_error: ref f0,
+                            dispatch_info: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ExtrinsicFailed"),
+                                    Value::Dict(vec![(name("dispatch_error"),
+                                    ToValue::to_value(f0)), (name("dispatch_info"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::CodeUpdated => Value::Str(name("CodeUpdated")),
+                        Self::NewAccount { account: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewAccount"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::KilledAccount { account: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("KilledAccount"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Remarked { sender: ref f0, hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Remarked"), Value::Dict(vec![(name("sender"),
+                                    ToValue::to_value(f0)), (name("hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_asset_rate {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -453,6 +944,39 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x1db54a01d9e15ab57d7cc0848ef90ce4;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::create { asset_kind: ref f0, rate: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("create"), Value::Dict(vec![(name("asset_kind"),
+                                    ToValue::to_value(f0)), (name("rate"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::update { asset_kind: ref f0, rate: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("update"), Value::Dict(vec![(name("asset_kind"),
+                                    ToValue::to_value(f0)), (name("rate"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remove { asset_kind: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove"), Value::Dict(vec![(name("asset_kind"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -462,6 +986,15 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x2791f012327503574cd5fc3298ba4bf0;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::UnknownAssetKind => Value::Str(name("UnknownAssetKind")),
+                        Self::AlreadyExists => Value::Str(name("AlreadyExists")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -484,11 +1017,53 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xf3537427ffc0beab3bf6271ccc768d16;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::AssetRateCreated { asset_kind: ref f0, rate: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AssetRateCreated"),
+                                    Value::Dict(vec![(name("asset_kind"),
+                                    ToValue::to_value(f0)), (name("rate"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::AssetRateRemoved { asset_kind: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AssetRateRemoved"),
+                                    Value::Dict(vec![(name("asset_kind"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::AssetRateUpdated {
+                            asset_kind: ref f0,
+                            old: ref f1,
+                            new: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AssetRateUpdated"),
+                                    Value::Dict(vec![(name("asset_kind"),
+                                    ToValue::to_value(f0)), (name("old"),
+                                    ToValue::to_value(f1)), (name("new"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_babe {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -519,6 +1094,47 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x0c7d14c9171b6eb34eebaf74e50097e9;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::report_equivocation {
+                            equivocation_proof: ref f0,
+                            key_owner_proof: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_equivocation"),
+                                    Value::Dict(vec![(name("equivocation_proof"),
+                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::report_equivocation_unsigned {
+                            equivocation_proof: ref f0,
+                            key_owner_proof: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_equivocation_unsigned"),
+                                    Value::Dict(vec![(name("equivocation_proof"),
+                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::plan_config_change { config: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("plan_config_change"),
+                                    Value::Dict(vec![(name("config"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -533,11 +1149,31 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xdf5edcc5274c264fd0e0c12556717961;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidEquivocationProof => {
+                            Value::Str(name("InvalidEquivocationProof"))
+                        }
+                        Self::InvalidKeyOwnershipProof => {
+                            Value::Str(name("InvalidKeyOwnershipProof"))
+                        }
+                        Self::DuplicateOffenceReport => {
+                            Value::Str(name("DuplicateOffenceReport"))
+                        }
+                        Self::InvalidConfiguration => {
+                            Value::Str(name("InvalidConfiguration"))
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_bags_list {
         pub mod list {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Bag {
                 pub head: Option<::ferroscale_runtime_types::AccountId32>,
@@ -545,6 +1181,17 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Bag {
                 const TYPE_HASH: u128 = 0x3162ac34ddfd75f4b67d1911234a1184;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Bag {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("head"), ToValue::to_value(& self.head)),
+                            (name("tail"), ToValue::to_value(& self.tail))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ListError {
@@ -560,6 +1207,17 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ListError {
                 const TYPE_HASH: u128 = 0x4e359037451cba021eb837c2247d8f39;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ListError {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Duplicate => Value::Str(name("Duplicate")),
+                        Self::NotHeavier => Value::Str(name("NotHeavier")),
+                        Self::NotInSameBag => Value::Str(name("NotInSameBag")),
+                        Self::NodeNotFound => Value::Str(name("NodeNotFound")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Node {
                 pub id: ::ferroscale_runtime_types::AccountId32,
@@ -571,9 +1229,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Node {
                 const TYPE_HASH: u128 = 0xdddd7310921e30550f6beca53802427f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Node {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("id"), ToValue::to_value(& self.id)), (name("prev"),
+                            ToValue::to_value(& self.prev)), (name("next"),
+                            ToValue::to_value(& self.next)), (name("bag_upper"),
+                            ToValue::to_value(& self.bag_upper)), (name("score"),
+                            ToValue::to_value(& self.score))
+                        ],
+                    )
+                }
+            }
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -605,6 +1278,41 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x64ec75f2402e1b46cb7610d47cbdbd1d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::rebag { dislocated: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("rebag"), Value::Dict(vec![(name("dislocated"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::put_in_front_of { lighter: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("put_in_front_of"), Value::Dict(vec![(name("lighter"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::put_in_front_of_other {
+                            heavier: ref f0,
+                            lighter: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("put_in_front_of_other"),
+                                    Value::Dict(vec![(name("heavier"), ToValue::to_value(f0)),
+                                    (name("lighter"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -614,6 +1322,16 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x2702de84d9edcfcb0756cf477d35cb24;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::List(ref f0) => {
+                            Value::Dict(vec![(name("List"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -632,11 +1350,38 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x44d55d1ee039eb9ae76dc90b8cfec81d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Rebagged { who: ref f0, from: ref f1, to: ref f2 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Rebagged"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("from"),
+                                    ToValue::to_value(f1)), (name("to"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ScoreUpdated { who: ref f0, new_score: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ScoreUpdated"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("new_score"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_balances {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -701,6 +1446,80 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x332bf49ee2f251e11380a2979f549641;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::transfer_allow_death { dest: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer_allow_death"),
+                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
+                                    (name("value"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_transfer {
+                            source: ref f0,
+                            dest: ref f1,
+                            value: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_transfer"), Value::Dict(vec![(name("source"),
+                                    ToValue::to_value(f0)), (name("dest"),
+                                    ToValue::to_value(f1)), (name("value"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::transfer_keep_alive { dest: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer_keep_alive"),
+                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
+                                    (name("value"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::transfer_all { dest: ref f0, keep_alive: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer_all"), Value::Dict(vec![(name("dest"),
+                                    ToValue::to_value(f0)), (name("keep_alive"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_unreserve { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_unreserve"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::upgrade_accounts { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("upgrade_accounts"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::force_set_balance { who: ref f0, new_free: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_set_balance"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("new_free"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -726,6 +1545,31 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x25db05f890ae9013d9bb2d867ff42af3;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::VestingBalance => Value::Str(name("VestingBalance")),
+                        Self::LiquidityRestrictions => {
+                            Value::Str(name("LiquidityRestrictions"))
+                        }
+                        Self::InsufficientBalance => {
+                            Value::Str(name("InsufficientBalance"))
+                        }
+                        Self::ExistentialDeposit => {
+                            Value::Str(name("ExistentialDeposit"))
+                        }
+                        Self::Expendability => Value::Str(name("Expendability")),
+                        Self::ExistingVestingSchedule => {
+                            Value::Str(name("ExistingVestingSchedule"))
+                        }
+                        Self::DeadAccount => Value::Str(name("DeadAccount")),
+                        Self::TooManyReserves => Value::Str(name("TooManyReserves")),
+                        Self::TooManyHolds => Value::Str(name("TooManyHolds")),
+                        Self::TooManyFreezes => Value::Str(name("TooManyFreezes")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -793,9 +1637,209 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xe8d2b37f44a8fd55d76f48cb3ef9db82;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Endowed { account: ref f0, free_balance: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Endowed"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("free_balance"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::DustLost { account: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DustLost"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Transfer { from: ref f0, to: ref f1, amount: ref f2 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Transfer"), Value::Dict(vec![(name("from"),
+                                    ToValue::to_value(f0)), (name("to"), ToValue::to_value(f1)),
+                                    (name("amount"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::BalanceSet { who: ref f0, free: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BalanceSet"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("free"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Reserved { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Reserved"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Unreserved { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Unreserved"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::ReserveRepatriated {
+                            from: ref f0,
+                            to: ref f1,
+                            amount: ref f2,
+                            destination_status: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ReserveRepatriated"), Value::Dict(vec![(name("from"),
+                                    ToValue::to_value(f0)), (name("to"), ToValue::to_value(f1)),
+                                    (name("amount"), ToValue::to_value(f2)),
+                                    (name("destination_status"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Deposit { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Deposit"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Withdraw { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Withdraw"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Slashed { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Slashed"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Minted { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Minted"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Burned { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Burned"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Suspended { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Suspended"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Restored { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Restored"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Upgraded { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Upgraded"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Issued { amount: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Issued"), Value::Dict(vec![(name("amount"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Rescinded { amount: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Rescinded"), Value::Dict(vec![(name("amount"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Locked { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Locked"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Unlocked { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Unlocked"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Frozen { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Frozen"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Thawed { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Thawed"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct AccountData<Balance> {
                 pub free: Balance,
@@ -803,21 +1847,63 @@ pub mod runtime_types {
                 pub frozen: Balance,
                 pub flags: super::super::super::runtime_types::pallet_balances::types::ExtraFlags,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for AccountData<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("free"), ToValue::to_value(& self.free)),
+                            (name("reserved"), ToValue::to_value(& self.reserved)),
+                            (name("frozen"), ToValue::to_value(& self.frozen)),
+                            (name("flags"), ToValue::to_value(& self.flags))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BalanceLock<Balance> {
                 pub id: [u8; 8usize],
                 pub amount: Balance,
                 pub reasons: super::super::super::runtime_types::pallet_balances::types::Reasons,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for BalanceLock<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("id"), ToValue::to_value(& self.id)), (name("amount"),
+                            ToValue::to_value(& self.amount)), (name("reasons"),
+                            ToValue::to_value(& self.reasons))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ExtraFlags(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for ExtraFlags {
                 const TYPE_HASH: u128 = 0x83ab3da8634b9bc88448338778b392b9;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ExtraFlags {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdAmount<Id, Balance> {
                 pub id: Id,
                 pub amount: Balance,
+            }
+            #[cfg(feature = "values")]
+            impl<Id: ToValue, Balance: ToValue> ToValue for IdAmount<Id, Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("id"), ToValue::to_value(& self.id)), (name("amount"),
+                            ToValue::to_value(& self.amount))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Reasons {
@@ -831,16 +1917,39 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Reasons {
                 const TYPE_HASH: u128 = 0x9cb64b10af41be8f25cc0e19af4505c0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Reasons {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Fee => Value::Str(name("Fee")),
+                        Self::Misc => Value::Str(name("Misc")),
+                        Self::All => Value::Str(name("All")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReserveData<ReserveIdentifier, Balance> {
                 pub id: ReserveIdentifier,
                 pub amount: Balance,
+            }
+            #[cfg(feature = "values")]
+            impl<ReserveIdentifier: ToValue, Balance: ToValue> ToValue
+            for ReserveData<ReserveIdentifier, Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("id"), ToValue::to_value(& self.id)), (name("amount"),
+                            ToValue::to_value(& self.amount))
+                        ],
+                    )
+                }
             }
         }
     }
     pub mod pallet_beefy {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -867,6 +1976,48 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x2e8258a4b572f249829cd75d00eb7b9f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::report_equivocation {
+                            equivocation_proof: ref f0,
+                            key_owner_proof: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_equivocation"),
+                                    Value::Dict(vec![(name("equivocation_proof"),
+                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::report_equivocation_unsigned {
+                            equivocation_proof: ref f0,
+                            key_owner_proof: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_equivocation_unsigned"),
+                                    Value::Dict(vec![(name("equivocation_proof"),
+                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_new_genesis { delay_in_blocks: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_new_genesis"),
+                                    Value::Dict(vec![(name("delay_in_blocks"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -881,10 +2032,30 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xa27d9c77c8518f29ef4ef9622971b2d1;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidKeyOwnershipProof => {
+                            Value::Str(name("InvalidKeyOwnershipProof"))
+                        }
+                        Self::InvalidEquivocationProof => {
+                            Value::Str(name("InvalidEquivocationProof"))
+                        }
+                        Self::DuplicateOffenceReport => {
+                            Value::Str(name("DuplicateOffenceReport"))
+                        }
+                        Self::InvalidConfiguration => {
+                            Value::Str(name("InvalidConfiguration"))
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_bounties {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Bounty<AccountId, Balance, BlockNumber> {
             pub proposer: AccountId,
@@ -896,6 +2067,22 @@ pub mod runtime_types {
                 AccountId,
                 BlockNumber,
             >,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue, BlockNumber: ToValue> ToValue
+        for Bounty<AccountId, Balance, BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("proposer"), ToValue::to_value(& self.proposer)),
+                        (name("value"), ToValue::to_value(& self.value)), (name("fee"),
+                        ToValue::to_value(& self.fee)), (name("curator_deposit"),
+                        ToValue::to_value(& self.curator_deposit)), (name("bond"),
+                        ToValue::to_value(& self.bond)), (name("status"),
+                        ToValue::to_value(& self.status))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum BountyStatus<AccountId, BlockNumber> {
@@ -916,8 +2103,51 @@ pub mod runtime_types {
                 unlock_at: BlockNumber,
             },
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, BlockNumber: ToValue> ToValue
+        for BountyStatus<AccountId, BlockNumber> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Proposed => Value::Str(name("Proposed")),
+                    Self::Approved => Value::Str(name("Approved")),
+                    Self::Funded => Value::Str(name("Funded")),
+                    Self::CuratorProposed { curator: ref f0 } => {
+                        Value::Dict(
+                            vec![
+                                (name("CuratorProposed"), Value::Dict(vec![(name("curator"),
+                                ToValue::to_value(f0))]))
+                            ],
+                        )
+                    }
+                    Self::Active { curator: ref f0, update_due: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("Active"), Value::Dict(vec![(name("curator"),
+                                ToValue::to_value(f0)), (name("update_due"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                    Self::PendingPayout {
+                        curator: ref f0,
+                        beneficiary: ref f1,
+                        unlock_at: ref f2,
+                    } => {
+                        Value::Dict(
+                            vec![
+                                (name("PendingPayout"), Value::Dict(vec![(name("curator"),
+                                ToValue::to_value(f0)), (name("beneficiary"),
+                                ToValue::to_value(f1)), (name("unlock_at"),
+                                ToValue::to_value(f2))]))
+                            ],
+                        )
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -962,6 +2192,100 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x4c8498f42cdb309235e90368f99691e9;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::propose_bounty { value: ref f0, description: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("propose_bounty"), Value::Dict(vec![(name("value"),
+                                    ToValue::to_value(f0)), (name("description"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::approve_bounty { bounty_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("approve_bounty"),
+                                    Value::Dict(vec![(name("bounty_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::propose_curator {
+                            bounty_id: ref f0,
+                            curator: ref f1,
+                            fee: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("propose_curator"),
+                                    Value::Dict(vec![(name("bounty_id"), ToValue::to_value(f0)),
+                                    (name("curator"), ToValue::to_value(f1)), (name("fee"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::unassign_curator { bounty_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unassign_curator"),
+                                    Value::Dict(vec![(name("bounty_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::accept_curator { bounty_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("accept_curator"),
+                                    Value::Dict(vec![(name("bounty_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::award_bounty { bounty_id: ref f0, beneficiary: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("award_bounty"), Value::Dict(vec![(name("bounty_id"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::claim_bounty { bounty_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("claim_bounty"), Value::Dict(vec![(name("bounty_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::close_bounty { bounty_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("close_bounty"), Value::Dict(vec![(name("bounty_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::extend_bounty_expiry {
+                            bounty_id: ref f0,
+                            remark: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("extend_bounty_expiry"),
+                                    Value::Dict(vec![(name("bounty_id"), ToValue::to_value(f0)),
+                                    (name("remark"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -989,6 +2313,28 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x908d62b56d51268096d1a6f2475e28e4;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InsufficientProposersBalance => {
+                            Value::Str(name("InsufficientProposersBalance"))
+                        }
+                        Self::InvalidIndex => Value::Str(name("InvalidIndex")),
+                        Self::ReasonTooBig => Value::Str(name("ReasonTooBig")),
+                        Self::UnexpectedStatus => Value::Str(name("UnexpectedStatus")),
+                        Self::RequireCurator => Value::Str(name("RequireCurator")),
+                        Self::InvalidValue => Value::Str(name("InvalidValue")),
+                        Self::InvalidFee => Value::Str(name("InvalidFee")),
+                        Self::PendingPayout => Value::Str(name("PendingPayout")),
+                        Self::Premature => Value::Str(name("Premature")),
+                        Self::HasActiveChildBounty => {
+                            Value::Str(name("HasActiveChildBounty"))
+                        }
+                        Self::TooManyQueued => Value::Str(name("TooManyQueued")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1031,10 +2377,117 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xa46e67173522a0f87b0ab1b1c7cf35a2;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::BountyProposed { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyProposed"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::BountyRejected { index: ref f0, bond: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyRejected"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("bond"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::BountyBecameActive { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyBecameActive"),
+                                    Value::Dict(vec![(name("index"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::BountyAwarded { index: ref f0, beneficiary: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyAwarded"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::BountyClaimed {
+                            index: ref f0,
+                            payout: ref f1,
+                            beneficiary: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyClaimed"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("payout"),
+                                    ToValue::to_value(f1)), (name("beneficiary"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::BountyCanceled { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyCanceled"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::BountyExtended { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyExtended"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::BountyApproved { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyApproved"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::CuratorProposed { bounty_id: ref f0, curator: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("CuratorProposed"),
+                                    Value::Dict(vec![(name("bounty_id"), ToValue::to_value(f0)),
+                                    (name("curator"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::CuratorUnassigned { bounty_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("CuratorUnassigned"),
+                                    Value::Dict(vec![(name("bounty_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::CuratorAccepted { bounty_id: ref f0, curator: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("CuratorAccepted"),
+                                    Value::Dict(vec![(name("bounty_id"), ToValue::to_value(f0)),
+                                    (name("curator"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_child_bounties {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ChildBounty<AccountId, Balance, BlockNumber> {
             pub parent_bounty: BlockNumber,
@@ -1045,6 +2498,21 @@ pub mod runtime_types {
                 AccountId,
                 BlockNumber,
             >,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue, BlockNumber: ToValue> ToValue
+        for ChildBounty<AccountId, Balance, BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("parent_bounty"), ToValue::to_value(& self.parent_bounty)),
+                        (name("value"), ToValue::to_value(& self.value)), (name("fee"),
+                        ToValue::to_value(& self.fee)), (name("curator_deposit"),
+                        ToValue::to_value(& self.curator_deposit)), (name("status"),
+                        ToValue::to_value(& self.status))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ChildBountyStatus<AccountId, BlockNumber> {
@@ -1061,8 +2529,48 @@ pub mod runtime_types {
                 unlock_at: BlockNumber,
             },
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, BlockNumber: ToValue> ToValue
+        for ChildBountyStatus<AccountId, BlockNumber> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Added => Value::Str(name("Added")),
+                    Self::CuratorProposed { curator: ref f0 } => {
+                        Value::Dict(
+                            vec![
+                                (name("CuratorProposed"), Value::Dict(vec![(name("curator"),
+                                ToValue::to_value(f0))]))
+                            ],
+                        )
+                    }
+                    Self::Active { curator: ref f0 } => {
+                        Value::Dict(
+                            vec![
+                                (name("Active"), Value::Dict(vec![(name("curator"),
+                                ToValue::to_value(f0))]))
+                            ],
+                        )
+                    }
+                    Self::PendingPayout {
+                        curator: ref f0,
+                        beneficiary: ref f1,
+                        unlock_at: ref f2,
+                    } => {
+                        Value::Dict(
+                            vec![
+                                (name("PendingPayout"), Value::Dict(vec![(name("curator"),
+                                ToValue::to_value(f0)), (name("beneficiary"),
+                                ToValue::to_value(f1)), (name("unlock_at"),
+                                ToValue::to_value(f2))]))
+                            ],
+                        )
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1129,6 +2637,112 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xe5fd54b368c457e1e6a058d8aec243b5;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::add_child_bounty {
+                            parent_bounty_id: ref f0,
+                            value: ref f1,
+                            description: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("add_child_bounty"),
+                                    Value::Dict(vec![(name("parent_bounty_id"),
+                                    ToValue::to_value(f0)), (name("value"),
+                                    ToValue::to_value(f1)), (name("description"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::propose_curator {
+                            parent_bounty_id: ref f0,
+                            child_bounty_id: ref f1,
+                            curator: ref f2,
+                            fee: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("propose_curator"),
+                                    Value::Dict(vec![(name("parent_bounty_id"),
+                                    ToValue::to_value(f0)), (name("child_bounty_id"),
+                                    ToValue::to_value(f1)), (name("curator"),
+                                    ToValue::to_value(f2)), (name("fee"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::accept_curator {
+                            parent_bounty_id: ref f0,
+                            child_bounty_id: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("accept_curator"),
+                                    Value::Dict(vec![(name("parent_bounty_id"),
+                                    ToValue::to_value(f0)), (name("child_bounty_id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::unassign_curator {
+                            parent_bounty_id: ref f0,
+                            child_bounty_id: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unassign_curator"),
+                                    Value::Dict(vec![(name("parent_bounty_id"),
+                                    ToValue::to_value(f0)), (name("child_bounty_id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::award_child_bounty {
+                            parent_bounty_id: ref f0,
+                            child_bounty_id: ref f1,
+                            beneficiary: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("award_child_bounty"),
+                                    Value::Dict(vec![(name("parent_bounty_id"),
+                                    ToValue::to_value(f0)), (name("child_bounty_id"),
+                                    ToValue::to_value(f1)), (name("beneficiary"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::claim_child_bounty {
+                            parent_bounty_id: ref f0,
+                            child_bounty_id: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("claim_child_bounty"),
+                                    Value::Dict(vec![(name("parent_bounty_id"),
+                                    ToValue::to_value(f0)), (name("child_bounty_id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::close_child_bounty {
+                            parent_bounty_id: ref f0,
+                            child_bounty_id: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("close_child_bounty"),
+                                    Value::Dict(vec![(name("parent_bounty_id"),
+                                    ToValue::to_value(f0)), (name("child_bounty_id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1140,6 +2754,22 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x3605c2e0ec5a2b951979e23a382441f0;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::ParentBountyNotActive => {
+                            Value::Str(name("ParentBountyNotActive"))
+                        }
+                        Self::InsufficientBountyBalance => {
+                            Value::Str(name("InsufficientBountyBalance"))
+                        }
+                        Self::TooManyChildBounties => {
+                            Value::Str(name("TooManyChildBounties"))
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1164,11 +2794,67 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x93592f984c706e2691d2556826a4c861;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Added { index: ref f0, child_index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Added"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("child_index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Awarded {
+                            index: ref f0,
+                            child_index: ref f1,
+                            beneficiary: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Awarded"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("child_index"),
+                                    ToValue::to_value(f1)), (name("beneficiary"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Claimed {
+                            index: ref f0,
+                            child_index: ref f1,
+                            payout: ref f2,
+                            beneficiary: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Claimed"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("child_index"),
+                                    ToValue::to_value(f1)), (name("payout"),
+                                    ToValue::to_value(f2)), (name("beneficiary"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Canceled { index: ref f0, child_index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Canceled"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("child_index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_conviction_voting {
         pub mod conviction {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Conviction {
                 #[codec(index = 0u8)]
@@ -1189,9 +2875,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Conviction {
                 const TYPE_HASH: u128 = 0x8183a21e0ecd9e55d1206620cf0a4540;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Conviction {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::None => Value::Str(name("None")),
+                        Self::Locked1x => Value::Str(name("Locked1x")),
+                        Self::Locked2x => Value::Str(name("Locked2x")),
+                        Self::Locked3x => Value::Str(name("Locked3x")),
+                        Self::Locked4x => Value::Str(name("Locked4x")),
+                        Self::Locked5x => Value::Str(name("Locked5x")),
+                        Self::Locked6x => Value::Str(name("Locked6x")),
+                    }
+                }
+            }
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1237,6 +2938,77 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x819b1e563a42091000465132418a2e9a;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::vote { poll_index: ref f0, vote: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("vote"), Value::Dict(vec![(name("poll_index"),
+                                    ToValue::to_value(f0)), (name("vote"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::delegate {
+                            class: ref f0,
+                            to: ref f1,
+                            conviction: ref f2,
+                            balance: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("delegate"), Value::Dict(vec![(name("class"),
+                                    ToValue::to_value(f0)), (name("to"), ToValue::to_value(f1)),
+                                    (name("conviction"), ToValue::to_value(f2)),
+                                    (name("balance"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::undelegate { class: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("undelegate"), Value::Dict(vec![(name("class"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::unlock { class: ref f0, target: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unlock"), Value::Dict(vec![(name("class"),
+                                    ToValue::to_value(f0)), (name("target"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remove_vote { class: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_vote"), Value::Dict(vec![(name("class"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remove_other_vote {
+                            target: ref f0,
+                            class: ref f1,
+                            index: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_other_vote"),
+                                    Value::Dict(vec![(name("target"), ToValue::to_value(f0)),
+                                    (name("class"), ToValue::to_value(f1)), (name("index"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1267,6 +3039,25 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xbe2e5c6e308a1e486e607d9e95d734fb;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NotOngoing => Value::Str(name("NotOngoing")),
+                        Self::NotVoter => Value::Str(name("NotVoter")),
+                        Self::NoPermission => Value::Str(name("NoPermission")),
+                        Self::NoPermissionYet => Value::Str(name("NoPermissionYet")),
+                        Self::AlreadyDelegating => Value::Str(name("AlreadyDelegating")),
+                        Self::AlreadyVoting => Value::Str(name("AlreadyVoting")),
+                        Self::InsufficientFunds => Value::Str(name("InsufficientFunds")),
+                        Self::NotDelegating => Value::Str(name("NotDelegating")),
+                        Self::Nonsense => Value::Str(name("Nonsense")),
+                        Self::MaxVotesReached => Value::Str(name("MaxVotesReached")),
+                        Self::ClassNeeded => Value::Str(name("ClassNeeded")),
+                        Self::BadClass => Value::Str(name("BadClass")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1280,13 +3071,45 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x446fad390bbde425af70e88c2a99616c;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Delegated(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("Delegated"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::Undelegated(ref f0) => {
+                            Value::Dict(
+                                vec![(name("Undelegated"), ToValue::to_value(f0))],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Delegations<Balance> {
                 pub votes: Balance,
                 pub capital: Balance,
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for Delegations<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("votes"), ToValue::to_value(& self.votes)),
+                            (name("capital"), ToValue::to_value(& self.capital))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Tally<Votes> {
@@ -1294,9 +3117,22 @@ pub mod runtime_types {
                 pub nays: Votes,
                 pub support: Votes,
             }
+            #[cfg(feature = "values")]
+            impl<Votes: ToValue> ToValue for Tally<Votes> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("ayes"), ToValue::to_value(& self.ayes)),
+                            (name("nays"), ToValue::to_value(& self.nays)),
+                            (name("support"), ToValue::to_value(& self.support))
+                        ],
+                    )
+                }
+            }
         }
         pub mod vote {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum AccountVote<Balance> {
                 #[codec(index = 0u8)]
@@ -1308,6 +3144,45 @@ pub mod runtime_types {
                 Split { aye: Balance, nay: Balance },
                 #[codec(index = 2u8)]
                 SplitAbstain { aye: Balance, nay: Balance, abstain: Balance },
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for AccountVote<Balance> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Standard { vote: ref f0, balance: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Standard"), Value::Dict(vec![(name("vote"),
+                                    ToValue::to_value(f0)), (name("balance"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Split { aye: ref f0, nay: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Split"), Value::Dict(vec![(name("aye"),
+                                    ToValue::to_value(f0)), (name("nay"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::SplitAbstain {
+                            aye: ref f0,
+                            nay: ref f1,
+                            abstain: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SplitAbstain"), Value::Dict(vec![(name("aye"),
+                                    ToValue::to_value(f0)), (name("nay"),
+                                    ToValue::to_value(f1)), (name("abstain"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Casting<Balance, BlockNumber> {
@@ -1327,6 +3202,19 @@ pub mod runtime_types {
                     Balance,
                 >,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, BlockNumber: ToValue> ToValue
+            for Casting<Balance, BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("votes"), ToValue::to_value(& self.votes)),
+                            (name("delegations"), ToValue::to_value(& self.delegations)),
+                            (name("prior"), ToValue::to_value(& self.prior))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Delegating<Balance, AccountId, BlockNumber> {
                 pub balance: Balance,
@@ -1340,12 +3228,42 @@ pub mod runtime_types {
                     Balance,
                 >,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, AccountId: ToValue, BlockNumber: ToValue> ToValue
+            for Delegating<Balance, AccountId, BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("balance"), ToValue::to_value(& self.balance)),
+                            (name("target"), ToValue::to_value(& self.target)),
+                            (name("conviction"), ToValue::to_value(& self.conviction)),
+                            (name("delegations"), ToValue::to_value(& self.delegations)),
+                            (name("prior"), ToValue::to_value(& self.prior))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PriorLock<BlockNumber, Balance>(pub BlockNumber, pub Balance);
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue, Balance: ToValue> ToValue
+            for PriorLock<BlockNumber, Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Tuple(
+                        vec![ToValue::to_value(& self.0), ToValue::to_value(& self.1)],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Vote(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Vote {
                 const TYPE_HASH: u128 = 0x0f383dad6bd95928759ac78e01acf5d9;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Vote {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Voting<Balance, AccountId, BlockNumber> {
@@ -1365,10 +3283,27 @@ pub mod runtime_types {
                     >,
                 ),
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, AccountId: ToValue, BlockNumber: ToValue> ToValue
+            for Voting<Balance, AccountId, BlockNumber> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Casting(ref f0) => {
+                            Value::Dict(vec![(name("Casting"), ToValue::to_value(f0))])
+                        }
+                        Self::Delegating(ref f0) => {
+                            Value::Dict(
+                                vec![(name("Delegating"), ToValue::to_value(f0))],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_election_provider_multi_phase {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ElectionCompute {
             #[codec(index = 0u8)]
@@ -1385,6 +3320,18 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ElectionCompute {
             const TYPE_HASH: u128 = 0xc66efa49aa0dcd247b5503b81fc401a0;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ElectionCompute {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::OnChain => Value::Str(name("OnChain")),
+                    Self::Signed => Value::Str(name("Signed")),
+                    Self::Unsigned => Value::Str(name("Unsigned")),
+                    Self::Fallback => Value::Str(name("Fallback")),
+                    Self::Emergency => Value::Str(name("Emergency")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase<Bn> {
             #[codec(index = 0u8)]
@@ -1396,11 +3343,36 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             Emergency,
         }
+        #[cfg(feature = "values")]
+        impl<Bn: ToValue> ToValue for Phase<Bn> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Off => Value::Str(name("Off")),
+                    Self::Signed => Value::Str(name("Signed")),
+                    Self::Unsigned(ref f0) => {
+                        Value::Dict(vec![(name("Unsigned"), ToValue::to_value(f0))])
+                    }
+                    Self::Emergency => Value::Str(name("Emergency")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RawSolution<S> {
             pub solution: S,
             pub score: super::super::runtime_types::sp_npos_elections::ElectionScore,
             pub round: u32,
+        }
+        #[cfg(feature = "values")]
+        impl<S: ToValue> ToValue for RawSolution<S> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("solution"), ToValue::to_value(& self.solution)),
+                        (name("score"), ToValue::to_value(& self.score)), (name("round"),
+                        ToValue::to_value(& self.round))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ReadySolution {
@@ -1418,10 +3390,34 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ReadySolution {
             const TYPE_HASH: u128 = 0x36682cd7f0ea77451840d4acef88b866;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ReadySolution {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("supports"), ToValue::to_value(& self.supports)),
+                        (name("score"), ToValue::to_value(& self.score)),
+                        (name("compute"), ToValue::to_value(& self.compute))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RoundSnapshot<AccountId, DataProvider> {
             pub voters: Vec<DataProvider>,
             pub targets: Vec<AccountId>,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, DataProvider: ToValue> ToValue
+        for RoundSnapshot<AccountId, DataProvider> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("voters"), ToValue::to_value(& self.voters)),
+                        (name("targets"), ToValue::to_value(& self.targets))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SolutionOrSnapshotSize {
@@ -1433,8 +3429,20 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for SolutionOrSnapshotSize {
             const TYPE_HASH: u128 = 0xd586707e8a71f6053a51159ffe2799a1;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for SolutionOrSnapshotSize {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("voters"), ToValue::to_value(& self.voters)),
+                        (name("targets"), ToValue::to_value(& self.targets))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1476,6 +3484,67 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x890e657c9123ff1247d8b43f3752a4fe;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::submit_unsigned {
+                            raw_solution: ref f0,
+                            witness: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("submit_unsigned"),
+                                    Value::Dict(vec![(name("raw_solution"),
+                                    ToValue::to_value(f0)), (name("witness"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_minimum_untrusted_score {
+                            maybe_next_score: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_minimum_untrusted_score"),
+                                    Value::Dict(vec![(name("maybe_next_score"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_emergency_election_result { supports: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_emergency_election_result"),
+                                    Value::Dict(vec![(name("supports"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::submit { raw_solution: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("submit"), Value::Dict(vec![(name("raw_solution"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::governance_fallback {
+                            maybe_max_voters: ref f0,
+                            maybe_max_targets: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("governance_fallback"),
+                                    Value::Dict(vec![(name("maybe_max_voters"),
+                                    ToValue::to_value(f0)), (name("maybe_max_targets"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1509,6 +3578,43 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4fdd5e7bac5dba2fe1634a76fbea62f4;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::PreDispatchEarlySubmission => {
+                            Value::Str(name("PreDispatchEarlySubmission"))
+                        }
+                        Self::PreDispatchWrongWinnerCount => {
+                            Value::Str(name("PreDispatchWrongWinnerCount"))
+                        }
+                        Self::PreDispatchWeakSubmission => {
+                            Value::Str(name("PreDispatchWeakSubmission"))
+                        }
+                        Self::SignedQueueFull => Value::Str(name("SignedQueueFull")),
+                        Self::SignedCannotPayDeposit => {
+                            Value::Str(name("SignedCannotPayDeposit"))
+                        }
+                        Self::SignedInvalidWitness => {
+                            Value::Str(name("SignedInvalidWitness"))
+                        }
+                        Self::SignedTooMuchWeight => {
+                            Value::Str(name("SignedTooMuchWeight"))
+                        }
+                        Self::OcwCallWrongEra => Value::Str(name("OcwCallWrongEra")),
+                        Self::MissingSnapshotMetadata => {
+                            Value::Str(name("MissingSnapshotMetadata"))
+                        }
+                        Self::InvalidSubmissionIndex => {
+                            Value::Str(name("InvalidSubmissionIndex"))
+                        }
+                        Self::CallNotAllowed => Value::Str(name("CallNotAllowed")),
+                        Self::FallbackFailed => Value::Str(name("FallbackFailed")),
+                        Self::BoundNotMet => Value::Str(name("BoundNotMet")),
+                        Self::TooManyWinners => Value::Str(name("TooManyWinners")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1549,9 +3655,72 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xa0201e37dc5e5af2d5635bab38095ea7;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::SolutionStored {
+                            compute: ref f0,
+                            origin: ref f1,
+                            prev_ejected: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SolutionStored"), Value::Dict(vec![(name("compute"),
+                                    ToValue::to_value(f0)), (name("origin"),
+                                    ToValue::to_value(f1)), (name("prev_ejected"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ElectionFinalized { compute: ref f0, score: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ElectionFinalized"),
+                                    Value::Dict(vec![(name("compute"), ToValue::to_value(f0)),
+                                    (name("score"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::ElectionFailed => Value::Str(name("ElectionFailed")),
+                        Self::Rewarded { account: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Rewarded"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("value"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Slashed { account: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Slashed"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("value"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::PhaseTransitioned {
+                            from: ref f0,
+                            to: ref f1,
+                            round: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PhaseTransitioned"), Value::Dict(vec![(name("from"),
+                                    ToValue::to_value(f0)), (name("to"), ToValue::to_value(f1)),
+                                    (name("round"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod signed {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SignedSubmission<AccountId, Balance, Solution> {
                 pub who: AccountId,
@@ -1561,11 +3730,27 @@ pub mod runtime_types {
                 >,
                 pub call_fee: Balance,
             }
+            #[cfg(feature = "values")]
+            impl<AccountId: ToValue, Balance: ToValue, Solution: ToValue> ToValue
+            for SignedSubmission<AccountId, Balance, Solution> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("who"), ToValue::to_value(& self.who)),
+                            (name("deposit"), ToValue::to_value(& self.deposit)),
+                            (name("raw_solution"), ToValue::to_value(& self
+                            .raw_solution)), (name("call_fee"), ToValue::to_value(& self
+                            .call_fee))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_fast_unstake {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1577,6 +3762,25 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x97739ff3ad8d460901855626936b7989;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::register_fast_unstake => {
+                            Value::Str(name("register_fast_unstake"))
+                        }
+                        Self::deregister => Value::Str(name("deregister")),
+                        Self::control { eras_to_check: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("control"), Value::Dict(vec![(name("eras_to_check"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -1595,6 +3799,19 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xcb1e13f85d318372c844992e6691becb;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NotController => Value::Str(name("NotController")),
+                        Self::AlreadyQueued => Value::Str(name("AlreadyQueued")),
+                        Self::NotFullyBonded => Value::Str(name("NotFullyBonded")),
+                        Self::NotQueued => Value::Str(name("NotQueued")),
+                        Self::AlreadyHead => Value::Str(name("AlreadyHead")),
+                        Self::CallNotAllowed => Value::Str(name("CallNotAllowed")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1618,9 +3835,52 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x3d2d5bce3792c8e210e16f2d43619efe;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Unstaked { stash: ref f0, result: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Unstaked"), Value::Dict(vec![(name("stash"),
+                                    ToValue::to_value(f0)), (name("result"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Slashed { stash: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Slashed"), Value::Dict(vec![(name("stash"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::BatchChecked { eras: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BatchChecked"), Value::Dict(vec![(name("eras"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::BatchFinished { size: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BatchFinished"), Value::Dict(vec![(name("size"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::InternalError => Value::Str(name("InternalError")),
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct UnstakeRequest {
                 pub stashes: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -1633,10 +3893,22 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for UnstakeRequest {
                 const TYPE_HASH: u128 = 0x95f9784a6303ebd9b893792b70ade5cc;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for UnstakeRequest {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("stashes"), ToValue::to_value(& self.stashes)),
+                            (name("checked"), ToValue::to_value(& self.checked))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_grandpa {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct StoredPendingChange<N> {
             pub scheduled_at: N,
@@ -1645,6 +3917,20 @@ pub mod runtime_types {
                 (super::super::runtime_types::sp_consensus_grandpa::app::Public, u64),
             >,
             pub forced: Option<N>,
+        }
+        #[cfg(feature = "values")]
+        impl<N: ToValue> ToValue for StoredPendingChange<N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("scheduled_at"), ToValue::to_value(& self.scheduled_at)),
+                        (name("delay"), ToValue::to_value(& self.delay)),
+                        (name("next_authorities"), ToValue::to_value(& self
+                        .next_authorities)), (name("forced"), ToValue::to_value(& self
+                        .forced))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum StoredState<N> {
@@ -1657,8 +3943,38 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             PendingResume { scheduled_at: N, delay: N },
         }
+        #[cfg(feature = "values")]
+        impl<N: ToValue> ToValue for StoredState<N> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Live => Value::Str(name("Live")),
+                    Self::PendingPause { scheduled_at: ref f0, delay: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("PendingPause"),
+                                Value::Dict(vec![(name("scheduled_at"),
+                                ToValue::to_value(f0)), (name("delay"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                    Self::Paused => Value::Str(name("Paused")),
+                    Self::PendingResume { scheduled_at: ref f0, delay: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("PendingResume"),
+                                Value::Dict(vec![(name("scheduled_at"),
+                                ToValue::to_value(f0)), (name("delay"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1683,6 +3999,52 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xb09ed1df620857b4566c744294e08817;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::report_equivocation {
+                            equivocation_proof: ref f0,
+                            key_owner_proof: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_equivocation"),
+                                    Value::Dict(vec![(name("equivocation_proof"),
+                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::report_equivocation_unsigned {
+                            equivocation_proof: ref f0,
+                            key_owner_proof: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_equivocation_unsigned"),
+                                    Value::Dict(vec![(name("equivocation_proof"),
+                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::note_stalled {
+                            delay: ref f0,
+                            best_finalized_block_number: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("note_stalled"), Value::Dict(vec![(name("delay"),
+                                    ToValue::to_value(f0)),
+                                    (name("best_finalized_block_number"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1703,6 +4065,26 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xa67867b1783ef2ad576b93a25d11d5df;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::PauseFailed => Value::Str(name("PauseFailed")),
+                        Self::ResumeFailed => Value::Str(name("ResumeFailed")),
+                        Self::ChangePending => Value::Str(name("ChangePending")),
+                        Self::TooSoon => Value::Str(name("TooSoon")),
+                        Self::InvalidKeyOwnershipProof => {
+                            Value::Str(name("InvalidKeyOwnershipProof"))
+                        }
+                        Self::InvalidEquivocationProof => {
+                            Value::Str(name("InvalidEquivocationProof"))
+                        }
+                        Self::DuplicateOffenceReport => {
+                            Value::Str(name("DuplicateOffenceReport"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1722,11 +4104,30 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x929b230b33f6179872594c07e2fa6673;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NewAuthorities { authority_set: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewAuthorities"),
+                                    Value::Dict(vec![(name("authority_set"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Paused => Value::Str(name("Paused")),
+                        Self::Resumed => Value::Str(name("Resumed")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_identity {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1826,6 +4227,137 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xb6a8b50017df7f9300ad8a68bb63febe;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::add_registrar { account: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("add_registrar"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_identity { info: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_identity"), Value::Dict(vec![(name("info"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_subs { subs: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_subs"), Value::Dict(vec![(name("subs"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::clear_identity => Value::Str(name("clear_identity")),
+                        Self::request_judgement {
+                            reg_index: ref f0,
+                            max_fee: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("request_judgement"),
+                                    Value::Dict(vec![(name("reg_index"), ToValue::to_value(f0)),
+                                    (name("max_fee"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_request { reg_index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_request"),
+                                    Value::Dict(vec![(name("reg_index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_fee { index: ref f0, fee: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_fee"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("fee"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_account_id { index: ref f0, new: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_account_id"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("new"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_fields { index: ref f0, fields: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_fields"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("fields"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::provide_judgement {
+                            reg_index: ref f0,
+                            target: ref f1,
+                            judgement: ref f2,
+                            identity: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("provide_judgement"),
+                                    Value::Dict(vec![(name("reg_index"), ToValue::to_value(f0)),
+                                    (name("target"), ToValue::to_value(f1)), (name("judgement"),
+                                    ToValue::to_value(f2)), (name("identity"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::kill_identity { target: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill_identity"), Value::Dict(vec![(name("target"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::add_sub { sub: ref f0, data: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("add_sub"), Value::Dict(vec![(name("sub"),
+                                    ToValue::to_value(f0)), (name("data"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::rename_sub { sub: ref f0, data: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("rename_sub"), Value::Dict(vec![(name("sub"),
+                                    ToValue::to_value(f0)), (name("data"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remove_sub { sub: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_sub"), Value::Dict(vec![(name("sub"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::quit_sub => Value::Str(name("quit_sub")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1867,6 +4399,37 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x03892d3d423d6e630466e2f995a5c6b6;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooManySubAccounts => {
+                            Value::Str(name("TooManySubAccounts"))
+                        }
+                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::NotNamed => Value::Str(name("NotNamed")),
+                        Self::EmptyIndex => Value::Str(name("EmptyIndex")),
+                        Self::FeeChanged => Value::Str(name("FeeChanged")),
+                        Self::NoIdentity => Value::Str(name("NoIdentity")),
+                        Self::StickyJudgement => Value::Str(name("StickyJudgement")),
+                        Self::JudgementGiven => Value::Str(name("JudgementGiven")),
+                        Self::InvalidJudgement => Value::Str(name("InvalidJudgement")),
+                        Self::InvalidIndex => Value::Str(name("InvalidIndex")),
+                        Self::InvalidTarget => Value::Str(name("InvalidTarget")),
+                        Self::TooManyFields => Value::Str(name("TooManyFields")),
+                        Self::TooManyRegistrars => Value::Str(name("TooManyRegistrars")),
+                        Self::AlreadyClaimed => Value::Str(name("AlreadyClaimed")),
+                        Self::NotSub => Value::Str(name("NotSub")),
+                        Self::NotOwned => Value::Str(name("NotOwned")),
+                        Self::JudgementForDifferentIdentity => {
+                            Value::Str(name("JudgementForDifferentIdentity"))
+                        }
+                        Self::JudgementPaymentFailed => {
+                            Value::Str(name("JudgementPaymentFailed"))
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1921,9 +4484,130 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x378e6e1d07c14db31f05964944378e6b;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::IdentitySet { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IdentitySet"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::IdentityCleared { who: ref f0, deposit: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IdentityCleared"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("deposit"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::IdentityKilled { who: ref f0, deposit: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IdentityKilled"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("deposit"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::JudgementRequested {
+                            who: ref f0,
+                            registrar_index: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("JudgementRequested"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("registrar_index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::JudgementUnrequested {
+                            who: ref f0,
+                            registrar_index: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("JudgementUnrequested"),
+                                    Value::Dict(vec![(name("who"), ToValue::to_value(f0)),
+                                    (name("registrar_index"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::JudgementGiven {
+                            target: ref f0,
+                            registrar_index: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("JudgementGiven"), Value::Dict(vec![(name("target"),
+                                    ToValue::to_value(f0)), (name("registrar_index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::RegistrarAdded { registrar_index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RegistrarAdded"),
+                                    Value::Dict(vec![(name("registrar_index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::SubIdentityAdded {
+                            sub: ref f0,
+                            main: ref f1,
+                            deposit: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SubIdentityAdded"), Value::Dict(vec![(name("sub"),
+                                    ToValue::to_value(f0)), (name("main"),
+                                    ToValue::to_value(f1)), (name("deposit"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::SubIdentityRemoved {
+                            sub: ref f0,
+                            main: ref f1,
+                            deposit: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SubIdentityRemoved"), Value::Dict(vec![(name("sub"),
+                                    ToValue::to_value(f0)), (name("main"),
+                                    ToValue::to_value(f1)), (name("deposit"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::SubIdentityRevoked {
+                            sub: ref f0,
+                            main: ref f1,
+                            deposit: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SubIdentityRevoked"), Value::Dict(vec![(name("sub"),
+                                    ToValue::to_value(f0)), (name("main"),
+                                    ToValue::to_value(f1)), (name("deposit"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod simple {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum IdentityField {
                 #[codec(index = 0u8)]
@@ -1946,6 +4630,21 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for IdentityField {
                 const TYPE_HASH: u128 = 0x8241bd616f7ebee45b98c09a6a3cd874;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for IdentityField {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Display => Value::Str(name("Display")),
+                        Self::Legal => Value::Str(name("Legal")),
+                        Self::Web => Value::Str(name("Web")),
+                        Self::Riot => Value::Str(name("Riot")),
+                        Self::Email => Value::Str(name("Email")),
+                        Self::PgpFingerprint => Value::Str(name("PgpFingerprint")),
+                        Self::Image => Value::Str(name("Image")),
+                        Self::Twitter => Value::Str(name("Twitter")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdentityInfo {
                 pub additional: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -1966,13 +4665,38 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for IdentityInfo {
                 const TYPE_HASH: u128 = 0x567c9f233a589a4fcfbc24fd9fd0710d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for IdentityInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("additional"), ToValue::to_value(& self.additional)),
+                            (name("display"), ToValue::to_value(& self.display)),
+                            (name("legal"), ToValue::to_value(& self.legal)),
+                            (name("web"), ToValue::to_value(& self.web)), (name("riot"),
+                            ToValue::to_value(& self.riot)), (name("email"),
+                            ToValue::to_value(& self.email)), (name("pgp_fingerprint"),
+                            ToValue::to_value(& self.pgp_fingerprint)), (name("image"),
+                            ToValue::to_value(& self.image)), (name("twitter"),
+                            ToValue::to_value(& self.twitter))
+                        ],
+                    )
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BitFlags(pub u64);
             impl ::ferroscale_runtime_types::TypeHash for BitFlags {
                 const TYPE_HASH: u128 = 0x0bd8b2cdf59bbf120511fe6fb0daf560;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for BitFlags {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Data {
@@ -2056,6 +4780,129 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Data {
                 const TYPE_HASH: u128 = 0xb925a474be1a8158f30e5de8d67a3a38;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Data {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::None => Value::Str(name("None")),
+                        Self::Raw0(ref f0) => {
+                            Value::Dict(vec![(name("Raw0"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw1(ref f0) => {
+                            Value::Dict(vec![(name("Raw1"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw2(ref f0) => {
+                            Value::Dict(vec![(name("Raw2"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw3(ref f0) => {
+                            Value::Dict(vec![(name("Raw3"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw4(ref f0) => {
+                            Value::Dict(vec![(name("Raw4"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw5(ref f0) => {
+                            Value::Dict(vec![(name("Raw5"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw6(ref f0) => {
+                            Value::Dict(vec![(name("Raw6"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw7(ref f0) => {
+                            Value::Dict(vec![(name("Raw7"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw8(ref f0) => {
+                            Value::Dict(vec![(name("Raw8"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw9(ref f0) => {
+                            Value::Dict(vec![(name("Raw9"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw10(ref f0) => {
+                            Value::Dict(vec![(name("Raw10"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw11(ref f0) => {
+                            Value::Dict(vec![(name("Raw11"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw12(ref f0) => {
+                            Value::Dict(vec![(name("Raw12"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw13(ref f0) => {
+                            Value::Dict(vec![(name("Raw13"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw14(ref f0) => {
+                            Value::Dict(vec![(name("Raw14"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw15(ref f0) => {
+                            Value::Dict(vec![(name("Raw15"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw16(ref f0) => {
+                            Value::Dict(vec![(name("Raw16"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw17(ref f0) => {
+                            Value::Dict(vec![(name("Raw17"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw18(ref f0) => {
+                            Value::Dict(vec![(name("Raw18"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw19(ref f0) => {
+                            Value::Dict(vec![(name("Raw19"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw20(ref f0) => {
+                            Value::Dict(vec![(name("Raw20"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw21(ref f0) => {
+                            Value::Dict(vec![(name("Raw21"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw22(ref f0) => {
+                            Value::Dict(vec![(name("Raw22"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw23(ref f0) => {
+                            Value::Dict(vec![(name("Raw23"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw24(ref f0) => {
+                            Value::Dict(vec![(name("Raw24"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw25(ref f0) => {
+                            Value::Dict(vec![(name("Raw25"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw26(ref f0) => {
+                            Value::Dict(vec![(name("Raw26"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw27(ref f0) => {
+                            Value::Dict(vec![(name("Raw27"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw28(ref f0) => {
+                            Value::Dict(vec![(name("Raw28"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw29(ref f0) => {
+                            Value::Dict(vec![(name("Raw29"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw30(ref f0) => {
+                            Value::Dict(vec![(name("Raw30"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw31(ref f0) => {
+                            Value::Dict(vec![(name("Raw31"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw32(ref f0) => {
+                            Value::Dict(vec![(name("Raw32"), ToValue::to_value(f0))])
+                        }
+                        Self::BlakeTwo256(ref f0) => {
+                            Value::Dict(
+                                vec![(name("BlakeTwo256"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::Sha256(ref f0) => {
+                            Value::Dict(vec![(name("Sha256"), ToValue::to_value(f0))])
+                        }
+                        Self::Keccak256(ref f0) => {
+                            Value::Dict(vec![(name("Keccak256"), ToValue::to_value(f0))])
+                        }
+                        Self::ShaThree256(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ShaThree256"), ToValue::to_value(f0))],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Judgement<Balance> {
                 #[codec(index = 0u8)]
@@ -2073,11 +4920,40 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 Erroneous,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for Judgement<Balance> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Unknown => Value::Str(name("Unknown")),
+                        Self::FeePaid(ref f0) => {
+                            Value::Dict(vec![(name("FeePaid"), ToValue::to_value(f0))])
+                        }
+                        Self::Reasonable => Value::Str(name("Reasonable")),
+                        Self::KnownGood => Value::Str(name("KnownGood")),
+                        Self::OutOfDate => Value::Str(name("OutOfDate")),
+                        Self::LowQuality => Value::Str(name("LowQuality")),
+                        Self::Erroneous => Value::Str(name("Erroneous")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct RegistrarInfo<Balance, AccountId> {
                 pub account: AccountId,
                 pub fee: Balance,
                 pub fields: super::super::super::runtime_types::pallet_identity::types::BitFlags,
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, AccountId: ToValue> ToValue
+            for RegistrarInfo<Balance, AccountId> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("account"), ToValue::to_value(& self.account)),
+                            (name("fee"), ToValue::to_value(& self.fee)),
+                            (name("fields"), ToValue::to_value(& self.fields))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Registration<Balance, IdentityInfo> {
@@ -2092,10 +4968,24 @@ pub mod runtime_types {
                 pub deposit: Balance,
                 pub info: IdentityInfo,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, IdentityInfo: ToValue> ToValue
+            for Registration<Balance, IdentityInfo> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("judgements"), ToValue::to_value(& self.judgements)),
+                            (name("deposit"), ToValue::to_value(& self.deposit)),
+                            (name("info"), ToValue::to_value(& self.info))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_im_online {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Heartbeat<BlockNumber> {
             pub block_number: BlockNumber,
@@ -2103,8 +4993,23 @@ pub mod runtime_types {
             pub authority_index: BlockNumber,
             pub validators_len: BlockNumber,
         }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue> ToValue for Heartbeat<BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("block_number"), ToValue::to_value(& self.block_number)),
+                        (name("session_index"), ToValue::to_value(& self.session_index)),
+                        (name("authority_index"), ToValue::to_value(& self
+                        .authority_index)), (name("validators_len"), ToValue::to_value(&
+                        self.validators_len))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2118,6 +5023,22 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x283e71a7f27e6c219ed994dc002c8aa0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::heartbeat { heartbeat: ref f0, signature: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("heartbeat"), Value::Dict(vec![(name("heartbeat"),
+                                    ToValue::to_value(f0)), (name("signature"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2127,6 +5048,17 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xe2a527594f9bbb0fc2e7344b66a51c2e;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidKey => Value::Str(name("InvalidKey")),
+                        Self::DuplicatedHeartbeat => {
+                            Value::Str(name("DuplicatedHeartbeat"))
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2152,16 +5084,48 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x50749b6eb587833c093693a0e23aa623;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::HeartbeatReceived { authority_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HeartbeatReceived"),
+                                    Value::Dict(vec![(name("authority_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::AllGood => Value::Str(name("AllGood")),
+                        Self::SomeOffline { offline: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SomeOffline"), Value::Dict(vec![(name("offline"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod sr25519 {
             pub mod app_sr25519 {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
                 impl ::ferroscale_runtime_types::TypeHash for Public {
                     const TYPE_HASH: u128 = 0x540c0013dd110c40c0fa8ff6daeeaeb4;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Public {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
@@ -2170,12 +5134,19 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Signature {
                     const TYPE_HASH: u128 = 0x108cc6113f1e72b93cb6d216c763e506;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Signature {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
         }
     }
     pub mod pallet_indices {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2205,6 +5176,60 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x2cb64af82f6bf081e3053bbfe92ea194;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::claim { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("claim"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::transfer { new: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer"), Value::Dict(vec![(name("new"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::free { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("free"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::force_transfer {
+                            new: ref f0,
+                            index: ref f1,
+                            freeze: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_transfer"), Value::Dict(vec![(name("new"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1)), (name("freeze"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::freeze { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("freeze"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2221,6 +5246,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4fc4841e944338f8dbc8c5720fbf2603;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NotAssigned => Value::Str(name("NotAssigned")),
+                        Self::NotOwner => Value::Str(name("NotOwner")),
+                        Self::InUse => Value::Str(name("InUse")),
+                        Self::NotTransfer => Value::Str(name("NotTransfer")),
+                        Self::Permanent => Value::Str(name("Permanent")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2236,10 +5273,44 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x4097451d3c4058c8c2a21ba72945312d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::IndexAssigned { who: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IndexAssigned"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::IndexFreed { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IndexFreed"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::IndexFrozen { index: ref f0, who: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IndexFrozen"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("who"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_message_queue {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BookState<MessageOrigin> {
             pub begin: u32,
@@ -2253,10 +5324,36 @@ pub mod runtime_types {
             pub message_count: u64,
             pub size: u64,
         }
+        #[cfg(feature = "values")]
+        impl<MessageOrigin: ToValue> ToValue for BookState<MessageOrigin> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("begin"), ToValue::to_value(& self.begin)), (name("end"),
+                        ToValue::to_value(& self.end)), (name("count"),
+                        ToValue::to_value(& self.count)), (name("ready_neighbours"),
+                        ToValue::to_value(& self.ready_neighbours)),
+                        (name("message_count"), ToValue::to_value(& self.message_count)),
+                        (name("size"), ToValue::to_value(& self.size))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Neighbours<MessageOrigin> {
             pub prev: MessageOrigin,
             pub next: MessageOrigin,
+        }
+        #[cfg(feature = "values")]
+        impl<MessageOrigin: ToValue> ToValue for Neighbours<MessageOrigin> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("prev"), ToValue::to_value(& self.prev)), (name("next"),
+                        ToValue::to_value(& self.next))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Page<Size> {
@@ -2269,8 +5366,24 @@ pub mod runtime_types {
                 u8,
             >,
         }
+        #[cfg(feature = "values")]
+        impl<Size: ToValue> ToValue for Page<Size> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("remaining"), ToValue::to_value(& self.remaining)),
+                        (name("remaining_size"), ToValue::to_value(& self
+                        .remaining_size)), (name("first_index"), ToValue::to_value(& self
+                        .first_index)), (name("first"), ToValue::to_value(& self.first)),
+                        (name("last"), ToValue::to_value(& self.last)), (name("heap"),
+                        ToValue::to_value(& self.heap))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2288,6 +5401,43 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x89c939a0d0a4d3edfcf8abbec33d0c00;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::reap_page {
+                            message_origin: ref f0,
+                            page_index: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reap_page"),
+                                    Value::Dict(vec![(name("message_origin"),
+                                    ToValue::to_value(f0)), (name("page_index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::execute_overweight {
+                            message_origin: ref f0,
+                            page: ref f1,
+                            index: ref f2,
+                            weight_limit: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("execute_overweight"),
+                                    Value::Dict(vec![(name("message_origin"),
+                                    ToValue::to_value(f0)), (name("page"),
+                                    ToValue::to_value(f1)), (name("index"),
+                                    ToValue::to_value(f2)), (name("weight_limit"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -2310,6 +5460,25 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x16ec4da6cc60134cc6bb46c3f755eff3;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NotReapable => Value::Str(name("NotReapable")),
+                        Self::NoPage => Value::Str(name("NoPage")),
+                        Self::NoMessage => Value::Str(name("NoMessage")),
+                        Self::AlreadyProcessed => Value::Str(name("AlreadyProcessed")),
+                        Self::Queued => Value::Str(name("Queued")),
+                        Self::InsufficientWeight => {
+                            Value::Str(name("InsufficientWeight"))
+                        }
+                        Self::TemporarilyUnprocessable => {
+                            Value::Str(name("TemporarilyUnprocessable"))
+                        }
+                        Self::QueuePaused => Value::Str(name("QueuePaused")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2342,10 +5511,73 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xb50077ff6b824b23c940e80cfb211746;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::ProcessingFailed {
+                            id: ref f0,
+                            origin: ref f1,
+                            error: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ProcessingFailed"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("origin"),
+                                    ToValue::to_value(f1)), (name("error"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Processed {
+                            id: ref f0,
+                            origin: ref f1,
+                            weight_used: ref f2,
+                            success: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Processed"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("origin"),
+                                    ToValue::to_value(f1)), (name("weight_used"),
+                                    ToValue::to_value(f2)), (name("success"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::OverweightEnqueued {
+                            id: ref f0,
+                            origin: ref f1,
+                            page_index: ref f2,
+                            message_index: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("OverweightEnqueued"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("origin"),
+                                    ToValue::to_value(f1)), (name("page_index"),
+                                    ToValue::to_value(f2)), (name("message_index"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::PageReaped { origin: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PageReaped"), Value::Dict(vec![(name("origin"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_multisig {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Multisig<BlockNumber, Balance, AccountId> {
             pub when: super::super::runtime_types::pallet_multisig::Timepoint<
@@ -2357,13 +5589,39 @@ pub mod runtime_types {
                 AccountId,
             >,
         }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue, Balance: ToValue, AccountId: ToValue> ToValue
+        for Multisig<BlockNumber, Balance, AccountId> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("when"), ToValue::to_value(& self.when)), (name("deposit"),
+                        ToValue::to_value(& self.deposit)), (name("depositor"),
+                        ToValue::to_value(& self.depositor)), (name("approvals"),
+                        ToValue::to_value(& self.approvals))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Timepoint<BlockNumber> {
             pub height: BlockNumber,
             pub index: BlockNumber,
         }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue> ToValue for Timepoint<BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("height"), ToValue::to_value(& self.height)),
+                        (name("index"), ToValue::to_value(& self.index))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2412,6 +5670,78 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xbf42e61b0b5ae28e2126e65700aa3918;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::as_multi_threshold_1 {
+                            other_signatories: ref f0,
+                            call: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("as_multi_threshold_1"),
+                                    Value::Dict(vec![(name("other_signatories"),
+                                    ToValue::to_value(f0)), (name("call"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::as_multi {
+                            threshold: ref f0,
+                            other_signatories: ref f1,
+                            maybe_timepoint: ref f2,
+                            call: ref f3,
+                            max_weight: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("as_multi"), Value::Dict(vec![(name("threshold"),
+                                    ToValue::to_value(f0)), (name("other_signatories"),
+                                    ToValue::to_value(f1)), (name("maybe_timepoint"),
+                                    ToValue::to_value(f2)), (name("call"),
+                                    ToValue::to_value(f3)), (name("max_weight"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::approve_as_multi {
+                            threshold: ref f0,
+                            other_signatories: ref f1,
+                            maybe_timepoint: ref f2,
+                            call_hash: ref f3,
+                            max_weight: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("approve_as_multi"),
+                                    Value::Dict(vec![(name("threshold"), ToValue::to_value(f0)),
+                                    (name("other_signatories"), ToValue::to_value(f1)),
+                                    (name("maybe_timepoint"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3)),
+                                    (name("max_weight"), ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_as_multi {
+                            threshold: ref f0,
+                            other_signatories: ref f1,
+                            timepoint: ref f2,
+                            call_hash: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_as_multi"),
+                                    Value::Dict(vec![(name("threshold"), ToValue::to_value(f0)),
+                                    (name("other_signatories"), ToValue::to_value(f1)),
+                                    (name("timepoint"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2445,6 +5775,35 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::MinimumThreshold => Value::Str(name("MinimumThreshold")),
+                        Self::AlreadyApproved => Value::Str(name("AlreadyApproved")),
+                        Self::NoApprovalsNeeded => Value::Str(name("NoApprovalsNeeded")),
+                        Self::TooFewSignatories => Value::Str(name("TooFewSignatories")),
+                        Self::TooManySignatories => {
+                            Value::Str(name("TooManySignatories"))
+                        }
+                        Self::SignatoriesOutOfOrder => {
+                            Value::Str(name("SignatoriesOutOfOrder"))
+                        }
+                        Self::SenderInSignatories => {
+                            Value::Str(name("SenderInSignatories"))
+                        }
+                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::NotOwner => Value::Str(name("NotOwner")),
+                        Self::NoTimepoint => Value::Str(name("NoTimepoint")),
+                        Self::WrongTimepoint => Value::Str(name("WrongTimepoint")),
+                        Self::UnexpectedTimepoint => {
+                            Value::Str(name("UnexpectedTimepoint"))
+                        }
+                        Self::MaxWeightTooLow => Value::Str(name("MaxWeightTooLow")),
+                        Self::AlreadyStored => Value::Str(name("AlreadyStored")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2489,16 +5848,100 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x676df70f7c31947030669af0054f7257;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NewMultisig {
+                            approving: ref f0,
+                            multisig: ref f1,
+                            call_hash: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewMultisig"), Value::Dict(vec![(name("approving"),
+                                    ToValue::to_value(f0)), (name("multisig"),
+                                    ToValue::to_value(f1)), (name("call_hash"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::MultisigApproval {
+                            approving: ref f0,
+                            timepoint: ref f1,
+                            multisig: ref f2,
+                            call_hash: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MultisigApproval"),
+                                    Value::Dict(vec![(name("approving"), ToValue::to_value(f0)),
+                                    (name("timepoint"), ToValue::to_value(f1)),
+                                    (name("multisig"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::MultisigExecuted {
+                            approving: ref f0,
+                            timepoint: ref f1,
+                            multisig: ref f2,
+                            call_hash: ref f3,
+                            result: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MultisigExecuted"),
+                                    Value::Dict(vec![(name("approving"), ToValue::to_value(f0)),
+                                    (name("timepoint"), ToValue::to_value(f1)),
+                                    (name("multisig"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3)), (name("result"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::MultisigCancelled {
+                            cancelling: ref f0,
+                            timepoint: ref f1,
+                            multisig: ref f2,
+                            call_hash: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MultisigCancelled"),
+                                    Value::Dict(vec![(name("cancelling"),
+                                    ToValue::to_value(f0)), (name("timepoint"),
+                                    ToValue::to_value(f1)), (name("multisig"),
+                                    ToValue::to_value(f2)), (name("call_hash"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_nomination_pools {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum BondExtra<Balance> {
             #[codec(index = 0u8)]
             FreeBalance(Balance),
             #[codec(index = 1u8)]
             Rewards,
+        }
+        #[cfg(feature = "values")]
+        impl<Balance: ToValue> ToValue for BondExtra<Balance> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::FreeBalance(ref f0) => {
+                        Value::Dict(vec![(name("FreeBalance"), ToValue::to_value(f0))])
+                    }
+                    Self::Rewards => Value::Str(name("Rewards")),
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BondedPoolInner {
@@ -2513,6 +5956,20 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for BondedPoolInner {
             const TYPE_HASH: u128 = 0x7b26a2475e050b8a368bfac3c43996a8;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for BondedPoolInner {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("commission"), ToValue::to_value(& self.commission)),
+                        (name("member_counter"), ToValue::to_value(& self
+                        .member_counter)), (name("points"), ToValue::to_value(& self
+                        .points)), (name("roles"), ToValue::to_value(& self.roles)),
+                        (name("state"), ToValue::to_value(& self.state))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ClaimPermission {
             #[codec(index = 0u8)]
@@ -2526,6 +5983,21 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for ClaimPermission {
             const TYPE_HASH: u128 = 0x865f44a9c6705ea2cf697fee384001f4;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for ClaimPermission {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Permissioned => Value::Str(name("Permissioned")),
+                    Self::PermissionlessCompound => {
+                        Value::Str(name("PermissionlessCompound"))
+                    }
+                    Self::PermissionlessWithdraw => {
+                        Value::Str(name("PermissionlessWithdraw"))
+                    }
+                    Self::PermissionlessAll => Value::Str(name("PermissionlessAll")),
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Commission {
@@ -2548,10 +6020,34 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Commission {
             const TYPE_HASH: u128 = 0x3143ff5cdc6e24e83dc5f1b1a8d28fbe;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Commission {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("current"), ToValue::to_value(& self.current)),
+                        (name("max"), ToValue::to_value(& self.max)),
+                        (name("change_rate"), ToValue::to_value(& self.change_rate)),
+                        (name("throttle_from"), ToValue::to_value(& self.throttle_from))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CommissionChangeRate<BlockNumber> {
             pub max_increase: super::super::runtime_types::sp_arithmetic::per_things::Perbill,
             pub min_delay: BlockNumber,
+        }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue> ToValue for CommissionChangeRate<BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("max_increase"), ToValue::to_value(& self.max_increase)),
+                        (name("min_delay"), ToValue::to_value(& self.min_delay))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ConfigOp<T> {
@@ -2561,6 +6057,18 @@ pub mod runtime_types {
             Set(T),
             #[codec(index = 2u8)]
             Remove,
+        }
+        #[cfg(feature = "values")]
+        impl<T: ToValue> ToValue for ConfigOp<T> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Noop => Value::Str(name("Noop")),
+                    Self::Set(ref f0) => {
+                        Value::Dict(vec![(name("Set"), ToValue::to_value(f0))])
+                    }
+                    Self::Remove => Value::Str(name("Remove")),
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PoolMember {
@@ -2575,12 +6083,39 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for PoolMember {
             const TYPE_HASH: u128 = 0x1000604a199b3cafa0dfb2c8685286a1;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for PoolMember {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("pool_id"), ToValue::to_value(& self.pool_id)),
+                        (name("points"), ToValue::to_value(& self.points)),
+                        (name("last_recorded_reward_counter"), ToValue::to_value(& self
+                        .last_recorded_reward_counter)), (name("unbonding_eras"),
+                        ToValue::to_value(& self.unbonding_eras))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PoolRoles<AccountId> {
             pub depositor: AccountId,
             pub root: Option<AccountId>,
             pub nominator: Option<AccountId>,
             pub bouncer: Option<AccountId>,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue> ToValue for PoolRoles<AccountId> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("depositor"), ToValue::to_value(& self.depositor)),
+                        (name("root"), ToValue::to_value(& self.root)),
+                        (name("nominator"), ToValue::to_value(& self.nominator)),
+                        (name("bouncer"), ToValue::to_value(& self.bouncer))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum PoolState {
@@ -2594,6 +6129,16 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for PoolState {
             const TYPE_HASH: u128 = 0x51242b6ba80c23ae2103518fd37a533c;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for PoolState {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Open => Value::Str(name("Open")),
+                    Self::Blocked => Value::Str(name("Blocked")),
+                    Self::Destroying => Value::Str(name("Destroying")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RewardPool {
             pub last_recorded_reward_counter: super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
@@ -2604,6 +6149,23 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for RewardPool {
             const TYPE_HASH: u128 = 0x1d4168229f2230d6e11c6dab64bd708b;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for RewardPool {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("last_recorded_reward_counter"), ToValue::to_value(& self
+                        .last_recorded_reward_counter)),
+                        (name("last_recorded_total_payouts"), ToValue::to_value(& self
+                        .last_recorded_total_payouts)), (name("total_rewards_claimed"),
+                        ToValue::to_value(& self.total_rewards_claimed)),
+                        (name("total_commission_pending"), ToValue::to_value(& self
+                        .total_commission_pending)), (name("total_commission_claimed"),
+                        ToValue::to_value(& self.total_commission_claimed))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SubPools {
@@ -2616,6 +6178,17 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for SubPools {
             const TYPE_HASH: u128 = 0xcda8d9cf6c781e54e9bd325569712e4c;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for SubPools {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("no_era"), ToValue::to_value(& self.no_era)),
+                        (name("with_era"), ToValue::to_value(& self.with_era))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct UnbondPool {
             pub points: u128,
@@ -2624,8 +6197,20 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for UnbondPool {
             const TYPE_HASH: u128 = 0x700102a4cea42ea799fb4e48d923d78f;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for UnbondPool {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("points"), ToValue::to_value(& self.points)),
+                        (name("balance"), ToValue::to_value(& self.balance))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2786,6 +6371,252 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xceb3e436602df3f721726e1fcab122f7;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::join { amount: ref f0, pool_id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("join"), Value::Dict(vec![(name("amount"),
+                                    ToValue::to_value(f0)), (name("pool_id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::bond_extra { extra: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("bond_extra"), Value::Dict(vec![(name("extra"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::claim_payout => Value::Str(name("claim_payout")),
+                        Self::unbond {
+                            member_account: ref f0,
+                            unbonding_points: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unbond"), Value::Dict(vec![(name("member_account"),
+                                    ToValue::to_value(f0)), (name("unbonding_points"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::pool_withdraw_unbonded {
+                            pool_id: ref f0,
+                            num_slashing_spans: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("pool_withdraw_unbonded"),
+                                    Value::Dict(vec![(name("pool_id"), ToValue::to_value(f0)),
+                                    (name("num_slashing_spans"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::withdraw_unbonded {
+                            member_account: ref f0,
+                            num_slashing_spans: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("withdraw_unbonded"),
+                                    Value::Dict(vec![(name("member_account"),
+                                    ToValue::to_value(f0)), (name("num_slashing_spans"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::create {
+                            amount: ref f0,
+                            root: ref f1,
+                            nominator: ref f2,
+                            bouncer: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("create"), Value::Dict(vec![(name("amount"),
+                                    ToValue::to_value(f0)), (name("root"),
+                                    ToValue::to_value(f1)), (name("nominator"),
+                                    ToValue::to_value(f2)), (name("bouncer"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::create_with_pool_id {
+                            amount: ref f0,
+                            root: ref f1,
+                            nominator: ref f2,
+                            bouncer: ref f3,
+                            pool_id: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("create_with_pool_id"),
+                                    Value::Dict(vec![(name("amount"), ToValue::to_value(f0)),
+                                    (name("root"), ToValue::to_value(f1)), (name("nominator"),
+                                    ToValue::to_value(f2)), (name("bouncer"),
+                                    ToValue::to_value(f3)), (name("pool_id"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::nominate { pool_id: ref f0, validators: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("nominate"), Value::Dict(vec![(name("pool_id"),
+                                    ToValue::to_value(f0)), (name("validators"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_state { pool_id: ref f0, state: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_state"), Value::Dict(vec![(name("pool_id"),
+                                    ToValue::to_value(f0)), (name("state"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_metadata { pool_id: ref f0, metadata: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_metadata"), Value::Dict(vec![(name("pool_id"),
+                                    ToValue::to_value(f0)), (name("metadata"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_configs {
+                            min_join_bond: ref f0,
+                            min_create_bond: ref f1,
+                            max_pools: ref f2,
+                            max_members: ref f3,
+                            max_members_per_pool: ref f4,
+                            global_max_commission: ref f5,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_configs"),
+                                    Value::Dict(vec![(name("min_join_bond"),
+                                    ToValue::to_value(f0)), (name("min_create_bond"),
+                                    ToValue::to_value(f1)), (name("max_pools"),
+                                    ToValue::to_value(f2)), (name("max_members"),
+                                    ToValue::to_value(f3)), (name("max_members_per_pool"),
+                                    ToValue::to_value(f4)), (name("global_max_commission"),
+                                    ToValue::to_value(f5))]))
+                                ],
+                            )
+                        }
+                        Self::update_roles {
+                            pool_id: ref f0,
+                            new_root: ref f1,
+                            new_nominator: ref f2,
+                            new_bouncer: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("update_roles"), Value::Dict(vec![(name("pool_id"),
+                                    ToValue::to_value(f0)), (name("new_root"),
+                                    ToValue::to_value(f1)), (name("new_nominator"),
+                                    ToValue::to_value(f2)), (name("new_bouncer"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::chill { pool_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("chill"), Value::Dict(vec![(name("pool_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::bond_extra_other { member: ref f0, extra: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("bond_extra_other"), Value::Dict(vec![(name("member"),
+                                    ToValue::to_value(f0)), (name("extra"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_claim_permission { permission: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_claim_permission"),
+                                    Value::Dict(vec![(name("permission"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::claim_payout_other { other: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("claim_payout_other"),
+                                    Value::Dict(vec![(name("other"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_commission {
+                            pool_id: ref f0,
+                            new_commission: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_commission"), Value::Dict(vec![(name("pool_id"),
+                                    ToValue::to_value(f0)), (name("new_commission"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_commission_max {
+                            pool_id: ref f0,
+                            max_commission: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_commission_max"),
+                                    Value::Dict(vec![(name("pool_id"), ToValue::to_value(f0)),
+                                    (name("max_commission"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_commission_change_rate {
+                            pool_id: ref f0,
+                            change_rate: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_commission_change_rate"),
+                                    Value::Dict(vec![(name("pool_id"), ToValue::to_value(f0)),
+                                    (name("change_rate"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::claim_commission { pool_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("claim_commission"),
+                                    Value::Dict(vec![(name("pool_id"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::adjust_pool_deposit { pool_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("adjust_pool_deposit"),
+                                    Value::Dict(vec![(name("pool_id"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DefensiveError {
                 #[codec(index = 0u8)]
@@ -2801,6 +6632,24 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for DefensiveError {
                 const TYPE_HASH: u128 = 0x3ff1d839d060e336c1c1d1ac42a72f04;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for DefensiveError {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NotEnoughSpaceInUnbondPool => {
+                            Value::Str(name("NotEnoughSpaceInUnbondPool"))
+                        }
+                        Self::PoolNotFound => Value::Str(name("PoolNotFound")),
+                        Self::RewardPoolNotFound => {
+                            Value::Str(name("RewardPoolNotFound"))
+                        }
+                        Self::SubPoolsNotFound => Value::Str(name("SubPoolsNotFound")),
+                        Self::BondedStashKilledPrematurely => {
+                            Value::Str(name("BondedStashKilledPrematurely"))
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -2873,6 +6722,77 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x0211474d523c6a557d2234cc3c68ca23;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::PoolNotFound => Value::Str(name("PoolNotFound")),
+                        Self::PoolMemberNotFound => {
+                            Value::Str(name("PoolMemberNotFound"))
+                        }
+                        Self::RewardPoolNotFound => {
+                            Value::Str(name("RewardPoolNotFound"))
+                        }
+                        Self::SubPoolsNotFound => Value::Str(name("SubPoolsNotFound")),
+                        Self::AccountBelongsToOtherPool => {
+                            Value::Str(name("AccountBelongsToOtherPool"))
+                        }
+                        Self::FullyUnbonding => Value::Str(name("FullyUnbonding")),
+                        Self::MaxUnbondingLimit => Value::Str(name("MaxUnbondingLimit")),
+                        Self::CannotWithdrawAny => Value::Str(name("CannotWithdrawAny")),
+                        Self::MinimumBondNotMet => Value::Str(name("MinimumBondNotMet")),
+                        Self::OverflowRisk => Value::Str(name("OverflowRisk")),
+                        Self::NotDestroying => Value::Str(name("NotDestroying")),
+                        Self::NotNominator => Value::Str(name("NotNominator")),
+                        Self::NotKickerOrDestroying => {
+                            Value::Str(name("NotKickerOrDestroying"))
+                        }
+                        Self::NotOpen => Value::Str(name("NotOpen")),
+                        Self::MaxPools => Value::Str(name("MaxPools")),
+                        Self::MaxPoolMembers => Value::Str(name("MaxPoolMembers")),
+                        Self::CanNotChangeState => Value::Str(name("CanNotChangeState")),
+                        Self::DoesNotHavePermission => {
+                            Value::Str(name("DoesNotHavePermission"))
+                        }
+                        Self::MetadataExceedsMaxLen => {
+                            Value::Str(name("MetadataExceedsMaxLen"))
+                        }
+                        Self::Defensive(ref f0) => {
+                            Value::Dict(vec![(name("Defensive"), ToValue::to_value(f0))])
+                        }
+                        Self::PartialUnbondNotAllowedPermissionlessly => {
+                            Value::Str(name("PartialUnbondNotAllowedPermissionlessly"))
+                        }
+                        Self::MaxCommissionRestricted => {
+                            Value::Str(name("MaxCommissionRestricted"))
+                        }
+                        Self::CommissionExceedsMaximum => {
+                            Value::Str(name("CommissionExceedsMaximum"))
+                        }
+                        Self::CommissionExceedsGlobalMaximum => {
+                            Value::Str(name("CommissionExceedsGlobalMaximum"))
+                        }
+                        Self::CommissionChangeThrottled => {
+                            Value::Str(name("CommissionChangeThrottled"))
+                        }
+                        Self::CommissionChangeRateNotAllowed => {
+                            Value::Str(name("CommissionChangeRateNotAllowed"))
+                        }
+                        Self::NoPendingCommission => {
+                            Value::Str(name("NoPendingCommission"))
+                        }
+                        Self::NoCommissionCurrentSet => {
+                            Value::Str(name("NoCommissionCurrentSet"))
+                        }
+                        Self::PoolIdInUse => Value::Str(name("PoolIdInUse")),
+                        Self::InvalidPoolId => Value::Str(name("InvalidPoolId")),
+                        Self::BondExtraRestricted => {
+                            Value::Str(name("BondExtraRestricted"))
+                        }
+                        Self::NothingToAdjust => Value::Str(name("NothingToAdjust")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2963,6 +6883,221 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x0fde2f9b7e929b49725c4ac43aa7913a;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Created { depositor: ref f0, pool_id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Created"), Value::Dict(vec![(name("depositor"),
+                                    ToValue::to_value(f0)), (name("pool_id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Bonded {
+                            member: ref f0,
+                            pool_id: ref f1,
+                            bonded: ref f2,
+                            joined: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Bonded"), Value::Dict(vec![(name("member"),
+                                    ToValue::to_value(f0)), (name("pool_id"),
+                                    ToValue::to_value(f1)), (name("bonded"),
+                                    ToValue::to_value(f2)), (name("joined"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::PaidOut {
+                            member: ref f0,
+                            pool_id: ref f1,
+                            payout: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PaidOut"), Value::Dict(vec![(name("member"),
+                                    ToValue::to_value(f0)), (name("pool_id"),
+                                    ToValue::to_value(f1)), (name("payout"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Unbonded {
+                            member: ref f0,
+                            pool_id: ref f1,
+                            balance: ref f2,
+                            points: ref f3,
+                            era: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Unbonded"), Value::Dict(vec![(name("member"),
+                                    ToValue::to_value(f0)), (name("pool_id"),
+                                    ToValue::to_value(f1)), (name("balance"),
+                                    ToValue::to_value(f2)), (name("points"),
+                                    ToValue::to_value(f3)), (name("era"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::Withdrawn {
+                            member: ref f0,
+                            pool_id: ref f1,
+                            balance: ref f2,
+                            points: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Withdrawn"), Value::Dict(vec![(name("member"),
+                                    ToValue::to_value(f0)), (name("pool_id"),
+                                    ToValue::to_value(f1)), (name("balance"),
+                                    ToValue::to_value(f2)), (name("points"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Destroyed { pool_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Destroyed"), Value::Dict(vec![(name("pool_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::StateChanged { pool_id: ref f0, new_state: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("StateChanged"), Value::Dict(vec![(name("pool_id"),
+                                    ToValue::to_value(f0)), (name("new_state"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::MemberRemoved { pool_id: ref f0, member: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MemberRemoved"), Value::Dict(vec![(name("pool_id"),
+                                    ToValue::to_value(f0)), (name("member"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::RolesUpdated {
+                            root: ref f0,
+                            bouncer: ref f1,
+                            nominator: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RolesUpdated"), Value::Dict(vec![(name("root"),
+                                    ToValue::to_value(f0)), (name("bouncer"),
+                                    ToValue::to_value(f1)), (name("nominator"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::PoolSlashed { pool_id: ref f0, balance: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PoolSlashed"), Value::Dict(vec![(name("pool_id"),
+                                    ToValue::to_value(f0)), (name("balance"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::UnbondingPoolSlashed {
+                            pool_id: ref f0,
+                            era: ref f1,
+                            balance: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("UnbondingPoolSlashed"),
+                                    Value::Dict(vec![(name("pool_id"), ToValue::to_value(f0)),
+                                    (name("era"), ToValue::to_value(f1)), (name("balance"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::PoolCommissionUpdated {
+                            pool_id: ref f0,
+                            current: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PoolCommissionUpdated"),
+                                    Value::Dict(vec![(name("pool_id"), ToValue::to_value(f0)),
+                                    (name("current"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::PoolMaxCommissionUpdated {
+                            pool_id: ref f0,
+                            max_commission: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PoolMaxCommissionUpdated"),
+                                    Value::Dict(vec![(name("pool_id"), ToValue::to_value(f0)),
+                                    (name("max_commission"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::PoolCommissionChangeRateUpdated {
+                            pool_id: ref f0,
+                            change_rate: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PoolCommissionChangeRateUpdated"),
+                                    Value::Dict(vec![(name("pool_id"), ToValue::to_value(f0)),
+                                    (name("change_rate"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::PoolCommissionClaimed {
+                            pool_id: ref f0,
+                            commission: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PoolCommissionClaimed"),
+                                    Value::Dict(vec![(name("pool_id"), ToValue::to_value(f0)),
+                                    (name("commission"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::MinBalanceDeficitAdjusted {
+                            pool_id: ref f0,
+                            amount: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MinBalanceDeficitAdjusted"),
+                                    Value::Dict(vec![(name("pool_id"), ToValue::to_value(f0)),
+                                    (name("amount"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::MinBalanceExcessAdjusted {
+                            pool_id: ref f0,
+                            amount: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MinBalanceExcessAdjusted"),
+                                    Value::Dict(vec![(name("pool_id"), ToValue::to_value(f0)),
+                                    (name("amount"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum FreezeReason {
                 #[codec(index = 0u8)]
@@ -2971,11 +7106,20 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for FreezeReason {
                 const TYPE_HASH: u128 = 0x3d3a48d56e0994909ee910b1eccd3e17;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for FreezeReason {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::PoolMinBalance => Value::Str(name("PoolMinBalance")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_offences {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2984,10 +7128,27 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x1eef9b35b82a46f0273635094fb33e47;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Offence { kind: ref f0, timeslot: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Offence"), Value::Dict(vec![(name("kind"),
+                                    ToValue::to_value(f0)), (name("timeslot"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_preimage {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum OldRequestStatus<AccountId, Balance> {
             #[codec(index = 0u8)]
@@ -2998,6 +7159,33 @@ pub mod runtime_types {
                 count: u32,
                 len: Option<u32>,
             },
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for OldRequestStatus<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Unrequested { deposit: ref f0, len: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("Unrequested"), Value::Dict(vec![(name("deposit"),
+                                ToValue::to_value(f0)), (name("len"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                    Self::Requested { deposit: ref f0, count: ref f1, len: ref f2 } => {
+                        Value::Dict(
+                            vec![
+                                (name("Requested"), Value::Dict(vec![(name("deposit"),
+                                ToValue::to_value(f0)), (name("count"),
+                                ToValue::to_value(f1)), (name("len"),
+                                ToValue::to_value(f2))]))
+                            ],
+                        )
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RequestStatus<AccountId, Ticket> {
@@ -3010,8 +7198,40 @@ pub mod runtime_types {
                 maybe_len: Option<u32>,
             },
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Ticket: ToValue> ToValue
+        for RequestStatus<AccountId, Ticket> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Unrequested { ticket: ref f0, len: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("Unrequested"), Value::Dict(vec![(name("ticket"),
+                                ToValue::to_value(f0)), (name("len"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                    Self::Requested {
+                        maybe_ticket: ref f0,
+                        count: ref f1,
+                        maybe_len: ref f2,
+                    } => {
+                        Value::Dict(
+                            vec![
+                                (name("Requested"), Value::Dict(vec![(name("maybe_ticket"),
+                                ToValue::to_value(f0)), (name("count"),
+                                ToValue::to_value(f1)), (name("maybe_len"),
+                                ToValue::to_value(f2))]))
+                            ],
+                        )
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3027,6 +7247,53 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5ed9036b58b88626c4df0d14e9ff9eca;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::note_preimage { bytes: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("note_preimage"), Value::Dict(vec![(name("bytes"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::unnote_preimage { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unnote_preimage"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::request_preimage { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("request_preimage"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::unrequest_preimage { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unrequest_preimage"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::ensure_updated { hashes: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ensure_updated"), Value::Dict(vec![(name("hashes"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -3050,6 +7317,21 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x59e9435762aceb92d49046357797ef24;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooBig => Value::Str(name("TooBig")),
+                        Self::AlreadyNoted => Value::Str(name("AlreadyNoted")),
+                        Self::NotAuthorized => Value::Str(name("NotAuthorized")),
+                        Self::NotNoted => Value::Str(name("NotNoted")),
+                        Self::Requested => Value::Str(name("Requested")),
+                        Self::NotRequested => Value::Str(name("NotRequested")),
+                        Self::TooMany => Value::Str(name("TooMany")),
+                        Self::TooFew => Value::Str(name("TooFew")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -3062,6 +7344,37 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Noted { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Noted"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Requested { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Requested"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Cleared { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Cleared"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
@@ -3070,15 +7383,37 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x6c28307c6cdb8a69663d66698e38c1b3;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for HoldReason {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Preimage => Value::Str(name("Preimage")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_proxy {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Announcement<AccountId, Hash, BlockNumber> {
             pub real: AccountId,
             pub call_hash: Hash,
             pub height: BlockNumber,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Hash: ToValue, BlockNumber: ToValue> ToValue
+        for Announcement<AccountId, Hash, BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("real"), ToValue::to_value(& self.real)),
+                        (name("call_hash"), ToValue::to_value(& self.call_hash)),
+                        (name("height"), ToValue::to_value(& self.height))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ProxyDefinition<AccountId, ProxyType, BlockNumber> {
@@ -3086,8 +7421,22 @@ pub mod runtime_types {
             pub proxy_type: ProxyType,
             pub delay: BlockNumber,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, ProxyType: ToValue, BlockNumber: ToValue> ToValue
+        for ProxyDefinition<AccountId, ProxyType, BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("delegate"), ToValue::to_value(& self.delegate)),
+                        (name("proxy_type"), ToValue::to_value(& self.proxy_type)),
+                        (name("delay"), ToValue::to_value(& self.delay))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3187,6 +7536,134 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x7e0759c5c21719986dc5a9829318c7bd;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::proxy {
+                            real: ref f0,
+                            force_proxy_type: ref f1,
+                            call: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("proxy"), Value::Dict(vec![(name("real"),
+                                    ToValue::to_value(f0)), (name("force_proxy_type"),
+                                    ToValue::to_value(f1)), (name("call"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::add_proxy {
+                            delegate: ref f0,
+                            proxy_type: ref f1,
+                            delay: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("add_proxy"), Value::Dict(vec![(name("delegate"),
+                                    ToValue::to_value(f0)), (name("proxy_type"),
+                                    ToValue::to_value(f1)), (name("delay"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::remove_proxy {
+                            delegate: ref f0,
+                            proxy_type: ref f1,
+                            delay: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_proxy"), Value::Dict(vec![(name("delegate"),
+                                    ToValue::to_value(f0)), (name("proxy_type"),
+                                    ToValue::to_value(f1)), (name("delay"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::remove_proxies => Value::Str(name("remove_proxies")),
+                        Self::create_pure {
+                            proxy_type: ref f0,
+                            delay: ref f1,
+                            index: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("create_pure"), Value::Dict(vec![(name("proxy_type"),
+                                    ToValue::to_value(f0)), (name("delay"),
+                                    ToValue::to_value(f1)), (name("index"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::kill_pure {
+                            spawner: ref f0,
+                            proxy_type: ref f1,
+                            index: ref f2,
+                            height: ref f3,
+                            ext_index: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill_pure"), Value::Dict(vec![(name("spawner"),
+                                    ToValue::to_value(f0)), (name("proxy_type"),
+                                    ToValue::to_value(f1)), (name("index"),
+                                    ToValue::to_value(f2)), (name("height"),
+                                    ToValue::to_value(f3)), (name("ext_index"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::announce { real: ref f0, call_hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("announce"), Value::Dict(vec![(name("real"),
+                                    ToValue::to_value(f0)), (name("call_hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remove_announcement { real: ref f0, call_hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_announcement"),
+                                    Value::Dict(vec![(name("real"), ToValue::to_value(f0)),
+                                    (name("call_hash"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::reject_announcement {
+                            delegate: ref f0,
+                            call_hash: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reject_announcement"),
+                                    Value::Dict(vec![(name("delegate"), ToValue::to_value(f0)),
+                                    (name("call_hash"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::proxy_announced {
+                            delegate: ref f0,
+                            real: ref f1,
+                            force_proxy_type: ref f2,
+                            call: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("proxy_announced"),
+                                    Value::Dict(vec![(name("delegate"), ToValue::to_value(f0)),
+                                    (name("real"), ToValue::to_value(f1)),
+                                    (name("force_proxy_type"), ToValue::to_value(f2)),
+                                    (name("call"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3208,6 +7685,21 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xfefbd08a632ce64c318b098cb3b252d6;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooMany => Value::Str(name("TooMany")),
+                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::NotProxy => Value::Str(name("NotProxy")),
+                        Self::Unproxyable => Value::Str(name("Unproxyable")),
+                        Self::Duplicate => Value::Str(name("Duplicate")),
+                        Self::NoPermission => Value::Str(name("NoPermission")),
+                        Self::Unannounced => Value::Str(name("Unannounced")),
+                        Self::NoSelfProxy => Value::Str(name("NoSelfProxy")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3249,11 +7741,89 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x92a4f64d5d1432891327bfbb85e70095;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::ProxyExecuted { result: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ProxyExecuted"), Value::Dict(vec![(name("result"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::PureCreated {
+                            pure: ref f0,
+                            who: ref f1,
+                            proxy_type: ref f2,
+                            disambiguation_index: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PureCreated"), Value::Dict(vec![(name("pure"),
+                                    ToValue::to_value(f0)), (name("who"),
+                                    ToValue::to_value(f1)), (name("proxy_type"),
+                                    ToValue::to_value(f2)), (name("disambiguation_index"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Announced {
+                            real: ref f0,
+                            proxy: ref f1,
+                            call_hash: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Announced"), Value::Dict(vec![(name("real"),
+                                    ToValue::to_value(f0)), (name("proxy"),
+                                    ToValue::to_value(f1)), (name("call_hash"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ProxyAdded {
+                            delegator: ref f0,
+                            delegatee: ref f1,
+                            proxy_type: ref f2,
+                            delay: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ProxyAdded"), Value::Dict(vec![(name("delegator"),
+                                    ToValue::to_value(f0)), (name("delegatee"),
+                                    ToValue::to_value(f1)), (name("proxy_type"),
+                                    ToValue::to_value(f2)), (name("delay"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::ProxyRemoved {
+                            delegator: ref f0,
+                            delegatee: ref f1,
+                            proxy_type: ref f2,
+                            delay: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ProxyRemoved"), Value::Dict(vec![(name("delegator"),
+                                    ToValue::to_value(f0)), (name("delegatee"),
+                                    ToValue::to_value(f1)), (name("proxy_type"),
+                                    ToValue::to_value(f2)), (name("delay"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_referenda {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3287,6 +7857,92 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xc695c9265f9030a456f52b0f1ab687a0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::submit {
+                            proposal_origin: ref f0,
+                            proposal: ref f1,
+                            enactment_moment: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("submit"), Value::Dict(vec![(name("proposal_origin"),
+                                    ToValue::to_value(f0)), (name("proposal"),
+                                    ToValue::to_value(f1)), (name("enactment_moment"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::place_decision_deposit { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("place_decision_deposit"),
+                                    Value::Dict(vec![(name("index"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::refund_decision_deposit { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("refund_decision_deposit"),
+                                    Value::Dict(vec![(name("index"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::cancel { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::kill { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::nudge_referendum { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("nudge_referendum"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::one_fewer_deciding { track: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("one_fewer_deciding"),
+                                    Value::Dict(vec![(name("track"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::refund_submission_deposit { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("refund_submission_deposit"),
+                                    Value::Dict(vec![(name("index"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_metadata { index: ref f0, maybe_hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_metadata"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("maybe_hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3318,6 +7974,26 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x91521910c5d8ef4d831135856511bc85;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NotOngoing => Value::Str(name("NotOngoing")),
+                        Self::HasDeposit => Value::Str(name("HasDeposit")),
+                        Self::BadTrack => Value::Str(name("BadTrack")),
+                        Self::Full => Value::Str(name("Full")),
+                        Self::QueueEmpty => Value::Str(name("QueueEmpty")),
+                        Self::BadReferendum => Value::Str(name("BadReferendum")),
+                        Self::NothingToDo => Value::Str(name("NothingToDo")),
+                        Self::NoTrack => Value::Str(name("NoTrack")),
+                        Self::Unfinished => Value::Str(name("Unfinished")),
+                        Self::NoPermission => Value::Str(name("NoPermission")),
+                        Self::NoDeposit => Value::Str(name("NoDeposit")),
+                        Self::BadStatus => Value::Str(name("BadStatus")),
+                        Self::PreimageNotExist => Value::Str(name("PreimageNotExist")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3408,9 +8084,185 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x3913d9a752c36b5d0016369827157a48;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Submitted {
+                            index: ref f0,
+                            track: ref f1,
+                            proposal: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Submitted"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("track"),
+                                    ToValue::to_value(f1)), (name("proposal"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::DecisionDepositPlaced {
+                            index: ref f0,
+                            who: ref f1,
+                            amount: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DecisionDepositPlaced"),
+                                    Value::Dict(vec![(name("index"), ToValue::to_value(f0)),
+                                    (name("who"), ToValue::to_value(f1)), (name("amount"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::DecisionDepositRefunded {
+                            index: ref f0,
+                            who: ref f1,
+                            amount: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DecisionDepositRefunded"),
+                                    Value::Dict(vec![(name("index"), ToValue::to_value(f0)),
+                                    (name("who"), ToValue::to_value(f1)), (name("amount"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::DepositSlashed { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositSlashed"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::DecisionStarted {
+                            index: ref f0,
+                            track: ref f1,
+                            proposal: ref f2,
+                            tally: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DecisionStarted"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("track"),
+                                    ToValue::to_value(f1)), (name("proposal"),
+                                    ToValue::to_value(f2)), (name("tally"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::ConfirmStarted { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ConfirmStarted"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::ConfirmAborted { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ConfirmAborted"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Confirmed { index: ref f0, tally: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Confirmed"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("tally"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Approved { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Approved"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Rejected { index: ref f0, tally: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Rejected"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("tally"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::TimedOut { index: ref f0, tally: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TimedOut"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("tally"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Cancelled { index: ref f0, tally: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Cancelled"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("tally"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Killed { index: ref f0, tally: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Killed"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("tally"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::SubmissionDepositRefunded {
+                            index: ref f0,
+                            who: ref f1,
+                            amount: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SubmissionDepositRefunded"),
+                                    Value::Dict(vec![(name("index"), ToValue::to_value(f0)),
+                                    (name("who"), ToValue::to_value(f1)), (name("amount"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::MetadataSet { index: ref f0, hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MetadataSet"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::MetadataCleared { index: ref f0, hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MetadataCleared"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Curve {
                 #[codec(index = 0u8)]
@@ -3436,15 +8288,89 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Curve {
                 const TYPE_HASH: u128 = 0xbb0b0d7187d4863c9c073333d1abf8a3;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Curve {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::LinearDecreasing {
+                            length: ref f0,
+                            floor: ref f1,
+                            ceil: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("LinearDecreasing"), Value::Dict(vec![(name("length"),
+                                    ToValue::to_value(f0)), (name("floor"),
+                                    ToValue::to_value(f1)), (name("ceil"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::SteppedDecreasing {
+                            begin: ref f0,
+                            end: ref f1,
+                            step: ref f2,
+                            period: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SteppedDecreasing"), Value::Dict(vec![(name("begin"),
+                                    ToValue::to_value(f0)), (name("end"),
+                                    ToValue::to_value(f1)), (name("step"),
+                                    ToValue::to_value(f2)), (name("period"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Reciprocal {
+                            factor: ref f0,
+                            x_offset: ref f1,
+                            y_offset: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Reciprocal"), Value::Dict(vec![(name("factor"),
+                                    ToValue::to_value(f0)), (name("x_offset"),
+                                    ToValue::to_value(f1)), (name("y_offset"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DecidingStatus<BlockNumber> {
                 pub since: BlockNumber,
                 pub confirming: Option<BlockNumber>,
             }
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue> ToValue for DecidingStatus<BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("since"), ToValue::to_value(& self.since)),
+                            (name("confirming"), ToValue::to_value(& self.confirming))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Deposit<AccountId, Balance> {
                 pub who: AccountId,
                 pub amount: Balance,
+            }
+            #[cfg(feature = "values")]
+            impl<AccountId: ToValue, Balance: ToValue> ToValue
+            for Deposit<AccountId, Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("who"), ToValue::to_value(& self.who)),
+                            (name("amount"), ToValue::to_value(& self.amount))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ReferendumInfo<
@@ -3537,6 +8463,70 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 Killed(Moment),
             }
+            #[cfg(feature = "values")]
+            impl<
+                TrackId: ToValue,
+                RuntimeOrigin: ToValue,
+                Moment: ToValue,
+                Call: ToValue,
+                Balance: ToValue,
+                Tally: ToValue,
+                AccountId: ToValue,
+                ScheduleAddress: ToValue,
+            > ToValue
+            for ReferendumInfo<
+                TrackId,
+                RuntimeOrigin,
+                Moment,
+                Call,
+                Balance,
+                Tally,
+                AccountId,
+                ScheduleAddress,
+            > {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Ongoing(ref f0) => {
+                            Value::Dict(vec![(name("Ongoing"), ToValue::to_value(f0))])
+                        }
+                        Self::Approved(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("Approved"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::Rejected(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("Rejected"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::Cancelled(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("Cancelled"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::TimedOut(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TimedOut"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::Killed(ref f0) => {
+                            Value::Dict(vec![(name("Killed"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReferendumStatus<
                 TrackId,
@@ -3574,6 +8564,46 @@ pub mod runtime_types {
                 pub in_queue: bool,
                 pub alarm: Option<(Moment, ScheduleAddress)>,
             }
+            #[cfg(feature = "values")]
+            impl<
+                TrackId: ToValue,
+                RuntimeOrigin: ToValue,
+                Moment: ToValue,
+                Call: ToValue,
+                Balance: ToValue,
+                Tally: ToValue,
+                AccountId: ToValue,
+                ScheduleAddress: ToValue,
+            > ToValue
+            for ReferendumStatus<
+                TrackId,
+                RuntimeOrigin,
+                Moment,
+                Call,
+                Balance,
+                Tally,
+                AccountId,
+                ScheduleAddress,
+            > {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("track"), ToValue::to_value(& self.track)),
+                            (name("origin"), ToValue::to_value(& self.origin)),
+                            (name("proposal"), ToValue::to_value(& self.proposal)),
+                            (name("enactment"), ToValue::to_value(& self.enactment)),
+                            (name("submitted"), ToValue::to_value(& self.submitted)),
+                            (name("submission_deposit"), ToValue::to_value(& self
+                            .submission_deposit)), (name("decision_deposit"),
+                            ToValue::to_value(& self.decision_deposit)),
+                            (name("deciding"), ToValue::to_value(& self.deciding)),
+                            (name("tally"), ToValue::to_value(& self.tally)),
+                            (name("in_queue"), ToValue::to_value(& self.in_queue)),
+                            (name("alarm"), ToValue::to_value(& self.alarm))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct TrackInfo<Balance, Moment> {
                 pub name: String,
@@ -3586,10 +8616,34 @@ pub mod runtime_types {
                 pub min_approval: super::super::super::runtime_types::pallet_referenda::types::Curve,
                 pub min_support: super::super::super::runtime_types::pallet_referenda::types::Curve,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, Moment: ToValue> ToValue
+            for TrackInfo<Balance, Moment> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("name"), ToValue::to_value(& self.name)),
+                            (name("max_deciding"), ToValue::to_value(& self
+                            .max_deciding)), (name("decision_deposit"),
+                            ToValue::to_value(& self.decision_deposit)),
+                            (name("prepare_period"), ToValue::to_value(& self
+                            .prepare_period)), (name("decision_period"),
+                            ToValue::to_value(& self.decision_period)),
+                            (name("confirm_period"), ToValue::to_value(& self
+                            .confirm_period)), (name("min_enactment_period"),
+                            ToValue::to_value(& self.min_enactment_period)),
+                            (name("min_approval"), ToValue::to_value(& self
+                            .min_approval)), (name("min_support"), ToValue::to_value(&
+                            self.min_support))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_scheduler {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Scheduled<Name, Call, BlockNumber, PalletsOrigin> {
             pub maybe_id: Option<Name>,
@@ -3598,8 +8652,29 @@ pub mod runtime_types {
             pub maybe_periodic: Option<(BlockNumber, BlockNumber)>,
             pub origin: PalletsOrigin,
         }
+        #[cfg(feature = "values")]
+        impl<
+            Name: ToValue,
+            Call: ToValue,
+            BlockNumber: ToValue,
+            PalletsOrigin: ToValue,
+        > ToValue for Scheduled<Name, Call, BlockNumber, PalletsOrigin> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("maybe_id"), ToValue::to_value(& self.maybe_id)),
+                        (name("priority"), ToValue::to_value(& self.priority)),
+                        (name("call"), ToValue::to_value(& self.call)),
+                        (name("maybe_periodic"), ToValue::to_value(& self
+                        .maybe_periodic)), (name("origin"), ToValue::to_value(& self
+                        .origin))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3648,6 +8723,98 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xe4929d2973a8f7db7e9085631a067ca3;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::schedule {
+                            when: ref f0,
+                            maybe_periodic: ref f1,
+                            priority: ref f2,
+                            call: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("maybe_periodic"),
+                                    ToValue::to_value(f1)), (name("priority"),
+                                    ToValue::to_value(f2)), (name("call"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::cancel { when: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_named {
+                            id: ref f0,
+                            when: ref f1,
+                            maybe_periodic: ref f2,
+                            priority: ref f3,
+                            call: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_named"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("when"),
+                                    ToValue::to_value(f1)), (name("maybe_periodic"),
+                                    ToValue::to_value(f2)), (name("priority"),
+                                    ToValue::to_value(f3)), (name("call"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_named { id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_named"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_after {
+                            after: ref f0,
+                            maybe_periodic: ref f1,
+                            priority: ref f2,
+                            call: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_after"), Value::Dict(vec![(name("after"),
+                                    ToValue::to_value(f0)), (name("maybe_periodic"),
+                                    ToValue::to_value(f1)), (name("priority"),
+                                    ToValue::to_value(f2)), (name("call"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_named_after {
+                            id: ref f0,
+                            after: ref f1,
+                            maybe_periodic: ref f2,
+                            priority: ref f3,
+                            call: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_named_after"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("after"),
+                                    ToValue::to_value(f1)), (name("maybe_periodic"),
+                                    ToValue::to_value(f2)), (name("priority"),
+                                    ToValue::to_value(f3)), (name("call"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3663,6 +8830,22 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x090c571761e6b377d526d3c1b51a931c;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::FailedToSchedule => Value::Str(name("FailedToSchedule")),
+                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::TargetBlockNumberInPast => {
+                            Value::Str(name("TargetBlockNumberInPast"))
+                        }
+                        Self::RescheduleNoChange => {
+                            Value::Str(name("RescheduleNoChange"))
+                        }
+                        Self::Named => Value::Str(name("Named")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3689,11 +8872,73 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x2a654d582970289ebfa20d571e98ec70;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Scheduled { when: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Scheduled"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Canceled { when: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Canceled"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Dispatched { task: ref f0, id: ref f1, result: ref f2 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Dispatched"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"), ToValue::to_value(f1)),
+                                    (name("result"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::CallUnavailable { task: ref f0, id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("CallUnavailable"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::PeriodicFailed { task: ref f0, id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PeriodicFailed"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::PermanentlyOverweight { task: ref f0, id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PermanentlyOverweight"),
+                                    Value::Dict(vec![(name("task"), ToValue::to_value(f0)),
+                                    (name("id"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_session {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3706,6 +8951,23 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x170f7dc6bbed5f1862f067c1c29454bd;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set_keys { keys: ref f0, proof: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_keys"), Value::Dict(vec![(name("keys"),
+                                    ToValue::to_value(f0)), (name("proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::purge_keys => Value::Str(name("purge_keys")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -3723,6 +8985,20 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x124b1afd8acef1fa747dc307cb16a09f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidProof => Value::Str(name("InvalidProof")),
+                        Self::NoAssociatedValidatorId => {
+                            Value::Str(name("NoAssociatedValidatorId"))
+                        }
+                        Self::DuplicatedKey => Value::Str(name("DuplicatedKey")),
+                        Self::NoKeys => Value::Str(name("NoKeys")),
+                        Self::NoAccount => Value::Str(name("NoAccount")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -3731,10 +9007,27 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x6e2f92ca0dadd93acbb970f5566205dc;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NewSession { session_index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewSession"),
+                                    Value::Dict(vec![(name("session_index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_staking {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ActiveEraInfo {
             pub index: u32,
@@ -3743,10 +9036,32 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ActiveEraInfo {
             const TYPE_HASH: u128 = 0x1874e945044137fac815c246c77f2161;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ActiveEraInfo {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("index"), ToValue::to_value(& self.index)), (name("start"),
+                        ToValue::to_value(& self.start))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EraRewardPoints<AccountId> {
             pub total: u32,
             pub individual: ::ferroscale_runtime_types::BTreeMap<AccountId, u32>,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue> ToValue for EraRewardPoints<AccountId> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("total"), ToValue::to_value(& self.total)),
+                        (name("individual"), ToValue::to_value(& self.individual))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Exposure<AccountId, Balance> {
@@ -3760,6 +9075,19 @@ pub mod runtime_types {
                     Balance,
                 >,
             >,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for Exposure<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("total"), ToValue::to_value(& self.total)), (name("own"),
+                        ToValue::to_value(& self.own)), (name("others"),
+                        ToValue::to_value(& self.others))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Forcing {
@@ -3775,11 +9103,34 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Forcing {
             const TYPE_HASH: u128 = 0xff2cb915a7b5b78978b6c67248318d6f;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Forcing {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::NotForcing => Value::Str(name("NotForcing")),
+                    Self::ForceNew => Value::Str(name("ForceNew")),
+                    Self::ForceNone => Value::Str(name("ForceNone")),
+                    Self::ForceAlways => Value::Str(name("ForceAlways")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct IndividualExposure<AccountId, Balance> {
             pub who: AccountId,
             #[codec(compact)]
             pub value: Balance,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for IndividualExposure<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("who"), ToValue::to_value(& self.who)), (name("value"),
+                        ToValue::to_value(& self.value))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Nominations {
@@ -3791,6 +9142,18 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for Nominations {
             const TYPE_HASH: u128 = 0xc68c799c0b14b08f5c47f7580f55aa06;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for Nominations {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("targets"), ToValue::to_value(& self.targets)),
+                        (name("submitted_in"), ToValue::to_value(& self.submitted_in)),
+                        (name("suppressed"), ToValue::to_value(& self.suppressed))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RewardDestination<AccountId> {
@@ -3804,6 +9167,20 @@ pub mod runtime_types {
             Account(AccountId),
             #[codec(index = 4u8)]
             None,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue> ToValue for RewardDestination<AccountId> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Staked => Value::Str(name("Staked")),
+                    Self::Stash => Value::Str(name("Stash")),
+                    Self::Controller => Value::Str(name("Controller")),
+                    Self::Account(ref f0) => {
+                        Value::Dict(vec![(name("Account"), ToValue::to_value(f0))])
+                    }
+                    Self::None => Value::Str(name("None")),
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct StakingLedger {
@@ -3822,6 +9199,20 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for StakingLedger {
             const TYPE_HASH: u128 = 0xd005bfda8bc8cbf3bb3bf1b3843d69af;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for StakingLedger {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("stash"), ToValue::to_value(& self.stash)), (name("total"),
+                        ToValue::to_value(& self.total)), (name("active"),
+                        ToValue::to_value(& self.active)), (name("unlocking"),
+                        ToValue::to_value(& self.unlocking)), (name("claimed_rewards"),
+                        ToValue::to_value(& self.claimed_rewards))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct UnappliedSlash<AccountId, Balance> {
             pub validator: AccountId,
@@ -3830,12 +9221,38 @@ pub mod runtime_types {
             pub reporters: Vec<AccountId>,
             pub payout: Balance,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for UnappliedSlash<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("validator"), ToValue::to_value(& self.validator)),
+                        (name("own"), ToValue::to_value(& self.own)), (name("others"),
+                        ToValue::to_value(& self.others)), (name("reporters"),
+                        ToValue::to_value(& self.reporters)), (name("payout"),
+                        ToValue::to_value(& self.payout))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct UnlockChunk<Balance> {
             #[codec(compact)]
             pub value: Balance,
             #[codec(compact)]
             pub era: u32,
+        }
+        #[cfg(feature = "values")]
+        impl<Balance: ToValue> ToValue for UnlockChunk<Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("value"), ToValue::to_value(& self.value)), (name("era"),
+                        ToValue::to_value(& self.era))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ValidatorPrefs {
@@ -3846,9 +9263,21 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ValidatorPrefs {
             const TYPE_HASH: u128 = 0x38a6a8376f92ad183a3948c57f8b9708;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ValidatorPrefs {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("commission"), ToValue::to_value(& self.commission)),
+                        (name("blocked"), ToValue::to_value(& self.blocked))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -3969,6 +9398,226 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x4de90a4d971bda7eb0d0801f0d23b1bf;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::bond { value: ref f0, payee: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("bond"), Value::Dict(vec![(name("value"),
+                                        ToValue::to_value(f0)), (name("payee"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::bond_extra { max_additional: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("bond_extra"),
+                                        Value::Dict(vec![(name("max_additional"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::unbond { value: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("unbond"), Value::Dict(vec![(name("value"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::withdraw_unbonded { num_slashing_spans: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("withdraw_unbonded"),
+                                        Value::Dict(vec![(name("num_slashing_spans"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::validate { prefs: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("validate"), Value::Dict(vec![(name("prefs"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::nominate { targets: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("nominate"), Value::Dict(vec![(name("targets"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::chill => Value::Str(name("chill")),
+                            Self::set_payee { payee: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_payee"), Value::Dict(vec![(name("payee"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_controller => Value::Str(name("set_controller")),
+                            Self::set_validator_count { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_validator_count"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::increase_validator_count { additional: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("increase_validator_count"),
+                                        Value::Dict(vec![(name("additional"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::scale_validator_count { factor: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("scale_validator_count"),
+                                        Value::Dict(vec![(name("factor"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::force_no_eras => Value::Str(name("force_no_eras")),
+                            Self::force_new_era => Value::Str(name("force_new_era")),
+                            Self::set_invulnerables { invulnerables: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_invulnerables"),
+                                        Value::Dict(vec![(name("invulnerables"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::force_unstake {
+                                stash: ref f0,
+                                num_slashing_spans: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_unstake"), Value::Dict(vec![(name("stash"),
+                                        ToValue::to_value(f0)), (name("num_slashing_spans"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::force_new_era_always => {
+                                Value::Str(name("force_new_era_always"))
+                            }
+                            Self::cancel_deferred_slash {
+                                era: ref f0,
+                                slash_indices: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("cancel_deferred_slash"),
+                                        Value::Dict(vec![(name("era"), ToValue::to_value(f0)),
+                                        (name("slash_indices"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::payout_stakers {
+                                validator_stash: ref f0,
+                                era: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("payout_stakers"),
+                                        Value::Dict(vec![(name("validator_stash"),
+                                        ToValue::to_value(f0)), (name("era"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::rebond { value: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("rebond"), Value::Dict(vec![(name("value"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::reap_stash {
+                                stash: ref f0,
+                                num_slashing_spans: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("reap_stash"), Value::Dict(vec![(name("stash"),
+                                        ToValue::to_value(f0)), (name("num_slashing_spans"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::kick { who: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("kick"), Value::Dict(vec![(name("who"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_staking_configs {
+                                min_nominator_bond: ref f0,
+                                min_validator_bond: ref f1,
+                                max_nominator_count: ref f2,
+                                max_validator_count: ref f3,
+                                chill_threshold: ref f4,
+                                min_commission: ref f5,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_staking_configs"),
+                                        Value::Dict(vec![(name("min_nominator_bond"),
+                                        ToValue::to_value(f0)), (name("min_validator_bond"),
+                                        ToValue::to_value(f1)), (name("max_nominator_count"),
+                                        ToValue::to_value(f2)), (name("max_validator_count"),
+                                        ToValue::to_value(f3)), (name("chill_threshold"),
+                                        ToValue::to_value(f4)), (name("min_commission"),
+                                        ToValue::to_value(f5))]))
+                                    ],
+                                )
+                            }
+                            Self::chill_other { controller: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("chill_other"), Value::Dict(vec![(name("controller"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::force_apply_min_commission {
+                                validator_stash: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_apply_min_commission"),
+                                        Value::Dict(vec![(name("validator_stash"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_min_commission { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_min_commission"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ConfigOp<T> {
                     #[codec(index = 0u8)]
@@ -3977,6 +9626,18 @@ pub mod runtime_types {
                     Set(T),
                     #[codec(index = 2u8)]
                     Remove,
+                }
+                #[cfg(feature = "values")]
+                impl<T: ToValue> ToValue for ConfigOp<T> {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Noop => Value::Str(name("Noop")),
+                            Self::Set(ref f0) => {
+                                Value::Dict(vec![(name("Set"), ToValue::to_value(f0))])
+                            }
+                            Self::Remove => Value::Str(name("Remove")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -4033,6 +9694,60 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x6eebc66ee6b64e0f479d9fe1adc7d198;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::NotController => Value::Str(name("NotController")),
+                            Self::NotStash => Value::Str(name("NotStash")),
+                            Self::AlreadyBonded => Value::Str(name("AlreadyBonded")),
+                            Self::AlreadyPaired => Value::Str(name("AlreadyPaired")),
+                            Self::EmptyTargets => Value::Str(name("EmptyTargets")),
+                            Self::DuplicateIndex => Value::Str(name("DuplicateIndex")),
+                            Self::InvalidSlashIndex => {
+                                Value::Str(name("InvalidSlashIndex"))
+                            }
+                            Self::InsufficientBond => {
+                                Value::Str(name("InsufficientBond"))
+                            }
+                            Self::NoMoreChunks => Value::Str(name("NoMoreChunks")),
+                            Self::NoUnlockChunk => Value::Str(name("NoUnlockChunk")),
+                            Self::FundedTarget => Value::Str(name("FundedTarget")),
+                            Self::InvalidEraToReward => {
+                                Value::Str(name("InvalidEraToReward"))
+                            }
+                            Self::InvalidNumberOfNominations => {
+                                Value::Str(name("InvalidNumberOfNominations"))
+                            }
+                            Self::NotSortedAndUnique => {
+                                Value::Str(name("NotSortedAndUnique"))
+                            }
+                            Self::AlreadyClaimed => Value::Str(name("AlreadyClaimed")),
+                            Self::IncorrectHistoryDepth => {
+                                Value::Str(name("IncorrectHistoryDepth"))
+                            }
+                            Self::IncorrectSlashingSpans => {
+                                Value::Str(name("IncorrectSlashingSpans"))
+                            }
+                            Self::BadState => Value::Str(name("BadState")),
+                            Self::TooManyTargets => Value::Str(name("TooManyTargets")),
+                            Self::BadTarget => Value::Str(name("BadTarget")),
+                            Self::CannotChillOther => {
+                                Value::Str(name("CannotChillOther"))
+                            }
+                            Self::TooManyNominators => {
+                                Value::Str(name("TooManyNominators"))
+                            }
+                            Self::TooManyValidators => {
+                                Value::Str(name("TooManyValidators"))
+                            }
+                            Self::CommissionTooLow => {
+                                Value::Str(name("CommissionTooLow"))
+                            }
+                            Self::BoundNotMet => Value::Str(name("BoundNotMet")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -4107,10 +9822,173 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x93e1365992bc88926d1f421ab1fe7f9c;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::EraPaid {
+                                era_index: ref f0,
+                                validator_payout: ref f1,
+                                remainder: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("EraPaid"), Value::Dict(vec![(name("era_index"),
+                                        ToValue::to_value(f0)), (name("validator_payout"),
+                                        ToValue::to_value(f1)), (name("remainder"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::Rewarded {
+                                stash: ref f0,
+                                dest: ref f1,
+                                amount: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Rewarded"), Value::Dict(vec![(name("stash"),
+                                        ToValue::to_value(f0)), (name("dest"),
+                                        ToValue::to_value(f1)), (name("amount"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::Slashed { staker: ref f0, amount: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Slashed"), Value::Dict(vec![(name("staker"),
+                                        ToValue::to_value(f0)), (name("amount"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::SlashReported {
+                                validator: ref f0,
+                                fraction: ref f1,
+                                slash_era: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("SlashReported"), Value::Dict(vec![(name("validator"),
+                                        ToValue::to_value(f0)), (name("fraction"),
+                                        ToValue::to_value(f1)), (name("slash_era"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::OldSlashingReportDiscarded {
+                                session_index: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("OldSlashingReportDiscarded"),
+                                        Value::Dict(vec![(name("session_index"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::StakersElected => Value::Str(name("StakersElected")),
+                            Self::Bonded { stash: ref f0, amount: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Bonded"), Value::Dict(vec![(name("stash"),
+                                        ToValue::to_value(f0)), (name("amount"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::Unbonded { stash: ref f0, amount: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Unbonded"), Value::Dict(vec![(name("stash"),
+                                        ToValue::to_value(f0)), (name("amount"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::Withdrawn { stash: ref f0, amount: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Withdrawn"), Value::Dict(vec![(name("stash"),
+                                        ToValue::to_value(f0)), (name("amount"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::Kicked { nominator: ref f0, stash: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Kicked"), Value::Dict(vec![(name("nominator"),
+                                        ToValue::to_value(f0)), (name("stash"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::StakingElectionFailed => {
+                                Value::Str(name("StakingElectionFailed"))
+                            }
+                            Self::Chilled { stash: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Chilled"), Value::Dict(vec![(name("stash"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::PayoutStarted {
+                                era_index: ref f0,
+                                validator_stash: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PayoutStarted"), Value::Dict(vec![(name("era_index"),
+                                        ToValue::to_value(f0)), (name("validator_stash"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::ValidatorPrefsSet { stash: ref f0, prefs: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("ValidatorPrefsSet"), Value::Dict(vec![(name("stash"),
+                                        ToValue::to_value(f0)), (name("prefs"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::SnapshotVotersSizeExceeded { size: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("SnapshotVotersSizeExceeded"),
+                                        Value::Dict(vec![(name("size"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::SnapshotTargetsSizeExceeded { size: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("SnapshotTargetsSizeExceeded"),
+                                        Value::Dict(vec![(name("size"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::ForceEra { mode: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("ForceEra"), Value::Dict(vec![(name("mode"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod slashing {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SlashingSpans {
                 pub span_index: u32,
@@ -4121,16 +9999,42 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for SlashingSpans {
                 const TYPE_HASH: u128 = 0xc0224b01d19ca43ffc0ec8a78e86fb2c;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for SlashingSpans {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("span_index"), ToValue::to_value(& self.span_index)),
+                            (name("last_start"), ToValue::to_value(& self.last_start)),
+                            (name("last_nonzero_slash"), ToValue::to_value(& self
+                            .last_nonzero_slash)), (name("prior"), ToValue::to_value(&
+                            self.prior))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SpanRecord<Balance> {
                 pub slashed: Balance,
                 pub paid_out: Balance,
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for SpanRecord<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("slashed"), ToValue::to_value(& self.slashed)),
+                            (name("paid_out"), ToValue::to_value(& self.paid_out))
+                        ],
+                    )
+                }
             }
         }
     }
     pub mod pallet_timestamp {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -4139,14 +10043,36 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set { now: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set"), Value::Dict(vec![(name("now"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_transaction_payment {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ChargeTransactionPayment(#[codec(compact)] pub u128);
         impl ::ferroscale_runtime_types::TypeHash for ChargeTransactionPayment {
             const TYPE_HASH: u128 = 0x8c2d64d0c06b4323331ebdd069a26a03;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for ChargeTransactionPayment {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
@@ -4158,8 +10084,18 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Releases {
             const TYPE_HASH: u128 = 0x80ffa4fd46a6d0cf960827bfb10bb23f;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Releases {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V1Ancient => Value::Str(name("V1Ancient")),
+                    Self::V2 => Value::Str(name("V2")),
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -4172,9 +10108,31 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x9c7b1ee63aabd647c96f5a8c20cc37d6;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TransactionFeePaid {
+                            who: ref f0,
+                            actual_fee: ref f1,
+                            tip: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TransactionFeePaid"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("actual_fee"),
+                                    ToValue::to_value(f1)), (name("tip"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FeeDetails<Balance> {
                 pub inclusion_fee: Option<
@@ -4184,11 +10142,36 @@ pub mod runtime_types {
                 >,
                 pub tip: Balance,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for FeeDetails<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("inclusion_fee"), ToValue::to_value(& self
+                            .inclusion_fee)), (name("tip"), ToValue::to_value(& self
+                            .tip))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct InclusionFee<Balance> {
                 pub base_fee: Balance,
                 pub len_fee: Balance,
                 pub adjusted_weight_fee: Balance,
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for InclusionFee<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("base_fee"), ToValue::to_value(& self.base_fee)),
+                            (name("len_fee"), ToValue::to_value(& self.len_fee)),
+                            (name("adjusted_weight_fee"), ToValue::to_value(& self
+                            .adjusted_weight_fee))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct RuntimeDispatchInfo<Balance, Weight> {
@@ -4196,10 +10179,24 @@ pub mod runtime_types {
                 pub class: super::super::super::runtime_types::frame_support::dispatch::DispatchClass,
                 pub partial_fee: Balance,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, Weight: ToValue> ToValue
+            for RuntimeDispatchInfo<Balance, Weight> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("weight"), ToValue::to_value(& self.weight)),
+                            (name("class"), ToValue::to_value(& self.class)),
+                            (name("partial_fee"), ToValue::to_value(& self.partial_fee))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_treasury {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum PaymentState<Id> {
             #[codec(index = 0u8)]
@@ -4209,12 +10206,43 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             Failed,
         }
+        #[cfg(feature = "values")]
+        impl<Id: ToValue> ToValue for PaymentState<Id> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Pending => Value::Str(name("Pending")),
+                    Self::Attempted { id: ref f0 } => {
+                        Value::Dict(
+                            vec![
+                                (name("Attempted"), Value::Dict(vec![(name("id"),
+                                ToValue::to_value(f0))]))
+                            ],
+                        )
+                    }
+                    Self::Failed => Value::Str(name("Failed")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Proposal<AccountId, Balance> {
             pub proposer: AccountId,
             pub value: Balance,
             pub beneficiary: AccountId,
             pub bond: Balance,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for Proposal<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("proposer"), ToValue::to_value(& self.proposer)),
+                        (name("value"), ToValue::to_value(& self.value)),
+                        (name("beneficiary"), ToValue::to_value(& self.beneficiary)),
+                        (name("bond"), ToValue::to_value(& self.bond))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SpendStatus<
@@ -4233,8 +10261,31 @@ pub mod runtime_types {
                 PaymentId,
             >,
         }
+        #[cfg(feature = "values")]
+        impl<
+            AssetKind: ToValue,
+            AssetBalance: ToValue,
+            Beneficiary: ToValue,
+            BlockNumber: ToValue,
+            PaymentId: ToValue,
+        > ToValue
+        for SpendStatus<AssetKind, AssetBalance, Beneficiary, BlockNumber, PaymentId> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("asset_kind"), ToValue::to_value(& self.asset_kind)),
+                        (name("amount"), ToValue::to_value(& self.amount)),
+                        (name("beneficiary"), ToValue::to_value(& self.beneficiary)),
+                        (name("valid_from"), ToValue::to_value(& self.valid_from)),
+                        (name("expire_at"), ToValue::to_value(& self.expire_at)),
+                        (name("status"), ToValue::to_value(& self.status))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -4279,6 +10330,98 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x553e3608ed56f6f47d8ee6e192e3120f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::propose_spend { value: ref f0, beneficiary: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("propose_spend"), Value::Dict(vec![(name("value"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::reject_proposal { proposal_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reject_proposal"),
+                                    Value::Dict(vec![(name("proposal_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::approve_proposal { proposal_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("approve_proposal"),
+                                    Value::Dict(vec![(name("proposal_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::spend_local { amount: ref f0, beneficiary: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("spend_local"), Value::Dict(vec![(name("amount"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remove_approval { proposal_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_approval"),
+                                    Value::Dict(vec![(name("proposal_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::spend {
+                            asset_kind: ref f0,
+                            amount: ref f1,
+                            beneficiary: ref f2,
+                            valid_from: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("spend"), Value::Dict(vec![(name("asset_kind"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1)), (name("beneficiary"),
+                                    ToValue::to_value(f2)), (name("valid_from"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::payout { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("payout"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::check_status { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("check_status"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::void_spend { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("void_spend"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4308,6 +10451,33 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x5357101c524c8a5b8c260ff07012ef3e;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InsufficientProposersBalance => {
+                            Value::Str(name("InsufficientProposersBalance"))
+                        }
+                        Self::InvalidIndex => Value::Str(name("InvalidIndex")),
+                        Self::TooManyApprovals => Value::Str(name("TooManyApprovals")),
+                        Self::InsufficientPermission => {
+                            Value::Str(name("InsufficientPermission"))
+                        }
+                        Self::ProposalNotApproved => {
+                            Value::Str(name("ProposalNotApproved"))
+                        }
+                        Self::FailedToConvertBalance => {
+                            Value::Str(name("FailedToConvertBalance"))
+                        }
+                        Self::SpendExpired => Value::Str(name("SpendExpired")),
+                        Self::EarlyPayout => Value::Str(name("EarlyPayout")),
+                        Self::AlreadyAttempted => Value::Str(name("AlreadyAttempted")),
+                        Self::PayoutError => Value::Str(name("PayoutError")),
+                        Self::NotAttempted => Value::Str(name("NotAttempted")),
+                        Self::Inconclusive => Value::Str(name("Inconclusive")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4358,11 +10528,166 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x03b61a76f9ef75e2a542b1b8380a90e0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Proposed { proposal_index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Proposed"), Value::Dict(vec![(name("proposal_index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Spending { budget_remaining: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Spending"),
+                                    Value::Dict(vec![(name("budget_remaining"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Awarded {
+                            proposal_index: ref f0,
+                            award: ref f1,
+                            account: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Awarded"), Value::Dict(vec![(name("proposal_index"),
+                                    ToValue::to_value(f0)), (name("award"),
+                                    ToValue::to_value(f1)), (name("account"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Rejected { proposal_index: ref f0, slashed: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Rejected"), Value::Dict(vec![(name("proposal_index"),
+                                    ToValue::to_value(f0)), (name("slashed"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Burnt { burnt_funds: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Burnt"), Value::Dict(vec![(name("burnt_funds"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Rollover { rollover_balance: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Rollover"),
+                                    Value::Dict(vec![(name("rollover_balance"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Deposit { value: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Deposit"), Value::Dict(vec![(name("value"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::SpendApproved {
+                            proposal_index: ref f0,
+                            amount: ref f1,
+                            beneficiary: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SpendApproved"),
+                                    Value::Dict(vec![(name("proposal_index"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1)), (name("beneficiary"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::UpdatedInactive {
+                            reactivated: ref f0,
+                            deactivated: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("UpdatedInactive"),
+                                    Value::Dict(vec![(name("reactivated"),
+                                    ToValue::to_value(f0)), (name("deactivated"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::AssetSpendApproved {
+                            index: ref f0,
+                            asset_kind: ref f1,
+                            amount: ref f2,
+                            beneficiary: ref f3,
+                            valid_from: ref f4,
+                            expire_at: ref f5,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AssetSpendApproved"),
+                                    Value::Dict(vec![(name("index"), ToValue::to_value(f0)),
+                                    (name("asset_kind"), ToValue::to_value(f1)),
+                                    (name("amount"), ToValue::to_value(f2)),
+                                    (name("beneficiary"), ToValue::to_value(f3)),
+                                    (name("valid_from"), ToValue::to_value(f4)),
+                                    (name("expire_at"), ToValue::to_value(f5))]))
+                                ],
+                            )
+                        }
+                        Self::AssetSpendVoided { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AssetSpendVoided"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Paid { index: ref f0, payment_id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Paid"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("payment_id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::PaymentFailed { index: ref f0, payment_id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PaymentFailed"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("payment_id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::SpendProcessed { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SpendProcessed"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_utility {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -4408,6 +10733,64 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x1e8c334856ce847b95854a9dc572f39e;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::batch { calls: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("batch"), Value::Dict(vec![(name("calls"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::as_derivative { index: ref f0, call: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("as_derivative"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("call"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::batch_all { calls: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("batch_all"), Value::Dict(vec![(name("calls"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::dispatch_as { as_origin: ref f0, call: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("dispatch_as"), Value::Dict(vec![(name("as_origin"),
+                                    ToValue::to_value(f0)), (name("call"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_batch { calls: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_batch"), Value::Dict(vec![(name("calls"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::with_weight { call: ref f0, weight: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("with_weight"), Value::Dict(vec![(name("call"),
+                                    ToValue::to_value(f0)), (name("weight"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4415,6 +10798,14 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x3f55e5d2938d07af31b632fd06a59e1a;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooManyCalls => Value::Str(name("TooManyCalls")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4444,10 +10835,48 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x76d8b4fe538c4d5a3fd3fa5cce23d204;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::BatchInterrupted { index: ref f0, error: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BatchInterrupted"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("error"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::BatchCompleted => Value::Str(name("BatchCompleted")),
+                        Self::BatchCompletedWithErrors => {
+                            Value::Str(name("BatchCompletedWithErrors"))
+                        }
+                        Self::ItemCompleted => Value::Str(name("ItemCompleted")),
+                        Self::ItemFailed { error: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ItemFailed"), Value::Dict(vec![(name("error"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::DispatchedAs { result: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DispatchedAs"), Value::Dict(vec![(name("result"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_vesting {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
             #[codec(index = 0u8)]
@@ -4458,8 +10887,18 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Releases {
             const TYPE_HASH: u128 = 0x79863b85bf9a625f41ab1fc9e10dd953;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Releases {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V0 => Value::Str(name("V0")),
+                    Self::V1 => Value::Str(name("V1")),
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -4503,6 +10942,58 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x679b40672f1c5b30df590e58bbe81791;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::vest => Value::Str(name("vest")),
+                        Self::vest_other { target: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("vest_other"), Value::Dict(vec![(name("target"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::vested_transfer { target: ref f0, schedule: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("vested_transfer"), Value::Dict(vec![(name("target"),
+                                    ToValue::to_value(f0)), (name("schedule"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_vested_transfer {
+                            source: ref f0,
+                            target: ref f1,
+                            schedule: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_vested_transfer"),
+                                    Value::Dict(vec![(name("source"), ToValue::to_value(f0)),
+                                    (name("target"), ToValue::to_value(f1)), (name("schedule"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::merge_schedules {
+                            schedule1_index: ref f0,
+                            schedule2_index: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("merge_schedules"),
+                                    Value::Dict(vec![(name("schedule1_index"),
+                                    ToValue::to_value(f0)), (name("schedule2_index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4519,6 +11010,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xbce2980bedc56d0197451f0924bcb532;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NotVesting => Value::Str(name("NotVesting")),
+                        Self::AtMaxVestingSchedules => {
+                            Value::Str(name("AtMaxVestingSchedules"))
+                        }
+                        Self::AmountLow => Value::Str(name("AmountLow")),
+                        Self::ScheduleIndexOutOfBounds => {
+                            Value::Str(name("ScheduleIndexOutOfBounds"))
+                        }
+                        Self::InvalidScheduleParams => {
+                            Value::Str(name("InvalidScheduleParams"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -4532,20 +11041,60 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x45aa9c23aec65f0168ae05102bbc60f4;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::VestingUpdated { account: ref f0, unvested: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("VestingUpdated"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("unvested"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::VestingCompleted { account: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("VestingCompleted"),
+                                    Value::Dict(vec![(name("account"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod vesting_info {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct VestingInfo<Balance, BlockNumber> {
                 pub locked: Balance,
                 pub per_block: Balance,
                 pub starting_block: BlockNumber,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, BlockNumber: ToValue> ToValue
+            for VestingInfo<Balance, BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("locked"), ToValue::to_value(& self.locked)),
+                            (name("per_block"), ToValue::to_value(& self.per_block)),
+                            (name("starting_block"), ToValue::to_value(& self
+                            .starting_block))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_whitelist {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -4568,6 +11117,55 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x65c4d3c769191f35fb284b8b3c3596c0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::whitelist_call { call_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("whitelist_call"),
+                                    Value::Dict(vec![(name("call_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::remove_whitelisted_call { call_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_whitelisted_call"),
+                                    Value::Dict(vec![(name("call_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::dispatch_whitelisted_call {
+                            call_hash: ref f0,
+                            call_encoded_len: ref f1,
+                            call_weight_witness: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("dispatch_whitelisted_call"),
+                                    Value::Dict(vec![(name("call_hash"), ToValue::to_value(f0)),
+                                    (name("call_encoded_len"), ToValue::to_value(f1)),
+                                    (name("call_weight_witness"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::dispatch_whitelisted_call_with_preimage {
+                            call: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("dispatch_whitelisted_call_with_preimage"),
+                                    Value::Dict(vec![(name("call"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4583,6 +11181,26 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xfe23224845ddf7f2853490af3098cb17;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::UnavailablePreImage => {
+                            Value::Str(name("UnavailablePreImage"))
+                        }
+                        Self::UndecodableCall => Value::Str(name("UndecodableCall")),
+                        Self::InvalidCallWeightWitness => {
+                            Value::Str(name("InvalidCallWeightWitness"))
+                        }
+                        Self::CallIsNotWhitelisted => {
+                            Value::Str(name("CallIsNotWhitelisted"))
+                        }
+                        Self::CallAlreadyWhitelisted => {
+                            Value::Str(name("CallAlreadyWhitelisted"))
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4604,11 +11222,49 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x0af22e83b0ac20dbd5ff87e54e378659;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::CallWhitelisted { call_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("CallWhitelisted"),
+                                    Value::Dict(vec![(name("call_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::WhitelistedCallRemoved { call_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("WhitelistedCallRemoved"),
+                                    Value::Dict(vec![(name("call_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::WhitelistedCallDispatched {
+                            call_hash: ref f0,
+                            result: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("WhitelistedCallDispatched"),
+                                    Value::Dict(vec![(name("call_hash"), ToValue::to_value(f0)),
+                                    (name("result"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_xcm {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -4672,6 +11328,144 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xb807bbc9968daf3d63f8629f3ce6a270;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::send { dest: ref f0, message: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("send"), Value::Dict(vec![(name("dest"),
+                                    ToValue::to_value(f0)), (name("message"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::teleport_assets {
+                            dest: ref f0,
+                            beneficiary: ref f1,
+                            assets: ref f2,
+                            fee_asset_item: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("teleport_assets"), Value::Dict(vec![(name("dest"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1)), (name("assets"),
+                                    ToValue::to_value(f2)), (name("fee_asset_item"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::reserve_transfer_assets {
+                            dest: ref f0,
+                            beneficiary: ref f1,
+                            assets: ref f2,
+                            fee_asset_item: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reserve_transfer_assets"),
+                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
+                                    (name("beneficiary"), ToValue::to_value(f1)),
+                                    (name("assets"), ToValue::to_value(f2)),
+                                    (name("fee_asset_item"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::execute { message: ref f0, max_weight: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("execute"), Value::Dict(vec![(name("message"),
+                                    ToValue::to_value(f0)), (name("max_weight"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_xcm_version { location: ref f0, version: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_xcm_version"),
+                                    Value::Dict(vec![(name("location"), ToValue::to_value(f0)),
+                                    (name("version"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_default_xcm_version { maybe_xcm_version: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_default_xcm_version"),
+                                    Value::Dict(vec![(name("maybe_xcm_version"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::force_subscribe_version_notify { location: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_subscribe_version_notify"),
+                                    Value::Dict(vec![(name("location"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::force_unsubscribe_version_notify { location: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_unsubscribe_version_notify"),
+                                    Value::Dict(vec![(name("location"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::limited_reserve_transfer_assets {
+                            dest: ref f0,
+                            beneficiary: ref f1,
+                            assets: ref f2,
+                            fee_asset_item: ref f3,
+                            weight_limit: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("limited_reserve_transfer_assets"),
+                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
+                                    (name("beneficiary"), ToValue::to_value(f1)),
+                                    (name("assets"), ToValue::to_value(f2)),
+                                    (name("fee_asset_item"), ToValue::to_value(f3)),
+                                    (name("weight_limit"), ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::limited_teleport_assets {
+                            dest: ref f0,
+                            beneficiary: ref f1,
+                            assets: ref f2,
+                            fee_asset_item: ref f3,
+                            weight_limit: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("limited_teleport_assets"),
+                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
+                                    (name("beneficiary"), ToValue::to_value(f1)),
+                                    (name("assets"), ToValue::to_value(f2)),
+                                    (name("fee_asset_item"), ToValue::to_value(f3)),
+                                    (name("weight_limit"), ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::force_suspension { suspended: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_suspension"),
+                                    Value::Dict(vec![(name("suspended"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -4717,6 +11511,39 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x6fe3c6acdf5fbcf24b847c0fecdb6c58;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Unreachable => Value::Str(name("Unreachable")),
+                        Self::SendFailure => Value::Str(name("SendFailure")),
+                        Self::Filtered => Value::Str(name("Filtered")),
+                        Self::UnweighableMessage => {
+                            Value::Str(name("UnweighableMessage"))
+                        }
+                        Self::DestinationNotInvertible => {
+                            Value::Str(name("DestinationNotInvertible"))
+                        }
+                        Self::Empty => Value::Str(name("Empty")),
+                        Self::CannotReanchor => Value::Str(name("CannotReanchor")),
+                        Self::TooManyAssets => Value::Str(name("TooManyAssets")),
+                        Self::InvalidOrigin => Value::Str(name("InvalidOrigin")),
+                        Self::BadVersion => Value::Str(name("BadVersion")),
+                        Self::BadLocation => Value::Str(name("BadLocation")),
+                        Self::NoSubscription => Value::Str(name("NoSubscription")),
+                        Self::AlreadySubscribed => Value::Str(name("AlreadySubscribed")),
+                        Self::InvalidAsset => Value::Str(name("InvalidAsset")),
+                        Self::LowBalance => Value::Str(name("LowBalance")),
+                        Self::TooManyLocks => Value::Str(name("TooManyLocks")),
+                        Self::AccountNotSovereign => {
+                            Value::Str(name("AccountNotSovereign"))
+                        }
+                        Self::FeesNotMet => Value::Str(name("FeesNotMet")),
+                        Self::LockNotFound => Value::Str(name("LockNotFound")),
+                        Self::InUse => Value::Str(name("InUse")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -4846,6 +11673,314 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x941b7a3227f79e9faadc742533898a2c;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Attempted { outcome: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Attempted"), Value::Dict(vec![(name("outcome"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Sent {
+                            origin: ref f0,
+                            destination: ref f1,
+                            message: ref f2,
+                            message_id: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Sent"), Value::Dict(vec![(name("origin"),
+                                    ToValue::to_value(f0)), (name("destination"),
+                                    ToValue::to_value(f1)), (name("message"),
+                                    ToValue::to_value(f2)), (name("message_id"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::UnexpectedResponse { origin: ref f0, query_id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("UnexpectedResponse"),
+                                    Value::Dict(vec![(name("origin"), ToValue::to_value(f0)),
+                                    (name("query_id"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::ResponseReady { query_id: ref f0, response: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ResponseReady"), Value::Dict(vec![(name("query_id"),
+                                    ToValue::to_value(f0)), (name("response"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Notified {
+                            query_id: ref f0,
+                            pallet_index: ref f1,
+                            call_index: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Notified"), Value::Dict(vec![(name("query_id"),
+                                    ToValue::to_value(f0)), (name("pallet_index"),
+                                    ToValue::to_value(f1)), (name("call_index"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::NotifyOverweight {
+                            query_id: ref f0,
+                            pallet_index: ref f1,
+                            call_index: ref f2,
+                            actual_weight: ref f3,
+                            max_budgeted_weight: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NotifyOverweight"),
+                                    Value::Dict(vec![(name("query_id"), ToValue::to_value(f0)),
+                                    (name("pallet_index"), ToValue::to_value(f1)),
+                                    (name("call_index"), ToValue::to_value(f2)),
+                                    (name("actual_weight"), ToValue::to_value(f3)),
+                                    (name("max_budgeted_weight"), ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::NotifyDispatchError {
+                            query_id: ref f0,
+                            pallet_index: ref f1,
+                            call_index: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NotifyDispatchError"),
+                                    Value::Dict(vec![(name("query_id"), ToValue::to_value(f0)),
+                                    (name("pallet_index"), ToValue::to_value(f1)),
+                                    (name("call_index"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::NotifyDecodeFailed {
+                            query_id: ref f0,
+                            pallet_index: ref f1,
+                            call_index: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NotifyDecodeFailed"),
+                                    Value::Dict(vec![(name("query_id"), ToValue::to_value(f0)),
+                                    (name("pallet_index"), ToValue::to_value(f1)),
+                                    (name("call_index"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::InvalidResponder {
+                            origin: ref f0,
+                            query_id: ref f1,
+                            expected_location: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("InvalidResponder"), Value::Dict(vec![(name("origin"),
+                                    ToValue::to_value(f0)), (name("query_id"),
+                                    ToValue::to_value(f1)), (name("expected_location"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::InvalidResponderVersion {
+                            origin: ref f0,
+                            query_id: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("InvalidResponderVersion"),
+                                    Value::Dict(vec![(name("origin"), ToValue::to_value(f0)),
+                                    (name("query_id"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::ResponseTaken { query_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ResponseTaken"), Value::Dict(vec![(name("query_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::AssetsTrapped {
+                            hash: ref f0,
+                            origin: ref f1,
+                            assets: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AssetsTrapped"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0)), (name("origin"),
+                                    ToValue::to_value(f1)), (name("assets"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::VersionChangeNotified {
+                            destination: ref f0,
+                            result: ref f1,
+                            cost: ref f2,
+                            message_id: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("VersionChangeNotified"),
+                                    Value::Dict(vec![(name("destination"),
+                                    ToValue::to_value(f0)), (name("result"),
+                                    ToValue::to_value(f1)), (name("cost"),
+                                    ToValue::to_value(f2)), (name("message_id"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::SupportedVersionChanged {
+                            location: ref f0,
+                            version: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SupportedVersionChanged"),
+                                    Value::Dict(vec![(name("location"), ToValue::to_value(f0)),
+                                    (name("version"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::NotifyTargetSendFail {
+                            location: ref f0,
+                            query_id: ref f1,
+                            error: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NotifyTargetSendFail"),
+                                    Value::Dict(vec![(name("location"), ToValue::to_value(f0)),
+                                    (name("query_id"), ToValue::to_value(f1)), (name("error"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::NotifyTargetMigrationFail {
+                            location: ref f0,
+                            query_id: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NotifyTargetMigrationFail"),
+                                    Value::Dict(vec![(name("location"), ToValue::to_value(f0)),
+                                    (name("query_id"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::InvalidQuerierVersion {
+                            origin: ref f0,
+                            query_id: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("InvalidQuerierVersion"),
+                                    Value::Dict(vec![(name("origin"), ToValue::to_value(f0)),
+                                    (name("query_id"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::InvalidQuerier {
+                            origin: ref f0,
+                            query_id: ref f1,
+                            expected_querier: ref f2,
+                            maybe_actual_querier: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("InvalidQuerier"), Value::Dict(vec![(name("origin"),
+                                    ToValue::to_value(f0)), (name("query_id"),
+                                    ToValue::to_value(f1)), (name("expected_querier"),
+                                    ToValue::to_value(f2)), (name("maybe_actual_querier"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::VersionNotifyStarted {
+                            destination: ref f0,
+                            cost: ref f1,
+                            message_id: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("VersionNotifyStarted"),
+                                    Value::Dict(vec![(name("destination"),
+                                    ToValue::to_value(f0)), (name("cost"),
+                                    ToValue::to_value(f1)), (name("message_id"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::VersionNotifyRequested {
+                            destination: ref f0,
+                            cost: ref f1,
+                            message_id: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("VersionNotifyRequested"),
+                                    Value::Dict(vec![(name("destination"),
+                                    ToValue::to_value(f0)), (name("cost"),
+                                    ToValue::to_value(f1)), (name("message_id"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::VersionNotifyUnrequested {
+                            destination: ref f0,
+                            cost: ref f1,
+                            message_id: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("VersionNotifyUnrequested"),
+                                    Value::Dict(vec![(name("destination"),
+                                    ToValue::to_value(f0)), (name("cost"),
+                                    ToValue::to_value(f1)), (name("message_id"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::FeesPaid { paying: ref f0, fees: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("FeesPaid"), Value::Dict(vec![(name("paying"),
+                                    ToValue::to_value(f0)), (name("fees"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::AssetsClaimed {
+                            hash: ref f0,
+                            origin: ref f1,
+                            assets: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AssetsClaimed"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0)), (name("origin"),
+                                    ToValue::to_value(f1)), (name("assets"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Origin {
                 #[codec(index = 0u8)]
@@ -4859,6 +11994,19 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Origin {
                 const TYPE_HASH: u128 = 0xf5b6888092b240188807079f23a52592;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Origin {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Xcm(ref f0) => {
+                            Value::Dict(vec![(name("Xcm"), ToValue::to_value(f0))])
+                        }
+                        Self::Response(ref f0) => {
+                            Value::Dict(vec![(name("Response"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum QueryStatus<BlockNumber> {
@@ -4882,6 +12030,47 @@ pub mod runtime_types {
                     at: BlockNumber,
                 },
             }
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue> ToValue for QueryStatus<BlockNumber> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Pending {
+                            responder: ref f0,
+                            maybe_match_querier: ref f1,
+                            maybe_notify: ref f2,
+                            timeout: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Pending"), Value::Dict(vec![(name("responder"),
+                                    ToValue::to_value(f0)), (name("maybe_match_querier"),
+                                    ToValue::to_value(f1)), (name("maybe_notify"),
+                                    ToValue::to_value(f2)), (name("timeout"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::VersionNotifier { origin: ref f0, is_active: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("VersionNotifier"), Value::Dict(vec![(name("origin"),
+                                    ToValue::to_value(f0)), (name("is_active"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Ready { response: ref f0, at: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Ready"), Value::Dict(vec![(name("response"),
+                                    ToValue::to_value(f0)), (name("at"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct RemoteLockedFungibleRecord<ConsumerIdentifier> {
                 pub amount: u128,
@@ -4890,6 +12079,20 @@ pub mod runtime_types {
                 pub consumers: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (ConsumerIdentifier, u128),
                 >,
+            }
+            #[cfg(feature = "values")]
+            impl<ConsumerIdentifier: ToValue> ToValue
+            for RemoteLockedFungibleRecord<ConsumerIdentifier> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("amount"), ToValue::to_value(& self.amount)),
+                            (name("owner"), ToValue::to_value(& self.owner)),
+                            (name("locker"), ToValue::to_value(& self.locker)),
+                            (name("consumers"), ToValue::to_value(& self.consumers))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum VersionMigrationStage {
@@ -4905,38 +12108,106 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for VersionMigrationStage {
                 const TYPE_HASH: u128 = 0xe1e2b812c5908eb180101e7ba27b6387;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for VersionMigrationStage {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::MigrateSupportedVersion => {
+                            Value::Str(name("MigrateSupportedVersion"))
+                        }
+                        Self::MigrateVersionNotifiers => {
+                            Value::Str(name("MigrateVersionNotifiers"))
+                        }
+                        Self::NotifyCurrentTargets(ref f0) => {
+                            Value::Dict(
+                                vec![(name("NotifyCurrentTargets"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::MigrateAndNotifyOldTargets => {
+                            Value::Str(name("MigrateAndNotifyOldTargets"))
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod polkadot_core_primitives {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CandidateHash(pub ::ferroscale_runtime_types::H256);
         impl ::ferroscale_runtime_types::TypeHash for CandidateHash {
             const TYPE_HASH: u128 = 0xa4d562fb8216b4923f3339af51bbebf8;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for CandidateHash {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InboundDownwardMessage<BlockNumber> {
             pub sent_at: BlockNumber,
             pub msg: Vec<u8>,
         }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue> ToValue for InboundDownwardMessage<BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("sent_at"), ToValue::to_value(& self.sent_at)),
+                        (name("msg"), ToValue::to_value(& self.msg))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InboundHrmpMessage<BlockNumber> {
             pub sent_at: BlockNumber,
             pub data: Vec<u8>,
+        }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue> ToValue for InboundHrmpMessage<BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("sent_at"), ToValue::to_value(& self.sent_at)),
+                        (name("data"), ToValue::to_value(& self.data))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OutboundHrmpMessage<Id> {
             pub recipient: Id,
             pub data: Vec<u8>,
         }
+        #[cfg(feature = "values")]
+        impl<Id: ToValue> ToValue for OutboundHrmpMessage<Id> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("recipient"), ToValue::to_value(& self.recipient)),
+                        (name("data"), ToValue::to_value(& self.data))
+                    ],
+                )
+            }
+        }
     }
     pub mod polkadot_parachain_primitives {
         pub mod primitives {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HeadData(pub Vec<u8>);
             impl ::ferroscale_runtime_types::TypeHash for HeadData {
                 const TYPE_HASH: u128 = 0x6616650329c91b02ad5b723534d70616;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for HeadData {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HrmpChannelId {
@@ -4945,6 +12216,17 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for HrmpChannelId {
                 const TYPE_HASH: u128 = 0xa296e1695f7c8889fc48ce562dd4aba4;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for HrmpChannelId {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("sender"), ToValue::to_value(& self.sender)),
+                            (name("recipient"), ToValue::to_value(& self.recipient))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Id(pub u32);
@@ -4965,21 +12247,40 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Id {
                 const TYPE_HASH: u128 = 0xecf90193012ebdef744dd9f50e9c276d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Id {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidationCode(pub Vec<u8>);
             impl ::ferroscale_runtime_types::TypeHash for ValidationCode {
                 const TYPE_HASH: u128 = 0xb181454d4c7abe30dac35bb8d6b899b1;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for ValidationCode {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidationCodeHash(pub ::ferroscale_runtime_types::H256);
             impl ::ferroscale_runtime_types::TypeHash for ValidationCodeHash {
                 const TYPE_HASH: u128 = 0x14c9569ff2dbe3eda4dae5c7fe0fdec8;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ValidationCodeHash {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod polkadot_primitives {
         pub mod v6 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct AvailabilityBitfield(
                 pub ::ferroscale_runtime_types::bits::BitSequence<
@@ -4989,6 +12290,12 @@ pub mod runtime_types {
             );
             impl ::ferroscale_runtime_types::TypeHash for AvailabilityBitfield {
                 const TYPE_HASH: u128 = 0x037e1a098c72c5212edb7917ab669ac2;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for AvailabilityBitfield {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BackedCandidate<H> {
@@ -5002,6 +12309,19 @@ pub mod runtime_types {
                     u8,
                     ::ferroscale_runtime_types::bits::Lsb0,
                 >,
+            }
+            #[cfg(feature = "values")]
+            impl<H: ToValue> ToValue for BackedCandidate<H> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("candidate"), ToValue::to_value(& self.candidate)),
+                            (name("validity_votes"), ToValue::to_value(& self
+                            .validity_votes)), (name("validator_indices"),
+                            ToValue::to_value(& self.validator_indices))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CandidateCommitments<N> {
@@ -5020,6 +12340,24 @@ pub mod runtime_types {
                 pub processed_downward_messages: N,
                 pub hrmp_watermark: N,
             }
+            #[cfg(feature = "values")]
+            impl<N: ToValue> ToValue for CandidateCommitments<N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("upward_messages"), ToValue::to_value(& self
+                            .upward_messages)), (name("horizontal_messages"),
+                            ToValue::to_value(& self.horizontal_messages)),
+                            (name("new_validation_code"), ToValue::to_value(& self
+                            .new_validation_code)), (name("head_data"),
+                            ToValue::to_value(& self.head_data)),
+                            (name("processed_downward_messages"), ToValue::to_value(&
+                            self.processed_downward_messages)), (name("hrmp_watermark"),
+                            ToValue::to_value(& self.hrmp_watermark))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CandidateDescriptor<H> {
                 pub para_id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
@@ -5031,6 +12369,26 @@ pub mod runtime_types {
                 pub signature: super::super::super::runtime_types::polkadot_primitives::v6::collator_app::Signature,
                 pub para_head: H,
                 pub validation_code_hash: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
+            }
+            #[cfg(feature = "values")]
+            impl<H: ToValue> ToValue for CandidateDescriptor<H> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("para_id"), ToValue::to_value(& self.para_id)),
+                            (name("relay_parent"), ToValue::to_value(& self
+                            .relay_parent)), (name("collator"), ToValue::to_value(& self
+                            .collator)), (name("persisted_validation_data_hash"),
+                            ToValue::to_value(& self.persisted_validation_data_hash)),
+                            (name("pov_hash"), ToValue::to_value(& self.pov_hash)),
+                            (name("erasure_root"), ToValue::to_value(& self
+                            .erasure_root)), (name("signature"), ToValue::to_value(& self
+                            .signature)), (name("para_head"), ToValue::to_value(& self
+                            .para_head)), (name("validation_code_hash"),
+                            ToValue::to_value(& self.validation_code_hash))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum CandidateEvent<H> {
@@ -5061,12 +12419,60 @@ pub mod runtime_types {
                     super::super::super::runtime_types::polkadot_primitives::v6::CoreIndex,
                 ),
             }
+            #[cfg(feature = "values")]
+            impl<H: ToValue> ToValue for CandidateEvent<H> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::CandidateBacked(ref f0, ref f1, ref f2, ref f3) => {
+                            Value::Dict(
+                                vec![
+                                    (name("CandidateBacked"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2),
+                                    ToValue::to_value(f3)]))
+                                ],
+                            )
+                        }
+                        Self::CandidateIncluded(ref f0, ref f1, ref f2, ref f3) => {
+                            Value::Dict(
+                                vec![
+                                    (name("CandidateIncluded"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2),
+                                    ToValue::to_value(f3)]))
+                                ],
+                            )
+                        }
+                        Self::CandidateTimedOut(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("CandidateTimedOut"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CandidateReceipt<H> {
                 pub descriptor: super::super::super::runtime_types::polkadot_primitives::v6::CandidateDescriptor<
                     H,
                 >,
                 pub commitments_hash: H,
+            }
+            #[cfg(feature = "values")]
+            impl<H: ToValue> ToValue for CandidateReceipt<H> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("descriptor"), ToValue::to_value(& self.descriptor)),
+                            (name("commitments_hash"), ToValue::to_value(& self
+                            .commitments_hash))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CommittedCandidateReceipt<H> {
@@ -5077,10 +12483,27 @@ pub mod runtime_types {
                     u32,
                 >,
             }
+            #[cfg(feature = "values")]
+            impl<H: ToValue> ToValue for CommittedCandidateReceipt<H> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("descriptor"), ToValue::to_value(& self.descriptor)),
+                            (name("commitments"), ToValue::to_value(& self.commitments))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CoreIndex(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for CoreIndex {
                 const TYPE_HASH: u128 = 0xe98ed3ec0be9e2135bd7e92e28544f83;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for CoreIndex {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum CoreState<H, N> {
@@ -5098,6 +12521,20 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Free,
             }
+            #[cfg(feature = "values")]
+            impl<H: ToValue, N: ToValue> ToValue for CoreState<H, N> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Occupied(ref f0) => {
+                            Value::Dict(vec![(name("Occupied"), ToValue::to_value(f0))])
+                        }
+                        Self::Scheduled(ref f0) => {
+                            Value::Dict(vec![(name("Scheduled"), ToValue::to_value(f0))])
+                        }
+                        Self::Free => Value::Str(name("Free")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DisputeState<N> {
                 pub validators_for: ::ferroscale_runtime_types::bits::BitSequence<
@@ -5110,6 +12547,21 @@ pub mod runtime_types {
                 >,
                 pub start: N,
                 pub concluded_at: Option<N>,
+            }
+            #[cfg(feature = "values")]
+            impl<N: ToValue> ToValue for DisputeState<N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("validators_for"), ToValue::to_value(& self
+                            .validators_for)), (name("validators_against"),
+                            ToValue::to_value(& self.validators_against)),
+                            (name("start"), ToValue::to_value(& self.start)),
+                            (name("concluded_at"), ToValue::to_value(& self
+                            .concluded_at))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DisputeStatement {
@@ -5124,6 +12576,19 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for DisputeStatement {
                 const TYPE_HASH: u128 = 0x57fb5036ece1aa52d383d2a7cf3df936;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for DisputeStatement {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Valid(ref f0) => {
+                            Value::Dict(vec![(name("Valid"), ToValue::to_value(f0))])
+                        }
+                        Self::Invalid(ref f0) => {
+                            Value::Dict(vec![(name("Invalid"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DisputeStatementSet {
@@ -5140,10 +12605,29 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for DisputeStatementSet {
                 const TYPE_HASH: u128 = 0xfb425434af3b7ec1e50f371d1f757117;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for DisputeStatementSet {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("candidate_hash"), ToValue::to_value(& self
+                            .candidate_hash)), (name("session"), ToValue::to_value(& self
+                            .session)), (name("statements"), ToValue::to_value(& self
+                            .statements))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct GroupIndex(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for GroupIndex {
                 const TYPE_HASH: u128 = 0x91926166de8a3b14702d8f289b9f75ca;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for GroupIndex {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct GroupRotationInfo<N> {
@@ -5151,8 +12635,27 @@ pub mod runtime_types {
                 pub group_rotation_frequency: N,
                 pub now: N,
             }
+            #[cfg(feature = "values")]
+            impl<N: ToValue> ToValue for GroupRotationInfo<N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("session_start_block"), ToValue::to_value(& self
+                            .session_start_block)), (name("group_rotation_frequency"),
+                            ToValue::to_value(& self.group_rotation_frequency)),
+                            (name("now"), ToValue::to_value(& self.now))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IndexedVec<V>(pub Vec<V>);
+            #[cfg(feature = "values")]
+            impl<V: ToValue> ToValue for IndexedVec<V> {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct InherentData<HDR> {
                 pub bitfields: Vec<
@@ -5170,6 +12673,20 @@ pub mod runtime_types {
                 >,
                 pub parent_header: HDR,
             }
+            #[cfg(feature = "values")]
+            impl<HDR: ToValue> ToValue for InherentData<HDR> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("bitfields"), ToValue::to_value(& self.bitfields)),
+                            (name("backed_candidates"), ToValue::to_value(& self
+                            .backed_candidates)), (name("disputes"), ToValue::to_value(&
+                            self.disputes)), (name("parent_header"), ToValue::to_value(&
+                            self.parent_header))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum InvalidDisputeStatementKind {
                 #[codec(index = 0u8)]
@@ -5177,6 +12694,14 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for InvalidDisputeStatementKind {
                 const TYPE_HASH: u128 = 0x817c320b03631969715624ba4408966c;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for InvalidDisputeStatementKind {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Explicit => Value::Str(name("Explicit")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct OccupiedCore<H, N> {
@@ -5198,6 +12723,27 @@ pub mod runtime_types {
                     H,
                 >,
             }
+            #[cfg(feature = "values")]
+            impl<H: ToValue, N: ToValue> ToValue for OccupiedCore<H, N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("next_up_on_available"), ToValue::to_value(& self
+                            .next_up_on_available)), (name("occupied_since"),
+                            ToValue::to_value(& self.occupied_since)),
+                            (name("time_out_at"), ToValue::to_value(& self.time_out_at)),
+                            (name("next_up_on_time_out"), ToValue::to_value(& self
+                            .next_up_on_time_out)), (name("availability"),
+                            ToValue::to_value(& self.availability)),
+                            (name("group_responsible"), ToValue::to_value(& self
+                            .group_responsible)), (name("candidate_hash"),
+                            ToValue::to_value(& self.candidate_hash)),
+                            (name("candidate_descriptor"), ToValue::to_value(& self
+                            .candidate_descriptor))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum OccupiedCoreAssumption {
                 #[codec(index = 0u8)]
@@ -5210,12 +12756,37 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for OccupiedCoreAssumption {
                 const TYPE_HASH: u128 = 0xa245ccc10148c163e932f1602a07041c;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for OccupiedCoreAssumption {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Included => Value::Str(name("Included")),
+                        Self::TimedOut => Value::Str(name("TimedOut")),
+                        Self::Free => Value::Str(name("Free")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PersistedValidationData<H, N> {
                 pub parent_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
                 pub relay_parent_number: N,
                 pub relay_parent_storage_root: H,
                 pub max_pov_size: N,
+            }
+            #[cfg(feature = "values")]
+            impl<H: ToValue, N: ToValue> ToValue for PersistedValidationData<H, N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("parent_head"), ToValue::to_value(& self.parent_head)),
+                            (name("relay_parent_number"), ToValue::to_value(& self
+                            .relay_parent_number)), (name("relay_parent_storage_root"),
+                            ToValue::to_value(& self.relay_parent_storage_root)),
+                            (name("max_pov_size"), ToValue::to_value(& self
+                            .max_pov_size))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PvfCheckStatement {
@@ -5227,6 +12798,20 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for PvfCheckStatement {
                 const TYPE_HASH: u128 = 0xc098e051b6dc1c7b82f38b8152a1b468;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for PvfCheckStatement {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("accept"), ToValue::to_value(& self.accept)),
+                            (name("subject"), ToValue::to_value(& self.subject)),
+                            (name("session_index"), ToValue::to_value(& self
+                            .session_index)), (name("validator_index"),
+                            ToValue::to_value(& self.validator_index))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PvfExecTimeoutKind {
                 #[codec(index = 0u8)]
@@ -5236,6 +12821,15 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for PvfExecTimeoutKind {
                 const TYPE_HASH: u128 = 0x7e3d6de82af917fd8a00cf92d03e5656;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for PvfExecTimeoutKind {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Backing => Value::Str(name("Backing")),
+                        Self::Approval => Value::Str(name("Approval")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PvfPrepTimeoutKind {
@@ -5247,6 +12841,15 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for PvfPrepTimeoutKind {
                 const TYPE_HASH: u128 = 0xc0517701838c35a0ec2876f778ef9f16;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for PvfPrepTimeoutKind {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Precheck => Value::Str(name("Precheck")),
+                        Self::Lenient => Value::Str(name("Lenient")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ScheduledCore {
                 pub para_id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
@@ -5256,6 +12859,17 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for ScheduledCore {
                 const TYPE_HASH: u128 = 0x4ff5450cabfb94d02b204b5b8318616d;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for ScheduledCore {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("para_id"), ToValue::to_value(& self.para_id)),
+                            (name("collator"), ToValue::to_value(& self.collator))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ScrapedOnChainVotes<H> {
@@ -5276,6 +12890,19 @@ pub mod runtime_types {
                 pub disputes: Vec<
                     super::super::super::runtime_types::polkadot_primitives::v6::DisputeStatementSet,
                 >,
+            }
+            #[cfg(feature = "values")]
+            impl<H: ToValue> ToValue for ScrapedOnChainVotes<H> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("session"), ToValue::to_value(& self.session)),
+                            (name("backing_validators_per_candidate"),
+                            ToValue::to_value(& self.backing_validators_per_candidate)),
+                            (name("disputes"), ToValue::to_value(& self.disputes))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SessionInfo {
@@ -5308,6 +12935,34 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for SessionInfo {
                 const TYPE_HASH: u128 = 0xe1ac5810004e15df13433322d8b2ed52;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for SessionInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("active_validator_indices"), ToValue::to_value(& self
+                            .active_validator_indices)), (name("random_seed"),
+                            ToValue::to_value(& self.random_seed)),
+                            (name("dispute_period"), ToValue::to_value(& self
+                            .dispute_period)), (name("validators"), ToValue::to_value(&
+                            self.validators)), (name("discovery_keys"),
+                            ToValue::to_value(& self.discovery_keys)),
+                            (name("assignment_keys"), ToValue::to_value(& self
+                            .assignment_keys)), (name("validator_groups"),
+                            ToValue::to_value(& self.validator_groups)),
+                            (name("n_cores"), ToValue::to_value(& self.n_cores)),
+                            (name("zeroth_delay_tranche_width"), ToValue::to_value(& self
+                            .zeroth_delay_tranche_width)),
+                            (name("relay_vrf_modulo_samples"), ToValue::to_value(& self
+                            .relay_vrf_modulo_samples)), (name("n_delay_tranches"),
+                            ToValue::to_value(& self.n_delay_tranches)),
+                            (name("no_show_slots"), ToValue::to_value(& self
+                            .no_show_slots)), (name("needed_approvals"),
+                            ToValue::to_value(& self.needed_approvals))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UpgradeGoAhead {
                 #[codec(index = 0u8)]
@@ -5318,6 +12973,15 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for UpgradeGoAhead {
                 const TYPE_HASH: u128 = 0xd56487215f68c4d4ca2e084bc57652b8;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for UpgradeGoAhead {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Abort => Value::Str(name("Abort")),
+                        Self::GoAhead => Value::Str(name("GoAhead")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UpgradeRestriction {
                 #[codec(index = 0u8)]
@@ -5325,6 +12989,14 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for UpgradeRestriction {
                 const TYPE_HASH: u128 = 0xe6da9a5172beb54c2fd055754d3c2bc3;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for UpgradeRestriction {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Present => Value::Str(name("Present")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ValidDisputeStatementKind {
@@ -5340,10 +13012,35 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ValidDisputeStatementKind {
                 const TYPE_HASH: u128 = 0x79c28fe6fef490fb2dc7536e6488fffb;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ValidDisputeStatementKind {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Explicit => Value::Str(name("Explicit")),
+                        Self::BackingSeconded(ref f0) => {
+                            Value::Dict(
+                                vec![(name("BackingSeconded"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::BackingValid(ref f0) => {
+                            Value::Dict(
+                                vec![(name("BackingValid"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ApprovalChecking => Value::Str(name("ApprovalChecking")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidatorIndex(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for ValidatorIndex {
                 const TYPE_HASH: u128 = 0xd128e415ba3fd66d52ece04126f43cdb;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for ValidatorIndex {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ValidityAttestation {
@@ -5359,8 +13056,22 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ValidityAttestation {
                 const TYPE_HASH: u128 = 0x1b16ece11069863fd235b13d3ac84b5b;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ValidityAttestation {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Implicit(ref f0) => {
+                            Value::Dict(vec![(name("Implicit"), ToValue::to_value(f0))])
+                        }
+                        Self::Explicit(ref f0) => {
+                            Value::Dict(vec![(name("Explicit"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             pub mod assignment_app {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
@@ -5368,9 +13079,16 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Public {
                     const TYPE_HASH: u128 = 0x9dcc63898f1f9e5237c3c31b0c03f41d;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Public {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
             pub mod async_backing {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct AsyncBackingParams {
                     pub max_candidate_depth: u32,
@@ -5378,6 +13096,18 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for AsyncBackingParams {
                     const TYPE_HASH: u128 = 0x7d17a77a301c5d40d956c6ec52f0d258;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for AsyncBackingParams {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("max_candidate_depth"), ToValue::to_value(& self
+                                .max_candidate_depth)), (name("allowed_ancestry_len"),
+                                ToValue::to_value(& self.allowed_ancestry_len))
+                            ],
+                        )
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct BackingState<H, N> {
@@ -5391,6 +13121,18 @@ pub mod runtime_types {
                         >,
                     >,
                 }
+                #[cfg(feature = "values")]
+                impl<H: ToValue, N: ToValue> ToValue for BackingState<H, N> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("constraints"), ToValue::to_value(& self
+                                .constraints)), (name("pending_availability"),
+                                ToValue::to_value(& self.pending_availability))
+                            ],
+                        )
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CandidatePendingAvailability<H, N> {
                     pub candidate_hash: super::super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
@@ -5402,6 +13144,23 @@ pub mod runtime_types {
                     >,
                     pub relay_parent_number: N,
                     pub max_pov_size: N,
+                }
+                #[cfg(feature = "values")]
+                impl<H: ToValue, N: ToValue> ToValue
+                for CandidatePendingAvailability<H, N> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("candidate_hash"), ToValue::to_value(& self
+                                .candidate_hash)), (name("descriptor"), ToValue::to_value(&
+                                self.descriptor)), (name("commitments"), ToValue::to_value(&
+                                self.commitments)), (name("relay_parent_number"),
+                                ToValue::to_value(& self.relay_parent_number)),
+                                (name("max_pov_size"), ToValue::to_value(& self
+                                .max_pov_size))
+                            ],
+                        )
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Constraints<N> {
@@ -5434,9 +13193,50 @@ pub mod runtime_types {
                         ),
                     >,
                 }
+                #[cfg(feature = "values")]
+                impl<N: ToValue> ToValue for Constraints<N> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("min_relay_parent_number"), ToValue::to_value(& self
+                                .min_relay_parent_number)), (name("max_pov_size"),
+                                ToValue::to_value(& self.max_pov_size)),
+                                (name("max_code_size"), ToValue::to_value(& self
+                                .max_code_size)), (name("ump_remaining"),
+                                ToValue::to_value(& self.ump_remaining)),
+                                (name("ump_remaining_bytes"), ToValue::to_value(& self
+                                .ump_remaining_bytes)), (name("max_ump_num_per_candidate"),
+                                ToValue::to_value(& self.max_ump_num_per_candidate)),
+                                (name("dmp_remaining_messages"), ToValue::to_value(& self
+                                .dmp_remaining_messages)), (name("hrmp_inbound"),
+                                ToValue::to_value(& self.hrmp_inbound)),
+                                (name("hrmp_channels_out"), ToValue::to_value(& self
+                                .hrmp_channels_out)), (name("max_hrmp_num_per_candidate"),
+                                ToValue::to_value(& self.max_hrmp_num_per_candidate)),
+                                (name("required_parent"), ToValue::to_value(& self
+                                .required_parent)), (name("validation_code_hash"),
+                                ToValue::to_value(& self.validation_code_hash)),
+                                (name("upgrade_restriction"), ToValue::to_value(& self
+                                .upgrade_restriction)), (name("future_validation_code"),
+                                ToValue::to_value(& self.future_validation_code))
+                            ],
+                        )
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct InboundHrmpLimitations<N> {
                     pub valid_watermarks: Vec<N>,
+                }
+                #[cfg(feature = "values")]
+                impl<N: ToValue> ToValue for InboundHrmpLimitations<N> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("valid_watermarks"), ToValue::to_value(& self
+                                .valid_watermarks))
+                            ],
+                        )
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct OutboundHrmpChannelLimitations {
@@ -5447,15 +13247,34 @@ pub mod runtime_types {
                 for OutboundHrmpChannelLimitations {
                     const TYPE_HASH: u128 = 0xe6833c9eeefd7cdcc64aa735328c3eae;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for OutboundHrmpChannelLimitations {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("bytes_remaining"), ToValue::to_value(& self
+                                .bytes_remaining)), (name("messages_remaining"),
+                                ToValue::to_value(& self.messages_remaining))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod collator_app {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
                 impl ::ferroscale_runtime_types::TypeHash for Public {
                     const TYPE_HASH: u128 = 0xd88dc799d3422284ccfa2cf9866d7873;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Public {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
@@ -5464,9 +13283,16 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Signature {
                     const TYPE_HASH: u128 = 0xe6d61a9a1b098c074cc9a195e84107d7;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Signature {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
             pub mod executor_params {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ExecutorParam {
                     #[codec(index = 1u8)]
@@ -5493,6 +13319,54 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for ExecutorParam {
                     const TYPE_HASH: u128 = 0x668132dcf38eadfa3780b07fcbf23d26;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for ExecutorParam {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::MaxMemoryPages(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("MaxMemoryPages"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::StackLogicalMax(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("StackLogicalMax"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::StackNativeMax(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("StackNativeMax"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::PrecheckingMaxMemory(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("PrecheckingMaxMemory"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::PvfPrepTimeout(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PvfPrepTimeout"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::PvfExecTimeout(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PvfExecTimeout"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::WasmExtBulkMemory => {
+                                Value::Str(name("WasmExtBulkMemory"))
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct ExecutorParams(
                     pub Vec<
@@ -5502,18 +13376,39 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for ExecutorParams {
                     const TYPE_HASH: u128 = 0xabfec387ea18929bd37ead6024d4db67;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for ExecutorParams {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
             pub mod signed {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct UncheckedSigned<Payload> {
                     pub payload: Payload,
                     pub validator_index: super::super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
                     pub signature: super::super::super::super::runtime_types::polkadot_primitives::v6::validator_app::Signature,
                 }
+                #[cfg(feature = "values")]
+                impl<Payload: ToValue> ToValue for UncheckedSigned<Payload> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("payload"), ToValue::to_value(& self.payload)),
+                                (name("validator_index"), ToValue::to_value(& self
+                                .validator_index)), (name("signature"), ToValue::to_value(&
+                                self.signature))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod slashing {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct DisputeProof {
                     pub time_slot: super::super::super::super::runtime_types::polkadot_primitives::v6::slashing::DisputesTimeSlot,
@@ -5524,6 +13419,20 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for DisputeProof {
                     const TYPE_HASH: u128 = 0xf71c28653fc9b51bbe97e9a3265d9dc1;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for DisputeProof {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("time_slot"), ToValue::to_value(& self.time_slot)),
+                                (name("kind"), ToValue::to_value(& self.kind)),
+                                (name("validator_index"), ToValue::to_value(& self
+                                .validator_index)), (name("validator_id"),
+                                ToValue::to_value(& self.validator_id))
+                            ],
+                        )
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct DisputesTimeSlot {
                     pub session_index: u32,
@@ -5532,10 +13441,28 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for DisputesTimeSlot {
                     const TYPE_HASH: u128 = 0xb896da4064d17259793cde7ec8438ec4;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for DisputesTimeSlot {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("session_index"), ToValue::to_value(& self
+                                .session_index)), (name("candidate_hash"),
+                                ToValue::to_value(& self.candidate_hash))
+                            ],
+                        )
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
                 impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
                     const TYPE_HASH: u128 = 0x1a5f1c3873826c152fc2e686bd167a69;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for OpaqueKeyOwnershipProof {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct PendingSlashes {
@@ -5548,6 +13475,17 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for PendingSlashes {
                     const TYPE_HASH: u128 = 0xbecb8a075b1b9ec841eed5cd0e9f59a7;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for PendingSlashes {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("keys"), ToValue::to_value(& self.keys)),
+                                (name("kind"), ToValue::to_value(& self.kind))
+                            ],
+                        )
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum SlashingOffenceKind {
                     #[codec(index = 0u8)]
@@ -5558,15 +13496,31 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for SlashingOffenceKind {
                     const TYPE_HASH: u128 = 0xc36fd9b2b37efddcae82a16528638f6b;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for SlashingOffenceKind {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::ForInvalid => Value::Str(name("ForInvalid")),
+                            Self::AgainstValid => Value::Str(name("AgainstValid")),
+                        }
+                    }
+                }
             }
             pub mod validator_app {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
                 impl ::ferroscale_runtime_types::TypeHash for Public {
                     const TYPE_HASH: u128 = 0xd83628d32ddb6fb1b312d1cfb4875600;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Public {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
@@ -5575,11 +13529,18 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Signature {
                     const TYPE_HASH: u128 = 0xc7eae00f6e60805c51827d7295939282;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Signature {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
         }
     }
     pub mod polkadot_runtime {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct NposCompactSolution16 {
             pub votes1: Vec<
@@ -5769,6 +13730,31 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for NposCompactSolution16 {
             const TYPE_HASH: u128 = 0x190e9e630663b3dda50571580d192a17;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for NposCompactSolution16 {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("votes1"), ToValue::to_value(& self.votes1)),
+                        (name("votes2"), ToValue::to_value(& self.votes2)),
+                        (name("votes3"), ToValue::to_value(& self.votes3)),
+                        (name("votes4"), ToValue::to_value(& self.votes4)),
+                        (name("votes5"), ToValue::to_value(& self.votes5)),
+                        (name("votes6"), ToValue::to_value(& self.votes6)),
+                        (name("votes7"), ToValue::to_value(& self.votes7)),
+                        (name("votes8"), ToValue::to_value(& self.votes8)),
+                        (name("votes9"), ToValue::to_value(& self.votes9)),
+                        (name("votes10"), ToValue::to_value(& self.votes10)),
+                        (name("votes11"), ToValue::to_value(& self.votes11)),
+                        (name("votes12"), ToValue::to_value(& self.votes12)),
+                        (name("votes13"), ToValue::to_value(& self.votes13)),
+                        (name("votes14"), ToValue::to_value(& self.votes14)),
+                        (name("votes15"), ToValue::to_value(& self.votes15)),
+                        (name("votes16"), ToValue::to_value(& self.votes16))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum OriginCaller {
             #[codec(index = 0u8)]
@@ -5793,6 +13779,30 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
             const TYPE_HASH: u128 = 0x861e5b70401bbfcf456347a7955f16be;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for OriginCaller {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::system(ref f0) => {
+                        Value::Dict(vec![(name("system"), ToValue::to_value(f0))])
+                    }
+                    Self::Origins(ref f0) => {
+                        Value::Dict(vec![(name("Origins"), ToValue::to_value(f0))])
+                    }
+                    Self::ParachainsOrigin(ref f0) => {
+                        Value::Dict(
+                            vec![(name("ParachainsOrigin"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::XcmPallet(ref f0) => {
+                        Value::Dict(vec![(name("XcmPallet"), ToValue::to_value(f0))])
+                    }
+                    Self::Void(ref f0) => {
+                        Value::Dict(vec![(name("Void"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ProxyType {
             #[codec(index = 0u8)]
@@ -5815,10 +13825,31 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ProxyType {
             const TYPE_HASH: u128 = 0x9e08d3581f41a9fe9bcd72c2af076ba6;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ProxyType {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Any => Value::Str(name("Any")),
+                    Self::NonTransfer => Value::Str(name("NonTransfer")),
+                    Self::Governance => Value::Str(name("Governance")),
+                    Self::Staking => Value::Str(name("Staking")),
+                    Self::IdentityJudgement => Value::Str(name("IdentityJudgement")),
+                    Self::CancelProxy => Value::Str(name("CancelProxy")),
+                    Self::Auction => Value::Str(name("Auction")),
+                    Self::NominationPools => Value::Str(name("NominationPools")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Runtime;
         impl ::ferroscale_runtime_types::TypeHash for Runtime {
             const TYPE_HASH: u128 = 0x723086ea4984a4f2bd7f63d9df16eed0;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for Runtime {
+            fn to_value(&self) -> Value {
+                Value::Null
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeCall {
@@ -5952,6 +13983,153 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeCall {
             const TYPE_HASH: u128 = 0x70f95740e78deeffe14454b4fd2d5a5e;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeCall {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::System(ref f0) => {
+                        Value::Dict(vec![(name("System"), ToValue::to_value(f0))])
+                    }
+                    Self::Scheduler(ref f0) => {
+                        Value::Dict(vec![(name("Scheduler"), ToValue::to_value(f0))])
+                    }
+                    Self::Preimage(ref f0) => {
+                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                    }
+                    Self::Babe(ref f0) => {
+                        Value::Dict(vec![(name("Babe"), ToValue::to_value(f0))])
+                    }
+                    Self::Timestamp(ref f0) => {
+                        Value::Dict(vec![(name("Timestamp"), ToValue::to_value(f0))])
+                    }
+                    Self::Indices(ref f0) => {
+                        Value::Dict(vec![(name("Indices"), ToValue::to_value(f0))])
+                    }
+                    Self::Balances(ref f0) => {
+                        Value::Dict(vec![(name("Balances"), ToValue::to_value(f0))])
+                    }
+                    Self::Staking(ref f0) => {
+                        Value::Dict(vec![(name("Staking"), ToValue::to_value(f0))])
+                    }
+                    Self::Session(ref f0) => {
+                        Value::Dict(vec![(name("Session"), ToValue::to_value(f0))])
+                    }
+                    Self::Grandpa(ref f0) => {
+                        Value::Dict(vec![(name("Grandpa"), ToValue::to_value(f0))])
+                    }
+                    Self::ImOnline(ref f0) => {
+                        Value::Dict(vec![(name("ImOnline"), ToValue::to_value(f0))])
+                    }
+                    Self::Treasury(ref f0) => {
+                        Value::Dict(vec![(name("Treasury"), ToValue::to_value(f0))])
+                    }
+                    Self::ConvictionVoting(ref f0) => {
+                        Value::Dict(
+                            vec![(name("ConvictionVoting"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Referenda(ref f0) => {
+                        Value::Dict(vec![(name("Referenda"), ToValue::to_value(f0))])
+                    }
+                    Self::Whitelist(ref f0) => {
+                        Value::Dict(vec![(name("Whitelist"), ToValue::to_value(f0))])
+                    }
+                    Self::Claims(ref f0) => {
+                        Value::Dict(vec![(name("Claims"), ToValue::to_value(f0))])
+                    }
+                    Self::Vesting(ref f0) => {
+                        Value::Dict(vec![(name("Vesting"), ToValue::to_value(f0))])
+                    }
+                    Self::Utility(ref f0) => {
+                        Value::Dict(vec![(name("Utility"), ToValue::to_value(f0))])
+                    }
+                    Self::Identity(ref f0) => {
+                        Value::Dict(vec![(name("Identity"), ToValue::to_value(f0))])
+                    }
+                    Self::Proxy(ref f0) => {
+                        Value::Dict(vec![(name("Proxy"), ToValue::to_value(f0))])
+                    }
+                    Self::Multisig(ref f0) => {
+                        Value::Dict(vec![(name("Multisig"), ToValue::to_value(f0))])
+                    }
+                    Self::Bounties(ref f0) => {
+                        Value::Dict(vec![(name("Bounties"), ToValue::to_value(f0))])
+                    }
+                    Self::ChildBounties(ref f0) => {
+                        Value::Dict(vec![(name("ChildBounties"), ToValue::to_value(f0))])
+                    }
+                    Self::ElectionProviderMultiPhase(ref f0) => {
+                        Value::Dict(
+                            vec![
+                                (name("ElectionProviderMultiPhase"), ToValue::to_value(f0))
+                            ],
+                        )
+                    }
+                    Self::VoterList(ref f0) => {
+                        Value::Dict(vec![(name("VoterList"), ToValue::to_value(f0))])
+                    }
+                    Self::NominationPools(ref f0) => {
+                        Value::Dict(
+                            vec![(name("NominationPools"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::FastUnstake(ref f0) => {
+                        Value::Dict(vec![(name("FastUnstake"), ToValue::to_value(f0))])
+                    }
+                    Self::Configuration(ref f0) => {
+                        Value::Dict(vec![(name("Configuration"), ToValue::to_value(f0))])
+                    }
+                    Self::ParasShared(ref f0) => {
+                        Value::Dict(vec![(name("ParasShared"), ToValue::to_value(f0))])
+                    }
+                    Self::ParaInclusion(ref f0) => {
+                        Value::Dict(vec![(name("ParaInclusion"), ToValue::to_value(f0))])
+                    }
+                    Self::ParaInherent(ref f0) => {
+                        Value::Dict(vec![(name("ParaInherent"), ToValue::to_value(f0))])
+                    }
+                    Self::Paras(ref f0) => {
+                        Value::Dict(vec![(name("Paras"), ToValue::to_value(f0))])
+                    }
+                    Self::Initializer(ref f0) => {
+                        Value::Dict(vec![(name("Initializer"), ToValue::to_value(f0))])
+                    }
+                    Self::Hrmp(ref f0) => {
+                        Value::Dict(vec![(name("Hrmp"), ToValue::to_value(f0))])
+                    }
+                    Self::ParasDisputes(ref f0) => {
+                        Value::Dict(vec![(name("ParasDisputes"), ToValue::to_value(f0))])
+                    }
+                    Self::ParasSlashing(ref f0) => {
+                        Value::Dict(vec![(name("ParasSlashing"), ToValue::to_value(f0))])
+                    }
+                    Self::Registrar(ref f0) => {
+                        Value::Dict(vec![(name("Registrar"), ToValue::to_value(f0))])
+                    }
+                    Self::Slots(ref f0) => {
+                        Value::Dict(vec![(name("Slots"), ToValue::to_value(f0))])
+                    }
+                    Self::Auctions(ref f0) => {
+                        Value::Dict(vec![(name("Auctions"), ToValue::to_value(f0))])
+                    }
+                    Self::Crowdloan(ref f0) => {
+                        Value::Dict(vec![(name("Crowdloan"), ToValue::to_value(f0))])
+                    }
+                    Self::XcmPallet(ref f0) => {
+                        Value::Dict(vec![(name("XcmPallet"), ToValue::to_value(f0))])
+                    }
+                    Self::MessageQueue(ref f0) => {
+                        Value::Dict(vec![(name("MessageQueue"), ToValue::to_value(f0))])
+                    }
+                    Self::AssetRate(ref f0) => {
+                        Value::Dict(vec![(name("AssetRate"), ToValue::to_value(f0))])
+                    }
+                    Self::Beefy(ref f0) => {
+                        Value::Dict(vec![(name("Beefy"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeError {
             #[codec(index = 0u8)]
@@ -6074,6 +14252,144 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeError {
             const TYPE_HASH: u128 = 0x89d087fd2d3274baf9980cf3d15a67ae;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::System(ref f0) => {
+                        Value::Dict(vec![(name("System"), ToValue::to_value(f0))])
+                    }
+                    Self::Scheduler(ref f0) => {
+                        Value::Dict(vec![(name("Scheduler"), ToValue::to_value(f0))])
+                    }
+                    Self::Preimage(ref f0) => {
+                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                    }
+                    Self::Babe(ref f0) => {
+                        Value::Dict(vec![(name("Babe"), ToValue::to_value(f0))])
+                    }
+                    Self::Indices(ref f0) => {
+                        Value::Dict(vec![(name("Indices"), ToValue::to_value(f0))])
+                    }
+                    Self::Balances(ref f0) => {
+                        Value::Dict(vec![(name("Balances"), ToValue::to_value(f0))])
+                    }
+                    Self::Staking(ref f0) => {
+                        Value::Dict(vec![(name("Staking"), ToValue::to_value(f0))])
+                    }
+                    Self::Session(ref f0) => {
+                        Value::Dict(vec![(name("Session"), ToValue::to_value(f0))])
+                    }
+                    Self::Grandpa(ref f0) => {
+                        Value::Dict(vec![(name("Grandpa"), ToValue::to_value(f0))])
+                    }
+                    Self::ImOnline(ref f0) => {
+                        Value::Dict(vec![(name("ImOnline"), ToValue::to_value(f0))])
+                    }
+                    Self::Treasury(ref f0) => {
+                        Value::Dict(vec![(name("Treasury"), ToValue::to_value(f0))])
+                    }
+                    Self::ConvictionVoting(ref f0) => {
+                        Value::Dict(
+                            vec![(name("ConvictionVoting"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Referenda(ref f0) => {
+                        Value::Dict(vec![(name("Referenda"), ToValue::to_value(f0))])
+                    }
+                    Self::Whitelist(ref f0) => {
+                        Value::Dict(vec![(name("Whitelist"), ToValue::to_value(f0))])
+                    }
+                    Self::Claims(ref f0) => {
+                        Value::Dict(vec![(name("Claims"), ToValue::to_value(f0))])
+                    }
+                    Self::Vesting(ref f0) => {
+                        Value::Dict(vec![(name("Vesting"), ToValue::to_value(f0))])
+                    }
+                    Self::Utility(ref f0) => {
+                        Value::Dict(vec![(name("Utility"), ToValue::to_value(f0))])
+                    }
+                    Self::Identity(ref f0) => {
+                        Value::Dict(vec![(name("Identity"), ToValue::to_value(f0))])
+                    }
+                    Self::Proxy(ref f0) => {
+                        Value::Dict(vec![(name("Proxy"), ToValue::to_value(f0))])
+                    }
+                    Self::Multisig(ref f0) => {
+                        Value::Dict(vec![(name("Multisig"), ToValue::to_value(f0))])
+                    }
+                    Self::Bounties(ref f0) => {
+                        Value::Dict(vec![(name("Bounties"), ToValue::to_value(f0))])
+                    }
+                    Self::ChildBounties(ref f0) => {
+                        Value::Dict(vec![(name("ChildBounties"), ToValue::to_value(f0))])
+                    }
+                    Self::ElectionProviderMultiPhase(ref f0) => {
+                        Value::Dict(
+                            vec![
+                                (name("ElectionProviderMultiPhase"), ToValue::to_value(f0))
+                            ],
+                        )
+                    }
+                    Self::VoterList(ref f0) => {
+                        Value::Dict(vec![(name("VoterList"), ToValue::to_value(f0))])
+                    }
+                    Self::NominationPools(ref f0) => {
+                        Value::Dict(
+                            vec![(name("NominationPools"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::FastUnstake(ref f0) => {
+                        Value::Dict(vec![(name("FastUnstake"), ToValue::to_value(f0))])
+                    }
+                    Self::Configuration(ref f0) => {
+                        Value::Dict(vec![(name("Configuration"), ToValue::to_value(f0))])
+                    }
+                    Self::ParaInclusion(ref f0) => {
+                        Value::Dict(vec![(name("ParaInclusion"), ToValue::to_value(f0))])
+                    }
+                    Self::ParaInherent(ref f0) => {
+                        Value::Dict(vec![(name("ParaInherent"), ToValue::to_value(f0))])
+                    }
+                    Self::Paras(ref f0) => {
+                        Value::Dict(vec![(name("Paras"), ToValue::to_value(f0))])
+                    }
+                    Self::Hrmp(ref f0) => {
+                        Value::Dict(vec![(name("Hrmp"), ToValue::to_value(f0))])
+                    }
+                    Self::ParasDisputes(ref f0) => {
+                        Value::Dict(vec![(name("ParasDisputes"), ToValue::to_value(f0))])
+                    }
+                    Self::ParasSlashing(ref f0) => {
+                        Value::Dict(vec![(name("ParasSlashing"), ToValue::to_value(f0))])
+                    }
+                    Self::Registrar(ref f0) => {
+                        Value::Dict(vec![(name("Registrar"), ToValue::to_value(f0))])
+                    }
+                    Self::Slots(ref f0) => {
+                        Value::Dict(vec![(name("Slots"), ToValue::to_value(f0))])
+                    }
+                    Self::Auctions(ref f0) => {
+                        Value::Dict(vec![(name("Auctions"), ToValue::to_value(f0))])
+                    }
+                    Self::Crowdloan(ref f0) => {
+                        Value::Dict(vec![(name("Crowdloan"), ToValue::to_value(f0))])
+                    }
+                    Self::XcmPallet(ref f0) => {
+                        Value::Dict(vec![(name("XcmPallet"), ToValue::to_value(f0))])
+                    }
+                    Self::MessageQueue(ref f0) => {
+                        Value::Dict(vec![(name("MessageQueue"), ToValue::to_value(f0))])
+                    }
+                    Self::AssetRate(ref f0) => {
+                        Value::Dict(vec![(name("AssetRate"), ToValue::to_value(f0))])
+                    }
+                    Self::Beefy(ref f0) => {
+                        Value::Dict(vec![(name("Beefy"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeEvent {
             #[codec(index = 0u8)]
@@ -6186,6 +14502,137 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeEvent {
             const TYPE_HASH: u128 = 0xd2c1a2c547945e9832f00b2e14880d8a;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeEvent {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::System(ref f0) => {
+                        Value::Dict(vec![(name("System"), ToValue::to_value(f0))])
+                    }
+                    Self::Scheduler(ref f0) => {
+                        Value::Dict(vec![(name("Scheduler"), ToValue::to_value(f0))])
+                    }
+                    Self::Preimage(ref f0) => {
+                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                    }
+                    Self::Indices(ref f0) => {
+                        Value::Dict(vec![(name("Indices"), ToValue::to_value(f0))])
+                    }
+                    Self::Balances(ref f0) => {
+                        Value::Dict(vec![(name("Balances"), ToValue::to_value(f0))])
+                    }
+                    Self::TransactionPayment(ref f0) => {
+                        Value::Dict(
+                            vec![(name("TransactionPayment"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Staking(ref f0) => {
+                        Value::Dict(vec![(name("Staking"), ToValue::to_value(f0))])
+                    }
+                    Self::Offences(ref f0) => {
+                        Value::Dict(vec![(name("Offences"), ToValue::to_value(f0))])
+                    }
+                    Self::Session(ref f0) => {
+                        Value::Dict(vec![(name("Session"), ToValue::to_value(f0))])
+                    }
+                    Self::Grandpa(ref f0) => {
+                        Value::Dict(vec![(name("Grandpa"), ToValue::to_value(f0))])
+                    }
+                    Self::ImOnline(ref f0) => {
+                        Value::Dict(vec![(name("ImOnline"), ToValue::to_value(f0))])
+                    }
+                    Self::Treasury(ref f0) => {
+                        Value::Dict(vec![(name("Treasury"), ToValue::to_value(f0))])
+                    }
+                    Self::ConvictionVoting(ref f0) => {
+                        Value::Dict(
+                            vec![(name("ConvictionVoting"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Referenda(ref f0) => {
+                        Value::Dict(vec![(name("Referenda"), ToValue::to_value(f0))])
+                    }
+                    Self::Whitelist(ref f0) => {
+                        Value::Dict(vec![(name("Whitelist"), ToValue::to_value(f0))])
+                    }
+                    Self::Claims(ref f0) => {
+                        Value::Dict(vec![(name("Claims"), ToValue::to_value(f0))])
+                    }
+                    Self::Vesting(ref f0) => {
+                        Value::Dict(vec![(name("Vesting"), ToValue::to_value(f0))])
+                    }
+                    Self::Utility(ref f0) => {
+                        Value::Dict(vec![(name("Utility"), ToValue::to_value(f0))])
+                    }
+                    Self::Identity(ref f0) => {
+                        Value::Dict(vec![(name("Identity"), ToValue::to_value(f0))])
+                    }
+                    Self::Proxy(ref f0) => {
+                        Value::Dict(vec![(name("Proxy"), ToValue::to_value(f0))])
+                    }
+                    Self::Multisig(ref f0) => {
+                        Value::Dict(vec![(name("Multisig"), ToValue::to_value(f0))])
+                    }
+                    Self::Bounties(ref f0) => {
+                        Value::Dict(vec![(name("Bounties"), ToValue::to_value(f0))])
+                    }
+                    Self::ChildBounties(ref f0) => {
+                        Value::Dict(vec![(name("ChildBounties"), ToValue::to_value(f0))])
+                    }
+                    Self::ElectionProviderMultiPhase(ref f0) => {
+                        Value::Dict(
+                            vec![
+                                (name("ElectionProviderMultiPhase"), ToValue::to_value(f0))
+                            ],
+                        )
+                    }
+                    Self::VoterList(ref f0) => {
+                        Value::Dict(vec![(name("VoterList"), ToValue::to_value(f0))])
+                    }
+                    Self::NominationPools(ref f0) => {
+                        Value::Dict(
+                            vec![(name("NominationPools"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::FastUnstake(ref f0) => {
+                        Value::Dict(vec![(name("FastUnstake"), ToValue::to_value(f0))])
+                    }
+                    Self::ParaInclusion(ref f0) => {
+                        Value::Dict(vec![(name("ParaInclusion"), ToValue::to_value(f0))])
+                    }
+                    Self::Paras(ref f0) => {
+                        Value::Dict(vec![(name("Paras"), ToValue::to_value(f0))])
+                    }
+                    Self::Hrmp(ref f0) => {
+                        Value::Dict(vec![(name("Hrmp"), ToValue::to_value(f0))])
+                    }
+                    Self::ParasDisputes(ref f0) => {
+                        Value::Dict(vec![(name("ParasDisputes"), ToValue::to_value(f0))])
+                    }
+                    Self::Registrar(ref f0) => {
+                        Value::Dict(vec![(name("Registrar"), ToValue::to_value(f0))])
+                    }
+                    Self::Slots(ref f0) => {
+                        Value::Dict(vec![(name("Slots"), ToValue::to_value(f0))])
+                    }
+                    Self::Auctions(ref f0) => {
+                        Value::Dict(vec![(name("Auctions"), ToValue::to_value(f0))])
+                    }
+                    Self::Crowdloan(ref f0) => {
+                        Value::Dict(vec![(name("Crowdloan"), ToValue::to_value(f0))])
+                    }
+                    Self::XcmPallet(ref f0) => {
+                        Value::Dict(vec![(name("XcmPallet"), ToValue::to_value(f0))])
+                    }
+                    Self::MessageQueue(ref f0) => {
+                        Value::Dict(vec![(name("MessageQueue"), ToValue::to_value(f0))])
+                    }
+                    Self::AssetRate(ref f0) => {
+                        Value::Dict(vec![(name("AssetRate"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeFreezeReason {
             #[codec(index = 39u8)]
@@ -6196,6 +14643,18 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeFreezeReason {
             const TYPE_HASH: u128 = 0xf77447bacff930fce41c787f6778f0f8;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeFreezeReason {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::NominationPools(ref f0) => {
+                        Value::Dict(
+                            vec![(name("NominationPools"), ToValue::to_value(f0))],
+                        )
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeHoldReason {
             #[codec(index = 10u8)]
@@ -6203,6 +14662,16 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeHoldReason {
             const TYPE_HASH: u128 = 0x9bc8acdd80ecde879c3b4b25ff33f3d2;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeHoldReason {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Preimage(ref f0) => {
+                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SessionKeys {
@@ -6217,10 +14686,28 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for SessionKeys {
             const TYPE_HASH: u128 = 0x9e16e68eff6eb3a16d848aa2481d62b9;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for SessionKeys {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("grandpa"), ToValue::to_value(& self.grandpa)),
+                        (name("babe"), ToValue::to_value(& self.babe)),
+                        (name("im_online"), ToValue::to_value(& self.im_online)),
+                        (name("para_validator"), ToValue::to_value(& self
+                        .para_validator)), (name("para_assignment"), ToValue::to_value(&
+                        self.para_assignment)), (name("authority_discovery"),
+                        ToValue::to_value(& self.authority_discovery)), (name("beefy"),
+                        ToValue::to_value(& self.beefy))
+                    ],
+                )
+            }
+        }
         pub mod governance {
             pub mod origins {
                 pub mod pallet_custom_origins {
                     use ::parity_scale_codec::{Decode, Encode};
+                    use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub enum Origin {
                         #[codec(index = 0u8)]
@@ -6255,6 +14742,33 @@ pub mod runtime_types {
                     impl ::ferroscale_runtime_types::TypeHash for Origin {
                         const TYPE_HASH: u128 = 0xbda15bf42dcd3a40eab9fd27c32f0bb0;
                     }
+                    #[cfg(feature = "values")]
+                    impl ToValue for Origin {
+                        fn to_value(&self) -> Value {
+                            match *self {
+                                Self::StakingAdmin => Value::Str(name("StakingAdmin")),
+                                Self::Treasurer => Value::Str(name("Treasurer")),
+                                Self::FellowshipAdmin => Value::Str(name("FellowshipAdmin")),
+                                Self::GeneralAdmin => Value::Str(name("GeneralAdmin")),
+                                Self::AuctionAdmin => Value::Str(name("AuctionAdmin")),
+                                Self::LeaseAdmin => Value::Str(name("LeaseAdmin")),
+                                Self::ReferendumCanceller => {
+                                    Value::Str(name("ReferendumCanceller"))
+                                }
+                                Self::ReferendumKiller => {
+                                    Value::Str(name("ReferendumKiller"))
+                                }
+                                Self::SmallTipper => Value::Str(name("SmallTipper")),
+                                Self::BigTipper => Value::Str(name("BigTipper")),
+                                Self::SmallSpender => Value::Str(name("SmallSpender")),
+                                Self::MediumSpender => Value::Str(name("MediumSpender")),
+                                Self::BigSpender => Value::Str(name("BigSpender")),
+                                Self::WhitelistedCaller => {
+                                    Value::Str(name("WhitelistedCaller"))
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -6263,6 +14777,7 @@ pub mod runtime_types {
         pub mod auctions {
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -6291,6 +14806,44 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x7ded5b86c71551e50129c897561dbc9e;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::new_auction {
+                                duration: ref f0,
+                                lease_period_index: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("new_auction"), Value::Dict(vec![(name("duration"),
+                                        ToValue::to_value(f0)), (name("lease_period_index"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::bid {
+                                para: ref f0,
+                                auction_index: ref f1,
+                                first_slot: ref f2,
+                                last_slot: ref f3,
+                                amount: ref f4,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("bid"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0)), (name("auction_index"),
+                                        ToValue::to_value(f1)), (name("first_slot"),
+                                        ToValue::to_value(f2)), (name("last_slot"),
+                                        ToValue::to_value(f3)), (name("amount"),
+                                        ToValue::to_value(f4))]))
+                                    ],
+                                )
+                            }
+                            Self::cancel_auction => Value::Str(name("cancel_auction")),
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6310,6 +14863,30 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xfc4261307e11de6c09cb41dd878d81ae;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::AuctionInProgress => {
+                                Value::Str(name("AuctionInProgress"))
+                            }
+                            Self::LeasePeriodInPast => {
+                                Value::Str(name("LeasePeriodInPast"))
+                            }
+                            Self::ParaNotRegistered => {
+                                Value::Str(name("ParaNotRegistered"))
+                            }
+                            Self::NotCurrentAuction => {
+                                Value::Str(name("NotCurrentAuction"))
+                            }
+                            Self::NotAuction => Value::Str(name("NotAuction")),
+                            Self::AuctionEnded => Value::Str(name("AuctionEnded")),
+                            Self::AlreadyLeasedOut => {
+                                Value::Str(name("AlreadyLeasedOut"))
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -6352,24 +14929,142 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x51bb5d0a81a9d1426f5a3e0b05dd76dd;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::AuctionStarted {
+                                auction_index: ref f0,
+                                lease_period: ref f1,
+                                ending: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AuctionStarted"),
+                                        Value::Dict(vec![(name("auction_index"),
+                                        ToValue::to_value(f0)), (name("lease_period"),
+                                        ToValue::to_value(f1)), (name("ending"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::AuctionClosed { auction_index: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AuctionClosed"),
+                                        Value::Dict(vec![(name("auction_index"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::Reserved {
+                                bidder: ref f0,
+                                extra_reserved: ref f1,
+                                total_amount: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Reserved"), Value::Dict(vec![(name("bidder"),
+                                        ToValue::to_value(f0)), (name("extra_reserved"),
+                                        ToValue::to_value(f1)), (name("total_amount"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::Unreserved { bidder: ref f0, amount: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Unreserved"), Value::Dict(vec![(name("bidder"),
+                                        ToValue::to_value(f0)), (name("amount"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::ReserveConfiscated {
+                                para_id: ref f0,
+                                leaser: ref f1,
+                                amount: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("ReserveConfiscated"),
+                                        Value::Dict(vec![(name("para_id"), ToValue::to_value(f0)),
+                                        (name("leaser"), ToValue::to_value(f1)), (name("amount"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::BidAccepted {
+                                bidder: ref f0,
+                                para_id: ref f1,
+                                amount: ref f2,
+                                first_slot: ref f3,
+                                last_slot: ref f4,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("BidAccepted"), Value::Dict(vec![(name("bidder"),
+                                        ToValue::to_value(f0)), (name("para_id"),
+                                        ToValue::to_value(f1)), (name("amount"),
+                                        ToValue::to_value(f2)), (name("first_slot"),
+                                        ToValue::to_value(f3)), (name("last_slot"),
+                                        ToValue::to_value(f4))]))
+                                    ],
+                                )
+                            }
+                            Self::WinningOffset {
+                                auction_index: ref f0,
+                                block_number: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("WinningOffset"),
+                                        Value::Dict(vec![(name("auction_index"),
+                                        ToValue::to_value(f0)), (name("block_number"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod claims {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct EcdsaSignature(pub [u8; 65usize]);
             impl ::ferroscale_runtime_types::TypeHash for EcdsaSignature {
                 const TYPE_HASH: u128 = 0x40381f1b5f7164f9fdf1d1c003b15794;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for EcdsaSignature {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct EthereumAddress(pub [u8; 20usize]);
             impl ::ferroscale_runtime_types::TypeHash for EthereumAddress {
                 const TYPE_HASH: u128 = 0xd36d0fa96988abefb7187c0e068ff80e;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for EthereumAddress {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PrevalidateAttests;
             impl ::ferroscale_runtime_types::TypeHash for PrevalidateAttests {
                 const TYPE_HASH: u128 = 0x4fe4a94064e4620273c45487224977a0;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for PrevalidateAttests {
+                fn to_value(&self) -> Value {
+                    Value::Null
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum StatementKind {
@@ -6381,8 +15076,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for StatementKind {
                 const TYPE_HASH: u128 = 0x78e2bbab33ccd8217b465c7f55075c60;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for StatementKind {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Regular => Value::Str(name("Regular")),
+                        Self::Saft => Value::Str(name("Saft")),
+                    }
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -6417,6 +15122,74 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x859cae8ac761c400eab16e09dc0ee428;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::claim { dest: ref f0, ethereum_signature: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("claim"), Value::Dict(vec![(name("dest"),
+                                        ToValue::to_value(f0)), (name("ethereum_signature"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::mint_claim {
+                                who: ref f0,
+                                value: ref f1,
+                                vesting_schedule: ref f2,
+                                statement: ref f3,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("mint_claim"), Value::Dict(vec![(name("who"),
+                                        ToValue::to_value(f0)), (name("value"),
+                                        ToValue::to_value(f1)), (name("vesting_schedule"),
+                                        ToValue::to_value(f2)), (name("statement"),
+                                        ToValue::to_value(f3))]))
+                                    ],
+                                )
+                            }
+                            Self::claim_attest {
+                                dest: ref f0,
+                                ethereum_signature: ref f1,
+                                statement: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("claim_attest"), Value::Dict(vec![(name("dest"),
+                                        ToValue::to_value(f0)), (name("ethereum_signature"),
+                                        ToValue::to_value(f1)), (name("statement"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::attest { statement: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("attest"), Value::Dict(vec![(name("statement"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::move_claim {
+                                old: ref f0,
+                                new: ref f1,
+                                maybe_preclaim: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("move_claim"), Value::Dict(vec![(name("old"),
+                                        ToValue::to_value(f0)), (name("new"),
+                                        ToValue::to_value(f1)), (name("maybe_preclaim"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6435,6 +15208,29 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x689db770939b38d1d7ca4b5255beff3d;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::InvalidEthereumSignature => {
+                                Value::Str(name("InvalidEthereumSignature"))
+                            }
+                            Self::SignerHasNoClaim => {
+                                Value::Str(name("SignerHasNoClaim"))
+                            }
+                            Self::SenderHasNoClaim => {
+                                Value::Str(name("SenderHasNoClaim"))
+                            }
+                            Self::PotUnderflow => Value::Str(name("PotUnderflow")),
+                            Self::InvalidStatement => {
+                                Value::Str(name("InvalidStatement"))
+                            }
+                            Self::VestedBalanceExists => {
+                                Value::Str(name("VestedBalanceExists"))
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -6447,10 +15243,32 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0xaf5d0380a28757d427037f28ac79a1e5;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Claimed {
+                                who: ref f0,
+                                ethereum_address: ref f1,
+                                amount: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Claimed"), Value::Dict(vec![(name("who"),
+                                        ToValue::to_value(f0)), (name("ethereum_address"),
+                                        ToValue::to_value(f1)), (name("amount"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod crowdloan {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FundInfo<AccountId, Balance, BlockNumber> {
                 pub depositor: AccountId,
@@ -6468,6 +15286,27 @@ pub mod runtime_types {
                 pub last_period: BlockNumber,
                 pub fund_index: BlockNumber,
             }
+            #[cfg(feature = "values")]
+            impl<AccountId: ToValue, Balance: ToValue, BlockNumber: ToValue> ToValue
+            for FundInfo<AccountId, Balance, BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("depositor"), ToValue::to_value(& self.depositor)),
+                            (name("verifier"), ToValue::to_value(& self.verifier)),
+                            (name("deposit"), ToValue::to_value(& self.deposit)),
+                            (name("raised"), ToValue::to_value(& self.raised)),
+                            (name("end"), ToValue::to_value(& self.end)), (name("cap"),
+                            ToValue::to_value(& self.cap)), (name("last_contribution"),
+                            ToValue::to_value(& self.last_contribution)),
+                            (name("first_period"), ToValue::to_value(& self
+                            .first_period)), (name("last_period"), ToValue::to_value(&
+                            self.last_period)), (name("fund_index"), ToValue::to_value(&
+                            self.fund_index))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum LastContribution<BlockNumber> {
                 #[codec(index = 0u8)]
@@ -6477,8 +15316,23 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Ending(BlockNumber),
             }
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue> ToValue for LastContribution<BlockNumber> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Never => Value::Str(name("Never")),
+                        Self::PreEnding(ref f0) => {
+                            Value::Dict(vec![(name("PreEnding"), ToValue::to_value(f0))])
+                        }
+                        Self::Ending(ref f0) => {
+                            Value::Dict(vec![(name("Ending"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -6560,6 +15414,118 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xb4462e712aee036c188dd206a8547ee2;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::create {
+                                index: ref f0,
+                                cap: ref f1,
+                                first_period: ref f2,
+                                last_period: ref f3,
+                                end: ref f4,
+                                verifier: ref f5,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("create"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0)), (name("cap"),
+                                        ToValue::to_value(f1)), (name("first_period"),
+                                        ToValue::to_value(f2)), (name("last_period"),
+                                        ToValue::to_value(f3)), (name("end"),
+                                        ToValue::to_value(f4)), (name("verifier"),
+                                        ToValue::to_value(f5))]))
+                                    ],
+                                )
+                            }
+                            Self::contribute {
+                                index: ref f0,
+                                value: ref f1,
+                                signature: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("contribute"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0)), (name("value"),
+                                        ToValue::to_value(f1)), (name("signature"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::withdraw { who: ref f0, index: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("withdraw"), Value::Dict(vec![(name("who"),
+                                        ToValue::to_value(f0)), (name("index"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::refund { index: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("refund"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::dissolve { index: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("dissolve"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::edit {
+                                index: ref f0,
+                                cap: ref f1,
+                                first_period: ref f2,
+                                last_period: ref f3,
+                                end: ref f4,
+                                verifier: ref f5,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("edit"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0)), (name("cap"),
+                                        ToValue::to_value(f1)), (name("first_period"),
+                                        ToValue::to_value(f2)), (name("last_period"),
+                                        ToValue::to_value(f3)), (name("end"),
+                                        ToValue::to_value(f4)), (name("verifier"),
+                                        ToValue::to_value(f5))]))
+                                    ],
+                                )
+                            }
+                            Self::add_memo { index: ref f0, memo: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("add_memo"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0)), (name("memo"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::poke { index: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("poke"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::contribute_all { index: ref f0, signature: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("contribute_all"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0)), (name("signature"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6611,6 +15577,60 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x4542262abf531b128c12bb4dbf9b18a5;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::FirstPeriodInPast => {
+                                Value::Str(name("FirstPeriodInPast"))
+                            }
+                            Self::FirstPeriodTooFarInFuture => {
+                                Value::Str(name("FirstPeriodTooFarInFuture"))
+                            }
+                            Self::LastPeriodBeforeFirstPeriod => {
+                                Value::Str(name("LastPeriodBeforeFirstPeriod"))
+                            }
+                            Self::LastPeriodTooFarInFuture => {
+                                Value::Str(name("LastPeriodTooFarInFuture"))
+                            }
+                            Self::CannotEndInPast => Value::Str(name("CannotEndInPast")),
+                            Self::EndTooFarInFuture => {
+                                Value::Str(name("EndTooFarInFuture"))
+                            }
+                            Self::Overflow => Value::Str(name("Overflow")),
+                            Self::ContributionTooSmall => {
+                                Value::Str(name("ContributionTooSmall"))
+                            }
+                            Self::InvalidParaId => Value::Str(name("InvalidParaId")),
+                            Self::CapExceeded => Value::Str(name("CapExceeded")),
+                            Self::ContributionPeriodOver => {
+                                Value::Str(name("ContributionPeriodOver"))
+                            }
+                            Self::InvalidOrigin => Value::Str(name("InvalidOrigin")),
+                            Self::NotParachain => Value::Str(name("NotParachain")),
+                            Self::LeaseActive => Value::Str(name("LeaseActive")),
+                            Self::BidOrLeaseActive => {
+                                Value::Str(name("BidOrLeaseActive"))
+                            }
+                            Self::FundNotEnded => Value::Str(name("FundNotEnded")),
+                            Self::NoContributions => Value::Str(name("NoContributions")),
+                            Self::NotReadyToDissolve => {
+                                Value::Str(name("NotReadyToDissolve"))
+                            }
+                            Self::InvalidSignature => {
+                                Value::Str(name("InvalidSignature"))
+                            }
+                            Self::MemoTooLarge => Value::Str(name("MemoTooLarge")),
+                            Self::AlreadyInNewRaise => {
+                                Value::Str(name("AlreadyInNewRaise"))
+                            }
+                            Self::VrfDelayInProgress => {
+                                Value::Str(name("VrfDelayInProgress"))
+                            }
+                            Self::NoLeasePeriod => Value::Str(name("NoLeasePeriod")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -6668,10 +15688,117 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x30255b538f2dfc532745a1e0a5ca8b92;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Created { para_id: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Created"), Value::Dict(vec![(name("para_id"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::Contributed {
+                                who: ref f0,
+                                fund_index: ref f1,
+                                amount: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Contributed"), Value::Dict(vec![(name("who"),
+                                        ToValue::to_value(f0)), (name("fund_index"),
+                                        ToValue::to_value(f1)), (name("amount"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::Withdrew {
+                                who: ref f0,
+                                fund_index: ref f1,
+                                amount: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Withdrew"), Value::Dict(vec![(name("who"),
+                                        ToValue::to_value(f0)), (name("fund_index"),
+                                        ToValue::to_value(f1)), (name("amount"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::PartiallyRefunded { para_id: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PartiallyRefunded"),
+                                        Value::Dict(vec![(name("para_id"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::AllRefunded { para_id: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AllRefunded"), Value::Dict(vec![(name("para_id"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::Dissolved { para_id: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Dissolved"), Value::Dict(vec![(name("para_id"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::HandleBidResult { para_id: ref f0, result: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("HandleBidResult"), Value::Dict(vec![(name("para_id"),
+                                        ToValue::to_value(f0)), (name("result"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::Edited { para_id: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Edited"), Value::Dict(vec![(name("para_id"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::MemoUpdated {
+                                who: ref f0,
+                                para_id: ref f1,
+                                memo: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("MemoUpdated"), Value::Dict(vec![(name("who"),
+                                        ToValue::to_value(f0)), (name("para_id"),
+                                        ToValue::to_value(f1)), (name("memo"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::AddedToNewRaise { para_id: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AddedToNewRaise"), Value::Dict(vec![(name("para_id"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod impls {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum VersionedLocatableAsset {
                 #[codec(index = 3u8)]
@@ -6683,17 +15810,48 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for VersionedLocatableAsset {
                 const TYPE_HASH: u128 = 0xad1bb67061cf58856bf5969fbe05418d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for VersionedLocatableAsset {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::V3 { location: ref f0, asset_id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("V3"), Value::Dict(vec![(name("location"),
+                                    ToValue::to_value(f0)), (name("asset_id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod paras_registrar {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParaInfo<Account, Balance> {
                 pub manager: Account,
                 pub deposit: Balance,
                 pub locked: Option<bool>,
             }
+            #[cfg(feature = "values")]
+            impl<Account: ToValue, Balance: ToValue> ToValue
+            for ParaInfo<Account, Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("manager"), ToValue::to_value(& self.manager)),
+                            (name("deposit"), ToValue::to_value(& self.deposit)),
+                            (name("locked"), ToValue::to_value(& self.locked))
+                        ],
+                    )
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -6743,6 +15901,99 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x5f022513cb8ad9fc2a6dd028ab4ac527;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::register {
+                                id: ref f0,
+                                genesis_head: ref f1,
+                                validation_code: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("register"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0)), (name("genesis_head"),
+                                        ToValue::to_value(f1)), (name("validation_code"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::force_register {
+                                who: ref f0,
+                                deposit: ref f1,
+                                id: ref f2,
+                                genesis_head: ref f3,
+                                validation_code: ref f4,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_register"), Value::Dict(vec![(name("who"),
+                                        ToValue::to_value(f0)), (name("deposit"),
+                                        ToValue::to_value(f1)), (name("id"), ToValue::to_value(f2)),
+                                        (name("genesis_head"), ToValue::to_value(f3)),
+                                        (name("validation_code"), ToValue::to_value(f4))]))
+                                    ],
+                                )
+                            }
+                            Self::deregister { id: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("deregister"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::swap { id: ref f0, other: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("swap"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0)), (name("other"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::remove_lock { para: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("remove_lock"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::reserve => Value::Str(name("reserve")),
+                            Self::add_lock { para: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("add_lock"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::schedule_code_upgrade {
+                                para: ref f0,
+                                new_code: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("schedule_code_upgrade"),
+                                        Value::Dict(vec![(name("para"), ToValue::to_value(f0)),
+                                        (name("new_code"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::set_current_head { para: ref f0, new_head: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_current_head"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0)), (name("new_head"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6777,6 +16028,33 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x72b6e384acfe54709908df8b348b23bd;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::NotRegistered => Value::Str(name("NotRegistered")),
+                            Self::AlreadyRegistered => {
+                                Value::Str(name("AlreadyRegistered"))
+                            }
+                            Self::NotOwner => Value::Str(name("NotOwner")),
+                            Self::CodeTooLarge => Value::Str(name("CodeTooLarge")),
+                            Self::HeadDataTooLarge => {
+                                Value::Str(name("HeadDataTooLarge"))
+                            }
+                            Self::NotParachain => Value::Str(name("NotParachain")),
+                            Self::NotParathread => Value::Str(name("NotParathread")),
+                            Self::CannotDeregister => {
+                                Value::Str(name("CannotDeregister"))
+                            }
+                            Self::CannotDowngrade => Value::Str(name("CannotDowngrade")),
+                            Self::CannotUpgrade => Value::Str(name("CannotUpgrade")),
+                            Self::ParaLocked => Value::Str(name("ParaLocked")),
+                            Self::NotReserved => Value::Str(name("NotReserved")),
+                            Self::EmptyCode => Value::Str(name("EmptyCode")),
+                            Self::CannotSwap => Value::Str(name("CannotSwap")),
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -6802,11 +16080,54 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0xa6edfdf031afb921faeaae9765689cfc;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Registered { para_id: ref f0, manager: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Registered"), Value::Dict(vec![(name("para_id"),
+                                        ToValue::to_value(f0)), (name("manager"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::Deregistered { para_id: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Deregistered"), Value::Dict(vec![(name("para_id"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::Reserved { para_id: ref f0, who: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Reserved"), Value::Dict(vec![(name("para_id"),
+                                        ToValue::to_value(f0)), (name("who"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::Swapped { para_id: ref f0, other_id: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Swapped"), Value::Dict(vec![(name("para_id"),
+                                        ToValue::to_value(f0)), (name("other_id"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod slots {
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -6829,6 +16150,47 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xdea2689e26f7186f2d87baa01f54f8ae;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::force_lease {
+                                para: ref f0,
+                                leaser: ref f1,
+                                amount: ref f2,
+                                period_begin: ref f3,
+                                period_count: ref f4,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_lease"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0)), (name("leaser"),
+                                        ToValue::to_value(f1)), (name("amount"),
+                                        ToValue::to_value(f2)), (name("period_begin"),
+                                        ToValue::to_value(f3)), (name("period_count"),
+                                        ToValue::to_value(f4))]))
+                                    ],
+                                )
+                            }
+                            Self::clear_all_leases { para: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("clear_all_leases"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::trigger_onboard { para: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("trigger_onboard"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6838,6 +16200,17 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x330a1b9fe229483794f5e8599d6c3c54;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::ParaNotOnboarding => {
+                                Value::Str(name("ParaNotOnboarding"))
+                            }
+                            Self::LeaseError => Value::Str(name("LeaseError")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -6856,12 +16229,49 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x3c7df92449d305a21d0d57f986fb4a7b;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::NewLeasePeriod { lease_period: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("NewLeasePeriod"),
+                                        Value::Dict(vec![(name("lease_period"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::Leased {
+                                para_id: ref f0,
+                                leaser: ref f1,
+                                period_begin: ref f2,
+                                period_count: ref f3,
+                                extra_reserved: ref f4,
+                                total_amount: ref f5,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Leased"), Value::Dict(vec![(name("para_id"),
+                                        ToValue::to_value(f0)), (name("leaser"),
+                                        ToValue::to_value(f1)), (name("period_begin"),
+                                        ToValue::to_value(f2)), (name("period_count"),
+                                        ToValue::to_value(f3)), (name("extra_reserved"),
+                                        ToValue::to_value(f4)), (name("total_amount"),
+                                        ToValue::to_value(f5))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
     }
     pub mod polkadot_runtime_parachains {
         pub mod configuration {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HostConfiguration<BlockNumber> {
                 pub max_code_size: BlockNumber,
@@ -6908,8 +16318,96 @@ pub mod runtime_types {
                 pub minimum_validation_upgrade_delay: BlockNumber,
                 pub minimum_backing_votes: BlockNumber,
             }
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue> ToValue for HostConfiguration<BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("max_code_size"), ToValue::to_value(& self
+                            .max_code_size)), (name("max_head_data_size"),
+                            ToValue::to_value(& self.max_head_data_size)),
+                            (name("max_upward_queue_count"), ToValue::to_value(& self
+                            .max_upward_queue_count)), (name("max_upward_queue_size"),
+                            ToValue::to_value(& self.max_upward_queue_size)),
+                            (name("max_upward_message_size"), ToValue::to_value(& self
+                            .max_upward_message_size)),
+                            (name("max_upward_message_num_per_candidate"),
+                            ToValue::to_value(& self
+                            .max_upward_message_num_per_candidate)),
+                            (name("hrmp_max_message_num_per_candidate"),
+                            ToValue::to_value(& self
+                            .hrmp_max_message_num_per_candidate)),
+                            (name("validation_upgrade_cooldown"), ToValue::to_value(&
+                            self.validation_upgrade_cooldown)),
+                            (name("validation_upgrade_delay"), ToValue::to_value(& self
+                            .validation_upgrade_delay)), (name("async_backing_params"),
+                            ToValue::to_value(& self.async_backing_params)),
+                            (name("max_pov_size"), ToValue::to_value(& self
+                            .max_pov_size)), (name("max_downward_message_size"),
+                            ToValue::to_value(& self.max_downward_message_size)),
+                            (name("hrmp_max_parachain_outbound_channels"),
+                            ToValue::to_value(& self
+                            .hrmp_max_parachain_outbound_channels)),
+                            (name("hrmp_sender_deposit"), ToValue::to_value(& self
+                            .hrmp_sender_deposit)), (name("hrmp_recipient_deposit"),
+                            ToValue::to_value(& self.hrmp_recipient_deposit)),
+                            (name("hrmp_channel_max_capacity"), ToValue::to_value(& self
+                            .hrmp_channel_max_capacity)),
+                            (name("hrmp_channel_max_total_size"), ToValue::to_value(&
+                            self.hrmp_channel_max_total_size)),
+                            (name("hrmp_max_parachain_inbound_channels"),
+                            ToValue::to_value(& self
+                            .hrmp_max_parachain_inbound_channels)),
+                            (name("hrmp_channel_max_message_size"), ToValue::to_value(&
+                            self.hrmp_channel_max_message_size)),
+                            (name("executor_params"), ToValue::to_value(& self
+                            .executor_params)), (name("code_retention_period"),
+                            ToValue::to_value(& self.code_retention_period)),
+                            (name("on_demand_cores"), ToValue::to_value(& self
+                            .on_demand_cores)), (name("on_demand_retries"),
+                            ToValue::to_value(& self.on_demand_retries)),
+                            (name("on_demand_queue_max_size"), ToValue::to_value(& self
+                            .on_demand_queue_max_size)),
+                            (name("on_demand_target_queue_utilization"),
+                            ToValue::to_value(& self
+                            .on_demand_target_queue_utilization)),
+                            (name("on_demand_fee_variability"), ToValue::to_value(& self
+                            .on_demand_fee_variability)), (name("on_demand_base_fee"),
+                            ToValue::to_value(& self.on_demand_base_fee)),
+                            (name("on_demand_ttl"), ToValue::to_value(& self
+                            .on_demand_ttl)), (name("group_rotation_frequency"),
+                            ToValue::to_value(& self.group_rotation_frequency)),
+                            (name("paras_availability_period"), ToValue::to_value(& self
+                            .paras_availability_period)), (name("scheduling_lookahead"),
+                            ToValue::to_value(& self.scheduling_lookahead)),
+                            (name("max_validators_per_core"), ToValue::to_value(& self
+                            .max_validators_per_core)), (name("max_validators"),
+                            ToValue::to_value(& self.max_validators)),
+                            (name("dispute_period"), ToValue::to_value(& self
+                            .dispute_period)),
+                            (name("dispute_post_conclusion_acceptance_period"),
+                            ToValue::to_value(& self
+                            .dispute_post_conclusion_acceptance_period)),
+                            (name("no_show_slots"), ToValue::to_value(& self
+                            .no_show_slots)), (name("n_delay_tranches"),
+                            ToValue::to_value(& self.n_delay_tranches)),
+                            (name("zeroth_delay_tranche_width"), ToValue::to_value(& self
+                            .zeroth_delay_tranche_width)), (name("needed_approvals"),
+                            ToValue::to_value(& self.needed_approvals)),
+                            (name("relay_vrf_modulo_samples"), ToValue::to_value(& self
+                            .relay_vrf_modulo_samples)), (name("pvf_voting_ttl"),
+                            ToValue::to_value(& self.pvf_voting_ttl)),
+                            (name("minimum_validation_upgrade_delay"),
+                            ToValue::to_value(& self.minimum_validation_upgrade_delay)),
+                            (name("minimum_backing_votes"), ToValue::to_value(& self
+                            .minimum_backing_votes))
+                        ],
+                    )
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -7014,6 +16512,387 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xb1de593c7ddfa1aee5aec47f398f93c7;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::set_validation_upgrade_cooldown { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_validation_upgrade_cooldown"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_validation_upgrade_delay { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_validation_upgrade_delay"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_code_retention_period { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_code_retention_period"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_code_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_code_size"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_pov_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_pov_size"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_head_data_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_head_data_size"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_on_demand_cores { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_on_demand_cores"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_on_demand_retries { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_on_demand_retries"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_group_rotation_frequency { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_group_rotation_frequency"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_paras_availability_period { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_paras_availability_period"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_scheduling_lookahead { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_scheduling_lookahead"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_validators_per_core { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_validators_per_core"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_validators { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_validators"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_dispute_period { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_dispute_period"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_dispute_post_conclusion_acceptance_period {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_dispute_post_conclusion_acceptance_period"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_no_show_slots { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_no_show_slots"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_n_delay_tranches { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_n_delay_tranches"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_zeroth_delay_tranche_width { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_zeroth_delay_tranche_width"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_needed_approvals { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_needed_approvals"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_relay_vrf_modulo_samples { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_relay_vrf_modulo_samples"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_upward_queue_count { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_upward_queue_count"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_upward_queue_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_upward_queue_size"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_downward_message_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_downward_message_size"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_upward_message_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_upward_message_size"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_upward_message_num_per_candidate {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_upward_message_num_per_candidate"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_open_request_ttl { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_open_request_ttl"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_sender_deposit { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_sender_deposit"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_recipient_deposit { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_recipient_deposit"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_channel_max_capacity { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_channel_max_capacity"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_channel_max_total_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_channel_max_total_size"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_max_parachain_inbound_channels {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_max_parachain_inbound_channels"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_channel_max_message_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_channel_max_message_size"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_max_parachain_outbound_channels {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_max_parachain_outbound_channels"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_max_message_num_per_candidate {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_max_message_num_per_candidate"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_pvf_voting_ttl { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_pvf_voting_ttl"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_minimum_validation_upgrade_delay {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_minimum_validation_upgrade_delay"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_bypass_consistency_check { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_bypass_consistency_check"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_async_backing_params { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_async_backing_params"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_executor_params { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_executor_params"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_on_demand_base_fee { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_on_demand_base_fee"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_on_demand_fee_variability { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_on_demand_fee_variability"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_on_demand_queue_max_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_on_demand_queue_max_size"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_on_demand_target_queue_utilization {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_on_demand_target_queue_utilization"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_on_demand_ttl { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_on_demand_ttl"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_minimum_backing_votes { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_minimum_backing_votes"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -7022,10 +16901,19 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x60613384af9fa334f28344d610741105;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::InvalidNewValue => Value::Str(name("InvalidNewValue")),
+                        }
+                    }
+                }
             }
         }
         pub mod disputes {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DisputeLocation {
                 #[codec(index = 0u8)]
@@ -7035,6 +16923,15 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for DisputeLocation {
                 const TYPE_HASH: u128 = 0xb35ae22024a39e8cbc79d0ec6083aa6e;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for DisputeLocation {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Local => Value::Str(name("Local")),
+                        Self::Remote => Value::Str(name("Remote")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DisputeResult {
@@ -7046,8 +16943,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for DisputeResult {
                 const TYPE_HASH: u128 = 0x0e4f039887e5678f159f08014d567f99;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for DisputeResult {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Valid => Value::Str(name("Valid")),
+                        Self::Invalid => Value::Str(name("Invalid")),
+                    }
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -7055,6 +16962,14 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x7aa22035e74c03258ae337e50ad2723b;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::force_unfreeze => Value::Str(name("force_unfreeze")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -7080,6 +16995,38 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x0295554c23555f7bf339446c8c3411e5;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::DuplicateDisputeStatementSets => {
+                                Value::Str(name("DuplicateDisputeStatementSets"))
+                            }
+                            Self::AncientDisputeStatement => {
+                                Value::Str(name("AncientDisputeStatement"))
+                            }
+                            Self::ValidatorIndexOutOfBounds => {
+                                Value::Str(name("ValidatorIndexOutOfBounds"))
+                            }
+                            Self::InvalidSignature => {
+                                Value::Str(name("InvalidSignature"))
+                            }
+                            Self::DuplicateStatement => {
+                                Value::Str(name("DuplicateStatement"))
+                            }
+                            Self::SingleSidedDispute => {
+                                Value::Str(name("SingleSidedDispute"))
+                            }
+                            Self::MaliciousBacker => Value::Str(name("MaliciousBacker")),
+                            Self::MissingBackingVotes => {
+                                Value::Str(name("MissingBackingVotes"))
+                            }
+                            Self::UnconfirmedDispute => {
+                                Value::Str(name("UnconfirmedDispute"))
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -7098,10 +17045,39 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x85afed7f766f08719439be02406f1088;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::DisputeInitiated(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("DisputeInitiated"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::DisputeConcluded(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("DisputeConcluded"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Revert(ref f0) => {
+                                Value::Dict(vec![(name("Revert"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
+                }
             }
             pub mod slashing {
                 pub mod pallet {
                     use ::parity_scale_codec::{Decode, Encode};
+                    use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub enum Call {
                         #[codec(index = 0u8)]
@@ -7112,6 +17088,26 @@ pub mod runtime_types {
                     }
                     impl ::ferroscale_runtime_types::TypeHash for Call {
                         const TYPE_HASH: u128 = 0xf63281c1048c6010624eedad1d48af09;
+                    }
+                    #[cfg(feature = "values")]
+                    impl ToValue for Call {
+                        fn to_value(&self) -> Value {
+                            match *self {
+                                Self::report_dispute_lost_unsigned {
+                                    dispute_proof: ref f0,
+                                    key_owner_proof: ref f1,
+                                } => {
+                                    Value::Dict(
+                                        vec![
+                                            (name("report_dispute_lost_unsigned"),
+                                            Value::Dict(vec![(name("dispute_proof"),
+                                            ToValue::to_value(f0)), (name("key_owner_proof"),
+                                            ToValue::to_value(f1))]))
+                                        ],
+                                    )
+                                }
+                            }
+                        }
                     }
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub enum Error {
@@ -7131,11 +17127,37 @@ pub mod runtime_types {
                     impl ::ferroscale_runtime_types::TypeHash for Error {
                         const TYPE_HASH: u128 = 0x9a6931b73ab29708d95e8aac0a0a0794;
                     }
+                    #[cfg(feature = "values")]
+                    impl ToValue for Error {
+                        fn to_value(&self) -> Value {
+                            match *self {
+                                Self::InvalidKeyOwnershipProof => {
+                                    Value::Str(name("InvalidKeyOwnershipProof"))
+                                }
+                                Self::InvalidSessionIndex => {
+                                    Value::Str(name("InvalidSessionIndex"))
+                                }
+                                Self::InvalidCandidateHash => {
+                                    Value::Str(name("InvalidCandidateHash"))
+                                }
+                                Self::InvalidValidatorIndex => {
+                                    Value::Str(name("InvalidValidatorIndex"))
+                                }
+                                Self::ValidatorIndexIdMismatch => {
+                                    Value::Str(name("ValidatorIndexIdMismatch"))
+                                }
+                                Self::DuplicateSlashingReport => {
+                                    Value::Str(name("DuplicateSlashingReport"))
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
         pub mod hrmp {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HrmpChannel {
                 pub max_capacity: u32,
@@ -7150,6 +17172,25 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for HrmpChannel {
                 const TYPE_HASH: u128 = 0x55858d8a4454e0a68f079d610e967e64;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for HrmpChannel {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("max_capacity"), ToValue::to_value(& self
+                            .max_capacity)), (name("max_total_size"), ToValue::to_value(&
+                            self.max_total_size)), (name("max_message_size"),
+                            ToValue::to_value(& self.max_message_size)),
+                            (name("msg_count"), ToValue::to_value(& self.msg_count)),
+                            (name("total_size"), ToValue::to_value(& self.total_size)),
+                            (name("mqc_head"), ToValue::to_value(& self.mqc_head)),
+                            (name("sender_deposit"), ToValue::to_value(& self
+                            .sender_deposit)), (name("recipient_deposit"),
+                            ToValue::to_value(& self.recipient_deposit))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HrmpOpenChannelRequest {
                 pub confirmed: bool,
@@ -7162,8 +17203,26 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for HrmpOpenChannelRequest {
                 const TYPE_HASH: u128 = 0x3054d8bfe77efd499eb23353dd00c313;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for HrmpOpenChannelRequest {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("confirmed"), ToValue::to_value(& self.confirmed)),
+                            (name("_age"), ToValue::to_value(& self._age)),
+                            (name("sender_deposit"), ToValue::to_value(& self
+                            .sender_deposit)), (name("max_message_size"),
+                            ToValue::to_value(& self.max_message_size)),
+                            (name("max_capacity"), ToValue::to_value(& self
+                            .max_capacity)), (name("max_total_size"), ToValue::to_value(&
+                            self.max_total_size))
+                        ],
+                    )
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -7216,6 +17275,130 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x944a4ace7bde389ec50de4e655829296;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::hrmp_init_open_channel {
+                                recipient: ref f0,
+                                proposed_max_capacity: ref f1,
+                                proposed_max_message_size: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("hrmp_init_open_channel"),
+                                        Value::Dict(vec![(name("recipient"), ToValue::to_value(f0)),
+                                        (name("proposed_max_capacity"), ToValue::to_value(f1)),
+                                        (name("proposed_max_message_size"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::hrmp_accept_open_channel { sender: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("hrmp_accept_open_channel"),
+                                        Value::Dict(vec![(name("sender"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::hrmp_close_channel { channel_id: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("hrmp_close_channel"),
+                                        Value::Dict(vec![(name("channel_id"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::force_clean_hrmp {
+                                para: ref f0,
+                                num_inbound: ref f1,
+                                num_outbound: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_clean_hrmp"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0)), (name("num_inbound"),
+                                        ToValue::to_value(f1)), (name("num_outbound"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::force_process_hrmp_open { channels: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_process_hrmp_open"),
+                                        Value::Dict(vec![(name("channels"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::force_process_hrmp_close { channels: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_process_hrmp_close"),
+                                        Value::Dict(vec![(name("channels"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::hrmp_cancel_open_request {
+                                channel_id: ref f0,
+                                open_requests: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("hrmp_cancel_open_request"),
+                                        Value::Dict(vec![(name("channel_id"),
+                                        ToValue::to_value(f0)), (name("open_requests"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::force_open_hrmp_channel {
+                                sender: ref f0,
+                                recipient: ref f1,
+                                max_capacity: ref f2,
+                                max_message_size: ref f3,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_open_hrmp_channel"),
+                                        Value::Dict(vec![(name("sender"), ToValue::to_value(f0)),
+                                        (name("recipient"), ToValue::to_value(f1)),
+                                        (name("max_capacity"), ToValue::to_value(f2)),
+                                        (name("max_message_size"), ToValue::to_value(f3))]))
+                                    ],
+                                )
+                            }
+                            Self::establish_system_channel {
+                                sender: ref f0,
+                                recipient: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("establish_system_channel"),
+                                        Value::Dict(vec![(name("sender"), ToValue::to_value(f0)),
+                                        (name("recipient"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::poke_channel_deposits {
+                                sender: ref f0,
+                                recipient: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("poke_channel_deposits"),
+                                        Value::Dict(vec![(name("sender"), ToValue::to_value(f0)),
+                                        (name("recipient"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -7261,6 +17444,71 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x3453f725f76f9c0475ad6fafc424d27b;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::OpenHrmpChannelToSelf => {
+                                Value::Str(name("OpenHrmpChannelToSelf"))
+                            }
+                            Self::OpenHrmpChannelInvalidRecipient => {
+                                Value::Str(name("OpenHrmpChannelInvalidRecipient"))
+                            }
+                            Self::OpenHrmpChannelZeroCapacity => {
+                                Value::Str(name("OpenHrmpChannelZeroCapacity"))
+                            }
+                            Self::OpenHrmpChannelCapacityExceedsLimit => {
+                                Value::Str(name("OpenHrmpChannelCapacityExceedsLimit"))
+                            }
+                            Self::OpenHrmpChannelZeroMessageSize => {
+                                Value::Str(name("OpenHrmpChannelZeroMessageSize"))
+                            }
+                            Self::OpenHrmpChannelMessageSizeExceedsLimit => {
+                                Value::Str(name("OpenHrmpChannelMessageSizeExceedsLimit"))
+                            }
+                            Self::OpenHrmpChannelAlreadyExists => {
+                                Value::Str(name("OpenHrmpChannelAlreadyExists"))
+                            }
+                            Self::OpenHrmpChannelAlreadyRequested => {
+                                Value::Str(name("OpenHrmpChannelAlreadyRequested"))
+                            }
+                            Self::OpenHrmpChannelLimitExceeded => {
+                                Value::Str(name("OpenHrmpChannelLimitExceeded"))
+                            }
+                            Self::AcceptHrmpChannelDoesntExist => {
+                                Value::Str(name("AcceptHrmpChannelDoesntExist"))
+                            }
+                            Self::AcceptHrmpChannelAlreadyConfirmed => {
+                                Value::Str(name("AcceptHrmpChannelAlreadyConfirmed"))
+                            }
+                            Self::AcceptHrmpChannelLimitExceeded => {
+                                Value::Str(name("AcceptHrmpChannelLimitExceeded"))
+                            }
+                            Self::CloseHrmpChannelUnauthorized => {
+                                Value::Str(name("CloseHrmpChannelUnauthorized"))
+                            }
+                            Self::CloseHrmpChannelDoesntExist => {
+                                Value::Str(name("CloseHrmpChannelDoesntExist"))
+                            }
+                            Self::CloseHrmpChannelAlreadyUnderway => {
+                                Value::Str(name("CloseHrmpChannelAlreadyUnderway"))
+                            }
+                            Self::CancelHrmpOpenChannelUnauthorized => {
+                                Value::Str(name("CancelHrmpOpenChannelUnauthorized"))
+                            }
+                            Self::OpenHrmpChannelDoesntExist => {
+                                Value::Str(name("OpenHrmpChannelDoesntExist"))
+                            }
+                            Self::OpenHrmpChannelAlreadyConfirmed => {
+                                Value::Str(name("OpenHrmpChannelAlreadyConfirmed"))
+                            }
+                            Self::WrongWitness => Value::Str(name("WrongWitness")),
+                            Self::ChannelCreationNotAuthorized => {
+                                Value::Str(name("ChannelCreationNotAuthorized"))
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -7309,10 +17557,119 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x5ab683208c27b46b9bdfa48a262fee4a;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::OpenChannelRequested {
+                                sender: ref f0,
+                                recipient: ref f1,
+                                proposed_max_capacity: ref f2,
+                                proposed_max_message_size: ref f3,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("OpenChannelRequested"),
+                                        Value::Dict(vec![(name("sender"), ToValue::to_value(f0)),
+                                        (name("recipient"), ToValue::to_value(f1)),
+                                        (name("proposed_max_capacity"), ToValue::to_value(f2)),
+                                        (name("proposed_max_message_size"),
+                                        ToValue::to_value(f3))]))
+                                    ],
+                                )
+                            }
+                            Self::OpenChannelCanceled {
+                                by_parachain: ref f0,
+                                channel_id: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("OpenChannelCanceled"),
+                                        Value::Dict(vec![(name("by_parachain"),
+                                        ToValue::to_value(f0)), (name("channel_id"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::OpenChannelAccepted {
+                                sender: ref f0,
+                                recipient: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("OpenChannelAccepted"),
+                                        Value::Dict(vec![(name("sender"), ToValue::to_value(f0)),
+                                        (name("recipient"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::ChannelClosed {
+                                by_parachain: ref f0,
+                                channel_id: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("ChannelClosed"),
+                                        Value::Dict(vec![(name("by_parachain"),
+                                        ToValue::to_value(f0)), (name("channel_id"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::HrmpChannelForceOpened {
+                                sender: ref f0,
+                                recipient: ref f1,
+                                proposed_max_capacity: ref f2,
+                                proposed_max_message_size: ref f3,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("HrmpChannelForceOpened"),
+                                        Value::Dict(vec![(name("sender"), ToValue::to_value(f0)),
+                                        (name("recipient"), ToValue::to_value(f1)),
+                                        (name("proposed_max_capacity"), ToValue::to_value(f2)),
+                                        (name("proposed_max_message_size"),
+                                        ToValue::to_value(f3))]))
+                                    ],
+                                )
+                            }
+                            Self::HrmpSystemChannelOpened {
+                                sender: ref f0,
+                                recipient: ref f1,
+                                proposed_max_capacity: ref f2,
+                                proposed_max_message_size: ref f3,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("HrmpSystemChannelOpened"),
+                                        Value::Dict(vec![(name("sender"), ToValue::to_value(f0)),
+                                        (name("recipient"), ToValue::to_value(f1)),
+                                        (name("proposed_max_capacity"), ToValue::to_value(f2)),
+                                        (name("proposed_max_message_size"),
+                                        ToValue::to_value(f3))]))
+                                    ],
+                                )
+                            }
+                            Self::OpenChannelDepositsUpdated {
+                                sender: ref f0,
+                                recipient: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("OpenChannelDepositsUpdated"),
+                                        Value::Dict(vec![(name("sender"), ToValue::to_value(f0)),
+                                        (name("recipient"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod inclusion {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum AggregateMessageOrigin {
                 #[codec(index = 0u8)]
@@ -7323,10 +17680,32 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for AggregateMessageOrigin {
                 const TYPE_HASH: u128 = 0x9a1db8fb7f9c37112ee9f3c5b0e08c21;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for AggregateMessageOrigin {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Ump(ref f0) => {
+                            Value::Dict(vec![(name("Ump"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct AvailabilityBitfieldRecord<N> {
                 pub bitfield: super::super::super::runtime_types::polkadot_primitives::v6::AvailabilityBitfield,
                 pub submitted_at: N,
+            }
+            #[cfg(feature = "values")]
+            impl<N: ToValue> ToValue for AvailabilityBitfieldRecord<N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("bitfield"), ToValue::to_value(& self.bitfield)),
+                            (name("submitted_at"), ToValue::to_value(& self
+                            .submitted_at))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CandidatePendingAvailability<H, N> {
@@ -7347,6 +17726,25 @@ pub mod runtime_types {
                 pub backed_in_number: N,
                 pub backing_group: super::super::super::runtime_types::polkadot_primitives::v6::GroupIndex,
             }
+            #[cfg(feature = "values")]
+            impl<H: ToValue, N: ToValue> ToValue for CandidatePendingAvailability<H, N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("core"), ToValue::to_value(& self.core)),
+                            (name("hash"), ToValue::to_value(& self.hash)),
+                            (name("descriptor"), ToValue::to_value(& self.descriptor)),
+                            (name("availability_votes"), ToValue::to_value(& self
+                            .availability_votes)), (name("backers"), ToValue::to_value(&
+                            self.backers)), (name("relay_parent_number"),
+                            ToValue::to_value(& self.relay_parent_number)),
+                            (name("backed_in_number"), ToValue::to_value(& self
+                            .backed_in_number)), (name("backing_group"),
+                            ToValue::to_value(& self.backing_group))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UmpQueueId {
                 #[codec(index = 0u8)]
@@ -7357,12 +17755,29 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for UmpQueueId {
                 const TYPE_HASH: u128 = 0x610cb56028f98ba94e17c528190312f7;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for UmpQueueId {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Para(ref f0) => {
+                            Value::Dict(vec![(name("Para"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {}
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x6a7f099fd4d368e9645e314224f6095b;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {}
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -7428,6 +17843,96 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x25d404f9606ec4dc806805d4cb9e1b84;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::UnsortedOrDuplicateValidatorIndices => {
+                                Value::Str(name("UnsortedOrDuplicateValidatorIndices"))
+                            }
+                            Self::UnsortedOrDuplicateDisputeStatementSet => {
+                                Value::Str(name("UnsortedOrDuplicateDisputeStatementSet"))
+                            }
+                            Self::UnsortedOrDuplicateBackedCandidates => {
+                                Value::Str(name("UnsortedOrDuplicateBackedCandidates"))
+                            }
+                            Self::UnexpectedRelayParent => {
+                                Value::Str(name("UnexpectedRelayParent"))
+                            }
+                            Self::WrongBitfieldSize => {
+                                Value::Str(name("WrongBitfieldSize"))
+                            }
+                            Self::BitfieldAllZeros => {
+                                Value::Str(name("BitfieldAllZeros"))
+                            }
+                            Self::BitfieldDuplicateOrUnordered => {
+                                Value::Str(name("BitfieldDuplicateOrUnordered"))
+                            }
+                            Self::ValidatorIndexOutOfBounds => {
+                                Value::Str(name("ValidatorIndexOutOfBounds"))
+                            }
+                            Self::InvalidBitfieldSignature => {
+                                Value::Str(name("InvalidBitfieldSignature"))
+                            }
+                            Self::UnscheduledCandidate => {
+                                Value::Str(name("UnscheduledCandidate"))
+                            }
+                            Self::CandidateScheduledBeforeParaFree => {
+                                Value::Str(name("CandidateScheduledBeforeParaFree"))
+                            }
+                            Self::ScheduledOutOfOrder => {
+                                Value::Str(name("ScheduledOutOfOrder"))
+                            }
+                            Self::HeadDataTooLarge => {
+                                Value::Str(name("HeadDataTooLarge"))
+                            }
+                            Self::PrematureCodeUpgrade => {
+                                Value::Str(name("PrematureCodeUpgrade"))
+                            }
+                            Self::NewCodeTooLarge => Value::Str(name("NewCodeTooLarge")),
+                            Self::DisallowedRelayParent => {
+                                Value::Str(name("DisallowedRelayParent"))
+                            }
+                            Self::InvalidAssignment => {
+                                Value::Str(name("InvalidAssignment"))
+                            }
+                            Self::InvalidGroupIndex => {
+                                Value::Str(name("InvalidGroupIndex"))
+                            }
+                            Self::InsufficientBacking => {
+                                Value::Str(name("InsufficientBacking"))
+                            }
+                            Self::InvalidBacking => Value::Str(name("InvalidBacking")),
+                            Self::NotCollatorSigned => {
+                                Value::Str(name("NotCollatorSigned"))
+                            }
+                            Self::ValidationDataHashMismatch => {
+                                Value::Str(name("ValidationDataHashMismatch"))
+                            }
+                            Self::IncorrectDownwardMessageHandling => {
+                                Value::Str(name("IncorrectDownwardMessageHandling"))
+                            }
+                            Self::InvalidUpwardMessages => {
+                                Value::Str(name("InvalidUpwardMessages"))
+                            }
+                            Self::HrmpWatermarkMishandling => {
+                                Value::Str(name("HrmpWatermarkMishandling"))
+                            }
+                            Self::InvalidOutboundHrmp => {
+                                Value::Str(name("InvalidOutboundHrmp"))
+                            }
+                            Self::InvalidValidationCodeHash => {
+                                Value::Str(name("InvalidValidationCodeHash"))
+                            }
+                            Self::ParaHeadMismatch => {
+                                Value::Str(name("ParaHeadMismatch"))
+                            }
+                            Self::BitfieldReferencesFreedCore => {
+                                Value::Str(name("BitfieldReferencesFreedCore"))
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -7465,10 +17970,59 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x8ca02d8e0941343bfed53a9e63362f33;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::CandidateBacked(ref f0, ref f1, ref f2, ref f3) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("CandidateBacked"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3)]))
+                                    ],
+                                )
+                            }
+                            Self::CandidateIncluded(ref f0, ref f1, ref f2, ref f3) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("CandidateIncluded"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3)]))
+                                    ],
+                                )
+                            }
+                            Self::CandidateTimedOut(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("CandidateTimedOut"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                            Self::UpwardMessagesReceived {
+                                from: ref f0,
+                                count: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("UpwardMessagesReceived"),
+                                        Value::Dict(vec![(name("from"), ToValue::to_value(f0)),
+                                        (name("count"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod initializer {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BufferedSessionChange {
                 pub validators: Vec<
@@ -7482,8 +18036,22 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for BufferedSessionChange {
                 const TYPE_HASH: u128 = 0xdc76f1e5436f1190d91d109659253a33;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for BufferedSessionChange {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("validators"), ToValue::to_value(& self.validators)),
+                            (name("queued"), ToValue::to_value(& self.queued)),
+                            (name("session_index"), ToValue::to_value(& self
+                            .session_index))
+                        ],
+                    )
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -7492,11 +18060,27 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xf627bd90fed087a1d46082e0ed182ed9;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::force_approve { up_to: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_approve"), Value::Dict(vec![(name("up_to"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod origin {
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Origin {
                     #[codec(index = 0u8)]
@@ -7507,10 +18091,23 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Origin {
                     const TYPE_HASH: u128 = 0xf687a33320c0f10958ccd510950b7ae1;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Origin {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Parachain(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Parachain"), ToValue::to_value(f0))],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod paras {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParaGenesisArgs {
                 pub genesis_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
@@ -7519,6 +18116,19 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for ParaGenesisArgs {
                 const TYPE_HASH: u128 = 0x5148d91c82cac0be0d09eb792c3066c4;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for ParaGenesisArgs {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("genesis_head"), ToValue::to_value(& self
+                            .genesis_head)), (name("validation_code"),
+                            ToValue::to_value(& self.validation_code)),
+                            (name("para_kind"), ToValue::to_value(& self.para_kind))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ParaLifecycle {
@@ -7540,6 +18150,28 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ParaLifecycle {
                 const TYPE_HASH: u128 = 0x3aef6432b0e1ee00907c9d29d7a1401b;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ParaLifecycle {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Onboarding => Value::Str(name("Onboarding")),
+                        Self::Parathread => Value::Str(name("Parathread")),
+                        Self::Parachain => Value::Str(name("Parachain")),
+                        Self::UpgradingParathread => {
+                            Value::Str(name("UpgradingParathread"))
+                        }
+                        Self::DowngradingParachain => {
+                            Value::Str(name("DowngradingParachain"))
+                        }
+                        Self::OffboardingParathread => {
+                            Value::Str(name("OffboardingParathread"))
+                        }
+                        Self::OffboardingParachain => {
+                            Value::Str(name("OffboardingParachain"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParaPastCodeMeta<N> {
                 pub upgrade_times: Vec<
@@ -7548,6 +18180,18 @@ pub mod runtime_types {
                     >,
                 >,
                 pub last_pruned: Option<N>,
+            }
+            #[cfg(feature = "values")]
+            impl<N: ToValue> ToValue for ParaPastCodeMeta<N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("upgrade_times"), ToValue::to_value(& self
+                            .upgrade_times)), (name("last_pruned"), ToValue::to_value(&
+                            self.last_pruned))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PvfCheckActiveVoteState<BlockNumber> {
@@ -7567,6 +18211,21 @@ pub mod runtime_types {
                     >,
                 >,
             }
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue> ToValue for PvfCheckActiveVoteState<BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("votes_accept"), ToValue::to_value(& self
+                            .votes_accept)), (name("votes_reject"), ToValue::to_value(&
+                            self.votes_reject)), (name("age"), ToValue::to_value(& self
+                            .age)), (name("created_at"), ToValue::to_value(& self
+                            .created_at)), (name("causes"), ToValue::to_value(& self
+                            .causes))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PvfCheckCause<BlockNumber> {
                 #[codec(index = 0u8)]
@@ -7580,10 +18239,48 @@ pub mod runtime_types {
                     set_go_ahead: super::super::super::runtime_types::polkadot_runtime_parachains::paras::SetGoAhead,
                 },
             }
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue> ToValue for PvfCheckCause<BlockNumber> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Onboarding(ref f0) => {
+                            Value::Dict(
+                                vec![(name("Onboarding"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::Upgrade {
+                            id: ref f0,
+                            included_at: ref f1,
+                            set_go_ahead: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Upgrade"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("included_at"),
+                                    ToValue::to_value(f1)), (name("set_go_ahead"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReplacementTimes<N> {
                 pub expected_at: N,
                 pub activated_at: N,
+            }
+            #[cfg(feature = "values")]
+            impl<N: ToValue> ToValue for ReplacementTimes<N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("expected_at"), ToValue::to_value(& self.expected_at)),
+                            (name("activated_at"), ToValue::to_value(& self
+                            .activated_at))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum SetGoAhead {
@@ -7595,8 +18292,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for SetGoAhead {
                 const TYPE_HASH: u128 = 0x9fcc6a02808b2da68e3578296a24df08;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for SetGoAhead {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Yes => Value::Str(name("Yes")),
+                        Self::No => Value::Str(name("No")),
+                    }
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -7646,6 +18353,117 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x9bf5763ccf68052029535b4fe29f9292;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::force_set_current_code {
+                                para: ref f0,
+                                new_code: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_set_current_code"),
+                                        Value::Dict(vec![(name("para"), ToValue::to_value(f0)),
+                                        (name("new_code"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::force_set_current_head {
+                                para: ref f0,
+                                new_head: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_set_current_head"),
+                                        Value::Dict(vec![(name("para"), ToValue::to_value(f0)),
+                                        (name("new_head"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::force_schedule_code_upgrade {
+                                para: ref f0,
+                                new_code: ref f1,
+                                relay_parent_number: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_schedule_code_upgrade"),
+                                        Value::Dict(vec![(name("para"), ToValue::to_value(f0)),
+                                        (name("new_code"), ToValue::to_value(f1)),
+                                        (name("relay_parent_number"), ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::force_note_new_head {
+                                para: ref f0,
+                                new_head: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_note_new_head"),
+                                        Value::Dict(vec![(name("para"), ToValue::to_value(f0)),
+                                        (name("new_head"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::force_queue_action { para: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_queue_action"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::add_trusted_validation_code {
+                                validation_code: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("add_trusted_validation_code"),
+                                        Value::Dict(vec![(name("validation_code"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::poke_unused_validation_code {
+                                validation_code_hash: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("poke_unused_validation_code"),
+                                        Value::Dict(vec![(name("validation_code_hash"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::include_pvf_check_statement {
+                                stmt: ref f0,
+                                signature: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("include_pvf_check_statement"),
+                                        Value::Dict(vec![(name("stmt"), ToValue::to_value(f0)),
+                                        (name("signature"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::force_set_most_recent_context {
+                                para: ref f0,
+                                context: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_set_most_recent_context"),
+                                        Value::Dict(vec![(name("para"), ToValue::to_value(f0)),
+                                        (name("context"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -7675,6 +18493,39 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x9ae276415f8281e50f7d639930545d53;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::NotRegistered => Value::Str(name("NotRegistered")),
+                            Self::CannotOnboard => Value::Str(name("CannotOnboard")),
+                            Self::CannotOffboard => Value::Str(name("CannotOffboard")),
+                            Self::CannotUpgrade => Value::Str(name("CannotUpgrade")),
+                            Self::CannotDowngrade => Value::Str(name("CannotDowngrade")),
+                            Self::PvfCheckStatementStale => {
+                                Value::Str(name("PvfCheckStatementStale"))
+                            }
+                            Self::PvfCheckStatementFuture => {
+                                Value::Str(name("PvfCheckStatementFuture"))
+                            }
+                            Self::PvfCheckValidatorIndexOutOfBounds => {
+                                Value::Str(name("PvfCheckValidatorIndexOutOfBounds"))
+                            }
+                            Self::PvfCheckInvalidSignature => {
+                                Value::Str(name("PvfCheckInvalidSignature"))
+                            }
+                            Self::PvfCheckDoubleVote => {
+                                Value::Str(name("PvfCheckDoubleVote"))
+                            }
+                            Self::PvfCheckSubjectInvalid => {
+                                Value::Str(name("PvfCheckSubjectInvalid"))
+                            }
+                            Self::CannotUpgradeCode => {
+                                Value::Str(name("CannotUpgradeCode"))
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -7718,11 +18569,75 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0xfa0e0ab61376a2668274d029e886e189;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::CurrentCodeUpdated(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("CurrentCodeUpdated"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::CurrentHeadUpdated(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("CurrentHeadUpdated"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::CodeUpgradeScheduled(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("CodeUpgradeScheduled"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::NewHeadNoted(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("NewHeadNoted"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::ActionQueued(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("ActionQueued"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::PvfCheckStarted(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PvfCheckStarted"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::PvfCheckAccepted(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PvfCheckAccepted"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::PvfCheckRejected(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PvfCheckRejected"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod paras_inherent {
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -7736,6 +18651,21 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x7a4d887c81e0f47e74e3c92f4f4da897;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::enter { data: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("enter"), Value::Dict(vec![(name("data"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -7755,11 +18685,35 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xe97bc911edb7abddaca92f0debea3cac;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::TooManyInclusionInherents => {
+                                Value::Str(name("TooManyInclusionInherents"))
+                            }
+                            Self::InvalidParentHeader => {
+                                Value::Str(name("InvalidParentHeader"))
+                            }
+                            Self::CandidateConcludedInvalid => {
+                                Value::Str(name("CandidateConcludedInvalid"))
+                            }
+                            Self::InherentOverweight => {
+                                Value::Str(name("InherentOverweight"))
+                            }
+                            Self::DisputeStatementsUnsortedOrDuplicates => {
+                                Value::Str(name("DisputeStatementsUnsortedOrDuplicates"))
+                            }
+                            Self::DisputeInvalid => Value::Str(name("DisputeInvalid")),
+                        }
+                    }
+                }
             }
         }
         pub mod scheduler {
             pub mod common {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Assignment {
                     pub para_id: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
@@ -7767,9 +18721,18 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Assignment {
                     const TYPE_HASH: u128 = 0x0f0b3b54d84c31a2cf0418f32ba7de76;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Assignment {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![(name("para_id"), ToValue::to_value(& self.para_id))],
+                        )
+                    }
+                }
             }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum CoreOccupied<N> {
                     #[codec(index = 0u8)]
@@ -7781,33 +18744,79 @@ pub mod runtime_types {
                         >,
                     ),
                 }
+                #[cfg(feature = "values")]
+                impl<N: ToValue> ToValue for CoreOccupied<N> {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Free => Value::Str(name("Free")),
+                            Self::Paras(ref f0) => {
+                                Value::Dict(vec![(name("Paras"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct ParasEntry<N> {
                     pub assignment: super::super::super::super::runtime_types::polkadot_runtime_parachains::scheduler::common::Assignment,
                     pub availability_timeouts: N,
                     pub ttl: N,
                 }
+                #[cfg(feature = "values")]
+                impl<N: ToValue> ToValue for ParasEntry<N> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("assignment"), ToValue::to_value(& self.assignment)),
+                                (name("availability_timeouts"), ToValue::to_value(& self
+                                .availability_timeouts)), (name("ttl"), ToValue::to_value(&
+                                self.ttl))
+                            ],
+                        )
+                    }
+                }
             }
         }
         pub mod shared {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct AllowedRelayParentsTracker<Hash, BlockNumber> {
                 pub buffer: Vec<(Hash, Hash)>,
                 pub latest_number: BlockNumber,
             }
+            #[cfg(feature = "values")]
+            impl<Hash: ToValue, BlockNumber: ToValue> ToValue
+            for AllowedRelayParentsTracker<Hash, BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("buffer"), ToValue::to_value(& self.buffer)),
+                            (name("latest_number"), ToValue::to_value(& self
+                            .latest_number))
+                        ],
+                    )
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {}
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x973efbcd301b1653012514b0dba20443;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {}
+                    }
                 }
             }
         }
     }
     pub mod sp_arithmetic {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ArithmeticError {
             #[codec(index = 0u8)]
@@ -7820,21 +18829,45 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
             const TYPE_HASH: u128 = 0x008cb2a3d597c9b92f05b877e085c46c;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ArithmeticError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Underflow => Value::Str(name("Underflow")),
+                    Self::Overflow => Value::Str(name("Overflow")),
+                    Self::DivisionByZero => Value::Str(name("DivisionByZero")),
+                }
+            }
+        }
         pub mod fixed_point {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedI64(pub i64);
             impl ::ferroscale_runtime_types::TypeHash for FixedI64 {
                 const TYPE_HASH: u128 = 0x1c3db48d29fdfa52b073e6a2c4f870f3;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for FixedI64 {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedU128(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
                 const TYPE_HASH: u128 = 0x17c6bf814d64622dd7b4e4f5fb852442;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for FixedU128 {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod per_things {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PerU16(pub u16);
             impl ::parity_scale_codec::CompactAs for PerU16 {
@@ -7853,6 +18886,12 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for PerU16 {
                 const TYPE_HASH: u128 = 0x1f9dbc5b74e9c2c52e374acccbc858a4;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for PerU16 {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Perbill(pub u32);
@@ -7873,21 +18912,40 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Perbill {
                 const TYPE_HASH: u128 = 0xea38661ed519891b58df3736ff592d11;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Perbill {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Percent(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Percent {
                 const TYPE_HASH: u128 = 0x731b5e2a65bb015f1c4c471dfecc01fe;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Percent {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Permill(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for Permill {
                 const TYPE_HASH: u128 = 0xcd9a29b75460287f91b8264ae44aca45;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Permill {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod sp_authority_discovery {
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
@@ -7895,10 +18953,17 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0xd08d8c4ba93692c9722d49441f70e2c2;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod sp_consensus_babe {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum AllowedSlots {
             #[codec(index = 0u8)]
@@ -7910,6 +18975,20 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for AllowedSlots {
             const TYPE_HASH: u128 = 0xbabcbaea845b74aa0faa3019e95df98c;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for AllowedSlots {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::PrimarySlots => Value::Str(name("PrimarySlots")),
+                    Self::PrimaryAndSecondaryPlainSlots => {
+                        Value::Str(name("PrimaryAndSecondaryPlainSlots"))
+                    }
+                    Self::PrimaryAndSecondaryVRFSlots => {
+                        Value::Str(name("PrimaryAndSecondaryVRFSlots"))
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BabeConfiguration {
@@ -7925,6 +19004,21 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for BabeConfiguration {
             const TYPE_HASH: u128 = 0x8a1bcd0f1c8b3a3511c9e173da1e00de;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for BabeConfiguration {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("slot_duration"), ToValue::to_value(& self.slot_duration)),
+                        (name("epoch_length"), ToValue::to_value(& self.epoch_length)),
+                        (name("c"), ToValue::to_value(& self.c)), (name("authorities"),
+                        ToValue::to_value(& self.authorities)), (name("randomness"),
+                        ToValue::to_value(& self.randomness)), (name("allowed_slots"),
+                        ToValue::to_value(& self.allowed_slots))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BabeEpochConfiguration {
             pub c: (u64, u64),
@@ -7932,6 +19026,17 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for BabeEpochConfiguration {
             const TYPE_HASH: u128 = 0xa116187dcd9d7e9d013574be67753d22;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for BabeEpochConfiguration {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("c"), ToValue::to_value(& self.c)), (name("allowed_slots"),
+                        ToValue::to_value(& self.allowed_slots))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Epoch {
@@ -7947,13 +19052,35 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Epoch {
             const TYPE_HASH: u128 = 0x34df0cba8af3ddb941399faf3c328f5c;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Epoch {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("epoch_index"), ToValue::to_value(& self.epoch_index)),
+                        (name("start_slot"), ToValue::to_value(& self.start_slot)),
+                        (name("duration"), ToValue::to_value(& self.duration)),
+                        (name("authorities"), ToValue::to_value(& self.authorities)),
+                        (name("randomness"), ToValue::to_value(& self.randomness)),
+                        (name("config"), ToValue::to_value(& self.config))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
             const TYPE_HASH: u128 = 0x67822a6fd5670aa9d7764973c4243e48;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for OpaqueKeyOwnershipProof {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
@@ -7961,9 +19088,16 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0x83836050a77ef9e999d0993ca8183437;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod digests {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum NextConfigDescriptor {
                 #[codec(index = 1u8)]
@@ -7974,6 +19108,22 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for NextConfigDescriptor {
                 const TYPE_HASH: u128 = 0xdac1ed507321360973b3e8cb3163dc7f;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for NextConfigDescriptor {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::V1 { c: ref f0, allowed_slots: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("V1"), Value::Dict(vec![(name("c"),
+                                    ToValue::to_value(f0)), (name("allowed_slots"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PreDigest {
@@ -7993,6 +19143,26 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for PreDigest {
                 const TYPE_HASH: u128 = 0x0069025a7111931e0e616c79e7a86a90;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for PreDigest {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Primary(ref f0) => {
+                            Value::Dict(vec![(name("Primary"), ToValue::to_value(f0))])
+                        }
+                        Self::SecondaryPlain(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SecondaryPlain"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::SecondaryVRF(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SecondaryVRF"), ToValue::to_value(f0))],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PrimaryPreDigest {
                 pub authority_index: u32,
@@ -8002,6 +19172,19 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for PrimaryPreDigest {
                 const TYPE_HASH: u128 = 0x7e494f9c66898cf46090160230f4a953;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for PrimaryPreDigest {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("authority_index"), ToValue::to_value(& self
+                            .authority_index)), (name("slot"), ToValue::to_value(& self
+                            .slot)), (name("vrf_signature"), ToValue::to_value(& self
+                            .vrf_signature))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SecondaryPlainPreDigest {
                 pub authority_index: u32,
@@ -8009,6 +19192,18 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for SecondaryPlainPreDigest {
                 const TYPE_HASH: u128 = 0xf9dfdd6858fe238c573492697178fe5e;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for SecondaryPlainPreDigest {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("authority_index"), ToValue::to_value(& self
+                            .authority_index)), (name("slot"), ToValue::to_value(& self
+                            .slot))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SecondaryVRFPreDigest {
@@ -8019,10 +19214,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for SecondaryVRFPreDigest {
                 const TYPE_HASH: u128 = 0xcc6fcc8dc83133f2d923b7f1856d0b95;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for SecondaryVRFPreDigest {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("authority_index"), ToValue::to_value(& self
+                            .authority_index)), (name("slot"), ToValue::to_value(& self
+                            .slot)), (name("vrf_signature"), ToValue::to_value(& self
+                            .vrf_signature))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod sp_consensus_beefy {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EquivocationProof<Number, Id, Signature> {
             pub first: super::super::runtime_types::sp_consensus_beefy::VoteMessage<
@@ -8036,15 +19245,44 @@ pub mod runtime_types {
                 Signature,
             >,
         }
+        #[cfg(feature = "values")]
+        impl<Number: ToValue, Id: ToValue, Signature: ToValue> ToValue
+        for EquivocationProof<Number, Id, Signature> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("first"), ToValue::to_value(& self.first)),
+                        (name("second"), ToValue::to_value(& self.second))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
             const TYPE_HASH: u128 = 0x7cfaf5faec74c277274a1c9347545939;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for OpaqueKeyOwnershipProof {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ValidatorSet<AuthorityId> {
             pub validators: Vec<AuthorityId>,
             pub id: u64,
+        }
+        #[cfg(feature = "values")]
+        impl<AuthorityId: ToValue> ToValue for ValidatorSet<AuthorityId> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("validators"), ToValue::to_value(& self.validators)),
+                        (name("id"), ToValue::to_value(& self.id))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct VoteMessage<Number, Id, Signature> {
@@ -8054,23 +19292,57 @@ pub mod runtime_types {
             pub id: Id,
             pub signature: Signature,
         }
+        #[cfg(feature = "values")]
+        impl<Number: ToValue, Id: ToValue, Signature: ToValue> ToValue
+        for VoteMessage<Number, Id, Signature> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("commitment"), ToValue::to_value(& self.commitment)),
+                        (name("id"), ToValue::to_value(& self.id)), (name("signature"),
+                        ToValue::to_value(& self.signature))
+                    ],
+                )
+            }
+        }
         pub mod commitment {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Commitment<TBlockNumber> {
                 pub payload: super::super::super::runtime_types::sp_consensus_beefy::payload::Payload,
                 pub block_number: TBlockNumber,
                 pub validator_set_id: u64,
             }
+            #[cfg(feature = "values")]
+            impl<TBlockNumber: ToValue> ToValue for Commitment<TBlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("payload"), ToValue::to_value(& self.payload)),
+                            (name("block_number"), ToValue::to_value(& self
+                            .block_number)), (name("validator_set_id"),
+                            ToValue::to_value(& self.validator_set_id))
+                        ],
+                    )
+                }
+            }
         }
         pub mod ecdsa_crypto {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::ecdsa::Public,
             );
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0xa4abdaf6cab7b77471efe197e0f736a6;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(
@@ -8079,27 +19351,55 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x0e3ed829abcfe885430f4d370286f881;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Signature {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod mmr {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BeefyAuthoritySet<AuthoritySetCommitment> {
                 pub id: u64,
                 pub len: u32,
                 pub keyset_commitment: AuthoritySetCommitment,
             }
+            #[cfg(feature = "values")]
+            impl<AuthoritySetCommitment: ToValue> ToValue
+            for BeefyAuthoritySet<AuthoritySetCommitment> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("id"), ToValue::to_value(& self.id)), (name("len"),
+                            ToValue::to_value(& self.len)), (name("keyset_commitment"),
+                            ToValue::to_value(& self.keyset_commitment))
+                        ],
+                    )
+                }
+            }
         }
         pub mod payload {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Payload(pub Vec<([u8; 2usize], Vec<u8>)>);
             impl ::ferroscale_runtime_types::TypeHash for Payload {
                 const TYPE_HASH: u128 = 0x8246ddc4a062c1423ebab1a62752fcd7;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Payload {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod sp_consensus_grandpa {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Equivocation<H, N> {
             #[codec(index = 0u8)]
@@ -8119,6 +19419,19 @@ pub mod runtime_types {
                 >,
             ),
         }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for Equivocation<H, N> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Prevote(ref f0) => {
+                        Value::Dict(vec![(name("Prevote"), ToValue::to_value(f0))])
+                    }
+                    Self::Precommit(ref f0) => {
+                        Value::Dict(vec![(name("Precommit"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EquivocationProof<H, N> {
             pub set_id: u64,
@@ -8127,19 +19440,43 @@ pub mod runtime_types {
                 N,
             >,
         }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for EquivocationProof<H, N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("set_id"), ToValue::to_value(& self.set_id)),
+                        (name("equivocation"), ToValue::to_value(& self.equivocation))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
             const TYPE_HASH: u128 = 0x644a053337cb00328cde6139d4098a21;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for OpaqueKeyOwnershipProof {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::ed25519::Public,
             );
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0x1b627a872ce452d7786c9e9c0e2d128d;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(
@@ -8148,10 +19485,17 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0xb66ec966270a478baf3d62da87aad6cf;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Signature {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod sp_consensus_slots {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EquivocationProof<Header, Id> {
             pub offender: Id,
@@ -8159,72 +19503,151 @@ pub mod runtime_types {
             pub first_header: Header,
             pub second_header: Header,
         }
+        #[cfg(feature = "values")]
+        impl<Header: ToValue, Id: ToValue> ToValue for EquivocationProof<Header, Id> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("offender"), ToValue::to_value(& self.offender)),
+                        (name("slot"), ToValue::to_value(& self.slot)),
+                        (name("first_header"), ToValue::to_value(& self.first_header)),
+                        (name("second_header"), ToValue::to_value(& self.second_header))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Slot(pub u64);
         impl ::ferroscale_runtime_types::TypeHash for Slot {
             const TYPE_HASH: u128 = 0xfaffab54497a71f7cf8f219e549782bd;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Slot {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
+        }
     }
     pub mod sp_core {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueMetadata(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueMetadata {
             const TYPE_HASH: u128 = 0x8d9445126569435bb2a2e57eb0ff125a;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for OpaqueMetadata {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Void {}
         impl ::ferroscale_runtime_types::TypeHash for Void {
             const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Void {
+            fn to_value(&self) -> Value {
+                match *self {}
+            }
+        }
         pub mod crypto {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct KeyTypeId(pub [u8; 4usize]);
             impl ::ferroscale_runtime_types::TypeHash for KeyTypeId {
                 const TYPE_HASH: u128 = 0x268d0d112175a89065e2d6dadeab0a6f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for KeyTypeId {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod ecdsa {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 33usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0xd977b39d3ffb0ae2e8dd33a9bfe4533f;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 65usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x246b8e8d29e789b35a00da53253aa7e4;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Signature {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod ed25519 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0x00b7604b546bc9fd97d16f304530579f;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x170fe7feb740446aa023e6b930e063bb;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Signature {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod sr25519 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0x8b8e4f900bb942c1fd2b42b87c895124;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x19abb7b541807ef7b7c542dc9078f869;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Signature {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
             pub mod vrf {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct VrfSignature {
                     pub output: [u8; 32usize],
@@ -8233,11 +19656,23 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for VrfSignature {
                     const TYPE_HASH: u128 = 0x6706726bc31553823265232b6bb9482b;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for VrfSignature {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("output"), ToValue::to_value(& self.output)),
+                                (name("proof"), ToValue::to_value(& self.proof))
+                            ],
+                        )
+                    }
+                }
             }
         }
     }
     pub mod sp_inherents {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CheckInherentsResult {
             pub okay: bool,
@@ -8247,6 +19682,18 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for CheckInherentsResult {
             const TYPE_HASH: u128 = 0xd9f1b1bfbe3d50a0fa0e9bc296904929;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for CheckInherentsResult {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("okay"), ToValue::to_value(& self.okay)),
+                        (name("fatal_error"), ToValue::to_value(& self.fatal_error)),
+                        (name("errors"), ToValue::to_value(& self.errors))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InherentData {
             pub data: ::ferroscale_runtime_types::BTreeMap<[u8; 8usize], Vec<u8>>,
@@ -8254,13 +19701,26 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for InherentData {
             const TYPE_HASH: u128 = 0x8e44cf1a89e3db95d493040a1d18f7dd;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for InherentData {
+            fn to_value(&self) -> Value {
+                Value::Dict(vec![(name("data"), ToValue::to_value(& self.data))])
+            }
+        }
     }
     pub mod sp_mmr_primitives {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EncodableOpaqueLeaf(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for EncodableOpaqueLeaf {
             const TYPE_HASH: u128 = 0x08174830780fde0442f4b5e19cfcd93d;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for EncodableOpaqueLeaf {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Error {
@@ -8288,15 +19748,47 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Error {
             const TYPE_HASH: u128 = 0x378f44dd1b5946ad1cfa5b91cc1e6067;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Error {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::InvalidNumericOp => Value::Str(name("InvalidNumericOp")),
+                    Self::Push => Value::Str(name("Push")),
+                    Self::GetRoot => Value::Str(name("GetRoot")),
+                    Self::Commit => Value::Str(name("Commit")),
+                    Self::GenerateProof => Value::Str(name("GenerateProof")),
+                    Self::Verify => Value::Str(name("Verify")),
+                    Self::LeafNotFound => Value::Str(name("LeafNotFound")),
+                    Self::PalletNotIncluded => Value::Str(name("PalletNotIncluded")),
+                    Self::InvalidLeafIndex => Value::Str(name("InvalidLeafIndex")),
+                    Self::InvalidBestKnownBlock => {
+                        Value::Str(name("InvalidBestKnownBlock"))
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Proof<Hash> {
             pub leaf_indices: Vec<u64>,
             pub leaf_count: u64,
             pub items: Vec<Hash>,
         }
+        #[cfg(feature = "values")]
+        impl<Hash: ToValue> ToValue for Proof<Hash> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("leaf_indices"), ToValue::to_value(& self.leaf_indices)),
+                        (name("leaf_count"), ToValue::to_value(& self.leaf_count)),
+                        (name("items"), ToValue::to_value(& self.items))
+                    ],
+                )
+            }
+        }
     }
     pub mod sp_npos_elections {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ElectionScore {
             pub minimal_stake: u128,
@@ -8306,14 +19798,39 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ElectionScore {
             const TYPE_HASH: u128 = 0x1c6dcf1c640f4cb18786052a1089030c;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ElectionScore {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("minimal_stake"), ToValue::to_value(& self.minimal_stake)),
+                        (name("sum_stake"), ToValue::to_value(& self.sum_stake)),
+                        (name("sum_stake_squared"), ToValue::to_value(& self
+                        .sum_stake_squared))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Support<AccountId> {
             pub total: u128,
             pub voters: Vec<(AccountId, u128)>,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue> ToValue for Support<AccountId> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("total"), ToValue::to_value(& self.total)),
+                        (name("voters"), ToValue::to_value(& self.voters))
+                    ],
+                )
+            }
+        }
     }
     pub mod sp_runtime {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum DispatchError {
             #[codec(index = 0u8)]
@@ -8348,10 +19865,50 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for DispatchError {
             const TYPE_HASH: u128 = 0x136527a878ecd35d8f860e1ab89b90bc;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for DispatchError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Other => Value::Str(name("Other")),
+                    Self::CannotLookup => Value::Str(name("CannotLookup")),
+                    Self::BadOrigin => Value::Str(name("BadOrigin")),
+                    Self::Module(ref f0) => {
+                        Value::Dict(vec![(name("Module"), ToValue::to_value(f0))])
+                    }
+                    Self::ConsumerRemaining => Value::Str(name("ConsumerRemaining")),
+                    Self::NoProviders => Value::Str(name("NoProviders")),
+                    Self::TooManyConsumers => Value::Str(name("TooManyConsumers")),
+                    Self::Token(ref f0) => {
+                        Value::Dict(vec![(name("Token"), ToValue::to_value(f0))])
+                    }
+                    Self::Arithmetic(ref f0) => {
+                        Value::Dict(vec![(name("Arithmetic"), ToValue::to_value(f0))])
+                    }
+                    Self::Transactional(ref f0) => {
+                        Value::Dict(vec![(name("Transactional"), ToValue::to_value(f0))])
+                    }
+                    Self::Exhausted => Value::Str(name("Exhausted")),
+                    Self::Corruption => Value::Str(name("Corruption")),
+                    Self::Unavailable => Value::Str(name("Unavailable")),
+                    Self::RootNotAllowed => Value::Str(name("RootNotAllowed")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct DispatchErrorWithPostInfo<Info> {
             pub post_info: Info,
             pub error: super::super::runtime_types::sp_runtime::DispatchError,
+        }
+        #[cfg(feature = "values")]
+        impl<Info: ToValue> ToValue for DispatchErrorWithPostInfo<Info> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("post_info"), ToValue::to_value(& self.post_info)),
+                        (name("error"), ToValue::to_value(& self.error))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ModuleError {
@@ -8360,6 +19917,17 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for ModuleError {
             const TYPE_HASH: u128 = 0xd402aae50c16b0bde2cfbe93a012cc4d;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for ModuleError {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("index"), ToValue::to_value(& self.index)), (name("error"),
+                        ToValue::to_value(& self.error))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSignature {
@@ -8373,6 +19941,22 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
             const TYPE_HASH: u128 = 0x4b741ea82cea99bbacea6339ab8f8396;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for MultiSignature {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Ed25519(ref f0) => {
+                        Value::Dict(vec![(name("Ed25519"), ToValue::to_value(f0))])
+                    }
+                    Self::Sr25519(ref f0) => {
+                        Value::Dict(vec![(name("Sr25519"), ToValue::to_value(f0))])
+                    }
+                    Self::Ecdsa(ref f0) => {
+                        Value::Dict(vec![(name("Ecdsa"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSigner {
             #[codec(index = 0u8)]
@@ -8384,6 +19968,22 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for MultiSigner {
             const TYPE_HASH: u128 = 0x904024c42cadb61bbd1e2a1c7255d9c8;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for MultiSigner {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Ed25519(ref f0) => {
+                        Value::Dict(vec![(name("Ed25519"), ToValue::to_value(f0))])
+                    }
+                    Self::Sr25519(ref f0) => {
+                        Value::Dict(vec![(name("Sr25519"), ToValue::to_value(f0))])
+                    }
+                    Self::Ecdsa(ref f0) => {
+                        Value::Dict(vec![(name("Ecdsa"), ToValue::to_value(f0))])
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TokenError {
@@ -8411,6 +20011,23 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for TokenError {
             const TYPE_HASH: u128 = 0xc3df2109ec2d0df34a3ec75a49978360;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for TokenError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::FundsUnavailable => Value::Str(name("FundsUnavailable")),
+                    Self::OnlyProvider => Value::Str(name("OnlyProvider")),
+                    Self::BelowMinimum => Value::Str(name("BelowMinimum")),
+                    Self::CannotCreate => Value::Str(name("CannotCreate")),
+                    Self::UnknownAsset => Value::Str(name("UnknownAsset")),
+                    Self::Frozen => Value::Str(name("Frozen")),
+                    Self::Unsupported => Value::Str(name("Unsupported")),
+                    Self::CannotCreateHold => Value::Str(name("CannotCreateHold")),
+                    Self::NotExpendable => Value::Str(name("NotExpendable")),
+                    Self::Blocked => Value::Str(name("Blocked")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TransactionalError {
             #[codec(index = 0u8)]
@@ -8421,17 +20038,40 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for TransactionalError {
             const TYPE_HASH: u128 = 0x0cdac8f0e9d03266508beb610aab1748;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for TransactionalError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::LimitReached => Value::Str(name("LimitReached")),
+                    Self::NoLayer => Value::Str(name("NoLayer")),
+                }
+            }
+        }
         pub mod generic {
             pub mod block {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Block<Header, Extrinsic> {
                     pub header: Header,
                     pub extrinsics: Vec<Extrinsic>,
                 }
+                #[cfg(feature = "values")]
+                impl<Header: ToValue, Extrinsic: ToValue> ToValue
+                for Block<Header, Extrinsic> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("header"), ToValue::to_value(& self.header)),
+                                (name("extrinsics"), ToValue::to_value(& self.extrinsics))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod digest {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Digest {
                     pub logs: Vec<
@@ -8440,6 +20080,12 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Digest {
                     const TYPE_HASH: u128 = 0x4bd21bb3a16398e294ae279fa98d78c8;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Digest {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(vec![(name("logs"), ToValue::to_value(& self.logs))])
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum DigestItem {
@@ -8457,9 +20103,48 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for DigestItem {
                     const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for DigestItem {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::PreRuntime(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PreRuntime"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Consensus(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Consensus"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Seal(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Seal"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Other(ref f0) => {
+                                Value::Dict(vec![(name("Other"), ToValue::to_value(f0))])
+                            }
+                            Self::RuntimeEnvironmentUpdated => {
+                                Value::Str(name("RuntimeEnvironmentUpdated"))
+                            }
+                        }
+                    }
+                }
             }
             pub mod era {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Era {
                     #[codec(index = 0u8)]
@@ -8978,9 +20663,1095 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Era {
                     const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Era {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Immortal => Value::Str(name("Immortal")),
+                            Self::Mortal1(ref f0) => {
+                                Value::Dict(vec![(name("Mortal1"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal2(ref f0) => {
+                                Value::Dict(vec![(name("Mortal2"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal3(ref f0) => {
+                                Value::Dict(vec![(name("Mortal3"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal4(ref f0) => {
+                                Value::Dict(vec![(name("Mortal4"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal5(ref f0) => {
+                                Value::Dict(vec![(name("Mortal5"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal6(ref f0) => {
+                                Value::Dict(vec![(name("Mortal6"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal7(ref f0) => {
+                                Value::Dict(vec![(name("Mortal7"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal8(ref f0) => {
+                                Value::Dict(vec![(name("Mortal8"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal9(ref f0) => {
+                                Value::Dict(vec![(name("Mortal9"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal10(ref f0) => {
+                                Value::Dict(vec![(name("Mortal10"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal11(ref f0) => {
+                                Value::Dict(vec![(name("Mortal11"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal12(ref f0) => {
+                                Value::Dict(vec![(name("Mortal12"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal13(ref f0) => {
+                                Value::Dict(vec![(name("Mortal13"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal14(ref f0) => {
+                                Value::Dict(vec![(name("Mortal14"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal15(ref f0) => {
+                                Value::Dict(vec![(name("Mortal15"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal16(ref f0) => {
+                                Value::Dict(vec![(name("Mortal16"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal17(ref f0) => {
+                                Value::Dict(vec![(name("Mortal17"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal18(ref f0) => {
+                                Value::Dict(vec![(name("Mortal18"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal19(ref f0) => {
+                                Value::Dict(vec![(name("Mortal19"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal20(ref f0) => {
+                                Value::Dict(vec![(name("Mortal20"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal21(ref f0) => {
+                                Value::Dict(vec![(name("Mortal21"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal22(ref f0) => {
+                                Value::Dict(vec![(name("Mortal22"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal23(ref f0) => {
+                                Value::Dict(vec![(name("Mortal23"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal24(ref f0) => {
+                                Value::Dict(vec![(name("Mortal24"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal25(ref f0) => {
+                                Value::Dict(vec![(name("Mortal25"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal26(ref f0) => {
+                                Value::Dict(vec![(name("Mortal26"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal27(ref f0) => {
+                                Value::Dict(vec![(name("Mortal27"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal28(ref f0) => {
+                                Value::Dict(vec![(name("Mortal28"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal29(ref f0) => {
+                                Value::Dict(vec![(name("Mortal29"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal30(ref f0) => {
+                                Value::Dict(vec![(name("Mortal30"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal31(ref f0) => {
+                                Value::Dict(vec![(name("Mortal31"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal32(ref f0) => {
+                                Value::Dict(vec![(name("Mortal32"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal33(ref f0) => {
+                                Value::Dict(vec![(name("Mortal33"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal34(ref f0) => {
+                                Value::Dict(vec![(name("Mortal34"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal35(ref f0) => {
+                                Value::Dict(vec![(name("Mortal35"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal36(ref f0) => {
+                                Value::Dict(vec![(name("Mortal36"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal37(ref f0) => {
+                                Value::Dict(vec![(name("Mortal37"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal38(ref f0) => {
+                                Value::Dict(vec![(name("Mortal38"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal39(ref f0) => {
+                                Value::Dict(vec![(name("Mortal39"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal40(ref f0) => {
+                                Value::Dict(vec![(name("Mortal40"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal41(ref f0) => {
+                                Value::Dict(vec![(name("Mortal41"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal42(ref f0) => {
+                                Value::Dict(vec![(name("Mortal42"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal43(ref f0) => {
+                                Value::Dict(vec![(name("Mortal43"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal44(ref f0) => {
+                                Value::Dict(vec![(name("Mortal44"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal45(ref f0) => {
+                                Value::Dict(vec![(name("Mortal45"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal46(ref f0) => {
+                                Value::Dict(vec![(name("Mortal46"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal47(ref f0) => {
+                                Value::Dict(vec![(name("Mortal47"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal48(ref f0) => {
+                                Value::Dict(vec![(name("Mortal48"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal49(ref f0) => {
+                                Value::Dict(vec![(name("Mortal49"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal50(ref f0) => {
+                                Value::Dict(vec![(name("Mortal50"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal51(ref f0) => {
+                                Value::Dict(vec![(name("Mortal51"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal52(ref f0) => {
+                                Value::Dict(vec![(name("Mortal52"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal53(ref f0) => {
+                                Value::Dict(vec![(name("Mortal53"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal54(ref f0) => {
+                                Value::Dict(vec![(name("Mortal54"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal55(ref f0) => {
+                                Value::Dict(vec![(name("Mortal55"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal56(ref f0) => {
+                                Value::Dict(vec![(name("Mortal56"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal57(ref f0) => {
+                                Value::Dict(vec![(name("Mortal57"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal58(ref f0) => {
+                                Value::Dict(vec![(name("Mortal58"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal59(ref f0) => {
+                                Value::Dict(vec![(name("Mortal59"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal60(ref f0) => {
+                                Value::Dict(vec![(name("Mortal60"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal61(ref f0) => {
+                                Value::Dict(vec![(name("Mortal61"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal62(ref f0) => {
+                                Value::Dict(vec![(name("Mortal62"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal63(ref f0) => {
+                                Value::Dict(vec![(name("Mortal63"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal64(ref f0) => {
+                                Value::Dict(vec![(name("Mortal64"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal65(ref f0) => {
+                                Value::Dict(vec![(name("Mortal65"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal66(ref f0) => {
+                                Value::Dict(vec![(name("Mortal66"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal67(ref f0) => {
+                                Value::Dict(vec![(name("Mortal67"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal68(ref f0) => {
+                                Value::Dict(vec![(name("Mortal68"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal69(ref f0) => {
+                                Value::Dict(vec![(name("Mortal69"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal70(ref f0) => {
+                                Value::Dict(vec![(name("Mortal70"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal71(ref f0) => {
+                                Value::Dict(vec![(name("Mortal71"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal72(ref f0) => {
+                                Value::Dict(vec![(name("Mortal72"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal73(ref f0) => {
+                                Value::Dict(vec![(name("Mortal73"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal74(ref f0) => {
+                                Value::Dict(vec![(name("Mortal74"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal75(ref f0) => {
+                                Value::Dict(vec![(name("Mortal75"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal76(ref f0) => {
+                                Value::Dict(vec![(name("Mortal76"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal77(ref f0) => {
+                                Value::Dict(vec![(name("Mortal77"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal78(ref f0) => {
+                                Value::Dict(vec![(name("Mortal78"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal79(ref f0) => {
+                                Value::Dict(vec![(name("Mortal79"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal80(ref f0) => {
+                                Value::Dict(vec![(name("Mortal80"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal81(ref f0) => {
+                                Value::Dict(vec![(name("Mortal81"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal82(ref f0) => {
+                                Value::Dict(vec![(name("Mortal82"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal83(ref f0) => {
+                                Value::Dict(vec![(name("Mortal83"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal84(ref f0) => {
+                                Value::Dict(vec![(name("Mortal84"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal85(ref f0) => {
+                                Value::Dict(vec![(name("Mortal85"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal86(ref f0) => {
+                                Value::Dict(vec![(name("Mortal86"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal87(ref f0) => {
+                                Value::Dict(vec![(name("Mortal87"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal88(ref f0) => {
+                                Value::Dict(vec![(name("Mortal88"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal89(ref f0) => {
+                                Value::Dict(vec![(name("Mortal89"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal90(ref f0) => {
+                                Value::Dict(vec![(name("Mortal90"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal91(ref f0) => {
+                                Value::Dict(vec![(name("Mortal91"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal92(ref f0) => {
+                                Value::Dict(vec![(name("Mortal92"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal93(ref f0) => {
+                                Value::Dict(vec![(name("Mortal93"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal94(ref f0) => {
+                                Value::Dict(vec![(name("Mortal94"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal95(ref f0) => {
+                                Value::Dict(vec![(name("Mortal95"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal96(ref f0) => {
+                                Value::Dict(vec![(name("Mortal96"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal97(ref f0) => {
+                                Value::Dict(vec![(name("Mortal97"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal98(ref f0) => {
+                                Value::Dict(vec![(name("Mortal98"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal99(ref f0) => {
+                                Value::Dict(vec![(name("Mortal99"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal100(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal100"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal101(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal101"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal102(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal102"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal103(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal103"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal104(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal104"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal105(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal105"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal106(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal106"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal107(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal107"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal108(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal108"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal109(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal109"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal110(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal110"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal111(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal111"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal112(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal112"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal113(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal113"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal114(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal114"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal115(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal115"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal116(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal116"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal117(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal117"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal118(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal118"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal119(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal119"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal120(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal120"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal121(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal121"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal122(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal122"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal123(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal123"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal124(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal124"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal125(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal125"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal126(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal126"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal127(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal127"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal128(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal128"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal129(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal129"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal130(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal130"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal131(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal131"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal132(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal132"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal133(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal133"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal134(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal134"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal135(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal135"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal136(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal136"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal137(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal137"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal138(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal138"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal139(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal139"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal140(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal140"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal141(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal141"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal142(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal142"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal143(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal143"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal144(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal144"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal145(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal145"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal146(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal146"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal147(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal147"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal148(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal148"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal149(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal149"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal150(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal150"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal151(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal151"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal152(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal152"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal153(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal153"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal154(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal154"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal155(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal155"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal156(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal156"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal157(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal157"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal158(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal158"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal159(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal159"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal160(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal160"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal161(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal161"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal162(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal162"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal163(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal163"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal164(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal164"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal165(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal165"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal166(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal166"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal167(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal167"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal168(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal168"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal169(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal169"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal170(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal170"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal171(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal171"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal172(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal172"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal173(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal173"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal174(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal174"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal175(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal175"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal176(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal176"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal177(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal177"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal178(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal178"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal179(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal179"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal180(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal180"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal181(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal181"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal182(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal182"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal183(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal183"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal184(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal184"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal185(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal185"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal186(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal186"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal187(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal187"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal188(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal188"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal189(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal189"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal190(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal190"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal191(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal191"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal192(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal192"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal193(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal193"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal194(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal194"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal195(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal195"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal196(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal196"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal197(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal197"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal198(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal198"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal199(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal199"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal200(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal200"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal201(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal201"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal202(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal202"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal203(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal203"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal204(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal204"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal205(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal205"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal206(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal206"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal207(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal207"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal208(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal208"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal209(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal209"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal210(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal210"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal211(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal211"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal212(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal212"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal213(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal213"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal214(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal214"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal215(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal215"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal216(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal216"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal217(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal217"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal218(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal218"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal219(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal219"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal220(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal220"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal221(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal221"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal222(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal222"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal223(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal223"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal224(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal224"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal225(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal225"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal226(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal226"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal227(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal227"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal228(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal228"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal229(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal229"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal230(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal230"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal231(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal231"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal232(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal232"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal233(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal233"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal234(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal234"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal235(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal235"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal236(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal236"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal237(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal237"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal238(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal238"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal239(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal239"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal240(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal240"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal241(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal241"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal242(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal242"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal243(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal243"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal244(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal244"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal245(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal245"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal246(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal246"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal247(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal247"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal248(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal248"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal249(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal249"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal250(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal250"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal251(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal251"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal252(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal252"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal253(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal253"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal254(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal254"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal255(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal255"), ToValue::to_value(f0))],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod header {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Header<Number> {
                     pub parent_hash: ::ferroscale_runtime_types::H256,
@@ -8990,18 +21761,41 @@ pub mod runtime_types {
                     pub extrinsics_root: ::ferroscale_runtime_types::H256,
                     pub digest: super::super::super::super::runtime_types::sp_runtime::generic::digest::Digest,
                 }
+                #[cfg(feature = "values")]
+                impl<Number: ToValue> ToValue for Header<Number> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("parent_hash"), ToValue::to_value(& self
+                                .parent_hash)), (name("number"), ToValue::to_value(& self
+                                .number)), (name("state_root"), ToValue::to_value(& self
+                                .state_root)), (name("extrinsics_root"), ToValue::to_value(&
+                                self.extrinsics_root)), (name("digest"), ToValue::to_value(&
+                                self.digest))
+                            ],
+                        )
+                    }
+                }
             }
         }
         pub mod traits {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlakeTwo256;
             impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
                 const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for BlakeTwo256 {
+                fn to_value(&self) -> Value {
+                    Value::Null
+                }
+            }
         }
         pub mod transaction_validity {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum InvalidTransaction {
                 #[codec(index = 0u8)]
@@ -9030,6 +21824,28 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for InvalidTransaction {
                 const TYPE_HASH: u128 = 0x48c00b512077e620f55258aa60c9ad43;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for InvalidTransaction {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Call => Value::Str(name("Call")),
+                        Self::Payment => Value::Str(name("Payment")),
+                        Self::Future => Value::Str(name("Future")),
+                        Self::Stale => Value::Str(name("Stale")),
+                        Self::BadProof => Value::Str(name("BadProof")),
+                        Self::AncientBirthBlock => Value::Str(name("AncientBirthBlock")),
+                        Self::ExhaustsResources => Value::Str(name("ExhaustsResources")),
+                        Self::Custom(ref f0) => {
+                            Value::Dict(vec![(name("Custom"), ToValue::to_value(f0))])
+                        }
+                        Self::BadMandatory => Value::Str(name("BadMandatory")),
+                        Self::MandatoryValidation => {
+                            Value::Str(name("MandatoryValidation"))
+                        }
+                        Self::BadSigner => Value::Str(name("BadSigner")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionSource {
                 #[codec(index = 0u8)]
@@ -9041,6 +21857,16 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for TransactionSource {
                 const TYPE_HASH: u128 = 0x1f94321cc658ac8d50edbc0f2a7b2509;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for TransactionSource {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InBlock => Value::Str(name("InBlock")),
+                        Self::Local => Value::Str(name("Local")),
+                        Self::External => Value::Str(name("External")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionValidityError {
@@ -9056,6 +21882,19 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for TransactionValidityError {
                 const TYPE_HASH: u128 = 0x267f052fe0c1dea769e83a169c203acb;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for TransactionValidityError {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Invalid(ref f0) => {
+                            Value::Dict(vec![(name("Invalid"), ToValue::to_value(f0))])
+                        }
+                        Self::Unknown(ref f0) => {
+                            Value::Dict(vec![(name("Unknown"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UnknownTransaction {
                 #[codec(index = 0u8)]
@@ -9068,6 +21907,20 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for UnknownTransaction {
                 const TYPE_HASH: u128 = 0x8a198e9fdd4c2891ba9fbc97ce9903fc;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for UnknownTransaction {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::CannotLookup => Value::Str(name("CannotLookup")),
+                        Self::NoUnsignedValidator => {
+                            Value::Str(name("NoUnsignedValidator"))
+                        }
+                        Self::Custom(ref f0) => {
+                            Value::Dict(vec![(name("Custom"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidTransaction {
                 pub priority: u64,
@@ -9079,10 +21932,25 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ValidTransaction {
                 const TYPE_HASH: u128 = 0x9b8023bb71ab3d4a53d077056cef703d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ValidTransaction {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("priority"), ToValue::to_value(& self.priority)),
+                            (name("requires"), ToValue::to_value(& self.requires)),
+                            (name("provides"), ToValue::to_value(& self.provides)),
+                            (name("longevity"), ToValue::to_value(& self.longevity)),
+                            (name("propagate"), ToValue::to_value(& self.propagate))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod sp_session {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct MembershipProof {
             pub session: u32,
@@ -9092,19 +21960,46 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for MembershipProof {
             const TYPE_HASH: u128 = 0x05d944c26a6fd386310fe00e0acf711a;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for MembershipProof {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("session"), ToValue::to_value(& self.session)),
+                        (name("trie_nodes"), ToValue::to_value(& self.trie_nodes)),
+                        (name("validator_count"), ToValue::to_value(& self
+                        .validator_count))
+                    ],
+                )
+            }
+        }
     }
     pub mod sp_staking {
         pub mod offence {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct OffenceDetails<Reporter, Offender> {
                 pub offender: Offender,
                 pub reporters: Vec<Reporter>,
             }
+            #[cfg(feature = "values")]
+            impl<Reporter: ToValue, Offender: ToValue> ToValue
+            for OffenceDetails<Reporter, Offender> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("offender"), ToValue::to_value(& self.offender)),
+                            (name("reporters"), ToValue::to_value(& self.reporters))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod sp_version {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RuntimeVersion {
             pub spec_name: String,
@@ -9119,9 +22014,28 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeVersion {
             const TYPE_HASH: u128 = 0x0eb0a72f804cbb5f944e34cf8d8b4948;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeVersion {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("spec_name"), ToValue::to_value(& self.spec_name)),
+                        (name("impl_name"), ToValue::to_value(& self.impl_name)),
+                        (name("authoring_version"), ToValue::to_value(& self
+                        .authoring_version)), (name("spec_version"), ToValue::to_value(&
+                        self.spec_version)), (name("impl_version"), ToValue::to_value(&
+                        self.impl_version)), (name("apis"), ToValue::to_value(& self
+                        .apis)), (name("transaction_version"), ToValue::to_value(& self
+                        .transaction_version)), (name("state_version"),
+                        ToValue::to_value(& self.state_version))
+                    ],
+                )
+            }
+        }
     }
     pub mod sp_weights {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RuntimeDbWeight {
             pub read: u64,
@@ -9130,8 +22044,20 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeDbWeight {
             const TYPE_HASH: u128 = 0x07cbe65deee5259a6d4f0dc6cca620d8;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeDbWeight {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("read"), ToValue::to_value(& self.read)), (name("write"),
+                        ToValue::to_value(& self.write))
+                    ],
+                )
+            }
+        }
         pub mod weight_v2 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Weight {
                 #[codec(compact)]
@@ -9142,12 +22068,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Weight {
                 const TYPE_HASH: u128 = 0x9711cd4ef0bd87b2e3b722a5b6a5785a;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Weight {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("ref_time"), ToValue::to_value(& self.ref_time)),
+                            (name("proof_size"), ToValue::to_value(& self.proof_size))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod staging_xcm {
         pub mod v3 {
             pub mod multilocation {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiLocation {
                     pub parents: u8,
@@ -9156,11 +22094,23 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for MultiLocation {
                     const TYPE_HASH: u128 = 0x27aa4e873bf953e3dfa85a183316d9ce;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for MultiLocation {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("parents"), ToValue::to_value(& self.parents)),
+                                (name("interior"), ToValue::to_value(& self.interior))
+                            ],
+                        )
+                    }
+                }
             }
         }
     }
     pub mod xcm {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedAssetId {
             #[codec(index = 3u8)]
@@ -9168,6 +22118,16 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for VersionedAssetId {
             const TYPE_HASH: u128 = 0xfb187d0e43feb0ee17259c1e9c2a0c7d;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for VersionedAssetId {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V3(ref f0) => {
+                        Value::Dict(vec![(name("V3"), ToValue::to_value(f0))])
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedMultiAssets {
@@ -9178,6 +22138,19 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for VersionedMultiAssets {
             const TYPE_HASH: u128 = 0x9bde9ab8e97dde1ff28f6c360e807c45;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for VersionedMultiAssets {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V2(ref f0) => {
+                        Value::Dict(vec![(name("V2"), ToValue::to_value(f0))])
+                    }
+                    Self::V3(ref f0) => {
+                        Value::Dict(vec![(name("V3"), ToValue::to_value(f0))])
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedMultiLocation {
@@ -9191,6 +22164,19 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for VersionedMultiLocation {
             const TYPE_HASH: u128 = 0xaf08035ca9417d142bacaec2a9019d62;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for VersionedMultiLocation {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V2(ref f0) => {
+                        Value::Dict(vec![(name("V2"), ToValue::to_value(f0))])
+                    }
+                    Self::V3(ref f0) => {
+                        Value::Dict(vec![(name("V3"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedResponse {
             #[codec(index = 2u8)]
@@ -9201,6 +22187,19 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for VersionedResponse {
             const TYPE_HASH: u128 = 0xbd163f3500bfc7a9385cb1d26d6a1988;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for VersionedResponse {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V2(ref f0) => {
+                        Value::Dict(vec![(name("V2"), ToValue::to_value(f0))])
+                    }
+                    Self::V3(ref f0) => {
+                        Value::Dict(vec![(name("V3"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedXcm {
             #[codec(index = 2u8)]
@@ -9208,8 +22207,22 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::Xcm),
         }
+        #[cfg(feature = "values")]
+        impl ToValue for VersionedXcm {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V2(ref f0) => {
+                        Value::Dict(vec![(name("V2"), ToValue::to_value(f0))])
+                    }
+                    Self::V3(ref f0) => {
+                        Value::Dict(vec![(name("V3"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         pub mod double_encoded {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DoubleEncoded {
                 pub encoded: Vec<u8>,
@@ -9217,9 +22230,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for DoubleEncoded {
                 const TYPE_HASH: u128 = 0x9f4f15250b777d3097919b1e32349176;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for DoubleEncoded {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![(name("encoded"), ToValue::to_value(& self.encoded))],
+                    )
+                }
+            }
         }
         pub mod v2 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum BodyId {
                 #[codec(index = 0u8)]
@@ -9250,6 +22272,27 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for BodyId {
                 const TYPE_HASH: u128 = 0x797b4eee6d0c6d9ee6c862dad8624bc4;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for BodyId {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Unit => Value::Str(name("Unit")),
+                        Self::Named(ref f0) => {
+                            Value::Dict(vec![(name("Named"), ToValue::to_value(f0))])
+                        }
+                        Self::Index(ref f0) => {
+                            Value::Dict(vec![(name("Index"), ToValue::to_value(f0))])
+                        }
+                        Self::Executive => Value::Str(name("Executive")),
+                        Self::Technical => Value::Str(name("Technical")),
+                        Self::Legislative => Value::Str(name("Legislative")),
+                        Self::Judicial => Value::Str(name("Judicial")),
+                        Self::Defense => Value::Str(name("Defense")),
+                        Self::Administration => Value::Str(name("Administration")),
+                        Self::Treasury => Value::Str(name("Treasury")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum BodyPart {
                 #[codec(index = 0u8)]
@@ -9275,6 +22318,49 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for BodyPart {
                 const TYPE_HASH: u128 = 0x218c90137e05f097154c42afd3c9b0d5;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for BodyPart {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Voice => Value::Str(name("Voice")),
+                        Self::Members { count: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Members"), Value::Dict(vec![(name("count"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Fraction { nom: ref f0, denom: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Fraction"), Value::Dict(vec![(name("nom"),
+                                    ToValue::to_value(f0)), (name("denom"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::AtLeastProportion { nom: ref f0, denom: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AtLeastProportion"), Value::Dict(vec![(name("nom"),
+                                    ToValue::to_value(f0)), (name("denom"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::MoreThanProportion { nom: ref f0, denom: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MoreThanProportion"), Value::Dict(vec![(name("nom"),
+                                    ToValue::to_value(f0)), (name("denom"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Instruction {
@@ -9421,6 +22507,269 @@ pub mod runtime_types {
                 #[codec(index = 27u8)]
                 UnsubscribeVersion,
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Instruction {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::WithdrawAsset(ref f0) => {
+                            Value::Dict(
+                                vec![(name("WithdrawAsset"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ReserveAssetDeposited(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ReserveAssetDeposited"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ReceiveTeleportedAsset(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ReceiveTeleportedAsset"), ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::QueryResponse {
+                            query_id: ref f0,
+                            response: ref f1,
+                            max_weight: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("QueryResponse"), Value::Dict(vec![(name("query_id"),
+                                    ToValue::to_value(f0)), (name("response"),
+                                    ToValue::to_value(f1)), (name("max_weight"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::TransferAsset { assets: ref f0, beneficiary: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TransferAsset"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::TransferReserveAsset {
+                            assets: ref f0,
+                            dest: ref f1,
+                            xcm: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TransferReserveAsset"),
+                                    Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                    (name("dest"), ToValue::to_value(f1)), (name("xcm"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Transact {
+                            origin_type: ref f0,
+                            require_weight_at_most: ref f1,
+                            call: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Transact"), Value::Dict(vec![(name("origin_type"),
+                                    ToValue::to_value(f0)), (name("require_weight_at_most"),
+                                    ToValue::to_value(f1)), (name("call"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpNewChannelOpenRequest {
+                            sender: ref f0,
+                            max_message_size: ref f1,
+                            max_capacity: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpNewChannelOpenRequest"),
+                                    Value::Dict(vec![(name("sender"), ToValue::to_value(f0)),
+                                    (name("max_message_size"), ToValue::to_value(f1)),
+                                    (name("max_capacity"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpChannelAccepted { recipient: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpChannelAccepted"),
+                                    Value::Dict(vec![(name("recipient"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpChannelClosing {
+                            initiator: ref f0,
+                            sender: ref f1,
+                            recipient: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpChannelClosing"),
+                                    Value::Dict(vec![(name("initiator"), ToValue::to_value(f0)),
+                                    (name("sender"), ToValue::to_value(f1)), (name("recipient"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ClearOrigin => Value::Str(name("ClearOrigin")),
+                        Self::DescendOrigin(ref f0) => {
+                            Value::Dict(
+                                vec![(name("DescendOrigin"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ReportError {
+                            query_id: ref f0,
+                            dest: ref f1,
+                            max_response_weight: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ReportError"), Value::Dict(vec![(name("query_id"),
+                                    ToValue::to_value(f0)), (name("dest"),
+                                    ToValue::to_value(f1)), (name("max_response_weight"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::DepositAsset {
+                            assets: ref f0,
+                            max_assets: ref f1,
+                            beneficiary: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositAsset"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("max_assets"),
+                                    ToValue::to_value(f1)), (name("beneficiary"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::DepositReserveAsset {
+                            assets: ref f0,
+                            max_assets: ref f1,
+                            dest: ref f2,
+                            xcm: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositReserveAsset"),
+                                    Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                    (name("max_assets"), ToValue::to_value(f1)), (name("dest"),
+                                    ToValue::to_value(f2)), (name("xcm"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::ExchangeAsset { give: ref f0, receive: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ExchangeAsset"), Value::Dict(vec![(name("give"),
+                                    ToValue::to_value(f0)), (name("receive"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::InitiateReserveWithdraw {
+                            assets: ref f0,
+                            reserve: ref f1,
+                            xcm: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("InitiateReserveWithdraw"),
+                                    Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                    (name("reserve"), ToValue::to_value(f1)), (name("xcm"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::InitiateTeleport {
+                            assets: ref f0,
+                            dest: ref f1,
+                            xcm: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("InitiateTeleport"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("dest"),
+                                    ToValue::to_value(f1)), (name("xcm"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::QueryHolding {
+                            query_id: ref f0,
+                            dest: ref f1,
+                            assets: ref f2,
+                            max_response_weight: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("QueryHolding"), Value::Dict(vec![(name("query_id"),
+                                    ToValue::to_value(f0)), (name("dest"),
+                                    ToValue::to_value(f1)), (name("assets"),
+                                    ToValue::to_value(f2)), (name("max_response_weight"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::BuyExecution { fees: ref f0, weight_limit: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BuyExecution"), Value::Dict(vec![(name("fees"),
+                                    ToValue::to_value(f0)), (name("weight_limit"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::RefundSurplus => Value::Str(name("RefundSurplus")),
+                        Self::SetErrorHandler(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SetErrorHandler"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::SetAppendix(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SetAppendix"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ClearError => Value::Str(name("ClearError")),
+                        Self::ClaimAsset { assets: ref f0, ticket: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ClaimAsset"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("ticket"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Trap(ref f0) => {
+                            Value::Dict(vec![(name("Trap"), ToValue::to_value(f0))])
+                        }
+                        Self::SubscribeVersion {
+                            query_id: ref f0,
+                            max_response_weight: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SubscribeVersion"),
+                                    Value::Dict(vec![(name("query_id"), ToValue::to_value(f0)),
+                                    (name("max_response_weight"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::UnsubscribeVersion => {
+                            Value::Str(name("UnsubscribeVersion"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum NetworkId {
                 #[codec(index = 0u8)]
@@ -9439,6 +22788,19 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for NetworkId {
                 const TYPE_HASH: u128 = 0xaada86a2e93a439acb6cd73530ab9bbf;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for NetworkId {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Any => Value::Str(name("Any")),
+                        Self::Named(ref f0) => {
+                            Value::Dict(vec![(name("Named"), ToValue::to_value(f0))])
+                        }
+                        Self::Polkadot => Value::Str(name("Polkadot")),
+                        Self::Kusama => Value::Str(name("Kusama")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum OriginKind {
                 #[codec(index = 0u8)]
@@ -9452,6 +22814,17 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for OriginKind {
                 const TYPE_HASH: u128 = 0x1c0b484b41b9ef76bbcb7b544e28612f;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for OriginKind {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Native => Value::Str(name("Native")),
+                        Self::SovereignAccount => Value::Str(name("SovereignAccount")),
+                        Self::Superuser => Value::Str(name("Superuser")),
+                        Self::Xcm => Value::Str(name("Xcm")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Response {
@@ -9473,6 +22846,25 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Response {
                 const TYPE_HASH: u128 = 0x5c2fcdb426680ebb8ff26f8959a6a279;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Response {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Null => Value::Str(name("Null")),
+                        Self::Assets(ref f0) => {
+                            Value::Dict(vec![(name("Assets"), ToValue::to_value(f0))])
+                        }
+                        Self::ExecutionResult(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ExecutionResult"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::Version(ref f0) => {
+                            Value::Dict(vec![(name("Version"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum WeightLimit {
                 #[codec(index = 0u8)]
@@ -9483,12 +22875,30 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for WeightLimit {
                 const TYPE_HASH: u128 = 0xcbdb07b893c9d8267bfe635f7c4eaa05;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for WeightLimit {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Unlimited => Value::Str(name("Unlimited")),
+                        Self::Limited(ref f0) => {
+                            Value::Dict(vec![(name("Limited"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Xcm(
                 pub Vec<super::super::super::runtime_types::xcm::v2::Instruction>,
             );
+            #[cfg(feature = "values")]
+            impl ToValue for Xcm {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
             pub mod junction {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Junction {
                     #[codec(index = 0u8)]
@@ -9530,9 +22940,74 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Junction {
                     const TYPE_HASH: u128 = 0x9790efba23a1f5a8dc232396afff23e6;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Junction {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Parachain(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Parachain"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::AccountId32 { network: ref f0, id: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AccountId32"), Value::Dict(vec![(name("network"),
+                                        ToValue::to_value(f0)), (name("id"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::AccountIndex64 { network: ref f0, index: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AccountIndex64"), Value::Dict(vec![(name("network"),
+                                        ToValue::to_value(f0)), (name("index"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::AccountKey20 { network: ref f0, key: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AccountKey20"), Value::Dict(vec![(name("network"),
+                                        ToValue::to_value(f0)), (name("key"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::PalletInstance(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("PalletInstance"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::GeneralIndex(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("GeneralIndex"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::GeneralKey(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("GeneralKey"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::OnlyChild => Value::Str(name("OnlyChild")),
+                            Self::Plurality { id: ref f0, part: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Plurality"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0)), (name("part"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod multiasset {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetId {
                     #[codec(index = 0u8)]
@@ -9544,6 +23019,19 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for AssetId {
                     const TYPE_HASH: u128 = 0x32338d5248733473f0086cbb6188ed01;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for AssetId {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Concrete(ref f0) => {
+                                Value::Dict(vec![(name("Concrete"), ToValue::to_value(f0))])
+                            }
+                            Self::Abstract(ref f0) => {
+                                Value::Dict(vec![(name("Abstract"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetInstance {
@@ -9565,6 +23053,32 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
                     const TYPE_HASH: u128 = 0x9fea39b1c8fa0388d8bc82b5c2f30d64;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for AssetInstance {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Undefined => Value::Str(name("Undefined")),
+                            Self::Index(ref f0) => {
+                                Value::Dict(vec![(name("Index"), ToValue::to_value(f0))])
+                            }
+                            Self::Array4(ref f0) => {
+                                Value::Dict(vec![(name("Array4"), ToValue::to_value(f0))])
+                            }
+                            Self::Array8(ref f0) => {
+                                Value::Dict(vec![(name("Array8"), ToValue::to_value(f0))])
+                            }
+                            Self::Array16(ref f0) => {
+                                Value::Dict(vec![(name("Array16"), ToValue::to_value(f0))])
+                            }
+                            Self::Array32(ref f0) => {
+                                Value::Dict(vec![(name("Array32"), ToValue::to_value(f0))])
+                            }
+                            Self::Blob(ref f0) => {
+                                Value::Dict(vec![(name("Blob"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
@@ -9577,6 +23091,21 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Fungibility {
                     const TYPE_HASH: u128 = 0x5278b61bc76111b1d150dadbf53decee;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Fungibility {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Fungible(ref f0) => {
+                                Value::Dict(vec![(name("Fungible"), ToValue::to_value(f0))])
+                            }
+                            Self::NonFungible(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("NonFungible"), ToValue::to_value(f0))],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAsset {
                     pub id: super::super::super::super::runtime_types::xcm::v2::multiasset::AssetId,
@@ -9584,6 +23113,17 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for MultiAsset {
                     const TYPE_HASH: u128 = 0x808b342eb176aeb1cc67e3697b348168;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for MultiAsset {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("id"), ToValue::to_value(& self.id)), (name("fun"),
+                                ToValue::to_value(& self.fun))
+                            ],
+                        )
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum MultiAssetFilter {
@@ -9599,6 +23139,19 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for MultiAssetFilter {
                     const TYPE_HASH: u128 = 0xa812a1b31746be77728e9d8cb9edab05;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for MultiAssetFilter {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Definite(ref f0) => {
+                                Value::Dict(vec![(name("Definite"), ToValue::to_value(f0))])
+                            }
+                            Self::Wild(ref f0) => {
+                                Value::Dict(vec![(name("Wild"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAssets(
                     pub Vec<
@@ -9607,6 +23160,12 @@ pub mod runtime_types {
                 );
                 impl ::ferroscale_runtime_types::TypeHash for MultiAssets {
                     const TYPE_HASH: u128 = 0x658cf9b77eac54f6452098b0cb96efed;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for MultiAssets {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildFungibility {
@@ -9617,6 +23176,15 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
                     const TYPE_HASH: u128 = 0x450d9508c7ba2581895bd11c1be9f028;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for WildFungibility {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Fungible => Value::Str(name("Fungible")),
+                            Self::NonFungible => Value::Str(name("NonFungible")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildMultiAsset {
@@ -9631,9 +23199,27 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for WildMultiAsset {
                     const TYPE_HASH: u128 = 0xadc0269779364f191a80c5d362036a5d;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for WildMultiAsset {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::All => Value::Str(name("All")),
+                            Self::AllOf { id: ref f0, fun: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AllOf"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0)), (name("fun"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod multilocation {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Junctions {
                     #[codec(index = 0u8)]
@@ -9702,6 +23288,99 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Junctions {
                     const TYPE_HASH: u128 = 0xa950fd7bb99f39b9672dce260ff45378;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Junctions {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Here => Value::Str(name("Here")),
+                            Self::X1(ref f0) => {
+                                Value::Dict(vec![(name("X1"), ToValue::to_value(f0))])
+                            }
+                            Self::X2(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X2"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::X3(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X3"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                            Self::X4(ref f0, ref f1, ref f2, ref f3) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X4"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3)]))
+                                    ],
+                                )
+                            }
+                            Self::X5(ref f0, ref f1, ref f2, ref f3, ref f4) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X5"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4)]))
+                                    ],
+                                )
+                            }
+                            Self::X6(ref f0, ref f1, ref f2, ref f3, ref f4, ref f5) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X6"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4),
+                                        ToValue::to_value(f5)]))
+                                    ],
+                                )
+                            }
+                            Self::X7(
+                                ref f0,
+                                ref f1,
+                                ref f2,
+                                ref f3,
+                                ref f4,
+                                ref f5,
+                                ref f6,
+                            ) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X7"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4),
+                                        ToValue::to_value(f5), ToValue::to_value(f6)]))
+                                    ],
+                                )
+                            }
+                            Self::X8(
+                                ref f0,
+                                ref f1,
+                                ref f2,
+                                ref f3,
+                                ref f4,
+                                ref f5,
+                                ref f6,
+                                ref f7,
+                            ) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X8"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4),
+                                        ToValue::to_value(f5), ToValue::to_value(f6),
+                                        ToValue::to_value(f7)]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiLocation {
                     pub parents: u8,
@@ -9710,9 +23389,21 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for MultiLocation {
                     const TYPE_HASH: u128 = 0x679e317f886a7aab607f40a967432e0d;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for MultiLocation {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("parents"), ToValue::to_value(& self.parents)),
+                                (name("interior"), ToValue::to_value(& self.interior))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod traits {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -9771,10 +23462,72 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xca1a80c6220316c0b766df4c754dc09b;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Overflow => Value::Str(name("Overflow")),
+                            Self::Unimplemented => Value::Str(name("Unimplemented")),
+                            Self::UntrustedReserveLocation => {
+                                Value::Str(name("UntrustedReserveLocation"))
+                            }
+                            Self::UntrustedTeleportLocation => {
+                                Value::Str(name("UntrustedTeleportLocation"))
+                            }
+                            Self::MultiLocationFull => {
+                                Value::Str(name("MultiLocationFull"))
+                            }
+                            Self::MultiLocationNotInvertible => {
+                                Value::Str(name("MultiLocationNotInvertible"))
+                            }
+                            Self::BadOrigin => Value::Str(name("BadOrigin")),
+                            Self::InvalidLocation => Value::Str(name("InvalidLocation")),
+                            Self::AssetNotFound => Value::Str(name("AssetNotFound")),
+                            Self::FailedToTransactAsset => {
+                                Value::Str(name("FailedToTransactAsset"))
+                            }
+                            Self::NotWithdrawable => Value::Str(name("NotWithdrawable")),
+                            Self::LocationCannotHold => {
+                                Value::Str(name("LocationCannotHold"))
+                            }
+                            Self::ExceedsMaxMessageSize => {
+                                Value::Str(name("ExceedsMaxMessageSize"))
+                            }
+                            Self::DestinationUnsupported => {
+                                Value::Str(name("DestinationUnsupported"))
+                            }
+                            Self::Transport => Value::Str(name("Transport")),
+                            Self::Unroutable => Value::Str(name("Unroutable")),
+                            Self::UnknownClaim => Value::Str(name("UnknownClaim")),
+                            Self::FailedToDecode => Value::Str(name("FailedToDecode")),
+                            Self::MaxWeightInvalid => {
+                                Value::Str(name("MaxWeightInvalid"))
+                            }
+                            Self::NotHoldingFees => Value::Str(name("NotHoldingFees")),
+                            Self::TooExpensive => Value::Str(name("TooExpensive")),
+                            Self::Trap(ref f0) => {
+                                Value::Dict(vec![(name("Trap"), ToValue::to_value(f0))])
+                            }
+                            Self::UnhandledXcmVersion => {
+                                Value::Str(name("UnhandledXcmVersion"))
+                            }
+                            Self::WeightLimitReached(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("WeightLimitReached"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Barrier => Value::Str(name("Barrier")),
+                            Self::WeightNotComputable => {
+                                Value::Str(name("WeightNotComputable"))
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod v3 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Instruction {
                 #[codec(index = 0u8)]
@@ -10002,6 +23755,401 @@ pub mod runtime_types {
                     >,
                 },
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Instruction {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::WithdrawAsset(ref f0) => {
+                            Value::Dict(
+                                vec![(name("WithdrawAsset"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ReserveAssetDeposited(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ReserveAssetDeposited"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ReceiveTeleportedAsset(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ReceiveTeleportedAsset"), ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::QueryResponse {
+                            query_id: ref f0,
+                            response: ref f1,
+                            max_weight: ref f2,
+                            querier: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("QueryResponse"), Value::Dict(vec![(name("query_id"),
+                                    ToValue::to_value(f0)), (name("response"),
+                                    ToValue::to_value(f1)), (name("max_weight"),
+                                    ToValue::to_value(f2)), (name("querier"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::TransferAsset { assets: ref f0, beneficiary: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TransferAsset"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::TransferReserveAsset {
+                            assets: ref f0,
+                            dest: ref f1,
+                            xcm: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TransferReserveAsset"),
+                                    Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                    (name("dest"), ToValue::to_value(f1)), (name("xcm"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Transact {
+                            origin_kind: ref f0,
+                            require_weight_at_most: ref f1,
+                            call: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Transact"), Value::Dict(vec![(name("origin_kind"),
+                                    ToValue::to_value(f0)), (name("require_weight_at_most"),
+                                    ToValue::to_value(f1)), (name("call"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpNewChannelOpenRequest {
+                            sender: ref f0,
+                            max_message_size: ref f1,
+                            max_capacity: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpNewChannelOpenRequest"),
+                                    Value::Dict(vec![(name("sender"), ToValue::to_value(f0)),
+                                    (name("max_message_size"), ToValue::to_value(f1)),
+                                    (name("max_capacity"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpChannelAccepted { recipient: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpChannelAccepted"),
+                                    Value::Dict(vec![(name("recipient"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpChannelClosing {
+                            initiator: ref f0,
+                            sender: ref f1,
+                            recipient: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpChannelClosing"),
+                                    Value::Dict(vec![(name("initiator"), ToValue::to_value(f0)),
+                                    (name("sender"), ToValue::to_value(f1)), (name("recipient"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ClearOrigin => Value::Str(name("ClearOrigin")),
+                        Self::DescendOrigin(ref f0) => {
+                            Value::Dict(
+                                vec![(name("DescendOrigin"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ReportError(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ReportError"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::DepositAsset { assets: ref f0, beneficiary: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositAsset"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::DepositReserveAsset {
+                            assets: ref f0,
+                            dest: ref f1,
+                            xcm: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositReserveAsset"),
+                                    Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                    (name("dest"), ToValue::to_value(f1)), (name("xcm"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ExchangeAsset {
+                            give: ref f0,
+                            want: ref f1,
+                            maximal: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ExchangeAsset"), Value::Dict(vec![(name("give"),
+                                    ToValue::to_value(f0)), (name("want"),
+                                    ToValue::to_value(f1)), (name("maximal"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::InitiateReserveWithdraw {
+                            assets: ref f0,
+                            reserve: ref f1,
+                            xcm: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("InitiateReserveWithdraw"),
+                                    Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                    (name("reserve"), ToValue::to_value(f1)), (name("xcm"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::InitiateTeleport {
+                            assets: ref f0,
+                            dest: ref f1,
+                            xcm: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("InitiateTeleport"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("dest"),
+                                    ToValue::to_value(f1)), (name("xcm"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ReportHolding { response_info: ref f0, assets: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ReportHolding"),
+                                    Value::Dict(vec![(name("response_info"),
+                                    ToValue::to_value(f0)), (name("assets"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::BuyExecution { fees: ref f0, weight_limit: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BuyExecution"), Value::Dict(vec![(name("fees"),
+                                    ToValue::to_value(f0)), (name("weight_limit"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::RefundSurplus => Value::Str(name("RefundSurplus")),
+                        Self::SetErrorHandler(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SetErrorHandler"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::SetAppendix(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SetAppendix"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ClearError => Value::Str(name("ClearError")),
+                        Self::ClaimAsset { assets: ref f0, ticket: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ClaimAsset"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("ticket"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Trap(ref f0) => {
+                            Value::Dict(vec![(name("Trap"), ToValue::to_value(f0))])
+                        }
+                        Self::SubscribeVersion {
+                            query_id: ref f0,
+                            max_response_weight: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SubscribeVersion"),
+                                    Value::Dict(vec![(name("query_id"), ToValue::to_value(f0)),
+                                    (name("max_response_weight"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::UnsubscribeVersion => {
+                            Value::Str(name("UnsubscribeVersion"))
+                        }
+                        Self::BurnAsset(ref f0) => {
+                            Value::Dict(vec![(name("BurnAsset"), ToValue::to_value(f0))])
+                        }
+                        Self::ExpectAsset(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ExpectAsset"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ExpectOrigin(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ExpectOrigin"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ExpectError(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ExpectError"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ExpectTransactStatus(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ExpectTransactStatus"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::QueryPallet {
+                            module_name: ref f0,
+                            response_info: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("QueryPallet"), Value::Dict(vec![(name("module_name"),
+                                    ToValue::to_value(f0)), (name("response_info"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::ExpectPallet {
+                            index: ref f0,
+                            name: ref f1,
+                            module_name: ref f2,
+                            crate_major: ref f3,
+                            min_crate_minor: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ExpectPallet"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("name"),
+                                    ToValue::to_value(f1)), (name("module_name"),
+                                    ToValue::to_value(f2)), (name("crate_major"),
+                                    ToValue::to_value(f3)), (name("min_crate_minor"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::ReportTransactStatus(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ReportTransactStatus"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ClearTransactStatus => {
+                            Value::Str(name("ClearTransactStatus"))
+                        }
+                        Self::UniversalOrigin(ref f0) => {
+                            Value::Dict(
+                                vec![(name("UniversalOrigin"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ExportMessage {
+                            network: ref f0,
+                            destination: ref f1,
+                            xcm: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ExportMessage"), Value::Dict(vec![(name("network"),
+                                    ToValue::to_value(f0)), (name("destination"),
+                                    ToValue::to_value(f1)), (name("xcm"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::LockAsset { asset: ref f0, unlocker: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("LockAsset"), Value::Dict(vec![(name("asset"),
+                                    ToValue::to_value(f0)), (name("unlocker"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::UnlockAsset { asset: ref f0, target: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("UnlockAsset"), Value::Dict(vec![(name("asset"),
+                                    ToValue::to_value(f0)), (name("target"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::NoteUnlockable { asset: ref f0, owner: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NoteUnlockable"), Value::Dict(vec![(name("asset"),
+                                    ToValue::to_value(f0)), (name("owner"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::RequestUnlock { asset: ref f0, locker: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RequestUnlock"), Value::Dict(vec![(name("asset"),
+                                    ToValue::to_value(f0)), (name("locker"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::SetFeesMode { jit_withdraw: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SetFeesMode"),
+                                    Value::Dict(vec![(name("jit_withdraw"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::SetTopic(ref f0) => {
+                            Value::Dict(vec![(name("SetTopic"), ToValue::to_value(f0))])
+                        }
+                        Self::ClearTopic => Value::Str(name("ClearTopic")),
+                        Self::AliasOrigin(ref f0) => {
+                            Value::Dict(
+                                vec![(name("AliasOrigin"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::UnpaidExecution {
+                            weight_limit: ref f0,
+                            check_origin: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("UnpaidExecution"),
+                                    Value::Dict(vec![(name("weight_limit"),
+                                    ToValue::to_value(f0)), (name("check_origin"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum MaybeErrorCode {
                 #[codec(index = 0u8)]
@@ -10021,6 +24169,22 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for MaybeErrorCode {
                 const TYPE_HASH: u128 = 0xd3e40915a30c9b977eec36f8a359691b;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for MaybeErrorCode {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Success => Value::Str(name("Success")),
+                        Self::Error(ref f0) => {
+                            Value::Dict(vec![(name("Error"), ToValue::to_value(f0))])
+                        }
+                        Self::TruncatedError(ref f0) => {
+                            Value::Dict(
+                                vec![(name("TruncatedError"), ToValue::to_value(f0))],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PalletInfo {
@@ -10042,6 +24206,21 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for PalletInfo {
                 const TYPE_HASH: u128 = 0xc327c331aa9a04c06be1d30283829706;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for PalletInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("index"), ToValue::to_value(& self.index)),
+                            (name("name"), ToValue::to_value(& self.name)),
+                            (name("module_name"), ToValue::to_value(& self.module_name)),
+                            (name("major"), ToValue::to_value(& self.major)),
+                            (name("minor"), ToValue::to_value(& self.minor)),
+                            (name("patch"), ToValue::to_value(& self.patch))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct QueryResponseInfo {
                 pub destination: super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
@@ -10051,6 +24230,18 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for QueryResponseInfo {
                 const TYPE_HASH: u128 = 0x5ac7a9c1992ae881cc85987a10166e28;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for QueryResponseInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("destination"), ToValue::to_value(& self.destination)),
+                            (name("query_id"), ToValue::to_value(& self.query_id)),
+                            (name("max_weight"), ToValue::to_value(& self.max_weight))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Response {
@@ -10082,6 +24273,35 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Response {
                 const TYPE_HASH: u128 = 0x92bf8a23a3b39c3f096349cc8d71362c;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Response {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Null => Value::Str(name("Null")),
+                        Self::Assets(ref f0) => {
+                            Value::Dict(vec![(name("Assets"), ToValue::to_value(f0))])
+                        }
+                        Self::ExecutionResult(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ExecutionResult"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::Version(ref f0) => {
+                            Value::Dict(vec![(name("Version"), ToValue::to_value(f0))])
+                        }
+                        Self::PalletsInfo(ref f0) => {
+                            Value::Dict(
+                                vec![(name("PalletsInfo"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::DispatchResult(ref f0) => {
+                            Value::Dict(
+                                vec![(name("DispatchResult"), ToValue::to_value(f0))],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum WeightLimit {
                 #[codec(index = 0u8)]
@@ -10094,12 +24314,30 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for WeightLimit {
                 const TYPE_HASH: u128 = 0x432e7389cf3915f180edd1b21a2f7726;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for WeightLimit {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Unlimited => Value::Str(name("Unlimited")),
+                        Self::Limited(ref f0) => {
+                            Value::Dict(vec![(name("Limited"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Xcm(
                 pub Vec<super::super::super::runtime_types::xcm::v3::Instruction>,
             );
+            #[cfg(feature = "values")]
+            impl ToValue for Xcm {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
             pub mod junction {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum BodyId {
                     #[codec(index = 0u8)]
@@ -10125,6 +24363,27 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for BodyId {
                     const TYPE_HASH: u128 = 0x8868f6686a85dca0b57af9b04193497c;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for BodyId {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Unit => Value::Str(name("Unit")),
+                            Self::Moniker(ref f0) => {
+                                Value::Dict(vec![(name("Moniker"), ToValue::to_value(f0))])
+                            }
+                            Self::Index(ref f0) => {
+                                Value::Dict(vec![(name("Index"), ToValue::to_value(f0))])
+                            }
+                            Self::Executive => Value::Str(name("Executive")),
+                            Self::Technical => Value::Str(name("Technical")),
+                            Self::Legislative => Value::Str(name("Legislative")),
+                            Self::Judicial => Value::Str(name("Judicial")),
+                            Self::Defense => Value::Str(name("Defense")),
+                            Self::Administration => Value::Str(name("Administration")),
+                            Self::Treasury => Value::Str(name("Treasury")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum BodyPart {
@@ -10156,6 +24415,49 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for BodyPart {
                     const TYPE_HASH: u128 = 0xcb7cba2aa0265645916abec5a5a67a24;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for BodyPart {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Voice => Value::Str(name("Voice")),
+                            Self::Members { count: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Members"), Value::Dict(vec![(name("count"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::Fraction { nom: ref f0, denom: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Fraction"), Value::Dict(vec![(name("nom"),
+                                        ToValue::to_value(f0)), (name("denom"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::AtLeastProportion { nom: ref f0, denom: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AtLeastProportion"), Value::Dict(vec![(name("nom"),
+                                        ToValue::to_value(f0)), (name("denom"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::MoreThanProportion { nom: ref f0, denom: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("MoreThanProportion"), Value::Dict(vec![(name("nom"),
+                                        ToValue::to_value(f0)), (name("denom"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Junction {
@@ -10204,6 +24506,79 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Junction {
                     const TYPE_HASH: u128 = 0xa4f3575f5c8e0a594fb853c59725be73;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Junction {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Parachain(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Parachain"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::AccountId32 { network: ref f0, id: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AccountId32"), Value::Dict(vec![(name("network"),
+                                        ToValue::to_value(f0)), (name("id"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::AccountIndex64 { network: ref f0, index: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AccountIndex64"), Value::Dict(vec![(name("network"),
+                                        ToValue::to_value(f0)), (name("index"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::AccountKey20 { network: ref f0, key: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AccountKey20"), Value::Dict(vec![(name("network"),
+                                        ToValue::to_value(f0)), (name("key"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::PalletInstance(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("PalletInstance"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::GeneralIndex(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("GeneralIndex"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::GeneralKey { length: ref f0, data: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("GeneralKey"), Value::Dict(vec![(name("length"),
+                                        ToValue::to_value(f0)), (name("data"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::OnlyChild => Value::Str(name("OnlyChild")),
+                            Self::Plurality { id: ref f0, part: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Plurality"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0)), (name("part"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::GlobalConsensus(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("GlobalConsensus"), ToValue::to_value(f0))],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum NetworkId {
                     #[codec(index = 0u8)]
@@ -10230,9 +24605,46 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for NetworkId {
                     const TYPE_HASH: u128 = 0x1ef2c7665e9e50f03668693cc2150726;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for NetworkId {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::ByGenesis(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("ByGenesis"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::ByFork { block_number: ref f0, block_hash: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("ByFork"), Value::Dict(vec![(name("block_number"),
+                                        ToValue::to_value(f0)), (name("block_hash"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::Polkadot => Value::Str(name("Polkadot")),
+                            Self::Kusama => Value::Str(name("Kusama")),
+                            Self::Westend => Value::Str(name("Westend")),
+                            Self::Rococo => Value::Str(name("Rococo")),
+                            Self::Wococo => Value::Str(name("Wococo")),
+                            Self::Ethereum { chain_id: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Ethereum"), Value::Dict(vec![(name("chain_id"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::BitcoinCore => Value::Str(name("BitcoinCore")),
+                            Self::BitcoinCash => Value::Str(name("BitcoinCash")),
+                        }
+                    }
+                }
             }
             pub mod junctions {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Junctions {
                     #[codec(index = 0u8)]
@@ -10301,9 +24713,103 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Junctions {
                     const TYPE_HASH: u128 = 0x260aba4e45e9daed3a760e7b17194fa2;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Junctions {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Here => Value::Str(name("Here")),
+                            Self::X1(ref f0) => {
+                                Value::Dict(vec![(name("X1"), ToValue::to_value(f0))])
+                            }
+                            Self::X2(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X2"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::X3(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X3"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                            Self::X4(ref f0, ref f1, ref f2, ref f3) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X4"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3)]))
+                                    ],
+                                )
+                            }
+                            Self::X5(ref f0, ref f1, ref f2, ref f3, ref f4) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X5"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4)]))
+                                    ],
+                                )
+                            }
+                            Self::X6(ref f0, ref f1, ref f2, ref f3, ref f4, ref f5) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X6"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4),
+                                        ToValue::to_value(f5)]))
+                                    ],
+                                )
+                            }
+                            Self::X7(
+                                ref f0,
+                                ref f1,
+                                ref f2,
+                                ref f3,
+                                ref f4,
+                                ref f5,
+                                ref f6,
+                            ) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X7"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4),
+                                        ToValue::to_value(f5), ToValue::to_value(f6)]))
+                                    ],
+                                )
+                            }
+                            Self::X8(
+                                ref f0,
+                                ref f1,
+                                ref f2,
+                                ref f3,
+                                ref f4,
+                                ref f5,
+                                ref f6,
+                                ref f7,
+                            ) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X8"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4),
+                                        ToValue::to_value(f5), ToValue::to_value(f6),
+                                        ToValue::to_value(f7)]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod multiasset {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetId {
                     #[codec(index = 0u8)]
@@ -10315,6 +24821,19 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for AssetId {
                     const TYPE_HASH: u128 = 0xc9b1c4a535ab9e84aa5017cf7dde263e;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for AssetId {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Concrete(ref f0) => {
+                                Value::Dict(vec![(name("Concrete"), ToValue::to_value(f0))])
+                            }
+                            Self::Abstract(ref f0) => {
+                                Value::Dict(vec![(name("Abstract"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetInstance {
@@ -10334,6 +24853,29 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
                     const TYPE_HASH: u128 = 0x5d0822568ebcf569642a7a815f247772;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for AssetInstance {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Undefined => Value::Str(name("Undefined")),
+                            Self::Index(ref f0) => {
+                                Value::Dict(vec![(name("Index"), ToValue::to_value(f0))])
+                            }
+                            Self::Array4(ref f0) => {
+                                Value::Dict(vec![(name("Array4"), ToValue::to_value(f0))])
+                            }
+                            Self::Array8(ref f0) => {
+                                Value::Dict(vec![(name("Array8"), ToValue::to_value(f0))])
+                            }
+                            Self::Array16(ref f0) => {
+                                Value::Dict(vec![(name("Array16"), ToValue::to_value(f0))])
+                            }
+                            Self::Array32(ref f0) => {
+                                Value::Dict(vec![(name("Array32"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
@@ -10346,6 +24888,21 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Fungibility {
                     const TYPE_HASH: u128 = 0xc6fc30bd7b2f863310a356814431305d;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Fungibility {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Fungible(ref f0) => {
+                                Value::Dict(vec![(name("Fungible"), ToValue::to_value(f0))])
+                            }
+                            Self::NonFungible(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("NonFungible"), ToValue::to_value(f0))],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAsset {
                     pub id: super::super::super::super::runtime_types::xcm::v3::multiasset::AssetId,
@@ -10353,6 +24910,17 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for MultiAsset {
                     const TYPE_HASH: u128 = 0xd9a98539be8a7f8c4b83f85433b640a4;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for MultiAsset {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("id"), ToValue::to_value(& self.id)), (name("fun"),
+                                ToValue::to_value(& self.fun))
+                            ],
+                        )
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum MultiAssetFilter {
@@ -10368,6 +24936,19 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for MultiAssetFilter {
                     const TYPE_HASH: u128 = 0x2948a6edf57131a4462bae46c0970939;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for MultiAssetFilter {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Definite(ref f0) => {
+                                Value::Dict(vec![(name("Definite"), ToValue::to_value(f0))])
+                            }
+                            Self::Wild(ref f0) => {
+                                Value::Dict(vec![(name("Wild"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAssets(
                     pub Vec<
@@ -10376,6 +24957,12 @@ pub mod runtime_types {
                 );
                 impl ::ferroscale_runtime_types::TypeHash for MultiAssets {
                     const TYPE_HASH: u128 = 0xde1c385c1cfb2d66296a702dcd24c4fe;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for MultiAssets {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildFungibility {
@@ -10386,6 +24973,15 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
                     const TYPE_HASH: u128 = 0x5d3c2da8479829ee4afc042964508e94;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for WildFungibility {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Fungible => Value::Str(name("Fungible")),
+                            Self::NonFungible => Value::Str(name("NonFungible")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildMultiAsset {
@@ -10409,9 +25005,46 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for WildMultiAsset {
                     const TYPE_HASH: u128 = 0xd6b25d22a26f8db393291b1cf134625e;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for WildMultiAsset {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::All => Value::Str(name("All")),
+                            Self::AllOf { id: ref f0, fun: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AllOf"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0)), (name("fun"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::AllCounted(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("AllCounted"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::AllOfCounted {
+                                id: ref f0,
+                                fun: ref f1,
+                                count: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AllOfCounted"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0)), (name("fun"),
+                                        ToValue::to_value(f1)), (name("count"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod traits {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -10500,6 +25133,87 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x94ae234ba95532de53e329870216af0b;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Overflow => Value::Str(name("Overflow")),
+                            Self::Unimplemented => Value::Str(name("Unimplemented")),
+                            Self::UntrustedReserveLocation => {
+                                Value::Str(name("UntrustedReserveLocation"))
+                            }
+                            Self::UntrustedTeleportLocation => {
+                                Value::Str(name("UntrustedTeleportLocation"))
+                            }
+                            Self::LocationFull => Value::Str(name("LocationFull")),
+                            Self::LocationNotInvertible => {
+                                Value::Str(name("LocationNotInvertible"))
+                            }
+                            Self::BadOrigin => Value::Str(name("BadOrigin")),
+                            Self::InvalidLocation => Value::Str(name("InvalidLocation")),
+                            Self::AssetNotFound => Value::Str(name("AssetNotFound")),
+                            Self::FailedToTransactAsset => {
+                                Value::Str(name("FailedToTransactAsset"))
+                            }
+                            Self::NotWithdrawable => Value::Str(name("NotWithdrawable")),
+                            Self::LocationCannotHold => {
+                                Value::Str(name("LocationCannotHold"))
+                            }
+                            Self::ExceedsMaxMessageSize => {
+                                Value::Str(name("ExceedsMaxMessageSize"))
+                            }
+                            Self::DestinationUnsupported => {
+                                Value::Str(name("DestinationUnsupported"))
+                            }
+                            Self::Transport => Value::Str(name("Transport")),
+                            Self::Unroutable => Value::Str(name("Unroutable")),
+                            Self::UnknownClaim => Value::Str(name("UnknownClaim")),
+                            Self::FailedToDecode => Value::Str(name("FailedToDecode")),
+                            Self::MaxWeightInvalid => {
+                                Value::Str(name("MaxWeightInvalid"))
+                            }
+                            Self::NotHoldingFees => Value::Str(name("NotHoldingFees")),
+                            Self::TooExpensive => Value::Str(name("TooExpensive")),
+                            Self::Trap(ref f0) => {
+                                Value::Dict(vec![(name("Trap"), ToValue::to_value(f0))])
+                            }
+                            Self::ExpectationFalse => {
+                                Value::Str(name("ExpectationFalse"))
+                            }
+                            Self::PalletNotFound => Value::Str(name("PalletNotFound")),
+                            Self::NameMismatch => Value::Str(name("NameMismatch")),
+                            Self::VersionIncompatible => {
+                                Value::Str(name("VersionIncompatible"))
+                            }
+                            Self::HoldingWouldOverflow => {
+                                Value::Str(name("HoldingWouldOverflow"))
+                            }
+                            Self::ExportError => Value::Str(name("ExportError")),
+                            Self::ReanchorFailed => Value::Str(name("ReanchorFailed")),
+                            Self::NoDeal => Value::Str(name("NoDeal")),
+                            Self::FeesNotMet => Value::Str(name("FeesNotMet")),
+                            Self::LockError => Value::Str(name("LockError")),
+                            Self::NoPermission => Value::Str(name("NoPermission")),
+                            Self::Unanchored => Value::Str(name("Unanchored")),
+                            Self::NotDepositable => Value::Str(name("NotDepositable")),
+                            Self::UnhandledXcmVersion => {
+                                Value::Str(name("UnhandledXcmVersion"))
+                            }
+                            Self::WeightLimitReached(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("WeightLimitReached"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Barrier => Value::Str(name("Barrier")),
+                            Self::WeightNotComputable => {
+                                Value::Str(name("WeightNotComputable"))
+                            }
+                            Self::ExceedsStackLimit => {
+                                Value::Str(name("ExceedsStackLimit"))
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Outcome {
                     #[codec(index = 0u8)]
@@ -10518,6 +25232,28 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Outcome {
                     const TYPE_HASH: u128 = 0x18674c6662dbc8c50cf8180ac9ed4419;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Outcome {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Complete(ref f0) => {
+                                Value::Dict(vec![(name("Complete"), ToValue::to_value(f0))])
+                            }
+                            Self::Incomplete(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Incomplete"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Error(ref f0) => {
+                                Value::Dict(vec![(name("Error"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
                 }
             }
         }

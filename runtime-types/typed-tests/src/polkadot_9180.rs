@@ -43,6 +43,7 @@ pub type DispatchError = runtime_types::sp_runtime::DispatchError;
 pub mod runtime_types {
     pub mod finality_grandpa {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Equivocation<Id, V, S> {
             pub round_number: u64,
@@ -50,26 +51,69 @@ pub mod runtime_types {
             pub first: (V, S),
             pub second: (V, S),
         }
+        #[cfg(feature = "values")]
+        impl<Id: ToValue, V: ToValue, S: ToValue> ToValue for Equivocation<Id, V, S> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("round_number"), ToValue::to_value(& self.round_number)),
+                        (name("identity"), ToValue::to_value(& self.identity)),
+                        (name("first"), ToValue::to_value(& self.first)),
+                        (name("second"), ToValue::to_value(& self.second))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Precommit<H, N> {
             pub target_hash: H,
             pub target_number: N,
+        }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for Precommit<H, N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("target_hash"), ToValue::to_value(& self.target_hash)),
+                        (name("target_number"), ToValue::to_value(& self.target_number))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Prevote<H, N> {
             pub target_hash: H,
             pub target_number: N,
         }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for Prevote<H, N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("target_hash"), ToValue::to_value(& self.target_hash)),
+                        (name("target_number"), ToValue::to_value(& self.target_number))
+                    ],
+                )
+            }
+        }
     }
     pub mod frame_support {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct PalletId(pub [u8; 8usize]);
         impl ::ferroscale_runtime_types::TypeHash for PalletId {
             const TYPE_HASH: u128 = 0x60e16c7c3115f240734943d4b9251f68;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for PalletId {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
+        }
         pub mod dispatch {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum RawOrigin<AccountId> {
                 #[codec(index = 0u8)]
@@ -79,34 +123,79 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 None,
             }
+            #[cfg(feature = "values")]
+            impl<AccountId: ToValue> ToValue for RawOrigin<AccountId> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Root => Value::Str(name("Root")),
+                        Self::Signed(ref f0) => {
+                            Value::Dict(vec![(name("Signed"), ToValue::to_value(f0))])
+                        }
+                        Self::None => Value::Str(name("None")),
+                    }
+                }
+            }
         }
         pub mod storage {
             pub mod bounded_btree_map {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct BoundedBTreeMap<K, V>(
                     pub ::ferroscale_runtime_types::BTreeMap<K, V>,
                 );
+                #[cfg(feature = "values")]
+                impl<K: ToValue, V: ToValue> ToValue for BoundedBTreeMap<K, V> {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
             pub mod bounded_vec {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct BoundedVec<T>(pub Vec<T>);
+                #[cfg(feature = "values")]
+                impl<T: ToValue> ToValue for BoundedVec<T> {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
             pub mod weak_bounded_vec {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct WeakBoundedVec<T>(pub Vec<T>);
+                #[cfg(feature = "values")]
+                impl<T: ToValue> ToValue for WeakBoundedVec<T> {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
         }
         pub mod traits {
             pub mod misc {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct WrapperOpaque<T>(#[codec(compact)] pub u32, pub T);
+                #[cfg(feature = "values")]
+                impl<T: ToValue> ToValue for WrapperOpaque<T> {
+                    fn to_value(&self) -> Value {
+                        Value::Tuple(
+                            vec![
+                                ToValue::to_value(& self.0), ToValue::to_value(& self.1)
+                            ],
+                        )
+                    }
+                }
             }
             pub mod schedule {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum LookupError {
                     #[codec(index = 0u8)]
@@ -117,6 +206,15 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for LookupError {
                     const TYPE_HASH: u128 = 0x6e641ac8e896dc6330ccdb28cb676f51;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for LookupError {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Unknown => Value::Str(name("Unknown")),
+                            Self::BadFormat => Value::Str(name("BadFormat")),
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum MaybeHashed<T, Hash> {
                     #[codec(index = 0u8)]
@@ -124,10 +222,24 @@ pub mod runtime_types {
                     #[codec(index = 1u8)]
                     Hash(Hash),
                 }
+                #[cfg(feature = "values")]
+                impl<T: ToValue, Hash: ToValue> ToValue for MaybeHashed<T, Hash> {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Value(ref f0) => {
+                                Value::Dict(vec![(name("Value"), ToValue::to_value(f0))])
+                            }
+                            Self::Hash(ref f0) => {
+                                Value::Dict(vec![(name("Hash"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
+                }
             }
             pub mod tokens {
                 pub mod misc {
                     use ::parity_scale_codec::{Decode, Encode};
+                    use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub enum BalanceStatus {
                         #[codec(index = 0u8)]
@@ -138,11 +250,21 @@ pub mod runtime_types {
                     impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
                         const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
                     }
+                    #[cfg(feature = "values")]
+                    impl ToValue for BalanceStatus {
+                        fn to_value(&self) -> Value {
+                            match *self {
+                                Self::Free => Value::Str(name("Free")),
+                                Self::Reserved => Value::Str(name("Reserved")),
+                            }
+                        }
+                    }
                 }
             }
         }
         pub mod weights {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DispatchClass {
                 #[codec(index = 0u8)]
@@ -155,6 +277,16 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
                 const TYPE_HASH: u128 = 0xaf0d81d968b080fcc80c74c31f18f365;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for DispatchClass {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Normal => Value::Str(name("Normal")),
+                        Self::Operational => Value::Str(name("Operational")),
+                        Self::Mandatory => Value::Str(name("Mandatory")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DispatchInfo {
                 pub weight: u64,
@@ -163,6 +295,18 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for DispatchInfo {
                 const TYPE_HASH: u128 = 0x24e3da7e63ca5f95d824df55ed5481d7;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for DispatchInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("weight"), ToValue::to_value(& self.weight)),
+                            (name("class"), ToValue::to_value(& self.class)),
+                            (name("pays_fee"), ToValue::to_value(& self.pays_fee))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Pays {
@@ -174,11 +318,32 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Pays {
                 const TYPE_HASH: u128 = 0x8a7aded4a7c8828c4c26611bbe4d64f5;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Pays {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Yes => Value::Str(name("Yes")),
+                        Self::No => Value::Str(name("No")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PerDispatchClass<T> {
                 pub normal: T,
                 pub operational: T,
                 pub mandatory: T,
+            }
+            #[cfg(feature = "values")]
+            impl<T: ToValue> ToValue for PerDispatchClass<T> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("normal"), ToValue::to_value(& self.normal)),
+                            (name("operational"), ToValue::to_value(& self.operational)),
+                            (name("mandatory"), ToValue::to_value(& self.mandatory))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct RuntimeDbWeight {
@@ -188,6 +353,17 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for RuntimeDbWeight {
                 const TYPE_HASH: u128 = 0xda07f5ac2c50b8aad1408b364f7852eb;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for RuntimeDbWeight {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("read"), ToValue::to_value(& self.read)),
+                            (name("write"), ToValue::to_value(& self.write))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeightToFeeCoefficient<Balance> {
                 pub coeff_integer: Balance,
@@ -195,10 +371,25 @@ pub mod runtime_types {
                 pub negative: bool,
                 pub degree: u8,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for WeightToFeeCoefficient<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("coeff_integer"), ToValue::to_value(& self
+                            .coeff_integer)), (name("coeff_frac"), ToValue::to_value(&
+                            self.coeff_frac)), (name("negative"), ToValue::to_value(&
+                            self.negative)), (name("degree"), ToValue::to_value(& self
+                            .degree))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod frame_system {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct AccountInfo<Index, AccountData> {
             pub nonce: Index,
@@ -207,11 +398,38 @@ pub mod runtime_types {
             pub sufficients: Index,
             pub data: AccountData,
         }
+        #[cfg(feature = "values")]
+        impl<Index: ToValue, AccountData: ToValue> ToValue
+        for AccountInfo<Index, AccountData> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("nonce"), ToValue::to_value(& self.nonce)),
+                        (name("consumers"), ToValue::to_value(& self.consumers)),
+                        (name("providers"), ToValue::to_value(& self.providers)),
+                        (name("sufficients"), ToValue::to_value(& self.sufficients)),
+                        (name("data"), ToValue::to_value(& self.data))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EventRecord<E, T> {
             pub phase: super::super::runtime_types::frame_system::Phase,
             pub event: E,
             pub topics: Vec<T>,
+        }
+        #[cfg(feature = "values")]
+        impl<E: ToValue, T: ToValue> ToValue for EventRecord<E, T> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("phase"), ToValue::to_value(& self.phase)), (name("event"),
+                        ToValue::to_value(& self.event)), (name("topics"),
+                        ToValue::to_value(& self.topics))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct LastRuntimeUpgradeInfo {
@@ -221,6 +439,17 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for LastRuntimeUpgradeInfo {
             const TYPE_HASH: u128 = 0xf5c40d6559c675d395a36ffa7dddfa45;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for LastRuntimeUpgradeInfo {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("spec_version"), ToValue::to_value(& self.spec_version)),
+                        (name("spec_name"), ToValue::to_value(& self.spec_name))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase {
@@ -234,17 +463,39 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Phase {
             const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Phase {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::ApplyExtrinsic(ref f0) => {
+                        Value::Dict(
+                            vec![(name("ApplyExtrinsic"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Finalization => Value::Str(name("Finalization")),
+                    Self::Initialization => Value::Str(name("Initialization")),
+                }
+            }
+        }
         pub mod extensions {
             pub mod check_genesis {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckGenesis;
                 impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
                     const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckGenesis {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_mortality {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
@@ -252,50 +503,92 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for CheckMortality {
                     const TYPE_HASH: u128 = 0xc5ad8b8778b97b20e45f54923375cd8e;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckMortality {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
             pub mod check_non_zero_sender {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonZeroSender;
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
                     const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckNonZeroSender {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_nonce {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonce(#[codec(compact)] pub u32);
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
                     const TYPE_HASH: u128 = 0x13c22df9f6cbc059fece62142c8596dc;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckNonce {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
             pub mod check_spec_version {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckSpecVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
                     const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckSpecVersion {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_tx_version {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckTxVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
                     const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckTxVersion {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_weight {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckWeight;
                 impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
                     const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckWeight {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
         }
         pub mod limits {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockLength {
                 pub max: super::super::super::runtime_types::frame_support::weights::PerDispatchClass<
@@ -304,6 +597,12 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for BlockLength {
                 const TYPE_HASH: u128 = 0x2486f7541d02dd2b9b716b0520476e2d;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for BlockLength {
+                fn to_value(&self) -> Value {
+                    Value::Dict(vec![(name("max"), ToValue::to_value(& self.max))])
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockWeights {
@@ -316,6 +615,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for BlockWeights {
                 const TYPE_HASH: u128 = 0x73433795ae978dc77f8cc283c9bf2eab;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for BlockWeights {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("base_block"), ToValue::to_value(& self.base_block)),
+                            (name("max_block"), ToValue::to_value(& self.max_block)),
+                            (name("per_class"), ToValue::to_value(& self.per_class))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeightsPerClass {
                 pub base_extrinsic: u64,
@@ -326,9 +637,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for WeightsPerClass {
                 const TYPE_HASH: u128 = 0x2b53672bd845407304149d56b335812f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for WeightsPerClass {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("base_extrinsic"), ToValue::to_value(& self
+                            .base_extrinsic)), (name("max_extrinsic"),
+                            ToValue::to_value(& self.max_extrinsic)), (name("max_total"),
+                            ToValue::to_value(& self.max_total)), (name("reserved"),
+                            ToValue::to_value(& self.reserved))
+                        ],
+                    )
+                }
+            }
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -355,6 +681,86 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x3c1d65143250e07e5eb3cb6a68858120;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::fill_block { ratio: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("fill_block"), Value::Dict(vec![(name("ratio"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::remark { remark: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remark"), Value::Dict(vec![(name("remark"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_heap_pages { pages: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_heap_pages"), Value::Dict(vec![(name("pages"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_code { code: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_code"), Value::Dict(vec![(name("code"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_code_without_checks { code: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_code_without_checks"),
+                                    Value::Dict(vec![(name("code"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_storage { items: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_storage"), Value::Dict(vec![(name("items"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::kill_storage { keys: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill_storage"), Value::Dict(vec![(name("keys"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::kill_prefix { prefix: ref f0, subkeys: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill_prefix"), Value::Dict(vec![(name("prefix"),
+                                    ToValue::to_value(f0)), (name("subkeys"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remark_with_event { remark: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remark_with_event"),
+                                    Value::Dict(vec![(name("remark"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -372,6 +778,25 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xe1c18e9b519a89d94da3e4570eff5c4c;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidSpecName => Value::Str(name("InvalidSpecName")),
+                        Self::SpecVersionNeedsToIncrease => {
+                            Value::Str(name("SpecVersionNeedsToIncrease"))
+                        }
+                        Self::FailedToExtractRuntimeVersion => {
+                            Value::Str(name("FailedToExtractRuntimeVersion"))
+                        }
+                        Self::NonDefaultComposite => {
+                            Value::Str(name("NonDefaultComposite"))
+                        }
+                        Self::NonZeroRefCount => Value::Str(name("NonZeroRefCount")),
+                        Self::CallFiltered => Value::Str(name("CallFiltered")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -399,10 +824,66 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x789bd9a24e4d843d68e8969eead07150;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::ExtrinsicSuccess { dispatch_info: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ExtrinsicSuccess"),
+                                    Value::Dict(vec![(name("dispatch_info"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::ExtrinsicFailed {
+                            dispatch_error: ref f0,
+                            dispatch_info: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ExtrinsicFailed"),
+                                    Value::Dict(vec![(name("dispatch_error"),
+                                    ToValue::to_value(f0)), (name("dispatch_info"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::CodeUpdated => Value::Str(name("CodeUpdated")),
+                        Self::NewAccount { account: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewAccount"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::KilledAccount { account: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("KilledAccount"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Remarked { sender: ref f0, hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Remarked"), Value::Dict(vec![(name("sender"),
+                                    ToValue::to_value(f0)), (name("hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_authorship {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum UncleEntryItem<BlockNumber, Hash, Author> {
             #[codec(index = 0u8)]
@@ -410,8 +891,30 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Uncle(Hash, Option<Author>),
         }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue, Hash: ToValue, Author: ToValue> ToValue
+        for UncleEntryItem<BlockNumber, Hash, Author> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::InclusionHeight(ref f0) => {
+                        Value::Dict(
+                            vec![(name("InclusionHeight"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Uncle(ref f0, ref f1) => {
+                        Value::Dict(
+                            vec![
+                                (name("Uncle"), Value::Tuple(vec![ToValue::to_value(f0),
+                                ToValue::to_value(f1)]))
+                            ],
+                        )
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -425,6 +928,21 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xb8bef8f64ffa466b56dbe5c99deb7eec;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set_uncles { new_uncles: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_uncles"), Value::Dict(vec![(name("new_uncles"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -446,11 +964,30 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x40a6dbbaed0effd9e96bb10e6f0df7ad;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidUncleParent => {
+                            Value::Str(name("InvalidUncleParent"))
+                        }
+                        Self::UnclesAlreadySet => Value::Str(name("UnclesAlreadySet")),
+                        Self::TooManyUncles => Value::Str(name("TooManyUncles")),
+                        Self::GenesisUncle => Value::Str(name("GenesisUncle")),
+                        Self::TooHighUncle => Value::Str(name("TooHighUncle")),
+                        Self::UncleAlreadyIncluded => {
+                            Value::Str(name("UncleAlreadyIncluded"))
+                        }
+                        Self::OldUncle => Value::Str(name("OldUncle")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_babe {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -481,6 +1018,47 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x0c7d14c9171b6eb34eebaf74e50097e9;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::report_equivocation {
+                            equivocation_proof: ref f0,
+                            key_owner_proof: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_equivocation"),
+                                    Value::Dict(vec![(name("equivocation_proof"),
+                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::report_equivocation_unsigned {
+                            equivocation_proof: ref f0,
+                            key_owner_proof: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_equivocation_unsigned"),
+                                    Value::Dict(vec![(name("equivocation_proof"),
+                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::plan_config_change { config: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("plan_config_change"),
+                                    Value::Dict(vec![(name("config"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -493,11 +1071,28 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x2967dbdfc44aaa1f2ab92f46817a9836;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidEquivocationProof => {
+                            Value::Str(name("InvalidEquivocationProof"))
+                        }
+                        Self::InvalidKeyOwnershipProof => {
+                            Value::Str(name("InvalidKeyOwnershipProof"))
+                        }
+                        Self::DuplicateOffenceReport => {
+                            Value::Str(name("DuplicateOffenceReport"))
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_bags_list {
         pub mod list {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Bag {
                 pub head: Option<::ferroscale_runtime_types::AccountId32>,
@@ -505,6 +1100,17 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Bag {
                 const TYPE_HASH: u128 = 0x3162ac34ddfd75f4b67d1911234a1184;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Bag {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("head"), ToValue::to_value(& self.head)),
+                            (name("tail"), ToValue::to_value(& self.tail))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Node {
@@ -516,9 +1122,23 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Node {
                 const TYPE_HASH: u128 = 0x3fb9a81611bea7c6921ac40aa223c124;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Node {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("id"), ToValue::to_value(& self.id)), (name("prev"),
+                            ToValue::to_value(& self.prev)), (name("next"),
+                            ToValue::to_value(& self.next)), (name("bag_upper"),
+                            ToValue::to_value(& self.bag_upper))
+                        ],
+                    )
+                }
+            }
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -528,6 +1148,29 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xd39d3c6d196f64b7d80b392e94312d7e;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::rebag { dislocated: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("rebag"), Value::Dict(vec![(name("dislocated"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::put_in_front_of { lighter: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("put_in_front_of"), Value::Dict(vec![(name("lighter"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -541,6 +1184,16 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x708f34a488129e6a232efddc79f9795c;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NotInSameBag => Value::Str(name("NotInSameBag")),
+                        Self::IdNotFound => Value::Str(name("IdNotFound")),
+                        Self::NotHeavier => Value::Str(name("NotHeavier")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -553,10 +1206,28 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x65f475b1066438c5b513b2e35bb9f8d8;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Rebagged { who: ref f0, from: ref f1, to: ref f2 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Rebagged"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("from"),
+                                    ToValue::to_value(f1)), (name("to"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_balances {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct AccountData<Balance> {
             pub free: Balance,
@@ -564,11 +1235,36 @@ pub mod runtime_types {
             pub misc_frozen: Balance,
             pub fee_frozen: Balance,
         }
+        #[cfg(feature = "values")]
+        impl<Balance: ToValue> ToValue for AccountData<Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("free"), ToValue::to_value(& self.free)),
+                        (name("reserved"), ToValue::to_value(& self.reserved)),
+                        (name("misc_frozen"), ToValue::to_value(& self.misc_frozen)),
+                        (name("fee_frozen"), ToValue::to_value(& self.fee_frozen))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BalanceLock<Balance> {
             pub id: [u8; 8usize],
             pub amount: Balance,
             pub reasons: super::super::runtime_types::pallet_balances::Reasons,
+        }
+        #[cfg(feature = "values")]
+        impl<Balance: ToValue> ToValue for BalanceLock<Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("id"), ToValue::to_value(& self.id)), (name("amount"),
+                        ToValue::to_value(& self.amount)), (name("reasons"),
+                        ToValue::to_value(& self.reasons))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Reasons {
@@ -582,6 +1278,16 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Reasons {
             const TYPE_HASH: u128 = 0x8acd738a21776ab22f6cf626d3029101;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Reasons {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Fee => Value::Str(name("Fee")),
+                    Self::Misc => Value::Str(name("Misc")),
+                    Self::All => Value::Str(name("All")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
             #[codec(index = 0u8)]
@@ -592,13 +1298,35 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Releases {
             const TYPE_HASH: u128 = 0xfe19c83663a86ba1b9b3ee155c2ae7ff;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Releases {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V1_0_0 => Value::Str(name("V1_0_0")),
+                    Self::V2_0_0 => Value::Str(name("V2_0_0")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ReserveData<ReserveIdentifier, Balance> {
             pub id: ReserveIdentifier,
             pub amount: Balance,
         }
+        #[cfg(feature = "values")]
+        impl<ReserveIdentifier: ToValue, Balance: ToValue> ToValue
+        for ReserveData<ReserveIdentifier, Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("id"), ToValue::to_value(& self.id)), (name("amount"),
+                        ToValue::to_value(& self.amount))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -663,6 +1391,77 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x90e62b0e8f56897c98286039f7764eb0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::transfer { dest: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer"), Value::Dict(vec![(name("dest"),
+                                    ToValue::to_value(f0)), (name("value"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_balance {
+                            who: ref f0,
+                            new_free: ref f1,
+                            new_reserved: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_balance"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("new_free"),
+                                    ToValue::to_value(f1)), (name("new_reserved"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::force_transfer {
+                            source: ref f0,
+                            dest: ref f1,
+                            value: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_transfer"), Value::Dict(vec![(name("source"),
+                                    ToValue::to_value(f0)), (name("dest"),
+                                    ToValue::to_value(f1)), (name("value"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::transfer_keep_alive { dest: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer_keep_alive"),
+                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
+                                    (name("value"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::transfer_all { dest: ref f0, keep_alive: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer_all"), Value::Dict(vec![(name("dest"),
+                                    ToValue::to_value(f0)), (name("keep_alive"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_unreserve { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_unreserve"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -684,6 +1483,29 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xd32506e379218a5168070ef7c13b84e0;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::VestingBalance => Value::Str(name("VestingBalance")),
+                        Self::LiquidityRestrictions => {
+                            Value::Str(name("LiquidityRestrictions"))
+                        }
+                        Self::InsufficientBalance => {
+                            Value::Str(name("InsufficientBalance"))
+                        }
+                        Self::ExistentialDeposit => {
+                            Value::Str(name("ExistentialDeposit"))
+                        }
+                        Self::KeepAlive => Value::Str(name("KeepAlive")),
+                        Self::ExistingVestingSchedule => {
+                            Value::Str(name("ExistingVestingSchedule"))
+                        }
+                        Self::DeadAccount => Value::Str(name("DeadAccount")),
+                        Self::TooManyReserves => Value::Str(name("TooManyReserves")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -733,10 +1555,119 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x04d9222e90ba81eb7174181997cdf4a4;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Endowed { account: ref f0, free_balance: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Endowed"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("free_balance"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::DustLost { account: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DustLost"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Transfer { from: ref f0, to: ref f1, amount: ref f2 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Transfer"), Value::Dict(vec![(name("from"),
+                                    ToValue::to_value(f0)), (name("to"), ToValue::to_value(f1)),
+                                    (name("amount"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::BalanceSet {
+                            who: ref f0,
+                            free: ref f1,
+                            reserved: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BalanceSet"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("free"),
+                                    ToValue::to_value(f1)), (name("reserved"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Reserved { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Reserved"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Unreserved { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Unreserved"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::ReserveRepatriated {
+                            from: ref f0,
+                            to: ref f1,
+                            amount: ref f2,
+                            destination_status: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ReserveRepatriated"), Value::Dict(vec![(name("from"),
+                                    ToValue::to_value(f0)), (name("to"), ToValue::to_value(f1)),
+                                    (name("amount"), ToValue::to_value(f2)),
+                                    (name("destination_status"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Deposit { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Deposit"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Withdraw { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Withdraw"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Slashed { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Slashed"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_bounties {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Bounty<AccountId, Balance, BlockNumber> {
             pub proposer: AccountId,
@@ -748,6 +1679,22 @@ pub mod runtime_types {
                 AccountId,
                 BlockNumber,
             >,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue, BlockNumber: ToValue> ToValue
+        for Bounty<AccountId, Balance, BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("proposer"), ToValue::to_value(& self.proposer)),
+                        (name("value"), ToValue::to_value(& self.value)), (name("fee"),
+                        ToValue::to_value(& self.fee)), (name("curator_deposit"),
+                        ToValue::to_value(& self.curator_deposit)), (name("bond"),
+                        ToValue::to_value(& self.bond)), (name("status"),
+                        ToValue::to_value(& self.status))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum BountyStatus<AccountId, BlockNumber> {
@@ -768,8 +1715,51 @@ pub mod runtime_types {
                 unlock_at: BlockNumber,
             },
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, BlockNumber: ToValue> ToValue
+        for BountyStatus<AccountId, BlockNumber> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Proposed => Value::Str(name("Proposed")),
+                    Self::Approved => Value::Str(name("Approved")),
+                    Self::Funded => Value::Str(name("Funded")),
+                    Self::CuratorProposed { curator: ref f0 } => {
+                        Value::Dict(
+                            vec![
+                                (name("CuratorProposed"), Value::Dict(vec![(name("curator"),
+                                ToValue::to_value(f0))]))
+                            ],
+                        )
+                    }
+                    Self::Active { curator: ref f0, update_due: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("Active"), Value::Dict(vec![(name("curator"),
+                                ToValue::to_value(f0)), (name("update_due"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                    Self::PendingPayout {
+                        curator: ref f0,
+                        beneficiary: ref f1,
+                        unlock_at: ref f2,
+                    } => {
+                        Value::Dict(
+                            vec![
+                                (name("PendingPayout"), Value::Dict(vec![(name("curator"),
+                                ToValue::to_value(f0)), (name("beneficiary"),
+                                ToValue::to_value(f1)), (name("unlock_at"),
+                                ToValue::to_value(f2))]))
+                            ],
+                        )
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -814,6 +1804,100 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x4c8498f42cdb309235e90368f99691e9;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::propose_bounty { value: ref f0, description: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("propose_bounty"), Value::Dict(vec![(name("value"),
+                                    ToValue::to_value(f0)), (name("description"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::approve_bounty { bounty_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("approve_bounty"),
+                                    Value::Dict(vec![(name("bounty_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::propose_curator {
+                            bounty_id: ref f0,
+                            curator: ref f1,
+                            fee: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("propose_curator"),
+                                    Value::Dict(vec![(name("bounty_id"), ToValue::to_value(f0)),
+                                    (name("curator"), ToValue::to_value(f1)), (name("fee"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::unassign_curator { bounty_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unassign_curator"),
+                                    Value::Dict(vec![(name("bounty_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::accept_curator { bounty_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("accept_curator"),
+                                    Value::Dict(vec![(name("bounty_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::award_bounty { bounty_id: ref f0, beneficiary: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("award_bounty"), Value::Dict(vec![(name("bounty_id"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::claim_bounty { bounty_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("claim_bounty"), Value::Dict(vec![(name("bounty_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::close_bounty { bounty_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("close_bounty"), Value::Dict(vec![(name("bounty_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::extend_bounty_expiry {
+                            bounty_id: ref f0,
+                            remark: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("extend_bounty_expiry"),
+                                    Value::Dict(vec![(name("bounty_id"), ToValue::to_value(f0)),
+                                    (name("remark"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -842,6 +1926,28 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x908d62b56d51268096d1a6f2475e28e4;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InsufficientProposersBalance => {
+                            Value::Str(name("InsufficientProposersBalance"))
+                        }
+                        Self::InvalidIndex => Value::Str(name("InvalidIndex")),
+                        Self::ReasonTooBig => Value::Str(name("ReasonTooBig")),
+                        Self::UnexpectedStatus => Value::Str(name("UnexpectedStatus")),
+                        Self::RequireCurator => Value::Str(name("RequireCurator")),
+                        Self::InvalidValue => Value::Str(name("InvalidValue")),
+                        Self::InvalidFee => Value::Str(name("InvalidFee")),
+                        Self::PendingPayout => Value::Str(name("PendingPayout")),
+                        Self::Premature => Value::Str(name("Premature")),
+                        Self::HasActiveChildBounty => {
+                            Value::Str(name("HasActiveChildBounty"))
+                        }
+                        Self::TooManyQueued => Value::Str(name("TooManyQueued")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -869,10 +1975,82 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xba15fd1a01304764afe6179458070c5f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::BountyProposed { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyProposed"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::BountyRejected { index: ref f0, bond: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyRejected"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("bond"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::BountyBecameActive { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyBecameActive"),
+                                    Value::Dict(vec![(name("index"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::BountyAwarded { index: ref f0, beneficiary: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyAwarded"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::BountyClaimed {
+                            index: ref f0,
+                            payout: ref f1,
+                            beneficiary: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyClaimed"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("payout"),
+                                    ToValue::to_value(f1)), (name("beneficiary"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::BountyCanceled { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyCanceled"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::BountyExtended { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BountyExtended"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_collective {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RawOrigin<AccountId> {
             #[codec(index = 0u8)]
@@ -882,6 +2060,25 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             _Phantom,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue> ToValue for RawOrigin<AccountId> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Members(ref f0, ref f1) => {
+                        Value::Dict(
+                            vec![
+                                (name("Members"), Value::Tuple(vec![ToValue::to_value(f0),
+                                ToValue::to_value(f1)]))
+                            ],
+                        )
+                    }
+                    Self::Member(ref f0) => {
+                        Value::Dict(vec![(name("Member"), ToValue::to_value(f0))])
+                    }
+                    Self::_Phantom => Value::Str(name("_Phantom")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Votes<AccountId, BlockNumber> {
             pub index: BlockNumber,
@@ -890,8 +2087,24 @@ pub mod runtime_types {
             pub nays: Vec<AccountId>,
             pub end: BlockNumber,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, BlockNumber: ToValue> ToValue
+        for Votes<AccountId, BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("index"), ToValue::to_value(& self.index)),
+                        (name("threshold"), ToValue::to_value(& self.threshold)),
+                        (name("ayes"), ToValue::to_value(& self.ayes)), (name("nays"),
+                        ToValue::to_value(& self.nays)), (name("end"),
+                        ToValue::to_value(& self.end))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -938,6 +2151,89 @@ pub mod runtime_types {
                 #[codec(index = 5u8)]
                 disapprove_proposal { proposal_hash: ::ferroscale_runtime_types::H256 },
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set_members {
+                            new_members: ref f0,
+                            prime: ref f1,
+                            old_count: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_members"), Value::Dict(vec![(name("new_members"),
+                                    ToValue::to_value(f0)), (name("prime"),
+                                    ToValue::to_value(f1)), (name("old_count"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::execute { proposal: ref f0, length_bound: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("execute"), Value::Dict(vec![(name("proposal"),
+                                    ToValue::to_value(f0)), (name("length_bound"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::propose {
+                            threshold: ref f0,
+                            proposal: ref f1,
+                            length_bound: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("propose"), Value::Dict(vec![(name("threshold"),
+                                    ToValue::to_value(f0)), (name("proposal"),
+                                    ToValue::to_value(f1)), (name("length_bound"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::vote {
+                            proposal: ref f0,
+                            index: ref f1,
+                            approve: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("vote"), Value::Dict(vec![(name("proposal"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1)), (name("approve"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::close {
+                            proposal_hash: ref f0,
+                            index: ref f1,
+                            proposal_weight_bound: ref f2,
+                            length_bound: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("close"), Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1)), (name("proposal_weight_bound"),
+                                    ToValue::to_value(f2)), (name("length_bound"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::disapprove_proposal { proposal_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("disapprove_proposal"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -963,6 +2259,29 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x1a289db029fb19d7d6de4fdfb39231d1;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NotMember => Value::Str(name("NotMember")),
+                        Self::DuplicateProposal => Value::Str(name("DuplicateProposal")),
+                        Self::ProposalMissing => Value::Str(name("ProposalMissing")),
+                        Self::WrongIndex => Value::Str(name("WrongIndex")),
+                        Self::DuplicateVote => Value::Str(name("DuplicateVote")),
+                        Self::AlreadyInitialized => {
+                            Value::Str(name("AlreadyInitialized"))
+                        }
+                        Self::TooEarly => Value::Str(name("TooEarly")),
+                        Self::TooManyProposals => Value::Str(name("TooManyProposals")),
+                        Self::WrongProposalWeight => {
+                            Value::Str(name("WrongProposalWeight"))
+                        }
+                        Self::WrongProposalLength => {
+                            Value::Str(name("WrongProposalLength"))
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1011,10 +2330,105 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xbe279af57e42d90a1ffca8532693f852;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Proposed {
+                            account: ref f0,
+                            proposal_index: ref f1,
+                            proposal_hash: ref f2,
+                            threshold: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Proposed"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("proposal_index"),
+                                    ToValue::to_value(f1)), (name("proposal_hash"),
+                                    ToValue::to_value(f2)), (name("threshold"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Voted {
+                            account: ref f0,
+                            proposal_hash: ref f1,
+                            voted: ref f2,
+                            yes: ref f3,
+                            no: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Voted"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("proposal_hash"),
+                                    ToValue::to_value(f1)), (name("voted"),
+                                    ToValue::to_value(f2)), (name("yes"),
+                                    ToValue::to_value(f3)), (name("no"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::Approved { proposal_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Approved"), Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Disapproved { proposal_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Disapproved"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Executed { proposal_hash: ref f0, result: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Executed"), Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("result"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::MemberExecuted {
+                            proposal_hash: ref f0,
+                            result: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MemberExecuted"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("result"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Closed {
+                            proposal_hash: ref f0,
+                            yes: ref f1,
+                            no: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Closed"), Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("yes"),
+                                    ToValue::to_value(f1)), (name("no"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_democracy {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum PreimageStatus<AccountId, Balance, BlockNumber> {
             #[codec(index = 0u8)]
@@ -1028,6 +2442,35 @@ pub mod runtime_types {
                 expiry: Option<BlockNumber>,
             },
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue, BlockNumber: ToValue> ToValue
+        for PreimageStatus<AccountId, Balance, BlockNumber> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Missing(ref f0) => {
+                        Value::Dict(vec![(name("Missing"), ToValue::to_value(f0))])
+                    }
+                    Self::Available {
+                        data: ref f0,
+                        provider: ref f1,
+                        deposit: ref f2,
+                        since: ref f3,
+                        expiry: ref f4,
+                    } => {
+                        Value::Dict(
+                            vec![
+                                (name("Available"), Value::Dict(vec![(name("data"),
+                                ToValue::to_value(f0)), (name("provider"),
+                                ToValue::to_value(f1)), (name("deposit"),
+                                ToValue::to_value(f2)), (name("since"),
+                                ToValue::to_value(f3)), (name("expiry"),
+                                ToValue::to_value(f4))]))
+                            ],
+                        )
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
             #[codec(index = 0u8)]
@@ -1036,8 +2479,17 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Releases {
             const TYPE_HASH: u128 = 0x53115dadb449eb98799d35f6aa59048e;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Releases {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V1 => Value::Str(name("V1")),
+                }
+            }
+        }
         pub mod conviction {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Conviction {
                 #[codec(index = 0u8)]
@@ -1058,9 +2510,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Conviction {
                 const TYPE_HASH: u128 = 0xd1ac7a6538209c5322b7eec2df649905;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Conviction {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::None => Value::Str(name("None")),
+                        Self::Locked1x => Value::Str(name("Locked1x")),
+                        Self::Locked2x => Value::Str(name("Locked2x")),
+                        Self::Locked3x => Value::Str(name("Locked3x")),
+                        Self::Locked4x => Value::Str(name("Locked4x")),
+                        Self::Locked5x => Value::Str(name("Locked5x")),
+                        Self::Locked6x => Value::Str(name("Locked6x")),
+                    }
+                }
+            }
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1157,6 +2624,245 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x2710a7dd1f9c292d28a51f276115b6a4;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::propose { proposal_hash: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("propose"), Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("value"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::second {
+                            proposal: ref f0,
+                            seconds_upper_bound: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("second"), Value::Dict(vec![(name("proposal"),
+                                    ToValue::to_value(f0)), (name("seconds_upper_bound"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::vote { ref_index: ref f0, vote: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("vote"), Value::Dict(vec![(name("ref_index"),
+                                    ToValue::to_value(f0)), (name("vote"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::emergency_cancel { ref_index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("emergency_cancel"),
+                                    Value::Dict(vec![(name("ref_index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::external_propose { proposal_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("external_propose"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::external_propose_majority { proposal_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("external_propose_majority"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::external_propose_default { proposal_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("external_propose_default"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::fast_track {
+                            proposal_hash: ref f0,
+                            voting_period: ref f1,
+                            delay: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("fast_track"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("voting_period"),
+                                    ToValue::to_value(f1)), (name("delay"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::veto_external { proposal_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("veto_external"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_referendum { ref_index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_referendum"),
+                                    Value::Dict(vec![(name("ref_index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_queued { which: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_queued"), Value::Dict(vec![(name("which"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::delegate {
+                            to: ref f0,
+                            conviction: ref f1,
+                            balance: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("delegate"), Value::Dict(vec![(name("to"),
+                                    ToValue::to_value(f0)), (name("conviction"),
+                                    ToValue::to_value(f1)), (name("balance"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::undelegate => Value::Str(name("undelegate")),
+                        Self::clear_public_proposals => {
+                            Value::Str(name("clear_public_proposals"))
+                        }
+                        Self::note_preimage { encoded_proposal: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("note_preimage"),
+                                    Value::Dict(vec![(name("encoded_proposal"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::note_preimage_operational { encoded_proposal: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("note_preimage_operational"),
+                                    Value::Dict(vec![(name("encoded_proposal"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::note_imminent_preimage { encoded_proposal: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("note_imminent_preimage"),
+                                    Value::Dict(vec![(name("encoded_proposal"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::note_imminent_preimage_operational {
+                            encoded_proposal: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("note_imminent_preimage_operational"),
+                                    Value::Dict(vec![(name("encoded_proposal"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::reap_preimage {
+                            proposal_hash: ref f0,
+                            proposal_len_upper_bound: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reap_preimage"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("proposal_len_upper_bound"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::unlock { target: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unlock"), Value::Dict(vec![(name("target"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::remove_vote { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_vote"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::remove_other_vote { target: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_other_vote"),
+                                    Value::Dict(vec![(name("target"), ToValue::to_value(f0)),
+                                    (name("index"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::enact_proposal { proposal_hash: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("enact_proposal"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::blacklist {
+                            proposal_hash: ref f0,
+                            maybe_ref_index: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("blacklist"), Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("maybe_ref_index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_proposal { prop_index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_proposal"),
+                                    Value::Dict(vec![(name("prop_index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1218,6 +2924,43 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x3831a511a894fa411c9a8b6079907bcb;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::ValueLow => Value::Str(name("ValueLow")),
+                        Self::ProposalMissing => Value::Str(name("ProposalMissing")),
+                        Self::AlreadyCanceled => Value::Str(name("AlreadyCanceled")),
+                        Self::DuplicateProposal => Value::Str(name("DuplicateProposal")),
+                        Self::ProposalBlacklisted => {
+                            Value::Str(name("ProposalBlacklisted"))
+                        }
+                        Self::NotSimpleMajority => Value::Str(name("NotSimpleMajority")),
+                        Self::InvalidHash => Value::Str(name("InvalidHash")),
+                        Self::NoProposal => Value::Str(name("NoProposal")),
+                        Self::AlreadyVetoed => Value::Str(name("AlreadyVetoed")),
+                        Self::DuplicatePreimage => Value::Str(name("DuplicatePreimage")),
+                        Self::NotImminent => Value::Str(name("NotImminent")),
+                        Self::TooEarly => Value::Str(name("TooEarly")),
+                        Self::Imminent => Value::Str(name("Imminent")),
+                        Self::PreimageMissing => Value::Str(name("PreimageMissing")),
+                        Self::ReferendumInvalid => Value::Str(name("ReferendumInvalid")),
+                        Self::PreimageInvalid => Value::Str(name("PreimageInvalid")),
+                        Self::NoneWaiting => Value::Str(name("NoneWaiting")),
+                        Self::NotVoter => Value::Str(name("NotVoter")),
+                        Self::NoPermission => Value::Str(name("NoPermission")),
+                        Self::AlreadyDelegating => Value::Str(name("AlreadyDelegating")),
+                        Self::InsufficientFunds => Value::Str(name("InsufficientFunds")),
+                        Self::NotDelegating => Value::Str(name("NotDelegating")),
+                        Self::VotesExist => Value::Str(name("VotesExist")),
+                        Self::InstantNotAllowed => Value::Str(name("InstantNotAllowed")),
+                        Self::Nonsense => Value::Str(name("Nonsense")),
+                        Self::WrongUpperBound => Value::Str(name("WrongUpperBound")),
+                        Self::MaxVotesReached => Value::Str(name("MaxVotesReached")),
+                        Self::TooManyProposals => Value::Str(name("TooManyProposals")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1311,13 +3054,234 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x4c4fdf4b325b459981eaeac3bd92298d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Proposed { proposal_index: ref f0, deposit: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Proposed"), Value::Dict(vec![(name("proposal_index"),
+                                    ToValue::to_value(f0)), (name("deposit"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Tabled {
+                            proposal_index: ref f0,
+                            deposit: ref f1,
+                            depositors: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Tabled"), Value::Dict(vec![(name("proposal_index"),
+                                    ToValue::to_value(f0)), (name("deposit"),
+                                    ToValue::to_value(f1)), (name("depositors"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ExternalTabled => Value::Str(name("ExternalTabled")),
+                        Self::Started { ref_index: ref f0, threshold: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Started"), Value::Dict(vec![(name("ref_index"),
+                                    ToValue::to_value(f0)), (name("threshold"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Passed { ref_index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Passed"), Value::Dict(vec![(name("ref_index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::NotPassed { ref_index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NotPassed"), Value::Dict(vec![(name("ref_index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Cancelled { ref_index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Cancelled"), Value::Dict(vec![(name("ref_index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Executed { ref_index: ref f0, result: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Executed"), Value::Dict(vec![(name("ref_index"),
+                                    ToValue::to_value(f0)), (name("result"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Delegated { who: ref f0, target: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Delegated"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("target"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Undelegated { account: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Undelegated"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Vetoed {
+                            who: ref f0,
+                            proposal_hash: ref f1,
+                            until: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Vetoed"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("proposal_hash"),
+                                    ToValue::to_value(f1)), (name("until"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::PreimageNoted {
+                            proposal_hash: ref f0,
+                            who: ref f1,
+                            deposit: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PreimageNoted"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("who"),
+                                    ToValue::to_value(f1)), (name("deposit"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::PreimageUsed {
+                            proposal_hash: ref f0,
+                            provider: ref f1,
+                            deposit: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PreimageUsed"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("provider"),
+                                    ToValue::to_value(f1)), (name("deposit"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::PreimageInvalid {
+                            proposal_hash: ref f0,
+                            ref_index: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PreimageInvalid"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("ref_index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::PreimageMissing {
+                            proposal_hash: ref f0,
+                            ref_index: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PreimageMissing"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("ref_index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::PreimageReaped {
+                            proposal_hash: ref f0,
+                            provider: ref f1,
+                            deposit: ref f2,
+                            reaper: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PreimageReaped"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("provider"),
+                                    ToValue::to_value(f1)), (name("deposit"),
+                                    ToValue::to_value(f2)), (name("reaper"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Blacklisted { proposal_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Blacklisted"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Voted {
+                            voter: ref f0,
+                            ref_index: ref f1,
+                            vote: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Voted"), Value::Dict(vec![(name("voter"),
+                                    ToValue::to_value(f0)), (name("ref_index"),
+                                    ToValue::to_value(f1)), (name("vote"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Seconded { seconder: ref f0, prop_index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Seconded"), Value::Dict(vec![(name("seconder"),
+                                    ToValue::to_value(f0)), (name("prop_index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Delegations<Balance> {
                 pub votes: Balance,
                 pub capital: Balance,
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for Delegations<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("votes"), ToValue::to_value(& self.votes)),
+                            (name("capital"), ToValue::to_value(& self.capital))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ReferendumInfo<BlockNumber, Hash, Balance> {
@@ -1332,6 +3296,26 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Finished { approved: bool, end: BlockNumber },
             }
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue, Hash: ToValue, Balance: ToValue> ToValue
+            for ReferendumInfo<BlockNumber, Hash, Balance> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Ongoing(ref f0) => {
+                            Value::Dict(vec![(name("Ongoing"), ToValue::to_value(f0))])
+                        }
+                        Self::Finished { approved: ref f0, end: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Finished"), Value::Dict(vec![(name("approved"),
+                                    ToValue::to_value(f0)), (name("end"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReferendumStatus<BlockNumber, Hash, Balance> {
                 pub end: BlockNumber,
@@ -1342,15 +3326,43 @@ pub mod runtime_types {
                     Balance,
                 >,
             }
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue, Hash: ToValue, Balance: ToValue> ToValue
+            for ReferendumStatus<BlockNumber, Hash, Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("end"), ToValue::to_value(& self.end)),
+                            (name("proposal_hash"), ToValue::to_value(& self
+                            .proposal_hash)), (name("threshold"), ToValue::to_value(&
+                            self.threshold)), (name("delay"), ToValue::to_value(& self
+                            .delay)), (name("tally"), ToValue::to_value(& self.tally))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Tally<Balance> {
                 pub ayes: Balance,
                 pub nays: Balance,
                 pub turnout: Balance,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for Tally<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("ayes"), ToValue::to_value(& self.ayes)),
+                            (name("nays"), ToValue::to_value(& self.nays)),
+                            (name("turnout"), ToValue::to_value(& self.turnout))
+                        ],
+                    )
+                }
+            }
         }
         pub mod vote {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum AccountVote<Balance> {
                 #[codec(index = 0u8)]
@@ -1361,12 +3373,52 @@ pub mod runtime_types {
                 #[codec(index = 1u8)]
                 Split { aye: Balance, nay: Balance },
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for AccountVote<Balance> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Standard { vote: ref f0, balance: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Standard"), Value::Dict(vec![(name("vote"),
+                                    ToValue::to_value(f0)), (name("balance"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Split { aye: ref f0, nay: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Split"), Value::Dict(vec![(name("aye"),
+                                    ToValue::to_value(f0)), (name("nay"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PriorLock<BlockNumber, Balance>(pub BlockNumber, pub Balance);
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue, Balance: ToValue> ToValue
+            for PriorLock<BlockNumber, Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Tuple(
+                        vec![ToValue::to_value(& self.0), ToValue::to_value(& self.1)],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Vote(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Vote {
                 const TYPE_HASH: u128 = 0x3908242ec16ce0638a88ce05a1d88411;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Vote {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Voting<Balance, AccountId, BlockNumber> {
@@ -1402,9 +3454,50 @@ pub mod runtime_types {
                     >,
                 },
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, AccountId: ToValue, BlockNumber: ToValue> ToValue
+            for Voting<Balance, AccountId, BlockNumber> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Direct {
+                            votes: ref f0,
+                            delegations: ref f1,
+                            prior: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Direct"), Value::Dict(vec![(name("votes"),
+                                    ToValue::to_value(f0)), (name("delegations"),
+                                    ToValue::to_value(f1)), (name("prior"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Delegating {
+                            balance: ref f0,
+                            target: ref f1,
+                            conviction: ref f2,
+                            delegations: ref f3,
+                            prior: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Delegating"), Value::Dict(vec![(name("balance"),
+                                    ToValue::to_value(f0)), (name("target"),
+                                    ToValue::to_value(f1)), (name("conviction"),
+                                    ToValue::to_value(f2)), (name("delegations"),
+                                    ToValue::to_value(f3)), (name("prior"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod vote_threshold {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum VoteThreshold {
                 #[codec(index = 0u8)]
@@ -1417,10 +3510,25 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for VoteThreshold {
                 const TYPE_HASH: u128 = 0xe2c177263eb091750c15ddb86e787754;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for VoteThreshold {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::SuperMajorityApprove => {
+                            Value::Str(name("SuperMajorityApprove"))
+                        }
+                        Self::SuperMajorityAgainst => {
+                            Value::Str(name("SuperMajorityAgainst"))
+                        }
+                        Self::SimpleMajority => Value::Str(name("SimpleMajority")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_election_provider_multi_phase {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ElectionCompute {
             #[codec(index = 0u8)]
@@ -1437,6 +3545,18 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ElectionCompute {
             const TYPE_HASH: u128 = 0xc66efa49aa0dcd247b5503b81fc401a0;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ElectionCompute {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::OnChain => Value::Str(name("OnChain")),
+                    Self::Signed => Value::Str(name("Signed")),
+                    Self::Unsigned => Value::Str(name("Unsigned")),
+                    Self::Fallback => Value::Str(name("Fallback")),
+                    Self::Emergency => Value::Str(name("Emergency")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase<Bn> {
             #[codec(index = 0u8)]
@@ -1448,11 +3568,36 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             Emergency,
         }
+        #[cfg(feature = "values")]
+        impl<Bn: ToValue> ToValue for Phase<Bn> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Off => Value::Str(name("Off")),
+                    Self::Signed => Value::Str(name("Signed")),
+                    Self::Unsigned(ref f0) => {
+                        Value::Dict(vec![(name("Unsigned"), ToValue::to_value(f0))])
+                    }
+                    Self::Emergency => Value::Str(name("Emergency")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RawSolution<S> {
             pub solution: S,
             pub score: super::super::runtime_types::sp_npos_elections::ElectionScore,
             pub round: u32,
+        }
+        #[cfg(feature = "values")]
+        impl<S: ToValue> ToValue for RawSolution<S> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("solution"), ToValue::to_value(& self.solution)),
+                        (name("score"), ToValue::to_value(& self.score)), (name("round"),
+                        ToValue::to_value(& self.round))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ReadySolution<A> {
@@ -1461,6 +3606,18 @@ pub mod runtime_types {
             >,
             pub score: super::super::runtime_types::sp_npos_elections::ElectionScore,
             pub compute: super::super::runtime_types::pallet_election_provider_multi_phase::ElectionCompute,
+        }
+        #[cfg(feature = "values")]
+        impl<A: ToValue> ToValue for ReadySolution<A> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("supports"), ToValue::to_value(& self.supports)),
+                        (name("score"), ToValue::to_value(& self.score)),
+                        (name("compute"), ToValue::to_value(& self.compute))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RoundSnapshot {
@@ -1478,6 +3635,17 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RoundSnapshot {
             const TYPE_HASH: u128 = 0x51f9384ca8019c09c97fa0e7bd05bfd1;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RoundSnapshot {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("voters"), ToValue::to_value(& self.voters)),
+                        (name("targets"), ToValue::to_value(& self.targets))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SolutionOrSnapshotSize {
             #[codec(compact)]
@@ -1488,8 +3656,20 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for SolutionOrSnapshotSize {
             const TYPE_HASH: u128 = 0xd586707e8a71f6053a51159ffe2799a1;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for SolutionOrSnapshotSize {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("voters"), ToValue::to_value(& self.voters)),
+                        (name("targets"), ToValue::to_value(& self.targets))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1531,6 +3711,67 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x890e657c9123ff1247d8b43f3752a4fe;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::submit_unsigned {
+                            raw_solution: ref f0,
+                            witness: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("submit_unsigned"),
+                                    Value::Dict(vec![(name("raw_solution"),
+                                    ToValue::to_value(f0)), (name("witness"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_minimum_untrusted_score {
+                            maybe_next_score: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_minimum_untrusted_score"),
+                                    Value::Dict(vec![(name("maybe_next_score"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_emergency_election_result { supports: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_emergency_election_result"),
+                                    Value::Dict(vec![(name("supports"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::submit { raw_solution: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("submit"), Value::Dict(vec![(name("raw_solution"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::governance_fallback {
+                            maybe_max_voters: ref f0,
+                            maybe_max_targets: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("governance_fallback"),
+                                    Value::Dict(vec![(name("maybe_max_voters"),
+                                    ToValue::to_value(f0)), (name("maybe_max_targets"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1560,6 +3801,41 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xde2a692ebcb81cc58d45d38faf13ccb9;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::PreDispatchEarlySubmission => {
+                            Value::Str(name("PreDispatchEarlySubmission"))
+                        }
+                        Self::PreDispatchWrongWinnerCount => {
+                            Value::Str(name("PreDispatchWrongWinnerCount"))
+                        }
+                        Self::PreDispatchWeakSubmission => {
+                            Value::Str(name("PreDispatchWeakSubmission"))
+                        }
+                        Self::SignedQueueFull => Value::Str(name("SignedQueueFull")),
+                        Self::SignedCannotPayDeposit => {
+                            Value::Str(name("SignedCannotPayDeposit"))
+                        }
+                        Self::SignedInvalidWitness => {
+                            Value::Str(name("SignedInvalidWitness"))
+                        }
+                        Self::SignedTooMuchWeight => {
+                            Value::Str(name("SignedTooMuchWeight"))
+                        }
+                        Self::OcwCallWrongEra => Value::Str(name("OcwCallWrongEra")),
+                        Self::MissingSnapshotMetadata => {
+                            Value::Str(name("MissingSnapshotMetadata"))
+                        }
+                        Self::InvalidSubmissionIndex => {
+                            Value::Str(name("InvalidSubmissionIndex"))
+                        }
+                        Self::CallNotAllowed => Value::Str(name("CallNotAllowed")),
+                        Self::FallbackFailed => Value::Str(name("FallbackFailed")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1592,9 +3868,73 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xae8357faf69d99476cedcb51deb73874;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::SolutionStored {
+                            election_compute: ref f0,
+                            prev_ejected: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SolutionStored"),
+                                    Value::Dict(vec![(name("election_compute"),
+                                    ToValue::to_value(f0)), (name("prev_ejected"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::ElectionFinalized { election_compute: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ElectionFinalized"),
+                                    Value::Dict(vec![(name("election_compute"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Rewarded { account: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Rewarded"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("value"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Slashed { account: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Slashed"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("value"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::SignedPhaseStarted { round: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SignedPhaseStarted"),
+                                    Value::Dict(vec![(name("round"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::UnsignedPhaseStarted { round: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("UnsignedPhaseStarted"),
+                                    Value::Dict(vec![(name("round"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod signed {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SignedSubmission<AccountId, Balance, Solution> {
                 pub who: AccountId,
@@ -1604,10 +3944,26 @@ pub mod runtime_types {
                 >,
                 pub reward: Balance,
             }
+            #[cfg(feature = "values")]
+            impl<AccountId: ToValue, Balance: ToValue, Solution: ToValue> ToValue
+            for SignedSubmission<AccountId, Balance, Solution> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("who"), ToValue::to_value(& self.who)),
+                            (name("deposit"), ToValue::to_value(& self.deposit)),
+                            (name("raw_solution"), ToValue::to_value(& self
+                            .raw_solution)), (name("reward"), ToValue::to_value(& self
+                            .reward))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_elections_phragmen {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Renouncing {
             #[codec(index = 0u8)]
@@ -1620,11 +3976,36 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Renouncing {
             const TYPE_HASH: u128 = 0xf39fd2a2dd461a8e9ea6d12c9c8a2ae6;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Renouncing {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Member => Value::Str(name("Member")),
+                    Self::RunnerUp => Value::Str(name("RunnerUp")),
+                    Self::Candidate(ref f0) => {
+                        Value::Dict(vec![(name("Candidate"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SeatHolder<AccountId, Balance> {
             pub who: AccountId,
             pub stake: Balance,
             pub deposit: Balance,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for SeatHolder<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("who"), ToValue::to_value(& self.who)), (name("stake"),
+                        ToValue::to_value(& self.stake)), (name("deposit"),
+                        ToValue::to_value(& self.deposit))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Voter<AccountId, Balance> {
@@ -1632,8 +4013,22 @@ pub mod runtime_types {
             pub stake: Balance,
             pub deposit: Balance,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for Voter<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("votes"), ToValue::to_value(& self.votes)), (name("stake"),
+                        ToValue::to_value(& self.stake)), (name("deposit"),
+                        ToValue::to_value(& self.deposit))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1663,6 +4058,63 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xc5368103373f5a09a2e2b9b0cc13cdcb;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::vote { votes: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("vote"), Value::Dict(vec![(name("votes"),
+                                    ToValue::to_value(f0)), (name("value"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remove_voter => Value::Str(name("remove_voter")),
+                        Self::submit_candidacy { candidate_count: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("submit_candidacy"),
+                                    Value::Dict(vec![(name("candidate_count"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::renounce_candidacy { renouncing: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("renounce_candidacy"),
+                                    Value::Dict(vec![(name("renouncing"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::remove_member { who: ref f0, has_replacement: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_member"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("has_replacement"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::clean_defunct_voters {
+                            num_voters: ref f0,
+                            num_defunct: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("clean_defunct_voters"),
+                                    Value::Dict(vec![(name("num_voters"),
+                                    ToValue::to_value(f0)), (name("num_defunct"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -1704,6 +4156,40 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xef1ac0238c0f13a5e0248e90cfdd0605;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::UnableToVote => Value::Str(name("UnableToVote")),
+                        Self::NoVotes => Value::Str(name("NoVotes")),
+                        Self::TooManyVotes => Value::Str(name("TooManyVotes")),
+                        Self::MaximumVotesExceeded => {
+                            Value::Str(name("MaximumVotesExceeded"))
+                        }
+                        Self::LowBalance => Value::Str(name("LowBalance")),
+                        Self::UnableToPayBond => Value::Str(name("UnableToPayBond")),
+                        Self::MustBeVoter => Value::Str(name("MustBeVoter")),
+                        Self::ReportSelf => Value::Str(name("ReportSelf")),
+                        Self::DuplicatedCandidate => {
+                            Value::Str(name("DuplicatedCandidate"))
+                        }
+                        Self::MemberSubmit => Value::Str(name("MemberSubmit")),
+                        Self::RunnerUpSubmit => Value::Str(name("RunnerUpSubmit")),
+                        Self::InsufficientCandidateFunds => {
+                            Value::Str(name("InsufficientCandidateFunds"))
+                        }
+                        Self::NotMember => Value::Str(name("NotMember")),
+                        Self::InvalidWitnessData => {
+                            Value::Str(name("InvalidWitnessData"))
+                        }
+                        Self::InvalidVoteCount => Value::Str(name("InvalidVoteCount")),
+                        Self::InvalidRenouncing => Value::Str(name("InvalidRenouncing")),
+                        Self::InvalidReplacement => {
+                            Value::Str(name("InvalidReplacement"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1732,10 +4218,66 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x27814961928a9992e1e94919a477f721;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NewTerm { new_members: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewTerm"), Value::Dict(vec![(name("new_members"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::EmptyTerm => Value::Str(name("EmptyTerm")),
+                        Self::ElectionError => Value::Str(name("ElectionError")),
+                        Self::MemberKicked { member: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MemberKicked"), Value::Dict(vec![(name("member"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Renounced { candidate: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Renounced"), Value::Dict(vec![(name("candidate"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::CandidateSlashed { candidate: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("CandidateSlashed"),
+                                    Value::Dict(vec![(name("candidate"), ToValue::to_value(f0)),
+                                    (name("amount"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::SeatHolderSlashed {
+                            seat_holder: ref f0,
+                            amount: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SeatHolderSlashed"),
+                                    Value::Dict(vec![(name("seat_holder"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_grandpa {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct StoredPendingChange<N> {
             pub scheduled_at: N,
@@ -1744,6 +4286,20 @@ pub mod runtime_types {
                 (super::super::runtime_types::sp_finality_grandpa::app::Public, u64),
             >,
             pub forced: Option<N>,
+        }
+        #[cfg(feature = "values")]
+        impl<N: ToValue> ToValue for StoredPendingChange<N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("scheduled_at"), ToValue::to_value(& self.scheduled_at)),
+                        (name("delay"), ToValue::to_value(& self.delay)),
+                        (name("next_authorities"), ToValue::to_value(& self
+                        .next_authorities)), (name("forced"), ToValue::to_value(& self
+                        .forced))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum StoredState<N> {
@@ -1756,8 +4312,38 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             PendingResume { scheduled_at: N, delay: N },
         }
+        #[cfg(feature = "values")]
+        impl<N: ToValue> ToValue for StoredState<N> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Live => Value::Str(name("Live")),
+                    Self::PendingPause { scheduled_at: ref f0, delay: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("PendingPause"),
+                                Value::Dict(vec![(name("scheduled_at"),
+                                ToValue::to_value(f0)), (name("delay"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                    Self::Paused => Value::Str(name("Paused")),
+                    Self::PendingResume { scheduled_at: ref f0, delay: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("PendingResume"),
+                                Value::Dict(vec![(name("scheduled_at"),
+                                ToValue::to_value(f0)), (name("delay"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1782,6 +4368,52 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xa92b969cf1d01a81e7e10c8c3f6dbe10;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::report_equivocation {
+                            equivocation_proof: ref f0,
+                            key_owner_proof: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_equivocation"),
+                                    Value::Dict(vec![(name("equivocation_proof"),
+                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::report_equivocation_unsigned {
+                            equivocation_proof: ref f0,
+                            key_owner_proof: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_equivocation_unsigned"),
+                                    Value::Dict(vec![(name("equivocation_proof"),
+                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::note_stalled {
+                            delay: ref f0,
+                            best_finalized_block_number: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("note_stalled"), Value::Dict(vec![(name("delay"),
+                                    ToValue::to_value(f0)),
+                                    (name("best_finalized_block_number"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1802,6 +4434,26 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xa67867b1783ef2ad576b93a25d11d5df;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::PauseFailed => Value::Str(name("PauseFailed")),
+                        Self::ResumeFailed => Value::Str(name("ResumeFailed")),
+                        Self::ChangePending => Value::Str(name("ChangePending")),
+                        Self::TooSoon => Value::Str(name("TooSoon")),
+                        Self::InvalidKeyOwnershipProof => {
+                            Value::Str(name("InvalidKeyOwnershipProof"))
+                        }
+                        Self::InvalidEquivocationProof => {
+                            Value::Str(name("InvalidEquivocationProof"))
+                        }
+                        Self::DuplicateOffenceReport => {
+                            Value::Str(name("DuplicateOffenceReport"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1821,11 +4473,30 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xf06ec72dc70fa96bc44aa3c324978331;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NewAuthorities { authority_set: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewAuthorities"),
+                                    Value::Dict(vec![(name("authority_set"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Paused => Value::Str(name("Paused")),
+                        Self::Resumed => Value::Str(name("Resumed")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_identity {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1916,6 +4587,135 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xa3e20ba01849cef826750c6a0c8ce28c;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::add_registrar { account: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("add_registrar"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_identity { info: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_identity"), Value::Dict(vec![(name("info"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_subs { subs: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_subs"), Value::Dict(vec![(name("subs"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::clear_identity => Value::Str(name("clear_identity")),
+                        Self::request_judgement {
+                            reg_index: ref f0,
+                            max_fee: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("request_judgement"),
+                                    Value::Dict(vec![(name("reg_index"), ToValue::to_value(f0)),
+                                    (name("max_fee"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_request { reg_index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_request"),
+                                    Value::Dict(vec![(name("reg_index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_fee { index: ref f0, fee: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_fee"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("fee"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_account_id { index: ref f0, new: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_account_id"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("new"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_fields { index: ref f0, fields: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_fields"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("fields"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::provide_judgement {
+                            reg_index: ref f0,
+                            target: ref f1,
+                            judgement: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("provide_judgement"),
+                                    Value::Dict(vec![(name("reg_index"), ToValue::to_value(f0)),
+                                    (name("target"), ToValue::to_value(f1)), (name("judgement"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::kill_identity { target: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill_identity"), Value::Dict(vec![(name("target"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::add_sub { sub: ref f0, data: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("add_sub"), Value::Dict(vec![(name("sub"),
+                                    ToValue::to_value(f0)), (name("data"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::rename_sub { sub: ref f0, data: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("rename_sub"), Value::Dict(vec![(name("sub"),
+                                    ToValue::to_value(f0)), (name("data"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remove_sub { sub: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_sub"), Value::Dict(vec![(name("sub"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::quit_sub => Value::Str(name("quit_sub")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1953,6 +4753,31 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x7f2984fbe407845b8a6de0d9745f9428;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooManySubAccounts => {
+                            Value::Str(name("TooManySubAccounts"))
+                        }
+                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::NotNamed => Value::Str(name("NotNamed")),
+                        Self::EmptyIndex => Value::Str(name("EmptyIndex")),
+                        Self::FeeChanged => Value::Str(name("FeeChanged")),
+                        Self::NoIdentity => Value::Str(name("NoIdentity")),
+                        Self::StickyJudgement => Value::Str(name("StickyJudgement")),
+                        Self::JudgementGiven => Value::Str(name("JudgementGiven")),
+                        Self::InvalidJudgement => Value::Str(name("InvalidJudgement")),
+                        Self::InvalidIndex => Value::Str(name("InvalidIndex")),
+                        Self::InvalidTarget => Value::Str(name("InvalidTarget")),
+                        Self::TooManyFields => Value::Str(name("TooManyFields")),
+                        Self::TooManyRegistrars => Value::Str(name("TooManyRegistrars")),
+                        Self::AlreadyClaimed => Value::Str(name("AlreadyClaimed")),
+                        Self::NotSub => Value::Str(name("NotSub")),
+                        Self::NotOwned => Value::Str(name("NotOwned")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2007,13 +4832,140 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x378e6e1d07c14db31f05964944378e6b;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::IdentitySet { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IdentitySet"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::IdentityCleared { who: ref f0, deposit: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IdentityCleared"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("deposit"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::IdentityKilled { who: ref f0, deposit: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IdentityKilled"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("deposit"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::JudgementRequested {
+                            who: ref f0,
+                            registrar_index: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("JudgementRequested"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("registrar_index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::JudgementUnrequested {
+                            who: ref f0,
+                            registrar_index: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("JudgementUnrequested"),
+                                    Value::Dict(vec![(name("who"), ToValue::to_value(f0)),
+                                    (name("registrar_index"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::JudgementGiven {
+                            target: ref f0,
+                            registrar_index: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("JudgementGiven"), Value::Dict(vec![(name("target"),
+                                    ToValue::to_value(f0)), (name("registrar_index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::RegistrarAdded { registrar_index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RegistrarAdded"),
+                                    Value::Dict(vec![(name("registrar_index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::SubIdentityAdded {
+                            sub: ref f0,
+                            main: ref f1,
+                            deposit: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SubIdentityAdded"), Value::Dict(vec![(name("sub"),
+                                    ToValue::to_value(f0)), (name("main"),
+                                    ToValue::to_value(f1)), (name("deposit"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::SubIdentityRemoved {
+                            sub: ref f0,
+                            main: ref f1,
+                            deposit: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SubIdentityRemoved"), Value::Dict(vec![(name("sub"),
+                                    ToValue::to_value(f0)), (name("main"),
+                                    ToValue::to_value(f1)), (name("deposit"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::SubIdentityRevoked {
+                            sub: ref f0,
+                            main: ref f1,
+                            deposit: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SubIdentityRevoked"), Value::Dict(vec![(name("sub"),
+                                    ToValue::to_value(f0)), (name("main"),
+                                    ToValue::to_value(f1)), (name("deposit"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BitFlags(pub u64);
             impl ::ferroscale_runtime_types::TypeHash for BitFlags {
                 const TYPE_HASH: u128 = 0x0bd8b2cdf59bbf120511fe6fb0daf560;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for BitFlags {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Data {
@@ -2097,6 +5049,129 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Data {
                 const TYPE_HASH: u128 = 0xb925a474be1a8158f30e5de8d67a3a38;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Data {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::None => Value::Str(name("None")),
+                        Self::Raw0(ref f0) => {
+                            Value::Dict(vec![(name("Raw0"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw1(ref f0) => {
+                            Value::Dict(vec![(name("Raw1"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw2(ref f0) => {
+                            Value::Dict(vec![(name("Raw2"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw3(ref f0) => {
+                            Value::Dict(vec![(name("Raw3"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw4(ref f0) => {
+                            Value::Dict(vec![(name("Raw4"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw5(ref f0) => {
+                            Value::Dict(vec![(name("Raw5"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw6(ref f0) => {
+                            Value::Dict(vec![(name("Raw6"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw7(ref f0) => {
+                            Value::Dict(vec![(name("Raw7"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw8(ref f0) => {
+                            Value::Dict(vec![(name("Raw8"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw9(ref f0) => {
+                            Value::Dict(vec![(name("Raw9"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw10(ref f0) => {
+                            Value::Dict(vec![(name("Raw10"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw11(ref f0) => {
+                            Value::Dict(vec![(name("Raw11"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw12(ref f0) => {
+                            Value::Dict(vec![(name("Raw12"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw13(ref f0) => {
+                            Value::Dict(vec![(name("Raw13"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw14(ref f0) => {
+                            Value::Dict(vec![(name("Raw14"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw15(ref f0) => {
+                            Value::Dict(vec![(name("Raw15"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw16(ref f0) => {
+                            Value::Dict(vec![(name("Raw16"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw17(ref f0) => {
+                            Value::Dict(vec![(name("Raw17"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw18(ref f0) => {
+                            Value::Dict(vec![(name("Raw18"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw19(ref f0) => {
+                            Value::Dict(vec![(name("Raw19"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw20(ref f0) => {
+                            Value::Dict(vec![(name("Raw20"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw21(ref f0) => {
+                            Value::Dict(vec![(name("Raw21"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw22(ref f0) => {
+                            Value::Dict(vec![(name("Raw22"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw23(ref f0) => {
+                            Value::Dict(vec![(name("Raw23"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw24(ref f0) => {
+                            Value::Dict(vec![(name("Raw24"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw25(ref f0) => {
+                            Value::Dict(vec![(name("Raw25"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw26(ref f0) => {
+                            Value::Dict(vec![(name("Raw26"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw27(ref f0) => {
+                            Value::Dict(vec![(name("Raw27"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw28(ref f0) => {
+                            Value::Dict(vec![(name("Raw28"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw29(ref f0) => {
+                            Value::Dict(vec![(name("Raw29"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw30(ref f0) => {
+                            Value::Dict(vec![(name("Raw30"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw31(ref f0) => {
+                            Value::Dict(vec![(name("Raw31"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw32(ref f0) => {
+                            Value::Dict(vec![(name("Raw32"), ToValue::to_value(f0))])
+                        }
+                        Self::BlakeTwo256(ref f0) => {
+                            Value::Dict(
+                                vec![(name("BlakeTwo256"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::Sha256(ref f0) => {
+                            Value::Dict(vec![(name("Sha256"), ToValue::to_value(f0))])
+                        }
+                        Self::Keccak256(ref f0) => {
+                            Value::Dict(vec![(name("Keccak256"), ToValue::to_value(f0))])
+                        }
+                        Self::ShaThree256(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ShaThree256"), ToValue::to_value(f0))],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum IdentityField {
                 #[codec(index = 1u8)]
@@ -2119,6 +5194,21 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for IdentityField {
                 const TYPE_HASH: u128 = 0x06a19c4982951969eddaa2c25b3f91e2;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for IdentityField {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Display => Value::Str(name("Display")),
+                        Self::Legal => Value::Str(name("Legal")),
+                        Self::Web => Value::Str(name("Web")),
+                        Self::Riot => Value::Str(name("Riot")),
+                        Self::Email => Value::Str(name("Email")),
+                        Self::PgpFingerprint => Value::Str(name("PgpFingerprint")),
+                        Self::Image => Value::Str(name("Image")),
+                        Self::Twitter => Value::Str(name("Twitter")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdentityInfo {
                 pub additional: super::super::super::runtime_types::frame_support::storage::bounded_vec::BoundedVec<
@@ -2139,6 +5229,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for IdentityInfo {
                 const TYPE_HASH: u128 = 0xe2525c83294c2843be81177095a2686e;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for IdentityInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("additional"), ToValue::to_value(& self.additional)),
+                            (name("display"), ToValue::to_value(& self.display)),
+                            (name("legal"), ToValue::to_value(& self.legal)),
+                            (name("web"), ToValue::to_value(& self.web)), (name("riot"),
+                            ToValue::to_value(& self.riot)), (name("email"),
+                            ToValue::to_value(& self.email)), (name("pgp_fingerprint"),
+                            ToValue::to_value(& self.pgp_fingerprint)), (name("image"),
+                            ToValue::to_value(& self.image)), (name("twitter"),
+                            ToValue::to_value(& self.twitter))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Judgement<Balance> {
                 #[codec(index = 0u8)]
@@ -2156,11 +5264,40 @@ pub mod runtime_types {
                 #[codec(index = 6u8)]
                 Erroneous,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for Judgement<Balance> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Unknown => Value::Str(name("Unknown")),
+                        Self::FeePaid(ref f0) => {
+                            Value::Dict(vec![(name("FeePaid"), ToValue::to_value(f0))])
+                        }
+                        Self::Reasonable => Value::Str(name("Reasonable")),
+                        Self::KnownGood => Value::Str(name("KnownGood")),
+                        Self::OutOfDate => Value::Str(name("OutOfDate")),
+                        Self::LowQuality => Value::Str(name("LowQuality")),
+                        Self::Erroneous => Value::Str(name("Erroneous")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct RegistrarInfo<Balance, AccountId> {
                 pub account: AccountId,
                 pub fee: Balance,
                 pub fields: super::super::super::runtime_types::pallet_identity::types::BitFlags,
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, AccountId: ToValue> ToValue
+            for RegistrarInfo<Balance, AccountId> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("account"), ToValue::to_value(& self.account)),
+                            (name("fee"), ToValue::to_value(& self.fee)),
+                            (name("fields"), ToValue::to_value(& self.fields))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Registration<Balance> {
@@ -2175,10 +5312,23 @@ pub mod runtime_types {
                 pub deposit: Balance,
                 pub info: super::super::super::runtime_types::pallet_identity::types::IdentityInfo,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for Registration<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("judgements"), ToValue::to_value(& self.judgements)),
+                            (name("deposit"), ToValue::to_value(& self.deposit)),
+                            (name("info"), ToValue::to_value(& self.info))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_im_online {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BoundedOpaqueNetworkState {
             pub peer_id: super::super::runtime_types::frame_support::storage::weak_bounded_vec::WeakBoundedVec<
@@ -2193,6 +5343,18 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for BoundedOpaqueNetworkState {
             const TYPE_HASH: u128 = 0x2780b9e2417d6966a1c4ba9838785b98;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for BoundedOpaqueNetworkState {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("peer_id"), ToValue::to_value(& self.peer_id)),
+                        (name("external_addresses"), ToValue::to_value(& self
+                        .external_addresses))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Heartbeat<BlockNumber> {
             pub block_number: BlockNumber,
@@ -2201,8 +5363,24 @@ pub mod runtime_types {
             pub authority_index: BlockNumber,
             pub validators_len: BlockNumber,
         }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue> ToValue for Heartbeat<BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("block_number"), ToValue::to_value(& self.block_number)),
+                        (name("network_state"), ToValue::to_value(& self.network_state)),
+                        (name("session_index"), ToValue::to_value(& self.session_index)),
+                        (name("authority_index"), ToValue::to_value(& self
+                        .authority_index)), (name("validators_len"), ToValue::to_value(&
+                        self.validators_len))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2216,6 +5394,22 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xf4c8a3d1cbf8b08f833f687316642bec;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::heartbeat { heartbeat: ref f0, signature: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("heartbeat"), Value::Dict(vec![(name("heartbeat"),
+                                    ToValue::to_value(f0)), (name("signature"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2225,6 +5419,17 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xe2a527594f9bbb0fc2e7344b66a51c2e;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidKey => Value::Str(name("InvalidKey")),
+                        Self::DuplicatedHeartbeat => {
+                            Value::Str(name("DuplicatedHeartbeat"))
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2250,16 +5455,48 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x50749b6eb587833c093693a0e23aa623;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::HeartbeatReceived { authority_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HeartbeatReceived"),
+                                    Value::Dict(vec![(name("authority_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::AllGood => Value::Str(name("AllGood")),
+                        Self::SomeOffline { offline: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SomeOffline"), Value::Dict(vec![(name("offline"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod sr25519 {
             pub mod app_sr25519 {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
                 impl ::ferroscale_runtime_types::TypeHash for Public {
                     const TYPE_HASH: u128 = 0x540c0013dd110c40c0fa8ff6daeeaeb4;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Public {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
@@ -2268,12 +5505,19 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Signature {
                     const TYPE_HASH: u128 = 0x108cc6113f1e72b93cb6d216c763e506;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Signature {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
         }
     }
     pub mod pallet_indices {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2294,6 +5538,60 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xb02fd3682067ba17d70c9222f786bad0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::claim { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("claim"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::transfer { new: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer"), Value::Dict(vec![(name("new"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::free { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("free"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::force_transfer {
+                            new: ref f0,
+                            index: ref f1,
+                            freeze: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_transfer"), Value::Dict(vec![(name("new"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1)), (name("freeze"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::freeze { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("freeze"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2310,6 +5608,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4fc4841e944338f8dbc8c5720fbf2603;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NotAssigned => Value::Str(name("NotAssigned")),
+                        Self::NotOwner => Value::Str(name("NotOwner")),
+                        Self::InUse => Value::Str(name("InUse")),
+                        Self::NotTransfer => Value::Str(name("NotTransfer")),
+                        Self::Permanent => Value::Str(name("Permanent")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2325,11 +5635,45 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x4097451d3c4058c8c2a21ba72945312d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::IndexAssigned { who: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IndexAssigned"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::IndexFreed { index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IndexFreed"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::IndexFrozen { index: ref f0, who: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IndexFrozen"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("who"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_membership {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2353,6 +5697,63 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xe9784a86982f7ac85075d3c358e11650;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::add_member { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("add_member"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::remove_member { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_member"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::swap_member { remove: ref f0, add: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("swap_member"), Value::Dict(vec![(name("remove"),
+                                    ToValue::to_value(f0)), (name("add"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::reset_members { members: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reset_members"), Value::Dict(vec![(name("members"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::change_key { new: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("change_key"), Value::Dict(vec![(name("new"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_prime { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_prime"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::clear_prime => Value::Str(name("clear_prime")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2362,6 +5763,15 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xa9c7ff10db27552060e84c5c8950697e;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::AlreadyMember => Value::Str(name("AlreadyMember")),
+                        Self::NotMember => Value::Str(name("NotMember")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2381,10 +5791,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x1f5803831fdbf496e8619751d9cc56c3;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::MemberAdded => Value::Str(name("MemberAdded")),
+                        Self::MemberRemoved => Value::Str(name("MemberRemoved")),
+                        Self::MembersSwapped => Value::Str(name("MembersSwapped")),
+                        Self::MembersReset => Value::Str(name("MembersReset")),
+                        Self::KeyChanged => Value::Str(name("KeyChanged")),
+                        Self::Dummy => Value::Str(name("Dummy")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_multisig {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Multisig<BlockNumber, Balance, AccountId> {
             pub when: super::super::runtime_types::pallet_multisig::Timepoint<
@@ -2394,13 +5818,39 @@ pub mod runtime_types {
             pub depositor: AccountId,
             pub approvals: Vec<AccountId>,
         }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue, Balance: ToValue, AccountId: ToValue> ToValue
+        for Multisig<BlockNumber, Balance, AccountId> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("when"), ToValue::to_value(& self.when)), (name("deposit"),
+                        ToValue::to_value(& self.deposit)), (name("depositor"),
+                        ToValue::to_value(& self.depositor)), (name("approvals"),
+                        ToValue::to_value(& self.approvals))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Timepoint<BlockNumber> {
             pub height: BlockNumber,
             pub index: BlockNumber,
         }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue> ToValue for Timepoint<BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("height"), ToValue::to_value(& self.height)),
+                        (name("index"), ToValue::to_value(& self.index))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2450,6 +5900,80 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x608a617c5ded5f12b5814241ee7b18f0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::as_multi_threshold_1 {
+                            other_signatories: ref f0,
+                            call: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("as_multi_threshold_1"),
+                                    Value::Dict(vec![(name("other_signatories"),
+                                    ToValue::to_value(f0)), (name("call"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::as_multi {
+                            threshold: ref f0,
+                            other_signatories: ref f1,
+                            maybe_timepoint: ref f2,
+                            call: ref f3,
+                            store_call: ref f4,
+                            max_weight: ref f5,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("as_multi"), Value::Dict(vec![(name("threshold"),
+                                    ToValue::to_value(f0)), (name("other_signatories"),
+                                    ToValue::to_value(f1)), (name("maybe_timepoint"),
+                                    ToValue::to_value(f2)), (name("call"),
+                                    ToValue::to_value(f3)), (name("store_call"),
+                                    ToValue::to_value(f4)), (name("max_weight"),
+                                    ToValue::to_value(f5))]))
+                                ],
+                            )
+                        }
+                        Self::approve_as_multi {
+                            threshold: ref f0,
+                            other_signatories: ref f1,
+                            maybe_timepoint: ref f2,
+                            call_hash: ref f3,
+                            max_weight: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("approve_as_multi"),
+                                    Value::Dict(vec![(name("threshold"), ToValue::to_value(f0)),
+                                    (name("other_signatories"), ToValue::to_value(f1)),
+                                    (name("maybe_timepoint"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3)),
+                                    (name("max_weight"), ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_as_multi {
+                            threshold: ref f0,
+                            other_signatories: ref f1,
+                            timepoint: ref f2,
+                            call_hash: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_as_multi"),
+                                    Value::Dict(vec![(name("threshold"), ToValue::to_value(f0)),
+                                    (name("other_signatories"), ToValue::to_value(f1)),
+                                    (name("timepoint"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2483,6 +6007,35 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::MinimumThreshold => Value::Str(name("MinimumThreshold")),
+                        Self::AlreadyApproved => Value::Str(name("AlreadyApproved")),
+                        Self::NoApprovalsNeeded => Value::Str(name("NoApprovalsNeeded")),
+                        Self::TooFewSignatories => Value::Str(name("TooFewSignatories")),
+                        Self::TooManySignatories => {
+                            Value::Str(name("TooManySignatories"))
+                        }
+                        Self::SignatoriesOutOfOrder => {
+                            Value::Str(name("SignatoriesOutOfOrder"))
+                        }
+                        Self::SenderInSignatories => {
+                            Value::Str(name("SenderInSignatories"))
+                        }
+                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::NotOwner => Value::Str(name("NotOwner")),
+                        Self::NoTimepoint => Value::Str(name("NoTimepoint")),
+                        Self::WrongTimepoint => Value::Str(name("WrongTimepoint")),
+                        Self::UnexpectedTimepoint => {
+                            Value::Str(name("UnexpectedTimepoint"))
+                        }
+                        Self::MaxWeightTooLow => Value::Str(name("MaxWeightTooLow")),
+                        Self::AlreadyStored => Value::Str(name("AlreadyStored")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2527,11 +6080,84 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xe22ccf1f072a1f1f19a9c1079245d4a6;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NewMultisig {
+                            approving: ref f0,
+                            multisig: ref f1,
+                            call_hash: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewMultisig"), Value::Dict(vec![(name("approving"),
+                                    ToValue::to_value(f0)), (name("multisig"),
+                                    ToValue::to_value(f1)), (name("call_hash"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::MultisigApproval {
+                            approving: ref f0,
+                            timepoint: ref f1,
+                            multisig: ref f2,
+                            call_hash: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MultisigApproval"),
+                                    Value::Dict(vec![(name("approving"), ToValue::to_value(f0)),
+                                    (name("timepoint"), ToValue::to_value(f1)),
+                                    (name("multisig"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::MultisigExecuted {
+                            approving: ref f0,
+                            timepoint: ref f1,
+                            multisig: ref f2,
+                            call_hash: ref f3,
+                            result: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MultisigExecuted"),
+                                    Value::Dict(vec![(name("approving"), ToValue::to_value(f0)),
+                                    (name("timepoint"), ToValue::to_value(f1)),
+                                    (name("multisig"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3)), (name("result"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::MultisigCancelled {
+                            cancelling: ref f0,
+                            timepoint: ref f1,
+                            multisig: ref f2,
+                            call_hash: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MultisigCancelled"),
+                                    Value::Dict(vec![(name("cancelling"),
+                                    ToValue::to_value(f0)), (name("timepoint"),
+                                    ToValue::to_value(f1)), (name("multisig"),
+                                    ToValue::to_value(f2)), (name("call_hash"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_offences {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2540,10 +6166,27 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x1eef9b35b82a46f0273635094fb33e47;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Offence { kind: ref f0, timeslot: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Offence"), Value::Dict(vec![(name("kind"),
+                                    ToValue::to_value(f0)), (name("timeslot"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_preimage {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RequestStatus<AccountId, Balance> {
             #[codec(index = 0u8)]
@@ -2551,8 +6194,23 @@ pub mod runtime_types {
             #[codec(index = 1u8)]
             Requested(u32),
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for RequestStatus<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Unrequested(ref f0) => {
+                        Value::Dict(vec![(name("Unrequested"), ToValue::to_value(f0))])
+                    }
+                    Self::Requested(ref f0) => {
+                        Value::Dict(vec![(name("Requested"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2566,6 +6224,45 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xd34b51439eeb58535bdd6d498fd5a390;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::note_preimage { bytes: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("note_preimage"), Value::Dict(vec![(name("bytes"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::unnote_preimage { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unnote_preimage"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::request_preimage { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("request_preimage"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::unrequest_preimage { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unrequest_preimage"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -2585,6 +6282,19 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x854f983597a199bb92d1ba424262ce89;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooLarge => Value::Str(name("TooLarge")),
+                        Self::AlreadyNoted => Value::Str(name("AlreadyNoted")),
+                        Self::NotAuthorized => Value::Str(name("NotAuthorized")),
+                        Self::NotNoted => Value::Str(name("NotNoted")),
+                        Self::Requested => Value::Str(name("Requested")),
+                        Self::NotRequested => Value::Str(name("NotRequested")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2597,15 +6307,60 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Noted { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Noted"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Requested { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Requested"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Cleared { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Cleared"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_proxy {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Announcement<AccountId, Hash, BlockNumber> {
             pub real: AccountId,
             pub call_hash: Hash,
             pub height: BlockNumber,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Hash: ToValue, BlockNumber: ToValue> ToValue
+        for Announcement<AccountId, Hash, BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("real"), ToValue::to_value(& self.real)),
+                        (name("call_hash"), ToValue::to_value(& self.call_hash)),
+                        (name("height"), ToValue::to_value(& self.height))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ProxyDefinition<AccountId, ProxyType, BlockNumber> {
@@ -2613,8 +6368,22 @@ pub mod runtime_types {
             pub proxy_type: ProxyType,
             pub delay: BlockNumber,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, ProxyType: ToValue, BlockNumber: ToValue> ToValue
+        for ProxyDefinition<AccountId, ProxyType, BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("delegate"), ToValue::to_value(& self.delegate)),
+                        (name("proxy_type"), ToValue::to_value(& self.proxy_type)),
+                        (name("delay"), ToValue::to_value(& self.delay))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2683,6 +6452,134 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xdf6ab91b0a93c526f2a8af7ac7c3e2a9;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::proxy {
+                            real: ref f0,
+                            force_proxy_type: ref f1,
+                            call: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("proxy"), Value::Dict(vec![(name("real"),
+                                    ToValue::to_value(f0)), (name("force_proxy_type"),
+                                    ToValue::to_value(f1)), (name("call"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::add_proxy {
+                            delegate: ref f0,
+                            proxy_type: ref f1,
+                            delay: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("add_proxy"), Value::Dict(vec![(name("delegate"),
+                                    ToValue::to_value(f0)), (name("proxy_type"),
+                                    ToValue::to_value(f1)), (name("delay"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::remove_proxy {
+                            delegate: ref f0,
+                            proxy_type: ref f1,
+                            delay: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_proxy"), Value::Dict(vec![(name("delegate"),
+                                    ToValue::to_value(f0)), (name("proxy_type"),
+                                    ToValue::to_value(f1)), (name("delay"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::remove_proxies => Value::Str(name("remove_proxies")),
+                        Self::anonymous {
+                            proxy_type: ref f0,
+                            delay: ref f1,
+                            index: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("anonymous"), Value::Dict(vec![(name("proxy_type"),
+                                    ToValue::to_value(f0)), (name("delay"),
+                                    ToValue::to_value(f1)), (name("index"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::kill_anonymous {
+                            spawner: ref f0,
+                            proxy_type: ref f1,
+                            index: ref f2,
+                            height: ref f3,
+                            ext_index: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill_anonymous"), Value::Dict(vec![(name("spawner"),
+                                    ToValue::to_value(f0)), (name("proxy_type"),
+                                    ToValue::to_value(f1)), (name("index"),
+                                    ToValue::to_value(f2)), (name("height"),
+                                    ToValue::to_value(f3)), (name("ext_index"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::announce { real: ref f0, call_hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("announce"), Value::Dict(vec![(name("real"),
+                                    ToValue::to_value(f0)), (name("call_hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remove_announcement { real: ref f0, call_hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_announcement"),
+                                    Value::Dict(vec![(name("real"), ToValue::to_value(f0)),
+                                    (name("call_hash"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::reject_announcement {
+                            delegate: ref f0,
+                            call_hash: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reject_announcement"),
+                                    Value::Dict(vec![(name("delegate"), ToValue::to_value(f0)),
+                                    (name("call_hash"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::proxy_announced {
+                            delegate: ref f0,
+                            real: ref f1,
+                            force_proxy_type: ref f2,
+                            call: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("proxy_announced"),
+                                    Value::Dict(vec![(name("delegate"), ToValue::to_value(f0)),
+                                    (name("real"), ToValue::to_value(f1)),
+                                    (name("force_proxy_type"), ToValue::to_value(f2)),
+                                    (name("call"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2704,6 +6601,21 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xfefbd08a632ce64c318b098cb3b252d6;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooMany => Value::Str(name("TooMany")),
+                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::NotProxy => Value::Str(name("NotProxy")),
+                        Self::Unproxyable => Value::Str(name("Unproxyable")),
+                        Self::Duplicate => Value::Str(name("Duplicate")),
+                        Self::NoPermission => Value::Str(name("NoPermission")),
+                        Self::Unannounced => Value::Str(name("Unannounced")),
+                        Self::NoSelfProxy => Value::Str(name("NoSelfProxy")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2738,10 +6650,72 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x9769d062105e38016a3ab99b3203b6e2;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::ProxyExecuted { result: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ProxyExecuted"), Value::Dict(vec![(name("result"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::AnonymousCreated {
+                            anonymous: ref f0,
+                            who: ref f1,
+                            proxy_type: ref f2,
+                            disambiguation_index: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AnonymousCreated"),
+                                    Value::Dict(vec![(name("anonymous"), ToValue::to_value(f0)),
+                                    (name("who"), ToValue::to_value(f1)), (name("proxy_type"),
+                                    ToValue::to_value(f2)), (name("disambiguation_index"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Announced {
+                            real: ref f0,
+                            proxy: ref f1,
+                            call_hash: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Announced"), Value::Dict(vec![(name("real"),
+                                    ToValue::to_value(f0)), (name("proxy"),
+                                    ToValue::to_value(f1)), (name("call_hash"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ProxyAdded {
+                            delegator: ref f0,
+                            delegatee: ref f1,
+                            proxy_type: ref f2,
+                            delay: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ProxyAdded"), Value::Dict(vec![(name("delegator"),
+                                    ToValue::to_value(f0)), (name("delegatee"),
+                                    ToValue::to_value(f1)), (name("proxy_type"),
+                                    ToValue::to_value(f2)), (name("delay"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_scheduler {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ScheduledV3<Call, BlockNumber, PalletsOrigin> {
             pub maybe_id: Option<Vec<u8>>,
@@ -2750,8 +6724,25 @@ pub mod runtime_types {
             pub maybe_periodic: Option<(BlockNumber, BlockNumber)>,
             pub origin: PalletsOrigin,
         }
+        #[cfg(feature = "values")]
+        impl<Call: ToValue, BlockNumber: ToValue, PalletsOrigin: ToValue> ToValue
+        for ScheduledV3<Call, BlockNumber, PalletsOrigin> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("maybe_id"), ToValue::to_value(& self.maybe_id)),
+                        (name("priority"), ToValue::to_value(& self.priority)),
+                        (name("call"), ToValue::to_value(& self.call)),
+                        (name("maybe_periodic"), ToValue::to_value(& self
+                        .maybe_periodic)), (name("origin"), ToValue::to_value(& self
+                        .origin))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2812,6 +6803,98 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9d8f1f5e76bfe5e58f8a9b6540969931;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::schedule {
+                            when: ref f0,
+                            maybe_periodic: ref f1,
+                            priority: ref f2,
+                            call: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("maybe_periodic"),
+                                    ToValue::to_value(f1)), (name("priority"),
+                                    ToValue::to_value(f2)), (name("call"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::cancel { when: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_named {
+                            id: ref f0,
+                            when: ref f1,
+                            maybe_periodic: ref f2,
+                            priority: ref f3,
+                            call: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_named"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("when"),
+                                    ToValue::to_value(f1)), (name("maybe_periodic"),
+                                    ToValue::to_value(f2)), (name("priority"),
+                                    ToValue::to_value(f3)), (name("call"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_named { id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_named"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_after {
+                            after: ref f0,
+                            maybe_periodic: ref f1,
+                            priority: ref f2,
+                            call: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_after"), Value::Dict(vec![(name("after"),
+                                    ToValue::to_value(f0)), (name("maybe_periodic"),
+                                    ToValue::to_value(f1)), (name("priority"),
+                                    ToValue::to_value(f2)), (name("call"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_named_after {
+                            id: ref f0,
+                            after: ref f1,
+                            maybe_periodic: ref f2,
+                            priority: ref f3,
+                            call: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_named_after"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("after"),
+                                    ToValue::to_value(f1)), (name("maybe_periodic"),
+                                    ToValue::to_value(f2)), (name("priority"),
+                                    ToValue::to_value(f3)), (name("call"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2825,6 +6908,21 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xec012dd9ee9f55ad649517772a2dd5be;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::FailedToSchedule => Value::Str(name("FailedToSchedule")),
+                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::TargetBlockNumberInPast => {
+                            Value::Str(name("TargetBlockNumberInPast"))
+                        }
+                        Self::RescheduleNoChange => {
+                            Value::Str(name("RescheduleNoChange"))
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2851,11 +6949,59 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x343eb0c5487c452245e9f34819fb747c;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Scheduled { when: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Scheduled"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Canceled { when: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Canceled"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Dispatched { task: ref f0, id: ref f1, result: ref f2 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Dispatched"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"), ToValue::to_value(f1)),
+                                    (name("result"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::CallLookupFailed {
+                            task: ref f0,
+                            id: ref f1,
+                            error: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("CallLookupFailed"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"), ToValue::to_value(f1)),
+                                    (name("error"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_session {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2868,6 +7014,23 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x1fa2d640b1ee2ef83dbe09b05419de8e;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set_keys { keys: ref f0, proof: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_keys"), Value::Dict(vec![(name("keys"),
+                                    ToValue::to_value(f0)), (name("proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::purge_keys => Value::Str(name("purge_keys")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -2885,6 +7048,20 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x124b1afd8acef1fa747dc307cb16a09f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidProof => Value::Str(name("InvalidProof")),
+                        Self::NoAssociatedValidatorId => {
+                            Value::Str(name("NoAssociatedValidatorId"))
+                        }
+                        Self::DuplicatedKey => Value::Str(name("DuplicatedKey")),
+                        Self::NoKeys => Value::Str(name("NoKeys")),
+                        Self::NoAccount => Value::Str(name("NoAccount")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2893,10 +7070,27 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x6e2f92ca0dadd93acbb970f5566205dc;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NewSession { session_index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewSession"),
+                                    Value::Dict(vec![(name("session_index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_staking {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ActiveEraInfo {
             pub index: u32,
@@ -2905,10 +7099,32 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ActiveEraInfo {
             const TYPE_HASH: u128 = 0x1874e945044137fac815c246c77f2161;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ActiveEraInfo {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("index"), ToValue::to_value(& self.index)), (name("start"),
+                        ToValue::to_value(& self.start))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EraRewardPoints<AccountId> {
             pub total: u32,
             pub individual: ::ferroscale_runtime_types::BTreeMap<AccountId, u32>,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue> ToValue for EraRewardPoints<AccountId> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("total"), ToValue::to_value(& self.total)),
+                        (name("individual"), ToValue::to_value(& self.individual))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Exposure<AccountId, Balance> {
@@ -2922,6 +7138,19 @@ pub mod runtime_types {
                     Balance,
                 >,
             >,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for Exposure<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("total"), ToValue::to_value(& self.total)), (name("own"),
+                        ToValue::to_value(& self.own)), (name("others"),
+                        ToValue::to_value(& self.others))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Forcing {
@@ -2937,11 +7166,34 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Forcing {
             const TYPE_HASH: u128 = 0xff2cb915a7b5b78978b6c67248318d6f;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Forcing {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::NotForcing => Value::Str(name("NotForcing")),
+                    Self::ForceNew => Value::Str(name("ForceNew")),
+                    Self::ForceNone => Value::Str(name("ForceNone")),
+                    Self::ForceAlways => Value::Str(name("ForceAlways")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct IndividualExposure<AccountId, Balance> {
             pub who: AccountId,
             #[codec(compact)]
             pub value: Balance,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for IndividualExposure<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("who"), ToValue::to_value(& self.who)), (name("value"),
+                        ToValue::to_value(& self.value))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Nominations {
@@ -2953,6 +7205,18 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for Nominations {
             const TYPE_HASH: u128 = 0x09f58c1e858416f597433a4c6647b5ba;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for Nominations {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("targets"), ToValue::to_value(& self.targets)),
+                        (name("submitted_in"), ToValue::to_value(& self.submitted_in)),
+                        (name("suppressed"), ToValue::to_value(& self.suppressed))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
@@ -2976,6 +7240,21 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Releases {
             const TYPE_HASH: u128 = 0x61374157ec745fe33a01c63985a29a0f;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Releases {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V1_0_0Ancient => Value::Str(name("V1_0_0Ancient")),
+                    Self::V2_0_0 => Value::Str(name("V2_0_0")),
+                    Self::V3_0_0 => Value::Str(name("V3_0_0")),
+                    Self::V4_0_0 => Value::Str(name("V4_0_0")),
+                    Self::V5_0_0 => Value::Str(name("V5_0_0")),
+                    Self::V6_0_0 => Value::Str(name("V6_0_0")),
+                    Self::V7_0_0 => Value::Str(name("V7_0_0")),
+                    Self::V8_0_0 => Value::Str(name("V8_0_0")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RewardDestination<AccountId> {
             #[codec(index = 0u8)]
@@ -2989,6 +7268,20 @@ pub mod runtime_types {
             #[codec(index = 4u8)]
             None,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue> ToValue for RewardDestination<AccountId> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Staked => Value::Str(name("Staked")),
+                    Self::Stash => Value::Str(name("Stash")),
+                    Self::Controller => Value::Str(name("Controller")),
+                    Self::Account(ref f0) => {
+                        Value::Dict(vec![(name("Account"), ToValue::to_value(f0))])
+                    }
+                    Self::None => Value::Str(name("None")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct StakingLedger<AccountId, Balance> {
             pub stash: AccountId,
@@ -3001,6 +7294,21 @@ pub mod runtime_types {
             >,
             pub claimed_rewards: Vec<u32>,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for StakingLedger<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("stash"), ToValue::to_value(& self.stash)), (name("total"),
+                        ToValue::to_value(& self.total)), (name("active"),
+                        ToValue::to_value(& self.active)), (name("unlocking"),
+                        ToValue::to_value(& self.unlocking)), (name("claimed_rewards"),
+                        ToValue::to_value(& self.claimed_rewards))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct UnappliedSlash<AccountId, Balance> {
             pub validator: AccountId,
@@ -3009,12 +7317,38 @@ pub mod runtime_types {
             pub reporters: Vec<AccountId>,
             pub payout: Balance,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for UnappliedSlash<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("validator"), ToValue::to_value(& self.validator)),
+                        (name("own"), ToValue::to_value(& self.own)), (name("others"),
+                        ToValue::to_value(& self.others)), (name("reporters"),
+                        ToValue::to_value(& self.reporters)), (name("payout"),
+                        ToValue::to_value(& self.payout))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct UnlockChunk<Balance> {
             #[codec(compact)]
             pub value: Balance,
             #[codec(compact)]
             pub era: u32,
+        }
+        #[cfg(feature = "values")]
+        impl<Balance: ToValue> ToValue for UnlockChunk<Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("value"), ToValue::to_value(& self.value)), (name("era"),
+                        ToValue::to_value(& self.era))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ValidatorPrefs {
@@ -3025,9 +7359,21 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ValidatorPrefs {
             const TYPE_HASH: u128 = 0x38a6a8376f92ad183a3948c57f8b9708;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ValidatorPrefs {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("commission"), ToValue::to_value(& self.commission)),
+                        (name("blocked"), ToValue::to_value(& self.blocked))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -3160,6 +7506,244 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xeea4419a7bb787bb00dbda2f10146dfa;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::bond {
+                                controller: ref f0,
+                                value: ref f1,
+                                payee: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("bond"), Value::Dict(vec![(name("controller"),
+                                        ToValue::to_value(f0)), (name("value"),
+                                        ToValue::to_value(f1)), (name("payee"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::bond_extra { max_additional: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("bond_extra"),
+                                        Value::Dict(vec![(name("max_additional"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::unbond { value: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("unbond"), Value::Dict(vec![(name("value"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::withdraw_unbonded { num_slashing_spans: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("withdraw_unbonded"),
+                                        Value::Dict(vec![(name("num_slashing_spans"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::validate { prefs: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("validate"), Value::Dict(vec![(name("prefs"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::nominate { targets: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("nominate"), Value::Dict(vec![(name("targets"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::chill => Value::Str(name("chill")),
+                            Self::set_payee { payee: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_payee"), Value::Dict(vec![(name("payee"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_controller { controller: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_controller"),
+                                        Value::Dict(vec![(name("controller"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_validator_count { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_validator_count"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::increase_validator_count { additional: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("increase_validator_count"),
+                                        Value::Dict(vec![(name("additional"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::scale_validator_count { factor: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("scale_validator_count"),
+                                        Value::Dict(vec![(name("factor"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::force_no_eras => Value::Str(name("force_no_eras")),
+                            Self::force_new_era => Value::Str(name("force_new_era")),
+                            Self::set_invulnerables { invulnerables: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_invulnerables"),
+                                        Value::Dict(vec![(name("invulnerables"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::force_unstake {
+                                stash: ref f0,
+                                num_slashing_spans: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_unstake"), Value::Dict(vec![(name("stash"),
+                                        ToValue::to_value(f0)), (name("num_slashing_spans"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::force_new_era_always => {
+                                Value::Str(name("force_new_era_always"))
+                            }
+                            Self::cancel_deferred_slash {
+                                era: ref f0,
+                                slash_indices: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("cancel_deferred_slash"),
+                                        Value::Dict(vec![(name("era"), ToValue::to_value(f0)),
+                                        (name("slash_indices"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::payout_stakers {
+                                validator_stash: ref f0,
+                                era: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("payout_stakers"),
+                                        Value::Dict(vec![(name("validator_stash"),
+                                        ToValue::to_value(f0)), (name("era"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::rebond { value: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("rebond"), Value::Dict(vec![(name("value"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_history_depth {
+                                new_history_depth: ref f0,
+                                era_items_deleted: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_history_depth"),
+                                        Value::Dict(vec![(name("new_history_depth"),
+                                        ToValue::to_value(f0)), (name("era_items_deleted"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::reap_stash {
+                                stash: ref f0,
+                                num_slashing_spans: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("reap_stash"), Value::Dict(vec![(name("stash"),
+                                        ToValue::to_value(f0)), (name("num_slashing_spans"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::kick { who: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("kick"), Value::Dict(vec![(name("who"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_staking_configs {
+                                min_nominator_bond: ref f0,
+                                min_validator_bond: ref f1,
+                                max_nominator_count: ref f2,
+                                max_validator_count: ref f3,
+                                chill_threshold: ref f4,
+                                min_commission: ref f5,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_staking_configs"),
+                                        Value::Dict(vec![(name("min_nominator_bond"),
+                                        ToValue::to_value(f0)), (name("min_validator_bond"),
+                                        ToValue::to_value(f1)), (name("max_nominator_count"),
+                                        ToValue::to_value(f2)), (name("max_validator_count"),
+                                        ToValue::to_value(f3)), (name("chill_threshold"),
+                                        ToValue::to_value(f4)), (name("min_commission"),
+                                        ToValue::to_value(f5))]))
+                                    ],
+                                )
+                            }
+                            Self::chill_other { controller: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("chill_other"), Value::Dict(vec![(name("controller"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::force_apply_min_commission {
+                                validator_stash: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_apply_min_commission"),
+                                        Value::Dict(vec![(name("validator_stash"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum ConfigOp<T> {
                     #[codec(index = 0u8)]
@@ -3168,6 +7752,18 @@ pub mod runtime_types {
                     Set(T),
                     #[codec(index = 2u8)]
                     Remove,
+                }
+                #[cfg(feature = "values")]
+                impl<T: ToValue> ToValue for ConfigOp<T> {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Noop => Value::Str(name("Noop")),
+                            Self::Set(ref f0) => {
+                                Value::Dict(vec![(name("Set"), ToValue::to_value(f0))])
+                            }
+                            Self::Remove => Value::Str(name("Remove")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -3223,6 +7819,59 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xb25c4648d37ad3250775f174ba9fda44;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::NotController => Value::Str(name("NotController")),
+                            Self::NotStash => Value::Str(name("NotStash")),
+                            Self::AlreadyBonded => Value::Str(name("AlreadyBonded")),
+                            Self::AlreadyPaired => Value::Str(name("AlreadyPaired")),
+                            Self::EmptyTargets => Value::Str(name("EmptyTargets")),
+                            Self::DuplicateIndex => Value::Str(name("DuplicateIndex")),
+                            Self::InvalidSlashIndex => {
+                                Value::Str(name("InvalidSlashIndex"))
+                            }
+                            Self::InsufficientBond => {
+                                Value::Str(name("InsufficientBond"))
+                            }
+                            Self::NoMoreChunks => Value::Str(name("NoMoreChunks")),
+                            Self::NoUnlockChunk => Value::Str(name("NoUnlockChunk")),
+                            Self::FundedTarget => Value::Str(name("FundedTarget")),
+                            Self::InvalidEraToReward => {
+                                Value::Str(name("InvalidEraToReward"))
+                            }
+                            Self::InvalidNumberOfNominations => {
+                                Value::Str(name("InvalidNumberOfNominations"))
+                            }
+                            Self::NotSortedAndUnique => {
+                                Value::Str(name("NotSortedAndUnique"))
+                            }
+                            Self::AlreadyClaimed => Value::Str(name("AlreadyClaimed")),
+                            Self::IncorrectHistoryDepth => {
+                                Value::Str(name("IncorrectHistoryDepth"))
+                            }
+                            Self::IncorrectSlashingSpans => {
+                                Value::Str(name("IncorrectSlashingSpans"))
+                            }
+                            Self::BadState => Value::Str(name("BadState")),
+                            Self::TooManyTargets => Value::Str(name("TooManyTargets")),
+                            Self::BadTarget => Value::Str(name("BadTarget")),
+                            Self::CannotChillOther => {
+                                Value::Str(name("CannotChillOther"))
+                            }
+                            Self::TooManyNominators => {
+                                Value::Str(name("TooManyNominators"))
+                            }
+                            Self::TooManyValidators => {
+                                Value::Str(name("TooManyValidators"))
+                            }
+                            Self::CommissionTooLow => {
+                                Value::Str(name("CommissionTooLow"))
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -3256,10 +7905,97 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0xba9809669db6b8b0be23326fb237d50e;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::EraPaid(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("EraPaid"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                            Self::Rewarded(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Rewarded"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Slashed(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Slashed"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::OldSlashingReportDiscarded(ref f0) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("OldSlashingReportDiscarded"), ToValue::to_value(f0))
+                                    ],
+                                )
+                            }
+                            Self::StakersElected => Value::Str(name("StakersElected")),
+                            Self::Bonded(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Bonded"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Unbonded(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Unbonded"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Withdrawn(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Withdrawn"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Kicked(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Kicked"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::StakingElectionFailed => {
+                                Value::Str(name("StakingElectionFailed"))
+                            }
+                            Self::Chilled(ref f0) => {
+                                Value::Dict(vec![(name("Chilled"), ToValue::to_value(f0))])
+                            }
+                            Self::PayoutStarted(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PayoutStarted"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod slashing {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SlashingSpans {
                 pub span_index: u32,
@@ -3270,16 +8006,42 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for SlashingSpans {
                 const TYPE_HASH: u128 = 0xc0224b01d19ca43ffc0ec8a78e86fb2c;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for SlashingSpans {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("span_index"), ToValue::to_value(& self.span_index)),
+                            (name("last_start"), ToValue::to_value(& self.last_start)),
+                            (name("last_nonzero_slash"), ToValue::to_value(& self
+                            .last_nonzero_slash)), (name("prior"), ToValue::to_value(&
+                            self.prior))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SpanRecord<Balance> {
                 pub slashed: Balance,
                 pub paid_out: Balance,
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for SpanRecord<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("slashed"), ToValue::to_value(& self.slashed)),
+                            (name("paid_out"), ToValue::to_value(& self.paid_out))
+                        ],
+                    )
+                }
             }
         }
     }
     pub mod pallet_timestamp {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3288,10 +8050,26 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set { now: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set"), Value::Dict(vec![(name("now"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_tips {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpenTip<AccountId, Balance, BlockNumber, Hash> {
             pub reason: Hash,
@@ -3302,8 +8080,30 @@ pub mod runtime_types {
             pub tips: Vec<(AccountId, Balance)>,
             pub finders_fee: bool,
         }
+        #[cfg(feature = "values")]
+        impl<
+            AccountId: ToValue,
+            Balance: ToValue,
+            BlockNumber: ToValue,
+            Hash: ToValue,
+        > ToValue for OpenTip<AccountId, Balance, BlockNumber, Hash> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("reason"), ToValue::to_value(& self.reason)), (name("who"),
+                        ToValue::to_value(& self.who)), (name("finder"),
+                        ToValue::to_value(& self.finder)), (name("deposit"),
+                        ToValue::to_value(& self.deposit)), (name("closes"),
+                        ToValue::to_value(& self.closes)), (name("tips"),
+                        ToValue::to_value(& self.tips)), (name("finders_fee"),
+                        ToValue::to_value(& self.finders_fee))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3334,6 +8134,69 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x683442e55bb5288acb7fc1663a8a8d40;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::report_awesome { reason: ref f0, who: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_awesome"), Value::Dict(vec![(name("reason"),
+                                    ToValue::to_value(f0)), (name("who"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::retract_tip { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("retract_tip"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::tip_new {
+                            reason: ref f0,
+                            who: ref f1,
+                            tip_value: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("tip_new"), Value::Dict(vec![(name("reason"),
+                                    ToValue::to_value(f0)), (name("who"),
+                                    ToValue::to_value(f1)), (name("tip_value"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::tip { hash: ref f0, tip_value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("tip"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0)), (name("tip_value"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::close_tip { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("close_tip"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::slash_tip { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("slash_tip"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3351,6 +8214,19 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xf2b5e3dba9d2c579ce4e4c21a933c433;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::ReasonTooBig => Value::Str(name("ReasonTooBig")),
+                        Self::AlreadyKnown => Value::Str(name("AlreadyKnown")),
+                        Self::UnknownTip => Value::Str(name("UnknownTip")),
+                        Self::NotFinder => Value::Str(name("NotFinder")),
+                        Self::StillOpen => Value::Str(name("StillOpen")),
+                        Self::Premature => Value::Str(name("Premature")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3376,14 +8252,80 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x57cd5b92f1fd9bad53f9492115eefc79;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NewTip { tip_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewTip"), Value::Dict(vec![(name("tip_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::TipClosing { tip_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TipClosing"), Value::Dict(vec![(name("tip_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::TipClosed {
+                            tip_hash: ref f0,
+                            who: ref f1,
+                            payout: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TipClosed"), Value::Dict(vec![(name("tip_hash"),
+                                    ToValue::to_value(f0)), (name("who"),
+                                    ToValue::to_value(f1)), (name("payout"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::TipRetracted { tip_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TipRetracted"), Value::Dict(vec![(name("tip_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::TipSlashed {
+                            tip_hash: ref f0,
+                            finder: ref f1,
+                            deposit: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TipSlashed"), Value::Dict(vec![(name("tip_hash"),
+                                    ToValue::to_value(f0)), (name("finder"),
+                                    ToValue::to_value(f1)), (name("deposit"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_transaction_payment {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ChargeTransactionPayment(#[codec(compact)] pub u128);
         impl ::ferroscale_runtime_types::TypeHash for ChargeTransactionPayment {
             const TYPE_HASH: u128 = 0x8c2d64d0c06b4323331ebdd069a26a03;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for ChargeTransactionPayment {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
@@ -3395,9 +8337,19 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Releases {
             const TYPE_HASH: u128 = 0x80ffa4fd46a6d0cf960827bfb10bb23f;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Releases {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V1Ancient => Value::Str(name("V1Ancient")),
+                    Self::V2 => Value::Str(name("V2")),
+                }
+            }
+        }
     }
     pub mod pallet_treasury {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Proposal<AccountId, Balance> {
             pub proposer: AccountId,
@@ -3405,8 +8357,23 @@ pub mod runtime_types {
             pub beneficiary: AccountId,
             pub bond: Balance,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for Proposal<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("proposer"), ToValue::to_value(& self.proposer)),
+                        (name("value"), ToValue::to_value(& self.value)),
+                        (name("beneficiary"), ToValue::to_value(& self.beneficiary)),
+                        (name("bond"), ToValue::to_value(& self.bond))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3426,6 +8393,40 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xd6dbc07d2bed9f91737b332ed46eb85f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::propose_spend { value: ref f0, beneficiary: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("propose_spend"), Value::Dict(vec![(name("value"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::reject_proposal { proposal_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reject_proposal"),
+                                    Value::Dict(vec![(name("proposal_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::approve_proposal { proposal_id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("approve_proposal"),
+                                    Value::Dict(vec![(name("proposal_id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3437,6 +8438,18 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x840d4024ebf3c3e7994f80e2317793b2;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InsufficientProposersBalance => {
+                            Value::Str(name("InsufficientProposersBalance"))
+                        }
+                        Self::InvalidIndex => Value::Str(name("InvalidIndex")),
+                        Self::TooManyApprovals => Value::Str(name("TooManyApprovals")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3462,11 +8475,84 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xa1649410eca3da7bdf57161c4eb44c05;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Proposed { proposal_index: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Proposed"), Value::Dict(vec![(name("proposal_index"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Spending { budget_remaining: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Spending"),
+                                    Value::Dict(vec![(name("budget_remaining"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Awarded {
+                            proposal_index: ref f0,
+                            award: ref f1,
+                            account: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Awarded"), Value::Dict(vec![(name("proposal_index"),
+                                    ToValue::to_value(f0)), (name("award"),
+                                    ToValue::to_value(f1)), (name("account"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Rejected { proposal_index: ref f0, slashed: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Rejected"), Value::Dict(vec![(name("proposal_index"),
+                                    ToValue::to_value(f0)), (name("slashed"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Burnt { burnt_funds: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Burnt"), Value::Dict(vec![(name("burnt_funds"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Rollover { rollover_balance: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Rollover"),
+                                    Value::Dict(vec![(name("rollover_balance"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Deposit { value: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Deposit"), Value::Dict(vec![(name("value"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_utility {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3495,6 +8581,47 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xdf776c47461ca93b82e81062df9a2c13;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::batch { calls: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("batch"), Value::Dict(vec![(name("calls"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::as_derivative { index: ref f0, call: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("as_derivative"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("call"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::batch_all { calls: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("batch_all"), Value::Dict(vec![(name("calls"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::dispatch_as { as_origin: ref f0, call: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("dispatch_as"), Value::Dict(vec![(name("as_origin"),
+                                    ToValue::to_value(f0)), (name("call"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3502,6 +8629,14 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x3f55e5d2938d07af31b632fd06a59e1a;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooManyCalls => Value::Str(name("TooManyCalls")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3525,10 +8660,37 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x8647d211de23c17e96ee95f7e5dcc9ae;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::BatchInterrupted { index: ref f0, error: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BatchInterrupted"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("error"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::BatchCompleted => Value::Str(name("BatchCompleted")),
+                        Self::ItemCompleted => Value::Str(name("ItemCompleted")),
+                        Self::DispatchedAs { result: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DispatchedAs"), Value::Dict(vec![(name("result"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_vesting {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
             #[codec(index = 0u8)]
@@ -3539,8 +8701,18 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Releases {
             const TYPE_HASH: u128 = 0x79863b85bf9a625f41ab1fc9e10dd953;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Releases {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V0 => Value::Str(name("V0")),
+                    Self::V1 => Value::Str(name("V1")),
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3584,6 +8756,58 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x679b40672f1c5b30df590e58bbe81791;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::vest => Value::Str(name("vest")),
+                        Self::vest_other { target: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("vest_other"), Value::Dict(vec![(name("target"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::vested_transfer { target: ref f0, schedule: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("vested_transfer"), Value::Dict(vec![(name("target"),
+                                    ToValue::to_value(f0)), (name("schedule"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_vested_transfer {
+                            source: ref f0,
+                            target: ref f1,
+                            schedule: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_vested_transfer"),
+                                    Value::Dict(vec![(name("source"), ToValue::to_value(f0)),
+                                    (name("target"), ToValue::to_value(f1)), (name("schedule"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::merge_schedules {
+                            schedule1_index: ref f0,
+                            schedule2_index: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("merge_schedules"),
+                                    Value::Dict(vec![(name("schedule1_index"),
+                                    ToValue::to_value(f0)), (name("schedule2_index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3600,6 +8824,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xbce2980bedc56d0197451f0924bcb532;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NotVesting => Value::Str(name("NotVesting")),
+                        Self::AtMaxVestingSchedules => {
+                            Value::Str(name("AtMaxVestingSchedules"))
+                        }
+                        Self::AmountLow => Value::Str(name("AmountLow")),
+                        Self::ScheduleIndexOutOfBounds => {
+                            Value::Str(name("ScheduleIndexOutOfBounds"))
+                        }
+                        Self::InvalidScheduleParams => {
+                            Value::Str(name("InvalidScheduleParams"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -3613,20 +8855,60 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x45aa9c23aec65f0168ae05102bbc60f4;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::VestingUpdated { account: ref f0, unvested: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("VestingUpdated"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("unvested"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::VestingCompleted { account: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("VestingCompleted"),
+                                    Value::Dict(vec![(name("account"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod vesting_info {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct VestingInfo<Balance, BlockNumber> {
                 pub locked: Balance,
                 pub per_block: Balance,
                 pub starting_block: BlockNumber,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, BlockNumber: ToValue> ToValue
+            for VestingInfo<Balance, BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("locked"), ToValue::to_value(& self.locked)),
+                            (name("per_block"), ToValue::to_value(& self.per_block)),
+                            (name("starting_block"), ToValue::to_value(& self
+                            .starting_block))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_xcm {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3688,6 +8970,138 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5d59cafa84cf1e3b0e5d2db23d94f671;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::send { dest: ref f0, message: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("send"), Value::Dict(vec![(name("dest"),
+                                    ToValue::to_value(f0)), (name("message"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::teleport_assets {
+                            dest: ref f0,
+                            beneficiary: ref f1,
+                            assets: ref f2,
+                            fee_asset_item: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("teleport_assets"), Value::Dict(vec![(name("dest"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1)), (name("assets"),
+                                    ToValue::to_value(f2)), (name("fee_asset_item"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::reserve_transfer_assets {
+                            dest: ref f0,
+                            beneficiary: ref f1,
+                            assets: ref f2,
+                            fee_asset_item: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reserve_transfer_assets"),
+                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
+                                    (name("beneficiary"), ToValue::to_value(f1)),
+                                    (name("assets"), ToValue::to_value(f2)),
+                                    (name("fee_asset_item"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::execute { message: ref f0, max_weight: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("execute"), Value::Dict(vec![(name("message"),
+                                    ToValue::to_value(f0)), (name("max_weight"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_xcm_version {
+                            location: ref f0,
+                            xcm_version: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_xcm_version"),
+                                    Value::Dict(vec![(name("location"), ToValue::to_value(f0)),
+                                    (name("xcm_version"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_default_xcm_version { maybe_xcm_version: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_default_xcm_version"),
+                                    Value::Dict(vec![(name("maybe_xcm_version"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::force_subscribe_version_notify { location: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_subscribe_version_notify"),
+                                    Value::Dict(vec![(name("location"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::force_unsubscribe_version_notify { location: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_unsubscribe_version_notify"),
+                                    Value::Dict(vec![(name("location"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::limited_reserve_transfer_assets {
+                            dest: ref f0,
+                            beneficiary: ref f1,
+                            assets: ref f2,
+                            fee_asset_item: ref f3,
+                            weight_limit: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("limited_reserve_transfer_assets"),
+                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
+                                    (name("beneficiary"), ToValue::to_value(f1)),
+                                    (name("assets"), ToValue::to_value(f2)),
+                                    (name("fee_asset_item"), ToValue::to_value(f3)),
+                                    (name("weight_limit"), ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::limited_teleport_assets {
+                            dest: ref f0,
+                            beneficiary: ref f1,
+                            assets: ref f2,
+                            fee_asset_item: ref f3,
+                            weight_limit: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("limited_teleport_assets"),
+                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
+                                    (name("beneficiary"), ToValue::to_value(f1)),
+                                    (name("assets"), ToValue::to_value(f2)),
+                                    (name("fee_asset_item"), ToValue::to_value(f3)),
+                                    (name("weight_limit"), ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3719,6 +9133,30 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x15ccaca208193abf3c82d72af142439f;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Unreachable => Value::Str(name("Unreachable")),
+                        Self::SendFailure => Value::Str(name("SendFailure")),
+                        Self::Filtered => Value::Str(name("Filtered")),
+                        Self::UnweighableMessage => {
+                            Value::Str(name("UnweighableMessage"))
+                        }
+                        Self::DestinationNotInvertible => {
+                            Value::Str(name("DestinationNotInvertible"))
+                        }
+                        Self::Empty => Value::Str(name("Empty")),
+                        Self::CannotReanchor => Value::Str(name("CannotReanchor")),
+                        Self::TooManyAssets => Value::Str(name("TooManyAssets")),
+                        Self::InvalidOrigin => Value::Str(name("InvalidOrigin")),
+                        Self::BadVersion => Value::Str(name("BadVersion")),
+                        Self::BadLocation => Value::Str(name("BadLocation")),
+                        Self::NoSubscription => Value::Str(name("NoSubscription")),
+                        Self::AlreadySubscribed => Value::Str(name("AlreadySubscribed")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3794,6 +9232,152 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x27a7fcc653b095b29d3c4b4f0b17b497;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Attempted(ref f0) => {
+                            Value::Dict(vec![(name("Attempted"), ToValue::to_value(f0))])
+                        }
+                        Self::Sent(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("Sent"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::UnexpectedResponse(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("UnexpectedResponse"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::ResponseReady(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ResponseReady"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::Notified(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("Notified"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::NotifyOverweight(
+                            ref f0,
+                            ref f1,
+                            ref f2,
+                            ref f3,
+                            ref f4,
+                        ) => {
+                            Value::Dict(
+                                vec![
+                                    (name("NotifyOverweight"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2),
+                                    ToValue::to_value(f3), ToValue::to_value(f4)]))
+                                ],
+                            )
+                        }
+                        Self::NotifyDispatchError(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("NotifyDispatchError"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::NotifyDecodeFailed(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("NotifyDecodeFailed"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::InvalidResponder(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("InvalidResponder"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::InvalidResponderVersion(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("InvalidResponderVersion"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::ResponseTaken(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ResponseTaken"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::AssetsTrapped(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("AssetsTrapped"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::VersionChangeNotified(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("VersionChangeNotified"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::SupportedVersionChanged(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("SupportedVersionChanged"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::NotifyTargetSendFail(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("NotifyTargetSendFail"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::NotifyTargetMigrationFail(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("NotifyTargetMigrationFail"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Origin {
                 #[codec(index = 0u8)]
@@ -3807,6 +9391,19 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Origin {
                 const TYPE_HASH: u128 = 0x81d0f866aef34043a67caf6757e9d26f;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Origin {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Xcm(ref f0) => {
+                            Value::Dict(vec![(name("Xcm"), ToValue::to_value(f0))])
+                        }
+                        Self::Response(ref f0) => {
+                            Value::Dict(vec![(name("Response"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum QueryStatus<BlockNumber> {
@@ -3827,6 +9424,45 @@ pub mod runtime_types {
                     at: BlockNumber,
                 },
             }
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue> ToValue for QueryStatus<BlockNumber> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Pending {
+                            responder: ref f0,
+                            maybe_notify: ref f1,
+                            timeout: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Pending"), Value::Dict(vec![(name("responder"),
+                                    ToValue::to_value(f0)), (name("maybe_notify"),
+                                    ToValue::to_value(f1)), (name("timeout"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::VersionNotifier { origin: ref f0, is_active: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("VersionNotifier"), Value::Dict(vec![(name("origin"),
+                                    ToValue::to_value(f0)), (name("is_active"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Ready { response: ref f0, at: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Ready"), Value::Dict(vec![(name("response"),
+                                    ToValue::to_value(f0)), (name("at"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum VersionMigrationStage {
                 #[codec(index = 0u8)]
@@ -3841,38 +9477,106 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for VersionMigrationStage {
                 const TYPE_HASH: u128 = 0xe1e2b812c5908eb180101e7ba27b6387;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for VersionMigrationStage {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::MigrateSupportedVersion => {
+                            Value::Str(name("MigrateSupportedVersion"))
+                        }
+                        Self::MigrateVersionNotifiers => {
+                            Value::Str(name("MigrateVersionNotifiers"))
+                        }
+                        Self::NotifyCurrentTargets(ref f0) => {
+                            Value::Dict(
+                                vec![(name("NotifyCurrentTargets"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::MigrateAndNotifyOldTargets => {
+                            Value::Str(name("MigrateAndNotifyOldTargets"))
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod polkadot_core_primitives {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CandidateHash(pub ::ferroscale_runtime_types::H256);
         impl ::ferroscale_runtime_types::TypeHash for CandidateHash {
             const TYPE_HASH: u128 = 0xa4d562fb8216b4923f3339af51bbebf8;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for CandidateHash {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InboundDownwardMessage<BlockNumber> {
             pub sent_at: BlockNumber,
             pub msg: Vec<u8>,
         }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue> ToValue for InboundDownwardMessage<BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("sent_at"), ToValue::to_value(& self.sent_at)),
+                        (name("msg"), ToValue::to_value(& self.msg))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InboundHrmpMessage<BlockNumber> {
             pub sent_at: BlockNumber,
             pub data: Vec<u8>,
+        }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue> ToValue for InboundHrmpMessage<BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("sent_at"), ToValue::to_value(& self.sent_at)),
+                        (name("data"), ToValue::to_value(& self.data))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OutboundHrmpMessage<Id> {
             pub recipient: Id,
             pub data: Vec<u8>,
         }
+        #[cfg(feature = "values")]
+        impl<Id: ToValue> ToValue for OutboundHrmpMessage<Id> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("recipient"), ToValue::to_value(& self.recipient)),
+                        (name("data"), ToValue::to_value(& self.data))
+                    ],
+                )
+            }
+        }
     }
     pub mod polkadot_parachain {
         pub mod primitives {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HeadData(pub Vec<u8>);
             impl ::ferroscale_runtime_types::TypeHash for HeadData {
                 const TYPE_HASH: u128 = 0x0917e7f801f6732d8e848d1124e50615;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for HeadData {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HrmpChannelId {
@@ -3881,6 +9585,17 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for HrmpChannelId {
                 const TYPE_HASH: u128 = 0xfa6d8b8145c93860ec27b47ae9da5b3a;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for HrmpChannelId {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("sender"), ToValue::to_value(& self.sender)),
+                            (name("recipient"), ToValue::to_value(& self.recipient))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Id(pub u32);
@@ -3901,25 +9616,50 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Id {
                 const TYPE_HASH: u128 = 0x0c296d958b96851385abed99015151d1;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Id {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidationCode(pub Vec<u8>);
             impl ::ferroscale_runtime_types::TypeHash for ValidationCode {
                 const TYPE_HASH: u128 = 0xf4cc27b1d8bb61fa1757e37253c9c2b8;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for ValidationCode {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidationCodeHash(pub ::ferroscale_runtime_types::H256);
             impl ::ferroscale_runtime_types::TypeHash for ValidationCodeHash {
                 const TYPE_HASH: u128 = 0xd0d2ce09751b85e6baf52370dd5021a1;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ValidationCodeHash {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod polkadot_primitives {
         pub mod v0 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidatorIndex(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for ValidatorIndex {
                 const TYPE_HASH: u128 = 0xea15ad74dff93fb7ccdc483e30596993;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for ValidatorIndex {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ValidityAttestation {
@@ -3935,14 +9675,34 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ValidityAttestation {
                 const TYPE_HASH: u128 = 0x18a943860ab5f9f771fba117c86fac0c;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ValidityAttestation {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Implicit(ref f0) => {
+                            Value::Dict(vec![(name("Implicit"), ToValue::to_value(f0))])
+                        }
+                        Self::Explicit(ref f0) => {
+                            Value::Dict(vec![(name("Explicit"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             pub mod collator_app {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
                 impl ::ferroscale_runtime_types::TypeHash for Public {
                     const TYPE_HASH: u128 = 0xc70e4075a08a0eb79a93cfedb4d2c3d1;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Public {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
@@ -3951,15 +9711,28 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Signature {
                     const TYPE_HASH: u128 = 0xd80314bafb843ebd709e634cb44ca4ed;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Signature {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
             pub mod validator_app {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
                 impl ::ferroscale_runtime_types::TypeHash for Public {
                     const TYPE_HASH: u128 = 0xc4934db6b387ea5ef38d8a16ba516479;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Public {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Signature(
@@ -3968,10 +9741,17 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Signature {
                     const TYPE_HASH: u128 = 0x9a28576febe44f4e73d9062855e4357c;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Signature {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
         }
         pub mod v1 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct AvailabilityBitfield(
                 pub ::ferroscale_runtime_types::bits::BitSequence<
@@ -3981,6 +9761,12 @@ pub mod runtime_types {
             );
             impl ::ferroscale_runtime_types::TypeHash for AvailabilityBitfield {
                 const TYPE_HASH: u128 = 0xaa1ee992ace18800144706f9e0f9d515;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for AvailabilityBitfield {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BackedCandidate<H> {
@@ -3994,6 +9780,19 @@ pub mod runtime_types {
                     u8,
                     ::ferroscale_runtime_types::bits::Lsb0,
                 >,
+            }
+            #[cfg(feature = "values")]
+            impl<H: ToValue> ToValue for BackedCandidate<H> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("candidate"), ToValue::to_value(& self.candidate)),
+                            (name("validity_votes"), ToValue::to_value(& self
+                            .validity_votes)), (name("validator_indices"),
+                            ToValue::to_value(& self.validator_indices))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CandidateCommitments<N> {
@@ -4010,6 +9809,24 @@ pub mod runtime_types {
                 pub processed_downward_messages: N,
                 pub hrmp_watermark: N,
             }
+            #[cfg(feature = "values")]
+            impl<N: ToValue> ToValue for CandidateCommitments<N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("upward_messages"), ToValue::to_value(& self
+                            .upward_messages)), (name("horizontal_messages"),
+                            ToValue::to_value(& self.horizontal_messages)),
+                            (name("new_validation_code"), ToValue::to_value(& self
+                            .new_validation_code)), (name("head_data"),
+                            ToValue::to_value(& self.head_data)),
+                            (name("processed_downward_messages"), ToValue::to_value(&
+                            self.processed_downward_messages)), (name("hrmp_watermark"),
+                            ToValue::to_value(& self.hrmp_watermark))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CandidateDescriptor<H> {
                 pub para_id: super::super::super::runtime_types::polkadot_parachain::primitives::Id,
@@ -4022,12 +9839,44 @@ pub mod runtime_types {
                 pub para_head: H,
                 pub validation_code_hash: super::super::super::runtime_types::polkadot_parachain::primitives::ValidationCodeHash,
             }
+            #[cfg(feature = "values")]
+            impl<H: ToValue> ToValue for CandidateDescriptor<H> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("para_id"), ToValue::to_value(& self.para_id)),
+                            (name("relay_parent"), ToValue::to_value(& self
+                            .relay_parent)), (name("collator"), ToValue::to_value(& self
+                            .collator)), (name("persisted_validation_data_hash"),
+                            ToValue::to_value(& self.persisted_validation_data_hash)),
+                            (name("pov_hash"), ToValue::to_value(& self.pov_hash)),
+                            (name("erasure_root"), ToValue::to_value(& self
+                            .erasure_root)), (name("signature"), ToValue::to_value(& self
+                            .signature)), (name("para_head"), ToValue::to_value(& self
+                            .para_head)), (name("validation_code_hash"),
+                            ToValue::to_value(& self.validation_code_hash))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CandidateReceipt<H> {
                 pub descriptor: super::super::super::runtime_types::polkadot_primitives::v1::CandidateDescriptor<
                     H,
                 >,
                 pub commitments_hash: H,
+            }
+            #[cfg(feature = "values")]
+            impl<H: ToValue> ToValue for CandidateReceipt<H> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("descriptor"), ToValue::to_value(& self.descriptor)),
+                            (name("commitments_hash"), ToValue::to_value(& self
+                            .commitments_hash))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CommittedCandidateReceipt<H> {
@@ -4038,10 +9887,27 @@ pub mod runtime_types {
                     u32,
                 >,
             }
+            #[cfg(feature = "values")]
+            impl<H: ToValue> ToValue for CommittedCandidateReceipt<H> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("descriptor"), ToValue::to_value(& self.descriptor)),
+                            (name("commitments"), ToValue::to_value(& self.commitments))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CoreIndex(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for CoreIndex {
                 const TYPE_HASH: u128 = 0xf850db7006cf2b5e684cae94766d4c99;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for CoreIndex {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum CoreOccupied {
@@ -4054,6 +9920,19 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for CoreOccupied {
                 const TYPE_HASH: u128 = 0x6be0741f4fcce2a96559c984fc381773;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for CoreOccupied {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Parathread(ref f0) => {
+                            Value::Dict(
+                                vec![(name("Parathread"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::Parachain => Value::Str(name("Parachain")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DisputeState<N> {
@@ -4068,6 +9947,21 @@ pub mod runtime_types {
                 pub start: N,
                 pub concluded_at: Option<N>,
             }
+            #[cfg(feature = "values")]
+            impl<N: ToValue> ToValue for DisputeState<N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("validators_for"), ToValue::to_value(& self
+                            .validators_for)), (name("validators_against"),
+                            ToValue::to_value(& self.validators_against)),
+                            (name("start"), ToValue::to_value(& self.start)),
+                            (name("concluded_at"), ToValue::to_value(& self
+                            .concluded_at))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DisputeStatement {
                 #[codec(index = 0u8)]
@@ -4081,6 +9975,19 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for DisputeStatement {
                 const TYPE_HASH: u128 = 0xb82e8b57be985712f7d775799fd32ee4;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for DisputeStatement {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Valid(ref f0) => {
+                            Value::Dict(vec![(name("Valid"), ToValue::to_value(f0))])
+                        }
+                        Self::Invalid(ref f0) => {
+                            Value::Dict(vec![(name("Invalid"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DisputeStatementSet {
@@ -4097,10 +10004,29 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for DisputeStatementSet {
                 const TYPE_HASH: u128 = 0x9fc33d2c8920acb0fbe081327296d5aa;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for DisputeStatementSet {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("candidate_hash"), ToValue::to_value(& self
+                            .candidate_hash)), (name("session"), ToValue::to_value(& self
+                            .session)), (name("statements"), ToValue::to_value(& self
+                            .statements))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct GroupIndex(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for GroupIndex {
                 const TYPE_HASH: u128 = 0x84059ab3c8ed1e4ecd0aab563a08497a;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for GroupIndex {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct InherentData<HDR> {
@@ -4119,6 +10045,20 @@ pub mod runtime_types {
                 >,
                 pub parent_header: HDR,
             }
+            #[cfg(feature = "values")]
+            impl<HDR: ToValue> ToValue for InherentData<HDR> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("bitfields"), ToValue::to_value(& self.bitfields)),
+                            (name("backed_candidates"), ToValue::to_value(& self
+                            .backed_candidates)), (name("disputes"), ToValue::to_value(&
+                            self.disputes)), (name("parent_header"), ToValue::to_value(&
+                            self.parent_header))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum InvalidDisputeStatementKind {
                 #[codec(index = 0u8)]
@@ -4126,6 +10066,14 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for InvalidDisputeStatementKind {
                 const TYPE_HASH: u128 = 0xf3b196a682921ba05e5ceeabb18bd71c;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for InvalidDisputeStatementKind {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Explicit => Value::Str(name("Explicit")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParathreadClaim(
@@ -4135,6 +10083,14 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ParathreadClaim {
                 const TYPE_HASH: u128 = 0xab8309a0c37c331d4385afb8241d15f6;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ParathreadClaim {
+                fn to_value(&self) -> Value {
+                    Value::Tuple(
+                        vec![ToValue::to_value(& self.0), ToValue::to_value(& self.1)],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParathreadEntry {
                 pub claim: super::super::super::runtime_types::polkadot_primitives::v1::ParathreadClaim,
@@ -4142,6 +10098,17 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for ParathreadEntry {
                 const TYPE_HASH: u128 = 0x412a89eb6fab51ecd685d3273354240d;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for ParathreadEntry {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("claim"), ToValue::to_value(& self.claim)),
+                            (name("retries"), ToValue::to_value(& self.retries))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ScrapedOnChainVotes<H> {
@@ -4163,6 +10130,19 @@ pub mod runtime_types {
                     super::super::super::runtime_types::polkadot_primitives::v1::DisputeStatementSet,
                 >,
             }
+            #[cfg(feature = "values")]
+            impl<H: ToValue> ToValue for ScrapedOnChainVotes<H> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("session"), ToValue::to_value(& self.session)),
+                            (name("backing_validators_per_candidate"),
+                            ToValue::to_value(& self.backing_validators_per_candidate)),
+                            (name("disputes"), ToValue::to_value(& self.disputes))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UpgradeGoAhead {
                 #[codec(index = 0u8)]
@@ -4173,6 +10153,15 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for UpgradeGoAhead {
                 const TYPE_HASH: u128 = 0x5c92868b866ae76afffd6839e3764a54;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for UpgradeGoAhead {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Abort => Value::Str(name("Abort")),
+                        Self::GoAhead => Value::Str(name("GoAhead")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UpgradeRestriction {
                 #[codec(index = 0u8)]
@@ -4180,6 +10169,14 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for UpgradeRestriction {
                 const TYPE_HASH: u128 = 0xc966c803f3920ff037cfa1affc18f6e6;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for UpgradeRestriction {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Present => Value::Str(name("Present")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ValidDisputeStatementKind {
@@ -4195,8 +10192,28 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ValidDisputeStatementKind {
                 const TYPE_HASH: u128 = 0xf5259fab2e0d2029c259765c31c65e09;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ValidDisputeStatementKind {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Explicit => Value::Str(name("Explicit")),
+                        Self::BackingSeconded(ref f0) => {
+                            Value::Dict(
+                                vec![(name("BackingSeconded"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::BackingValid(ref f0) => {
+                            Value::Dict(
+                                vec![(name("BackingValid"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ApprovalChecking => Value::Str(name("ApprovalChecking")),
+                    }
+                }
+            }
             pub mod assignment_app {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
@@ -4204,19 +10221,40 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Public {
                     const TYPE_HASH: u128 = 0x9b0164d9e559f4f0f03604e22889c22c;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Public {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
             pub mod signed {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct UncheckedSigned<Payload> {
                     pub payload: Payload,
                     pub validator_index: super::super::super::super::runtime_types::polkadot_primitives::v0::ValidatorIndex,
                     pub signature: super::super::super::super::runtime_types::polkadot_primitives::v0::validator_app::Signature,
                 }
+                #[cfg(feature = "values")]
+                impl<Payload: ToValue> ToValue for UncheckedSigned<Payload> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("payload"), ToValue::to_value(& self.payload)),
+                                (name("validator_index"), ToValue::to_value(& self
+                                .validator_index)), (name("signature"), ToValue::to_value(&
+                                self.signature))
+                            ],
+                        )
+                    }
+                }
             }
         }
         pub mod v2 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PvfCheckStatement {
                 pub accept: bool,
@@ -4226,6 +10264,20 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for PvfCheckStatement {
                 const TYPE_HASH: u128 = 0xf75521beb2f68fa36c2f940794c7ba92;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for PvfCheckStatement {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("accept"), ToValue::to_value(& self.accept)),
+                            (name("subject"), ToValue::to_value(& self.subject)),
+                            (name("session_index"), ToValue::to_value(& self
+                            .session_index)), (name("validator_index"),
+                            ToValue::to_value(& self.validator_index))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SessionInfo {
@@ -4258,10 +10310,39 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for SessionInfo {
                 const TYPE_HASH: u128 = 0x5c29e31afac5b0ec1ddf404fffb1ef33;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for SessionInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("active_validator_indices"), ToValue::to_value(& self
+                            .active_validator_indices)), (name("random_seed"),
+                            ToValue::to_value(& self.random_seed)),
+                            (name("dispute_period"), ToValue::to_value(& self
+                            .dispute_period)), (name("validators"), ToValue::to_value(&
+                            self.validators)), (name("discovery_keys"),
+                            ToValue::to_value(& self.discovery_keys)),
+                            (name("assignment_keys"), ToValue::to_value(& self
+                            .assignment_keys)), (name("validator_groups"),
+                            ToValue::to_value(& self.validator_groups)),
+                            (name("n_cores"), ToValue::to_value(& self.n_cores)),
+                            (name("zeroth_delay_tranche_width"), ToValue::to_value(& self
+                            .zeroth_delay_tranche_width)),
+                            (name("relay_vrf_modulo_samples"), ToValue::to_value(& self
+                            .relay_vrf_modulo_samples)), (name("n_delay_tranches"),
+                            ToValue::to_value(& self.n_delay_tranches)),
+                            (name("no_show_slots"), ToValue::to_value(& self
+                            .no_show_slots)), (name("needed_approvals"),
+                            ToValue::to_value(& self.needed_approvals))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod polkadot_runtime {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Call {
             #[codec(index = 0u8)]
@@ -4392,6 +10473,152 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Call {
             const TYPE_HASH: u128 = 0x92b1b9b8c3d2a2a42dc6e1bbadcec669;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Call {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::System(ref f0) => {
+                        Value::Dict(vec![(name("System"), ToValue::to_value(f0))])
+                    }
+                    Self::Scheduler(ref f0) => {
+                        Value::Dict(vec![(name("Scheduler"), ToValue::to_value(f0))])
+                    }
+                    Self::Preimage(ref f0) => {
+                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                    }
+                    Self::Babe(ref f0) => {
+                        Value::Dict(vec![(name("Babe"), ToValue::to_value(f0))])
+                    }
+                    Self::Timestamp(ref f0) => {
+                        Value::Dict(vec![(name("Timestamp"), ToValue::to_value(f0))])
+                    }
+                    Self::Indices(ref f0) => {
+                        Value::Dict(vec![(name("Indices"), ToValue::to_value(f0))])
+                    }
+                    Self::Balances(ref f0) => {
+                        Value::Dict(vec![(name("Balances"), ToValue::to_value(f0))])
+                    }
+                    Self::Authorship(ref f0) => {
+                        Value::Dict(vec![(name("Authorship"), ToValue::to_value(f0))])
+                    }
+                    Self::Staking(ref f0) => {
+                        Value::Dict(vec![(name("Staking"), ToValue::to_value(f0))])
+                    }
+                    Self::Session(ref f0) => {
+                        Value::Dict(vec![(name("Session"), ToValue::to_value(f0))])
+                    }
+                    Self::Grandpa(ref f0) => {
+                        Value::Dict(vec![(name("Grandpa"), ToValue::to_value(f0))])
+                    }
+                    Self::ImOnline(ref f0) => {
+                        Value::Dict(vec![(name("ImOnline"), ToValue::to_value(f0))])
+                    }
+                    Self::Democracy(ref f0) => {
+                        Value::Dict(vec![(name("Democracy"), ToValue::to_value(f0))])
+                    }
+                    Self::Council(ref f0) => {
+                        Value::Dict(vec![(name("Council"), ToValue::to_value(f0))])
+                    }
+                    Self::TechnicalCommittee(ref f0) => {
+                        Value::Dict(
+                            vec![(name("TechnicalCommittee"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::PhragmenElection(ref f0) => {
+                        Value::Dict(
+                            vec![(name("PhragmenElection"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::TechnicalMembership(ref f0) => {
+                        Value::Dict(
+                            vec![(name("TechnicalMembership"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Treasury(ref f0) => {
+                        Value::Dict(vec![(name("Treasury"), ToValue::to_value(f0))])
+                    }
+                    Self::Claims(ref f0) => {
+                        Value::Dict(vec![(name("Claims"), ToValue::to_value(f0))])
+                    }
+                    Self::Vesting(ref f0) => {
+                        Value::Dict(vec![(name("Vesting"), ToValue::to_value(f0))])
+                    }
+                    Self::Utility(ref f0) => {
+                        Value::Dict(vec![(name("Utility"), ToValue::to_value(f0))])
+                    }
+                    Self::Identity(ref f0) => {
+                        Value::Dict(vec![(name("Identity"), ToValue::to_value(f0))])
+                    }
+                    Self::Proxy(ref f0) => {
+                        Value::Dict(vec![(name("Proxy"), ToValue::to_value(f0))])
+                    }
+                    Self::Multisig(ref f0) => {
+                        Value::Dict(vec![(name("Multisig"), ToValue::to_value(f0))])
+                    }
+                    Self::Bounties(ref f0) => {
+                        Value::Dict(vec![(name("Bounties"), ToValue::to_value(f0))])
+                    }
+                    Self::Tips(ref f0) => {
+                        Value::Dict(vec![(name("Tips"), ToValue::to_value(f0))])
+                    }
+                    Self::ElectionProviderMultiPhase(ref f0) => {
+                        Value::Dict(
+                            vec![
+                                (name("ElectionProviderMultiPhase"), ToValue::to_value(f0))
+                            ],
+                        )
+                    }
+                    Self::BagsList(ref f0) => {
+                        Value::Dict(vec![(name("BagsList"), ToValue::to_value(f0))])
+                    }
+                    Self::Configuration(ref f0) => {
+                        Value::Dict(vec![(name("Configuration"), ToValue::to_value(f0))])
+                    }
+                    Self::ParasShared(ref f0) => {
+                        Value::Dict(vec![(name("ParasShared"), ToValue::to_value(f0))])
+                    }
+                    Self::ParaInclusion(ref f0) => {
+                        Value::Dict(vec![(name("ParaInclusion"), ToValue::to_value(f0))])
+                    }
+                    Self::ParaInherent(ref f0) => {
+                        Value::Dict(vec![(name("ParaInherent"), ToValue::to_value(f0))])
+                    }
+                    Self::Paras(ref f0) => {
+                        Value::Dict(vec![(name("Paras"), ToValue::to_value(f0))])
+                    }
+                    Self::Initializer(ref f0) => {
+                        Value::Dict(vec![(name("Initializer"), ToValue::to_value(f0))])
+                    }
+                    Self::Dmp(ref f0) => {
+                        Value::Dict(vec![(name("Dmp"), ToValue::to_value(f0))])
+                    }
+                    Self::Ump(ref f0) => {
+                        Value::Dict(vec![(name("Ump"), ToValue::to_value(f0))])
+                    }
+                    Self::Hrmp(ref f0) => {
+                        Value::Dict(vec![(name("Hrmp"), ToValue::to_value(f0))])
+                    }
+                    Self::ParasDisputes(ref f0) => {
+                        Value::Dict(vec![(name("ParasDisputes"), ToValue::to_value(f0))])
+                    }
+                    Self::Registrar(ref f0) => {
+                        Value::Dict(vec![(name("Registrar"), ToValue::to_value(f0))])
+                    }
+                    Self::Slots(ref f0) => {
+                        Value::Dict(vec![(name("Slots"), ToValue::to_value(f0))])
+                    }
+                    Self::Auctions(ref f0) => {
+                        Value::Dict(vec![(name("Auctions"), ToValue::to_value(f0))])
+                    }
+                    Self::Crowdloan(ref f0) => {
+                        Value::Dict(vec![(name("Crowdloan"), ToValue::to_value(f0))])
+                    }
+                    Self::XcmPallet(ref f0) => {
+                        Value::Dict(vec![(name("XcmPallet"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Event {
             #[codec(index = 0u8)]
@@ -4497,6 +10724,131 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for Event {
             const TYPE_HASH: u128 = 0x3e4ce745b4a1f8f6eb847a0d3287d476;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for Event {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::System(ref f0) => {
+                        Value::Dict(vec![(name("System"), ToValue::to_value(f0))])
+                    }
+                    Self::Scheduler(ref f0) => {
+                        Value::Dict(vec![(name("Scheduler"), ToValue::to_value(f0))])
+                    }
+                    Self::Preimage(ref f0) => {
+                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                    }
+                    Self::Indices(ref f0) => {
+                        Value::Dict(vec![(name("Indices"), ToValue::to_value(f0))])
+                    }
+                    Self::Balances(ref f0) => {
+                        Value::Dict(vec![(name("Balances"), ToValue::to_value(f0))])
+                    }
+                    Self::Staking(ref f0) => {
+                        Value::Dict(vec![(name("Staking"), ToValue::to_value(f0))])
+                    }
+                    Self::Offences(ref f0) => {
+                        Value::Dict(vec![(name("Offences"), ToValue::to_value(f0))])
+                    }
+                    Self::Session(ref f0) => {
+                        Value::Dict(vec![(name("Session"), ToValue::to_value(f0))])
+                    }
+                    Self::Grandpa(ref f0) => {
+                        Value::Dict(vec![(name("Grandpa"), ToValue::to_value(f0))])
+                    }
+                    Self::ImOnline(ref f0) => {
+                        Value::Dict(vec![(name("ImOnline"), ToValue::to_value(f0))])
+                    }
+                    Self::Democracy(ref f0) => {
+                        Value::Dict(vec![(name("Democracy"), ToValue::to_value(f0))])
+                    }
+                    Self::Council(ref f0) => {
+                        Value::Dict(vec![(name("Council"), ToValue::to_value(f0))])
+                    }
+                    Self::TechnicalCommittee(ref f0) => {
+                        Value::Dict(
+                            vec![(name("TechnicalCommittee"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::PhragmenElection(ref f0) => {
+                        Value::Dict(
+                            vec![(name("PhragmenElection"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::TechnicalMembership(ref f0) => {
+                        Value::Dict(
+                            vec![(name("TechnicalMembership"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Treasury(ref f0) => {
+                        Value::Dict(vec![(name("Treasury"), ToValue::to_value(f0))])
+                    }
+                    Self::Claims(ref f0) => {
+                        Value::Dict(vec![(name("Claims"), ToValue::to_value(f0))])
+                    }
+                    Self::Vesting(ref f0) => {
+                        Value::Dict(vec![(name("Vesting"), ToValue::to_value(f0))])
+                    }
+                    Self::Utility(ref f0) => {
+                        Value::Dict(vec![(name("Utility"), ToValue::to_value(f0))])
+                    }
+                    Self::Identity(ref f0) => {
+                        Value::Dict(vec![(name("Identity"), ToValue::to_value(f0))])
+                    }
+                    Self::Proxy(ref f0) => {
+                        Value::Dict(vec![(name("Proxy"), ToValue::to_value(f0))])
+                    }
+                    Self::Multisig(ref f0) => {
+                        Value::Dict(vec![(name("Multisig"), ToValue::to_value(f0))])
+                    }
+                    Self::Bounties(ref f0) => {
+                        Value::Dict(vec![(name("Bounties"), ToValue::to_value(f0))])
+                    }
+                    Self::Tips(ref f0) => {
+                        Value::Dict(vec![(name("Tips"), ToValue::to_value(f0))])
+                    }
+                    Self::ElectionProviderMultiPhase(ref f0) => {
+                        Value::Dict(
+                            vec![
+                                (name("ElectionProviderMultiPhase"), ToValue::to_value(f0))
+                            ],
+                        )
+                    }
+                    Self::BagsList(ref f0) => {
+                        Value::Dict(vec![(name("BagsList"), ToValue::to_value(f0))])
+                    }
+                    Self::ParaInclusion(ref f0) => {
+                        Value::Dict(vec![(name("ParaInclusion"), ToValue::to_value(f0))])
+                    }
+                    Self::Paras(ref f0) => {
+                        Value::Dict(vec![(name("Paras"), ToValue::to_value(f0))])
+                    }
+                    Self::Ump(ref f0) => {
+                        Value::Dict(vec![(name("Ump"), ToValue::to_value(f0))])
+                    }
+                    Self::Hrmp(ref f0) => {
+                        Value::Dict(vec![(name("Hrmp"), ToValue::to_value(f0))])
+                    }
+                    Self::ParasDisputes(ref f0) => {
+                        Value::Dict(vec![(name("ParasDisputes"), ToValue::to_value(f0))])
+                    }
+                    Self::Registrar(ref f0) => {
+                        Value::Dict(vec![(name("Registrar"), ToValue::to_value(f0))])
+                    }
+                    Self::Slots(ref f0) => {
+                        Value::Dict(vec![(name("Slots"), ToValue::to_value(f0))])
+                    }
+                    Self::Auctions(ref f0) => {
+                        Value::Dict(vec![(name("Auctions"), ToValue::to_value(f0))])
+                    }
+                    Self::Crowdloan(ref f0) => {
+                        Value::Dict(vec![(name("Crowdloan"), ToValue::to_value(f0))])
+                    }
+                    Self::XcmPallet(ref f0) => {
+                        Value::Dict(vec![(name("XcmPallet"), ToValue::to_value(f0))])
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct NposCompactSolution16 {
@@ -4687,6 +11039,31 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for NposCompactSolution16 {
             const TYPE_HASH: u128 = 0x190e9e630663b3dda50571580d192a17;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for NposCompactSolution16 {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("votes1"), ToValue::to_value(& self.votes1)),
+                        (name("votes2"), ToValue::to_value(& self.votes2)),
+                        (name("votes3"), ToValue::to_value(& self.votes3)),
+                        (name("votes4"), ToValue::to_value(& self.votes4)),
+                        (name("votes5"), ToValue::to_value(& self.votes5)),
+                        (name("votes6"), ToValue::to_value(& self.votes6)),
+                        (name("votes7"), ToValue::to_value(& self.votes7)),
+                        (name("votes8"), ToValue::to_value(& self.votes8)),
+                        (name("votes9"), ToValue::to_value(& self.votes9)),
+                        (name("votes10"), ToValue::to_value(& self.votes10)),
+                        (name("votes11"), ToValue::to_value(& self.votes11)),
+                        (name("votes12"), ToValue::to_value(& self.votes12)),
+                        (name("votes13"), ToValue::to_value(& self.votes13)),
+                        (name("votes14"), ToValue::to_value(& self.votes14)),
+                        (name("votes15"), ToValue::to_value(& self.votes15)),
+                        (name("votes16"), ToValue::to_value(& self.votes16))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum OriginCaller {
             #[codec(index = 0u8)]
@@ -4719,6 +11096,35 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
             const TYPE_HASH: u128 = 0x1d77c98eeff79cae555d8ca5c0814a11;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for OriginCaller {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::system(ref f0) => {
+                        Value::Dict(vec![(name("system"), ToValue::to_value(f0))])
+                    }
+                    Self::Council(ref f0) => {
+                        Value::Dict(vec![(name("Council"), ToValue::to_value(f0))])
+                    }
+                    Self::TechnicalCommittee(ref f0) => {
+                        Value::Dict(
+                            vec![(name("TechnicalCommittee"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::ParachainsOrigin(ref f0) => {
+                        Value::Dict(
+                            vec![(name("ParachainsOrigin"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::XcmPallet(ref f0) => {
+                        Value::Dict(vec![(name("XcmPallet"), ToValue::to_value(f0))])
+                    }
+                    Self::Void(ref f0) => {
+                        Value::Dict(vec![(name("Void"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ProxyType {
             #[codec(index = 0u8)]
@@ -4739,10 +11145,30 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ProxyType {
             const TYPE_HASH: u128 = 0x276d24a2e9acaf254c1e97557567ec42;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ProxyType {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Any => Value::Str(name("Any")),
+                    Self::NonTransfer => Value::Str(name("NonTransfer")),
+                    Self::Governance => Value::Str(name("Governance")),
+                    Self::Staking => Value::Str(name("Staking")),
+                    Self::IdentityJudgement => Value::Str(name("IdentityJudgement")),
+                    Self::CancelProxy => Value::Str(name("CancelProxy")),
+                    Self::Auction => Value::Str(name("Auction")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Runtime;
         impl ::ferroscale_runtime_types::TypeHash for Runtime {
             const TYPE_HASH: u128 = 0x723086ea4984a4f2bd7f63d9df16eed0;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for Runtime {
+            fn to_value(&self) -> Value {
+                Value::Null
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SessionKeys {
@@ -4756,11 +11182,28 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for SessionKeys {
             const TYPE_HASH: u128 = 0x9457d28ed3358c9722394d4280e38f96;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for SessionKeys {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("grandpa"), ToValue::to_value(& self.grandpa)),
+                        (name("babe"), ToValue::to_value(& self.babe)),
+                        (name("im_online"), ToValue::to_value(& self.im_online)),
+                        (name("para_validator"), ToValue::to_value(& self
+                        .para_validator)), (name("para_assignment"), ToValue::to_value(&
+                        self.para_assignment)), (name("authority_discovery"),
+                        ToValue::to_value(& self.authority_discovery))
+                    ],
+                )
+            }
+        }
     }
     pub mod polkadot_runtime_common {
         pub mod auctions {
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -4789,6 +11232,44 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x7552a4f68b0a064a31ac3642ce1e54ad;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::new_auction {
+                                duration: ref f0,
+                                lease_period_index: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("new_auction"), Value::Dict(vec![(name("duration"),
+                                        ToValue::to_value(f0)), (name("lease_period_index"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::bid {
+                                para: ref f0,
+                                auction_index: ref f1,
+                                first_slot: ref f2,
+                                last_slot: ref f3,
+                                amount: ref f4,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("bid"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0)), (name("auction_index"),
+                                        ToValue::to_value(f1)), (name("first_slot"),
+                                        ToValue::to_value(f2)), (name("last_slot"),
+                                        ToValue::to_value(f3)), (name("amount"),
+                                        ToValue::to_value(f4))]))
+                                    ],
+                                )
+                            }
+                            Self::cancel_auction => Value::Str(name("cancel_auction")),
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -4808,6 +11289,30 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xfc4261307e11de6c09cb41dd878d81ae;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::AuctionInProgress => {
+                                Value::Str(name("AuctionInProgress"))
+                            }
+                            Self::LeasePeriodInPast => {
+                                Value::Str(name("LeasePeriodInPast"))
+                            }
+                            Self::ParaNotRegistered => {
+                                Value::Str(name("ParaNotRegistered"))
+                            }
+                            Self::NotCurrentAuction => {
+                                Value::Str(name("NotCurrentAuction"))
+                            }
+                            Self::NotAuction => Value::Str(name("NotAuction")),
+                            Self::AuctionEnded => Value::Str(name("AuctionEnded")),
+                            Self::AlreadyLeasedOut => {
+                                Value::Str(name("AlreadyLeasedOut"))
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -4839,24 +11344,109 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x68cc0d4d55ab9bd591841a6063273977;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::AuctionStarted(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AuctionStarted"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                            Self::AuctionClosed(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("AuctionClosed"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Reserved(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Reserved"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                            Self::Unreserved(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Unreserved"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::ReserveConfiscated(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("ReserveConfiscated"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                            Self::BidAccepted(ref f0, ref f1, ref f2, ref f3, ref f4) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("BidAccepted"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4)]))
+                                    ],
+                                )
+                            }
+                            Self::WinningOffset(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("WinningOffset"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod claims {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct EcdsaSignature(pub [u8; 65usize]);
             impl ::ferroscale_runtime_types::TypeHash for EcdsaSignature {
                 const TYPE_HASH: u128 = 0x40381f1b5f7164f9fdf1d1c003b15794;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for EcdsaSignature {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct EthereumAddress(pub [u8; 20usize]);
             impl ::ferroscale_runtime_types::TypeHash for EthereumAddress {
                 const TYPE_HASH: u128 = 0xd36d0fa96988abefb7187c0e068ff80e;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for EthereumAddress {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PrevalidateAttests;
             impl ::ferroscale_runtime_types::TypeHash for PrevalidateAttests {
                 const TYPE_HASH: u128 = 0x4fe4a94064e4620273c45487224977a0;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for PrevalidateAttests {
+                fn to_value(&self) -> Value {
+                    Value::Null
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum StatementKind {
@@ -4868,8 +11458,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for StatementKind {
                 const TYPE_HASH: u128 = 0x78e2bbab33ccd8217b465c7f55075c60;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for StatementKind {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Regular => Value::Str(name("Regular")),
+                        Self::Saft => Value::Str(name("Saft")),
+                    }
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -4904,6 +11504,74 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x859cae8ac761c400eab16e09dc0ee428;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::claim { dest: ref f0, ethereum_signature: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("claim"), Value::Dict(vec![(name("dest"),
+                                        ToValue::to_value(f0)), (name("ethereum_signature"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::mint_claim {
+                                who: ref f0,
+                                value: ref f1,
+                                vesting_schedule: ref f2,
+                                statement: ref f3,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("mint_claim"), Value::Dict(vec![(name("who"),
+                                        ToValue::to_value(f0)), (name("value"),
+                                        ToValue::to_value(f1)), (name("vesting_schedule"),
+                                        ToValue::to_value(f2)), (name("statement"),
+                                        ToValue::to_value(f3))]))
+                                    ],
+                                )
+                            }
+                            Self::claim_attest {
+                                dest: ref f0,
+                                ethereum_signature: ref f1,
+                                statement: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("claim_attest"), Value::Dict(vec![(name("dest"),
+                                        ToValue::to_value(f0)), (name("ethereum_signature"),
+                                        ToValue::to_value(f1)), (name("statement"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::attest { statement: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("attest"), Value::Dict(vec![(name("statement"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::move_claim {
+                                old: ref f0,
+                                new: ref f1,
+                                maybe_preclaim: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("move_claim"), Value::Dict(vec![(name("old"),
+                                        ToValue::to_value(f0)), (name("new"),
+                                        ToValue::to_value(f1)), (name("maybe_preclaim"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -4922,6 +11590,29 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x689db770939b38d1d7ca4b5255beff3d;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::InvalidEthereumSignature => {
+                                Value::Str(name("InvalidEthereumSignature"))
+                            }
+                            Self::SignerHasNoClaim => {
+                                Value::Str(name("SignerHasNoClaim"))
+                            }
+                            Self::SenderHasNoClaim => {
+                                Value::Str(name("SenderHasNoClaim"))
+                            }
+                            Self::PotUnderflow => Value::Str(name("PotUnderflow")),
+                            Self::InvalidStatement => {
+                                Value::Str(name("InvalidStatement"))
+                            }
+                            Self::VestedBalanceExists => {
+                                Value::Str(name("VestedBalanceExists"))
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -4934,10 +11625,26 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x0ba4f3155a49b11f545b154a90cc2793;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Claimed(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Claimed"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod crowdloan {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FundInfo<AccountId, Balance, BlockNumber> {
                 pub depositor: AccountId,
@@ -4955,6 +11662,27 @@ pub mod runtime_types {
                 pub last_period: BlockNumber,
                 pub fund_index: BlockNumber,
             }
+            #[cfg(feature = "values")]
+            impl<AccountId: ToValue, Balance: ToValue, BlockNumber: ToValue> ToValue
+            for FundInfo<AccountId, Balance, BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("depositor"), ToValue::to_value(& self.depositor)),
+                            (name("verifier"), ToValue::to_value(& self.verifier)),
+                            (name("deposit"), ToValue::to_value(& self.deposit)),
+                            (name("raised"), ToValue::to_value(& self.raised)),
+                            (name("end"), ToValue::to_value(& self.end)), (name("cap"),
+                            ToValue::to_value(& self.cap)), (name("last_contribution"),
+                            ToValue::to_value(& self.last_contribution)),
+                            (name("first_period"), ToValue::to_value(& self
+                            .first_period)), (name("last_period"), ToValue::to_value(&
+                            self.last_period)), (name("fund_index"), ToValue::to_value(&
+                            self.fund_index))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum LastContribution<BlockNumber> {
                 #[codec(index = 0u8)]
@@ -4964,8 +11692,23 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 Ending(BlockNumber),
             }
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue> ToValue for LastContribution<BlockNumber> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Never => Value::Str(name("Never")),
+                        Self::PreEnding(ref f0) => {
+                            Value::Dict(vec![(name("PreEnding"), ToValue::to_value(f0))])
+                        }
+                        Self::Ending(ref f0) => {
+                            Value::Dict(vec![(name("Ending"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -5047,6 +11790,118 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x4e59173013ec1996d39363e11a2dde35;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::create {
+                                index: ref f0,
+                                cap: ref f1,
+                                first_period: ref f2,
+                                last_period: ref f3,
+                                end: ref f4,
+                                verifier: ref f5,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("create"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0)), (name("cap"),
+                                        ToValue::to_value(f1)), (name("first_period"),
+                                        ToValue::to_value(f2)), (name("last_period"),
+                                        ToValue::to_value(f3)), (name("end"),
+                                        ToValue::to_value(f4)), (name("verifier"),
+                                        ToValue::to_value(f5))]))
+                                    ],
+                                )
+                            }
+                            Self::contribute {
+                                index: ref f0,
+                                value: ref f1,
+                                signature: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("contribute"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0)), (name("value"),
+                                        ToValue::to_value(f1)), (name("signature"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::withdraw { who: ref f0, index: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("withdraw"), Value::Dict(vec![(name("who"),
+                                        ToValue::to_value(f0)), (name("index"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::refund { index: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("refund"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::dissolve { index: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("dissolve"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::edit {
+                                index: ref f0,
+                                cap: ref f1,
+                                first_period: ref f2,
+                                last_period: ref f3,
+                                end: ref f4,
+                                verifier: ref f5,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("edit"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0)), (name("cap"),
+                                        ToValue::to_value(f1)), (name("first_period"),
+                                        ToValue::to_value(f2)), (name("last_period"),
+                                        ToValue::to_value(f3)), (name("end"),
+                                        ToValue::to_value(f4)), (name("verifier"),
+                                        ToValue::to_value(f5))]))
+                                    ],
+                                )
+                            }
+                            Self::add_memo { index: ref f0, memo: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("add_memo"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0)), (name("memo"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::poke { index: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("poke"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::contribute_all { index: ref f0, signature: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("contribute_all"), Value::Dict(vec![(name("index"),
+                                        ToValue::to_value(f0)), (name("signature"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -5098,6 +11953,60 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x4542262abf531b128c12bb4dbf9b18a5;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::FirstPeriodInPast => {
+                                Value::Str(name("FirstPeriodInPast"))
+                            }
+                            Self::FirstPeriodTooFarInFuture => {
+                                Value::Str(name("FirstPeriodTooFarInFuture"))
+                            }
+                            Self::LastPeriodBeforeFirstPeriod => {
+                                Value::Str(name("LastPeriodBeforeFirstPeriod"))
+                            }
+                            Self::LastPeriodTooFarInFuture => {
+                                Value::Str(name("LastPeriodTooFarInFuture"))
+                            }
+                            Self::CannotEndInPast => Value::Str(name("CannotEndInPast")),
+                            Self::EndTooFarInFuture => {
+                                Value::Str(name("EndTooFarInFuture"))
+                            }
+                            Self::Overflow => Value::Str(name("Overflow")),
+                            Self::ContributionTooSmall => {
+                                Value::Str(name("ContributionTooSmall"))
+                            }
+                            Self::InvalidParaId => Value::Str(name("InvalidParaId")),
+                            Self::CapExceeded => Value::Str(name("CapExceeded")),
+                            Self::ContributionPeriodOver => {
+                                Value::Str(name("ContributionPeriodOver"))
+                            }
+                            Self::InvalidOrigin => Value::Str(name("InvalidOrigin")),
+                            Self::NotParachain => Value::Str(name("NotParachain")),
+                            Self::LeaseActive => Value::Str(name("LeaseActive")),
+                            Self::BidOrLeaseActive => {
+                                Value::Str(name("BidOrLeaseActive"))
+                            }
+                            Self::FundNotEnded => Value::Str(name("FundNotEnded")),
+                            Self::NoContributions => Value::Str(name("NoContributions")),
+                            Self::NotReadyToDissolve => {
+                                Value::Str(name("NotReadyToDissolve"))
+                            }
+                            Self::InvalidSignature => {
+                                Value::Str(name("InvalidSignature"))
+                            }
+                            Self::MemoTooLarge => Value::Str(name("MemoTooLarge")),
+                            Self::AlreadyInNewRaise => {
+                                Value::Str(name("AlreadyInNewRaise"))
+                            }
+                            Self::VrfDelayInProgress => {
+                                Value::Str(name("VrfDelayInProgress"))
+                            }
+                            Self::NoLeasePeriod => Value::Str(name("NoLeasePeriod")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -5155,18 +12064,101 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x24162a8d6fb5f37b0f72fc64bf27bcb4;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Created(ref f0) => {
+                                Value::Dict(vec![(name("Created"), ToValue::to_value(f0))])
+                            }
+                            Self::Contributed(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Contributed"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                            Self::Withdrew(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Withdrew"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                            Self::PartiallyRefunded(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("PartiallyRefunded"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::AllRefunded(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("AllRefunded"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Dissolved(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Dissolved"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::HandleBidResult(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("HandleBidResult"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Edited(ref f0) => {
+                                Value::Dict(vec![(name("Edited"), ToValue::to_value(f0))])
+                            }
+                            Self::MemoUpdated(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("MemoUpdated"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                            Self::AddedToNewRaise(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("AddedToNewRaise"), ToValue::to_value(f0))],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod paras_registrar {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParaInfo<Account, Balance> {
                 pub manager: Account,
                 pub deposit: Balance,
                 pub locked: bool,
             }
+            #[cfg(feature = "values")]
+            impl<Account: ToValue, Balance: ToValue> ToValue
+            for ParaInfo<Account, Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("manager"), ToValue::to_value(& self.manager)),
+                            (name("deposit"), ToValue::to_value(& self.deposit)),
+                            (name("locked"), ToValue::to_value(& self.locked))
+                        ],
+                    )
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -5202,6 +12194,70 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x0b3afd488cf5f9f43ee7d0a47e761a75;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::register {
+                                id: ref f0,
+                                genesis_head: ref f1,
+                                validation_code: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("register"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0)), (name("genesis_head"),
+                                        ToValue::to_value(f1)), (name("validation_code"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::force_register {
+                                who: ref f0,
+                                deposit: ref f1,
+                                id: ref f2,
+                                genesis_head: ref f3,
+                                validation_code: ref f4,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_register"), Value::Dict(vec![(name("who"),
+                                        ToValue::to_value(f0)), (name("deposit"),
+                                        ToValue::to_value(f1)), (name("id"), ToValue::to_value(f2)),
+                                        (name("genesis_head"), ToValue::to_value(f3)),
+                                        (name("validation_code"), ToValue::to_value(f4))]))
+                                    ],
+                                )
+                            }
+                            Self::deregister { id: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("deregister"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::swap { id: ref f0, other: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("swap"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0)), (name("other"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::force_remove_lock { para: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_remove_lock"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::reserve => Value::Str(name("reserve")),
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -5236,6 +12292,33 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x72b6e384acfe54709908df8b348b23bd;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::NotRegistered => Value::Str(name("NotRegistered")),
+                            Self::AlreadyRegistered => {
+                                Value::Str(name("AlreadyRegistered"))
+                            }
+                            Self::NotOwner => Value::Str(name("NotOwner")),
+                            Self::CodeTooLarge => Value::Str(name("CodeTooLarge")),
+                            Self::HeadDataTooLarge => {
+                                Value::Str(name("HeadDataTooLarge"))
+                            }
+                            Self::NotParachain => Value::Str(name("NotParachain")),
+                            Self::NotParathread => Value::Str(name("NotParathread")),
+                            Self::CannotDeregister => {
+                                Value::Str(name("CannotDeregister"))
+                            }
+                            Self::CannotDowngrade => Value::Str(name("CannotDowngrade")),
+                            Self::CannotUpgrade => Value::Str(name("CannotUpgrade")),
+                            Self::ParaLocked => Value::Str(name("ParaLocked")),
+                            Self::NotReserved => Value::Str(name("NotReserved")),
+                            Self::EmptyCode => Value::Str(name("EmptyCode")),
+                            Self::CannotSwap => Value::Str(name("CannotSwap")),
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -5256,11 +12339,41 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x1bc875080d835ed9f139359f3a236f5b;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Registered(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Registered"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Deregistered(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Deregistered"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Reserved(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Reserved"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod slots {
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -5283,6 +12396,47 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xd0147e8c6ba269951a2e49bbf75f794b;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::force_lease {
+                                para: ref f0,
+                                leaser: ref f1,
+                                amount: ref f2,
+                                period_begin: ref f3,
+                                period_count: ref f4,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_lease"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0)), (name("leaser"),
+                                        ToValue::to_value(f1)), (name("amount"),
+                                        ToValue::to_value(f2)), (name("period_begin"),
+                                        ToValue::to_value(f3)), (name("period_count"),
+                                        ToValue::to_value(f4))]))
+                                    ],
+                                )
+                            }
+                            Self::clear_all_leases { para: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("clear_all_leases"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::trigger_onboard { para: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("trigger_onboard"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -5292,6 +12446,17 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x330a1b9fe229483794f5e8599d6c3c54;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::ParaNotOnboarding => {
+                                Value::Str(name("ParaNotOnboarding"))
+                            }
+                            Self::LeaseError => Value::Str(name("LeaseError")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -5310,12 +12475,42 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x0fe9d99fe039acfdff892eb259c39283;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::NewLeasePeriod(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("NewLeasePeriod"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Leased(
+                                ref f0,
+                                ref f1,
+                                ref f2,
+                                ref f3,
+                                ref f4,
+                                ref f5,
+                            ) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Leased"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4),
+                                        ToValue::to_value(f5)]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
     }
     pub mod polkadot_runtime_parachains {
         pub mod configuration {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HostConfiguration<BlockNumber> {
                 pub max_code_size: BlockNumber,
@@ -5362,9 +12557,101 @@ pub mod runtime_types {
                 pub pvf_voting_ttl: BlockNumber,
                 pub minimum_validation_upgrade_delay: BlockNumber,
             }
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue> ToValue for HostConfiguration<BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("max_code_size"), ToValue::to_value(& self
+                            .max_code_size)), (name("max_head_data_size"),
+                            ToValue::to_value(& self.max_head_data_size)),
+                            (name("max_upward_queue_count"), ToValue::to_value(& self
+                            .max_upward_queue_count)), (name("max_upward_queue_size"),
+                            ToValue::to_value(& self.max_upward_queue_size)),
+                            (name("max_upward_message_size"), ToValue::to_value(& self
+                            .max_upward_message_size)),
+                            (name("max_upward_message_num_per_candidate"),
+                            ToValue::to_value(& self
+                            .max_upward_message_num_per_candidate)),
+                            (name("hrmp_max_message_num_per_candidate"),
+                            ToValue::to_value(& self
+                            .hrmp_max_message_num_per_candidate)),
+                            (name("validation_upgrade_cooldown"), ToValue::to_value(&
+                            self.validation_upgrade_cooldown)),
+                            (name("validation_upgrade_delay"), ToValue::to_value(& self
+                            .validation_upgrade_delay)), (name("max_pov_size"),
+                            ToValue::to_value(& self.max_pov_size)),
+                            (name("max_downward_message_size"), ToValue::to_value(& self
+                            .max_downward_message_size)),
+                            (name("ump_service_total_weight"), ToValue::to_value(& self
+                            .ump_service_total_weight)),
+                            (name("hrmp_max_parachain_outbound_channels"),
+                            ToValue::to_value(& self
+                            .hrmp_max_parachain_outbound_channels)),
+                            (name("hrmp_max_parathread_outbound_channels"),
+                            ToValue::to_value(& self
+                            .hrmp_max_parathread_outbound_channels)),
+                            (name("hrmp_sender_deposit"), ToValue::to_value(& self
+                            .hrmp_sender_deposit)), (name("hrmp_recipient_deposit"),
+                            ToValue::to_value(& self.hrmp_recipient_deposit)),
+                            (name("hrmp_channel_max_capacity"), ToValue::to_value(& self
+                            .hrmp_channel_max_capacity)),
+                            (name("hrmp_channel_max_total_size"), ToValue::to_value(&
+                            self.hrmp_channel_max_total_size)),
+                            (name("hrmp_max_parachain_inbound_channels"),
+                            ToValue::to_value(& self
+                            .hrmp_max_parachain_inbound_channels)),
+                            (name("hrmp_max_parathread_inbound_channels"),
+                            ToValue::to_value(& self
+                            .hrmp_max_parathread_inbound_channels)),
+                            (name("hrmp_channel_max_message_size"), ToValue::to_value(&
+                            self.hrmp_channel_max_message_size)),
+                            (name("code_retention_period"), ToValue::to_value(& self
+                            .code_retention_period)), (name("parathread_cores"),
+                            ToValue::to_value(& self.parathread_cores)),
+                            (name("parathread_retries"), ToValue::to_value(& self
+                            .parathread_retries)), (name("group_rotation_frequency"),
+                            ToValue::to_value(& self.group_rotation_frequency)),
+                            (name("chain_availability_period"), ToValue::to_value(& self
+                            .chain_availability_period)),
+                            (name("thread_availability_period"), ToValue::to_value(& self
+                            .thread_availability_period)), (name("scheduling_lookahead"),
+                            ToValue::to_value(& self.scheduling_lookahead)),
+                            (name("max_validators_per_core"), ToValue::to_value(& self
+                            .max_validators_per_core)), (name("max_validators"),
+                            ToValue::to_value(& self.max_validators)),
+                            (name("dispute_period"), ToValue::to_value(& self
+                            .dispute_period)),
+                            (name("dispute_post_conclusion_acceptance_period"),
+                            ToValue::to_value(& self
+                            .dispute_post_conclusion_acceptance_period)),
+                            (name("dispute_max_spam_slots"), ToValue::to_value(& self
+                            .dispute_max_spam_slots)),
+                            (name("dispute_conclusion_by_time_out_period"),
+                            ToValue::to_value(& self
+                            .dispute_conclusion_by_time_out_period)),
+                            (name("no_show_slots"), ToValue::to_value(& self
+                            .no_show_slots)), (name("n_delay_tranches"),
+                            ToValue::to_value(& self.n_delay_tranches)),
+                            (name("zeroth_delay_tranche_width"), ToValue::to_value(& self
+                            .zeroth_delay_tranche_width)), (name("needed_approvals"),
+                            ToValue::to_value(& self.needed_approvals)),
+                            (name("relay_vrf_modulo_samples"), ToValue::to_value(& self
+                            .relay_vrf_modulo_samples)),
+                            (name("ump_max_individual_weight"), ToValue::to_value(& self
+                            .ump_max_individual_weight)), (name("pvf_checking_enabled"),
+                            ToValue::to_value(& self.pvf_checking_enabled)),
+                            (name("pvf_voting_ttl"), ToValue::to_value(& self
+                            .pvf_voting_ttl)), (name("minimum_validation_upgrade_delay"),
+                            ToValue::to_value(& self.minimum_validation_upgrade_delay))
+                        ],
+                    )
+                }
+            }
             pub mod migration {
                 pub mod v1 {
                     use ::parity_scale_codec::{Decode, Encode};
+                    use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub struct HostConfiguration<BlockNumber> {
                         pub max_code_size: BlockNumber,
@@ -5408,10 +12695,99 @@ pub mod runtime_types {
                         pub relay_vrf_modulo_samples: BlockNumber,
                         pub ump_max_individual_weight: u64,
                     }
+                    #[cfg(feature = "values")]
+                    impl<BlockNumber: ToValue> ToValue
+                    for HostConfiguration<BlockNumber> {
+                        fn to_value(&self) -> Value {
+                            Value::Dict(
+                                vec![
+                                    (name("max_code_size"), ToValue::to_value(& self
+                                    .max_code_size)), (name("max_head_data_size"),
+                                    ToValue::to_value(& self.max_head_data_size)),
+                                    (name("max_upward_queue_count"), ToValue::to_value(& self
+                                    .max_upward_queue_count)), (name("max_upward_queue_size"),
+                                    ToValue::to_value(& self.max_upward_queue_size)),
+                                    (name("max_upward_message_size"), ToValue::to_value(& self
+                                    .max_upward_message_size)),
+                                    (name("max_upward_message_num_per_candidate"),
+                                    ToValue::to_value(& self
+                                    .max_upward_message_num_per_candidate)),
+                                    (name("hrmp_max_message_num_per_candidate"),
+                                    ToValue::to_value(& self
+                                    .hrmp_max_message_num_per_candidate)),
+                                    (name("validation_upgrade_frequency"), ToValue::to_value(&
+                                    self.validation_upgrade_frequency)),
+                                    (name("validation_upgrade_delay"), ToValue::to_value(& self
+                                    .validation_upgrade_delay)), (name("max_pov_size"),
+                                    ToValue::to_value(& self.max_pov_size)),
+                                    (name("max_downward_message_size"), ToValue::to_value(& self
+                                    .max_downward_message_size)),
+                                    (name("ump_service_total_weight"), ToValue::to_value(& self
+                                    .ump_service_total_weight)),
+                                    (name("hrmp_max_parachain_outbound_channels"),
+                                    ToValue::to_value(& self
+                                    .hrmp_max_parachain_outbound_channels)),
+                                    (name("hrmp_max_parathread_outbound_channels"),
+                                    ToValue::to_value(& self
+                                    .hrmp_max_parathread_outbound_channels)),
+                                    (name("hrmp_sender_deposit"), ToValue::to_value(& self
+                                    .hrmp_sender_deposit)), (name("hrmp_recipient_deposit"),
+                                    ToValue::to_value(& self.hrmp_recipient_deposit)),
+                                    (name("hrmp_channel_max_capacity"), ToValue::to_value(& self
+                                    .hrmp_channel_max_capacity)),
+                                    (name("hrmp_channel_max_total_size"), ToValue::to_value(&
+                                    self.hrmp_channel_max_total_size)),
+                                    (name("hrmp_max_parachain_inbound_channels"),
+                                    ToValue::to_value(& self
+                                    .hrmp_max_parachain_inbound_channels)),
+                                    (name("hrmp_max_parathread_inbound_channels"),
+                                    ToValue::to_value(& self
+                                    .hrmp_max_parathread_inbound_channels)),
+                                    (name("hrmp_channel_max_message_size"), ToValue::to_value(&
+                                    self.hrmp_channel_max_message_size)),
+                                    (name("code_retention_period"), ToValue::to_value(& self
+                                    .code_retention_period)), (name("parathread_cores"),
+                                    ToValue::to_value(& self.parathread_cores)),
+                                    (name("parathread_retries"), ToValue::to_value(& self
+                                    .parathread_retries)), (name("group_rotation_frequency"),
+                                    ToValue::to_value(& self.group_rotation_frequency)),
+                                    (name("chain_availability_period"), ToValue::to_value(& self
+                                    .chain_availability_period)),
+                                    (name("thread_availability_period"), ToValue::to_value(&
+                                    self.thread_availability_period)),
+                                    (name("scheduling_lookahead"), ToValue::to_value(& self
+                                    .scheduling_lookahead)), (name("max_validators_per_core"),
+                                    ToValue::to_value(& self.max_validators_per_core)),
+                                    (name("max_validators"), ToValue::to_value(& self
+                                    .max_validators)), (name("dispute_period"),
+                                    ToValue::to_value(& self.dispute_period)),
+                                    (name("dispute_post_conclusion_acceptance_period"),
+                                    ToValue::to_value(& self
+                                    .dispute_post_conclusion_acceptance_period)),
+                                    (name("dispute_max_spam_slots"), ToValue::to_value(& self
+                                    .dispute_max_spam_slots)),
+                                    (name("dispute_conclusion_by_time_out_period"),
+                                    ToValue::to_value(& self
+                                    .dispute_conclusion_by_time_out_period)),
+                                    (name("no_show_slots"), ToValue::to_value(& self
+                                    .no_show_slots)), (name("n_delay_tranches"),
+                                    ToValue::to_value(& self.n_delay_tranches)),
+                                    (name("zeroth_delay_tranche_width"), ToValue::to_value(&
+                                    self.zeroth_delay_tranche_width)),
+                                    (name("needed_approvals"), ToValue::to_value(& self
+                                    .needed_approvals)), (name("relay_vrf_modulo_samples"),
+                                    ToValue::to_value(& self.relay_vrf_modulo_samples)),
+                                    (name("ump_max_individual_weight"), ToValue::to_value(& self
+                                    .ump_max_individual_weight))
+                                ],
+                            )
+                        }
+                    }
                 }
             }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -5508,6 +12884,391 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x83c2e0265e4b37e30e6ef4da409ea510;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::set_validation_upgrade_cooldown { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_validation_upgrade_cooldown"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_validation_upgrade_delay { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_validation_upgrade_delay"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_code_retention_period { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_code_retention_period"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_code_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_code_size"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_pov_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_pov_size"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_head_data_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_head_data_size"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_parathread_cores { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_parathread_cores"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_parathread_retries { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_parathread_retries"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_group_rotation_frequency { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_group_rotation_frequency"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_chain_availability_period { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_chain_availability_period"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_thread_availability_period { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_thread_availability_period"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_scheduling_lookahead { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_scheduling_lookahead"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_validators_per_core { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_validators_per_core"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_validators { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_validators"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_dispute_period { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_dispute_period"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_dispute_post_conclusion_acceptance_period {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_dispute_post_conclusion_acceptance_period"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_dispute_max_spam_slots { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_dispute_max_spam_slots"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_dispute_conclusion_by_time_out_period {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_dispute_conclusion_by_time_out_period"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_no_show_slots { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_no_show_slots"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_n_delay_tranches { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_n_delay_tranches"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_zeroth_delay_tranche_width { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_zeroth_delay_tranche_width"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_needed_approvals { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_needed_approvals"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_relay_vrf_modulo_samples { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_relay_vrf_modulo_samples"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_upward_queue_count { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_upward_queue_count"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_upward_queue_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_upward_queue_size"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_downward_message_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_downward_message_size"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_ump_service_total_weight { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_ump_service_total_weight"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_upward_message_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_upward_message_size"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_max_upward_message_num_per_candidate {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_max_upward_message_num_per_candidate"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_open_request_ttl { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_open_request_ttl"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_sender_deposit { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_sender_deposit"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_recipient_deposit { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_recipient_deposit"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_channel_max_capacity { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_channel_max_capacity"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_channel_max_total_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_channel_max_total_size"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_max_parachain_inbound_channels {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_max_parachain_inbound_channels"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_max_parathread_inbound_channels {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_max_parathread_inbound_channels"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_channel_max_message_size { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_channel_max_message_size"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_max_parachain_outbound_channels {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_max_parachain_outbound_channels"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_max_parathread_outbound_channels {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_max_parathread_outbound_channels"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_hrmp_max_message_num_per_candidate {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_hrmp_max_message_num_per_candidate"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_ump_max_individual_weight { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_ump_max_individual_weight"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_pvf_checking_enabled { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_pvf_checking_enabled"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_pvf_voting_ttl { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_pvf_voting_ttl"), Value::Dict(vec![(name("new"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_minimum_validation_upgrade_delay {
+                                new: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_minimum_validation_upgrade_delay"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::set_bypass_consistency_check { new: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("set_bypass_consistency_check"),
+                                        Value::Dict(vec![(name("new"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -5516,10 +13277,19 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x60613384af9fa334f28344d610741105;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::InvalidNewValue => Value::Str(name("InvalidNewValue")),
+                        }
+                    }
+                }
             }
         }
         pub mod disputes {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DisputeLocation {
                 #[codec(index = 0u8)]
@@ -5529,6 +13299,15 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for DisputeLocation {
                 const TYPE_HASH: u128 = 0xb35ae22024a39e8cbc79d0ec6083aa6e;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for DisputeLocation {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Local => Value::Str(name("Local")),
+                        Self::Remote => Value::Str(name("Remote")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DisputeResult {
@@ -5540,8 +13319,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for DisputeResult {
                 const TYPE_HASH: u128 = 0x0e4f039887e5678f159f08014d567f99;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for DisputeResult {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Valid => Value::Str(name("Valid")),
+                        Self::Invalid => Value::Str(name("Invalid")),
+                    }
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -5549,6 +13338,14 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x7aa22035e74c03258ae337e50ad2723b;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::force_unfreeze => Value::Str(name("force_unfreeze")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -5569,6 +13366,32 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xa936ff285f1f2697b75ad7aa99786c3c;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::DuplicateDisputeStatementSets => {
+                                Value::Str(name("DuplicateDisputeStatementSets"))
+                            }
+                            Self::AncientDisputeStatement => {
+                                Value::Str(name("AncientDisputeStatement"))
+                            }
+                            Self::ValidatorIndexOutOfBounds => {
+                                Value::Str(name("ValidatorIndexOutOfBounds"))
+                            }
+                            Self::InvalidSignature => {
+                                Value::Str(name("InvalidSignature"))
+                            }
+                            Self::DuplicateStatement => {
+                                Value::Str(name("DuplicateStatement"))
+                            }
+                            Self::PotentialSpam => Value::Str(name("PotentialSpam")),
+                            Self::SingleSidedDispute => {
+                                Value::Str(name("SingleSidedDispute"))
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -5592,20 +13415,61 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x188a9bcd300732de317e1b2856a8cc02;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::DisputeInitiated(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("DisputeInitiated"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::DisputeConcluded(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("DisputeConcluded"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::DisputeTimedOut(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("DisputeTimedOut"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Revert(ref f0) => {
+                                Value::Dict(vec![(name("Revert"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod dmp {
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {}
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xe205cdb735409a9080d24645a4d6b5e3;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {}
+                    }
+                }
             }
         }
         pub mod hrmp {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HrmpChannel {
                 pub max_capacity: u32,
@@ -5620,6 +13484,25 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for HrmpChannel {
                 const TYPE_HASH: u128 = 0x55858d8a4454e0a68f079d610e967e64;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for HrmpChannel {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("max_capacity"), ToValue::to_value(& self
+                            .max_capacity)), (name("max_total_size"), ToValue::to_value(&
+                            self.max_total_size)), (name("max_message_size"),
+                            ToValue::to_value(& self.max_message_size)),
+                            (name("msg_count"), ToValue::to_value(& self.msg_count)),
+                            (name("total_size"), ToValue::to_value(& self.total_size)),
+                            (name("mqc_head"), ToValue::to_value(& self.mqc_head)),
+                            (name("sender_deposit"), ToValue::to_value(& self
+                            .sender_deposit)), (name("recipient_deposit"),
+                            ToValue::to_value(& self.recipient_deposit))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct HrmpOpenChannelRequest {
                 pub confirmed: bool,
@@ -5632,8 +13515,26 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for HrmpOpenChannelRequest {
                 const TYPE_HASH: u128 = 0x3054d8bfe77efd499eb23353dd00c313;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for HrmpOpenChannelRequest {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("confirmed"), ToValue::to_value(& self.confirmed)),
+                            (name("_age"), ToValue::to_value(& self._age)),
+                            (name("sender_deposit"), ToValue::to_value(& self
+                            .sender_deposit)), (name("max_message_size"),
+                            ToValue::to_value(& self.max_message_size)),
+                            (name("max_capacity"), ToValue::to_value(& self
+                            .max_capacity)), (name("max_total_size"), ToValue::to_value(&
+                            self.max_total_size))
+                        ],
+                    )
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -5668,6 +13569,90 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xb7590ff9206d20a2d72cff054b782f3c;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::hrmp_init_open_channel {
+                                recipient: ref f0,
+                                proposed_max_capacity: ref f1,
+                                proposed_max_message_size: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("hrmp_init_open_channel"),
+                                        Value::Dict(vec![(name("recipient"), ToValue::to_value(f0)),
+                                        (name("proposed_max_capacity"), ToValue::to_value(f1)),
+                                        (name("proposed_max_message_size"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::hrmp_accept_open_channel { sender: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("hrmp_accept_open_channel"),
+                                        Value::Dict(vec![(name("sender"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::hrmp_close_channel { channel_id: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("hrmp_close_channel"),
+                                        Value::Dict(vec![(name("channel_id"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::force_clean_hrmp {
+                                para: ref f0,
+                                inbound: ref f1,
+                                outbound: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_clean_hrmp"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0)), (name("inbound"),
+                                        ToValue::to_value(f1)), (name("outbound"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::force_process_hrmp_open { channels: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_process_hrmp_open"),
+                                        Value::Dict(vec![(name("channels"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::force_process_hrmp_close { channels: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_process_hrmp_close"),
+                                        Value::Dict(vec![(name("channels"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::hrmp_cancel_open_request {
+                                channel_id: ref f0,
+                                open_requests: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("hrmp_cancel_open_request"),
+                                        Value::Dict(vec![(name("channel_id"),
+                                        ToValue::to_value(f0)), (name("open_requests"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -5713,6 +13698,68 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x8206b1438a6f5c3a33f832dac69684fe;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::OpenHrmpChannelToSelf => {
+                                Value::Str(name("OpenHrmpChannelToSelf"))
+                            }
+                            Self::OpenHrmpChannelInvalidRecipient => {
+                                Value::Str(name("OpenHrmpChannelInvalidRecipient"))
+                            }
+                            Self::OpenHrmpChannelZeroCapacity => {
+                                Value::Str(name("OpenHrmpChannelZeroCapacity"))
+                            }
+                            Self::OpenHrmpChannelCapacityExceedsLimit => {
+                                Value::Str(name("OpenHrmpChannelCapacityExceedsLimit"))
+                            }
+                            Self::OpenHrmpChannelZeroMessageSize => {
+                                Value::Str(name("OpenHrmpChannelZeroMessageSize"))
+                            }
+                            Self::OpenHrmpChannelMessageSizeExceedsLimit => {
+                                Value::Str(name("OpenHrmpChannelMessageSizeExceedsLimit"))
+                            }
+                            Self::OpenHrmpChannelAlreadyExists => {
+                                Value::Str(name("OpenHrmpChannelAlreadyExists"))
+                            }
+                            Self::OpenHrmpChannelAlreadyRequested => {
+                                Value::Str(name("OpenHrmpChannelAlreadyRequested"))
+                            }
+                            Self::OpenHrmpChannelLimitExceeded => {
+                                Value::Str(name("OpenHrmpChannelLimitExceeded"))
+                            }
+                            Self::AcceptHrmpChannelDoesntExist => {
+                                Value::Str(name("AcceptHrmpChannelDoesntExist"))
+                            }
+                            Self::AcceptHrmpChannelAlreadyConfirmed => {
+                                Value::Str(name("AcceptHrmpChannelAlreadyConfirmed"))
+                            }
+                            Self::AcceptHrmpChannelLimitExceeded => {
+                                Value::Str(name("AcceptHrmpChannelLimitExceeded"))
+                            }
+                            Self::CloseHrmpChannelUnauthorized => {
+                                Value::Str(name("CloseHrmpChannelUnauthorized"))
+                            }
+                            Self::CloseHrmpChannelDoesntExist => {
+                                Value::Str(name("CloseHrmpChannelDoesntExist"))
+                            }
+                            Self::CloseHrmpChannelAlreadyUnderway => {
+                                Value::Str(name("CloseHrmpChannelAlreadyUnderway"))
+                            }
+                            Self::CancelHrmpOpenChannelUnauthorized => {
+                                Value::Str(name("CancelHrmpOpenChannelUnauthorized"))
+                            }
+                            Self::OpenHrmpChannelDoesntExist => {
+                                Value::Str(name("OpenHrmpChannelDoesntExist"))
+                            }
+                            Self::OpenHrmpChannelAlreadyConfirmed => {
+                                Value::Str(name("OpenHrmpChannelAlreadyConfirmed"))
+                            }
+                            Self::WrongWitness => Value::Str(name("WrongWitness")),
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -5741,14 +13788,76 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0xadd308a71ece479f81418e080f080417;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::OpenChannelRequested(
+                                ref f0,
+                                ref f1,
+                                ref f2,
+                                ref f3,
+                            ) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("OpenChannelRequested"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3)]))
+                                    ],
+                                )
+                            }
+                            Self::OpenChannelCanceled(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("OpenChannelCanceled"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::OpenChannelAccepted(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("OpenChannelAccepted"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::ChannelClosed(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("ChannelClosed"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod inclusion {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct AvailabilityBitfieldRecord<N> {
                 pub bitfield: super::super::super::runtime_types::polkadot_primitives::v1::AvailabilityBitfield,
                 pub submitted_at: N,
+            }
+            #[cfg(feature = "values")]
+            impl<N: ToValue> ToValue for AvailabilityBitfieldRecord<N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("bitfield"), ToValue::to_value(& self.bitfield)),
+                            (name("submitted_at"), ToValue::to_value(& self
+                            .submitted_at))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CandidatePendingAvailability<H, N> {
@@ -5769,12 +13878,38 @@ pub mod runtime_types {
                 pub backed_in_number: N,
                 pub backing_group: super::super::super::runtime_types::polkadot_primitives::v1::GroupIndex,
             }
+            #[cfg(feature = "values")]
+            impl<H: ToValue, N: ToValue> ToValue for CandidatePendingAvailability<H, N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("core"), ToValue::to_value(& self.core)),
+                            (name("hash"), ToValue::to_value(& self.hash)),
+                            (name("descriptor"), ToValue::to_value(& self.descriptor)),
+                            (name("availability_votes"), ToValue::to_value(& self
+                            .availability_votes)), (name("backers"), ToValue::to_value(&
+                            self.backers)), (name("relay_parent_number"),
+                            ToValue::to_value(& self.relay_parent_number)),
+                            (name("backed_in_number"), ToValue::to_value(& self
+                            .backed_in_number)), (name("backing_group"),
+                            ToValue::to_value(& self.backing_group))
+                        ],
+                    )
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {}
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x6a7f099fd4d368e9645e314224f6095b;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {}
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -5840,6 +13975,94 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0x6c5c8ef1e1d359163d5420d0f90c21eb;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::UnsortedOrDuplicateValidatorIndices => {
+                                Value::Str(name("UnsortedOrDuplicateValidatorIndices"))
+                            }
+                            Self::UnsortedOrDuplicateDisputeStatementSet => {
+                                Value::Str(name("UnsortedOrDuplicateDisputeStatementSet"))
+                            }
+                            Self::UnsortedOrDuplicateBackedCandidates => {
+                                Value::Str(name("UnsortedOrDuplicateBackedCandidates"))
+                            }
+                            Self::UnexpectedRelayParent => {
+                                Value::Str(name("UnexpectedRelayParent"))
+                            }
+                            Self::WrongBitfieldSize => {
+                                Value::Str(name("WrongBitfieldSize"))
+                            }
+                            Self::BitfieldAllZeros => {
+                                Value::Str(name("BitfieldAllZeros"))
+                            }
+                            Self::BitfieldDuplicateOrUnordered => {
+                                Value::Str(name("BitfieldDuplicateOrUnordered"))
+                            }
+                            Self::ValidatorIndexOutOfBounds => {
+                                Value::Str(name("ValidatorIndexOutOfBounds"))
+                            }
+                            Self::InvalidBitfieldSignature => {
+                                Value::Str(name("InvalidBitfieldSignature"))
+                            }
+                            Self::UnscheduledCandidate => {
+                                Value::Str(name("UnscheduledCandidate"))
+                            }
+                            Self::CandidateScheduledBeforeParaFree => {
+                                Value::Str(name("CandidateScheduledBeforeParaFree"))
+                            }
+                            Self::WrongCollator => Value::Str(name("WrongCollator")),
+                            Self::ScheduledOutOfOrder => {
+                                Value::Str(name("ScheduledOutOfOrder"))
+                            }
+                            Self::HeadDataTooLarge => {
+                                Value::Str(name("HeadDataTooLarge"))
+                            }
+                            Self::PrematureCodeUpgrade => {
+                                Value::Str(name("PrematureCodeUpgrade"))
+                            }
+                            Self::NewCodeTooLarge => Value::Str(name("NewCodeTooLarge")),
+                            Self::CandidateNotInParentContext => {
+                                Value::Str(name("CandidateNotInParentContext"))
+                            }
+                            Self::InvalidGroupIndex => {
+                                Value::Str(name("InvalidGroupIndex"))
+                            }
+                            Self::InsufficientBacking => {
+                                Value::Str(name("InsufficientBacking"))
+                            }
+                            Self::InvalidBacking => Value::Str(name("InvalidBacking")),
+                            Self::NotCollatorSigned => {
+                                Value::Str(name("NotCollatorSigned"))
+                            }
+                            Self::ValidationDataHashMismatch => {
+                                Value::Str(name("ValidationDataHashMismatch"))
+                            }
+                            Self::IncorrectDownwardMessageHandling => {
+                                Value::Str(name("IncorrectDownwardMessageHandling"))
+                            }
+                            Self::InvalidUpwardMessages => {
+                                Value::Str(name("InvalidUpwardMessages"))
+                            }
+                            Self::HrmpWatermarkMishandling => {
+                                Value::Str(name("HrmpWatermarkMishandling"))
+                            }
+                            Self::InvalidOutboundHrmp => {
+                                Value::Str(name("InvalidOutboundHrmp"))
+                            }
+                            Self::InvalidValidationCodeHash => {
+                                Value::Str(name("InvalidValidationCodeHash"))
+                            }
+                            Self::ParaHeadMismatch => {
+                                Value::Str(name("ParaHeadMismatch"))
+                            }
+                            Self::BitfieldReferencesFreedCore => {
+                                Value::Str(name("BitfieldReferencesFreedCore"))
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
                     #[codec(index = 0u8)]
@@ -5872,10 +14095,47 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x9d8a3feb6b6c7542e669a9d3b530a66d;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::CandidateBacked(ref f0, ref f1, ref f2, ref f3) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("CandidateBacked"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3)]))
+                                    ],
+                                )
+                            }
+                            Self::CandidateIncluded(ref f0, ref f1, ref f2, ref f3) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("CandidateIncluded"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3)]))
+                                    ],
+                                )
+                            }
+                            Self::CandidateTimedOut(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("CandidateTimedOut"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod initializer {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BufferedSessionChange {
                 pub validators: Vec<
@@ -5889,8 +14149,22 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for BufferedSessionChange {
                 const TYPE_HASH: u128 = 0x5999be50ee8e2e6f4e89416cb9a5cafe;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for BufferedSessionChange {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("validators"), ToValue::to_value(& self.validators)),
+                            (name("queued"), ToValue::to_value(& self.queued)),
+                            (name("session_index"), ToValue::to_value(& self
+                            .session_index))
+                        ],
+                    )
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -5899,11 +14173,27 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xf627bd90fed087a1d46082e0ed182ed9;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::force_approve { up_to: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_approve"), Value::Dict(vec![(name("up_to"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod origin {
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Origin {
                     #[codec(index = 0u8)]
@@ -5914,10 +14204,23 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Origin {
                     const TYPE_HASH: u128 = 0x5f4628140e12384b6e904b0512c46017;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Origin {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Parachain(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Parachain"), ToValue::to_value(f0))],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod paras {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParaGenesisArgs {
                 pub genesis_head: super::super::super::runtime_types::polkadot_parachain::primitives::HeadData,
@@ -5926,6 +14229,19 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for ParaGenesisArgs {
                 const TYPE_HASH: u128 = 0x476d0223306c5a776966244d84ca27bc;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for ParaGenesisArgs {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("genesis_head"), ToValue::to_value(& self
+                            .genesis_head)), (name("validation_code"),
+                            ToValue::to_value(& self.validation_code)),
+                            (name("parachain"), ToValue::to_value(& self.parachain))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ParaLifecycle {
@@ -5947,6 +14263,28 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ParaLifecycle {
                 const TYPE_HASH: u128 = 0x3aef6432b0e1ee00907c9d29d7a1401b;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ParaLifecycle {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Onboarding => Value::Str(name("Onboarding")),
+                        Self::Parathread => Value::Str(name("Parathread")),
+                        Self::Parachain => Value::Str(name("Parachain")),
+                        Self::UpgradingParathread => {
+                            Value::Str(name("UpgradingParathread"))
+                        }
+                        Self::DowngradingParachain => {
+                            Value::Str(name("DowngradingParachain"))
+                        }
+                        Self::OffboardingParathread => {
+                            Value::Str(name("OffboardingParathread"))
+                        }
+                        Self::OffboardingParachain => {
+                            Value::Str(name("OffboardingParachain"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParaPastCodeMeta<N> {
                 pub upgrade_times: Vec<
@@ -5955,6 +14293,18 @@ pub mod runtime_types {
                     >,
                 >,
                 pub last_pruned: Option<N>,
+            }
+            #[cfg(feature = "values")]
+            impl<N: ToValue> ToValue for ParaPastCodeMeta<N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("upgrade_times"), ToValue::to_value(& self
+                            .upgrade_times)), (name("last_pruned"), ToValue::to_value(&
+                            self.last_pruned))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PvfCheckActiveVoteState<BlockNumber> {
@@ -5974,6 +14324,21 @@ pub mod runtime_types {
                     >,
                 >,
             }
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue> ToValue for PvfCheckActiveVoteState<BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("votes_accept"), ToValue::to_value(& self
+                            .votes_accept)), (name("votes_reject"), ToValue::to_value(&
+                            self.votes_reject)), (name("age"), ToValue::to_value(& self
+                            .age)), (name("created_at"), ToValue::to_value(& self
+                            .created_at)), (name("causes"), ToValue::to_value(& self
+                            .causes))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum PvfCheckCause<BlockNumber> {
                 #[codec(index = 0u8)]
@@ -5986,13 +14351,47 @@ pub mod runtime_types {
                     relay_parent_number: BlockNumber,
                 },
             }
+            #[cfg(feature = "values")]
+            impl<BlockNumber: ToValue> ToValue for PvfCheckCause<BlockNumber> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Onboarding(ref f0) => {
+                            Value::Dict(
+                                vec![(name("Onboarding"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::Upgrade { id: ref f0, relay_parent_number: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Upgrade"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("relay_parent_number"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReplacementTimes<N> {
                 pub expected_at: N,
                 pub activated_at: N,
             }
+            #[cfg(feature = "values")]
+            impl<N: ToValue> ToValue for ReplacementTimes<N> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("expected_at"), ToValue::to_value(& self.expected_at)),
+                            (name("activated_at"), ToValue::to_value(& self
+                            .activated_at))
+                        ],
+                    )
+                }
+            }
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -6037,6 +14436,105 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0xde9ea5586f27abc122c92f9b5e7dc064;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::force_set_current_code {
+                                para: ref f0,
+                                new_code: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_set_current_code"),
+                                        Value::Dict(vec![(name("para"), ToValue::to_value(f0)),
+                                        (name("new_code"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::force_set_current_head {
+                                para: ref f0,
+                                new_head: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_set_current_head"),
+                                        Value::Dict(vec![(name("para"), ToValue::to_value(f0)),
+                                        (name("new_head"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::force_schedule_code_upgrade {
+                                para: ref f0,
+                                new_code: ref f1,
+                                relay_parent_number: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_schedule_code_upgrade"),
+                                        Value::Dict(vec![(name("para"), ToValue::to_value(f0)),
+                                        (name("new_code"), ToValue::to_value(f1)),
+                                        (name("relay_parent_number"), ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::force_note_new_head {
+                                para: ref f0,
+                                new_head: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_note_new_head"),
+                                        Value::Dict(vec![(name("para"), ToValue::to_value(f0)),
+                                        (name("new_head"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::force_queue_action { para: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("force_queue_action"), Value::Dict(vec![(name("para"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::add_trusted_validation_code {
+                                validation_code: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("add_trusted_validation_code"),
+                                        Value::Dict(vec![(name("validation_code"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::poke_unused_validation_code {
+                                validation_code_hash: ref f0,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("poke_unused_validation_code"),
+                                        Value::Dict(vec![(name("validation_code_hash"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::include_pvf_check_statement {
+                                stmt: ref f0,
+                                signature: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("include_pvf_check_statement"),
+                                        Value::Dict(vec![(name("stmt"), ToValue::to_value(f0)),
+                                        (name("signature"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -6066,6 +14564,39 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xd9caa2d6ce659e7ec3ea09679729195f;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::NotRegistered => Value::Str(name("NotRegistered")),
+                            Self::CannotOnboard => Value::Str(name("CannotOnboard")),
+                            Self::CannotOffboard => Value::Str(name("CannotOffboard")),
+                            Self::CannotUpgrade => Value::Str(name("CannotUpgrade")),
+                            Self::CannotDowngrade => Value::Str(name("CannotDowngrade")),
+                            Self::PvfCheckStatementStale => {
+                                Value::Str(name("PvfCheckStatementStale"))
+                            }
+                            Self::PvfCheckStatementFuture => {
+                                Value::Str(name("PvfCheckStatementFuture"))
+                            }
+                            Self::PvfCheckValidatorIndexOutOfBounds => {
+                                Value::Str(name("PvfCheckValidatorIndexOutOfBounds"))
+                            }
+                            Self::PvfCheckInvalidSignature => {
+                                Value::Str(name("PvfCheckInvalidSignature"))
+                            }
+                            Self::PvfCheckDoubleVote => {
+                                Value::Str(name("PvfCheckDoubleVote"))
+                            }
+                            Self::PvfCheckSubjectInvalid => {
+                                Value::Str(name("PvfCheckSubjectInvalid"))
+                            }
+                            Self::PvfCheckDisabled => {
+                                Value::Str(name("PvfCheckDisabled"))
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -6109,11 +14640,75 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0xb29225b1eb474f9dfb46d76a235131e5;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::CurrentCodeUpdated(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("CurrentCodeUpdated"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::CurrentHeadUpdated(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("CurrentHeadUpdated"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::CodeUpgradeScheduled(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("CodeUpgradeScheduled"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::NewHeadNoted(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("NewHeadNoted"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::ActionQueued(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("ActionQueued"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::PvfCheckStarted(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PvfCheckStarted"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::PvfCheckAccepted(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PvfCheckAccepted"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::PvfCheckRejected(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PvfCheckRejected"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod paras_inherent {
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -6127,6 +14722,21 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x18347f96dd6fd7a5c575c75fa2ac85e5;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::enter { data: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("enter"), Value::Dict(vec![(name("data"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -6146,10 +14756,34 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xe97bc911edb7abddaca92f0debea3cac;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::TooManyInclusionInherents => {
+                                Value::Str(name("TooManyInclusionInherents"))
+                            }
+                            Self::InvalidParentHeader => {
+                                Value::Str(name("InvalidParentHeader"))
+                            }
+                            Self::CandidateConcludedInvalid => {
+                                Value::Str(name("CandidateConcludedInvalid"))
+                            }
+                            Self::InherentOverweight => {
+                                Value::Str(name("InherentOverweight"))
+                            }
+                            Self::DisputeStatementsUnsortedOrDuplicates => {
+                                Value::Str(name("DisputeStatementsUnsortedOrDuplicates"))
+                            }
+                            Self::DisputeInvalid => Value::Str(name("DisputeInvalid")),
+                        }
+                    }
+                }
             }
         }
         pub mod scheduler {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum AssignmentKind {
                 #[codec(index = 0u8)]
@@ -6163,6 +14797,23 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for AssignmentKind {
                 const TYPE_HASH: u128 = 0xb5eb3bb23f331baa2a25f72a705952c2;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for AssignmentKind {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Parachain => Value::Str(name("Parachain")),
+                        Self::Parathread(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("Parathread"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CoreAssignment {
                 pub core: super::super::super::runtime_types::polkadot_primitives::v1::CoreIndex,
@@ -6172,6 +14823,19 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for CoreAssignment {
                 const TYPE_HASH: u128 = 0xa3760b539893b6e6d954cc02b23a3f03;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for CoreAssignment {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("core"), ToValue::to_value(& self.core)),
+                            (name("para_id"), ToValue::to_value(& self.para_id)),
+                            (name("kind"), ToValue::to_value(& self.kind)),
+                            (name("group_idx"), ToValue::to_value(& self.group_idx))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ParathreadClaimQueue {
@@ -6183,6 +14847,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ParathreadClaimQueue {
                 const TYPE_HASH: u128 = 0xe994f8a1ca975cacc5b3a335e01b6898;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ParathreadClaimQueue {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("queue"), ToValue::to_value(& self.queue)),
+                            (name("next_core_offset"), ToValue::to_value(& self
+                            .next_core_offset))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct QueuedParathread {
                 pub claim: super::super::super::runtime_types::polkadot_primitives::v1::ParathreadEntry,
@@ -6191,20 +14867,39 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for QueuedParathread {
                 const TYPE_HASH: u128 = 0xbea8023ffe5fd164add743c8da626a5e;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for QueuedParathread {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("claim"), ToValue::to_value(& self.claim)),
+                            (name("core_offset"), ToValue::to_value(& self.core_offset))
+                        ],
+                    )
+                }
+            }
         }
         pub mod shared {
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {}
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x973efbcd301b1653012514b0dba20443;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {}
+                    }
                 }
             }
         }
         pub mod ump {
             pub mod pallet {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Call {
                     #[codec(index = 0u8)]
@@ -6212,6 +14907,25 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x28d386475cbb2e3d64232aaca7ad0b17;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Call {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::service_overweight {
+                                index: ref f0,
+                                weight_limit: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("service_overweight"),
+                                        Value::Dict(vec![(name("index"), ToValue::to_value(f0)),
+                                        (name("weight_limit"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
@@ -6222,6 +14936,17 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xb4e938036035338a7d81f559b30ec925;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::UnknownMessageIndex => {
+                                Value::Str(name("UnknownMessageIndex"))
+                            }
+                            Self::WeightOverLimit => Value::Str(name("WeightOverLimit")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Event {
@@ -6255,20 +14980,91 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Event {
                     const TYPE_HASH: u128 = 0x1a3f90b67f484e614a87ec9c6d584213;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Event {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::InvalidFormat(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("InvalidFormat"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::UnsupportedVersion(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("UnsupportedVersion"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::ExecutedUpward(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("ExecutedUpward"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::WeightExhausted(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("WeightExhausted"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                            Self::UpwardMessagesReceived(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("UpwardMessagesReceived"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                            Self::OverweightEnqueued(ref f0, ref f1, ref f2, ref f3) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("OverweightEnqueued"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3)]))
+                                    ],
+                                )
+                            }
+                            Self::OverweightServiced(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("OverweightServiced"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
     }
     pub mod sp_arithmetic {
         pub mod fixed_point {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedU128(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
                 const TYPE_HASH: u128 = 0x17c6bf814d64622dd7b4e4f5fb852442;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for FixedU128 {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod per_things {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PerU16(pub u16);
             impl ::parity_scale_codec::CompactAs for PerU16 {
@@ -6287,6 +15083,12 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for PerU16 {
                 const TYPE_HASH: u128 = 0x1f9dbc5b74e9c2c52e374acccbc858a4;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for PerU16 {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Perbill(pub u32);
@@ -6307,21 +15109,40 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Perbill {
                 const TYPE_HASH: u128 = 0xea38661ed519891b58df3736ff592d11;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Perbill {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Percent(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Percent {
                 const TYPE_HASH: u128 = 0x731b5e2a65bb015f1c4c471dfecc01fe;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Percent {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Permill(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for Permill {
                 const TYPE_HASH: u128 = 0xcd9a29b75460287f91b8264ae44aca45;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Permill {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod sp_authority_discovery {
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
@@ -6329,10 +15150,17 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0xd08d8c4ba93692c9722d49441f70e2c2;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod sp_consensus_babe {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum AllowedSlots {
             #[codec(index = 0u8)]
@@ -6345,6 +15173,20 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for AllowedSlots {
             const TYPE_HASH: u128 = 0xbabcbaea845b74aa0faa3019e95df98c;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for AllowedSlots {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::PrimarySlots => Value::Str(name("PrimarySlots")),
+                    Self::PrimaryAndSecondaryPlainSlots => {
+                        Value::Str(name("PrimaryAndSecondaryPlainSlots"))
+                    }
+                    Self::PrimaryAndSecondaryVRFSlots => {
+                        Value::Str(name("PrimaryAndSecondaryVRFSlots"))
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct BabeEpochConfiguration {
             pub c: (u64, u64),
@@ -6353,8 +15195,20 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for BabeEpochConfiguration {
             const TYPE_HASH: u128 = 0xa116187dcd9d7e9d013574be67753d22;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for BabeEpochConfiguration {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("c"), ToValue::to_value(& self.c)), (name("allowed_slots"),
+                        ToValue::to_value(& self.allowed_slots))
+                    ],
+                )
+            }
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
@@ -6362,9 +15216,16 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0x83836050a77ef9e999d0993ca8183437;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod digests {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum NextConfigDescriptor {
                 #[codec(index = 1u8)]
@@ -6376,10 +15237,27 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for NextConfigDescriptor {
                 const TYPE_HASH: u128 = 0xdac1ed507321360973b3e8cb3163dc7f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for NextConfigDescriptor {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::V1 { c: ref f0, allowed_slots: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("V1"), Value::Dict(vec![(name("c"),
+                                    ToValue::to_value(f0)), (name("allowed_slots"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod sp_consensus_slots {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EquivocationProof<Header, Id> {
             pub offender: Id,
@@ -6387,64 +15265,136 @@ pub mod runtime_types {
             pub first_header: Header,
             pub second_header: Header,
         }
+        #[cfg(feature = "values")]
+        impl<Header: ToValue, Id: ToValue> ToValue for EquivocationProof<Header, Id> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("offender"), ToValue::to_value(& self.offender)),
+                        (name("slot"), ToValue::to_value(& self.slot)),
+                        (name("first_header"), ToValue::to_value(& self.first_header)),
+                        (name("second_header"), ToValue::to_value(& self.second_header))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Slot(pub u64);
         impl ::ferroscale_runtime_types::TypeHash for Slot {
             const TYPE_HASH: u128 = 0xfaffab54497a71f7cf8f219e549782bd;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Slot {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
+        }
     }
     pub mod sp_core {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaquePeerId(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaquePeerId {
             const TYPE_HASH: u128 = 0x8bfbe099dd9086cea9379d968b8532f5;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for OpaquePeerId {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Void {}
         impl ::ferroscale_runtime_types::TypeHash for Void {
             const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Void {
+            fn to_value(&self) -> Value {
+                match *self {}
+            }
+        }
         pub mod crypto {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct KeyTypeId(pub [u8; 4usize]);
             impl ::ferroscale_runtime_types::TypeHash for KeyTypeId {
                 const TYPE_HASH: u128 = 0x268d0d112175a89065e2d6dadeab0a6f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for KeyTypeId {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod ecdsa {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 33usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0xd977b39d3ffb0ae2e8dd33a9bfe4533f;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 65usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x246b8e8d29e789b35a00da53253aa7e4;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Signature {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod ed25519 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0x00b7604b546bc9fd97d16f304530579f;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x170fe7feb740446aa023e6b930e063bb;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Signature {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod offchain {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct OpaqueMultiaddr(pub Vec<u8>);
             impl ::ferroscale_runtime_types::TypeHash for OpaqueMultiaddr {
                 const TYPE_HASH: u128 = 0x2d36194dc49052bf959d83bc5463e934;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for OpaqueMultiaddr {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct OpaqueNetworkState {
@@ -6456,23 +15406,49 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for OpaqueNetworkState {
                 const TYPE_HASH: u128 = 0x5f72060bababe4a17b0e2a9dd8a476fa;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for OpaqueNetworkState {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("peer_id"), ToValue::to_value(& self.peer_id)),
+                            (name("external_addresses"), ToValue::to_value(& self
+                            .external_addresses))
+                        ],
+                    )
+                }
+            }
         }
         pub mod sr25519 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0x8b8e4f900bb942c1fd2b42b87c895124;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x19abb7b541807ef7b7c542dc9078f869;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Signature {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod sp_finality_grandpa {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Equivocation<H, N> {
             #[codec(index = 0u8)]
@@ -6492,6 +15468,19 @@ pub mod runtime_types {
                 >,
             ),
         }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for Equivocation<H, N> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Prevote(ref f0) => {
+                        Value::Dict(vec![(name("Prevote"), ToValue::to_value(f0))])
+                    }
+                    Self::Precommit(ref f0) => {
+                        Value::Dict(vec![(name("Precommit"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EquivocationProof<H, N> {
             pub set_id: u64,
@@ -6500,14 +15489,32 @@ pub mod runtime_types {
                 N,
             >,
         }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for EquivocationProof<H, N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("set_id"), ToValue::to_value(& self.set_id)),
+                        (name("equivocation"), ToValue::to_value(& self.equivocation))
+                    ],
+                )
+            }
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::ed25519::Public,
             );
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0x864c452a0ac602850f179e40db8d9195;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(
@@ -6516,10 +15523,17 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0xa956545a6f547e4ed4c4b4ad4fff0817;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Signature {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod sp_npos_elections {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ElectionScore {
             pub minimal_stake: u128,
@@ -6529,14 +15543,39 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ElectionScore {
             const TYPE_HASH: u128 = 0x1c6dcf1c640f4cb18786052a1089030c;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ElectionScore {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("minimal_stake"), ToValue::to_value(& self.minimal_stake)),
+                        (name("sum_stake"), ToValue::to_value(& self.sum_stake)),
+                        (name("sum_stake_squared"), ToValue::to_value(& self
+                        .sum_stake_squared))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Support<AccountId> {
             pub total: u128,
             pub voters: Vec<(AccountId, u128)>,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue> ToValue for Support<AccountId> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("total"), ToValue::to_value(& self.total)),
+                        (name("voters"), ToValue::to_value(& self.voters))
+                    ],
+                )
+            }
+        }
     }
     pub mod sp_runtime {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ArithmeticError {
             #[codec(index = 0u8)]
@@ -6548,6 +15587,16 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
             const TYPE_HASH: u128 = 0x168805f735c6fb89ef459c8df4cd6ba0;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for ArithmeticError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Underflow => Value::Str(name("Underflow")),
+                    Self::Overflow => Value::Str(name("Overflow")),
+                    Self::DivisionByZero => Value::Str(name("DivisionByZero")),
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum DispatchError {
@@ -6573,6 +15622,28 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for DispatchError {
             const TYPE_HASH: u128 = 0xb533c5dcd53646f017c50ef0df1d37cb;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for DispatchError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Other => Value::Str(name("Other")),
+                    Self::CannotLookup => Value::Str(name("CannotLookup")),
+                    Self::BadOrigin => Value::Str(name("BadOrigin")),
+                    Self::Module(ref f0) => {
+                        Value::Dict(vec![(name("Module"), ToValue::to_value(f0))])
+                    }
+                    Self::ConsumerRemaining => Value::Str(name("ConsumerRemaining")),
+                    Self::NoProviders => Value::Str(name("NoProviders")),
+                    Self::TooManyConsumers => Value::Str(name("TooManyConsumers")),
+                    Self::Token(ref f0) => {
+                        Value::Dict(vec![(name("Token"), ToValue::to_value(f0))])
+                    }
+                    Self::Arithmetic(ref f0) => {
+                        Value::Dict(vec![(name("Arithmetic"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ModuleError {
             pub index: u8,
@@ -6580,6 +15651,17 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for ModuleError {
             const TYPE_HASH: u128 = 0xfcffefa1192356d25ddeda804cc37568;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for ModuleError {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("index"), ToValue::to_value(& self.index)), (name("error"),
+                        ToValue::to_value(& self.error))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSignature {
@@ -6593,6 +15675,22 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
             const TYPE_HASH: u128 = 0x4b741ea82cea99bbacea6339ab8f8396;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for MultiSignature {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Ed25519(ref f0) => {
+                        Value::Dict(vec![(name("Ed25519"), ToValue::to_value(f0))])
+                    }
+                    Self::Sr25519(ref f0) => {
+                        Value::Dict(vec![(name("Sr25519"), ToValue::to_value(f0))])
+                    }
+                    Self::Ecdsa(ref f0) => {
+                        Value::Dict(vec![(name("Ecdsa"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSigner {
             #[codec(index = 0u8)]
@@ -6604,6 +15702,22 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for MultiSigner {
             const TYPE_HASH: u128 = 0x904024c42cadb61bbd1e2a1c7255d9c8;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for MultiSigner {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Ed25519(ref f0) => {
+                        Value::Dict(vec![(name("Ed25519"), ToValue::to_value(f0))])
+                    }
+                    Self::Sr25519(ref f0) => {
+                        Value::Dict(vec![(name("Sr25519"), ToValue::to_value(f0))])
+                    }
+                    Self::Ecdsa(ref f0) => {
+                        Value::Dict(vec![(name("Ecdsa"), ToValue::to_value(f0))])
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TokenError {
@@ -6625,9 +15739,24 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for TokenError {
             const TYPE_HASH: u128 = 0xf7cb9cb459e29aca3fe4213b90ed65fa;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for TokenError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::NoFunds => Value::Str(name("NoFunds")),
+                    Self::WouldDie => Value::Str(name("WouldDie")),
+                    Self::BelowMinimum => Value::Str(name("BelowMinimum")),
+                    Self::CannotCreate => Value::Str(name("CannotCreate")),
+                    Self::UnknownAsset => Value::Str(name("UnknownAsset")),
+                    Self::Frozen => Value::Str(name("Frozen")),
+                    Self::Unsupported => Value::Str(name("Unsupported")),
+                }
+            }
+        }
         pub mod generic {
             pub mod digest {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Digest {
                     pub logs: Vec<
@@ -6636,6 +15765,12 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Digest {
                     const TYPE_HASH: u128 = 0x4bd21bb3a16398e294ae279fa98d78c8;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Digest {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(vec![(name("logs"), ToValue::to_value(& self.logs))])
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum DigestItem {
@@ -6653,9 +15788,48 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for DigestItem {
                     const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for DigestItem {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::PreRuntime(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PreRuntime"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Consensus(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Consensus"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Seal(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Seal"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Other(ref f0) => {
+                                Value::Dict(vec![(name("Other"), ToValue::to_value(f0))])
+                            }
+                            Self::RuntimeEnvironmentUpdated => {
+                                Value::Str(name("RuntimeEnvironmentUpdated"))
+                            }
+                        }
+                    }
+                }
             }
             pub mod era {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Era {
                     #[codec(index = 0u8)]
@@ -7174,9 +16348,1095 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Era {
                     const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Era {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Immortal => Value::Str(name("Immortal")),
+                            Self::Mortal1(ref f0) => {
+                                Value::Dict(vec![(name("Mortal1"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal2(ref f0) => {
+                                Value::Dict(vec![(name("Mortal2"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal3(ref f0) => {
+                                Value::Dict(vec![(name("Mortal3"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal4(ref f0) => {
+                                Value::Dict(vec![(name("Mortal4"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal5(ref f0) => {
+                                Value::Dict(vec![(name("Mortal5"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal6(ref f0) => {
+                                Value::Dict(vec![(name("Mortal6"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal7(ref f0) => {
+                                Value::Dict(vec![(name("Mortal7"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal8(ref f0) => {
+                                Value::Dict(vec![(name("Mortal8"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal9(ref f0) => {
+                                Value::Dict(vec![(name("Mortal9"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal10(ref f0) => {
+                                Value::Dict(vec![(name("Mortal10"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal11(ref f0) => {
+                                Value::Dict(vec![(name("Mortal11"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal12(ref f0) => {
+                                Value::Dict(vec![(name("Mortal12"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal13(ref f0) => {
+                                Value::Dict(vec![(name("Mortal13"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal14(ref f0) => {
+                                Value::Dict(vec![(name("Mortal14"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal15(ref f0) => {
+                                Value::Dict(vec![(name("Mortal15"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal16(ref f0) => {
+                                Value::Dict(vec![(name("Mortal16"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal17(ref f0) => {
+                                Value::Dict(vec![(name("Mortal17"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal18(ref f0) => {
+                                Value::Dict(vec![(name("Mortal18"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal19(ref f0) => {
+                                Value::Dict(vec![(name("Mortal19"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal20(ref f0) => {
+                                Value::Dict(vec![(name("Mortal20"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal21(ref f0) => {
+                                Value::Dict(vec![(name("Mortal21"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal22(ref f0) => {
+                                Value::Dict(vec![(name("Mortal22"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal23(ref f0) => {
+                                Value::Dict(vec![(name("Mortal23"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal24(ref f0) => {
+                                Value::Dict(vec![(name("Mortal24"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal25(ref f0) => {
+                                Value::Dict(vec![(name("Mortal25"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal26(ref f0) => {
+                                Value::Dict(vec![(name("Mortal26"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal27(ref f0) => {
+                                Value::Dict(vec![(name("Mortal27"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal28(ref f0) => {
+                                Value::Dict(vec![(name("Mortal28"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal29(ref f0) => {
+                                Value::Dict(vec![(name("Mortal29"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal30(ref f0) => {
+                                Value::Dict(vec![(name("Mortal30"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal31(ref f0) => {
+                                Value::Dict(vec![(name("Mortal31"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal32(ref f0) => {
+                                Value::Dict(vec![(name("Mortal32"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal33(ref f0) => {
+                                Value::Dict(vec![(name("Mortal33"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal34(ref f0) => {
+                                Value::Dict(vec![(name("Mortal34"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal35(ref f0) => {
+                                Value::Dict(vec![(name("Mortal35"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal36(ref f0) => {
+                                Value::Dict(vec![(name("Mortal36"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal37(ref f0) => {
+                                Value::Dict(vec![(name("Mortal37"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal38(ref f0) => {
+                                Value::Dict(vec![(name("Mortal38"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal39(ref f0) => {
+                                Value::Dict(vec![(name("Mortal39"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal40(ref f0) => {
+                                Value::Dict(vec![(name("Mortal40"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal41(ref f0) => {
+                                Value::Dict(vec![(name("Mortal41"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal42(ref f0) => {
+                                Value::Dict(vec![(name("Mortal42"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal43(ref f0) => {
+                                Value::Dict(vec![(name("Mortal43"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal44(ref f0) => {
+                                Value::Dict(vec![(name("Mortal44"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal45(ref f0) => {
+                                Value::Dict(vec![(name("Mortal45"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal46(ref f0) => {
+                                Value::Dict(vec![(name("Mortal46"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal47(ref f0) => {
+                                Value::Dict(vec![(name("Mortal47"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal48(ref f0) => {
+                                Value::Dict(vec![(name("Mortal48"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal49(ref f0) => {
+                                Value::Dict(vec![(name("Mortal49"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal50(ref f0) => {
+                                Value::Dict(vec![(name("Mortal50"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal51(ref f0) => {
+                                Value::Dict(vec![(name("Mortal51"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal52(ref f0) => {
+                                Value::Dict(vec![(name("Mortal52"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal53(ref f0) => {
+                                Value::Dict(vec![(name("Mortal53"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal54(ref f0) => {
+                                Value::Dict(vec![(name("Mortal54"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal55(ref f0) => {
+                                Value::Dict(vec![(name("Mortal55"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal56(ref f0) => {
+                                Value::Dict(vec![(name("Mortal56"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal57(ref f0) => {
+                                Value::Dict(vec![(name("Mortal57"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal58(ref f0) => {
+                                Value::Dict(vec![(name("Mortal58"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal59(ref f0) => {
+                                Value::Dict(vec![(name("Mortal59"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal60(ref f0) => {
+                                Value::Dict(vec![(name("Mortal60"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal61(ref f0) => {
+                                Value::Dict(vec![(name("Mortal61"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal62(ref f0) => {
+                                Value::Dict(vec![(name("Mortal62"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal63(ref f0) => {
+                                Value::Dict(vec![(name("Mortal63"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal64(ref f0) => {
+                                Value::Dict(vec![(name("Mortal64"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal65(ref f0) => {
+                                Value::Dict(vec![(name("Mortal65"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal66(ref f0) => {
+                                Value::Dict(vec![(name("Mortal66"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal67(ref f0) => {
+                                Value::Dict(vec![(name("Mortal67"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal68(ref f0) => {
+                                Value::Dict(vec![(name("Mortal68"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal69(ref f0) => {
+                                Value::Dict(vec![(name("Mortal69"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal70(ref f0) => {
+                                Value::Dict(vec![(name("Mortal70"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal71(ref f0) => {
+                                Value::Dict(vec![(name("Mortal71"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal72(ref f0) => {
+                                Value::Dict(vec![(name("Mortal72"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal73(ref f0) => {
+                                Value::Dict(vec![(name("Mortal73"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal74(ref f0) => {
+                                Value::Dict(vec![(name("Mortal74"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal75(ref f0) => {
+                                Value::Dict(vec![(name("Mortal75"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal76(ref f0) => {
+                                Value::Dict(vec![(name("Mortal76"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal77(ref f0) => {
+                                Value::Dict(vec![(name("Mortal77"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal78(ref f0) => {
+                                Value::Dict(vec![(name("Mortal78"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal79(ref f0) => {
+                                Value::Dict(vec![(name("Mortal79"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal80(ref f0) => {
+                                Value::Dict(vec![(name("Mortal80"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal81(ref f0) => {
+                                Value::Dict(vec![(name("Mortal81"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal82(ref f0) => {
+                                Value::Dict(vec![(name("Mortal82"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal83(ref f0) => {
+                                Value::Dict(vec![(name("Mortal83"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal84(ref f0) => {
+                                Value::Dict(vec![(name("Mortal84"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal85(ref f0) => {
+                                Value::Dict(vec![(name("Mortal85"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal86(ref f0) => {
+                                Value::Dict(vec![(name("Mortal86"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal87(ref f0) => {
+                                Value::Dict(vec![(name("Mortal87"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal88(ref f0) => {
+                                Value::Dict(vec![(name("Mortal88"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal89(ref f0) => {
+                                Value::Dict(vec![(name("Mortal89"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal90(ref f0) => {
+                                Value::Dict(vec![(name("Mortal90"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal91(ref f0) => {
+                                Value::Dict(vec![(name("Mortal91"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal92(ref f0) => {
+                                Value::Dict(vec![(name("Mortal92"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal93(ref f0) => {
+                                Value::Dict(vec![(name("Mortal93"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal94(ref f0) => {
+                                Value::Dict(vec![(name("Mortal94"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal95(ref f0) => {
+                                Value::Dict(vec![(name("Mortal95"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal96(ref f0) => {
+                                Value::Dict(vec![(name("Mortal96"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal97(ref f0) => {
+                                Value::Dict(vec![(name("Mortal97"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal98(ref f0) => {
+                                Value::Dict(vec![(name("Mortal98"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal99(ref f0) => {
+                                Value::Dict(vec![(name("Mortal99"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal100(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal100"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal101(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal101"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal102(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal102"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal103(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal103"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal104(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal104"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal105(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal105"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal106(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal106"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal107(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal107"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal108(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal108"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal109(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal109"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal110(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal110"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal111(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal111"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal112(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal112"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal113(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal113"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal114(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal114"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal115(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal115"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal116(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal116"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal117(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal117"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal118(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal118"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal119(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal119"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal120(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal120"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal121(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal121"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal122(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal122"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal123(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal123"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal124(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal124"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal125(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal125"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal126(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal126"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal127(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal127"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal128(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal128"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal129(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal129"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal130(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal130"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal131(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal131"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal132(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal132"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal133(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal133"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal134(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal134"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal135(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal135"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal136(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal136"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal137(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal137"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal138(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal138"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal139(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal139"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal140(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal140"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal141(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal141"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal142(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal142"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal143(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal143"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal144(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal144"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal145(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal145"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal146(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal146"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal147(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal147"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal148(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal148"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal149(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal149"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal150(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal150"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal151(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal151"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal152(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal152"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal153(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal153"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal154(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal154"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal155(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal155"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal156(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal156"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal157(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal157"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal158(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal158"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal159(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal159"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal160(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal160"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal161(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal161"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal162(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal162"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal163(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal163"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal164(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal164"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal165(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal165"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal166(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal166"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal167(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal167"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal168(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal168"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal169(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal169"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal170(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal170"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal171(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal171"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal172(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal172"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal173(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal173"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal174(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal174"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal175(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal175"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal176(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal176"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal177(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal177"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal178(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal178"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal179(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal179"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal180(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal180"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal181(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal181"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal182(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal182"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal183(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal183"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal184(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal184"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal185(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal185"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal186(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal186"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal187(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal187"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal188(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal188"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal189(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal189"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal190(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal190"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal191(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal191"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal192(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal192"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal193(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal193"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal194(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal194"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal195(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal195"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal196(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal196"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal197(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal197"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal198(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal198"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal199(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal199"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal200(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal200"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal201(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal201"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal202(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal202"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal203(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal203"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal204(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal204"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal205(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal205"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal206(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal206"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal207(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal207"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal208(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal208"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal209(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal209"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal210(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal210"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal211(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal211"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal212(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal212"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal213(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal213"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal214(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal214"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal215(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal215"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal216(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal216"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal217(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal217"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal218(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal218"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal219(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal219"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal220(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal220"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal221(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal221"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal222(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal222"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal223(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal223"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal224(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal224"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal225(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal225"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal226(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal226"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal227(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal227"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal228(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal228"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal229(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal229"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal230(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal230"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal231(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal231"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal232(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal232"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal233(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal233"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal234(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal234"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal235(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal235"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal236(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal236"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal237(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal237"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal238(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal238"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal239(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal239"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal240(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal240"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal241(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal241"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal242(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal242"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal243(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal243"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal244(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal244"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal245(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal245"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal246(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal246"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal247(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal247"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal248(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal248"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal249(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal249"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal250(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal250"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal251(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal251"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal252(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal252"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal253(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal253"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal254(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal254"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal255(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal255"), ToValue::to_value(f0))],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod header {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Header<Number> {
                     pub parent_hash: ::ferroscale_runtime_types::H256,
@@ -7186,19 +17446,42 @@ pub mod runtime_types {
                     pub extrinsics_root: ::ferroscale_runtime_types::H256,
                     pub digest: super::super::super::super::runtime_types::sp_runtime::generic::digest::Digest,
                 }
+                #[cfg(feature = "values")]
+                impl<Number: ToValue> ToValue for Header<Number> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("parent_hash"), ToValue::to_value(& self
+                                .parent_hash)), (name("number"), ToValue::to_value(& self
+                                .number)), (name("state_root"), ToValue::to_value(& self
+                                .state_root)), (name("extrinsics_root"), ToValue::to_value(&
+                                self.extrinsics_root)), (name("digest"), ToValue::to_value(&
+                                self.digest))
+                            ],
+                        )
+                    }
+                }
             }
         }
         pub mod traits {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlakeTwo256;
             impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
                 const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for BlakeTwo256 {
+                fn to_value(&self) -> Value {
+                    Value::Null
+                }
+            }
         }
     }
     pub mod sp_session {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct MembershipProof {
             pub session: u32,
@@ -7208,19 +17491,46 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for MembershipProof {
             const TYPE_HASH: u128 = 0x05d944c26a6fd386310fe00e0acf711a;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for MembershipProof {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("session"), ToValue::to_value(& self.session)),
+                        (name("trie_nodes"), ToValue::to_value(& self.trie_nodes)),
+                        (name("validator_count"), ToValue::to_value(& self
+                        .validator_count))
+                    ],
+                )
+            }
+        }
     }
     pub mod sp_staking {
         pub mod offence {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct OffenceDetails<Reporter, Offender> {
                 pub offender: Offender,
                 pub reporters: Vec<Reporter>,
             }
+            #[cfg(feature = "values")]
+            impl<Reporter: ToValue, Offender: ToValue> ToValue
+            for OffenceDetails<Reporter, Offender> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("offender"), ToValue::to_value(& self.offender)),
+                            (name("reporters"), ToValue::to_value(& self.reporters))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod sp_version {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RuntimeVersion {
             pub spec_name: String,
@@ -7235,9 +17545,28 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeVersion {
             const TYPE_HASH: u128 = 0x0eb0a72f804cbb5f944e34cf8d8b4948;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeVersion {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("spec_name"), ToValue::to_value(& self.spec_name)),
+                        (name("impl_name"), ToValue::to_value(& self.impl_name)),
+                        (name("authoring_version"), ToValue::to_value(& self
+                        .authoring_version)), (name("spec_version"), ToValue::to_value(&
+                        self.spec_version)), (name("impl_version"), ToValue::to_value(&
+                        self.impl_version)), (name("apis"), ToValue::to_value(& self
+                        .apis)), (name("transaction_version"), ToValue::to_value(& self
+                        .transaction_version)), (name("state_version"),
+                        ToValue::to_value(& self.state_version))
+                    ],
+                )
+            }
+        }
     }
     pub mod xcm {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedMultiAssets {
             #[codec(index = 0u8)]
@@ -7248,6 +17577,19 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for VersionedMultiAssets {
             const TYPE_HASH: u128 = 0x2e5f59b6f4f34bbcc4e7061aa1f16436;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for VersionedMultiAssets {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V0(ref f0) => {
+                        Value::Dict(vec![(name("V0"), ToValue::to_value(f0))])
+                    }
+                    Self::V1(ref f0) => {
+                        Value::Dict(vec![(name("V1"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedMultiLocation {
             #[codec(index = 0u8)]
@@ -7257,6 +17599,19 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for VersionedMultiLocation {
             const TYPE_HASH: u128 = 0xe3a5f744f9257f464bc47b7cbd34eec5;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for VersionedMultiLocation {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V0(ref f0) => {
+                        Value::Dict(vec![(name("V0"), ToValue::to_value(f0))])
+                    }
+                    Self::V1(ref f0) => {
+                        Value::Dict(vec![(name("V1"), ToValue::to_value(f0))])
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedResponse {
@@ -7270,6 +17625,22 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for VersionedResponse {
             const TYPE_HASH: u128 = 0x9a3304989ce951133d42a76d93780f2f;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for VersionedResponse {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V0(ref f0) => {
+                        Value::Dict(vec![(name("V0"), ToValue::to_value(f0))])
+                    }
+                    Self::V1(ref f0) => {
+                        Value::Dict(vec![(name("V1"), ToValue::to_value(f0))])
+                    }
+                    Self::V2(ref f0) => {
+                        Value::Dict(vec![(name("V2"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum VersionedXcm {
             #[codec(index = 0u8)]
@@ -7279,8 +17650,25 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             V2(super::super::runtime_types::xcm::v2::Xcm),
         }
+        #[cfg(feature = "values")]
+        impl ToValue for VersionedXcm {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V0(ref f0) => {
+                        Value::Dict(vec![(name("V0"), ToValue::to_value(f0))])
+                    }
+                    Self::V1(ref f0) => {
+                        Value::Dict(vec![(name("V1"), ToValue::to_value(f0))])
+                    }
+                    Self::V2(ref f0) => {
+                        Value::Dict(vec![(name("V2"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         pub mod double_encoded {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DoubleEncoded {
                 pub encoded: Vec<u8>,
@@ -7288,9 +17676,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for DoubleEncoded {
                 const TYPE_HASH: u128 = 0x9f4f15250b777d3097919b1e32349176;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for DoubleEncoded {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![(name("encoded"), ToValue::to_value(& self.encoded))],
+                    )
+                }
+            }
         }
         pub mod v0 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum OriginKind {
                 #[codec(index = 0u8)]
@@ -7305,6 +17702,17 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for OriginKind {
                 const TYPE_HASH: u128 = 0x156b656d3d0c6b9373c7c92bc7a041a9;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for OriginKind {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Native => Value::Str(name("Native")),
+                        Self::SovereignAccount => Value::Str(name("SovereignAccount")),
+                        Self::Superuser => Value::Str(name("Superuser")),
+                        Self::Xcm => Value::Str(name("Xcm")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Response {
                 #[codec(index = 0u8)]
@@ -7316,6 +17724,16 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Response {
                 const TYPE_HASH: u128 = 0xb5c7065d67357d3dc65cb4ea521ea8e1;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Response {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Assets(ref f0) => {
+                            Value::Dict(vec![(name("Assets"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Xcm {
@@ -7401,8 +17819,135 @@ pub mod runtime_types {
                     message: Box<super::super::super::runtime_types::xcm::v0::Xcm>,
                 },
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Xcm {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::WithdrawAsset { assets: ref f0, effects: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("WithdrawAsset"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("effects"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::ReserveAssetDeposit { assets: ref f0, effects: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ReserveAssetDeposit"),
+                                    Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                    (name("effects"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::TeleportAsset { assets: ref f0, effects: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TeleportAsset"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("effects"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::QueryResponse { query_id: ref f0, response: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("QueryResponse"), Value::Dict(vec![(name("query_id"),
+                                    ToValue::to_value(f0)), (name("response"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::TransferAsset { assets: ref f0, dest: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TransferAsset"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("dest"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::TransferReserveAsset {
+                            assets: ref f0,
+                            dest: ref f1,
+                            effects: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TransferReserveAsset"),
+                                    Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                    (name("dest"), ToValue::to_value(f1)), (name("effects"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Transact {
+                            origin_type: ref f0,
+                            require_weight_at_most: ref f1,
+                            call: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Transact"), Value::Dict(vec![(name("origin_type"),
+                                    ToValue::to_value(f0)), (name("require_weight_at_most"),
+                                    ToValue::to_value(f1)), (name("call"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpNewChannelOpenRequest {
+                            sender: ref f0,
+                            max_message_size: ref f1,
+                            max_capacity: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpNewChannelOpenRequest"),
+                                    Value::Dict(vec![(name("sender"), ToValue::to_value(f0)),
+                                    (name("max_message_size"), ToValue::to_value(f1)),
+                                    (name("max_capacity"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpChannelAccepted { recipient: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpChannelAccepted"),
+                                    Value::Dict(vec![(name("recipient"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpChannelClosing {
+                            initiator: ref f0,
+                            sender: ref f1,
+                            recipient: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpChannelClosing"),
+                                    Value::Dict(vec![(name("initiator"), ToValue::to_value(f0)),
+                                    (name("sender"), ToValue::to_value(f1)), (name("recipient"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::RelayedFrom { who: ref f0, message: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RelayedFrom"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("message"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             pub mod junction {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum BodyId {
                     #[codec(index = 0u8)]
@@ -7422,6 +17967,24 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for BodyId {
                     const TYPE_HASH: u128 = 0x4793f9aa6edc9b153b5f582c9633d114;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for BodyId {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Unit => Value::Str(name("Unit")),
+                            Self::Named(ref f0) => {
+                                Value::Dict(vec![(name("Named"), ToValue::to_value(f0))])
+                            }
+                            Self::Index(ref f0) => {
+                                Value::Dict(vec![(name("Index"), ToValue::to_value(f0))])
+                            }
+                            Self::Executive => Value::Str(name("Executive")),
+                            Self::Technical => Value::Str(name("Technical")),
+                            Self::Legislative => Value::Str(name("Legislative")),
+                            Self::Judicial => Value::Str(name("Judicial")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum BodyPart {
@@ -7453,6 +18016,49 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for BodyPart {
                     const TYPE_HASH: u128 = 0xdd0039bbe1c8282d3a40951e88f812ff;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for BodyPart {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Voice => Value::Str(name("Voice")),
+                            Self::Members { count: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Members"), Value::Dict(vec![(name("count"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::Fraction { nom: ref f0, denom: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Fraction"), Value::Dict(vec![(name("nom"),
+                                        ToValue::to_value(f0)), (name("denom"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::AtLeastProportion { nom: ref f0, denom: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AtLeastProportion"), Value::Dict(vec![(name("nom"),
+                                        ToValue::to_value(f0)), (name("denom"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::MoreThanProportion { nom: ref f0, denom: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("MoreThanProportion"), Value::Dict(vec![(name("nom"),
+                                        ToValue::to_value(f0)), (name("denom"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Junction {
@@ -7493,6 +18099,71 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Junction {
                     const TYPE_HASH: u128 = 0x99cabd9e01bd1e0dede288e5bad6322b;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Junction {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Parent => Value::Str(name("Parent")),
+                            Self::Parachain(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Parachain"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::AccountId32 { network: ref f0, id: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AccountId32"), Value::Dict(vec![(name("network"),
+                                        ToValue::to_value(f0)), (name("id"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::AccountIndex64 { network: ref f0, index: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AccountIndex64"), Value::Dict(vec![(name("network"),
+                                        ToValue::to_value(f0)), (name("index"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::AccountKey20 { network: ref f0, key: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AccountKey20"), Value::Dict(vec![(name("network"),
+                                        ToValue::to_value(f0)), (name("key"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::PalletInstance(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("PalletInstance"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::GeneralIndex(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("GeneralIndex"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::GeneralKey(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("GeneralKey"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::OnlyChild => Value::Str(name("OnlyChild")),
+                            Self::Plurality { id: ref f0, part: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Plurality"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0)), (name("part"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum NetworkId {
                     #[codec(index = 0u8)]
@@ -7507,9 +18178,23 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for NetworkId {
                     const TYPE_HASH: u128 = 0x30d753f3c5661ca60719ea8b98a909ae;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for NetworkId {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Any => Value::Str(name("Any")),
+                            Self::Named(ref f0) => {
+                                Value::Dict(vec![(name("Named"), ToValue::to_value(f0))])
+                            }
+                            Self::Polkadot => Value::Str(name("Polkadot")),
+                            Self::Kusama => Value::Str(name("Kusama")),
+                        }
+                    }
+                }
             }
             pub mod multi_asset {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum MultiAsset {
                     #[codec(index = 0u8)]
@@ -7554,9 +18239,95 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for MultiAsset {
                     const TYPE_HASH: u128 = 0x6ce3b52b3d4e3cfcac54312a50d574af;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for MultiAsset {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::None => Value::Str(name("None")),
+                            Self::All => Value::Str(name("All")),
+                            Self::AllFungible => Value::Str(name("AllFungible")),
+                            Self::AllNonFungible => Value::Str(name("AllNonFungible")),
+                            Self::AllAbstractFungible { id: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AllAbstractFungible"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::AllAbstractNonFungible { class: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AllAbstractNonFungible"),
+                                        Value::Dict(vec![(name("class"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::AllConcreteFungible { id: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AllConcreteFungible"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::AllConcreteNonFungible { class: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AllConcreteNonFungible"),
+                                        Value::Dict(vec![(name("class"), ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::AbstractFungible { id: ref f0, amount: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AbstractFungible"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0)), (name("amount"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::AbstractNonFungible {
+                                class: ref f0,
+                                instance: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AbstractNonFungible"),
+                                        Value::Dict(vec![(name("class"), ToValue::to_value(f0)),
+                                        (name("instance"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::ConcreteFungible { id: ref f0, amount: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("ConcreteFungible"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0)), (name("amount"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::ConcreteNonFungible {
+                                class: ref f0,
+                                instance: ref f1,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("ConcreteNonFungible"),
+                                        Value::Dict(vec![(name("class"), ToValue::to_value(f0)),
+                                        (name("instance"), ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod multi_location {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum MultiLocation {
                     #[codec(index = 0u8)]
@@ -7625,9 +18396,103 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for MultiLocation {
                     const TYPE_HASH: u128 = 0xb464b89e4af9901dc9e7b8edd2844444;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for MultiLocation {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Null => Value::Str(name("Null")),
+                            Self::X1(ref f0) => {
+                                Value::Dict(vec![(name("X1"), ToValue::to_value(f0))])
+                            }
+                            Self::X2(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X2"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::X3(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X3"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                            Self::X4(ref f0, ref f1, ref f2, ref f3) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X4"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3)]))
+                                    ],
+                                )
+                            }
+                            Self::X5(ref f0, ref f1, ref f2, ref f3, ref f4) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X5"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4)]))
+                                    ],
+                                )
+                            }
+                            Self::X6(ref f0, ref f1, ref f2, ref f3, ref f4, ref f5) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X6"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4),
+                                        ToValue::to_value(f5)]))
+                                    ],
+                                )
+                            }
+                            Self::X7(
+                                ref f0,
+                                ref f1,
+                                ref f2,
+                                ref f3,
+                                ref f4,
+                                ref f5,
+                                ref f6,
+                            ) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X7"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4),
+                                        ToValue::to_value(f5), ToValue::to_value(f6)]))
+                                    ],
+                                )
+                            }
+                            Self::X8(
+                                ref f0,
+                                ref f1,
+                                ref f2,
+                                ref f3,
+                                ref f4,
+                                ref f5,
+                                ref f6,
+                                ref f7,
+                            ) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X8"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4),
+                                        ToValue::to_value(f5), ToValue::to_value(f6),
+                                        ToValue::to_value(f7)]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod order {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Order {
                     #[codec(index = 0u8)]
@@ -7696,10 +18561,111 @@ pub mod runtime_types {
                         xcm: Vec<super::super::super::super::runtime_types::xcm::v0::Xcm>,
                     },
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Order {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Null => Value::Str(name("Null")),
+                            Self::DepositAsset { assets: ref f0, dest: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("DepositAsset"), Value::Dict(vec![(name("assets"),
+                                        ToValue::to_value(f0)), (name("dest"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::DepositReserveAsset {
+                                assets: ref f0,
+                                dest: ref f1,
+                                effects: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("DepositReserveAsset"),
+                                        Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                        (name("dest"), ToValue::to_value(f1)), (name("effects"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::ExchangeAsset { give: ref f0, receive: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("ExchangeAsset"), Value::Dict(vec![(name("give"),
+                                        ToValue::to_value(f0)), (name("receive"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::InitiateReserveWithdraw {
+                                assets: ref f0,
+                                reserve: ref f1,
+                                effects: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("InitiateReserveWithdraw"),
+                                        Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                        (name("reserve"), ToValue::to_value(f1)), (name("effects"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::InitiateTeleport {
+                                assets: ref f0,
+                                dest: ref f1,
+                                effects: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("InitiateTeleport"), Value::Dict(vec![(name("assets"),
+                                        ToValue::to_value(f0)), (name("dest"),
+                                        ToValue::to_value(f1)), (name("effects"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::QueryHolding {
+                                query_id: ref f0,
+                                dest: ref f1,
+                                assets: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("QueryHolding"), Value::Dict(vec![(name("query_id"),
+                                        ToValue::to_value(f0)), (name("dest"),
+                                        ToValue::to_value(f1)), (name("assets"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::BuyExecution {
+                                fees: ref f0,
+                                weight: ref f1,
+                                debt: ref f2,
+                                halt_on_error: ref f3,
+                                xcm: ref f4,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("BuyExecution"), Value::Dict(vec![(name("fees"),
+                                        ToValue::to_value(f0)), (name("weight"),
+                                        ToValue::to_value(f1)), (name("debt"),
+                                        ToValue::to_value(f2)), (name("halt_on_error"),
+                                        ToValue::to_value(f3)), (name("xcm"),
+                                        ToValue::to_value(f4))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod v1 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Response {
                 #[codec(index = 0u8)]
@@ -7711,6 +18677,19 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Response {
                 const TYPE_HASH: u128 = 0x74771a4e9673a198dc1d1d832b3c7167;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Response {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Assets(ref f0) => {
+                            Value::Dict(vec![(name("Assets"), ToValue::to_value(f0))])
+                        }
+                        Self::Version(ref f0) => {
+                            Value::Dict(vec![(name("Version"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Xcm {
@@ -7795,8 +18774,156 @@ pub mod runtime_types {
                 #[codec(index = 12u8)]
                 UnsubscribeVersion,
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Xcm {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::WithdrawAsset { assets: ref f0, effects: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("WithdrawAsset"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("effects"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::ReserveAssetDeposited {
+                            assets: ref f0,
+                            effects: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ReserveAssetDeposited"),
+                                    Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                    (name("effects"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::ReceiveTeleportedAsset {
+                            assets: ref f0,
+                            effects: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ReceiveTeleportedAsset"),
+                                    Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                    (name("effects"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::QueryResponse { query_id: ref f0, response: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("QueryResponse"), Value::Dict(vec![(name("query_id"),
+                                    ToValue::to_value(f0)), (name("response"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::TransferAsset { assets: ref f0, beneficiary: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TransferAsset"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::TransferReserveAsset {
+                            assets: ref f0,
+                            dest: ref f1,
+                            effects: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TransferReserveAsset"),
+                                    Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                    (name("dest"), ToValue::to_value(f1)), (name("effects"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Transact {
+                            origin_type: ref f0,
+                            require_weight_at_most: ref f1,
+                            call: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Transact"), Value::Dict(vec![(name("origin_type"),
+                                    ToValue::to_value(f0)), (name("require_weight_at_most"),
+                                    ToValue::to_value(f1)), (name("call"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpNewChannelOpenRequest {
+                            sender: ref f0,
+                            max_message_size: ref f1,
+                            max_capacity: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpNewChannelOpenRequest"),
+                                    Value::Dict(vec![(name("sender"), ToValue::to_value(f0)),
+                                    (name("max_message_size"), ToValue::to_value(f1)),
+                                    (name("max_capacity"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpChannelAccepted { recipient: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpChannelAccepted"),
+                                    Value::Dict(vec![(name("recipient"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpChannelClosing {
+                            initiator: ref f0,
+                            sender: ref f1,
+                            recipient: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpChannelClosing"),
+                                    Value::Dict(vec![(name("initiator"), ToValue::to_value(f0)),
+                                    (name("sender"), ToValue::to_value(f1)), (name("recipient"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::RelayedFrom { who: ref f0, message: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RelayedFrom"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("message"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::SubscribeVersion {
+                            query_id: ref f0,
+                            max_response_weight: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SubscribeVersion"),
+                                    Value::Dict(vec![(name("query_id"), ToValue::to_value(f0)),
+                                    (name("max_response_weight"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::UnsubscribeVersion => {
+                            Value::Str(name("UnsubscribeVersion"))
+                        }
+                    }
+                }
+            }
             pub mod junction {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Junction {
                     #[codec(index = 0u8)]
@@ -7834,9 +18961,74 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Junction {
                     const TYPE_HASH: u128 = 0x138fb3cc00eca583f954f689fcb5303c;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Junction {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Parachain(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Parachain"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::AccountId32 { network: ref f0, id: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AccountId32"), Value::Dict(vec![(name("network"),
+                                        ToValue::to_value(f0)), (name("id"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::AccountIndex64 { network: ref f0, index: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AccountIndex64"), Value::Dict(vec![(name("network"),
+                                        ToValue::to_value(f0)), (name("index"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::AccountKey20 { network: ref f0, key: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AccountKey20"), Value::Dict(vec![(name("network"),
+                                        ToValue::to_value(f0)), (name("key"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::PalletInstance(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("PalletInstance"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::GeneralIndex(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("GeneralIndex"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::GeneralKey(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("GeneralKey"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::OnlyChild => Value::Str(name("OnlyChild")),
+                            Self::Plurality { id: ref f0, part: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Plurality"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0)), (name("part"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod multiasset {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetId {
                     #[codec(index = 0u8)]
@@ -7848,6 +19040,19 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for AssetId {
                     const TYPE_HASH: u128 = 0xa02712494933887a001427e95b8a4fcc;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for AssetId {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Concrete(ref f0) => {
+                                Value::Dict(vec![(name("Concrete"), ToValue::to_value(f0))])
+                            }
+                            Self::Abstract(ref f0) => {
+                                Value::Dict(vec![(name("Abstract"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum AssetInstance {
@@ -7869,6 +19074,32 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for AssetInstance {
                     const TYPE_HASH: u128 = 0x63d9a6ad31e7c9b7b579da3c6a10c709;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for AssetInstance {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Undefined => Value::Str(name("Undefined")),
+                            Self::Index(ref f0) => {
+                                Value::Dict(vec![(name("Index"), ToValue::to_value(f0))])
+                            }
+                            Self::Array4(ref f0) => {
+                                Value::Dict(vec![(name("Array4"), ToValue::to_value(f0))])
+                            }
+                            Self::Array8(ref f0) => {
+                                Value::Dict(vec![(name("Array8"), ToValue::to_value(f0))])
+                            }
+                            Self::Array16(ref f0) => {
+                                Value::Dict(vec![(name("Array16"), ToValue::to_value(f0))])
+                            }
+                            Self::Array32(ref f0) => {
+                                Value::Dict(vec![(name("Array32"), ToValue::to_value(f0))])
+                            }
+                            Self::Blob(ref f0) => {
+                                Value::Dict(vec![(name("Blob"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
@@ -7881,6 +19112,21 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Fungibility {
                     const TYPE_HASH: u128 = 0x692c8a84e6b80a50c5d44ce878402cda;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Fungibility {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Fungible(ref f0) => {
+                                Value::Dict(vec![(name("Fungible"), ToValue::to_value(f0))])
+                            }
+                            Self::NonFungible(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("NonFungible"), ToValue::to_value(f0))],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAsset {
                     pub id: super::super::super::super::runtime_types::xcm::v1::multiasset::AssetId,
@@ -7888,6 +19134,17 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for MultiAsset {
                     const TYPE_HASH: u128 = 0xe745ca26aa7353576d092b46056d9504;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for MultiAsset {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("id"), ToValue::to_value(& self.id)), (name("fun"),
+                                ToValue::to_value(& self.fun))
+                            ],
+                        )
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum MultiAssetFilter {
@@ -7903,6 +19160,19 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for MultiAssetFilter {
                     const TYPE_HASH: u128 = 0x30e9569b26904e3c6d88f3da5c5eaade;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for MultiAssetFilter {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Definite(ref f0) => {
+                                Value::Dict(vec![(name("Definite"), ToValue::to_value(f0))])
+                            }
+                            Self::Wild(ref f0) => {
+                                Value::Dict(vec![(name("Wild"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiAssets(
                     pub Vec<
@@ -7911,6 +19181,12 @@ pub mod runtime_types {
                 );
                 impl ::ferroscale_runtime_types::TypeHash for MultiAssets {
                     const TYPE_HASH: u128 = 0xfa803bfd0f06aab2b04a7515f1ff8fa2;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for MultiAssets {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildFungibility {
@@ -7921,6 +19197,15 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for WildFungibility {
                     const TYPE_HASH: u128 = 0xa7d7d8567631e93c38ae29a99e5c8228;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for WildFungibility {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Fungible => Value::Str(name("Fungible")),
+                            Self::NonFungible => Value::Str(name("NonFungible")),
+                        }
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum WildMultiAsset {
@@ -7935,9 +19220,27 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for WildMultiAsset {
                     const TYPE_HASH: u128 = 0xe214dd9681c949f2e96180f55bb0f40d;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for WildMultiAsset {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::All => Value::Str(name("All")),
+                            Self::AllOf { id: ref f0, fun: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("AllOf"), Value::Dict(vec![(name("id"),
+                                        ToValue::to_value(f0)), (name("fun"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod multilocation {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Junctions {
                     #[codec(index = 0u8)]
@@ -8006,6 +19309,99 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Junctions {
                     const TYPE_HASH: u128 = 0x811883d8b2f44987560aab9b7e48a9dd;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Junctions {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Here => Value::Str(name("Here")),
+                            Self::X1(ref f0) => {
+                                Value::Dict(vec![(name("X1"), ToValue::to_value(f0))])
+                            }
+                            Self::X2(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X2"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::X3(ref f0, ref f1, ref f2) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X3"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                    ],
+                                )
+                            }
+                            Self::X4(ref f0, ref f1, ref f2, ref f3) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X4"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3)]))
+                                    ],
+                                )
+                            }
+                            Self::X5(ref f0, ref f1, ref f2, ref f3, ref f4) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X5"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4)]))
+                                    ],
+                                )
+                            }
+                            Self::X6(ref f0, ref f1, ref f2, ref f3, ref f4, ref f5) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X6"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4),
+                                        ToValue::to_value(f5)]))
+                                    ],
+                                )
+                            }
+                            Self::X7(
+                                ref f0,
+                                ref f1,
+                                ref f2,
+                                ref f3,
+                                ref f4,
+                                ref f5,
+                                ref f6,
+                            ) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X7"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4),
+                                        ToValue::to_value(f5), ToValue::to_value(f6)]))
+                                    ],
+                                )
+                            }
+                            Self::X8(
+                                ref f0,
+                                ref f1,
+                                ref f2,
+                                ref f3,
+                                ref f4,
+                                ref f5,
+                                ref f6,
+                                ref f7,
+                            ) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("X8"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1), ToValue::to_value(f2),
+                                        ToValue::to_value(f3), ToValue::to_value(f4),
+                                        ToValue::to_value(f5), ToValue::to_value(f6),
+                                        ToValue::to_value(f7)]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct MultiLocation {
                     pub parents: u8,
@@ -8014,9 +19410,21 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for MultiLocation {
                     const TYPE_HASH: u128 = 0x755eb068aad450a2ed5d0e455590988a;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for MultiLocation {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("parents"), ToValue::to_value(& self.parents)),
+                                (name("interior"), ToValue::to_value(& self.interior))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod order {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Order {
                     #[codec(index = 0u8)]
@@ -8075,10 +19483,118 @@ pub mod runtime_types {
                         >,
                     },
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Order {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Noop => Value::Str(name("Noop")),
+                            Self::DepositAsset {
+                                assets: ref f0,
+                                max_assets: ref f1,
+                                beneficiary: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("DepositAsset"), Value::Dict(vec![(name("assets"),
+                                        ToValue::to_value(f0)), (name("max_assets"),
+                                        ToValue::to_value(f1)), (name("beneficiary"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::DepositReserveAsset {
+                                assets: ref f0,
+                                max_assets: ref f1,
+                                dest: ref f2,
+                                effects: ref f3,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("DepositReserveAsset"),
+                                        Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                        (name("max_assets"), ToValue::to_value(f1)), (name("dest"),
+                                        ToValue::to_value(f2)), (name("effects"),
+                                        ToValue::to_value(f3))]))
+                                    ],
+                                )
+                            }
+                            Self::ExchangeAsset { give: ref f0, receive: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("ExchangeAsset"), Value::Dict(vec![(name("give"),
+                                        ToValue::to_value(f0)), (name("receive"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                            Self::InitiateReserveWithdraw {
+                                assets: ref f0,
+                                reserve: ref f1,
+                                effects: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("InitiateReserveWithdraw"),
+                                        Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                        (name("reserve"), ToValue::to_value(f1)), (name("effects"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::InitiateTeleport {
+                                assets: ref f0,
+                                dest: ref f1,
+                                effects: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("InitiateTeleport"), Value::Dict(vec![(name("assets"),
+                                        ToValue::to_value(f0)), (name("dest"),
+                                        ToValue::to_value(f1)), (name("effects"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::QueryHolding {
+                                query_id: ref f0,
+                                dest: ref f1,
+                                assets: ref f2,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("QueryHolding"), Value::Dict(vec![(name("query_id"),
+                                        ToValue::to_value(f0)), (name("dest"),
+                                        ToValue::to_value(f1)), (name("assets"),
+                                        ToValue::to_value(f2))]))
+                                    ],
+                                )
+                            }
+                            Self::BuyExecution {
+                                fees: ref f0,
+                                weight: ref f1,
+                                debt: ref f2,
+                                halt_on_error: ref f3,
+                                instructions: ref f4,
+                            } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("BuyExecution"), Value::Dict(vec![(name("fees"),
+                                        ToValue::to_value(f0)), (name("weight"),
+                                        ToValue::to_value(f1)), (name("debt"),
+                                        ToValue::to_value(f2)), (name("halt_on_error"),
+                                        ToValue::to_value(f3)), (name("instructions"),
+                                        ToValue::to_value(f4))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
         }
         pub mod v2 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Instruction {
                 #[codec(index = 0u8)]
@@ -8224,6 +19740,269 @@ pub mod runtime_types {
                 #[codec(index = 27u8)]
                 UnsubscribeVersion,
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Instruction {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::WithdrawAsset(ref f0) => {
+                            Value::Dict(
+                                vec![(name("WithdrawAsset"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ReserveAssetDeposited(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ReserveAssetDeposited"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ReceiveTeleportedAsset(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ReceiveTeleportedAsset"), ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::QueryResponse {
+                            query_id: ref f0,
+                            response: ref f1,
+                            max_weight: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("QueryResponse"), Value::Dict(vec![(name("query_id"),
+                                    ToValue::to_value(f0)), (name("response"),
+                                    ToValue::to_value(f1)), (name("max_weight"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::TransferAsset { assets: ref f0, beneficiary: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TransferAsset"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("beneficiary"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::TransferReserveAsset {
+                            assets: ref f0,
+                            dest: ref f1,
+                            xcm: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TransferReserveAsset"),
+                                    Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                    (name("dest"), ToValue::to_value(f1)), (name("xcm"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::Transact {
+                            origin_type: ref f0,
+                            require_weight_at_most: ref f1,
+                            call: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Transact"), Value::Dict(vec![(name("origin_type"),
+                                    ToValue::to_value(f0)), (name("require_weight_at_most"),
+                                    ToValue::to_value(f1)), (name("call"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpNewChannelOpenRequest {
+                            sender: ref f0,
+                            max_message_size: ref f1,
+                            max_capacity: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpNewChannelOpenRequest"),
+                                    Value::Dict(vec![(name("sender"), ToValue::to_value(f0)),
+                                    (name("max_message_size"), ToValue::to_value(f1)),
+                                    (name("max_capacity"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpChannelAccepted { recipient: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpChannelAccepted"),
+                                    Value::Dict(vec![(name("recipient"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::HrmpChannelClosing {
+                            initiator: ref f0,
+                            sender: ref f1,
+                            recipient: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HrmpChannelClosing"),
+                                    Value::Dict(vec![(name("initiator"), ToValue::to_value(f0)),
+                                    (name("sender"), ToValue::to_value(f1)), (name("recipient"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ClearOrigin => Value::Str(name("ClearOrigin")),
+                        Self::DescendOrigin(ref f0) => {
+                            Value::Dict(
+                                vec![(name("DescendOrigin"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ReportError {
+                            query_id: ref f0,
+                            dest: ref f1,
+                            max_response_weight: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ReportError"), Value::Dict(vec![(name("query_id"),
+                                    ToValue::to_value(f0)), (name("dest"),
+                                    ToValue::to_value(f1)), (name("max_response_weight"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::DepositAsset {
+                            assets: ref f0,
+                            max_assets: ref f1,
+                            beneficiary: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositAsset"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("max_assets"),
+                                    ToValue::to_value(f1)), (name("beneficiary"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::DepositReserveAsset {
+                            assets: ref f0,
+                            max_assets: ref f1,
+                            dest: ref f2,
+                            xcm: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositReserveAsset"),
+                                    Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                    (name("max_assets"), ToValue::to_value(f1)), (name("dest"),
+                                    ToValue::to_value(f2)), (name("xcm"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::ExchangeAsset { give: ref f0, receive: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ExchangeAsset"), Value::Dict(vec![(name("give"),
+                                    ToValue::to_value(f0)), (name("receive"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::InitiateReserveWithdraw {
+                            assets: ref f0,
+                            reserve: ref f1,
+                            xcm: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("InitiateReserveWithdraw"),
+                                    Value::Dict(vec![(name("assets"), ToValue::to_value(f0)),
+                                    (name("reserve"), ToValue::to_value(f1)), (name("xcm"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::InitiateTeleport {
+                            assets: ref f0,
+                            dest: ref f1,
+                            xcm: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("InitiateTeleport"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("dest"),
+                                    ToValue::to_value(f1)), (name("xcm"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::QueryHolding {
+                            query_id: ref f0,
+                            dest: ref f1,
+                            assets: ref f2,
+                            max_response_weight: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("QueryHolding"), Value::Dict(vec![(name("query_id"),
+                                    ToValue::to_value(f0)), (name("dest"),
+                                    ToValue::to_value(f1)), (name("assets"),
+                                    ToValue::to_value(f2)), (name("max_response_weight"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::BuyExecution { fees: ref f0, weight_limit: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BuyExecution"), Value::Dict(vec![(name("fees"),
+                                    ToValue::to_value(f0)), (name("weight_limit"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::RefundSurplus => Value::Str(name("RefundSurplus")),
+                        Self::SetErrorHandler(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SetErrorHandler"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::SetAppendix(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SetAppendix"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ClearError => Value::Str(name("ClearError")),
+                        Self::ClaimAsset { assets: ref f0, ticket: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ClaimAsset"), Value::Dict(vec![(name("assets"),
+                                    ToValue::to_value(f0)), (name("ticket"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Trap(ref f0) => {
+                            Value::Dict(vec![(name("Trap"), ToValue::to_value(f0))])
+                        }
+                        Self::SubscribeVersion {
+                            query_id: ref f0,
+                            max_response_weight: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SubscribeVersion"),
+                                    Value::Dict(vec![(name("query_id"), ToValue::to_value(f0)),
+                                    (name("max_response_weight"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::UnsubscribeVersion => {
+                            Value::Str(name("UnsubscribeVersion"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Response {
                 #[codec(index = 0u8)]
@@ -8244,6 +20023,25 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Response {
                 const TYPE_HASH: u128 = 0xb7517faa20ee095d0469697524baba0a;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Response {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Null => Value::Str(name("Null")),
+                        Self::Assets(ref f0) => {
+                            Value::Dict(vec![(name("Assets"), ToValue::to_value(f0))])
+                        }
+                        Self::ExecutionResult(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ExecutionResult"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::Version(ref f0) => {
+                            Value::Dict(vec![(name("Version"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum WeightLimit {
                 #[codec(index = 0u8)]
@@ -8254,12 +20052,30 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for WeightLimit {
                 const TYPE_HASH: u128 = 0xcbdb07b893c9d8267bfe635f7c4eaa05;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for WeightLimit {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Unlimited => Value::Str(name("Unlimited")),
+                        Self::Limited(ref f0) => {
+                            Value::Dict(vec![(name("Limited"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Xcm(
                 pub Vec<super::super::super::runtime_types::xcm::v2::Instruction>,
             );
+            #[cfg(feature = "values")]
+            impl ToValue for Xcm {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
             pub mod traits {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Error {
                     #[codec(index = 0u8)]
@@ -8318,6 +20134,67 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Error {
                     const TYPE_HASH: u128 = 0xca1a80c6220316c0b766df4c754dc09b;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Error {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Overflow => Value::Str(name("Overflow")),
+                            Self::Unimplemented => Value::Str(name("Unimplemented")),
+                            Self::UntrustedReserveLocation => {
+                                Value::Str(name("UntrustedReserveLocation"))
+                            }
+                            Self::UntrustedTeleportLocation => {
+                                Value::Str(name("UntrustedTeleportLocation"))
+                            }
+                            Self::MultiLocationFull => {
+                                Value::Str(name("MultiLocationFull"))
+                            }
+                            Self::MultiLocationNotInvertible => {
+                                Value::Str(name("MultiLocationNotInvertible"))
+                            }
+                            Self::BadOrigin => Value::Str(name("BadOrigin")),
+                            Self::InvalidLocation => Value::Str(name("InvalidLocation")),
+                            Self::AssetNotFound => Value::Str(name("AssetNotFound")),
+                            Self::FailedToTransactAsset => {
+                                Value::Str(name("FailedToTransactAsset"))
+                            }
+                            Self::NotWithdrawable => Value::Str(name("NotWithdrawable")),
+                            Self::LocationCannotHold => {
+                                Value::Str(name("LocationCannotHold"))
+                            }
+                            Self::ExceedsMaxMessageSize => {
+                                Value::Str(name("ExceedsMaxMessageSize"))
+                            }
+                            Self::DestinationUnsupported => {
+                                Value::Str(name("DestinationUnsupported"))
+                            }
+                            Self::Transport => Value::Str(name("Transport")),
+                            Self::Unroutable => Value::Str(name("Unroutable")),
+                            Self::UnknownClaim => Value::Str(name("UnknownClaim")),
+                            Self::FailedToDecode => Value::Str(name("FailedToDecode")),
+                            Self::MaxWeightInvalid => {
+                                Value::Str(name("MaxWeightInvalid"))
+                            }
+                            Self::NotHoldingFees => Value::Str(name("NotHoldingFees")),
+                            Self::TooExpensive => Value::Str(name("TooExpensive")),
+                            Self::Trap(ref f0) => {
+                                Value::Dict(vec![(name("Trap"), ToValue::to_value(f0))])
+                            }
+                            Self::UnhandledXcmVersion => {
+                                Value::Str(name("UnhandledXcmVersion"))
+                            }
+                            Self::WeightLimitReached(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("WeightLimitReached"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Barrier => Value::Str(name("Barrier")),
+                            Self::WeightNotComputable => {
+                                Value::Str(name("WeightNotComputable"))
+                            }
+                        }
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Outcome {
                     #[codec(index = 0u8)]
@@ -8334,6 +20211,28 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Outcome {
                     const TYPE_HASH: u128 = 0xd7604efc54d96b11339e009afb209d5f;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Outcome {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Complete(ref f0) => {
+                                Value::Dict(vec![(name("Complete"), ToValue::to_value(f0))])
+                            }
+                            Self::Incomplete(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Incomplete"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Error(ref f0) => {
+                                Value::Dict(vec![(name("Error"), ToValue::to_value(f0))])
+                            }
+                        }
+                    }
                 }
             }
         }

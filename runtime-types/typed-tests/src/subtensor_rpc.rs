@@ -14,17 +14,32 @@ pub mod runtime_types {
     pub mod bounded_collections {
         pub mod bounded_vec {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BoundedVec<T>(pub Vec<T>);
+            #[cfg(feature = "values")]
+            impl<T: ToValue> ToValue for BoundedVec<T> {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
         pub mod weak_bounded_vec {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeakBoundedVec<T>(pub Vec<T>);
+            #[cfg(feature = "values")]
+            impl<T: ToValue> ToValue for WeakBoundedVec<T> {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod finality_grandpa {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Equivocation<Id, V, S> {
             pub round_number: u64,
@@ -32,20 +47,56 @@ pub mod runtime_types {
             pub first: (V, S),
             pub second: (V, S),
         }
+        #[cfg(feature = "values")]
+        impl<Id: ToValue, V: ToValue, S: ToValue> ToValue for Equivocation<Id, V, S> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("round_number"), ToValue::to_value(& self.round_number)),
+                        (name("identity"), ToValue::to_value(& self.identity)),
+                        (name("first"), ToValue::to_value(& self.first)),
+                        (name("second"), ToValue::to_value(& self.second))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Precommit<H, N> {
             pub target_hash: H,
             pub target_number: N,
+        }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for Precommit<H, N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("target_hash"), ToValue::to_value(& self.target_hash)),
+                        (name("target_number"), ToValue::to_value(& self.target_number))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Prevote<H, N> {
             pub target_hash: H,
             pub target_number: N,
         }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for Prevote<H, N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("target_hash"), ToValue::to_value(& self.target_hash)),
+                        (name("target_number"), ToValue::to_value(& self.target_number))
+                    ],
+                )
+            }
+        }
     }
     pub mod frame_benchmarking {
         pub mod utils {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BenchmarkBatch {
                 pub pallet: Vec<u8>,
@@ -57,6 +108,19 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for BenchmarkBatch {
                 const TYPE_HASH: u128 = 0xfb9a9e6cccea0dfa015313ab87e3c815;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for BenchmarkBatch {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("pallet"), ToValue::to_value(& self.pallet)),
+                            (name("instance"), ToValue::to_value(& self.instance)),
+                            (name("benchmark"), ToValue::to_value(& self.benchmark)),
+                            (name("results"), ToValue::to_value(& self.results))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BenchmarkConfig {
@@ -74,6 +138,21 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for BenchmarkConfig {
                 const TYPE_HASH: u128 = 0x348bfd37e40d6bdf297e4c7a1f0aca63;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for BenchmarkConfig {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("pallet"), ToValue::to_value(& self.pallet)),
+                            (name("benchmark"), ToValue::to_value(& self.benchmark)),
+                            (name("selected_components"), ToValue::to_value(& self
+                            .selected_components)), (name("verify"), ToValue::to_value(&
+                            self.verify)), (name("internal_repeats"), ToValue::to_value(&
+                            self.internal_repeats))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BenchmarkList {
                 pub pallet: Vec<u8>,
@@ -84,6 +163,18 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for BenchmarkList {
                 const TYPE_HASH: u128 = 0x6b28e5c524722074451a4c2b4fcf4822;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for BenchmarkList {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("pallet"), ToValue::to_value(& self.pallet)),
+                            (name("instance"), ToValue::to_value(& self.instance)),
+                            (name("benchmarks"), ToValue::to_value(& self.benchmarks))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BenchmarkMetadata {
@@ -99,6 +190,18 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for BenchmarkMetadata {
                 const TYPE_HASH: u128 = 0x09c146b371b75dc87f6f8157149ebd50;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for BenchmarkMetadata {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("name"), ToValue::to_value(& self.name)),
+                            (name("components"), ToValue::to_value(& self.components)),
+                            (name("pov_modes"), ToValue::to_value(& self.pov_modes))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum BenchmarkParameter {
@@ -158,6 +261,39 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for BenchmarkParameter {
                 const TYPE_HASH: u128 = 0x9672a9235930963fe9febf2d2d67af4a;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for BenchmarkParameter {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::a => Value::Str(name("a")),
+                        Self::b => Value::Str(name("b")),
+                        Self::c => Value::Str(name("c")),
+                        Self::d => Value::Str(name("d")),
+                        Self::e => Value::Str(name("e")),
+                        Self::f => Value::Str(name("f")),
+                        Self::g => Value::Str(name("g")),
+                        Self::h => Value::Str(name("h")),
+                        Self::i => Value::Str(name("i")),
+                        Self::j => Value::Str(name("j")),
+                        Self::k => Value::Str(name("k")),
+                        Self::l => Value::Str(name("l")),
+                        Self::m => Value::Str(name("m")),
+                        Self::n => Value::Str(name("n")),
+                        Self::o => Value::Str(name("o")),
+                        Self::p => Value::Str(name("p")),
+                        Self::q => Value::Str(name("q")),
+                        Self::r => Value::Str(name("r")),
+                        Self::s => Value::Str(name("s")),
+                        Self::t => Value::Str(name("t")),
+                        Self::u => Value::Str(name("u")),
+                        Self::v => Value::Str(name("v")),
+                        Self::w => Value::Str(name("w")),
+                        Self::x => Value::Str(name("x")),
+                        Self::y => Value::Str(name("y")),
+                        Self::z => Value::Str(name("z")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BenchmarkResult {
                 pub components: Vec<
@@ -178,16 +314,42 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for BenchmarkResult {
                 const TYPE_HASH: u128 = 0x9ac8ee8b624fce8bd4c117d4874e8443;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for BenchmarkResult {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("components"), ToValue::to_value(& self.components)),
+                            (name("extrinsic_time"), ToValue::to_value(& self
+                            .extrinsic_time)), (name("storage_root_time"),
+                            ToValue::to_value(& self.storage_root_time)), (name("reads"),
+                            ToValue::to_value(& self.reads)), (name("repeat_reads"),
+                            ToValue::to_value(& self.repeat_reads)), (name("writes"),
+                            ToValue::to_value(& self.writes)), (name("repeat_writes"),
+                            ToValue::to_value(& self.repeat_writes)),
+                            (name("proof_size"), ToValue::to_value(& self.proof_size)),
+                            (name("keys"), ToValue::to_value(& self.keys))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod frame_metadata_hash_extension {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CheckMetadataHash {
             pub mode: super::super::runtime_types::frame_metadata_hash_extension::Mode,
         }
         impl ::ferroscale_runtime_types::TypeHash for CheckMetadataHash {
             const TYPE_HASH: u128 = 0x0c8f45ec46e3b91578224eb1e1de0355;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for CheckMetadataHash {
+            fn to_value(&self) -> Value {
+                Value::Dict(vec![(name("mode"), ToValue::to_value(& self.mode))])
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Mode {
@@ -199,10 +361,20 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Mode {
             const TYPE_HASH: u128 = 0x81ecb8739c969708321b464b7e915cff;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Mode {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Disabled => Value::Str(name("Disabled")),
+                    Self::Enabled => Value::Str(name("Enabled")),
+                }
+            }
+        }
     }
     pub mod frame_support {
         pub mod dispatch {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum DispatchClass {
                 #[codec(index = 0u8)]
@@ -215,6 +387,16 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for DispatchClass {
                 const TYPE_HASH: u128 = 0x86779ec03eee656bf1730f7bd9cebc24;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for DispatchClass {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Normal => Value::Str(name("Normal")),
+                        Self::Operational => Value::Str(name("Operational")),
+                        Self::Mandatory => Value::Str(name("Mandatory")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct DispatchInfo {
                 pub weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -223,6 +405,18 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for DispatchInfo {
                 const TYPE_HASH: u128 = 0x33645e6edcfca06168dc830ea1e079da;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for DispatchInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("weight"), ToValue::to_value(& self.weight)),
+                            (name("class"), ToValue::to_value(& self.class)),
+                            (name("pays_fee"), ToValue::to_value(& self.pays_fee))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Pays {
@@ -234,11 +428,32 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Pays {
                 const TYPE_HASH: u128 = 0xe32a899be9fa98a5599dc413276768c6;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Pays {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Yes => Value::Str(name("Yes")),
+                        Self::No => Value::Str(name("No")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PerDispatchClass<T> {
                 pub normal: T,
                 pub operational: T,
                 pub mandatory: T,
+            }
+            #[cfg(feature = "values")]
+            impl<T: ToValue> ToValue for PerDispatchClass<T> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("normal"), ToValue::to_value(& self.normal)),
+                            (name("operational"), ToValue::to_value(& self.operational)),
+                            (name("mandatory"), ToValue::to_value(& self.mandatory))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum RawOrigin<AccountId> {
@@ -249,10 +464,23 @@ pub mod runtime_types {
                 #[codec(index = 2u8)]
                 None,
             }
+            #[cfg(feature = "values")]
+            impl<AccountId: ToValue> ToValue for RawOrigin<AccountId> {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Root => Value::Str(name("Root")),
+                        Self::Signed(ref f0) => {
+                            Value::Dict(vec![(name("Signed"), ToValue::to_value(f0))])
+                        }
+                        Self::None => Value::Str(name("None")),
+                    }
+                }
+            }
         }
         pub mod traits {
             pub mod preimages {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Bounded {
                     #[codec(index = 0u8)]
@@ -269,9 +497,37 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Bounded {
                     const TYPE_HASH: u128 = 0x598959227f3fc1a2e3f1c0ec91905804;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Bounded {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Legacy { hash: ref f0 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Legacy"), Value::Dict(vec![(name("hash"),
+                                        ToValue::to_value(f0))]))
+                                    ],
+                                )
+                            }
+                            Self::Inline(ref f0) => {
+                                Value::Dict(vec![(name("Inline"), ToValue::to_value(f0))])
+                            }
+                            Self::Lookup { hash: ref f0, len: ref f1 } => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Lookup"), Value::Dict(vec![(name("hash"),
+                                        ToValue::to_value(f0)), (name("len"),
+                                        ToValue::to_value(f1))]))
+                                    ],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod storage {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct StorageInfo {
                     pub pallet_name: Vec<u8>,
@@ -283,18 +539,41 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for StorageInfo {
                     const TYPE_HASH: u128 = 0xe2f1b85af0b7f68108c6597bdb33f4f8;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for StorageInfo {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("pallet_name"), ToValue::to_value(& self
+                                .pallet_name)), (name("storage_name"), ToValue::to_value(&
+                                self.storage_name)), (name("prefix"), ToValue::to_value(&
+                                self.prefix)), (name("max_values"), ToValue::to_value(& self
+                                .max_values)), (name("max_size"), ToValue::to_value(& self
+                                .max_size))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod tokens {
                 pub mod fungible {
                     use ::parity_scale_codec::{Decode, Encode};
+                    use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub struct HoldConsideration(pub u64);
                     impl ::ferroscale_runtime_types::TypeHash for HoldConsideration {
                         const TYPE_HASH: u128 = 0x6c477e6a5bc5c1b91f6aa7e3a460a66c;
                     }
+                    #[cfg(feature = "values")]
+                    impl ToValue for HoldConsideration {
+                        fn to_value(&self) -> Value {
+                            ToValue::to_value(&self.0)
+                        }
+                    }
                 }
                 pub mod misc {
                     use ::parity_scale_codec::{Decode, Encode};
+                    use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                     pub enum BalanceStatus {
                         #[codec(index = 0u8)]
@@ -305,12 +584,22 @@ pub mod runtime_types {
                     impl ::ferroscale_runtime_types::TypeHash for BalanceStatus {
                         const TYPE_HASH: u128 = 0xd89f45e9f0959fda4c26d9d7f21a7402;
                     }
+                    #[cfg(feature = "values")]
+                    impl ToValue for BalanceStatus {
+                        fn to_value(&self) -> Value {
+                            match *self {
+                                Self::Free => Value::Str(name("Free")),
+                                Self::Reserved => Value::Str(name("Reserved")),
+                            }
+                        }
+                    }
                 }
             }
         }
     }
     pub mod frame_system {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct AccountInfo<Nonce, AccountData> {
             pub nonce: Nonce,
@@ -318,6 +607,21 @@ pub mod runtime_types {
             pub providers: Nonce,
             pub sufficients: Nonce,
             pub data: AccountData,
+        }
+        #[cfg(feature = "values")]
+        impl<Nonce: ToValue, AccountData: ToValue> ToValue
+        for AccountInfo<Nonce, AccountData> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("nonce"), ToValue::to_value(& self.nonce)),
+                        (name("consumers"), ToValue::to_value(& self.consumers)),
+                        (name("providers"), ToValue::to_value(& self.providers)),
+                        (name("sufficients"), ToValue::to_value(& self.sufficients)),
+                        (name("data"), ToValue::to_value(& self.data))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CodeUpgradeAuthorization {
@@ -327,11 +631,34 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for CodeUpgradeAuthorization {
             const TYPE_HASH: u128 = 0x927a829da053418fa5027c6c462a104d;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for CodeUpgradeAuthorization {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("code_hash"), ToValue::to_value(& self.code_hash)),
+                        (name("check_version"), ToValue::to_value(& self.check_version))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EventRecord<E, T> {
             pub phase: super::super::runtime_types::frame_system::Phase,
             pub event: E,
             pub topics: Vec<T>,
+        }
+        #[cfg(feature = "values")]
+        impl<E: ToValue, T: ToValue> ToValue for EventRecord<E, T> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("phase"), ToValue::to_value(& self.phase)), (name("event"),
+                        ToValue::to_value(& self.event)), (name("topics"),
+                        ToValue::to_value(& self.topics))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct LastRuntimeUpgradeInfo {
@@ -341,6 +668,17 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for LastRuntimeUpgradeInfo {
             const TYPE_HASH: u128 = 0xf5c40d6559c675d395a36ffa7dddfa45;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for LastRuntimeUpgradeInfo {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("spec_version"), ToValue::to_value(& self.spec_version)),
+                        (name("spec_name"), ToValue::to_value(& self.spec_name))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Phase {
@@ -354,17 +692,39 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Phase {
             const TYPE_HASH: u128 = 0x99cbdc724dfa5168c281d150718acffb;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Phase {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::ApplyExtrinsic(ref f0) => {
+                        Value::Dict(
+                            vec![(name("ApplyExtrinsic"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Finalization => Value::Str(name("Finalization")),
+                    Self::Initialization => Value::Str(name("Initialization")),
+                }
+            }
+        }
         pub mod extensions {
             pub mod check_genesis {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckGenesis;
                 impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
                     const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckGenesis {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_mortality {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
@@ -372,42 +732,77 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for CheckMortality {
                     const TYPE_HASH: u128 = 0xc5ad8b8778b97b20e45f54923375cd8e;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckMortality {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
+                }
             }
             pub mod check_non_zero_sender {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckNonZeroSender;
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
                     const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckNonZeroSender {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_spec_version {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckSpecVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
                     const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckSpecVersion {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_tx_version {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckTxVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
                     const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckTxVersion {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
             pub mod check_weight {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct CheckWeight;
                 impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
                     const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for CheckWeight {
+                    fn to_value(&self) -> Value {
+                        Value::Null
+                    }
+                }
             }
         }
         pub mod limits {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockLength {
                 pub max: super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
@@ -416,6 +811,12 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for BlockLength {
                 const TYPE_HASH: u128 = 0x4d1f59799507a46338f49a30cc3c3f9f;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for BlockLength {
+                fn to_value(&self) -> Value {
+                    Value::Dict(vec![(name("max"), ToValue::to_value(& self.max))])
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlockWeights {
@@ -427,6 +828,18 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for BlockWeights {
                 const TYPE_HASH: u128 = 0xa79064c50207fa033b4230d88d548604;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for BlockWeights {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("base_block"), ToValue::to_value(& self.base_block)),
+                            (name("max_block"), ToValue::to_value(& self.max_block)),
+                            (name("per_class"), ToValue::to_value(& self.per_class))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct WeightsPerClass {
@@ -444,9 +857,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for WeightsPerClass {
                 const TYPE_HASH: u128 = 0xda4e8d7808812e7502a1bdad575f9a25;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for WeightsPerClass {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("base_extrinsic"), ToValue::to_value(& self
+                            .base_extrinsic)), (name("max_extrinsic"),
+                            ToValue::to_value(& self.max_extrinsic)), (name("max_total"),
+                            ToValue::to_value(& self.max_total)), (name("reserved"),
+                            ToValue::to_value(& self.reserved))
+                        ],
+                    )
+                }
+            }
         }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -477,6 +905,104 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5311c9fc4488bd7bf776e835640c1311;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::remark { remark: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remark"), Value::Dict(vec![(name("remark"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_heap_pages { pages: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_heap_pages"), Value::Dict(vec![(name("pages"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_code { code: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_code"), Value::Dict(vec![(name("code"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_code_without_checks { code: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_code_without_checks"),
+                                    Value::Dict(vec![(name("code"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_storage { items: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_storage"), Value::Dict(vec![(name("items"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::kill_storage { keys: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill_storage"), Value::Dict(vec![(name("keys"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::kill_prefix { prefix: ref f0, subkeys: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill_prefix"), Value::Dict(vec![(name("prefix"),
+                                    ToValue::to_value(f0)), (name("subkeys"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remark_with_event { remark: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remark_with_event"),
+                                    Value::Dict(vec![(name("remark"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::authorize_upgrade { code_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("authorize_upgrade"),
+                                    Value::Dict(vec![(name("code_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::authorize_upgrade_without_checks { code_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("authorize_upgrade_without_checks"),
+                                    Value::Dict(vec![(name("code_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::apply_authorized_upgrade { code: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("apply_authorized_upgrade"),
+                                    Value::Dict(vec![(name("code"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -500,6 +1026,30 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x143bcc404c2caec04864c821f0311e52;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InvalidSpecName => Value::Str(name("InvalidSpecName")),
+                        Self::SpecVersionNeedsToIncrease => {
+                            Value::Str(name("SpecVersionNeedsToIncrease"))
+                        }
+                        Self::FailedToExtractRuntimeVersion => {
+                            Value::Str(name("FailedToExtractRuntimeVersion"))
+                        }
+                        Self::NonDefaultComposite => {
+                            Value::Str(name("NonDefaultComposite"))
+                        }
+                        Self::NonZeroRefCount => Value::Str(name("NonZeroRefCount")),
+                        Self::CallFiltered => Value::Str(name("CallFiltered")),
+                        Self::MultiBlockMigrationsOngoing => {
+                            Value::Str(name("MultiBlockMigrationsOngoing"))
+                        }
+                        Self::NothingAuthorized => Value::Str(name("NothingAuthorized")),
+                        Self::Unauthorized => Value::Str(name("Unauthorized")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -532,10 +1082,78 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xb5c56efc1a4ca1d210bf2cc82c5b52ca;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::ExtrinsicSuccess { dispatch_info: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ExtrinsicSuccess"),
+                                    Value::Dict(vec![(name("dispatch_info"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::ExtrinsicFailed {
+                            dispatch_error: ref f0,
+                            dispatch_info: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ExtrinsicFailed"),
+                                    Value::Dict(vec![(name("dispatch_error"),
+                                    ToValue::to_value(f0)), (name("dispatch_info"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::CodeUpdated => Value::Str(name("CodeUpdated")),
+                        Self::NewAccount { account: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewAccount"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::KilledAccount { account: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("KilledAccount"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Remarked { sender: ref f0, hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Remarked"), Value::Dict(vec![(name("sender"),
+                                    ToValue::to_value(f0)), (name("hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::UpgradeAuthorized {
+                            code_hash: ref f0,
+                            check_version: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("UpgradeAuthorized"),
+                                    Value::Dict(vec![(name("code_hash"), ToValue::to_value(f0)),
+                                    (name("check_version"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod node_subtensor_runtime {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum OriginCaller {
             #[codec(index = 0u8)]
@@ -555,6 +1173,22 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for OriginCaller {
             const TYPE_HASH: u128 = 0x40109175425b51748d2308410ac1acf4;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for OriginCaller {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::system(ref f0) => {
+                        Value::Dict(vec![(name("system"), ToValue::to_value(f0))])
+                    }
+                    Self::Triumvirate(ref f0) => {
+                        Value::Dict(vec![(name("Triumvirate"), ToValue::to_value(f0))])
+                    }
+                    Self::Void(ref f0) => {
+                        Value::Dict(vec![(name("Void"), ToValue::to_value(f0))])
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ProxyType {
@@ -588,10 +1222,36 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ProxyType {
             const TYPE_HASH: u128 = 0xaf115280e7b800c91b6d44e6675ee9fb;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ProxyType {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Any => Value::Str(name("Any")),
+                    Self::Owner => Value::Str(name("Owner")),
+                    Self::NonCritical => Value::Str(name("NonCritical")),
+                    Self::NonTransfer => Value::Str(name("NonTransfer")),
+                    Self::Senate => Value::Str(name("Senate")),
+                    Self::NonFungibile => Value::Str(name("NonFungibile")),
+                    Self::Triumvirate => Value::Str(name("Triumvirate")),
+                    Self::Governance => Value::Str(name("Governance")),
+                    Self::Staking => Value::Str(name("Staking")),
+                    Self::Registration => Value::Str(name("Registration")),
+                    Self::Transfer => Value::Str(name("Transfer")),
+                    Self::SmallTransfer => Value::Str(name("SmallTransfer")),
+                    Self::RootWeights => Value::Str(name("RootWeights")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Runtime;
         impl ::ferroscale_runtime_types::TypeHash for Runtime {
             const TYPE_HASH: u128 = 0x7911c6154e711e31918c0bfe5ec2f331;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for Runtime {
+            fn to_value(&self) -> Value {
+                Value::Null
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeCall {
@@ -641,6 +1301,71 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeCall {
             const TYPE_HASH: u128 = 0xdfae11f6e711f5ecc038f5939ec46dea;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeCall {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::System(ref f0) => {
+                        Value::Dict(vec![(name("System"), ToValue::to_value(f0))])
+                    }
+                    Self::Timestamp(ref f0) => {
+                        Value::Dict(vec![(name("Timestamp"), ToValue::to_value(f0))])
+                    }
+                    Self::Grandpa(ref f0) => {
+                        Value::Dict(vec![(name("Grandpa"), ToValue::to_value(f0))])
+                    }
+                    Self::Balances(ref f0) => {
+                        Value::Dict(vec![(name("Balances"), ToValue::to_value(f0))])
+                    }
+                    Self::SubtensorModule(ref f0) => {
+                        Value::Dict(
+                            vec![(name("SubtensorModule"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Triumvirate(ref f0) => {
+                        Value::Dict(vec![(name("Triumvirate"), ToValue::to_value(f0))])
+                    }
+                    Self::TriumvirateMembers(ref f0) => {
+                        Value::Dict(
+                            vec![(name("TriumvirateMembers"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::SenateMembers(ref f0) => {
+                        Value::Dict(vec![(name("SenateMembers"), ToValue::to_value(f0))])
+                    }
+                    Self::Utility(ref f0) => {
+                        Value::Dict(vec![(name("Utility"), ToValue::to_value(f0))])
+                    }
+                    Self::Sudo(ref f0) => {
+                        Value::Dict(vec![(name("Sudo"), ToValue::to_value(f0))])
+                    }
+                    Self::Multisig(ref f0) => {
+                        Value::Dict(vec![(name("Multisig"), ToValue::to_value(f0))])
+                    }
+                    Self::Preimage(ref f0) => {
+                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                    }
+                    Self::Scheduler(ref f0) => {
+                        Value::Dict(vec![(name("Scheduler"), ToValue::to_value(f0))])
+                    }
+                    Self::Proxy(ref f0) => {
+                        Value::Dict(vec![(name("Proxy"), ToValue::to_value(f0))])
+                    }
+                    Self::Registry(ref f0) => {
+                        Value::Dict(vec![(name("Registry"), ToValue::to_value(f0))])
+                    }
+                    Self::Commitments(ref f0) => {
+                        Value::Dict(vec![(name("Commitments"), ToValue::to_value(f0))])
+                    }
+                    Self::AdminUtils(ref f0) => {
+                        Value::Dict(vec![(name("AdminUtils"), ToValue::to_value(f0))])
+                    }
+                    Self::SafeMode(ref f0) => {
+                        Value::Dict(vec![(name("SafeMode"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeError {
             #[codec(index = 0u8)]
@@ -684,6 +1409,68 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for RuntimeError {
             const TYPE_HASH: u128 = 0x41a1bc28e0df47d2ef4b81125e339edc;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::System(ref f0) => {
+                        Value::Dict(vec![(name("System"), ToValue::to_value(f0))])
+                    }
+                    Self::Grandpa(ref f0) => {
+                        Value::Dict(vec![(name("Grandpa"), ToValue::to_value(f0))])
+                    }
+                    Self::Balances(ref f0) => {
+                        Value::Dict(vec![(name("Balances"), ToValue::to_value(f0))])
+                    }
+                    Self::SubtensorModule(ref f0) => {
+                        Value::Dict(
+                            vec![(name("SubtensorModule"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Triumvirate(ref f0) => {
+                        Value::Dict(vec![(name("Triumvirate"), ToValue::to_value(f0))])
+                    }
+                    Self::TriumvirateMembers(ref f0) => {
+                        Value::Dict(
+                            vec![(name("TriumvirateMembers"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::SenateMembers(ref f0) => {
+                        Value::Dict(vec![(name("SenateMembers"), ToValue::to_value(f0))])
+                    }
+                    Self::Utility(ref f0) => {
+                        Value::Dict(vec![(name("Utility"), ToValue::to_value(f0))])
+                    }
+                    Self::Sudo(ref f0) => {
+                        Value::Dict(vec![(name("Sudo"), ToValue::to_value(f0))])
+                    }
+                    Self::Multisig(ref f0) => {
+                        Value::Dict(vec![(name("Multisig"), ToValue::to_value(f0))])
+                    }
+                    Self::Preimage(ref f0) => {
+                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                    }
+                    Self::Scheduler(ref f0) => {
+                        Value::Dict(vec![(name("Scheduler"), ToValue::to_value(f0))])
+                    }
+                    Self::Proxy(ref f0) => {
+                        Value::Dict(vec![(name("Proxy"), ToValue::to_value(f0))])
+                    }
+                    Self::Registry(ref f0) => {
+                        Value::Dict(vec![(name("Registry"), ToValue::to_value(f0))])
+                    }
+                    Self::Commitments(ref f0) => {
+                        Value::Dict(vec![(name("Commitments"), ToValue::to_value(f0))])
+                    }
+                    Self::AdminUtils(ref f0) => {
+                        Value::Dict(vec![(name("AdminUtils"), ToValue::to_value(f0))])
+                    }
+                    Self::SafeMode(ref f0) => {
+                        Value::Dict(vec![(name("SafeMode"), ToValue::to_value(f0))])
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeEvent {
@@ -733,10 +1520,83 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeEvent {
             const TYPE_HASH: u128 = 0x5ad34845eb4b910301b18840669d585c;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeEvent {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::System(ref f0) => {
+                        Value::Dict(vec![(name("System"), ToValue::to_value(f0))])
+                    }
+                    Self::Grandpa(ref f0) => {
+                        Value::Dict(vec![(name("Grandpa"), ToValue::to_value(f0))])
+                    }
+                    Self::Balances(ref f0) => {
+                        Value::Dict(vec![(name("Balances"), ToValue::to_value(f0))])
+                    }
+                    Self::TransactionPayment(ref f0) => {
+                        Value::Dict(
+                            vec![(name("TransactionPayment"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::SubtensorModule(ref f0) => {
+                        Value::Dict(
+                            vec![(name("SubtensorModule"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::Triumvirate(ref f0) => {
+                        Value::Dict(vec![(name("Triumvirate"), ToValue::to_value(f0))])
+                    }
+                    Self::TriumvirateMembers(ref f0) => {
+                        Value::Dict(
+                            vec![(name("TriumvirateMembers"), ToValue::to_value(f0))],
+                        )
+                    }
+                    Self::SenateMembers(ref f0) => {
+                        Value::Dict(vec![(name("SenateMembers"), ToValue::to_value(f0))])
+                    }
+                    Self::Utility(ref f0) => {
+                        Value::Dict(vec![(name("Utility"), ToValue::to_value(f0))])
+                    }
+                    Self::Sudo(ref f0) => {
+                        Value::Dict(vec![(name("Sudo"), ToValue::to_value(f0))])
+                    }
+                    Self::Multisig(ref f0) => {
+                        Value::Dict(vec![(name("Multisig"), ToValue::to_value(f0))])
+                    }
+                    Self::Preimage(ref f0) => {
+                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                    }
+                    Self::Scheduler(ref f0) => {
+                        Value::Dict(vec![(name("Scheduler"), ToValue::to_value(f0))])
+                    }
+                    Self::Proxy(ref f0) => {
+                        Value::Dict(vec![(name("Proxy"), ToValue::to_value(f0))])
+                    }
+                    Self::Registry(ref f0) => {
+                        Value::Dict(vec![(name("Registry"), ToValue::to_value(f0))])
+                    }
+                    Self::Commitments(ref f0) => {
+                        Value::Dict(vec![(name("Commitments"), ToValue::to_value(f0))])
+                    }
+                    Self::AdminUtils(ref f0) => {
+                        Value::Dict(vec![(name("AdminUtils"), ToValue::to_value(f0))])
+                    }
+                    Self::SafeMode(ref f0) => {
+                        Value::Dict(vec![(name("SafeMode"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeFreezeReason {}
         impl ::ferroscale_runtime_types::TypeHash for RuntimeFreezeReason {
             const TYPE_HASH: u128 = 0xb777b89ab5e61ec5f909341425ab19c4;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeFreezeReason {
+            fn to_value(&self) -> Value {
+                match *self {}
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RuntimeHoldReason {
@@ -750,18 +1610,42 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeHoldReason {
             const TYPE_HASH: u128 = 0xd279b4ba732e9970aa10d0a1f3887cbd;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeHoldReason {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Preimage(ref f0) => {
+                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                    }
+                    Self::Registry(ref f0) => {
+                        Value::Dict(vec![(name("Registry"), ToValue::to_value(f0))])
+                    }
+                    Self::SafeMode(ref f0) => {
+                        Value::Dict(vec![(name("SafeMode"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         pub mod check_nonce {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CheckNonce(#[codec(compact)] pub u32);
             impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
                 const TYPE_HASH: u128 = 0xc9d25ea8853c856bbb559941b45d433d;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for CheckNonce {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
         }
     }
     pub mod pallet_admin_utils {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -886,6 +1770,537 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x921000cf03fbf448afb6fe5df9613d9d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::swap_authorities { new_authorities: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("swap_authorities"),
+                                    Value::Dict(vec![(name("new_authorities"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_default_take { default_take: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_default_take"),
+                                    Value::Dict(vec![(name("default_take"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_tx_rate_limit { tx_rate_limit: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_tx_rate_limit"),
+                                    Value::Dict(vec![(name("tx_rate_limit"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_serving_rate_limit {
+                            netuid: ref f0,
+                            serving_rate_limit: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_serving_rate_limit"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("serving_rate_limit"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_min_difficulty {
+                            netuid: ref f0,
+                            min_difficulty: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_min_difficulty"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("min_difficulty"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_max_difficulty {
+                            netuid: ref f0,
+                            max_difficulty: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_max_difficulty"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("max_difficulty"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_weights_version_key {
+                            netuid: ref f0,
+                            weights_version_key: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_weights_version_key"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("weights_version_key"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_weights_set_rate_limit {
+                            netuid: ref f0,
+                            weights_set_rate_limit: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_weights_set_rate_limit"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("weights_set_rate_limit"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_adjustment_interval {
+                            netuid: ref f0,
+                            adjustment_interval: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_adjustment_interval"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("adjustment_interval"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_adjustment_alpha {
+                            netuid: ref f0,
+                            adjustment_alpha: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_adjustment_alpha"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("adjustment_alpha"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_max_weight_limit {
+                            netuid: ref f0,
+                            max_weight_limit: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_max_weight_limit"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("max_weight_limit"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_immunity_period {
+                            netuid: ref f0,
+                            immunity_period: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_immunity_period"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("immunity_period"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_min_allowed_weights {
+                            netuid: ref f0,
+                            min_allowed_weights: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_min_allowed_weights"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("min_allowed_weights"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_max_allowed_uids {
+                            netuid: ref f0,
+                            max_allowed_uids: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_max_allowed_uids"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("max_allowed_uids"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_kappa { netuid: ref f0, kappa: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_kappa"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("kappa"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_rho { netuid: ref f0, rho: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_rho"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("rho"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_activity_cutoff {
+                            netuid: ref f0,
+                            activity_cutoff: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_activity_cutoff"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("activity_cutoff"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_network_registration_allowed {
+                            netuid: ref f0,
+                            registration_allowed: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_network_registration_allowed"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("registration_allowed"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_network_pow_registration_allowed {
+                            netuid: ref f0,
+                            registration_allowed: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_network_pow_registration_allowed"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("registration_allowed"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_target_registrations_per_interval {
+                            netuid: ref f0,
+                            target_registrations_per_interval: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_target_registrations_per_interval"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("target_registrations_per_interval"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_min_burn { netuid: ref f0, min_burn: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_min_burn"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("min_burn"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_max_burn { netuid: ref f0, max_burn: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_max_burn"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("max_burn"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_difficulty {
+                            netuid: ref f0,
+                            difficulty: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_difficulty"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("difficulty"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_max_allowed_validators {
+                            netuid: ref f0,
+                            max_allowed_validators: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_max_allowed_validators"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("max_allowed_validators"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_bonds_moving_average {
+                            netuid: ref f0,
+                            bonds_moving_average: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_bonds_moving_average"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("bonds_moving_average"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_max_registrations_per_block {
+                            netuid: ref f0,
+                            max_registrations_per_block: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_max_registrations_per_block"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("max_registrations_per_block"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_subnet_owner_cut { subnet_owner_cut: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_subnet_owner_cut"),
+                                    Value::Dict(vec![(name("subnet_owner_cut"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_network_rate_limit { rate_limit: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_network_rate_limit"),
+                                    Value::Dict(vec![(name("rate_limit"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_tempo { netuid: ref f0, tempo: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_tempo"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("tempo"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_total_issuance { total_issuance: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_total_issuance"),
+                                    Value::Dict(vec![(name("total_issuance"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_network_immunity_period {
+                            immunity_period: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_network_immunity_period"),
+                                    Value::Dict(vec![(name("immunity_period"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_network_min_lock_cost { lock_cost: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_network_min_lock_cost"),
+                                    Value::Dict(vec![(name("lock_cost"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_subnet_limit { max_subnets: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_subnet_limit"),
+                                    Value::Dict(vec![(name("max_subnets"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_lock_reduction_interval { interval: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_lock_reduction_interval"),
+                                    Value::Dict(vec![(name("interval"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_rao_recycled {
+                            netuid: ref f0,
+                            rao_recycled: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_rao_recycled"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("rao_recycled"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_weights_min_stake { min_stake: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_weights_min_stake"),
+                                    Value::Dict(vec![(name("min_stake"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_nominator_min_required_stake {
+                            min_stake: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_nominator_min_required_stake"),
+                                    Value::Dict(vec![(name("min_stake"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_tx_delegate_take_rate_limit {
+                            tx_rate_limit: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_tx_delegate_take_rate_limit"),
+                                    Value::Dict(vec![(name("tx_rate_limit"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_min_delegate_take { take: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_min_delegate_take"),
+                                    Value::Dict(vec![(name("take"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_target_stakes_per_interval {
+                            target_stakes_per_interval: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_target_stakes_per_interval"),
+                                    Value::Dict(vec![(name("target_stakes_per_interval"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_commit_reveal_weights_interval {
+                            netuid: ref f0,
+                            interval: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_commit_reveal_weights_interval"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("interval"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_commit_reveal_weights_enabled {
+                            netuid: ref f0,
+                            enabled: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_commit_reveal_weights_enabled"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("enabled"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_liquid_alpha_enabled {
+                            netuid: ref f0,
+                            enabled: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_liquid_alpha_enabled"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("enabled"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_alpha_values {
+                            netuid: ref f0,
+                            alpha_low: ref f1,
+                            alpha_high: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_alpha_values"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("alpha_low"), ToValue::to_value(f1)),
+                                    (name("alpha_high"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_hotkey_emission_tempo {
+                            emission_tempo: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_hotkey_emission_tempo"),
+                                    Value::Dict(vec![(name("emission_tempo"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_network_max_stake {
+                            netuid: ref f0,
+                            max_stake: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_network_max_stake"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("max_stake"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_coldkey_swap_schedule_duration {
+                            duration: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_coldkey_swap_schedule_duration"),
+                                    Value::Dict(vec![(name("duration"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_dissolve_network_schedule_duration {
+                            duration: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_dissolve_network_schedule_duration"),
+                                    Value::Dict(vec![(name("duration"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -898,16 +2313,39 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xbc4c4208fdb2842219e12838606a29dc;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::SubnetDoesNotExist => {
+                            Value::Str(name("SubnetDoesNotExist"))
+                        }
+                        Self::MaxValidatorsLargerThanMaxUIds => {
+                            Value::Str(name("MaxValidatorsLargerThanMaxUIds"))
+                        }
+                        Self::MaxAllowedUIdsLessThanCurrentUIds => {
+                            Value::Str(name("MaxAllowedUIdsLessThanCurrentUIds"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {}
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xa9c4acef9a60e6532f5999989e573ad9;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {}
+                }
             }
         }
     }
     pub mod pallet_balances {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -978,6 +2416,92 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x7e4a856679eb5e0723b217102e0acef4;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::transfer_allow_death { dest: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer_allow_death"),
+                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
+                                    (name("value"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_transfer {
+                            source: ref f0,
+                            dest: ref f1,
+                            value: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_transfer"), Value::Dict(vec![(name("source"),
+                                    ToValue::to_value(f0)), (name("dest"),
+                                    ToValue::to_value(f1)), (name("value"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::transfer_keep_alive { dest: ref f0, value: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer_keep_alive"),
+                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
+                                    (name("value"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::transfer_all { dest: ref f0, keep_alive: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("transfer_all"), Value::Dict(vec![(name("dest"),
+                                    ToValue::to_value(f0)), (name("keep_alive"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_unreserve { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_unreserve"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::upgrade_accounts { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("upgrade_accounts"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::force_set_balance { who: ref f0, new_free: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_set_balance"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("new_free"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_adjust_total_issuance {
+                            direction: ref f0,
+                            delta: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_adjust_total_issuance"),
+                                    Value::Dict(vec![(name("direction"), ToValue::to_value(f0)),
+                                    (name("delta"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1007,6 +2531,35 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x94b16a874b80bc058943099c0bd3412a;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::VestingBalance => Value::Str(name("VestingBalance")),
+                        Self::LiquidityRestrictions => {
+                            Value::Str(name("LiquidityRestrictions"))
+                        }
+                        Self::InsufficientBalance => {
+                            Value::Str(name("InsufficientBalance"))
+                        }
+                        Self::ExistentialDeposit => {
+                            Value::Str(name("ExistentialDeposit"))
+                        }
+                        Self::Expendability => Value::Str(name("Expendability")),
+                        Self::ExistingVestingSchedule => {
+                            Value::Str(name("ExistingVestingSchedule"))
+                        }
+                        Self::DeadAccount => Value::Str(name("DeadAccount")),
+                        Self::TooManyReserves => Value::Str(name("TooManyReserves")),
+                        Self::TooManyHolds => Value::Str(name("TooManyHolds")),
+                        Self::TooManyFreezes => Value::Str(name("TooManyFreezes")),
+                        Self::IssuanceDeactivated => {
+                            Value::Str(name("IssuanceDeactivated"))
+                        }
+                        Self::DeltaZero => Value::Str(name("DeltaZero")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1073,15 +2626,237 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x72a69ec7137553cd1008713b36814527;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Endowed { account: ref f0, free_balance: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Endowed"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("free_balance"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::DustLost { account: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DustLost"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Transfer { from: ref f0, to: ref f1, amount: ref f2 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Transfer"), Value::Dict(vec![(name("from"),
+                                    ToValue::to_value(f0)), (name("to"), ToValue::to_value(f1)),
+                                    (name("amount"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::BalanceSet { who: ref f0, free: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BalanceSet"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("free"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Reserved { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Reserved"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Unreserved { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Unreserved"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::ReserveRepatriated {
+                            from: ref f0,
+                            to: ref f1,
+                            amount: ref f2,
+                            destination_status: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ReserveRepatriated"), Value::Dict(vec![(name("from"),
+                                    ToValue::to_value(f0)), (name("to"), ToValue::to_value(f1)),
+                                    (name("amount"), ToValue::to_value(f2)),
+                                    (name("destination_status"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Deposit { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Deposit"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Withdraw { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Withdraw"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Slashed { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Slashed"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Minted { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Minted"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Burned { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Burned"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Suspended { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Suspended"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Restored { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Restored"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Upgraded { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Upgraded"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Issued { amount: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Issued"), Value::Dict(vec![(name("amount"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Rescinded { amount: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Rescinded"), Value::Dict(vec![(name("amount"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Locked { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Locked"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Unlocked { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Unlocked"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Frozen { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Frozen"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Thawed { who: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Thawed"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::TotalIssuanceForced { old: ref f0, new: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TotalIssuanceForced"), Value::Dict(vec![(name("old"),
+                                    ToValue::to_value(f0)), (name("new"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct AccountData<Balance> {
                 pub free: Balance,
                 pub reserved: Balance,
                 pub frozen: Balance,
                 pub flags: super::super::super::runtime_types::pallet_balances::types::ExtraFlags,
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for AccountData<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("free"), ToValue::to_value(& self.free)),
+                            (name("reserved"), ToValue::to_value(& self.reserved)),
+                            (name("frozen"), ToValue::to_value(& self.frozen)),
+                            (name("flags"), ToValue::to_value(& self.flags))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum AdjustmentDirection {
@@ -1093,21 +2868,59 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for AdjustmentDirection {
                 const TYPE_HASH: u128 = 0x22f1cc370a5bcec699b2ece639b4b324;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for AdjustmentDirection {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Increase => Value::Str(name("Increase")),
+                        Self::Decrease => Value::Str(name("Decrease")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BalanceLock<Balance> {
                 pub id: [u8; 8usize],
                 pub amount: Balance,
                 pub reasons: super::super::super::runtime_types::pallet_balances::types::Reasons,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for BalanceLock<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("id"), ToValue::to_value(& self.id)), (name("amount"),
+                            ToValue::to_value(& self.amount)), (name("reasons"),
+                            ToValue::to_value(& self.reasons))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ExtraFlags(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for ExtraFlags {
                 const TYPE_HASH: u128 = 0x83ab3da8634b9bc88448338778b392b9;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ExtraFlags {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdAmount<Id, Balance> {
                 pub id: Id,
                 pub amount: Balance,
+            }
+            #[cfg(feature = "values")]
+            impl<Id: ToValue, Balance: ToValue> ToValue for IdAmount<Id, Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("id"), ToValue::to_value(& self.id)), (name("amount"),
+                            ToValue::to_value(& self.amount))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Reasons {
@@ -1121,15 +2934,38 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Reasons {
                 const TYPE_HASH: u128 = 0x9cb64b10af41be8f25cc0e19af4505c0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Reasons {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Fee => Value::Str(name("Fee")),
+                        Self::Misc => Value::Str(name("Misc")),
+                        Self::All => Value::Str(name("All")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ReserveData<ReserveIdentifier, Balance> {
                 pub id: ReserveIdentifier,
                 pub amount: Balance,
             }
+            #[cfg(feature = "values")]
+            impl<ReserveIdentifier: ToValue, Balance: ToValue> ToValue
+            for ReserveData<ReserveIdentifier, Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("id"), ToValue::to_value(& self.id)), (name("amount"),
+                            ToValue::to_value(& self.amount))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_collective {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RawOrigin<AccountId> {
             #[codec(index = 0u8)]
@@ -1139,6 +2975,25 @@ pub mod runtime_types {
             #[codec(index = 2u8)]
             _Phantom,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue> ToValue for RawOrigin<AccountId> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Members(ref f0, ref f1) => {
+                        Value::Dict(
+                            vec![
+                                (name("Members"), Value::Tuple(vec![ToValue::to_value(f0),
+                                ToValue::to_value(f1)]))
+                            ],
+                        )
+                    }
+                    Self::Member(ref f0) => {
+                        Value::Dict(vec![(name("Member"), ToValue::to_value(f0))])
+                    }
+                    Self::_Phantom => Value::Str(name("_Phantom")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Votes<AccountId, BlockNumber> {
             pub index: BlockNumber,
@@ -1147,8 +3002,24 @@ pub mod runtime_types {
             pub nays: Vec<AccountId>,
             pub end: BlockNumber,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, BlockNumber: ToValue> ToValue
+        for Votes<AccountId, BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("index"), ToValue::to_value(& self.index)),
+                        (name("threshold"), ToValue::to_value(& self.threshold)),
+                        (name("ayes"), ToValue::to_value(& self.ayes)), (name("nays"),
+                        ToValue::to_value(& self.nays)), (name("end"),
+                        ToValue::to_value(& self.end))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1196,6 +3067,89 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9f6147c7ab7114b68e490e9ef2278663;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set_members {
+                            new_members: ref f0,
+                            prime: ref f1,
+                            old_count: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_members"), Value::Dict(vec![(name("new_members"),
+                                    ToValue::to_value(f0)), (name("prime"),
+                                    ToValue::to_value(f1)), (name("old_count"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::execute { proposal: ref f0, length_bound: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("execute"), Value::Dict(vec![(name("proposal"),
+                                    ToValue::to_value(f0)), (name("length_bound"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::propose {
+                            proposal: ref f0,
+                            length_bound: ref f1,
+                            duration: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("propose"), Value::Dict(vec![(name("proposal"),
+                                    ToValue::to_value(f0)), (name("length_bound"),
+                                    ToValue::to_value(f1)), (name("duration"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::vote {
+                            proposal: ref f0,
+                            index: ref f1,
+                            approve: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("vote"), Value::Dict(vec![(name("proposal"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1)), (name("approve"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::disapprove_proposal { proposal_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("disapprove_proposal"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::close {
+                            proposal_hash: ref f0,
+                            index: ref f1,
+                            proposal_weight_bound: ref f2,
+                            length_bound: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("close"), Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1)), (name("proposal_weight_bound"),
+                                    ToValue::to_value(f2)), (name("length_bound"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1221,6 +3175,35 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xe29c6ec75e51bd99c33bc87e2280f065;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NotMember => Value::Str(name("NotMember")),
+                        Self::DuplicateProposal => Value::Str(name("DuplicateProposal")),
+                        Self::ProposalNotExists => Value::Str(name("ProposalNotExists")),
+                        Self::IndexMismatchProposalHash => {
+                            Value::Str(name("IndexMismatchProposalHash"))
+                        }
+                        Self::DuplicateVote => Value::Str(name("DuplicateVote")),
+                        Self::TooEarlyToCloseProposal => {
+                            Value::Str(name("TooEarlyToCloseProposal"))
+                        }
+                        Self::TooManyActiveProposals => {
+                            Value::Str(name("TooManyActiveProposals"))
+                        }
+                        Self::ProposalWeightLessThanDispatchCallWeight => {
+                            Value::Str(name("ProposalWeightLessThanDispatchCallWeight"))
+                        }
+                        Self::ProposalLengthBoundLessThanProposalLength => {
+                            Value::Str(name("ProposalLengthBoundLessThanProposalLength"))
+                        }
+                        Self::DurationLowerThanConfiguredMotionDuration => {
+                            Value::Str(name("DurationLowerThanConfiguredMotionDuration"))
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1269,17 +3252,119 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x7d7e9cb3fce03e764776fb6f3f8d2839;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Proposed {
+                            account: ref f0,
+                            proposal_index: ref f1,
+                            proposal_hash: ref f2,
+                            threshold: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Proposed"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("proposal_index"),
+                                    ToValue::to_value(f1)), (name("proposal_hash"),
+                                    ToValue::to_value(f2)), (name("threshold"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Voted {
+                            account: ref f0,
+                            proposal_hash: ref f1,
+                            voted: ref f2,
+                            yes: ref f3,
+                            no: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Voted"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("proposal_hash"),
+                                    ToValue::to_value(f1)), (name("voted"),
+                                    ToValue::to_value(f2)), (name("yes"),
+                                    ToValue::to_value(f3)), (name("no"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::Approved { proposal_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Approved"), Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Disapproved { proposal_hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Disapproved"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Executed { proposal_hash: ref f0, result: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Executed"), Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("result"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::MemberExecuted {
+                            proposal_hash: ref f0,
+                            result: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MemberExecuted"),
+                                    Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("result"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Closed {
+                            proposal_hash: ref f0,
+                            yes: ref f1,
+                            no: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Closed"), Value::Dict(vec![(name("proposal_hash"),
+                                    ToValue::to_value(f0)), (name("yes"),
+                                    ToValue::to_value(f1)), (name("no"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_commitments {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CommitmentsSignedExtension;
         impl ::ferroscale_runtime_types::TypeHash for CommitmentsSignedExtension {
             const TYPE_HASH: u128 = 0xbff350e7253bf3ba71987c332dd56d0c;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for CommitmentsSignedExtension {
+            fn to_value(&self) -> Value {
+                Value::Null
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1290,6 +3375,22 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x680c5d3b0dba3cf86e72fe47731b9acb;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set_commitment { netuid: ref f0, info: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_commitment"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("info"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -1303,6 +3404,22 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x51bdcae7dabd8e41eeb4891a750d8a45;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooManyFieldsInCommitmentInfo => {
+                            Value::Str(name("TooManyFieldsInCommitmentInfo"))
+                        }
+                        Self::AccountNotAllowedCommit => {
+                            Value::Str(name("AccountNotAllowedCommit"))
+                        }
+                        Self::CommitmentSetRateLimitExceeded => {
+                            Value::Str(name("CommitmentSetRateLimitExceeded"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1311,9 +3428,26 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x63d061794ce1abc710e9c1d0e0ee6427;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Commitment { netuid: ref f0, who: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Commitment"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("who"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct CommitmentInfo {
                 pub fields: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -1322,6 +3456,12 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for CommitmentInfo {
                 const TYPE_HASH: u128 = 0xf71ba041fa3a398bb3c7100f1ba585a2;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for CommitmentInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(vec![(name("fields"), ToValue::to_value(& self.fields))])
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Data {
@@ -1597,16 +3737,441 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Data {
                 const TYPE_HASH: u128 = 0x5bc96961ffc53f08a5c84543f18a9aab;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Data {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::None => Value::Str(name("None")),
+                        Self::Raw0(ref f0) => {
+                            Value::Dict(vec![(name("Raw0"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw1(ref f0) => {
+                            Value::Dict(vec![(name("Raw1"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw2(ref f0) => {
+                            Value::Dict(vec![(name("Raw2"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw3(ref f0) => {
+                            Value::Dict(vec![(name("Raw3"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw4(ref f0) => {
+                            Value::Dict(vec![(name("Raw4"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw5(ref f0) => {
+                            Value::Dict(vec![(name("Raw5"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw6(ref f0) => {
+                            Value::Dict(vec![(name("Raw6"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw7(ref f0) => {
+                            Value::Dict(vec![(name("Raw7"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw8(ref f0) => {
+                            Value::Dict(vec![(name("Raw8"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw9(ref f0) => {
+                            Value::Dict(vec![(name("Raw9"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw10(ref f0) => {
+                            Value::Dict(vec![(name("Raw10"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw11(ref f0) => {
+                            Value::Dict(vec![(name("Raw11"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw12(ref f0) => {
+                            Value::Dict(vec![(name("Raw12"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw13(ref f0) => {
+                            Value::Dict(vec![(name("Raw13"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw14(ref f0) => {
+                            Value::Dict(vec![(name("Raw14"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw15(ref f0) => {
+                            Value::Dict(vec![(name("Raw15"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw16(ref f0) => {
+                            Value::Dict(vec![(name("Raw16"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw17(ref f0) => {
+                            Value::Dict(vec![(name("Raw17"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw18(ref f0) => {
+                            Value::Dict(vec![(name("Raw18"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw19(ref f0) => {
+                            Value::Dict(vec![(name("Raw19"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw20(ref f0) => {
+                            Value::Dict(vec![(name("Raw20"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw21(ref f0) => {
+                            Value::Dict(vec![(name("Raw21"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw22(ref f0) => {
+                            Value::Dict(vec![(name("Raw22"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw23(ref f0) => {
+                            Value::Dict(vec![(name("Raw23"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw24(ref f0) => {
+                            Value::Dict(vec![(name("Raw24"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw25(ref f0) => {
+                            Value::Dict(vec![(name("Raw25"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw26(ref f0) => {
+                            Value::Dict(vec![(name("Raw26"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw27(ref f0) => {
+                            Value::Dict(vec![(name("Raw27"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw28(ref f0) => {
+                            Value::Dict(vec![(name("Raw28"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw29(ref f0) => {
+                            Value::Dict(vec![(name("Raw29"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw30(ref f0) => {
+                            Value::Dict(vec![(name("Raw30"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw31(ref f0) => {
+                            Value::Dict(vec![(name("Raw31"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw32(ref f0) => {
+                            Value::Dict(vec![(name("Raw32"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw33(ref f0) => {
+                            Value::Dict(vec![(name("Raw33"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw34(ref f0) => {
+                            Value::Dict(vec![(name("Raw34"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw35(ref f0) => {
+                            Value::Dict(vec![(name("Raw35"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw36(ref f0) => {
+                            Value::Dict(vec![(name("Raw36"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw37(ref f0) => {
+                            Value::Dict(vec![(name("Raw37"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw38(ref f0) => {
+                            Value::Dict(vec![(name("Raw38"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw39(ref f0) => {
+                            Value::Dict(vec![(name("Raw39"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw40(ref f0) => {
+                            Value::Dict(vec![(name("Raw40"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw41(ref f0) => {
+                            Value::Dict(vec![(name("Raw41"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw42(ref f0) => {
+                            Value::Dict(vec![(name("Raw42"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw43(ref f0) => {
+                            Value::Dict(vec![(name("Raw43"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw44(ref f0) => {
+                            Value::Dict(vec![(name("Raw44"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw45(ref f0) => {
+                            Value::Dict(vec![(name("Raw45"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw46(ref f0) => {
+                            Value::Dict(vec![(name("Raw46"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw47(ref f0) => {
+                            Value::Dict(vec![(name("Raw47"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw48(ref f0) => {
+                            Value::Dict(vec![(name("Raw48"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw49(ref f0) => {
+                            Value::Dict(vec![(name("Raw49"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw50(ref f0) => {
+                            Value::Dict(vec![(name("Raw50"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw51(ref f0) => {
+                            Value::Dict(vec![(name("Raw51"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw52(ref f0) => {
+                            Value::Dict(vec![(name("Raw52"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw53(ref f0) => {
+                            Value::Dict(vec![(name("Raw53"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw54(ref f0) => {
+                            Value::Dict(vec![(name("Raw54"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw55(ref f0) => {
+                            Value::Dict(vec![(name("Raw55"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw56(ref f0) => {
+                            Value::Dict(vec![(name("Raw56"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw57(ref f0) => {
+                            Value::Dict(vec![(name("Raw57"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw58(ref f0) => {
+                            Value::Dict(vec![(name("Raw58"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw59(ref f0) => {
+                            Value::Dict(vec![(name("Raw59"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw60(ref f0) => {
+                            Value::Dict(vec![(name("Raw60"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw61(ref f0) => {
+                            Value::Dict(vec![(name("Raw61"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw62(ref f0) => {
+                            Value::Dict(vec![(name("Raw62"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw63(ref f0) => {
+                            Value::Dict(vec![(name("Raw63"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw64(ref f0) => {
+                            Value::Dict(vec![(name("Raw64"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw65(ref f0) => {
+                            Value::Dict(vec![(name("Raw65"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw66(ref f0) => {
+                            Value::Dict(vec![(name("Raw66"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw67(ref f0) => {
+                            Value::Dict(vec![(name("Raw67"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw68(ref f0) => {
+                            Value::Dict(vec![(name("Raw68"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw69(ref f0) => {
+                            Value::Dict(vec![(name("Raw69"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw70(ref f0) => {
+                            Value::Dict(vec![(name("Raw70"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw71(ref f0) => {
+                            Value::Dict(vec![(name("Raw71"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw72(ref f0) => {
+                            Value::Dict(vec![(name("Raw72"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw73(ref f0) => {
+                            Value::Dict(vec![(name("Raw73"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw74(ref f0) => {
+                            Value::Dict(vec![(name("Raw74"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw75(ref f0) => {
+                            Value::Dict(vec![(name("Raw75"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw76(ref f0) => {
+                            Value::Dict(vec![(name("Raw76"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw77(ref f0) => {
+                            Value::Dict(vec![(name("Raw77"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw78(ref f0) => {
+                            Value::Dict(vec![(name("Raw78"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw79(ref f0) => {
+                            Value::Dict(vec![(name("Raw79"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw80(ref f0) => {
+                            Value::Dict(vec![(name("Raw80"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw81(ref f0) => {
+                            Value::Dict(vec![(name("Raw81"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw82(ref f0) => {
+                            Value::Dict(vec![(name("Raw82"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw83(ref f0) => {
+                            Value::Dict(vec![(name("Raw83"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw84(ref f0) => {
+                            Value::Dict(vec![(name("Raw84"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw85(ref f0) => {
+                            Value::Dict(vec![(name("Raw85"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw86(ref f0) => {
+                            Value::Dict(vec![(name("Raw86"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw87(ref f0) => {
+                            Value::Dict(vec![(name("Raw87"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw88(ref f0) => {
+                            Value::Dict(vec![(name("Raw88"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw89(ref f0) => {
+                            Value::Dict(vec![(name("Raw89"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw90(ref f0) => {
+                            Value::Dict(vec![(name("Raw90"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw91(ref f0) => {
+                            Value::Dict(vec![(name("Raw91"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw92(ref f0) => {
+                            Value::Dict(vec![(name("Raw92"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw93(ref f0) => {
+                            Value::Dict(vec![(name("Raw93"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw94(ref f0) => {
+                            Value::Dict(vec![(name("Raw94"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw95(ref f0) => {
+                            Value::Dict(vec![(name("Raw95"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw96(ref f0) => {
+                            Value::Dict(vec![(name("Raw96"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw97(ref f0) => {
+                            Value::Dict(vec![(name("Raw97"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw98(ref f0) => {
+                            Value::Dict(vec![(name("Raw98"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw99(ref f0) => {
+                            Value::Dict(vec![(name("Raw99"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw100(ref f0) => {
+                            Value::Dict(vec![(name("Raw100"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw101(ref f0) => {
+                            Value::Dict(vec![(name("Raw101"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw102(ref f0) => {
+                            Value::Dict(vec![(name("Raw102"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw103(ref f0) => {
+                            Value::Dict(vec![(name("Raw103"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw104(ref f0) => {
+                            Value::Dict(vec![(name("Raw104"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw105(ref f0) => {
+                            Value::Dict(vec![(name("Raw105"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw106(ref f0) => {
+                            Value::Dict(vec![(name("Raw106"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw107(ref f0) => {
+                            Value::Dict(vec![(name("Raw107"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw108(ref f0) => {
+                            Value::Dict(vec![(name("Raw108"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw109(ref f0) => {
+                            Value::Dict(vec![(name("Raw109"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw110(ref f0) => {
+                            Value::Dict(vec![(name("Raw110"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw111(ref f0) => {
+                            Value::Dict(vec![(name("Raw111"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw112(ref f0) => {
+                            Value::Dict(vec![(name("Raw112"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw113(ref f0) => {
+                            Value::Dict(vec![(name("Raw113"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw114(ref f0) => {
+                            Value::Dict(vec![(name("Raw114"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw115(ref f0) => {
+                            Value::Dict(vec![(name("Raw115"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw116(ref f0) => {
+                            Value::Dict(vec![(name("Raw116"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw117(ref f0) => {
+                            Value::Dict(vec![(name("Raw117"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw118(ref f0) => {
+                            Value::Dict(vec![(name("Raw118"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw119(ref f0) => {
+                            Value::Dict(vec![(name("Raw119"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw120(ref f0) => {
+                            Value::Dict(vec![(name("Raw120"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw121(ref f0) => {
+                            Value::Dict(vec![(name("Raw121"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw122(ref f0) => {
+                            Value::Dict(vec![(name("Raw122"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw123(ref f0) => {
+                            Value::Dict(vec![(name("Raw123"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw124(ref f0) => {
+                            Value::Dict(vec![(name("Raw124"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw125(ref f0) => {
+                            Value::Dict(vec![(name("Raw125"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw126(ref f0) => {
+                            Value::Dict(vec![(name("Raw126"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw127(ref f0) => {
+                            Value::Dict(vec![(name("Raw127"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw128(ref f0) => {
+                            Value::Dict(vec![(name("Raw128"), ToValue::to_value(f0))])
+                        }
+                        Self::BlakeTwo256(ref f0) => {
+                            Value::Dict(
+                                vec![(name("BlakeTwo256"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::Sha256(ref f0) => {
+                            Value::Dict(vec![(name("Sha256"), ToValue::to_value(f0))])
+                        }
+                        Self::Keccak256(ref f0) => {
+                            Value::Dict(vec![(name("Keccak256"), ToValue::to_value(f0))])
+                        }
+                        Self::ShaThree256(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ShaThree256"), ToValue::to_value(f0))],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Registration<Balance, BlockNumber> {
                 pub deposit: Balance,
                 pub block: BlockNumber,
                 pub info: super::super::super::runtime_types::pallet_commitments::types::CommitmentInfo,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, BlockNumber: ToValue> ToValue
+            for Registration<Balance, BlockNumber> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("deposit"), ToValue::to_value(& self.deposit)),
+                            (name("block"), ToValue::to_value(& self.block)),
+                            (name("info"), ToValue::to_value(& self.info))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_grandpa {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct StoredPendingChange<N> {
             pub scheduled_at: N,
@@ -1615,6 +4180,20 @@ pub mod runtime_types {
                 (super::super::runtime_types::sp_consensus_grandpa::app::Public, u64),
             >,
             pub forced: Option<N>,
+        }
+        #[cfg(feature = "values")]
+        impl<N: ToValue> ToValue for StoredPendingChange<N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("scheduled_at"), ToValue::to_value(& self.scheduled_at)),
+                        (name("delay"), ToValue::to_value(& self.delay)),
+                        (name("next_authorities"), ToValue::to_value(& self
+                        .next_authorities)), (name("forced"), ToValue::to_value(& self
+                        .forced))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum StoredState<N> {
@@ -1627,8 +4206,38 @@ pub mod runtime_types {
             #[codec(index = 3u8)]
             PendingResume { scheduled_at: N, delay: N },
         }
+        #[cfg(feature = "values")]
+        impl<N: ToValue> ToValue for StoredState<N> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Live => Value::Str(name("Live")),
+                    Self::PendingPause { scheduled_at: ref f0, delay: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("PendingPause"),
+                                Value::Dict(vec![(name("scheduled_at"),
+                                ToValue::to_value(f0)), (name("delay"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                    Self::Paused => Value::Str(name("Paused")),
+                    Self::PendingResume { scheduled_at: ref f0, delay: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("PendingResume"),
+                                Value::Dict(vec![(name("scheduled_at"),
+                                ToValue::to_value(f0)), (name("delay"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1653,6 +4262,52 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xa0125768cbd6d17054f4e6f24ae39dca;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::report_equivocation {
+                            equivocation_proof: ref f0,
+                            key_owner_proof: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_equivocation"),
+                                    Value::Dict(vec![(name("equivocation_proof"),
+                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::report_equivocation_unsigned {
+                            equivocation_proof: ref f0,
+                            key_owner_proof: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("report_equivocation_unsigned"),
+                                    Value::Dict(vec![(name("equivocation_proof"),
+                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::note_stalled {
+                            delay: ref f0,
+                            best_finalized_block_number: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("note_stalled"), Value::Dict(vec![(name("delay"),
+                                    ToValue::to_value(f0)),
+                                    (name("best_finalized_block_number"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1673,6 +4328,26 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xa67867b1783ef2ad576b93a25d11d5df;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::PauseFailed => Value::Str(name("PauseFailed")),
+                        Self::ResumeFailed => Value::Str(name("ResumeFailed")),
+                        Self::ChangePending => Value::Str(name("ChangePending")),
+                        Self::TooSoon => Value::Str(name("TooSoon")),
+                        Self::InvalidKeyOwnershipProof => {
+                            Value::Str(name("InvalidKeyOwnershipProof"))
+                        }
+                        Self::InvalidEquivocationProof => {
+                            Value::Str(name("InvalidEquivocationProof"))
+                        }
+                        Self::DuplicateOffenceReport => {
+                            Value::Str(name("DuplicateOffenceReport"))
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -1692,11 +4367,30 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x84143b5f51330e2377098cf1627aee36;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NewAuthorities { authority_set: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewAuthorities"),
+                                    Value::Dict(vec![(name("authority_set"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Paused => Value::Str(name("Paused")),
+                        Self::Resumed => Value::Str(name("Resumed")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_membership {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1746,6 +4440,63 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x3a475156c8ad8d55f7c19fbe47c60083;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::add_member { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("add_member"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::remove_member { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_member"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::swap_member { remove: ref f0, add: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("swap_member"), Value::Dict(vec![(name("remove"),
+                                    ToValue::to_value(f0)), (name("add"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::reset_members { members: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reset_members"), Value::Dict(vec![(name("members"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::change_key { new: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("change_key"), Value::Dict(vec![(name("new"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_prime { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_prime"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::clear_prime => Value::Str(name("clear_prime")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1757,6 +4508,16 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x77acdbbdd4b8c592ea6b1d4bf09d3b81;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::AlreadyMember => Value::Str(name("AlreadyMember")),
+                        Self::NotMember => Value::Str(name("NotMember")),
+                        Self::TooManyMembers => Value::Str(name("TooManyMembers")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1776,10 +4537,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x1f5803831fdbf496e8619751d9cc56c3;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::MemberAdded => Value::Str(name("MemberAdded")),
+                        Self::MemberRemoved => Value::Str(name("MemberRemoved")),
+                        Self::MembersSwapped => Value::Str(name("MembersSwapped")),
+                        Self::MembersReset => Value::Str(name("MembersReset")),
+                        Self::KeyChanged => Value::Str(name("KeyChanged")),
+                        Self::Dummy => Value::Str(name("Dummy")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_multisig {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Multisig<BlockNumber, Balance, AccountId> {
             pub when: super::super::runtime_types::pallet_multisig::Timepoint<
@@ -1791,13 +4566,39 @@ pub mod runtime_types {
                 AccountId,
             >,
         }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue, Balance: ToValue, AccountId: ToValue> ToValue
+        for Multisig<BlockNumber, Balance, AccountId> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("when"), ToValue::to_value(& self.when)), (name("deposit"),
+                        ToValue::to_value(& self.deposit)), (name("depositor"),
+                        ToValue::to_value(& self.depositor)), (name("approvals"),
+                        ToValue::to_value(& self.approvals))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Timepoint<BlockNumber> {
             pub height: BlockNumber,
             pub index: BlockNumber,
         }
+        #[cfg(feature = "values")]
+        impl<BlockNumber: ToValue> ToValue for Timepoint<BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("height"), ToValue::to_value(& self.height)),
+                        (name("index"), ToValue::to_value(& self.index))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1846,6 +4647,78 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xddd0a874576a15380a0b17d5a30467fe;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::as_multi_threshold_1 {
+                            other_signatories: ref f0,
+                            call: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("as_multi_threshold_1"),
+                                    Value::Dict(vec![(name("other_signatories"),
+                                    ToValue::to_value(f0)), (name("call"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::as_multi {
+                            threshold: ref f0,
+                            other_signatories: ref f1,
+                            maybe_timepoint: ref f2,
+                            call: ref f3,
+                            max_weight: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("as_multi"), Value::Dict(vec![(name("threshold"),
+                                    ToValue::to_value(f0)), (name("other_signatories"),
+                                    ToValue::to_value(f1)), (name("maybe_timepoint"),
+                                    ToValue::to_value(f2)), (name("call"),
+                                    ToValue::to_value(f3)), (name("max_weight"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::approve_as_multi {
+                            threshold: ref f0,
+                            other_signatories: ref f1,
+                            maybe_timepoint: ref f2,
+                            call_hash: ref f3,
+                            max_weight: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("approve_as_multi"),
+                                    Value::Dict(vec![(name("threshold"), ToValue::to_value(f0)),
+                                    (name("other_signatories"), ToValue::to_value(f1)),
+                                    (name("maybe_timepoint"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3)),
+                                    (name("max_weight"), ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_as_multi {
+                            threshold: ref f0,
+                            other_signatories: ref f1,
+                            timepoint: ref f2,
+                            call_hash: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_as_multi"),
+                                    Value::Dict(vec![(name("threshold"), ToValue::to_value(f0)),
+                                    (name("other_signatories"), ToValue::to_value(f1)),
+                                    (name("timepoint"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -1879,6 +4752,35 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x4dca388c20a2d565410d611a4b90e4b5;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::MinimumThreshold => Value::Str(name("MinimumThreshold")),
+                        Self::AlreadyApproved => Value::Str(name("AlreadyApproved")),
+                        Self::NoApprovalsNeeded => Value::Str(name("NoApprovalsNeeded")),
+                        Self::TooFewSignatories => Value::Str(name("TooFewSignatories")),
+                        Self::TooManySignatories => {
+                            Value::Str(name("TooManySignatories"))
+                        }
+                        Self::SignatoriesOutOfOrder => {
+                            Value::Str(name("SignatoriesOutOfOrder"))
+                        }
+                        Self::SenderInSignatories => {
+                            Value::Str(name("SenderInSignatories"))
+                        }
+                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::NotOwner => Value::Str(name("NotOwner")),
+                        Self::NoTimepoint => Value::Str(name("NoTimepoint")),
+                        Self::WrongTimepoint => Value::Str(name("WrongTimepoint")),
+                        Self::UnexpectedTimepoint => {
+                            Value::Str(name("UnexpectedTimepoint"))
+                        }
+                        Self::MaxWeightTooLow => Value::Str(name("MaxWeightTooLow")),
+                        Self::AlreadyStored => Value::Str(name("AlreadyStored")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -1923,10 +4825,83 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x676df70f7c31947030669af0054f7257;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NewMultisig {
+                            approving: ref f0,
+                            multisig: ref f1,
+                            call_hash: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("NewMultisig"), Value::Dict(vec![(name("approving"),
+                                    ToValue::to_value(f0)), (name("multisig"),
+                                    ToValue::to_value(f1)), (name("call_hash"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::MultisigApproval {
+                            approving: ref f0,
+                            timepoint: ref f1,
+                            multisig: ref f2,
+                            call_hash: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MultisigApproval"),
+                                    Value::Dict(vec![(name("approving"), ToValue::to_value(f0)),
+                                    (name("timepoint"), ToValue::to_value(f1)),
+                                    (name("multisig"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::MultisigExecuted {
+                            approving: ref f0,
+                            timepoint: ref f1,
+                            multisig: ref f2,
+                            call_hash: ref f3,
+                            result: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MultisigExecuted"),
+                                    Value::Dict(vec![(name("approving"), ToValue::to_value(f0)),
+                                    (name("timepoint"), ToValue::to_value(f1)),
+                                    (name("multisig"), ToValue::to_value(f2)),
+                                    (name("call_hash"), ToValue::to_value(f3)), (name("result"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::MultisigCancelled {
+                            cancelling: ref f0,
+                            timepoint: ref f1,
+                            multisig: ref f2,
+                            call_hash: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("MultisigCancelled"),
+                                    Value::Dict(vec![(name("cancelling"),
+                                    ToValue::to_value(f0)), (name("timepoint"),
+                                    ToValue::to_value(f1)), (name("multisig"),
+                                    ToValue::to_value(f2)), (name("call_hash"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_preimage {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum OldRequestStatus<AccountId, Balance> {
             #[codec(index = 0u8)]
@@ -1937,6 +4912,33 @@ pub mod runtime_types {
                 count: u32,
                 len: Option<u32>,
             },
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Balance: ToValue> ToValue
+        for OldRequestStatus<AccountId, Balance> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Unrequested { deposit: ref f0, len: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("Unrequested"), Value::Dict(vec![(name("deposit"),
+                                ToValue::to_value(f0)), (name("len"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                    Self::Requested { deposit: ref f0, count: ref f1, len: ref f2 } => {
+                        Value::Dict(
+                            vec![
+                                (name("Requested"), Value::Dict(vec![(name("deposit"),
+                                ToValue::to_value(f0)), (name("count"),
+                                ToValue::to_value(f1)), (name("len"),
+                                ToValue::to_value(f2))]))
+                            ],
+                        )
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum RequestStatus<AccountId, Ticket> {
@@ -1949,8 +4951,40 @@ pub mod runtime_types {
                 maybe_len: Option<u32>,
             },
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Ticket: ToValue> ToValue
+        for RequestStatus<AccountId, Ticket> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Unrequested { ticket: ref f0, len: ref f1 } => {
+                        Value::Dict(
+                            vec![
+                                (name("Unrequested"), Value::Dict(vec![(name("ticket"),
+                                ToValue::to_value(f0)), (name("len"),
+                                ToValue::to_value(f1))]))
+                            ],
+                        )
+                    }
+                    Self::Requested {
+                        maybe_ticket: ref f0,
+                        count: ref f1,
+                        maybe_len: ref f2,
+                    } => {
+                        Value::Dict(
+                            vec![
+                                (name("Requested"), Value::Dict(vec![(name("maybe_ticket"),
+                                ToValue::to_value(f0)), (name("count"),
+                                ToValue::to_value(f1)), (name("maybe_len"),
+                                ToValue::to_value(f2))]))
+                            ],
+                        )
+                    }
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -1966,6 +5000,53 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5ed9036b58b88626c4df0d14e9ff9eca;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::note_preimage { bytes: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("note_preimage"), Value::Dict(vec![(name("bytes"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::unnote_preimage { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unnote_preimage"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::request_preimage { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("request_preimage"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::unrequest_preimage { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("unrequest_preimage"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::ensure_updated { hashes: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ensure_updated"), Value::Dict(vec![(name("hashes"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -1989,6 +5070,21 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x59e9435762aceb92d49046357797ef24;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooBig => Value::Str(name("TooBig")),
+                        Self::AlreadyNoted => Value::Str(name("AlreadyNoted")),
+                        Self::NotAuthorized => Value::Str(name("NotAuthorized")),
+                        Self::NotNoted => Value::Str(name("NotNoted")),
+                        Self::Requested => Value::Str(name("Requested")),
+                        Self::NotRequested => Value::Str(name("NotRequested")),
+                        Self::TooMany => Value::Str(name("TooMany")),
+                        Self::TooFew => Value::Str(name("TooFew")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2001,6 +5097,37 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x7e0df07783ebd43e0f82ea9be42200fd;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Noted { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Noted"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Requested { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Requested"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Cleared { hash: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Cleared"), Value::Dict(vec![(name("hash"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
@@ -2009,15 +5136,37 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x6c28307c6cdb8a69663d66698e38c1b3;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for HoldReason {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Preimage => Value::Str(name("Preimage")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_proxy {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Announcement<AccountId, Hash, BlockNumber> {
             pub real: AccountId,
             pub call_hash: Hash,
             pub height: BlockNumber,
+        }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, Hash: ToValue, BlockNumber: ToValue> ToValue
+        for Announcement<AccountId, Hash, BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("real"), ToValue::to_value(& self.real)),
+                        (name("call_hash"), ToValue::to_value(& self.call_hash)),
+                        (name("height"), ToValue::to_value(& self.height))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ProxyDefinition<AccountId, ProxyType, BlockNumber> {
@@ -2025,8 +5174,22 @@ pub mod runtime_types {
             pub proxy_type: ProxyType,
             pub delay: BlockNumber,
         }
+        #[cfg(feature = "values")]
+        impl<AccountId: ToValue, ProxyType: ToValue, BlockNumber: ToValue> ToValue
+        for ProxyDefinition<AccountId, ProxyType, BlockNumber> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("delegate"), ToValue::to_value(& self.delegate)),
+                        (name("proxy_type"), ToValue::to_value(& self.proxy_type)),
+                        (name("delay"), ToValue::to_value(& self.delay))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2126,6 +5289,134 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x5bb6c337e416418ea5da1881c3bca1f5;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::proxy {
+                            real: ref f0,
+                            force_proxy_type: ref f1,
+                            call: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("proxy"), Value::Dict(vec![(name("real"),
+                                    ToValue::to_value(f0)), (name("force_proxy_type"),
+                                    ToValue::to_value(f1)), (name("call"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::add_proxy {
+                            delegate: ref f0,
+                            proxy_type: ref f1,
+                            delay: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("add_proxy"), Value::Dict(vec![(name("delegate"),
+                                    ToValue::to_value(f0)), (name("proxy_type"),
+                                    ToValue::to_value(f1)), (name("delay"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::remove_proxy {
+                            delegate: ref f0,
+                            proxy_type: ref f1,
+                            delay: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_proxy"), Value::Dict(vec![(name("delegate"),
+                                    ToValue::to_value(f0)), (name("proxy_type"),
+                                    ToValue::to_value(f1)), (name("delay"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::remove_proxies => Value::Str(name("remove_proxies")),
+                        Self::create_pure {
+                            proxy_type: ref f0,
+                            delay: ref f1,
+                            index: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("create_pure"), Value::Dict(vec![(name("proxy_type"),
+                                    ToValue::to_value(f0)), (name("delay"),
+                                    ToValue::to_value(f1)), (name("index"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::kill_pure {
+                            spawner: ref f0,
+                            proxy_type: ref f1,
+                            index: ref f2,
+                            height: ref f3,
+                            ext_index: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("kill_pure"), Value::Dict(vec![(name("spawner"),
+                                    ToValue::to_value(f0)), (name("proxy_type"),
+                                    ToValue::to_value(f1)), (name("index"),
+                                    ToValue::to_value(f2)), (name("height"),
+                                    ToValue::to_value(f3)), (name("ext_index"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::announce { real: ref f0, call_hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("announce"), Value::Dict(vec![(name("real"),
+                                    ToValue::to_value(f0)), (name("call_hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remove_announcement { real: ref f0, call_hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_announcement"),
+                                    Value::Dict(vec![(name("real"), ToValue::to_value(f0)),
+                                    (name("call_hash"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::reject_announcement {
+                            delegate: ref f0,
+                            call_hash: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reject_announcement"),
+                                    Value::Dict(vec![(name("delegate"), ToValue::to_value(f0)),
+                                    (name("call_hash"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::proxy_announced {
+                            delegate: ref f0,
+                            real: ref f1,
+                            force_proxy_type: ref f2,
+                            call: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("proxy_announced"),
+                                    Value::Dict(vec![(name("delegate"), ToValue::to_value(f0)),
+                                    (name("real"), ToValue::to_value(f1)),
+                                    (name("force_proxy_type"), ToValue::to_value(f2)),
+                                    (name("call"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2147,6 +5438,21 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xfefbd08a632ce64c318b098cb3b252d6;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooMany => Value::Str(name("TooMany")),
+                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::NotProxy => Value::Str(name("NotProxy")),
+                        Self::Unproxyable => Value::Str(name("Unproxyable")),
+                        Self::Duplicate => Value::Str(name("Duplicate")),
+                        Self::NoPermission => Value::Str(name("NoPermission")),
+                        Self::Unannounced => Value::Str(name("Unannounced")),
+                        Self::NoSelfProxy => Value::Str(name("NoSelfProxy")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2188,11 +5494,89 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x65aa3a8fd0a1bc36419bae9e76578645;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::ProxyExecuted { result: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ProxyExecuted"), Value::Dict(vec![(name("result"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::PureCreated {
+                            pure: ref f0,
+                            who: ref f1,
+                            proxy_type: ref f2,
+                            disambiguation_index: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PureCreated"), Value::Dict(vec![(name("pure"),
+                                    ToValue::to_value(f0)), (name("who"),
+                                    ToValue::to_value(f1)), (name("proxy_type"),
+                                    ToValue::to_value(f2)), (name("disambiguation_index"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::Announced {
+                            real: ref f0,
+                            proxy: ref f1,
+                            call_hash: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Announced"), Value::Dict(vec![(name("real"),
+                                    ToValue::to_value(f0)), (name("proxy"),
+                                    ToValue::to_value(f1)), (name("call_hash"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ProxyAdded {
+                            delegator: ref f0,
+                            delegatee: ref f1,
+                            proxy_type: ref f2,
+                            delay: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ProxyAdded"), Value::Dict(vec![(name("delegator"),
+                                    ToValue::to_value(f0)), (name("delegatee"),
+                                    ToValue::to_value(f1)), (name("proxy_type"),
+                                    ToValue::to_value(f2)), (name("delay"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::ProxyRemoved {
+                            delegator: ref f0,
+                            delegatee: ref f1,
+                            proxy_type: ref f2,
+                            delay: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ProxyRemoved"), Value::Dict(vec![(name("delegator"),
+                                    ToValue::to_value(f0)), (name("delegatee"),
+                                    ToValue::to_value(f1)), (name("proxy_type"),
+                                    ToValue::to_value(f2)), (name("delay"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_registry {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2206,6 +5590,31 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x96f34583f2a0467f9da9255f1a15b3a4;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set_identity { identified: ref f0, info: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_identity"), Value::Dict(vec![(name("identified"),
+                                    ToValue::to_value(f0)), (name("info"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::clear_identity { identified: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("clear_identity"),
+                                    Value::Dict(vec![(name("identified"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2218,6 +5627,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x6fa6e9f558d28070e5ba0305526e40c6;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::CannotRegister => Value::Str(name("CannotRegister")),
+                        Self::TooManyFieldsInIdentityInfo => {
+                            Value::Str(name("TooManyFieldsInIdentityInfo"))
+                        }
+                        Self::NotRegistered => Value::Str(name("NotRegistered")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -2228,6 +5649,29 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x591df557587a23ff768c536a3bb3188e;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::IdentitySet { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IdentitySet"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::IdentityDissolved { who: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("IdentityDissolved"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
@@ -2236,9 +5680,18 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0xec75952ddcae6d105436a8a72c3ed631;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for HoldReason {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::RegistryIdentity => Value::Str(name("RegistryIdentity")),
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Data {
                 #[codec(index = 0u8)]
@@ -2385,6 +5838,225 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Data {
                 const TYPE_HASH: u128 = 0x2026054273ae27937e274b088e2a8993;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Data {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::None => Value::Str(name("None")),
+                        Self::Raw0(ref f0) => {
+                            Value::Dict(vec![(name("Raw0"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw1(ref f0) => {
+                            Value::Dict(vec![(name("Raw1"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw2(ref f0) => {
+                            Value::Dict(vec![(name("Raw2"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw3(ref f0) => {
+                            Value::Dict(vec![(name("Raw3"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw4(ref f0) => {
+                            Value::Dict(vec![(name("Raw4"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw5(ref f0) => {
+                            Value::Dict(vec![(name("Raw5"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw6(ref f0) => {
+                            Value::Dict(vec![(name("Raw6"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw7(ref f0) => {
+                            Value::Dict(vec![(name("Raw7"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw8(ref f0) => {
+                            Value::Dict(vec![(name("Raw8"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw9(ref f0) => {
+                            Value::Dict(vec![(name("Raw9"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw10(ref f0) => {
+                            Value::Dict(vec![(name("Raw10"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw11(ref f0) => {
+                            Value::Dict(vec![(name("Raw11"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw12(ref f0) => {
+                            Value::Dict(vec![(name("Raw12"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw13(ref f0) => {
+                            Value::Dict(vec![(name("Raw13"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw14(ref f0) => {
+                            Value::Dict(vec![(name("Raw14"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw15(ref f0) => {
+                            Value::Dict(vec![(name("Raw15"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw16(ref f0) => {
+                            Value::Dict(vec![(name("Raw16"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw17(ref f0) => {
+                            Value::Dict(vec![(name("Raw17"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw18(ref f0) => {
+                            Value::Dict(vec![(name("Raw18"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw19(ref f0) => {
+                            Value::Dict(vec![(name("Raw19"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw20(ref f0) => {
+                            Value::Dict(vec![(name("Raw20"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw21(ref f0) => {
+                            Value::Dict(vec![(name("Raw21"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw22(ref f0) => {
+                            Value::Dict(vec![(name("Raw22"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw23(ref f0) => {
+                            Value::Dict(vec![(name("Raw23"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw24(ref f0) => {
+                            Value::Dict(vec![(name("Raw24"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw25(ref f0) => {
+                            Value::Dict(vec![(name("Raw25"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw26(ref f0) => {
+                            Value::Dict(vec![(name("Raw26"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw27(ref f0) => {
+                            Value::Dict(vec![(name("Raw27"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw28(ref f0) => {
+                            Value::Dict(vec![(name("Raw28"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw29(ref f0) => {
+                            Value::Dict(vec![(name("Raw29"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw30(ref f0) => {
+                            Value::Dict(vec![(name("Raw30"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw31(ref f0) => {
+                            Value::Dict(vec![(name("Raw31"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw32(ref f0) => {
+                            Value::Dict(vec![(name("Raw32"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw33(ref f0) => {
+                            Value::Dict(vec![(name("Raw33"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw34(ref f0) => {
+                            Value::Dict(vec![(name("Raw34"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw35(ref f0) => {
+                            Value::Dict(vec![(name("Raw35"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw36(ref f0) => {
+                            Value::Dict(vec![(name("Raw36"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw37(ref f0) => {
+                            Value::Dict(vec![(name("Raw37"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw38(ref f0) => {
+                            Value::Dict(vec![(name("Raw38"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw39(ref f0) => {
+                            Value::Dict(vec![(name("Raw39"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw40(ref f0) => {
+                            Value::Dict(vec![(name("Raw40"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw41(ref f0) => {
+                            Value::Dict(vec![(name("Raw41"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw42(ref f0) => {
+                            Value::Dict(vec![(name("Raw42"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw43(ref f0) => {
+                            Value::Dict(vec![(name("Raw43"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw44(ref f0) => {
+                            Value::Dict(vec![(name("Raw44"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw45(ref f0) => {
+                            Value::Dict(vec![(name("Raw45"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw46(ref f0) => {
+                            Value::Dict(vec![(name("Raw46"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw47(ref f0) => {
+                            Value::Dict(vec![(name("Raw47"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw48(ref f0) => {
+                            Value::Dict(vec![(name("Raw48"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw49(ref f0) => {
+                            Value::Dict(vec![(name("Raw49"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw50(ref f0) => {
+                            Value::Dict(vec![(name("Raw50"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw51(ref f0) => {
+                            Value::Dict(vec![(name("Raw51"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw52(ref f0) => {
+                            Value::Dict(vec![(name("Raw52"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw53(ref f0) => {
+                            Value::Dict(vec![(name("Raw53"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw54(ref f0) => {
+                            Value::Dict(vec![(name("Raw54"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw55(ref f0) => {
+                            Value::Dict(vec![(name("Raw55"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw56(ref f0) => {
+                            Value::Dict(vec![(name("Raw56"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw57(ref f0) => {
+                            Value::Dict(vec![(name("Raw57"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw58(ref f0) => {
+                            Value::Dict(vec![(name("Raw58"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw59(ref f0) => {
+                            Value::Dict(vec![(name("Raw59"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw60(ref f0) => {
+                            Value::Dict(vec![(name("Raw60"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw61(ref f0) => {
+                            Value::Dict(vec![(name("Raw61"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw62(ref f0) => {
+                            Value::Dict(vec![(name("Raw62"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw63(ref f0) => {
+                            Value::Dict(vec![(name("Raw63"), ToValue::to_value(f0))])
+                        }
+                        Self::Raw64(ref f0) => {
+                            Value::Dict(vec![(name("Raw64"), ToValue::to_value(f0))])
+                        }
+                        Self::BlakeTwo256(ref f0) => {
+                            Value::Dict(
+                                vec![(name("BlakeTwo256"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::Sha256(ref f0) => {
+                            Value::Dict(vec![(name("Sha256"), ToValue::to_value(f0))])
+                        }
+                        Self::Keccak256(ref f0) => {
+                            Value::Dict(vec![(name("Keccak256"), ToValue::to_value(f0))])
+                        }
+                        Self::ShaThree256(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ShaThree256"), ToValue::to_value(f0))],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct IdentityInfo {
                 pub additional: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -2405,16 +6077,46 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for IdentityInfo {
                 const TYPE_HASH: u128 = 0x6891afa823e1c493352986edba0ecea4;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for IdentityInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("additional"), ToValue::to_value(& self.additional)),
+                            (name("display"), ToValue::to_value(& self.display)),
+                            (name("legal"), ToValue::to_value(& self.legal)),
+                            (name("web"), ToValue::to_value(& self.web)), (name("riot"),
+                            ToValue::to_value(& self.riot)), (name("email"),
+                            ToValue::to_value(& self.email)), (name("pgp_fingerprint"),
+                            ToValue::to_value(& self.pgp_fingerprint)), (name("image"),
+                            ToValue::to_value(& self.image)), (name("twitter"),
+                            ToValue::to_value(& self.twitter))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Registration<Balance> {
                 pub deposit: Balance,
                 pub info: super::super::super::runtime_types::pallet_registry::types::IdentityInfo,
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for Registration<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("deposit"), ToValue::to_value(& self.deposit)),
+                            (name("info"), ToValue::to_value(& self.info))
+                        ],
+                    )
+                }
             }
         }
     }
     pub mod pallet_safe_mode {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2446,6 +6148,48 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9615b6441c70bf7e38dfeec3e8efdfde;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::enter => Value::Str(name("enter")),
+                        Self::force_enter => Value::Str(name("force_enter")),
+                        Self::extend => Value::Str(name("extend")),
+                        Self::force_extend => Value::Str(name("force_extend")),
+                        Self::force_exit => Value::Str(name("force_exit")),
+                        Self::force_slash_deposit { account: ref f0, block: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_slash_deposit"),
+                                    Value::Dict(vec![(name("account"), ToValue::to_value(f0)),
+                                    (name("block"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::release_deposit { account: ref f0, block: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("release_deposit"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("block"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_release_deposit {
+                            account: ref f0,
+                            block: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_release_deposit"),
+                                    Value::Dict(vec![(name("account"), ToValue::to_value(f0)),
+                                    (name("block"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2465,6 +6209,20 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0xc0a034bdf663530fbfd0a88919871ba2;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Entered => Value::Str(name("Entered")),
+                        Self::Exited => Value::Str(name("Exited")),
+                        Self::NotConfigured => Value::Str(name("NotConfigured")),
+                        Self::NoDeposit => Value::Str(name("NoDeposit")),
+                        Self::AlreadyDeposited => Value::Str(name("AlreadyDeposited")),
+                        Self::CannotReleaseYet => Value::Str(name("CannotReleaseYet")),
+                        Self::CurrencyError => Value::Str(name("CurrencyError")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2499,6 +6257,66 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xe147c94df45301b576669769fa36ca80;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Entered { until: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Entered"), Value::Dict(vec![(name("until"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Extended { until: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Extended"), Value::Dict(vec![(name("until"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::Exited { reason: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Exited"), Value::Dict(vec![(name("reason"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::DepositPlaced { account: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositPlaced"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::DepositReleased { account: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositReleased"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::DepositSlashed { account: ref f0, amount: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DepositSlashed"), Value::Dict(vec![(name("account"),
+                                    ToValue::to_value(f0)), (name("amount"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::CannotDeposit => Value::Str(name("CannotDeposit")),
+                        Self::CannotRelease => Value::Str(name("CannotRelease")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum ExitReason {
                 #[codec(index = 0u8)]
@@ -2509,6 +6327,15 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ExitReason {
                 const TYPE_HASH: u128 = 0x5616d01f0ebc88d73f3828fe3a832dea;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ExitReason {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Timeout => Value::Str(name("Timeout")),
+                        Self::Force => Value::Str(name("Force")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
@@ -2517,15 +6344,36 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for HoldReason {
                 const TYPE_HASH: u128 = 0x002247f6730ac01d62cf40fda8bd400d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for HoldReason {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::EnterOrExtend => Value::Str(name("EnterOrExtend")),
+                    }
+                }
+            }
         }
     }
     pub mod pallet_scheduler {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RetryConfig<Period> {
             pub total_retries: u8,
             pub remaining: u8,
             pub period: Period,
+        }
+        #[cfg(feature = "values")]
+        impl<Period: ToValue> ToValue for RetryConfig<Period> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("total_retries"), ToValue::to_value(& self.total_retries)),
+                        (name("remaining"), ToValue::to_value(& self.remaining)),
+                        (name("period"), ToValue::to_value(& self.period))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Scheduled<Name, Call, BlockNumber, PalletsOrigin> {
@@ -2535,8 +6383,29 @@ pub mod runtime_types {
             pub maybe_periodic: Option<(BlockNumber, BlockNumber)>,
             pub origin: PalletsOrigin,
         }
+        #[cfg(feature = "values")]
+        impl<
+            Name: ToValue,
+            Call: ToValue,
+            BlockNumber: ToValue,
+            PalletsOrigin: ToValue,
+        > ToValue for Scheduled<Name, Call, BlockNumber, PalletsOrigin> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("maybe_id"), ToValue::to_value(& self.maybe_id)),
+                        (name("priority"), ToValue::to_value(& self.priority)),
+                        (name("call"), ToValue::to_value(& self.call)),
+                        (name("maybe_periodic"), ToValue::to_value(& self
+                        .maybe_periodic)), (name("origin"), ToValue::to_value(& self
+                        .origin))
+                    ],
+                )
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -2593,6 +6462,142 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x8dfe70747ed21a8578d53e3be0bd8310;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::schedule {
+                            when: ref f0,
+                            maybe_periodic: ref f1,
+                            priority: ref f2,
+                            call: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("maybe_periodic"),
+                                    ToValue::to_value(f1)), (name("priority"),
+                                    ToValue::to_value(f2)), (name("call"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::cancel { when: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_named {
+                            id: ref f0,
+                            when: ref f1,
+                            maybe_periodic: ref f2,
+                            priority: ref f3,
+                            call: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_named"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("when"),
+                                    ToValue::to_value(f1)), (name("maybe_periodic"),
+                                    ToValue::to_value(f2)), (name("priority"),
+                                    ToValue::to_value(f3)), (name("call"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_named { id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_named"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_after {
+                            after: ref f0,
+                            maybe_periodic: ref f1,
+                            priority: ref f2,
+                            call: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_after"), Value::Dict(vec![(name("after"),
+                                    ToValue::to_value(f0)), (name("maybe_periodic"),
+                                    ToValue::to_value(f1)), (name("priority"),
+                                    ToValue::to_value(f2)), (name("call"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_named_after {
+                            id: ref f0,
+                            after: ref f1,
+                            maybe_periodic: ref f2,
+                            priority: ref f3,
+                            call: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_named_after"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("after"),
+                                    ToValue::to_value(f1)), (name("maybe_periodic"),
+                                    ToValue::to_value(f2)), (name("priority"),
+                                    ToValue::to_value(f3)), (name("call"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::set_retry {
+                            task: ref f0,
+                            retries: ref f1,
+                            period: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_retry"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("retries"),
+                                    ToValue::to_value(f1)), (name("period"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::set_retry_named {
+                            id: ref f0,
+                            retries: ref f1,
+                            period: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_retry_named"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0)), (name("retries"),
+                                    ToValue::to_value(f1)), (name("period"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_retry { task: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_retry"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::cancel_retry_named { id: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("cancel_retry_named"), Value::Dict(vec![(name("id"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -2608,6 +6613,22 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x090c571761e6b377d526d3c1b51a931c;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::FailedToSchedule => Value::Str(name("FailedToSchedule")),
+                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::TargetBlockNumberInPast => {
+                            Value::Str(name("TargetBlockNumberInPast"))
+                        }
+                        Self::RescheduleNoChange => {
+                            Value::Str(name("RescheduleNoChange"))
+                        }
+                        Self::Named => Value::Str(name("Named")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -2645,17 +6666,119 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xf4aa3a269149874f88a8a94fc1f5bdfd;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Scheduled { when: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Scheduled"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Canceled { when: ref f0, index: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Canceled"), Value::Dict(vec![(name("when"),
+                                    ToValue::to_value(f0)), (name("index"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::Dispatched { task: ref f0, id: ref f1, result: ref f2 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Dispatched"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"), ToValue::to_value(f1)),
+                                    (name("result"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::RetrySet {
+                            task: ref f0,
+                            id: ref f1,
+                            period: ref f2,
+                            retries: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RetrySet"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"), ToValue::to_value(f1)),
+                                    (name("period"), ToValue::to_value(f2)), (name("retries"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::RetryCancelled { task: ref f0, id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RetryCancelled"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::CallUnavailable { task: ref f0, id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("CallUnavailable"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::PeriodicFailed { task: ref f0, id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PeriodicFailed"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::RetryFailed { task: ref f0, id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("RetryFailed"), Value::Dict(vec![(name("task"),
+                                    ToValue::to_value(f0)), (name("id"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::PermanentlyOverweight { task: ref f0, id: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("PermanentlyOverweight"),
+                                    Value::Dict(vec![(name("task"), ToValue::to_value(f0)),
+                                    (name("id"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_subtensor {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SubtensorSignedExtension;
         impl ::ferroscale_runtime_types::TypeHash for SubtensorSignedExtension {
             const TYPE_HASH: u128 = 0x4181e9d0a4c43aa9d93eee37a06b63c0;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for SubtensorSignedExtension {
+            fn to_value(&self) -> Value {
+                Value::Null
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct AxonInfo {
                 pub block: u64,
@@ -2669,6 +6792,24 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for AxonInfo {
                 const TYPE_HASH: u128 = 0x4f5c182986a841514274ee1dd8a3ce3a;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for AxonInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("block"), ToValue::to_value(& self.block)),
+                            (name("version"), ToValue::to_value(& self.version)),
+                            (name("ip"), ToValue::to_value(& self.ip)), (name("port"),
+                            ToValue::to_value(& self.port)), (name("ip_type"),
+                            ToValue::to_value(& self.ip_type)), (name("protocol"),
+                            ToValue::to_value(& self.protocol)), (name("placeholder1"),
+                            ToValue::to_value(& self.placeholder1)),
+                            (name("placeholder2"), ToValue::to_value(& self
+                            .placeholder2))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
@@ -2849,6 +6990,402 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x3ce856011f62b5713b0c578755ae3c68;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set_weights {
+                            netuid: ref f0,
+                            dests: ref f1,
+                            weights: ref f2,
+                            version_key: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_weights"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("dests"),
+                                    ToValue::to_value(f1)), (name("weights"),
+                                    ToValue::to_value(f2)), (name("version_key"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::commit_weights { netuid: ref f0, commit_hash: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("commit_weights"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("commit_hash"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::reveal_weights {
+                            netuid: ref f0,
+                            uids: ref f1,
+                            values: ref f2,
+                            salt: ref f3,
+                            version_key: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("reveal_weights"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("uids"),
+                                    ToValue::to_value(f1)), (name("values"),
+                                    ToValue::to_value(f2)), (name("salt"),
+                                    ToValue::to_value(f3)), (name("version_key"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::set_root_weights {
+                            netuid: ref f0,
+                            hotkey: ref f1,
+                            dests: ref f2,
+                            weights: ref f3,
+                            version_key: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_root_weights"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("hotkey"),
+                                    ToValue::to_value(f1)), (name("dests"),
+                                    ToValue::to_value(f2)), (name("weights"),
+                                    ToValue::to_value(f3)), (name("version_key"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::become_delegate { hotkey: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("become_delegate"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::decrease_take { hotkey: ref f0, take: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("decrease_take"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("take"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::increase_take { hotkey: ref f0, take: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("increase_take"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("take"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::add_stake { hotkey: ref f0, amount_staked: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("add_stake"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("amount_staked"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remove_stake {
+                            hotkey: ref f0,
+                            amount_unstaked: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("remove_stake"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("amount_unstaked"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::serve_axon {
+                            netuid: ref f0,
+                            version: ref f1,
+                            ip: ref f2,
+                            port: ref f3,
+                            ip_type: ref f4,
+                            protocol: ref f5,
+                            placeholder1: ref f6,
+                            placeholder2: ref f7,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("serve_axon"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("version"),
+                                    ToValue::to_value(f1)), (name("ip"), ToValue::to_value(f2)),
+                                    (name("port"), ToValue::to_value(f3)), (name("ip_type"),
+                                    ToValue::to_value(f4)), (name("protocol"),
+                                    ToValue::to_value(f5)), (name("placeholder1"),
+                                    ToValue::to_value(f6)), (name("placeholder2"),
+                                    ToValue::to_value(f7))]))
+                                ],
+                            )
+                        }
+                        Self::serve_prometheus {
+                            netuid: ref f0,
+                            version: ref f1,
+                            ip: ref f2,
+                            port: ref f3,
+                            ip_type: ref f4,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("serve_prometheus"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("version"),
+                                    ToValue::to_value(f1)), (name("ip"), ToValue::to_value(f2)),
+                                    (name("port"), ToValue::to_value(f3)), (name("ip_type"),
+                                    ToValue::to_value(f4))]))
+                                ],
+                            )
+                        }
+                        Self::register {
+                            netuid: ref f0,
+                            block_number: ref f1,
+                            nonce: ref f2,
+                            work: ref f3,
+                            hotkey: ref f4,
+                            coldkey: ref f5,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("register"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("block_number"),
+                                    ToValue::to_value(f1)), (name("nonce"),
+                                    ToValue::to_value(f2)), (name("work"),
+                                    ToValue::to_value(f3)), (name("hotkey"),
+                                    ToValue::to_value(f4)), (name("coldkey"),
+                                    ToValue::to_value(f5))]))
+                                ],
+                            )
+                        }
+                        Self::root_register { hotkey: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("root_register"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::adjust_senate { hotkey: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("adjust_senate"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::burned_register { netuid: ref f0, hotkey: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("burned_register"), Value::Dict(vec![(name("netuid"),
+                                    ToValue::to_value(f0)), (name("hotkey"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::swap_hotkey { hotkey: ref f0, new_hotkey: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("swap_hotkey"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("new_hotkey"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::swap_coldkey {
+                            old_coldkey: ref f0,
+                            new_coldkey: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("swap_coldkey"),
+                                    Value::Dict(vec![(name("old_coldkey"),
+                                    ToValue::to_value(f0)), (name("new_coldkey"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_childkey_take {
+                            hotkey: ref f0,
+                            netuid: ref f1,
+                            take: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_childkey_take"),
+                                    Value::Dict(vec![(name("hotkey"), ToValue::to_value(f0)),
+                                    (name("netuid"), ToValue::to_value(f1)), (name("take"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_tx_childkey_take_rate_limit {
+                            tx_rate_limit: ref f0,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_tx_childkey_take_rate_limit"),
+                                    Value::Dict(vec![(name("tx_rate_limit"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_min_childkey_take { take: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_min_childkey_take"),
+                                    Value::Dict(vec![(name("take"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_set_max_childkey_take { take: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_set_max_childkey_take"),
+                                    Value::Dict(vec![(name("take"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo { call: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo"), Value::Dict(vec![(name("call"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_unchecked_weight { call: ref f0, weight: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_unchecked_weight"),
+                                    Value::Dict(vec![(name("call"), ToValue::to_value(f0)),
+                                    (name("weight"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::vote {
+                            hotkey: ref f0,
+                            proposal: ref f1,
+                            index: ref f2,
+                            approve: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("vote"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("proposal"),
+                                    ToValue::to_value(f1)), (name("index"),
+                                    ToValue::to_value(f2)), (name("approve"),
+                                    ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::register_network => Value::Str(name("register_network")),
+                        Self::faucet {
+                            block_number: ref f0,
+                            nonce: ref f1,
+                            work: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("faucet"), Value::Dict(vec![(name("block_number"),
+                                    ToValue::to_value(f0)), (name("nonce"),
+                                    ToValue::to_value(f1)), (name("work"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::dissolve_network { coldkey: ref f0, netuid: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("dissolve_network"),
+                                    Value::Dict(vec![(name("coldkey"), ToValue::to_value(f0)),
+                                    (name("netuid"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_children {
+                            hotkey: ref f0,
+                            netuid: ref f1,
+                            children: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_children"), Value::Dict(vec![(name("hotkey"),
+                                    ToValue::to_value(f0)), (name("netuid"),
+                                    ToValue::to_value(f1)), (name("children"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_swap_coldkey { new_coldkey: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_swap_coldkey"),
+                                    Value::Dict(vec![(name("new_coldkey"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::schedule_dissolve_network { netuid: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("schedule_dissolve_network"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::set_identity {
+                            name: ref f0,
+                            url: ref f1,
+                            image: ref f2,
+                            discord: ref f3,
+                            description: ref f4,
+                            additional: ref f5,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_identity"), Value::Dict(vec![(name("name"),
+                                    ToValue::to_value(f0)), (name("url"),
+                                    ToValue::to_value(f1)), (name("image"),
+                                    ToValue::to_value(f2)), (name("discord"),
+                                    ToValue::to_value(f3)), (name("description"),
+                                    ToValue::to_value(f4)), (name("additional"),
+                                    ToValue::to_value(f5))]))
+                                ],
+                            )
+                        }
+                        Self::set_subnet_identity {
+                            netuid: ref f0,
+                            subnet_name: ref f1,
+                            github_repo: ref f2,
+                            subnet_contact: ref f3,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_subnet_identity"),
+                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
+                                    (name("subnet_name"), ToValue::to_value(f1)),
+                                    (name("github_repo"), ToValue::to_value(f2)),
+                                    (name("subnet_contact"), ToValue::to_value(f3))]))
+                                ],
+                            )
+                        }
+                        Self::register_network_with_identity { identity: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("register_network_with_identity"),
+                                    Value::Dict(vec![(name("identity"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ChainIdentity {
                 pub name: Vec<u8>,
@@ -2860,6 +7397,21 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for ChainIdentity {
                 const TYPE_HASH: u128 = 0xe20db2070943777e89dcd77382e6c14c;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for ChainIdentity {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("name"), ToValue::to_value(& self.name)), (name("url"),
+                            ToValue::to_value(& self.url)), (name("image"),
+                            ToValue::to_value(& self.image)), (name("discord"),
+                            ToValue::to_value(& self.discord)), (name("description"),
+                            ToValue::to_value(& self.description)), (name("additional"),
+                            ToValue::to_value(& self.additional))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
@@ -3044,6 +7596,236 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x89fe92e81bc2af91a1caef340255d0e8;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::SubNetworkDoesNotExist => {
+                            Value::Str(name("SubNetworkDoesNotExist"))
+                        }
+                        Self::RootNetworkDoesNotExist => {
+                            Value::Str(name("RootNetworkDoesNotExist"))
+                        }
+                        Self::InvalidIpType => Value::Str(name("InvalidIpType")),
+                        Self::InvalidIpAddress => Value::Str(name("InvalidIpAddress")),
+                        Self::InvalidPort => Value::Str(name("InvalidPort")),
+                        Self::HotKeyNotRegisteredInSubNet => {
+                            Value::Str(name("HotKeyNotRegisteredInSubNet"))
+                        }
+                        Self::HotKeyAccountNotExists => {
+                            Value::Str(name("HotKeyAccountNotExists"))
+                        }
+                        Self::HotKeyNotRegisteredInNetwork => {
+                            Value::Str(name("HotKeyNotRegisteredInNetwork"))
+                        }
+                        Self::NonAssociatedColdKey => {
+                            Value::Str(name("NonAssociatedColdKey"))
+                        }
+                        Self::HotKeyNotDelegateAndSignerNotOwnHotKey => {
+                            Value::Str(name("HotKeyNotDelegateAndSignerNotOwnHotKey"))
+                        }
+                        Self::StakeToWithdrawIsZero => {
+                            Value::Str(name("StakeToWithdrawIsZero"))
+                        }
+                        Self::NotEnoughStakeToWithdraw => {
+                            Value::Str(name("NotEnoughStakeToWithdraw"))
+                        }
+                        Self::NotEnoughStakeToSetWeights => {
+                            Value::Str(name("NotEnoughStakeToSetWeights"))
+                        }
+                        Self::NotEnoughBalanceToStake => {
+                            Value::Str(name("NotEnoughBalanceToStake"))
+                        }
+                        Self::BalanceWithdrawalError => {
+                            Value::Str(name("BalanceWithdrawalError"))
+                        }
+                        Self::ZeroBalanceAfterWithdrawn => {
+                            Value::Str(name("ZeroBalanceAfterWithdrawn"))
+                        }
+                        Self::NeuronNoValidatorPermit => {
+                            Value::Str(name("NeuronNoValidatorPermit"))
+                        }
+                        Self::WeightVecNotEqualSize => {
+                            Value::Str(name("WeightVecNotEqualSize"))
+                        }
+                        Self::DuplicateUids => Value::Str(name("DuplicateUids")),
+                        Self::UidVecContainInvalidOne => {
+                            Value::Str(name("UidVecContainInvalidOne"))
+                        }
+                        Self::WeightVecLengthIsLow => {
+                            Value::Str(name("WeightVecLengthIsLow"))
+                        }
+                        Self::TooManyRegistrationsThisBlock => {
+                            Value::Str(name("TooManyRegistrationsThisBlock"))
+                        }
+                        Self::HotKeyAlreadyRegisteredInSubNet => {
+                            Value::Str(name("HotKeyAlreadyRegisteredInSubNet"))
+                        }
+                        Self::NewHotKeyIsSameWithOld => {
+                            Value::Str(name("NewHotKeyIsSameWithOld"))
+                        }
+                        Self::InvalidWorkBlock => Value::Str(name("InvalidWorkBlock")),
+                        Self::InvalidDifficulty => Value::Str(name("InvalidDifficulty")),
+                        Self::InvalidSeal => Value::Str(name("InvalidSeal")),
+                        Self::MaxWeightExceeded => Value::Str(name("MaxWeightExceeded")),
+                        Self::HotKeyAlreadyDelegate => {
+                            Value::Str(name("HotKeyAlreadyDelegate"))
+                        }
+                        Self::SettingWeightsTooFast => {
+                            Value::Str(name("SettingWeightsTooFast"))
+                        }
+                        Self::IncorrectWeightVersionKey => {
+                            Value::Str(name("IncorrectWeightVersionKey"))
+                        }
+                        Self::ServingRateLimitExceeded => {
+                            Value::Str(name("ServingRateLimitExceeded"))
+                        }
+                        Self::UidsLengthExceedUidsInSubNet => {
+                            Value::Str(name("UidsLengthExceedUidsInSubNet"))
+                        }
+                        Self::NetworkTxRateLimitExceeded => {
+                            Value::Str(name("NetworkTxRateLimitExceeded"))
+                        }
+                        Self::DelegateTxRateLimitExceeded => {
+                            Value::Str(name("DelegateTxRateLimitExceeded"))
+                        }
+                        Self::HotKeySetTxRateLimitExceeded => {
+                            Value::Str(name("HotKeySetTxRateLimitExceeded"))
+                        }
+                        Self::StakeRateLimitExceeded => {
+                            Value::Str(name("StakeRateLimitExceeded"))
+                        }
+                        Self::UnstakeRateLimitExceeded => {
+                            Value::Str(name("UnstakeRateLimitExceeded"))
+                        }
+                        Self::SubNetRegistrationDisabled => {
+                            Value::Str(name("SubNetRegistrationDisabled"))
+                        }
+                        Self::TooManyRegistrationsThisInterval => {
+                            Value::Str(name("TooManyRegistrationsThisInterval"))
+                        }
+                        Self::TransactorAccountShouldBeHotKey => {
+                            Value::Str(name("TransactorAccountShouldBeHotKey"))
+                        }
+                        Self::NotSenateMember => Value::Str(name("NotSenateMember")),
+                        Self::FaucetDisabled => Value::Str(name("FaucetDisabled")),
+                        Self::NotSubnetOwner => Value::Str(name("NotSubnetOwner")),
+                        Self::RegistrationNotPermittedOnRootSubnet => {
+                            Value::Str(name("RegistrationNotPermittedOnRootSubnet"))
+                        }
+                        Self::StakeTooLowForRoot => {
+                            Value::Str(name("StakeTooLowForRoot"))
+                        }
+                        Self::AllNetworksInImmunity => {
+                            Value::Str(name("AllNetworksInImmunity"))
+                        }
+                        Self::NotEnoughBalanceToPaySwapHotKey => {
+                            Value::Str(name("NotEnoughBalanceToPaySwapHotKey"))
+                        }
+                        Self::NotRootSubnet => Value::Str(name("NotRootSubnet")),
+                        Self::CanNotSetRootNetworkWeights => {
+                            Value::Str(name("CanNotSetRootNetworkWeights"))
+                        }
+                        Self::NoNeuronIdAvailable => {
+                            Value::Str(name("NoNeuronIdAvailable"))
+                        }
+                        Self::NomStakeBelowMinimumThreshold => {
+                            Value::Str(name("NomStakeBelowMinimumThreshold"))
+                        }
+                        Self::DelegateTakeTooLow => {
+                            Value::Str(name("DelegateTakeTooLow"))
+                        }
+                        Self::DelegateTakeTooHigh => {
+                            Value::Str(name("DelegateTakeTooHigh"))
+                        }
+                        Self::WeightsCommitNotAllowed => {
+                            Value::Str(name("WeightsCommitNotAllowed"))
+                        }
+                        Self::NoWeightsCommitFound => {
+                            Value::Str(name("NoWeightsCommitFound"))
+                        }
+                        Self::InvalidRevealCommitTempo => {
+                            Value::Str(name("InvalidRevealCommitTempo"))
+                        }
+                        Self::InvalidRevealCommitHashNotMatch => {
+                            Value::Str(name("InvalidRevealCommitHashNotMatch"))
+                        }
+                        Self::CommitRevealEnabled => {
+                            Value::Str(name("CommitRevealEnabled"))
+                        }
+                        Self::CommitRevealDisabled => {
+                            Value::Str(name("CommitRevealDisabled"))
+                        }
+                        Self::CouldNotJoinSenate => {
+                            Value::Str(name("CouldNotJoinSenate"))
+                        }
+                        Self::LiquidAlphaDisabled => {
+                            Value::Str(name("LiquidAlphaDisabled"))
+                        }
+                        Self::AlphaHighTooLow => Value::Str(name("AlphaHighTooLow")),
+                        Self::AlphaLowOutOfRange => {
+                            Value::Str(name("AlphaLowOutOfRange"))
+                        }
+                        Self::ColdKeyAlreadyAssociated => {
+                            Value::Str(name("ColdKeyAlreadyAssociated"))
+                        }
+                        Self::ColdKeySwapTxRateLimitExceeded => {
+                            Value::Str(name("ColdKeySwapTxRateLimitExceeded"))
+                        }
+                        Self::NewColdKeyIsSameWithOld => {
+                            Value::Str(name("NewColdKeyIsSameWithOld"))
+                        }
+                        Self::NotExistColdkey => Value::Str(name("NotExistColdkey")),
+                        Self::NotEnoughBalanceToPaySwapColdKey => {
+                            Value::Str(name("NotEnoughBalanceToPaySwapColdKey"))
+                        }
+                        Self::NoBalanceToTransfer => {
+                            Value::Str(name("NoBalanceToTransfer"))
+                        }
+                        Self::SameColdkey => Value::Str(name("SameColdkey")),
+                        Self::ColdkeyIsInArbitration => {
+                            Value::Str(name("ColdkeyIsInArbitration"))
+                        }
+                        Self::DuplicateColdkey => Value::Str(name("DuplicateColdkey")),
+                        Self::ColdkeySwapError => Value::Str(name("ColdkeySwapError")),
+                        Self::InsufficientBalanceToPerformColdkeySwap => {
+                            Value::Str(name("InsufficientBalanceToPerformColdkeySwap"))
+                        }
+                        Self::MaxColdkeyDestinationsReached => {
+                            Value::Str(name("MaxColdkeyDestinationsReached"))
+                        }
+                        Self::InvalidChild => Value::Str(name("InvalidChild")),
+                        Self::DuplicateChild => Value::Str(name("DuplicateChild")),
+                        Self::ProportionOverflow => {
+                            Value::Str(name("ProportionOverflow"))
+                        }
+                        Self::TooManyChildren => Value::Str(name("TooManyChildren")),
+                        Self::TxRateLimitExceeded => {
+                            Value::Str(name("TxRateLimitExceeded"))
+                        }
+                        Self::SwapColdkeyOnlyCallableByRoot => {
+                            Value::Str(name("SwapColdkeyOnlyCallableByRoot"))
+                        }
+                        Self::SwapAlreadyScheduled => {
+                            Value::Str(name("SwapAlreadyScheduled"))
+                        }
+                        Self::FailedToSchedule => Value::Str(name("FailedToSchedule")),
+                        Self::NewColdKeyIsHotkey => {
+                            Value::Str(name("NewColdKeyIsHotkey"))
+                        }
+                        Self::NewColdkeyIsInArbitration => {
+                            Value::Str(name("NewColdkeyIsInArbitration"))
+                        }
+                        Self::InvalidChildkeyTake => {
+                            Value::Str(name("InvalidChildkeyTake"))
+                        }
+                        Self::TxChildkeyTakeRateLimitExceeded => {
+                            Value::Str(name("TxChildkeyTakeRateLimitExceeded"))
+                        }
+                        Self::InvalidIdentity => Value::Str(name("InvalidIdentity")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3250,6 +8032,642 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x06ad338cee19c10f2f1fb7dd3926755b;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::NetworkAdded(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("NetworkAdded"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::NetworkRemoved(ref f0) => {
+                            Value::Dict(
+                                vec![(name("NetworkRemoved"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::StakeAdded(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("StakeAdded"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::StakeRemoved(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("StakeRemoved"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::WeightsSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("WeightsSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::NeuronRegistered(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("NeuronRegistered"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::BulkNeuronsRegistered(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("BulkNeuronsRegistered"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::BulkBalancesSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("BulkBalancesSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MaxAllowedUidsSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MaxAllowedUidsSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MaxWeightLimitSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MaxWeightLimitSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::DifficultySet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("DifficultySet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::AdjustmentIntervalSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("AdjustmentIntervalSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::RegistrationPerIntervalSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("RegistrationPerIntervalSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MaxRegistrationsPerBlockSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MaxRegistrationsPerBlockSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::ActivityCutoffSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ActivityCutoffSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::RhoSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("RhoSet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::KappaSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("KappaSet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MinAllowedWeightSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MinAllowedWeightSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::ValidatorPruneLenSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ValidatorPruneLenSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::ScalingLawPowerSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ScalingLawPowerSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::WeightsSetRateLimitSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("WeightsSetRateLimitSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::ImmunityPeriodSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ImmunityPeriodSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::BondsMovingAverageSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("BondsMovingAverageSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MaxAllowedValidatorsSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MaxAllowedValidatorsSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::AxonServed(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("AxonServed"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::PrometheusServed(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("PrometheusServed"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::EmissionValuesSet => Value::Str(name("EmissionValuesSet")),
+                        Self::DelegateAdded(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("DelegateAdded"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::DefaultTakeSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("DefaultTakeSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::WeightsVersionKeySet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("WeightsVersionKeySet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MinDifficultySet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MinDifficultySet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MaxDifficultySet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MaxDifficultySet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::ServingRateLimitSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ServingRateLimitSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::BurnSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("BurnSet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MaxBurnSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MaxBurnSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::MinBurnSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("MinBurnSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::TxRateLimitSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("TxRateLimitSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::TxDelegateTakeRateLimitSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TxDelegateTakeRateLimitSet"), ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::TxChildKeyTakeRateLimitSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TxChildKeyTakeRateLimitSet"), ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::MinChildKeyTakeSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("MinChildKeyTakeSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::MaxChildKeyTakeSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("MaxChildKeyTakeSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::ChildKeyTakeSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ChildKeyTakeSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::Sudid(ref f0) => {
+                            Value::Dict(vec![(name("Sudid"), ToValue::to_value(f0))])
+                        }
+                        Self::RegistrationAllowed(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("RegistrationAllowed"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::PowRegistrationAllowed(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("PowRegistrationAllowed"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::TempoSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TempoSet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::RAORecycledForRegistrationSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("RAORecycledForRegistrationSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::WeightsMinStake(ref f0) => {
+                            Value::Dict(
+                                vec![(name("WeightsMinStake"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::SenateRequiredStakePercentSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("SenateRequiredStakePercentSet"),
+                                    ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::AdjustmentAlphaSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("AdjustmentAlphaSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::Faucet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("Faucet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::SubnetOwnerCutSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SubnetOwnerCutSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::NetworkRateLimitSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("NetworkRateLimitSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::NetworkImmunityPeriodSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("NetworkImmunityPeriodSet"), ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::NetworkMinLockCostSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("NetworkMinLockCostSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::SubnetLimitSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SubnetLimitSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::NetworkLockCostReductionIntervalSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("NetworkLockCostReductionIntervalSet"),
+                                    ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::TakeDecreased(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TakeDecreased"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::TakeIncreased(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TakeIncreased"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::HotkeySwapped {
+                            coldkey: ref f0,
+                            old_hotkey: ref f1,
+                            new_hotkey: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("HotkeySwapped"), Value::Dict(vec![(name("coldkey"),
+                                    ToValue::to_value(f0)), (name("old_hotkey"),
+                                    ToValue::to_value(f1)), (name("new_hotkey"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::MaxDelegateTakeSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("MaxDelegateTakeSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::MinDelegateTakeSet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("MinDelegateTakeSet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::TargetStakesPerIntervalSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("TargetStakesPerIntervalSet"), ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::SenateAdjusted {
+                            old_member: ref f0,
+                            new_member: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SenateAdjusted"),
+                                    Value::Dict(vec![(name("old_member"),
+                                    ToValue::to_value(f0)), (name("new_member"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::ColdkeySwapped {
+                            old_coldkey: ref f0,
+                            new_coldkey: ref f1,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ColdkeySwapped"),
+                                    Value::Dict(vec![(name("old_coldkey"),
+                                    ToValue::to_value(f0)), (name("new_coldkey"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::AllBalanceUnstakedAndTransferredToNewColdkey {
+                            current_coldkey: ref f0,
+                            new_coldkey: ref f1,
+                            total_balance: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("AllBalanceUnstakedAndTransferredToNewColdkey"),
+                                    Value::Dict(vec![(name("current_coldkey"),
+                                    ToValue::to_value(f0)), (name("new_coldkey"),
+                                    ToValue::to_value(f1)), (name("total_balance"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ColdkeySwapScheduled {
+                            old_coldkey: ref f0,
+                            new_coldkey: ref f1,
+                            execution_block: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ColdkeySwapScheduled"),
+                                    Value::Dict(vec![(name("old_coldkey"),
+                                    ToValue::to_value(f0)), (name("new_coldkey"),
+                                    ToValue::to_value(f1)), (name("execution_block"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ArbitrationPeriodExtended { coldkey: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ArbitrationPeriodExtended"),
+                                    Value::Dict(vec![(name("coldkey"), ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::SetChildren(ref f0, ref f1, ref f2) => {
+                            Value::Dict(
+                                vec![
+                                    (name("SetChildren"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1), ToValue::to_value(f2)]))
+                                ],
+                            )
+                        }
+                        Self::HotkeyEmissionTempoSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("HotkeyEmissionTempoSet"), ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::NetworkMaxStakeSet(ref f0, ref f1) => {
+                            Value::Dict(
+                                vec![
+                                    (name("NetworkMaxStakeSet"),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
+                                    ToValue::to_value(f1)]))
+                                ],
+                            )
+                        }
+                        Self::ChainIdentitySet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("ChainIdentitySet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::SubnetIdentitySet(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SubnetIdentitySet"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::SubnetIdentityRemoved(ref f0) => {
+                            Value::Dict(
+                                vec![(name("SubnetIdentityRemoved"), ToValue::to_value(f0))],
+                            )
+                        }
+                        Self::DissolveNetworkScheduled {
+                            account: ref f0,
+                            netuid: ref f1,
+                            execution_block: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DissolveNetworkScheduled"),
+                                    Value::Dict(vec![(name("account"), ToValue::to_value(f0)),
+                                    (name("netuid"), ToValue::to_value(f1)),
+                                    (name("execution_block"), ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                        Self::ColdkeySwapScheduleDurationSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("ColdkeySwapScheduleDurationSet"),
+                                    ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                        Self::DissolveNetworkScheduleDurationSet(ref f0) => {
+                            Value::Dict(
+                                vec![
+                                    (name("DissolveNetworkScheduleDurationSet"),
+                                    ToValue::to_value(f0))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct PrometheusInfo {
                 pub block: u64,
@@ -3261,6 +8679,20 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for PrometheusInfo {
                 const TYPE_HASH: u128 = 0xe4a7be59489f471a6c94e4ac1dbddb13;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for PrometheusInfo {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("block"), ToValue::to_value(& self.block)),
+                            (name("version"), ToValue::to_value(& self.version)),
+                            (name("ip"), ToValue::to_value(& self.ip)), (name("port"),
+                            ToValue::to_value(& self.port)), (name("ip_type"),
+                            ToValue::to_value(& self.ip_type))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct SubnetIdentity {
                 pub subnet_name: Vec<u8>,
@@ -3270,10 +8702,24 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for SubnetIdentity {
                 const TYPE_HASH: u128 = 0x596a5c4f9ead6ac71823b93aba52851b;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for SubnetIdentity {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("subnet_name"), ToValue::to_value(& self.subnet_name)),
+                            (name("github_repo"), ToValue::to_value(& self.github_repo)),
+                            (name("subnet_contact"), ToValue::to_value(& self
+                            .subnet_contact))
+                        ],
+                    )
+                }
+            }
         }
         pub mod rpc_info {
             pub mod delegate_info {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct DelegateInfo<AccountId> {
                     pub delegate_ss58: AccountId,
@@ -3288,9 +8734,29 @@ pub mod runtime_types {
                     #[codec(compact)]
                     pub total_daily_return: u64,
                 }
+                #[cfg(feature = "values")]
+                impl<AccountId: ToValue> ToValue for DelegateInfo<AccountId> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("delegate_ss58"), ToValue::to_value(& self
+                                .delegate_ss58)), (name("take"), ToValue::to_value(& self
+                                .take)), (name("nominators"), ToValue::to_value(& self
+                                .nominators)), (name("owner_ss58"), ToValue::to_value(& self
+                                .owner_ss58)), (name("registrations"), ToValue::to_value(&
+                                self.registrations)), (name("validator_permits"),
+                                ToValue::to_value(& self.validator_permits)),
+                                (name("return_per_1000"), ToValue::to_value(& self
+                                .return_per_1000)), (name("total_daily_return"),
+                                ToValue::to_value(& self.total_daily_return))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod neuron_info {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct NeuronInfo<AccountId> {
                     pub hotkey: AccountId,
@@ -3335,6 +8801,37 @@ pub mod runtime_types {
                     #[codec(compact)]
                     pub pruning_score: u16,
                 }
+                #[cfg(feature = "values")]
+                impl<AccountId: ToValue> ToValue for NeuronInfo<AccountId> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("hotkey"), ToValue::to_value(& self.hotkey)),
+                                (name("coldkey"), ToValue::to_value(& self.coldkey)),
+                                (name("uid"), ToValue::to_value(& self.uid)),
+                                (name("netuid"), ToValue::to_value(& self.netuid)),
+                                (name("active"), ToValue::to_value(& self.active)),
+                                (name("axon_info"), ToValue::to_value(& self.axon_info)),
+                                (name("prometheus_info"), ToValue::to_value(& self
+                                .prometheus_info)), (name("stake"), ToValue::to_value(& self
+                                .stake)), (name("rank"), ToValue::to_value(& self.rank)),
+                                (name("emission"), ToValue::to_value(& self.emission)),
+                                (name("incentive"), ToValue::to_value(& self.incentive)),
+                                (name("consensus"), ToValue::to_value(& self.consensus)),
+                                (name("trust"), ToValue::to_value(& self.trust)),
+                                (name("validator_trust"), ToValue::to_value(& self
+                                .validator_trust)), (name("dividends"), ToValue::to_value(&
+                                self.dividends)), (name("last_update"), ToValue::to_value(&
+                                self.last_update)), (name("validator_permit"),
+                                ToValue::to_value(& self.validator_permit)),
+                                (name("weights"), ToValue::to_value(& self.weights)),
+                                (name("bonds"), ToValue::to_value(& self.bonds)),
+                                (name("pruning_score"), ToValue::to_value(& self
+                                .pruning_score))
+                            ],
+                        )
+                    }
+                }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct NeuronInfoLite<AccountId> {
                     pub hotkey: AccountId,
@@ -3367,12 +8864,42 @@ pub mod runtime_types {
                     #[codec(compact)]
                     pub pruning_score: u16,
                 }
+                #[cfg(feature = "values")]
+                impl<AccountId: ToValue> ToValue for NeuronInfoLite<AccountId> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("hotkey"), ToValue::to_value(& self.hotkey)),
+                                (name("coldkey"), ToValue::to_value(& self.coldkey)),
+                                (name("uid"), ToValue::to_value(& self.uid)),
+                                (name("netuid"), ToValue::to_value(& self.netuid)),
+                                (name("active"), ToValue::to_value(& self.active)),
+                                (name("axon_info"), ToValue::to_value(& self.axon_info)),
+                                (name("prometheus_info"), ToValue::to_value(& self
+                                .prometheus_info)), (name("stake"), ToValue::to_value(& self
+                                .stake)), (name("rank"), ToValue::to_value(& self.rank)),
+                                (name("emission"), ToValue::to_value(& self.emission)),
+                                (name("incentive"), ToValue::to_value(& self.incentive)),
+                                (name("consensus"), ToValue::to_value(& self.consensus)),
+                                (name("trust"), ToValue::to_value(& self.trust)),
+                                (name("validator_trust"), ToValue::to_value(& self
+                                .validator_trust)), (name("dividends"), ToValue::to_value(&
+                                self.dividends)), (name("last_update"), ToValue::to_value(&
+                                self.last_update)), (name("validator_permit"),
+                                ToValue::to_value(& self.validator_permit)),
+                                (name("pruning_score"), ToValue::to_value(& self
+                                .pruning_score))
+                            ],
+                        )
+                    }
+                }
             }
         }
     }
     pub mod pallet_sudo {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3411,6 +8938,48 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x9f6877635eab323389e5dd22034f254d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::sudo { call: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo"), Value::Dict(vec![(name("call"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_unchecked_weight { call: ref f0, weight: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_unchecked_weight"),
+                                    Value::Dict(vec![(name("call"), ToValue::to_value(f0)),
+                                    (name("weight"), ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::set_key { new: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set_key"), Value::Dict(vec![(name("new"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::sudo_as { who: ref f0, call: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("sudo_as"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("call"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::remove_key => Value::Str(name("remove_key")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3418,6 +8987,14 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x19526a63eaa0159426710553863fec32;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::RequireSudo => Value::Str(name("RequireSudo")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3446,11 +9023,45 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0xd328a800463a674af29a7bf0d5939080;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Sudid { sudo_result: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("Sudid"), Value::Dict(vec![(name("sudo_result"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::KeyChanged { old: ref f0, new: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("KeyChanged"), Value::Dict(vec![(name("old"),
+                                    ToValue::to_value(f0)), (name("new"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::KeyRemoved => Value::Str(name("KeyRemoved")),
+                        Self::SudoAsDone { sudo_result: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("SudoAsDone"), Value::Dict(vec![(name("sudo_result"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_timestamp {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3459,14 +9070,36 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x8d4f537b62408891252c21fdf7888df0;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::set { now: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("set"), Value::Dict(vec![(name("now"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod pallet_transaction_payment {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ChargeTransactionPayment(#[codec(compact)] pub u64);
         impl ::ferroscale_runtime_types::TypeHash for ChargeTransactionPayment {
             const TYPE_HASH: u128 = 0x4f10404f2901cd65c768ea02571d202e;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for ChargeTransactionPayment {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Releases {
@@ -3478,8 +9111,18 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for Releases {
             const TYPE_HASH: u128 = 0x80ffa4fd46a6d0cf960827bfb10bb23f;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Releases {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::V1Ancient => Value::Str(name("V1Ancient")),
+                    Self::V2 => Value::Str(name("V2")),
+                }
+            }
+        }
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
                 #[codec(index = 0u8)]
@@ -3492,9 +9135,31 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x8bf3a6a0509a073cd1f86618f3a5e881;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TransactionFeePaid {
+                            who: ref f0,
+                            actual_fee: ref f1,
+                            tip: ref f2,
+                        } => {
+                            Value::Dict(
+                                vec![
+                                    (name("TransactionFeePaid"), Value::Dict(vec![(name("who"),
+                                    ToValue::to_value(f0)), (name("actual_fee"),
+                                    ToValue::to_value(f1)), (name("tip"),
+                                    ToValue::to_value(f2))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
         pub mod types {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FeeDetails<Balance> {
                 pub inclusion_fee: Option<
@@ -3504,11 +9169,36 @@ pub mod runtime_types {
                 >,
                 pub tip: Balance,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for FeeDetails<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("inclusion_fee"), ToValue::to_value(& self
+                            .inclusion_fee)), (name("tip"), ToValue::to_value(& self
+                            .tip))
+                        ],
+                    )
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct InclusionFee<Balance> {
                 pub base_fee: Balance,
                 pub len_fee: Balance,
                 pub adjusted_weight_fee: Balance,
+            }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue> ToValue for InclusionFee<Balance> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("base_fee"), ToValue::to_value(& self.base_fee)),
+                            (name("len_fee"), ToValue::to_value(& self.len_fee)),
+                            (name("adjusted_weight_fee"), ToValue::to_value(& self
+                            .adjusted_weight_fee))
+                        ],
+                    )
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct RuntimeDispatchInfo<Balance, Weight> {
@@ -3516,11 +9206,25 @@ pub mod runtime_types {
                 pub class: super::super::super::runtime_types::frame_support::dispatch::DispatchClass,
                 pub partial_fee: Balance,
             }
+            #[cfg(feature = "values")]
+            impl<Balance: ToValue, Weight: ToValue> ToValue
+            for RuntimeDispatchInfo<Balance, Weight> {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("weight"), ToValue::to_value(& self.weight)),
+                            (name("class"), ToValue::to_value(& self.class)),
+                            (name("partial_fee"), ToValue::to_value(& self.partial_fee))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod pallet_utility {
         pub mod pallet {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Call {
                 #[codec(index = 0u8)]
@@ -3566,6 +9270,64 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xdff18f01fbf0d3f963e338d3641343da;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Call {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::batch { calls: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("batch"), Value::Dict(vec![(name("calls"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::as_derivative { index: ref f0, call: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("as_derivative"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("call"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::batch_all { calls: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("batch_all"), Value::Dict(vec![(name("calls"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::dispatch_as { as_origin: ref f0, call: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("dispatch_as"), Value::Dict(vec![(name("as_origin"),
+                                    ToValue::to_value(f0)), (name("call"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::force_batch { calls: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("force_batch"), Value::Dict(vec![(name("calls"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::with_weight { call: ref f0, weight: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("with_weight"), Value::Dict(vec![(name("call"),
+                                    ToValue::to_value(f0)), (name("weight"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Error {
                 #[codec(index = 0u8)]
@@ -3573,6 +9335,14 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Error {
                 const TYPE_HASH: u128 = 0x3f55e5d2938d07af31b632fd06a59e1a;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Error {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::TooManyCalls => Value::Str(name("TooManyCalls")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum Event {
@@ -3602,10 +9372,48 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for Event {
                 const TYPE_HASH: u128 = 0x76d8b4fe538c4d5a3fd3fa5cce23d204;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Event {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::BatchInterrupted { index: ref f0, error: ref f1 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("BatchInterrupted"), Value::Dict(vec![(name("index"),
+                                    ToValue::to_value(f0)), (name("error"),
+                                    ToValue::to_value(f1))]))
+                                ],
+                            )
+                        }
+                        Self::BatchCompleted => Value::Str(name("BatchCompleted")),
+                        Self::BatchCompletedWithErrors => {
+                            Value::Str(name("BatchCompletedWithErrors"))
+                        }
+                        Self::ItemCompleted => Value::Str(name("ItemCompleted")),
+                        Self::ItemFailed { error: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("ItemFailed"), Value::Dict(vec![(name("error"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                        Self::DispatchedAs { result: ref f0 } => {
+                            Value::Dict(
+                                vec![
+                                    (name("DispatchedAs"), Value::Dict(vec![(name("result"),
+                                    ToValue::to_value(f0))]))
+                                ],
+                            )
+                        }
+                    }
+                }
+            }
         }
     }
     pub mod sp_arithmetic {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ArithmeticError {
             #[codec(index = 0u8)]
@@ -3618,12 +9426,29 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ArithmeticError {
             const TYPE_HASH: u128 = 0x008cb2a3d597c9b92f05b877e085c46c;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ArithmeticError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Underflow => Value::Str(name("Underflow")),
+                    Self::Overflow => Value::Str(name("Overflow")),
+                    Self::DivisionByZero => Value::Str(name("DivisionByZero")),
+                }
+            }
+        }
         pub mod fixed_point {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct FixedU128(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
                 const TYPE_HASH: u128 = 0x17c6bf814d64622dd7b4e4f5fb852442;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for FixedU128 {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
         }
     }
@@ -3631,16 +9456,24 @@ pub mod runtime_types {
         pub mod sr25519 {
             pub mod app_sr25519 {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Public(pub [u8; 32usize]);
                 impl ::ferroscale_runtime_types::TypeHash for Public {
                     const TYPE_HASH: u128 = 0x5e78e39e0378db6df550c96946498bf2;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Public {
+                    fn to_value(&self) -> Value {
+                        ToValue::to_value(&self.0)
+                    }
                 }
             }
         }
     }
     pub mod sp_consensus_grandpa {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Equivocation<H, N> {
             #[codec(index = 0u8)]
@@ -3660,6 +9493,19 @@ pub mod runtime_types {
                 >,
             ),
         }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for Equivocation<H, N> {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Prevote(ref f0) => {
+                        Value::Dict(vec![(name("Prevote"), ToValue::to_value(f0))])
+                    }
+                    Self::Precommit(ref f0) => {
+                        Value::Dict(vec![(name("Precommit"), ToValue::to_value(f0))])
+                    }
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct EquivocationProof<H, N> {
             pub set_id: u64,
@@ -3668,61 +9514,125 @@ pub mod runtime_types {
                 N,
             >,
         }
+        #[cfg(feature = "values")]
+        impl<H: ToValue, N: ToValue> ToValue for EquivocationProof<H, N> {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("set_id"), ToValue::to_value(& self.set_id)),
+                        (name("equivocation"), ToValue::to_value(& self.equivocation))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
             const TYPE_HASH: u128 = 0x644a053337cb00328cde6139d4098a21;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for OpaqueKeyOwnershipProof {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
+        }
         pub mod app {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0xf7c5993dd34a8152be546486a908a6e4;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Public {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Signature(pub [u8; 64usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x7eb9f6cf9de5bfedcaec3f8b71475c4e;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for Signature {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod sp_consensus_slots {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct Slot(pub u64);
         impl ::ferroscale_runtime_types::TypeHash for Slot {
             const TYPE_HASH: u128 = 0xfaffab54497a71f7cf8f219e549782bd;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for Slot {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct SlotDuration(pub u64);
         impl ::ferroscale_runtime_types::TypeHash for SlotDuration {
             const TYPE_HASH: u128 = 0xdafef0e6c3c8cf70668ec30a4b5add73;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for SlotDuration {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
+        }
     }
     pub mod sp_core {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct OpaqueMetadata(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueMetadata {
             const TYPE_HASH: u128 = 0x8d9445126569435bb2a2e57eb0ff125a;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for OpaqueMetadata {
+            fn to_value(&self) -> Value {
+                ToValue::to_value(&self.0)
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum Void {}
         impl ::ferroscale_runtime_types::TypeHash for Void {
             const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for Void {
+            fn to_value(&self) -> Value {
+                match *self {}
+            }
+        }
         pub mod crypto {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct KeyTypeId(pub [u8; 4usize]);
             impl ::ferroscale_runtime_types::TypeHash for KeyTypeId {
                 const TYPE_HASH: u128 = 0x268d0d112175a89065e2d6dadeab0a6f;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for KeyTypeId {
+                fn to_value(&self) -> Value {
+                    ToValue::to_value(&self.0)
+                }
+            }
         }
     }
     pub mod sp_inherents {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct CheckInherentsResult {
             pub okay: bool,
@@ -3732,6 +9642,18 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for CheckInherentsResult {
             const TYPE_HASH: u128 = 0xd9f1b1bfbe3d50a0fa0e9bc296904929;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for CheckInherentsResult {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("okay"), ToValue::to_value(& self.okay)),
+                        (name("fatal_error"), ToValue::to_value(& self.fatal_error)),
+                        (name("errors"), ToValue::to_value(& self.errors))
+                    ],
+                )
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct InherentData {
             pub data: ::ferroscale_runtime_types::BTreeMap<[u8; 8usize], Vec<u8>>,
@@ -3739,9 +9661,16 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for InherentData {
             const TYPE_HASH: u128 = 0x8e44cf1a89e3db95d493040a1d18f7dd;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for InherentData {
+            fn to_value(&self) -> Value {
+                Value::Dict(vec![(name("data"), ToValue::to_value(& self.data))])
+            }
+        }
     }
     pub mod sp_runtime {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum DispatchError {
             #[codec(index = 0u8)]
@@ -3776,6 +9705,35 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for DispatchError {
             const TYPE_HASH: u128 = 0x136527a878ecd35d8f860e1ab89b90bc;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for DispatchError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Other => Value::Str(name("Other")),
+                    Self::CannotLookup => Value::Str(name("CannotLookup")),
+                    Self::BadOrigin => Value::Str(name("BadOrigin")),
+                    Self::Module(ref f0) => {
+                        Value::Dict(vec![(name("Module"), ToValue::to_value(f0))])
+                    }
+                    Self::ConsumerRemaining => Value::Str(name("ConsumerRemaining")),
+                    Self::NoProviders => Value::Str(name("NoProviders")),
+                    Self::TooManyConsumers => Value::Str(name("TooManyConsumers")),
+                    Self::Token(ref f0) => {
+                        Value::Dict(vec![(name("Token"), ToValue::to_value(f0))])
+                    }
+                    Self::Arithmetic(ref f0) => {
+                        Value::Dict(vec![(name("Arithmetic"), ToValue::to_value(f0))])
+                    }
+                    Self::Transactional(ref f0) => {
+                        Value::Dict(vec![(name("Transactional"), ToValue::to_value(f0))])
+                    }
+                    Self::Exhausted => Value::Str(name("Exhausted")),
+                    Self::Corruption => Value::Str(name("Corruption")),
+                    Self::Unavailable => Value::Str(name("Unavailable")),
+                    Self::RootNotAllowed => Value::Str(name("RootNotAllowed")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum ExtrinsicInclusionMode {
             #[codec(index = 0u8)]
@@ -3786,6 +9744,15 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for ExtrinsicInclusionMode {
             const TYPE_HASH: u128 = 0x841edee6111cda119f7f8b32bc646f5d;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for ExtrinsicInclusionMode {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::AllExtrinsics => Value::Str(name("AllExtrinsics")),
+                    Self::OnlyInherents => Value::Str(name("OnlyInherents")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct ModuleError {
             pub index: u8,
@@ -3793,6 +9760,17 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for ModuleError {
             const TYPE_HASH: u128 = 0xd402aae50c16b0bde2cfbe93a012cc4d;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for ModuleError {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("index"), ToValue::to_value(& self.index)), (name("error"),
+                        ToValue::to_value(& self.error))
+                    ],
+                )
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum MultiSignature {
@@ -3805,6 +9783,22 @@ pub mod runtime_types {
         }
         impl ::ferroscale_runtime_types::TypeHash for MultiSignature {
             const TYPE_HASH: u128 = 0xbc770acc2e7b1730cdc9aea387ba08d0;
+        }
+        #[cfg(feature = "values")]
+        impl ToValue for MultiSignature {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::Ed25519(ref f0) => {
+                        Value::Dict(vec![(name("Ed25519"), ToValue::to_value(f0))])
+                    }
+                    Self::Sr25519(ref f0) => {
+                        Value::Dict(vec![(name("Sr25519"), ToValue::to_value(f0))])
+                    }
+                    Self::Ecdsa(ref f0) => {
+                        Value::Dict(vec![(name("Ecdsa"), ToValue::to_value(f0))])
+                    }
+                }
+            }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TokenError {
@@ -3832,6 +9826,23 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for TokenError {
             const TYPE_HASH: u128 = 0xc3df2109ec2d0df34a3ec75a49978360;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for TokenError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::FundsUnavailable => Value::Str(name("FundsUnavailable")),
+                    Self::OnlyProvider => Value::Str(name("OnlyProvider")),
+                    Self::BelowMinimum => Value::Str(name("BelowMinimum")),
+                    Self::CannotCreate => Value::Str(name("CannotCreate")),
+                    Self::UnknownAsset => Value::Str(name("UnknownAsset")),
+                    Self::Frozen => Value::Str(name("Frozen")),
+                    Self::Unsupported => Value::Str(name("Unsupported")),
+                    Self::CannotCreateHold => Value::Str(name("CannotCreateHold")),
+                    Self::NotExpendable => Value::Str(name("NotExpendable")),
+                    Self::Blocked => Value::Str(name("Blocked")),
+                }
+            }
+        }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub enum TransactionalError {
             #[codec(index = 0u8)]
@@ -3842,17 +9853,40 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for TransactionalError {
             const TYPE_HASH: u128 = 0x0cdac8f0e9d03266508beb610aab1748;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for TransactionalError {
+            fn to_value(&self) -> Value {
+                match *self {
+                    Self::LimitReached => Value::Str(name("LimitReached")),
+                    Self::NoLayer => Value::Str(name("NoLayer")),
+                }
+            }
+        }
         pub mod generic {
             pub mod block {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Block<Header, Extrinsic> {
                     pub header: Header,
                     pub extrinsics: Vec<Extrinsic>,
                 }
+                #[cfg(feature = "values")]
+                impl<Header: ToValue, Extrinsic: ToValue> ToValue
+                for Block<Header, Extrinsic> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("header"), ToValue::to_value(& self.header)),
+                                (name("extrinsics"), ToValue::to_value(& self.extrinsics))
+                            ],
+                        )
+                    }
+                }
             }
             pub mod digest {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Digest {
                     pub logs: Vec<
@@ -3861,6 +9895,12 @@ pub mod runtime_types {
                 }
                 impl ::ferroscale_runtime_types::TypeHash for Digest {
                     const TYPE_HASH: u128 = 0x4bd21bb3a16398e294ae279fa98d78c8;
+                }
+                #[cfg(feature = "values")]
+                impl ToValue for Digest {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(vec![(name("logs"), ToValue::to_value(& self.logs))])
+                    }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum DigestItem {
@@ -3878,9 +9918,48 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for DigestItem {
                     const TYPE_HASH: u128 = 0xf27901c7e20beb244f1a5c955d775547;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for DigestItem {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::PreRuntime(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("PreRuntime"),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Consensus(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Consensus"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Seal(ref f0, ref f1) => {
+                                Value::Dict(
+                                    vec![
+                                        (name("Seal"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        ToValue::to_value(f1)]))
+                                    ],
+                                )
+                            }
+                            Self::Other(ref f0) => {
+                                Value::Dict(vec![(name("Other"), ToValue::to_value(f0))])
+                            }
+                            Self::RuntimeEnvironmentUpdated => {
+                                Value::Str(name("RuntimeEnvironmentUpdated"))
+                            }
+                        }
+                    }
+                }
             }
             pub mod era {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub enum Era {
                     #[codec(index = 0u8)]
@@ -4399,9 +10478,1095 @@ pub mod runtime_types {
                 impl ::ferroscale_runtime_types::TypeHash for Era {
                     const TYPE_HASH: u128 = 0x36520d67ec6006fac8f570bb3a3c4812;
                 }
+                #[cfg(feature = "values")]
+                impl ToValue for Era {
+                    fn to_value(&self) -> Value {
+                        match *self {
+                            Self::Immortal => Value::Str(name("Immortal")),
+                            Self::Mortal1(ref f0) => {
+                                Value::Dict(vec![(name("Mortal1"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal2(ref f0) => {
+                                Value::Dict(vec![(name("Mortal2"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal3(ref f0) => {
+                                Value::Dict(vec![(name("Mortal3"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal4(ref f0) => {
+                                Value::Dict(vec![(name("Mortal4"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal5(ref f0) => {
+                                Value::Dict(vec![(name("Mortal5"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal6(ref f0) => {
+                                Value::Dict(vec![(name("Mortal6"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal7(ref f0) => {
+                                Value::Dict(vec![(name("Mortal7"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal8(ref f0) => {
+                                Value::Dict(vec![(name("Mortal8"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal9(ref f0) => {
+                                Value::Dict(vec![(name("Mortal9"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal10(ref f0) => {
+                                Value::Dict(vec![(name("Mortal10"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal11(ref f0) => {
+                                Value::Dict(vec![(name("Mortal11"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal12(ref f0) => {
+                                Value::Dict(vec![(name("Mortal12"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal13(ref f0) => {
+                                Value::Dict(vec![(name("Mortal13"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal14(ref f0) => {
+                                Value::Dict(vec![(name("Mortal14"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal15(ref f0) => {
+                                Value::Dict(vec![(name("Mortal15"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal16(ref f0) => {
+                                Value::Dict(vec![(name("Mortal16"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal17(ref f0) => {
+                                Value::Dict(vec![(name("Mortal17"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal18(ref f0) => {
+                                Value::Dict(vec![(name("Mortal18"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal19(ref f0) => {
+                                Value::Dict(vec![(name("Mortal19"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal20(ref f0) => {
+                                Value::Dict(vec![(name("Mortal20"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal21(ref f0) => {
+                                Value::Dict(vec![(name("Mortal21"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal22(ref f0) => {
+                                Value::Dict(vec![(name("Mortal22"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal23(ref f0) => {
+                                Value::Dict(vec![(name("Mortal23"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal24(ref f0) => {
+                                Value::Dict(vec![(name("Mortal24"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal25(ref f0) => {
+                                Value::Dict(vec![(name("Mortal25"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal26(ref f0) => {
+                                Value::Dict(vec![(name("Mortal26"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal27(ref f0) => {
+                                Value::Dict(vec![(name("Mortal27"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal28(ref f0) => {
+                                Value::Dict(vec![(name("Mortal28"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal29(ref f0) => {
+                                Value::Dict(vec![(name("Mortal29"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal30(ref f0) => {
+                                Value::Dict(vec![(name("Mortal30"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal31(ref f0) => {
+                                Value::Dict(vec![(name("Mortal31"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal32(ref f0) => {
+                                Value::Dict(vec![(name("Mortal32"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal33(ref f0) => {
+                                Value::Dict(vec![(name("Mortal33"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal34(ref f0) => {
+                                Value::Dict(vec![(name("Mortal34"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal35(ref f0) => {
+                                Value::Dict(vec![(name("Mortal35"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal36(ref f0) => {
+                                Value::Dict(vec![(name("Mortal36"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal37(ref f0) => {
+                                Value::Dict(vec![(name("Mortal37"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal38(ref f0) => {
+                                Value::Dict(vec![(name("Mortal38"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal39(ref f0) => {
+                                Value::Dict(vec![(name("Mortal39"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal40(ref f0) => {
+                                Value::Dict(vec![(name("Mortal40"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal41(ref f0) => {
+                                Value::Dict(vec![(name("Mortal41"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal42(ref f0) => {
+                                Value::Dict(vec![(name("Mortal42"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal43(ref f0) => {
+                                Value::Dict(vec![(name("Mortal43"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal44(ref f0) => {
+                                Value::Dict(vec![(name("Mortal44"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal45(ref f0) => {
+                                Value::Dict(vec![(name("Mortal45"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal46(ref f0) => {
+                                Value::Dict(vec![(name("Mortal46"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal47(ref f0) => {
+                                Value::Dict(vec![(name("Mortal47"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal48(ref f0) => {
+                                Value::Dict(vec![(name("Mortal48"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal49(ref f0) => {
+                                Value::Dict(vec![(name("Mortal49"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal50(ref f0) => {
+                                Value::Dict(vec![(name("Mortal50"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal51(ref f0) => {
+                                Value::Dict(vec![(name("Mortal51"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal52(ref f0) => {
+                                Value::Dict(vec![(name("Mortal52"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal53(ref f0) => {
+                                Value::Dict(vec![(name("Mortal53"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal54(ref f0) => {
+                                Value::Dict(vec![(name("Mortal54"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal55(ref f0) => {
+                                Value::Dict(vec![(name("Mortal55"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal56(ref f0) => {
+                                Value::Dict(vec![(name("Mortal56"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal57(ref f0) => {
+                                Value::Dict(vec![(name("Mortal57"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal58(ref f0) => {
+                                Value::Dict(vec![(name("Mortal58"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal59(ref f0) => {
+                                Value::Dict(vec![(name("Mortal59"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal60(ref f0) => {
+                                Value::Dict(vec![(name("Mortal60"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal61(ref f0) => {
+                                Value::Dict(vec![(name("Mortal61"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal62(ref f0) => {
+                                Value::Dict(vec![(name("Mortal62"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal63(ref f0) => {
+                                Value::Dict(vec![(name("Mortal63"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal64(ref f0) => {
+                                Value::Dict(vec![(name("Mortal64"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal65(ref f0) => {
+                                Value::Dict(vec![(name("Mortal65"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal66(ref f0) => {
+                                Value::Dict(vec![(name("Mortal66"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal67(ref f0) => {
+                                Value::Dict(vec![(name("Mortal67"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal68(ref f0) => {
+                                Value::Dict(vec![(name("Mortal68"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal69(ref f0) => {
+                                Value::Dict(vec![(name("Mortal69"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal70(ref f0) => {
+                                Value::Dict(vec![(name("Mortal70"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal71(ref f0) => {
+                                Value::Dict(vec![(name("Mortal71"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal72(ref f0) => {
+                                Value::Dict(vec![(name("Mortal72"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal73(ref f0) => {
+                                Value::Dict(vec![(name("Mortal73"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal74(ref f0) => {
+                                Value::Dict(vec![(name("Mortal74"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal75(ref f0) => {
+                                Value::Dict(vec![(name("Mortal75"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal76(ref f0) => {
+                                Value::Dict(vec![(name("Mortal76"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal77(ref f0) => {
+                                Value::Dict(vec![(name("Mortal77"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal78(ref f0) => {
+                                Value::Dict(vec![(name("Mortal78"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal79(ref f0) => {
+                                Value::Dict(vec![(name("Mortal79"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal80(ref f0) => {
+                                Value::Dict(vec![(name("Mortal80"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal81(ref f0) => {
+                                Value::Dict(vec![(name("Mortal81"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal82(ref f0) => {
+                                Value::Dict(vec![(name("Mortal82"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal83(ref f0) => {
+                                Value::Dict(vec![(name("Mortal83"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal84(ref f0) => {
+                                Value::Dict(vec![(name("Mortal84"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal85(ref f0) => {
+                                Value::Dict(vec![(name("Mortal85"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal86(ref f0) => {
+                                Value::Dict(vec![(name("Mortal86"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal87(ref f0) => {
+                                Value::Dict(vec![(name("Mortal87"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal88(ref f0) => {
+                                Value::Dict(vec![(name("Mortal88"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal89(ref f0) => {
+                                Value::Dict(vec![(name("Mortal89"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal90(ref f0) => {
+                                Value::Dict(vec![(name("Mortal90"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal91(ref f0) => {
+                                Value::Dict(vec![(name("Mortal91"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal92(ref f0) => {
+                                Value::Dict(vec![(name("Mortal92"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal93(ref f0) => {
+                                Value::Dict(vec![(name("Mortal93"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal94(ref f0) => {
+                                Value::Dict(vec![(name("Mortal94"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal95(ref f0) => {
+                                Value::Dict(vec![(name("Mortal95"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal96(ref f0) => {
+                                Value::Dict(vec![(name("Mortal96"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal97(ref f0) => {
+                                Value::Dict(vec![(name("Mortal97"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal98(ref f0) => {
+                                Value::Dict(vec![(name("Mortal98"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal99(ref f0) => {
+                                Value::Dict(vec![(name("Mortal99"), ToValue::to_value(f0))])
+                            }
+                            Self::Mortal100(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal100"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal101(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal101"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal102(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal102"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal103(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal103"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal104(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal104"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal105(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal105"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal106(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal106"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal107(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal107"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal108(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal108"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal109(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal109"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal110(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal110"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal111(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal111"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal112(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal112"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal113(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal113"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal114(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal114"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal115(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal115"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal116(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal116"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal117(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal117"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal118(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal118"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal119(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal119"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal120(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal120"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal121(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal121"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal122(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal122"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal123(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal123"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal124(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal124"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal125(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal125"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal126(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal126"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal127(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal127"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal128(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal128"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal129(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal129"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal130(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal130"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal131(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal131"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal132(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal132"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal133(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal133"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal134(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal134"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal135(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal135"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal136(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal136"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal137(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal137"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal138(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal138"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal139(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal139"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal140(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal140"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal141(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal141"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal142(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal142"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal143(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal143"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal144(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal144"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal145(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal145"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal146(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal146"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal147(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal147"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal148(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal148"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal149(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal149"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal150(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal150"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal151(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal151"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal152(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal152"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal153(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal153"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal154(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal154"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal155(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal155"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal156(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal156"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal157(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal157"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal158(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal158"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal159(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal159"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal160(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal160"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal161(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal161"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal162(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal162"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal163(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal163"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal164(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal164"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal165(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal165"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal166(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal166"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal167(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal167"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal168(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal168"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal169(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal169"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal170(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal170"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal171(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal171"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal172(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal172"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal173(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal173"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal174(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal174"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal175(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal175"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal176(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal176"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal177(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal177"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal178(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal178"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal179(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal179"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal180(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal180"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal181(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal181"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal182(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal182"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal183(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal183"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal184(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal184"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal185(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal185"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal186(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal186"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal187(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal187"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal188(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal188"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal189(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal189"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal190(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal190"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal191(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal191"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal192(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal192"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal193(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal193"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal194(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal194"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal195(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal195"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal196(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal196"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal197(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal197"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal198(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal198"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal199(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal199"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal200(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal200"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal201(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal201"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal202(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal202"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal203(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal203"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal204(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal204"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal205(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal205"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal206(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal206"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal207(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal207"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal208(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal208"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal209(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal209"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal210(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal210"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal211(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal211"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal212(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal212"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal213(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal213"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal214(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal214"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal215(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal215"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal216(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal216"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal217(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal217"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal218(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal218"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal219(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal219"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal220(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal220"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal221(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal221"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal222(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal222"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal223(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal223"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal224(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal224"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal225(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal225"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal226(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal226"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal227(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal227"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal228(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal228"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal229(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal229"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal230(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal230"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal231(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal231"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal232(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal232"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal233(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal233"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal234(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal234"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal235(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal235"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal236(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal236"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal237(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal237"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal238(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal238"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal239(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal239"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal240(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal240"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal241(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal241"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal242(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal242"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal243(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal243"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal244(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal244"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal245(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal245"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal246(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal246"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal247(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal247"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal248(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal248"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal249(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal249"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal250(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal250"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal251(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal251"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal252(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal252"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal253(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal253"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal254(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal254"), ToValue::to_value(f0))],
+                                )
+                            }
+                            Self::Mortal255(ref f0) => {
+                                Value::Dict(
+                                    vec![(name("Mortal255"), ToValue::to_value(f0))],
+                                )
+                            }
+                        }
+                    }
+                }
             }
             pub mod header {
                 use ::parity_scale_codec::{Decode, Encode};
+                use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
                 pub struct Header<Number> {
                     pub parent_hash: ::ferroscale_runtime_types::H256,
@@ -4411,18 +11576,41 @@ pub mod runtime_types {
                     pub extrinsics_root: ::ferroscale_runtime_types::H256,
                     pub digest: super::super::super::super::runtime_types::sp_runtime::generic::digest::Digest,
                 }
+                #[cfg(feature = "values")]
+                impl<Number: ToValue> ToValue for Header<Number> {
+                    fn to_value(&self) -> Value {
+                        Value::Dict(
+                            vec![
+                                (name("parent_hash"), ToValue::to_value(& self
+                                .parent_hash)), (name("number"), ToValue::to_value(& self
+                                .number)), (name("state_root"), ToValue::to_value(& self
+                                .state_root)), (name("extrinsics_root"), ToValue::to_value(&
+                                self.extrinsics_root)), (name("digest"), ToValue::to_value(&
+                                self.digest))
+                            ],
+                        )
+                    }
+                }
             }
         }
         pub mod traits {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct BlakeTwo256;
             impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
                 const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for BlakeTwo256 {
+                fn to_value(&self) -> Value {
+                    Value::Null
+                }
+            }
         }
         pub mod transaction_validity {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum InvalidTransaction {
                 #[codec(index = 0u8)]
@@ -4451,6 +11639,28 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for InvalidTransaction {
                 const TYPE_HASH: u128 = 0x48c00b512077e620f55258aa60c9ad43;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for InvalidTransaction {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Call => Value::Str(name("Call")),
+                        Self::Payment => Value::Str(name("Payment")),
+                        Self::Future => Value::Str(name("Future")),
+                        Self::Stale => Value::Str(name("Stale")),
+                        Self::BadProof => Value::Str(name("BadProof")),
+                        Self::AncientBirthBlock => Value::Str(name("AncientBirthBlock")),
+                        Self::ExhaustsResources => Value::Str(name("ExhaustsResources")),
+                        Self::Custom(ref f0) => {
+                            Value::Dict(vec![(name("Custom"), ToValue::to_value(f0))])
+                        }
+                        Self::BadMandatory => Value::Str(name("BadMandatory")),
+                        Self::MandatoryValidation => {
+                            Value::Str(name("MandatoryValidation"))
+                        }
+                        Self::BadSigner => Value::Str(name("BadSigner")),
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionSource {
                 #[codec(index = 0u8)]
@@ -4462,6 +11672,16 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for TransactionSource {
                 const TYPE_HASH: u128 = 0x1f94321cc658ac8d50edbc0f2a7b2509;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for TransactionSource {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::InBlock => Value::Str(name("InBlock")),
+                        Self::Local => Value::Str(name("Local")),
+                        Self::External => Value::Str(name("External")),
+                    }
+                }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum TransactionValidityError {
@@ -4477,6 +11697,19 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for TransactionValidityError {
                 const TYPE_HASH: u128 = 0x267f052fe0c1dea769e83a169c203acb;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for TransactionValidityError {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::Invalid(ref f0) => {
+                            Value::Dict(vec![(name("Invalid"), ToValue::to_value(f0))])
+                        }
+                        Self::Unknown(ref f0) => {
+                            Value::Dict(vec![(name("Unknown"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub enum UnknownTransaction {
                 #[codec(index = 0u8)]
@@ -4489,6 +11722,20 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for UnknownTransaction {
                 const TYPE_HASH: u128 = 0x8a198e9fdd4c2891ba9fbc97ce9903fc;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for UnknownTransaction {
+                fn to_value(&self) -> Value {
+                    match *self {
+                        Self::CannotLookup => Value::Str(name("CannotLookup")),
+                        Self::NoUnsignedValidator => {
+                            Value::Str(name("NoUnsignedValidator"))
+                        }
+                        Self::Custom(ref f0) => {
+                            Value::Dict(vec![(name("Custom"), ToValue::to_value(f0))])
+                        }
+                    }
+                }
+            }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct ValidTransaction {
                 pub priority: u64,
@@ -4500,10 +11747,25 @@ pub mod runtime_types {
             impl ::ferroscale_runtime_types::TypeHash for ValidTransaction {
                 const TYPE_HASH: u128 = 0x9b8023bb71ab3d4a53d077056cef703d;
             }
+            #[cfg(feature = "values")]
+            impl ToValue for ValidTransaction {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("priority"), ToValue::to_value(& self.priority)),
+                            (name("requires"), ToValue::to_value(& self.requires)),
+                            (name("provides"), ToValue::to_value(& self.provides)),
+                            (name("longevity"), ToValue::to_value(& self.longevity)),
+                            (name("propagate"), ToValue::to_value(& self.propagate))
+                        ],
+                    )
+                }
+            }
         }
     }
     pub mod sp_version {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RuntimeVersion {
             pub spec_name: String,
@@ -4518,9 +11780,28 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeVersion {
             const TYPE_HASH: u128 = 0x0eb0a72f804cbb5f944e34cf8d8b4948;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeVersion {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("spec_name"), ToValue::to_value(& self.spec_name)),
+                        (name("impl_name"), ToValue::to_value(& self.impl_name)),
+                        (name("authoring_version"), ToValue::to_value(& self
+                        .authoring_version)), (name("spec_version"), ToValue::to_value(&
+                        self.spec_version)), (name("impl_version"), ToValue::to_value(&
+                        self.impl_version)), (name("apis"), ToValue::to_value(& self
+                        .apis)), (name("transaction_version"), ToValue::to_value(& self
+                        .transaction_version)), (name("state_version"),
+                        ToValue::to_value(& self.state_version))
+                    ],
+                )
+            }
+        }
     }
     pub mod sp_weights {
         use ::parity_scale_codec::{Decode, Encode};
+        use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
         pub struct RuntimeDbWeight {
             pub read: u64,
@@ -4529,8 +11810,20 @@ pub mod runtime_types {
         impl ::ferroscale_runtime_types::TypeHash for RuntimeDbWeight {
             const TYPE_HASH: u128 = 0x07cbe65deee5259a6d4f0dc6cca620d8;
         }
+        #[cfg(feature = "values")]
+        impl ToValue for RuntimeDbWeight {
+            fn to_value(&self) -> Value {
+                Value::Dict(
+                    vec![
+                        (name("read"), ToValue::to_value(& self.read)), (name("write"),
+                        ToValue::to_value(& self.write))
+                    ],
+                )
+            }
+        }
         pub mod weight_v2 {
             use ::parity_scale_codec::{Decode, Encode};
+            use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
             pub struct Weight {
                 #[codec(compact)]
@@ -4540,6 +11833,17 @@ pub mod runtime_types {
             }
             impl ::ferroscale_runtime_types::TypeHash for Weight {
                 const TYPE_HASH: u128 = 0x9711cd4ef0bd87b2e3b722a5b6a5785a;
+            }
+            #[cfg(feature = "values")]
+            impl ToValue for Weight {
+                fn to_value(&self) -> Value {
+                    Value::Dict(
+                        vec![
+                            (name("ref_time"), ToValue::to_value(& self.ref_time)),
+                            (name("proof_size"), ToValue::to_value(& self.proof_size))
+                        ],
+                    )
+                }
             }
         }
     }
