@@ -1,33 +1,55 @@
-//! Rust errors and panics → Python exceptions.
-//!
-//! py-scale-codec raises plain `ValueError` for malformed addresses and
-//! values, so core errors map there. A panic would surface in Python as
-//! `pyo3_runtime.PanicException` (a `BaseException`, which `except Exception`
-//! does not catch); [`guard`] turns any panic into a `RuntimeError` instead,
-//! so hostile input can never take a caller down that way.
+//! Rust errors → the exception classes of `scalecodec.exceptions` (py-scale-codec's
+//! names), and the last-resort guard that keeps a Rust panic out of Python.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use ferroscale_dynamic::Error;
+use pyo3::exceptions::{PyNotImplementedError, PyValueError};
+use pyo3::prelude::*;
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
-use pyo3::PyErr;
-
-/// A core error as the `ValueError` py-scale-codec raises in its place.
-pub fn value_error(err: ferroscale_core::Error) -> PyErr {
-    PyValueError::new_err(err.to_string())
+/// The `scalecodec.exceptions` class called `name`, else `ValueError`.
+fn raise(py: Python<'_>, name: &str, message: String) -> PyErr {
+    match py
+        .import("scalecodec.exceptions")
+        .and_then(|m| m.getattr(name))
+    {
+        Ok(class) => match class.call1((message.clone(),)) {
+            Ok(instance) => PyErr::from_value(instance),
+            Err(_) => PyValueError::new_err(message),
+        },
+        Err(_) => PyValueError::new_err(message),
+    }
 }
 
-/// Runs `f`, converting a panic into a `RuntimeError` naming `what`.
-pub fn guard<T>(what: &str, f: impl FnOnce() -> Result<T, PyErr>) -> Result<T, PyErr> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(result) => result,
+/// Maps a dynamic-layer error to the exception py-scale-codec raises for it.
+pub fn to_py(py: Python<'_>, e: &Error) -> PyErr {
+    let message = e.to_string();
+    match e {
+        Error::RemainingScaleBytesNotEmpty { .. } => {
+            raise(py, "RemainingScaleBytesNotEmptyException", message)
+        }
+        Error::NotEnoughBytes { .. } => raise(py, "NotEnoughBytesError", message),
+        Error::Invalid { .. } | Error::DepthLimit { .. } => raise(py, "ScaleDecodeError", message),
+        Error::UnknownType(_)
+        | Error::Unresolved { .. }
+        | Error::TypeString(_)
+        | Error::Preset(_) => PyNotImplementedError::new_err(message),
+        Error::Encode { .. } | Error::NoRuntime { .. } | Error::Import(_) | Error::Usage(_) => {
+            PyValueError::new_err(message)
+        }
+    }
+}
+
+/// Runs `f`, turning a Rust panic into a `ValueError` naming what was being done.
+pub fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
         Err(payload) => {
             let detail = payload
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_string());
-            Err(PyRuntimeError::new_err(format!(
-                "internal error in {what}: {detail}"
+                .unwrap_or_default();
+            Err(PyValueError::new_err(format!(
+                "internal error while {what}: {detail}"
             )))
         }
     }

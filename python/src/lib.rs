@@ -1,23 +1,39 @@
-//! The native half of the `scalecodec` Python module (`scalecodec._native`).
+//! `scalecodec._core`: the Rust half of the `scalecodec` Python package.
 //!
-//! The Python package (`python/python/scalecodec/`) keeps py-scale-codec
-//! 1.2.12's class model, which users subclass and the reference suite pokes at;
-//! this module carries the work that is pure computation: SS58 and the
-//! byte-level primitives of the SCALE wire format. Every entry point returns a
-//! Python exception on bad input and never lets a Rust panic cross the
-//! boundary (see [`errors::guard`]).
+//! The Python package is a thin layer: every decode, encode, type resolution
+//! and SS58 operation runs here, once per value, over `ferroscale_dynamic`'s
+//! registry. Modules: [`registry`] (the `Registry` class), [`sink`] (decoding
+//! straight into Python objects with interned names), [`convert`] (Python
+//! values → `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
+//! exception classes, panic guard), [`ss58`], [`metadata`] (the metadata
+//! model as Python data).
 
-mod errors;
-mod primitives;
-mod ss58;
+pub mod convert;
+pub mod errors;
+pub mod metadata;
+pub mod registry;
+pub mod sink;
+pub mod ss58;
 
 use pyo3::prelude::*;
 
-/// The extension module `scalecodec._native`.
+/// py-scale-codec's normalisation of a legacy metadata type name
+/// (`"<Balance as HasCompact>::Type"` → `"Compact<Balance>"`, `T::` removed …).
+#[pyfunction]
+fn convert_type_string(name: &str) -> String {
+    ferroscale_dynamic::runtime::convert_type_string(name)
+}
+
+/// The extension module.
 #[pymodule]
-fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    ss58::register(m)?;
-    primitives::register(m)?;
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<registry::PyRegistry>()?;
+    m.add_function(wrap_pyfunction!(ss58::ss58_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(ss58::ss58_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(ss58::ss58_is_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(ss58::ss58_encode_account_index, m)?)?;
+    m.add_function(wrap_pyfunction!(ss58::ss58_decode_account_index, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::metadata_info, m)?)?;
+    m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
     Ok(())
 }

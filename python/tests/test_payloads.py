@@ -1,139 +1,75 @@
-"""Real chain data: every extrinsic and System.Account storage pair of Polkadot
-block 10,000,000 (V14 metadata), block 5,000,000 (V12 metadata with legacy
-type definitions), and Bittensor runtime-API results."""
-import copy
-import hashlib
-import json
-
+"""Real extrinsics and storage values: Polkadot blocks 10,000,000 (V14,
+spec 9180) and 5,000,000 (V12, spec 30, legacy presets)."""
 import pytest
 
-from conftest import decode_metadata, fixture_path, fresh_config, read_json
+from conftest import config_with_metadata, read_json
 from scalecodec.base import ScaleBytes
-from scalecodec.utils.ss58 import ss58_encode
 
 
-def test_block_10000000_extrinsics(polkadot_9180):
-    config, metadata = polkadot_9180
-    extrinsics = read_json("payloads/polkadot-block-10000000/extrinsics.json")
-    assert len(extrinsics) >= 2
-    signed = 0
-    for hex_data in extrinsics:
-        raw = bytes.fromhex(hex_data[2:])
-        extrinsic = config.create_scale_object("Extrinsic", data=ScaleBytes(raw), metadata=metadata)
-        value = extrinsic.decode()
-        assert value["extrinsic_hash"] == "0x" + hashlib.blake2b(raw, digest_size=32).hexdigest()
-        assert value["extrinsic_length"] == len(raw) - len(extrinsic.value_object["extrinsic_length"].get_used_bytes())
-        call = value["call"]
-        pallet = metadata.get_metadata_pallet(call["call_module"])
-        assert call["call_function"] in [c.name for c in pallet.calls]
-        if extrinsic.signed:
-            signed += 1
-            assert value["address"].startswith("1")  # Polkadot SS58 (format 0)
-            assert isinstance(value["nonce"], int)
-    first = config.create_scale_object("Extrinsic", data=ScaleBytes(extrinsics[0]), metadata=metadata).decode()
-    assert (first["call"]["call_module"], first["call"]["call_function"]) == ("Timestamp", "set")
-    assert signed == 0  # this block carries only the two inherents
+@pytest.fixture(scope="module")
+def polkadot_9180():
+    return config_with_metadata("metadata/polkadot-v14-spec9180.scale", ss58_format=0)
 
 
-@pytest.mark.extension  # py-scale-codec 1.2.12 cannot encode a call given by its call_index
-def test_block_10000000_extrinsics_encode_back(polkadot_9180):
-    config, metadata = polkadot_9180
-    for index, hex_data in enumerate(read_json("payloads/polkadot-block-10000000/extrinsics.json")):
-        raw = bytes.fromhex(hex_data[2:])
-        value = config.create_scale_object("Extrinsic", data=ScaleBytes(raw), metadata=metadata).decode()
-        # (encoding rewrites call_args in the dict it is given, as py-scale-codec does)
-        again = config.create_scale_object("Extrinsic", metadata=metadata).encode(copy.deepcopy(value))
-        if value["call"]["call_module"] == "ParaInherent":
-            # its availability bitfields are bit sequences, and py-scale-codec 1.2.12's
-            # BitVec encoding drops leading zero bits (its suite pins that), so the
-            # value does not encode back to the same bytes; everything else survives
-            redecoded = config.create_scale_object("Extrinsic", data=ScaleBytes(again.data),
-                                                   metadata=metadata).decode()
-            data, data_again = (v["call"]["call_args"][0]["value"] for v in (value, redecoded))
-            assert data_again["parent_header"] == data["parent_header"]
-            assert data_again["backed_candidates"] == data["backed_candidates"]
-            assert len(data_again["bitfields"]) == len(data["bitfields"])
-        else:
-            assert again.data == raw, index
+@pytest.fixture(scope="module")
+def polkadot_30():
+    return config_with_metadata("metadata/polkadot-v12-spec30.scale", presets=("legacy", "polkadot"), spec=30,
+                                ss58_format=0)
 
 
-def test_block_10000000_system_account(polkadot_9180):
-    config, metadata = polkadot_9180
-    entry = metadata.get_metadata_pallet("System").get_storage_function("Account")
-    assert entry.get_param_hashers() == ["Blake2_128Concat"]
-    value_type = entry.get_value_type_string()
-    (key_type,) = entry.get_params_type_string()
+def _roundtrip_extrinsics(rc, md, hexes):
+    calls = []
+    for h in hexes:
+        obj = rc.create_scale_object("Extrinsic", data=ScaleBytes(h), metadata=md)
+        value = obj.decode()
+        assert obj.get_used_bytes().hex() == h[2:]
+        again = rc.create_scale_object("Extrinsic", metadata=md).encode(value)
+        assert str(again) == h, f"{value['call']['call_module']}.{value['call']['call_function']} re-encodes differently"
+        calls.append((value["call"]["call_module"], value["call"]["call_function"]))
+    return calls
+
+
+def test_block_10000000_extrinsics_decode_and_roundtrip(polkadot_9180):
+    rc, md = polkadot_9180
+    hexes = read_json("payloads/polkadot-block-10000000/extrinsics.json")
+    calls = _roundtrip_extrinsics(rc, md, hexes)
+    assert calls[0] == ("Timestamp", "set")
+    assert ("ParaInherent", "enter") in calls
+
+
+def test_block_5000000_legacy_extrinsics_decode_and_roundtrip(polkadot_30):
+    rc, md = polkadot_30
+    hexes = read_json("payloads/polkadot-block-5000000/extrinsics.json")
+    calls = _roundtrip_extrinsics(rc, md, hexes)
+    assert calls[0] == ("Timestamp", "set")
+    signed = [rc.create_scale_object("Extrinsic", data=ScaleBytes(h), metadata=md).decode() for h in hexes[1:]]
+    # signers render as SS58 of format 0 (Polkadot) and transfers name a destination
+    for value in signed:
+        assert value["call"]["call_module"] == "Balances"
+        assert value["signature"]
+
+
+def test_system_account_storage_values(polkadot_9180):
+    rc, md = polkadot_9180
     pairs = read_json("payloads/polkadot-block-10000000/storage_system_account.json")
-    for key_hex, value_hex in pairs:
-        key = bytes.fromhex(key_hex[2:])
-        # twox128("System") ++ twox128("Account") ++ blake2_128(account) ++ account
-        account = key[48:]
-        assert hashlib.blake2b(account, digest_size=16).digest() == key[32:48]
-        account_obj = config.create_scale_object(key_type, data=ScaleBytes(account))
-        assert account_obj.decode() == ss58_encode(account, ss58_format=0)
-        info = config.create_scale_object(value_type, data=ScaleBytes(value_hex)).decode()
-        assert set(info) >= {"nonce", "consumers", "providers", "data"}
-        assert info["data"]["free"] >= 0
-        encoded = config.create_scale_object(value_type).encode(info)
-        assert str(encoded) == value_hex
+    entry = md.get_metadata_pallet("System").get_storage_function("Account")
+    type_string = entry.get_value_type_string()
+    values = rc.batch_decode([type_string] * len(pairs), [v for _k, v in pairs])
+    assert len(values) == len(pairs) > 0
+    for (key, raw), value in zip(pairs, values):
+        assert set(value) == {"nonce", "consumers", "providers", "sufficients", "data"}
+        assert str(rc.create_scale_object(type_string).encode(value)) == raw
+        # the key ends with blake2_128(account) ++ account; the account decodes as one
+        account = rc.create_scale_object(entry.get_params_type_string()[0], data=ScaleBytes("0x" + key[-64:]))
+        assert account.decode().startswith("1")  # Polkadot SS58 addresses start with 1
 
 
-def test_block_5000000_v12_extrinsics_and_staking():
-    config = fresh_config("legacy", "polkadot", ss58_format=0)
-    config.set_active_spec_version_id(30)
-    metadata = decode_metadata(config, "polkadot-v12-spec30.scale")
-    signed = []
-    for hex_data in read_json("payloads/polkadot-block-5000000/extrinsics.json"):
-        extrinsic = config.create_scale_object("Extrinsic", data=ScaleBytes(hex_data), metadata=metadata)
-        value = extrinsic.decode()
-        assert value["call"]["call_module"] == extrinsic.value_object["call"].call_module.name
-        if extrinsic.signed:
-            signed.append(value)
-            era = extrinsic.value_object["era"]
-            if era.is_immortal():
-                assert value["era"] == "00" and (era.birth(5_000_000), era.death(5_000_000)) == (0, 2 ** 64 - 1)
-            else:
-                assert era.birth(5_000_000) <= 5_000_000 < era.death(5_000_000)
-    assert signed and all(v["address"].startswith("1") for v in signed)
-    entry = metadata.get_metadata_pallet("Staking").get_storage_function("Validators")
-    value_type = entry.get_value_type_string()
-    for _key, value_hex in read_json("payloads/polkadot-block-5000000/storage_staking_validators.json"):
-        prefs = config.create_scale_object(value_type, data=ScaleBytes(value_hex)).decode()
-        assert "commission" in prefs
-
-
-@pytest.mark.extension  # py-scale-codec 1.2.12 cannot encode a call given by its call_index
-def test_block_5000000_signed_extrinsics_encode_back():
-    config = fresh_config("legacy", "polkadot", ss58_format=0)
-    config.set_active_spec_version_id(30)
-    metadata = decode_metadata(config, "polkadot-v12-spec30.scale")
-    encoded = 0
-    for hex_data in read_json("payloads/polkadot-block-5000000/extrinsics.json"):
-        extrinsic = config.create_scale_object("Extrinsic", data=ScaleBytes(hex_data), metadata=metadata)
-        value = extrinsic.decode()
-        if extrinsic.signed:
-            again = config.create_scale_object("Extrinsic", metadata=metadata).encode(copy.deepcopy(value))
-            assert str(again) == hex_data
-            encoded += 1
-    assert encoded > 0
-
-
-def test_subtensor_runtime_api_results():
-    registry_json = read_json("payloads/subtensor/test_types.json")
-    config = fresh_config()
-    # The registry is given as JSON: encode it as a PortableRegistry and import that.
-    registry = config.create_scale_object("PortableRegistry")
-    registry.encode(registry_json)
-    decoded = config.create_scale_object("PortableRegistry", data=ScaleBytes(registry.data.data))
-    decoded.decode()
-    config.update_from_scale_info_types(decoded.value_object["types"].value_object)
-    ids = {"::".join(t["type"].get("path", [])): t["id"] for t in registry_json["types"]}
-
-    delegates_hex = fixture_path("payloads/subtensor/delegates_info.hex").read_text().strip()
-    delegate_info = f"scale_info::{ids['pallet_subtensor::rpc_info::delegate_info::DelegateInfo']}"
-    delegates = config.create_scale_object(f"Vec<{delegate_info}>", data=ScaleBytes(bytes.fromhex(
-        delegates_hex.replace("0x", "")))).decode()
-    assert len(delegates) == 360
-    assert all({"delegate_ss58", "take", "nominators"} <= set(d) for d in delegates)
-
-    json.dumps(delegates)  # plain Python values only
+def test_staking_validators_storage_values(polkadot_30):
+    rc, md = polkadot_30
+    pairs = read_json("payloads/polkadot-block-5000000/storage_staking_validators.json")
+    entry = md.get_metadata_pallet("Staking").get_storage_function("Validators")
+    for _key, raw in pairs:
+        obj = rc.create_scale_object(entry.get_value_type_string(), data=ScaleBytes(raw))
+        value = obj.decode()
+        assert set(value) == {"commission", "blocked"}
+        assert 0 <= value["commission"] <= 1_000_000_000

@@ -1,20 +1,17 @@
 //! The Python side of `cargo xtask test`: a venv with maturin and pytest, the
-//! `scalecodec` module built from `python/`, our pytest suite, and
-//! py-scale-codec 1.2.12's own suite run against the module under a ratchet.
-//!
-//! `FERROSCALE_PYTHON_PACKAGE=<folder>` builds and checks another package
-//! folder than `python/` (its own `tests/` run too, and its ratchet list is
-//! `<folder>/compat/known-failures.txt`); `python/tests` always runs.
+//! `scalecodec` module built from `python/` and installed as users get it,
+//! our pytest suite, and py-scale-codec 1.2.12's own suite run against the
+//! module under a ratchet.
 //!
 //! The ratchet: `python/compat/known-failures.txt` lists the reference-suite
 //! test ids that do not pass yet. The step fails when a test that is not on
 //! the list fails, and also when a listed test passes (so the list only
 //! shrinks and is always true).
 //!
-//! Our own suite is checked against py-scale-codec 1.2.12 itself too: every
-//! test not marked `extension` (cyscale's additions, V15/V16, stricter errors)
-//! must pass on the reference implementation, so the suite pins py-scale-codec's
-//! behaviour rather than ours.
+//! `python/pinned-tests/` is also run against py-scale-codec 1.2.12 itself:
+//! every test there not marked `extension` (cyscale's additions, V15/V16,
+//! stricter errors) must pass on the reference implementation, so those tests
+//! pin py-scale-codec's behaviour rather than ours.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -22,11 +19,12 @@ use std::process::Command;
 
 use crate::test::{run_step, workspace_root};
 
-/// The package folder built and tested unless `FERROSCALE_PYTHON_PACKAGE` names another
-/// (e.g. `pynext`, while two implementations of the module coexist).
-const DEFAULT_PACKAGE: &str = "python";
-/// Where, inside the package folder, the list of reference-suite tests known not to pass yet is.
-const KNOWN_FAILURES: &str = "compat/known-failures.txt";
+/// The list of reference-suite tests known not to pass yet.
+const KNOWN_FAILURES: &str = "python/compat/known-failures.txt";
+/// The presets the wheel must carry (`cargo xtask presets` puts them there).
+const PRESETS: &str = "python/python/scalecodec/type_registry";
+/// Tests that also run on py-scale-codec 1.2.12.
+const PINNED_TESTS: &str = "python/pinned-tests";
 /// The script that runs py-scale-codec 1.2.12's suite against an interpreter's `scalecodec`.
 const COMPAT_SUITE: &str = "../shared/compat/pyscalecodec-suite";
 
@@ -56,38 +54,39 @@ pub fn venv_python() -> Result<String, String> {
 /// Builds and installs the module, then runs both Python suites.
 pub fn test() -> Result<(), String> {
     let root = workspace_root();
-    let package = std::env::var("FERROSCALE_PYTHON_PACKAGE")
-        .ok()
-        .filter(|p| !p.is_empty())
-        .unwrap_or_else(|| DEFAULT_PACKAGE.to_owned());
-    let presets = format!("{package}/python/scalecodec/type_registry");
-    if !root.join(&presets).join("core.json").exists() {
+    if !root.join(PRESETS).join("core.json").exists() {
         return Err(format!(
-            "the type-registry presets are missing from {presets}/; run `cargo xtask presets` first"
+            "the type-registry presets are missing from {PRESETS}/; run `cargo xtask presets` first"
         ));
     }
     let py = venv_python()?;
     run_step(
-        &format!("build scalecodec module from {package}/"),
+        "build scalecodec module from python/",
         &py,
-        &["-m", "pip", "install", "--quiet", &format!("./{package}")],
+        &["-m", "pip", "install", "--quiet", "./python"],
     )?;
-    if root.join("python/tests").is_dir() {
-        run_step("python tests", &py, &["-m", "pytest", "-q", "python/tests"])?;
-        tests_against_reference()?;
-    }
-    let own_tests = format!("{package}/tests");
-    if package != DEFAULT_PACKAGE && root.join(&own_tests).is_dir() {
-        run_step(
-            &format!("{package} tests"),
-            &py,
-            &["-m", "pytest", "-q", &own_tests],
-        )?;
-    }
-    compat_suite(&py, &format!("{package}/{KNOWN_FAILURES}"))
+    run_step(
+        "python tests",
+        &py,
+        &[
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "python/tests",
+        ],
+    )?;
+    run_step(
+        "python pinned tests",
+        &py,
+        &["-m", "pytest", "-q", "-p", "no:cacheprovider", PINNED_TESTS],
+    )?;
+    tests_against_reference()?;
+    compat_suite(&py, KNOWN_FAILURES)
 }
 
-/// Runs the non-`extension` tests of `python/tests` on py-scale-codec 1.2.12.
+/// Runs the non-`extension` tests of `python/pinned-tests` on py-scale-codec 1.2.12.
 fn tests_against_reference() -> Result<(), String> {
     let reference = match std::env::var(crate::reference::ENV_VAR) {
         Ok(py) if !py.is_empty() => py,
@@ -108,7 +107,16 @@ fn tests_against_reference() -> Result<(), String> {
     run_step(
         "python tests on py-scale-codec 1.2.12 (non-extension)",
         &reference,
-        &["-m", "pytest", "-q", "-m", "not extension", "python/tests"],
+        &[
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-m",
+            "not extension",
+            PINNED_TESTS,
+        ],
     )
 }
 

@@ -2,7 +2,7 @@
 ``kusama``, ``polkadot`` …), shipped as JSON files beside this module.
 
 The files are fetched (pinned and sha256-checked) at build time by
-``pynext/fetch_presets.sh`` and are not part of the source tree.
+``cargo xtask presets`` and are not part of the source tree.
 """
 import json
 import os

@@ -2,12 +2,12 @@
 `DelegateInfo`, ~946 KB) with whichever `scalecodec` the interpreter imports.
 
 Neither side imports the subtensor portable registry JSON directly here (our
-registry cannot take a bare portable registry yet, see pynext/README.md), so
+registry cannot take a bare portable registry yet, see python/README.md), so
 the registry JSON is turned into a py-scale-codec type-registry preset
 (`SI<N>` per type id) that both load with `update_type_registry`.
 
-    .venv-next/bin/python pynext/bench/delegates_info.py
-    /tmp/refvenv/bin/python pynext/bench/delegates_info.py
+    .venv/bin/python python/bench/delegates_info.py
+    .venv-ref/bin/python python/bench/delegates_info.py
 """
 import json
 import os

@@ -101,5 +101,5 @@ def test_encoded_object_pickles_with_its_value():
 def test_runtime_configuration_is_one_object_per_id():
     from scalecodec.base import RuntimeConfiguration
     assert RuntimeConfiguration() is RuntimeConfiguration(config_id="default")
-    assert RuntimeConfiguration(config_id="pynext-a") is RuntimeConfiguration("pynext-a")
-    assert RuntimeConfiguration(config_id="pynext-a") is not RuntimeConfiguration()
+    assert RuntimeConfiguration(config_id="custom-a") is RuntimeConfiguration("custom-a")
+    assert RuntimeConfiguration(config_id="custom-a") is not RuntimeConfiguration()

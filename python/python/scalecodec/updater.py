@@ -1,6 +1,6 @@
 """py-scale-codec's ``updater`` downloads newer presets from GitHub at run
 time. This package ships pinned presets inside the wheel instead; updating
-them is a build step (``pynext/fetch_presets.sh``), so the function here only
+them is a build step (``cargo xtask presets``), so the function here only
 reports where the presets come from."""
 from scalecodec.type_registry import _HERE
 

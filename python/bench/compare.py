@@ -1,8 +1,8 @@
 """Side-by-side timings of the `scalecodec` the running interpreter imports
 (ours or py-scale-codec 1.2.12): run it under each and compare.
 
-    .venv-next/bin/python pynext/bench/compare.py
-    /tmp/refvenv/bin/python pynext/bench/compare.py
+    .venv/bin/python python/bench/compare.py
+    .venv-ref/bin/python python/bench/compare.py
 
 Prints best-of-N wall times; fixtures come from $FERROSCALE_FIXTURES or
 ../shared/fixtures beside the checkout.
