@@ -28,7 +28,12 @@ def test_every_fixture_metadata_decodes(name):
         assert md.portable_registry is None
     for pallet in pallets:
         for storage in pallet.storage or []:
-            assert len(storage.get_params_type_string()) == len(storage.get_param_hashers())
+            params, hashers = storage.get_params_type_string(), storage.get_param_hashers()
+            if "Plain" in storage.value["type"]:
+                # py-scale-codec 1.2.12 names Twox64Concat as a plain entry's hasher
+                assert params == [] and hashers == ["Twox64Concat"]
+            else:
+                assert len(params) == len(hashers)
             assert storage.get_value_type_string()
 
 

@@ -837,15 +837,11 @@ class OpaqueCall(ScaleType):
 class GenericStorageEntryMetadata(_Part):
     """A storage function of a pallet."""
 
-    def __init__(self, entry: dict, pallet: "GenericPalletMetadata", config: RuntimeConfigurationObject, value: Any):
+    def __init__(self, entry: dict, pallet: "GenericPalletMetadata", config: RuntimeConfigurationObject,
+                 value: Any):
         super().__init__(value, config)
         self._entry = entry
         self.pallet = pallet
-
-    @property
-    def value(self) -> Any:
-        """The entry as py-scale-codec shows it (name, modifier, type, default, documentation)."""
-        return _storage_value(self._entry)
 
     @property
     def name(self) -> str:
@@ -858,16 +854,17 @@ class GenericStorageEntryMetadata(_Part):
         return self._entry["modifier"]
 
     def get_params_type_string(self) -> List[str]:
-        """The key types, one per hasher."""
-        return list(self._entry["keys"])
+        """The key types, one per hasher, as normalised type strings."""
+        return [self.runtime_config.convert_type_string(k) for k in self._entry["keys"]]
 
     def get_param_hashers(self) -> List[str]:
-        """The hashers, one per key."""
-        return list(self._entry["hashers"])
+        """The hashers, one per key; a plain entry's key is hashed with
+        ``Twox64Concat`` in py-scale-codec's view."""
+        return list(self._entry["hashers"]) or ["Twox64Concat"]
 
     def get_value_type_string(self) -> str:
         """The value type."""
-        return self._entry["value"]
+        return self.runtime_config.convert_type_string(self._entry["value"])
 
     @property
     def default(self) -> bytes:
@@ -881,16 +878,11 @@ class GenericStorageEntryMetadata(_Part):
 
 
 class GenericPalletMetadata(_Part):
-    """A pallet (module) of the metadata."""
+    """A pallet (module) of the metadata; ``value`` is its decoded dict."""
 
     def __init__(self, info: dict, config: RuntimeConfigurationObject, value: Any):
         super().__init__(value, config)
         self._info = info
-
-    @property
-    def value(self) -> Any:
-        """The pallet as py-scale-codec shows it (name, index, storage, calls …)."""
-        return _pallet_value(self._info)
 
     @property
     def name(self) -> str:
@@ -908,7 +900,12 @@ class GenericPalletMetadata(_Part):
         storage = self._info["storage"]
         if storage is None:
             return None
-        return [GenericStorageEntryMetadata(e, self, self.runtime_config, e["name"]) for e in storage["entries"]]
+        entry_values = ((self.value or {}).get("storage") or {}).get("entries") or []
+        out = []
+        for i, e in enumerate(storage["entries"]):
+            entry_value = entry_values[i] if i < len(entry_values) else None
+            out.append(GenericStorageEntryMetadata(e, self, self.runtime_config, entry_value))
+        return out
 
     def get_storage_function(self, name: str) -> Optional[GenericStorageEntryMetadata]:
         """The storage function called ``name``."""
@@ -919,21 +916,21 @@ class GenericPalletMetadata(_Part):
 
     @property
     def calls(self) -> Optional[list]:
-        """The calls (dicts with ``name``, ``index``, ``args``)."""
+        """The calls (with ``name``, ``index``, ``args``)."""
         e = self._info["calls"]
-        return None if e is None else list(e["variants"])
+        return None if e is None else [_MetaRef(v, self.runtime_config) for v in e["variants"]]
 
     @property
     def events(self) -> Optional[list]:
         """The events."""
         e = self._info["events"]
-        return None if e is None else list(e["variants"])
+        return None if e is None else [_MetaRef(v, self.runtime_config) for v in e["variants"]]
 
     @property
     def errors(self) -> Optional[list]:
         """The errors."""
         e = self._info["errors"]
-        return None if e is None else list(e["variants"])
+        return None if e is None else [_MetaRef(v, self.runtime_config) for v in e["variants"]]
 
     @property
     def constants(self) -> list:
@@ -961,8 +958,107 @@ class _VersionEnum(_Part):
         return (name, self._inner)
 
 
+#: The versions the Rust core reads.
+_METADATA_VERSIONS = range(9, 17)
+
+#: Definitions (in the type-string language) of the metadata versions newer
+#: than py-scale-codec 1.2.12's core preset knows, shaped like the V14 ones.
+_NEWER_METADATA_TYPES = {
+    "MetadataV15": {"type": "struct", "type_mapping": [
+        ["types", "PortableRegistry"], ["pallets", "Vec<PalletMetadataV15>"],
+        ["extrinsic", "ExtrinsicMetadataV15"], ["runtime_type", "SiLookupTypeId"],
+        ["apis", "Vec<RuntimeApiMetadataV15>"], ["outer_enums", "OuterEnumsV15"],
+        ["custom", "BTreeMap<Text, CustomValueMetadataV15>"]]},
+    "PalletMetadataV15": {"type": "struct", "type_mapping": [
+        ["name", "Text"], ["storage", "Option<StorageMetadataV14>"], ["calls", "Option<PalletCallMetadataV14>"],
+        ["event", "Option<PalletEventMetadataV14>"], ["constants", "Vec<PalletConstantMetadataV15>"],
+        ["error", "Option<PalletErrorMetadataV14>"], ["index", "u8"], ["docs", "Vec<Text>"]]},
+    "PalletConstantMetadataV15": {"type": "struct", "type_mapping": [
+        ["name", "Text"], ["type", "SiLookupTypeId"], ["value", "Bytes"], ["documentation", "Vec<Text>"]]},
+    "ExtrinsicMetadataV15": {"type": "struct", "type_mapping": [
+        ["version", "u8"], ["address_type", "SiLookupTypeId"], ["call_type", "SiLookupTypeId"],
+        ["signature_type", "SiLookupTypeId"], ["extra_type", "SiLookupTypeId"],
+        ["signed_extensions", "Vec<SignedExtensionMetadataV14>"]]},
+    "RuntimeApiMetadataV15": {"type": "struct", "type_mapping": [
+        ["name", "Text"], ["methods", "Vec<RuntimeApiMethodMetadataV15>"], ["docs", "Vec<Text>"]]},
+    "RuntimeApiMethodMetadataV15": {"type": "struct", "type_mapping": [
+        ["name", "Text"], ["inputs", "Vec<RuntimeApiMethodParamMetadataV15>"], ["output", "SiLookupTypeId"],
+        ["docs", "Vec<Text>"]]},
+    "RuntimeApiMethodParamMetadataV15": {"type": "struct", "type_mapping": [
+        ["name", "Text"], ["type", "SiLookupTypeId"]]},
+    "OuterEnumsV15": {"type": "struct", "type_mapping": [
+        ["call_enum_ty", "SiLookupTypeId"], ["event_enum_ty", "SiLookupTypeId"],
+        ["error_enum_ty", "SiLookupTypeId"]]},
+    "CustomValueMetadataV15": {"type": "struct", "type_mapping": [
+        ["type", "SiLookupTypeId"], ["value", "Bytes"]]},
+    # V16 adds deprecation notes, associated types, view functions and
+    # versioned transaction extensions
+    "MetadataV16": {"type": "struct", "type_mapping": [
+        ["types", "PortableRegistry"], ["pallets", "Vec<PalletMetadataV16>"],
+        ["extrinsic", "ExtrinsicMetadataV16"], ["apis", "Vec<RuntimeApiMetadataV16>"],
+        ["outer_enums", "OuterEnumsV15"], ["custom", "BTreeMap<Text, CustomValueMetadataV15>"]]},
+    "PalletMetadataV16": {"type": "struct", "type_mapping": [
+        ["name", "Text"], ["storage", "Option<StorageMetadataV16>"], ["calls", "Option<PalletEnumMetadataV16>"],
+        ["event", "Option<PalletEnumMetadataV16>"], ["constants", "Vec<PalletConstantMetadataV16>"],
+        ["error", "Option<PalletEnumMetadataV16>"], ["associated_types", "Vec<PalletAssociatedTypeMetadataV16>"],
+        ["view_functions", "Vec<PalletViewFunctionMetadataV16>"], ["index", "u8"], ["docs", "Vec<Text>"],
+        ["deprecation_info", "ItemDeprecationInfoV16"]]},
+    "StorageMetadataV16": {"type": "struct", "type_mapping": [
+        ["prefix", "Text"], ["entries", "Vec<StorageEntryMetadataV16>"]]},
+    "StorageEntryMetadataV16": {"type": "struct", "type_mapping": [
+        ["name", "Text"], ["modifier", "StorageEntryModifierV13"], ["type", "StorageEntryTypeV14"],
+        ["default", "Bytes"], ["documentation", "Vec<Text>"], ["deprecation_info", "ItemDeprecationInfoV16"]]},
+    "PalletEnumMetadataV16": {"type": "struct", "type_mapping": [
+        ["ty", "SiLookupTypeId"], ["deprecation_info", "BTreeMap<u8, VariantDeprecationInfoV16>"]]},
+    "PalletConstantMetadataV16": {"type": "struct", "type_mapping": [
+        ["name", "Text"], ["type", "SiLookupTypeId"], ["value", "Bytes"], ["documentation", "Vec<Text>"],
+        ["deprecation_info", "ItemDeprecationInfoV16"]]},
+    "PalletAssociatedTypeMetadataV16": {"type": "struct", "type_mapping": [
+        ["name", "Text"], ["type", "SiLookupTypeId"], ["docs", "Vec<Text>"]]},
+    "PalletViewFunctionMetadataV16": {"type": "struct", "type_mapping": [
+        ["id", "[u8; 32]"], ["name", "Text"], ["inputs", "Vec<RuntimeApiMethodParamMetadataV15>"],
+        ["output", "SiLookupTypeId"], ["docs", "Vec<Text>"], ["deprecation_info", "ItemDeprecationInfoV16"]]},
+    "DeprecationNoteV16": {"type": "struct", "type_mapping": [["note", "Text"], ["since", "Option<Text>"]]},
+    "ItemDeprecationInfoV16": {"type": "enum", "type_mapping": [
+        ["NotDeprecated", "Null"], ["DeprecatedWithoutNote", "Null"], ["Deprecated", "DeprecationNoteV16"]]},
+    # variant indices start at 1 on the wire; index 0 is never written
+    "VariantDeprecationInfoV16": {"type": "enum", "type_mapping": [
+        ["Unused", "Null"], ["DeprecatedWithoutNote", "Null"], ["Deprecated", "DeprecationNoteV16"]]},
+    "ExtrinsicMetadataV16": {"type": "struct", "type_mapping": [
+        ["versions", "Vec<u8>"], ["address_type", "SiLookupTypeId"], ["call_type", "SiLookupTypeId"],
+        ["signature_type", "SiLookupTypeId"],
+        ["transaction_extensions_by_version", "BTreeMap<u8, Vec<Compact<u32>>>"],
+        ["transaction_extensions", "Vec<TransactionExtensionMetadataV16>"]]},
+    "TransactionExtensionMetadataV16": {"type": "struct", "type_mapping": [
+        ["identifier", "Text"], ["ty", "SiLookupTypeId"], ["implicit", "SiLookupTypeId"]]},
+    "RuntimeApiMetadataV16": {"type": "struct", "type_mapping": [
+        ["name", "Text"], ["methods", "Vec<RuntimeApiMethodMetadataV16>"], ["docs", "Vec<Text>"],
+        ["version", "Compact<u32>"], ["deprecation_info", "ItemDeprecationInfoV16"]]},
+    "RuntimeApiMethodMetadataV16": {"type": "struct", "type_mapping": [
+        ["name", "Text"], ["inputs", "Vec<RuntimeApiMethodParamMetadataV15>"], ["output", "SiLookupTypeId"],
+        ["docs", "Vec<Text>"], ["deprecation_info", "ItemDeprecationInfoV16"]]},
+}
+
+_metadata_config: Optional[RuntimeConfigurationObject] = None
+
+
+def _metadata_value_config() -> RuntimeConfigurationObject:
+    """A private configuration holding the metadata type definitions, so a
+    metadata value decodes the same whatever presets the caller loaded."""
+    global _metadata_config
+    if _metadata_config is None:
+        from scalecodec.type_registry import load_type_registry_preset
+        config = RuntimeConfigurationObject()
+        config.update_type_registry(load_type_registry_preset("core"))
+        config.update_type_registry_types(_NEWER_METADATA_TYPES)
+        _metadata_config = config
+    return _metadata_config
+
+
 class GenericMetadataVersioned(ScaleType):
-    """``MetadataVersioned``: runtime metadata V9–V16, read by the Rust core."""
+    """``MetadataVersioned``: runtime metadata V9–V16. The Rust core reads the
+    model behind the helpers; the value is the metadata decoded with the
+    ``MetadataV<n>`` type definitions, as py-scale-codec shows it."""
 
     type_string = "MetadataVersioned"
     _info: Optional[dict] = None
@@ -970,13 +1066,18 @@ class GenericMetadataVersioned(ScaleType):
 
     def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
         raw = bytes(data[offset:])
+        if len(raw) >= 5 and raw[:4] == b"meta" and raw[4] not in _METADATA_VERSIONS:
+            raise ValueError(f"metadata version {raw[4]} is not supported (only V9 to V16)")
         try:
             info = _core.metadata_info(raw)
         except ValueError as e:
             raise InvalidScaleTypeValueException(str(e)) from None
+        version = info["version"]
+        inner, inner_len = _metadata_value_config()._registry.decode(f"MetadataV{version}", raw, 5, False)
+        used = 5 + inner_len
         self._info = info
-        self._metadata_bytes = raw
-        return _MetadataValue(info), len(raw)
+        self._metadata_bytes = raw[:used]
+        return ("0x" + raw[:4].hex(), {f"V{version}": inner}), used
 
     def _before_decode(self) -> None:
         pass
@@ -984,18 +1085,28 @@ class GenericMetadataVersioned(ScaleType):
     def _encode_value(self, value: Any) -> bytes:
         raise NotImplementedError("encoding MetadataVersioned is not supported")
 
+    def _inner_value(self) -> dict:
+        info = self._require()
+        return self.value[1][f"V{info['version']}"]
+
+    def _pallet_values(self) -> list:
+        info = self._require()
+        inner = self._inner_value()
+        return inner["pallets" if info["version"] >= 14 else "modules"]
+
+    def _pallet_objects(self) -> List[GenericPalletMetadata]:
+        return [GenericPalletMetadata(p, self.runtime_config, v)
+                for p, v in zip(self._require()["pallets"], self._pallet_values())]
+
     def _build_value_object(self, value: Any) -> Any:
         info = self._require()
         version = info["version"]
-        key = f"V{version}"
-        pallets = [GenericPalletMetadata(p, self.runtime_config, None) for p in info["pallets"]]
-        inner_value = self.value[1][key]
         list_key = "pallets" if version >= 14 else "modules"
-        inner = {list_key: pallets}
-        for k, v in inner_value.items():
-            if k != list_key:
-                inner[k] = _Part(v, self.runtime_config)
-        return (_Part(self.value[0], self.runtime_config), _VersionEnum(self.value[1], self.runtime_config, version, inner))
+        inner = {}
+        for k, v in self._inner_value().items():
+            inner[k] = self._pallet_objects() if k == list_key else _Part(v, self.runtime_config)
+        return (_Part(self.value[0], self.runtime_config),
+                _VersionEnum(self.value[1], self.runtime_config, version, inner))
 
     def _require(self) -> dict:
         if self._info is None:
@@ -1004,31 +1115,30 @@ class GenericMetadataVersioned(ScaleType):
 
     @property
     def portable_registry(self) -> Any:
-        """The portable registry (V14+) as a marker object, ``None`` for legacy metadata."""
+        """The portable registry (V14+) as its decoded value, ``None`` for legacy metadata."""
         info = self._require()
-        return {"types_count": info["type_count"]} if info["version"] >= 14 else None
+        return _Part(self._inner_value()["types"], self.runtime_config) if info["version"] >= 14 else None
 
     @property
     def pallets(self) -> List[GenericPalletMetadata]:
         """The pallets (modules)."""
-        return [GenericPalletMetadata(p, self.runtime_config, p["name"]) for p in self._require()["pallets"]]
+        return self._pallet_objects()
 
     def get_metadata_pallet(self, name: str) -> Optional[GenericPalletMetadata]:
         """The pallet called ``name``."""
-        for p in self._require()["pallets"]:
-            if p["name"] == name:
-                return GenericPalletMetadata(p, self.runtime_config, p["name"])
+        for p in self._pallet_objects():
+            if p.name == name:
+                return p
         return None
 
     @property
     def call_index(self) -> Dict[str, TypingTuple[GenericPalletMetadata, dict]]:
         """``{"PPCC": (pallet, call)}`` keyed by pallet and call index in hex."""
         out = {}
-        for p in self._require()["pallets"]:
-            calls = p["calls"]
+        for pallet in self._pallet_objects():
+            calls = pallet._info["calls"]
             if calls is None:
                 continue
-            pallet = GenericPalletMetadata(p, self.runtime_config, p["name"])
             for c in calls["variants"]:
                 out[f"{calls['pallet_index']:02x}{c['index']:02x}"] = (pallet, _MetaRef(c, self.runtime_config))
         return out
@@ -1037,11 +1147,10 @@ class GenericMetadataVersioned(ScaleType):
     def event_index(self) -> Dict[str, TypingTuple[GenericPalletMetadata, dict]]:
         """``{"PPEE": (pallet, event)}``."""
         out = {}
-        for p in self._require()["pallets"]:
-            events = p["events"]
+        for pallet in self._pallet_objects():
+            events = pallet._info["events"]
             if events is None:
                 continue
-            pallet = GenericPalletMetadata(p, self.runtime_config, p["name"])
             for e in events["variants"]:
                 out[f"{events['pallet_index']:02x}{e['index']:02x}"] = (pallet, _MetaRef(e, self.runtime_config))
         return out
@@ -1049,54 +1158,6 @@ class GenericMetadataVersioned(ScaleType):
     def get_signed_extensions(self) -> Dict[str, dict]:
         """Signed extensions ``{identifier: {"extrinsic", "additional_signed"}}``."""
         return dict(self._require().get("signed_extensions") or {})
-
-
-def _MetadataValue(info: dict) -> tuple:
-    """py-scale-codec's value shape: ``("0x6d657461", {"V14": {"pallets": [...]}})``."""
-    version = info["version"]
-    key = "pallets" if version >= 14 else "modules"
-    items = []
-    for p in info["pallets"]:
-        items.append(_pallet_value(p, version))
-    return ("0x6d657461", {f"V{version}": {key: items}})
-
-
-def _storage_value(e: dict) -> dict:
-    """A storage entry in py-scale-codec's dict shape."""
-    if not e["hashers"]:
-        ty: Any = {"Plain": e["value"]}
-    else:
-        ty = {"Map": {"hashers": e["hashers"], "keys": e["keys"], "value": e["value"]}}
-    return {"name": e["name"], "modifier": e["modifier"], "type": ty,
-            "default": "0x" + e["default"].hex(), "documentation": e["docs"]}
-
-
-def _pallet_value(p: dict, version: int = 0) -> dict:
-    def variants(e: Optional[dict]) -> Optional[list]:
-        if e is None:
-            return None
-        return [
-            {"name": v["name"], "args": [{"name": a["name"], "type": a["type"]} for a in v["args"]],
-             "documentation": v["docs"]}
-            for v in e["variants"]
-        ]
-
-    storage = None
-    if p["storage"] is not None:
-        entries = []
-        for e in p["storage"]["entries"]:
-            entries.append(_storage_value(e))
-        storage = {"prefix": p["storage"]["prefix"], "entries": entries}
-    return {
-        "name": p["name"],
-        "index": p["index"],
-        "storage": storage,
-        "calls": variants(p["calls"]),
-        "events": variants(p["events"]),
-        "constants": [{"name": c["name"], "type": c["type"], "value": "0x" + c["value"].hex(),
-                       "documentation": c["docs"]} for c in p["constants"]],
-        "errors": variants(p["errors"]),
-    }
 
 
 MetadataVersioned = GenericMetadataVersioned
