@@ -323,6 +323,8 @@ class RuntimeConfigurationObject:
 
     def create_scale_object(self, type_string: str, data: Optional[ScaleBytes] = None, **kwargs) -> "ScaleType":
         """An instance of ``type_string``'s class (``NotImplementedError`` when unknown)."""
+        if not isinstance(type_string, str):
+            raise TypeError(f"type string must be a str, not {type(type_string).__name__}")
         cls = self._classes.get(type_string)
         if cls is None:
             cls = self.get_decoder_class(type_string)

@@ -877,6 +877,18 @@ class GenericStorageEntryMetadata(_Part):
         return list(self._entry["docs"])
 
 
+#: The storage-version entry py-scale-codec adds to each pallet with storage:
+#: the core model's shape and the value shape.
+_STORAGE_VERSION_ENTRY = {
+    "name": ":__STORAGE_VERSION__:", "modifier": "Default", "hashers": [], "keys": [], "value": "u16",
+    "default": b"\x00\x00", "docs": ["Returns the current pallet version from storage"],
+}
+_STORAGE_VERSION_VALUE = {
+    "name": ":__STORAGE_VERSION__:", "modifier": "Default", "type": {"Plain": "u16"}, "default": "0x0000",
+    "documentation": ["Returns the current pallet version from storage"],
+}
+
+
 class GenericPalletMetadata(_Part):
     """A pallet (module) of the metadata; ``value`` is its decoded dict."""
 
@@ -901,14 +913,20 @@ class GenericPalletMetadata(_Part):
         if storage is None:
             return None
         entry_values = ((self.value or {}).get("storage") or {}).get("entries") or []
-        out = []
+        # py-scale-codec lists the pallet's storage version first, a u16 under a
+        # reserved name, in every metadata version
+        out = [GenericStorageEntryMetadata(_STORAGE_VERSION_ENTRY, self, self.runtime_config,
+                                           dict(_STORAGE_VERSION_VALUE))]
         for i, e in enumerate(storage["entries"]):
             entry_value = entry_values[i] if i < len(entry_values) else None
             out.append(GenericStorageEntryMetadata(e, self, self.runtime_config, entry_value))
         return out
 
     def get_storage_function(self, name: str) -> Optional[GenericStorageEntryMetadata]:
-        """The storage function called ``name``."""
+        """The storage function called ``name`` (``PalletVersion`` is the
+        storage version entry)."""
+        if name == "PalletVersion":
+            name = _STORAGE_VERSION_ENTRY["name"]
         for entry in self.storage or []:
             if entry.name == name:
                 return entry
@@ -1263,8 +1281,27 @@ def class_for_node(config: RuntimeConfigurationObject, type_string: str, idx: in
         named = globals().get(base_class) if base_class else None
         if isinstance(named, type) and issubclass(named, ScaleDecoder) and named is not base:
             bases = (named,) if issubclass(named, base) else (named, base)
+    if type_string.startswith("scale_info::"):
+        attrs["scale_info_type"] = _portable_type_of(config, type_string)
     name = type_string if type_string.isidentifier() else base.__name__
     return type(name, bases, attrs)
+
+
+def _portable_type_of(config: RuntimeConfigurationObject, type_string: str) -> Optional[ScaleType]:
+    """The portable-registry entry ``scale_info::N`` names (its ``path``,
+    ``params``, ``def`` and ``docs``), from the configuration's metadata."""
+    metadata = getattr(config, "metadata", None)
+    if not isinstance(metadata, GenericMetadataVersioned) or metadata._info is None:
+        return None
+    try:
+        type_id = int(type_string[len("scale_info::"):])
+        types = metadata.portable_registry.value["types"]
+    except (ValueError, AttributeError, KeyError, TypeError):
+        return None
+    # ids are the positions in every registry seen so far; search if not
+    entry = types[type_id] if 0 <= type_id < len(types) and types[type_id]["id"] == type_id else \
+        next((t for t in types if t["id"] == type_id), None)
+    return None if entry is None else _Part(entry["type"], config, "PortableType")
 
 
 def _split_top(text: str) -> List[str]:

@@ -8,7 +8,14 @@ import json
 import os
 from typing import Optional
 
-__all__ = ["load_type_registry_preset", "load_type_registry_file"]
+__all__ = ["load_type_registry_preset", "load_type_registry_file", "SUPPORTED_TYPE_REGISTRY_PRESETS"]
+
+#: The preset names py-scale-codec 1.2.12 lists as supported, in its order.
+SUPPORTED_TYPE_REGISTRY_PRESETS = (
+    "canvas", "legacy", "kusama", "polkadot", "rococo", "core", "substrate-node-template", "westend",
+    "statemint", "statemine", "karura", "moonbeam", "moonriver", "moonbase-alpha", "crust",
+    "polymesh-mainnet", "polymesh-testnet", "acala", "test", "contracts-on-rococo",
+)
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
