@@ -262,12 +262,25 @@ class RuntimeConfigurationObject:
         self._classes.clear()
 
     def update_from_scale_info_types(self, scale_info_types: list, prefix: Optional[str] = None) -> None:
-        """Not available yet: the Rust registry imports a portable registry
-        only as part of runtime metadata (``add_portable_registry``)."""
-        raise NotImplementedError(
-            "update_from_scale_info_types: importing a bare portable registry is not supported yet; "
-            "add the chain's metadata with add_portable_registry instead"
-        )
+        """Imports a bare portable registry (a list of ``{"id", "type"}`` values,
+        or the objects of a decoded ``PortableRegistry``) as ``scale_info::N``.
+
+        The Rust registry imports portable types as part of runtime metadata,
+        so the types are wrapped in a V14 metadata without pallets. This
+        replaces a portable registry or runtime loaded before.
+        """
+        if prefix not in (None, "scale_info"):
+            raise NotImplementedError(f"update_from_scale_info_types: prefix {prefix!r} is not supported")
+        types = [t.value if isinstance(t, ScaleDecoder) else t for t in scale_info_types]
+        if not types:
+            raise ValueError("update_from_scale_info_types: no types given")
+        from scalecodec.types import _metadata_value_config  # the metadata type definitions
+        registry = _metadata_value_config().create_scale_object("PortableRegistry").encode({"types": types}).data
+        # V14: types, no pallets, extrinsic {ty 0, version 4, no extensions}, runtime type 0
+        raw = b"meta\x0e" + bytes(registry) + b"\x00" + b"\x00\x04\x00" + b"\x00"
+        if self._registry.ensure_metadata(raw):
+            self._classes.clear()
+        self.implements_scale_info = True
 
     def _sync_metadata(self, metadata: Optional["ScaleType"]) -> None:
         if metadata is None:

@@ -639,12 +639,55 @@ def _is_hex(text: str) -> bool:
         return False
 
 
+class _CallPart(_Part):
+    """The call inside a decoded extrinsic, with the call object's accessors."""
+
+    @property
+    def call_module(self) -> Any:
+        """The pallet (``.name``)."""
+        return self.value_object["call_module"]
+
+    @property
+    def call_function(self) -> Any:
+        """The call (``.name``)."""
+        return self.value_object["call_function"]
+
+
+class _UsedBytesPart(_Part):
+    """A part whose ``get_used_bytes()`` are the bytes it was decoded from."""
+
+    def __init__(self, value: Any, runtime_config: RuntimeConfigurationObject, used: bytes):
+        super().__init__(value, runtime_config)
+        self.data = ScaleBytes(bytearray(used))
+        self.data_start_offset = 0
+        self.data_end_offset = len(used)
+
+
 class GenericExtrinsic(ScaleType):
     """An extrinsic (compact-length prefixed) as py-scale-codec shows it."""
 
     type_string = "Extrinsic"
+    #: Whether the decoded extrinsic carries a signature (``None`` before decoding).
+    signed: Optional[bool] = None
+
+    def _length_prefix(self) -> bytes:
+        """The compact length prefix as it stood in the decoded bytes."""
+        if self.data is None or self.data_start_offset is None:
+            return b""
+        raw = self.data.data
+        start = self.data_start_offset
+        if start >= len(raw):
+            return b""
+        mode = raw[start] & 3
+        size = (1, 2, 4)[mode] if mode < 3 else 5 + (raw[start] >> 2)
+        return bytes(raw[start:start + size])
 
     def _after_decode(self) -> None:
+        prefix = self._length_prefix()
+        end = self.data_start_offset + len(prefix) if self.data_start_offset is not None else 0
+        if self.data is not None and end < len(self.data.data):
+            # the version byte's top bit marks a signed extrinsic
+            self.signed = bool(self.data.data[end] & 0x80)
         if isinstance(self._value, dict):
             _fix_call_address_args(self._value.get("call"))
             address = self._value.get("address")
@@ -681,9 +724,11 @@ class GenericExtrinsic(ScaleType):
         view = {}
         for k, v in value.items():
             if k == "call":
-                part = _Part(v, self.runtime_config)
+                part = _CallPart(v, self.runtime_config)
                 part._value_object = _call_view(v, self.runtime_config)
                 view[k] = part
+            elif k == "extrinsic_length":
+                view[k] = _UsedBytesPart(v, self.runtime_config, self._length_prefix())
             elif k == "era":
                 view[k] = self._era_object(v)
             else:
@@ -1284,7 +1329,90 @@ def class_for_node(config: RuntimeConfigurationObject, type_string: str, idx: in
     if type_string.startswith("scale_info::"):
         attrs["scale_info_type"] = _portable_type_of(config, type_string)
     name = type_string if type_string.isidentifier() else base.__name__
-    return type(name, bases, attrs)
+    cls = type(name, bases, attrs)
+    filler = _REGISTRY_DEFAULTS.get(type_string)
+    if filler is not None:
+        def _encode_value(self: ScaleType, value: Any, _cls: type = cls, _fill: Any = filler) -> bytes:
+            return super(_cls, self)._encode_value(_fill(value))
+        cls._encode_value = _encode_value  # type: ignore[method-assign]
+    return cls
+
+
+# A portable registry given as JSON (as scale-info serialises it) leaves out
+# empty lists and absent names; py-scale-codec encodes it with those filled in.
+
+
+def _with_defaults(value: Any, defaults: Dict[str, Any]) -> Any:
+    if not isinstance(value, dict):
+        return value
+    out = dict(value)
+    for key, default in defaults.items():
+        if key not in out:
+            out[key] = list(default) if isinstance(default, list) else default
+    return out
+
+
+def _fill_field(value: Any) -> Any:
+    return _with_defaults(value, {"name": None, "typeName": None, "docs": []})
+
+
+def _fill_variant(value: Any) -> Any:
+    out = _with_defaults(value, {"fields": [], "docs": []})
+    if isinstance(out, dict) and isinstance(out["fields"], list):
+        out["fields"] = [_fill_field(f) for f in out["fields"]]
+    return out
+
+
+def _fill_list(key: str, item: Any) -> Any:
+    def fill(value: Any) -> Any:
+        if isinstance(value, dict):
+            items = value.get(key, [])
+            if isinstance(items, list):
+                return {**value, key: [item(v) for v in items]}
+        return value
+    return fill
+
+
+_fill_composite = _fill_list("fields", _fill_field)
+_fill_variants = _fill_list("variants", _fill_variant)
+
+
+def _fill_type_def(value: Any) -> Any:
+    if isinstance(value, dict) and len(value) == 1:
+        kind, inner = next(iter(value.items()))
+        if kind == "composite":
+            return {kind: _fill_composite(inner)}
+        if kind == "variant":
+            return {kind: _fill_variants(inner)}
+    return value
+
+
+def _fill_registry_type(value: Any) -> Any:
+    out = _with_defaults(value, {"path": [], "params": [], "docs": []})
+    if isinstance(out, dict) and "def" in out:
+        out["def"] = _fill_type_def(out["def"])
+    return out
+
+
+def _fill_portable_type(value: Any) -> Any:
+    if isinstance(value, dict) and "type" in value:
+        return {**value, "type": _fill_registry_type(value["type"])}
+    return value
+
+
+_fill_portable_registry = _fill_list("types", _fill_portable_type)
+
+#: Type strings whose encoding fills in what scale-info's JSON leaves out.
+_REGISTRY_DEFAULTS = {
+    "PortableRegistry": _fill_portable_registry,
+    "PortableType": _fill_portable_type,
+    "RegistryType": _fill_registry_type,
+    "TypeDef": _fill_type_def,
+    "TypeDefComposite": _fill_composite,
+    "TypeDefVariant": _fill_variants,
+    "Field": _fill_field,
+    "Variant": _fill_variant,
+}
 
 
 def _portable_type_of(config: RuntimeConfigurationObject, type_string: str) -> Optional[ScaleType]:
