@@ -19,6 +19,11 @@ Design: a thin Python layer over ``scalecodec._core`` (PyO3).
   (:mod:`scalecodec.types`) exist only where users read extra attributes:
   extrinsics, calls, events, metadata and its pallets and storage
   functions, Era, account ids.
+* ``MetadataVersioned``: the Rust core reads the metadata model behind the
+  pallet and storage helpers; the value (py-scale-codec's exact dict, with
+  the portable registry under ``types``) is the blob decoded through the
+  registry with the ``MetadataV<n>`` definitions (V9–V14 from the ``core``
+  preset, V15/V16 defined in :mod:`scalecodec.types`).
 * Rust errors arrive as py-scale-codec's exception classes
   (:mod:`scalecodec.exceptions`); a Rust panic is caught at the boundary.
 * Registries pickle as their inputs (preset JSON, type overrides, spec
