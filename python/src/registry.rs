@@ -285,13 +285,17 @@ impl PyRegistry {
         })
     }
 
-    /// Decodes `data_list[i]` as `type_strings[i]` (each must consume all its
-    /// bytes); the lists must have the same length.
+    /// Decodes `data_list[i]` (`bytes`) as `type_strings[i]` (each must
+    /// consume all its bytes); the lists must have the same length.
+    ///
+    /// The byte strings are borrowed, not copied (extracting each as a
+    /// `Vec<u8>` went element by element), and a type string equal to the
+    /// one before it reuses that one's resolved node.
     fn batch_decode<'py>(
         &mut self,
         py: Python<'py>,
         type_strings: Vec<String>,
-        data_list: Vec<Vec<u8>>,
+        data_list: Vec<Bound<'py, PyBytes>>,
     ) -> PyResult<Bound<'py, PyList>> {
         if type_strings.len() != data_list.len() {
             return Err(PyValueError::new_err(format!(
@@ -302,8 +306,14 @@ impl PyRegistry {
         }
         guard("batch decoding", || {
             let mut types = Vec::with_capacity(type_strings.len());
+            let mut previous: Option<(&str, TypeIdx)> = None;
             for t in &type_strings {
-                types.push(self.resolve_idx(py, t)?);
+                let idx = match previous {
+                    Some((name, idx)) if name == t => idx,
+                    _ => self.resolve_idx(py, t)?,
+                };
+                previous = Some((t, idx));
+                types.push(idx);
             }
             let ctx = self.inner.context();
             let mut sink = PySink {
@@ -312,7 +322,7 @@ impl PyRegistry {
             };
             let mut out = Vec::with_capacity(types.len());
             for (ty, data) in types.iter().zip(&data_list) {
-                let v = ferroscale_dynamic::decode::decode(&ctx, *ty, data, &mut sink)
+                let v = ferroscale_dynamic::decode::decode(&ctx, *ty, data.as_bytes(), &mut sink)
                     .map_err(|e| to_py(py, &e))?;
                 out.push(v);
             }
