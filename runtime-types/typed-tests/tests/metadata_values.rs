@@ -82,6 +82,34 @@ fn polkadot_9180_constants_and_defaults_roundtrip() {
 }
 
 #[test]
+fn kusama_1001002_constants_and_defaults_roundtrip() {
+    let (c, d) = check_chain(
+        "metadata/kusama-v15-spec1001002.scale",
+        ferroscale_runtime_types::kusama::roundtrip_type,
+    );
+    assert!(c >= 100 && d >= 250, "{c} constants, {d} defaults");
+}
+
+#[test]
+fn asset_hub_2000003_constants_and_defaults_roundtrip() {
+    // The fixture is trimmed to one pallet (all 770 types kept).
+    let (c, d) = check_chain(
+        "metadata/statemint-v16-spec2000003-small.scale",
+        ferroscale_runtime_types::asset_hub::roundtrip_type,
+    );
+    assert!(c >= 1 && d >= 10, "{c} constants, {d} defaults");
+}
+
+#[test]
+fn substrate_node_268_constants_and_defaults_roundtrip() {
+    let (c, d) = check_chain(
+        "metadata/substrate-node-v15-spec268.scale",
+        ferroscale_runtime_types::substrate_node::roundtrip_type,
+    );
+    assert!(c >= 200 && d >= 300, "{c} constants, {d} defaults");
+}
+
+#[test]
 fn unknown_type_ids_are_refused() {
     assert!(ferroscale_runtime_types::polkadot::roundtrip_type(u32::MAX, &[]).is_none());
 }
