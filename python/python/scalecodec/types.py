@@ -97,6 +97,25 @@ class BoundedVec(Vec):
 class FixedLengthArray(ScaleType):
     """``[T; N]``."""
 
+    def _encode_value(self, value: Any) -> bytes:
+        # py-scale-codec encodes a list given for a non-byte array element by
+        # element, whatever its length (its suite pins `[u32; 1]` from
+        # `[1, 2]` to 8 bytes); a drop-in keeps that. Byte arrays and every
+        # other input keep the strict length check of the Rust encoder.
+        sub_type = getattr(type(self), "sub_type", None)
+        count = getattr(type(self), "element_count", None)
+        if (
+            isinstance(value, (list, tuple))
+            and sub_type is not None
+            and count is not None
+            and len(value) != count
+            and self.type_string is not None
+            and not self.type_string.replace(" ", "").startswith("[u8;")
+        ):
+            registry = self.runtime_config._registry
+            return b"".join(bytes(registry.encode(sub_type, item)) for item in value)
+        return super()._encode_value(value)
+
 
 class _Composite(ScaleType):
     """Classes users define themselves (``type('X', (Struct,), {'type_mapping':
