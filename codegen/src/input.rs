@@ -1,11 +1,11 @@
 //! What code generation reads from a metadata blob: the portable type registry
 //! and the few chain-level facts (outer enums, the extrinsic's parts, pallets).
 //!
-//! Works straight from `frame-metadata` so that every version with a type
-//! registry (V14, V15, V16) feeds the same generator.
+//! Read through the project's one metadata model (`ferroscale_core::metadata`),
+//! so that every version with a type registry (V14, V15, V16) feeds the same
+//! generator and the loader's framing, limits and consistency checks apply.
 
-use frame_metadata::{RuntimeMetadata, RuntimeMetadataPrefixed};
-use parity_scale_codec::Decode;
+use ferroscale_core::metadata::{Metadata, StorageHasher, StorageModifier, TypeRef};
 use scale_info::PortableRegistry;
 
 use crate::CodegenError;
@@ -31,7 +31,7 @@ pub struct StorageInfo {
     /// Key type id (a tuple when there are several hashers), `None` for a plain value.
     pub key: Option<u32>,
     /// The hashers, one per key element.
-    pub hashers: Vec<frame_metadata::v14::StorageHasher>,
+    pub hashers: Vec<StorageHasher>,
     /// Value type id.
     pub value: u32,
     /// The default value bytes.
@@ -78,25 +78,88 @@ pub struct ChainInput {
     pub runtime_error: Option<u32>,
 }
 
-/// Decodes a `RuntimeMetadataPrefixed` blob into the generator's input.
+/// Loads a metadata blob (any framing `Metadata::load` accepts) into the generator's input.
 pub fn load(bytes: &[u8]) -> Result<ChainInput, CodegenError> {
-    let prefixed = RuntimeMetadataPrefixed::decode(&mut &bytes[..])
-        .map_err(|e| CodegenError::Decode(e.to_string()))?;
-    if prefixed.0 != frame_metadata::META_RESERVED {
-        return Err(CodegenError::Decode(format!(
-            "magic number is {:#010x}, expected {:#010x} (\"meta\")",
-            prefixed.0,
-            frame_metadata::META_RESERVED
-        )));
-    }
-    let version = prefixed.1.version();
-    match prefixed.1 {
-        RuntimeMetadata::V14(m) => from_v14(m),
-        RuntimeMetadata::V15(m) => from_v15(m),
-        RuntimeMetadata::V16(m) => from_v16(m),
-        _ if version < 14 => Err(CodegenError::PreV14(version)),
-        _ => Err(CodegenError::UnsupportedVersion(version)),
-    }
+    let metadata = Metadata::load(bytes).map_err(|e| CodegenError::Decode(e.to_string()))?;
+    from_metadata(metadata)
+}
+
+/// The generator's input from a loaded metadata model (V14 or later).
+pub fn from_metadata(metadata: Metadata) -> Result<ChainInput, CodegenError> {
+    let version = metadata.version;
+    let types = metadata.types.ok_or(CodegenError::PreV14(version))?;
+    let ext = &metadata.extrinsic;
+    let part = |ty: Option<u32>, name: &str| {
+        ty.ok_or_else(|| {
+            CodegenError::Registry(format!("the metadata names no extrinsic `{name}` type"))
+        })
+    };
+    let extrinsic = ExtrinsicParts {
+        address: part(ext.address_type, "Address")?,
+        call: part(ext.call_type, "Call")?,
+        signature: part(ext.signature_type, "Signature")?,
+        // A signed (version 4) extrinsic carries the extensions of extension version 0.
+        extra: ext
+            .extensions_for_version(0)
+            .iter()
+            .map(|e| part(e.ty, &e.identifier))
+            .collect::<Result<_, _>>()?,
+    };
+    let pallets = metadata
+        .pallets
+        .iter()
+        .map(|p| {
+            Ok(PalletInfo {
+                name: p.name.clone(),
+                index: p.index,
+                storage_prefix: p
+                    .storage
+                    .as_ref()
+                    .map(|s| s.prefix.clone())
+                    .unwrap_or_default(),
+                storage: p
+                    .storage_entries()
+                    .iter()
+                    .map(|e| {
+                        Ok(StorageInfo {
+                            name: e.name.clone(),
+                            key: e.key.as_ref().map(|k| type_id(k, &e.name)).transpose()?,
+                            hashers: e.hashers.clone(),
+                            value: type_id(&e.value, &e.name)?,
+                            default: e.default.clone(),
+                            optional: e.modifier == StorageModifier::Optional,
+                        })
+                    })
+                    .collect::<Result<_, CodegenError>>()?,
+                constants: p
+                    .constants
+                    .iter()
+                    .map(|c| Ok((c.name.clone(), type_id(&c.ty, &c.name)?, c.value.clone())))
+                    .collect::<Result<_, CodegenError>>()?,
+                calls: p.call_enum.as_ref().and_then(|e| e.type_id),
+                event: p.event_enum.as_ref().and_then(|e| e.type_id),
+                error: p.error_enum.as_ref().and_then(|e| e.type_id),
+            })
+        })
+        .collect::<Result<_, CodegenError>>()?;
+    Ok(ChainInput {
+        version,
+        types,
+        pallets,
+        extrinsic: Some(extrinsic),
+        runtime_event: metadata.outer_enums.as_ref().map(|o| o.event),
+        runtime_error: metadata.outer_enums.as_ref().map(|o| o.error),
+    })
+}
+
+/// The registry id of a V14+ type reference (legacy names never reach here:
+/// metadata with a registry refers to types by id).
+fn type_id(ty: &TypeRef, what: &str) -> Result<u32, CodegenError> {
+    ty.id().ok_or_else(|| {
+        CodegenError::Registry(format!(
+            "`{what}` names type `{ty}` instead of a registry id"
+        ))
+    })
 }
 
 /// A bare `PortableRegistry` in scale-info's JSON form (what runtime-API
@@ -112,223 +175,4 @@ pub fn from_registry_json(text: &str) -> Result<ChainInput, CodegenError> {
         runtime_event: None,
         runtime_error: None,
     })
-}
-
-fn from_v14(m: frame_metadata::v14::RuntimeMetadataV14) -> Result<ChainInput, CodegenError> {
-    // V14 names the extrinsic's parts only as the type parameters of
-    // `UncheckedExtrinsic<Address, Call, Signature, Extra>`.
-    let ext_ty = m
-        .types
-        .resolve(m.extrinsic.ty.id)
-        .ok_or_else(|| dangling("extrinsic type", m.extrinsic.ty.id))?;
-    let param = |name: &str| -> Result<u32, CodegenError> {
-        ext_ty
-            .type_params
-            .iter()
-            .find(|p| p.name == name)
-            .and_then(|p| p.ty)
-            .map(|t| t.id)
-            .ok_or_else(|| {
-                CodegenError::Registry(format!(
-                    "the extrinsic type {} has no `{name}` type parameter",
-                    m.extrinsic.ty.id
-                ))
-            })
-    };
-    let extrinsic = ExtrinsicParts {
-        address: param("Address")?,
-        call: param("Call")?,
-        signature: param("Signature")?,
-        extra: m
-            .extrinsic
-            .signed_extensions
-            .iter()
-            .map(|e| e.ty.id)
-            .collect(),
-    };
-    let pallets = m
-        .pallets
-        .iter()
-        .map(|p| PalletInfo {
-            name: p.name.clone(),
-            index: p.index,
-            storage_prefix: p
-                .storage
-                .as_ref()
-                .map(|s| s.prefix.clone())
-                .unwrap_or_default(),
-            storage: p
-                .storage
-                .iter()
-                .flat_map(|s| &s.entries)
-                .map(|e| storage_v14(&e.name, &e.modifier, &e.ty, &e.default))
-                .collect(),
-            constants: p
-                .constants
-                .iter()
-                .map(|c| (c.name.clone(), c.ty.id, c.value.clone()))
-                .collect(),
-            calls: p.calls.as_ref().map(|c| c.ty.id),
-            event: p.event.as_ref().map(|c| c.ty.id),
-            error: p.error.as_ref().map(|c| c.ty.id),
-        })
-        .collect();
-    Ok(ChainInput {
-        version: 14,
-        types: m.types,
-        pallets,
-        extrinsic: Some(extrinsic),
-        runtime_event: None,
-        runtime_error: None,
-    })
-}
-
-fn storage_v14(
-    name: &str,
-    modifier: &frame_metadata::v14::StorageEntryModifier,
-    ty: &frame_metadata::v14::StorageEntryType<scale_info::form::PortableForm>,
-    default: &[u8],
-) -> StorageInfo {
-    use frame_metadata::v14::StorageEntryType;
-    let (key, hashers, value) = match ty {
-        StorageEntryType::Plain(v) => (None, Vec::new(), v.id),
-        StorageEntryType::Map {
-            hashers,
-            key,
-            value,
-        } => (Some(key.id), hashers.clone(), value.id),
-    };
-    StorageInfo {
-        name: name.to_owned(),
-        key,
-        hashers,
-        value,
-        default: default.to_vec(),
-        optional: matches!(
-            modifier,
-            frame_metadata::v14::StorageEntryModifier::Optional
-        ),
-    }
-}
-
-fn from_v15(m: frame_metadata::v15::RuntimeMetadataV15) -> Result<ChainInput, CodegenError> {
-    let pallets = m
-        .pallets
-        .iter()
-        .map(|p| PalletInfo {
-            name: p.name.clone(),
-            index: p.index,
-            storage_prefix: p
-                .storage
-                .as_ref()
-                .map(|s| s.prefix.clone())
-                .unwrap_or_default(),
-            storage: p
-                .storage
-                .iter()
-                .flat_map(|s| &s.entries)
-                .map(|e| storage_v14(&e.name, &e.modifier, &e.ty, &e.default))
-                .collect(),
-            constants: p
-                .constants
-                .iter()
-                .map(|c| (c.name.clone(), c.ty.id, c.value.clone()))
-                .collect(),
-            calls: p.calls.as_ref().map(|c| c.ty.id),
-            event: p.event.as_ref().map(|c| c.ty.id),
-            error: p.error.as_ref().map(|c| c.ty.id),
-        })
-        .collect();
-    Ok(ChainInput {
-        version: 15,
-        types: m.types,
-        pallets,
-        extrinsic: Some(ExtrinsicParts {
-            address: m.extrinsic.address_ty.id,
-            call: m.extrinsic.call_ty.id,
-            signature: m.extrinsic.signature_ty.id,
-            extra: m
-                .extrinsic
-                .signed_extensions
-                .iter()
-                .map(|e| e.ty.id)
-                .collect(),
-        }),
-        runtime_event: Some(m.outer_enums.event_enum_ty.id),
-        runtime_error: Some(m.outer_enums.error_enum_ty.id),
-    })
-}
-
-fn from_v16(m: frame_metadata::v16::RuntimeMetadataV16) -> Result<ChainInput, CodegenError> {
-    // V16 lists transaction extensions per extrinsic version; the signed
-    // (version 4) extrinsic carries those of extension version 0.
-    let extra = match m.extrinsic.transaction_extensions_by_version.get(&0) {
-        Some(indices) => indices
-            .iter()
-            .map(|i| {
-                m.extrinsic
-                    .transaction_extensions
-                    .get(i.0 as usize)
-                    .map(|e| e.ty.id)
-                    .ok_or_else(|| {
-                        CodegenError::Registry(format!(
-                            "transaction extension index {} is out of range",
-                            i.0
-                        ))
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?,
-        None => m
-            .extrinsic
-            .transaction_extensions
-            .iter()
-            .map(|e| e.ty.id)
-            .collect(),
-    };
-    let pallets = m
-        .pallets
-        .iter()
-        .map(|p| PalletInfo {
-            name: p.name.clone(),
-            index: p.index,
-            storage_prefix: p
-                .storage
-                .as_ref()
-                .map(|s| s.prefix.clone())
-                .unwrap_or_default(),
-            storage: p
-                .storage
-                .iter()
-                .flat_map(|s| &s.entries)
-                .map(|e| storage_v14(&e.name, &e.modifier, &e.ty, &e.default))
-                .collect(),
-            constants: p
-                .constants
-                .iter()
-                .map(|c| (c.name.clone(), c.ty.id, c.value.clone()))
-                .collect(),
-            calls: p.calls.as_ref().map(|c| c.ty.id),
-            event: p.event.as_ref().map(|c| c.ty.id),
-            error: p.error.as_ref().map(|c| c.ty.id),
-        })
-        .collect();
-    Ok(ChainInput {
-        version: 16,
-        types: m.types,
-        pallets,
-        extrinsic: Some(ExtrinsicParts {
-            address: m.extrinsic.address_ty.id,
-            call: m.extrinsic.call_ty.id,
-            signature: m.extrinsic.signature_ty.id,
-            extra,
-        }),
-        runtime_event: Some(m.outer_enums.event_enum_ty.id),
-        runtime_error: Some(m.outer_enums.error_enum_ty.id),
-    })
-}
-
-fn dangling(what: &str, id: u32) -> CodegenError {
-    CodegenError::Registry(format!(
-        "{what} refers to type id {id}, which is not in the registry"
-    ))
 }

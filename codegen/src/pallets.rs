@@ -182,25 +182,12 @@ fn key_params(gen: &TypeGen<'_>, s: &StorageInfo) -> (Vec<TokenStream>, Vec<Toke
         } else {
             s.hashers.get(i)
         };
-        let hasher = ident(hasher.map(hasher_name).unwrap_or("Identity"));
+        let hasher = ident(hasher.map(|h| h.name()).unwrap_or("Identity"));
         pairs.push(quote! {
             (::ferroscale_runtime_types::StorageHasher::#hasher, &::parity_scale_codec::Encode::encode(#name)[..])
         });
     }
     (params, pairs)
-}
-
-fn hasher_name(h: &frame_metadata::v14::StorageHasher) -> &'static str {
-    use frame_metadata::v14::StorageHasher as H;
-    match h {
-        H::Blake2_128 => "Blake2_128",
-        H::Blake2_256 => "Blake2_256",
-        H::Blake2_128Concat => "Blake2_128Concat",
-        H::Twox128 => "Twox128",
-        H::Twox256 => "Twox256",
-        H::Twox64Concat => "Twox64Concat",
-        H::Identity => "Identity",
-    }
 }
 
 /// Call constructors, when the pallet's calls appear in `RuntimeCall`.
