@@ -3,8 +3,10 @@
 //! spec version exactly as py-scale-codec 1.2.12 decodes it (same value, or
 //! both fail), compared in one run of the reference interpreter.
 
+mod common;
+
+use common::normalise;
 use ferroscale_core::metadata::{Metadata, StorageModifier};
-use ferroscale_core::value::Value;
 use ferroscale_dynamic::registry::Registry;
 use serde_json::{json, Value as Json};
 
@@ -36,25 +38,6 @@ for group in json.load(sys.stdin):
     out.append(answers)
 json.dump(out, sys.stdout)
 "#;
-
-fn normalise(v: &Value) -> Json {
-    match v {
-        Value::Null => Json::Null,
-        Value::Bool(b) => json!(b),
-        Value::UInt(n) => {
-            i64::try_from(*n).map_or_else(|_| json!(format!("int:{n}")), |i| json!(i))
-        }
-        Value::Int(n) => i64::try_from(*n).map_or_else(|_| json!(format!("int:{n}")), |i| json!(i)),
-        Value::U256(_) | Value::I256(_) => json!(format!("int:{v}")),
-        Value::Str(s) => json!(s.to_string()),
-        Value::List(items) | Value::Tuple(items) => {
-            Json::Array(items.iter().map(normalise).collect())
-        }
-        Value::Dict(entries) => json!({
-            "dict": entries.iter().map(|(k, v)| json!([k.to_string(), normalise(v)])).collect::<Vec<_>>()
-        }),
-    }
-}
 
 fn chain_preset(file: &str) -> Option<&'static str> {
     let file = file.rsplit('/').next().unwrap_or(file);

@@ -4,6 +4,9 @@
 //! names; both compared value for value with py-scale-codec 1.2.12 (the
 //! reference venv, see `ferroscale_fixtures::reference`).
 
+mod common;
+
+use common::normalise;
 use ferroscale_core::metadata::Metadata;
 use ferroscale_core::value::Value;
 use ferroscale_dynamic::registry::Registry;
@@ -16,7 +19,7 @@ const PRESETS: [&str; 3] = ["core", "legacy", "polkadot"];
 const SPEC: u64 = 30;
 
 /// Decodes `[type, hex]` items with py-scale-codec under the same presets,
-/// spec and metadata; values normalised like [`normalise`].
+/// spec and metadata; values normalised like `common::normalise`.
 const REFERENCE: &str = r#"
 import json, sys
 from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
@@ -43,31 +46,6 @@ for ty, data in req['items']:
         out.append({'err': type(e).__name__ + ': ' + str(e)})
 json.dump(out, sys.stdout)
 "#;
-
-/// Our value in the reference's normal form: dicts keep their order as pairs,
-/// tuples are lists, integers beyond 64 bits are `"int:N"` text.
-fn normalise(v: &Value) -> Json {
-    match v {
-        Value::Null => Json::Null,
-        Value::Bool(b) => json!(b),
-        Value::UInt(n) => match i64::try_from(*n) {
-            Ok(i) => json!(i),
-            Err(_) => json!(format!("int:{n}")),
-        },
-        Value::Int(n) => match i64::try_from(*n) {
-            Ok(i) => json!(i),
-            Err(_) => json!(format!("int:{n}")),
-        },
-        Value::U256(_) | Value::I256(_) => json!(format!("int:{v}")),
-        Value::Str(s) => json!(s.to_string()),
-        Value::List(items) | Value::Tuple(items) => {
-            Json::Array(items.iter().map(normalise).collect())
-        }
-        Value::Dict(entries) => json!({
-            "dict": entries.iter().map(|(k, v)| json!([k.to_string(), normalise(v)])).collect::<Vec<_>>()
-        }),
-    }
-}
 
 fn registry() -> Registry {
     let mut registry = Registry::with_presets(&PRESETS).unwrap_or_else(|e| panic!("{e}"));

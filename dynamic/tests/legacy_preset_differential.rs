@@ -4,9 +4,11 @@
 //! consumed, or both fail. Bytes are drawn from {0, 1} so that options,
 //! enums and lengths stay mostly valid and the decoders go deep.
 
+mod common;
+
+use common::normalise;
 use std::collections::BTreeMap;
 
-use ferroscale_core::value::Value;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{decode_prefix, ValueSink};
 use serde_json::{json, Value as Json};
@@ -53,25 +55,6 @@ for ty, data in req['items']:
         out.append({'err': type(e).__name__})
 json.dump(out, sys.stdout)
 "#;
-
-fn normalise(v: &Value) -> Json {
-    match v {
-        Value::Null => Json::Null,
-        Value::Bool(b) => json!(b),
-        Value::UInt(n) => {
-            i64::try_from(*n).map_or_else(|_| json!(format!("int:{n}")), |i| json!(i))
-        }
-        Value::Int(n) => i64::try_from(*n).map_or_else(|_| json!(format!("int:{n}")), |i| json!(i)),
-        Value::U256(_) | Value::I256(_) => json!(format!("int:{v}")),
-        Value::Str(s) => json!(s.to_string()),
-        Value::List(items) | Value::Tuple(items) => {
-            Json::Array(items.iter().map(normalise).collect())
-        }
-        Value::Dict(entries) => json!({
-            "dict": entries.iter().map(|(k, v)| json!([k.to_string(), normalise(v)])).collect::<Vec<_>>()
-        }),
-    }
-}
 
 #[test]
 fn preset_types_decode_like_py_scale_codec() {

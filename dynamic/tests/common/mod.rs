@@ -221,3 +221,28 @@ pub fn example(
         Node::Unresolved(_) => return None,
     })
 }
+
+/// A decoded value in the normal form the py-scale-codec differential tests
+/// compare in: dicts keep their order as pairs, tuples are lists, integers
+/// beyond 64 bits are `"int:N"` text.
+pub fn normalise(v: &ferroscale_core::value::Value) -> serde_json::Value {
+    use ferroscale_core::value::Value;
+    use serde_json::{json, Value as Json};
+    let int = |n: String, small: Option<i64>| {
+        small.map_or_else(|| json!(format!("int:{n}")), |i| json!(i))
+    };
+    match v {
+        Value::Null => Json::Null,
+        Value::Bool(b) => json!(b),
+        Value::UInt(n) => int(n.to_string(), i64::try_from(*n).ok()),
+        Value::Int(n) => int(n.to_string(), i64::try_from(*n).ok()),
+        Value::U256(_) | Value::I256(_) => json!(format!("int:{v}")),
+        Value::Str(s) => json!(s.to_string()),
+        Value::List(items) | Value::Tuple(items) => {
+            Json::Array(items.iter().map(normalise).collect())
+        }
+        Value::Dict(entries) => json!({
+            "dict": entries.iter().map(|(k, v)| json!([k.to_string(), normalise(v)])).collect::<Vec<_>>()
+        }),
+    }
+}
