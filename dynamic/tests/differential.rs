@@ -1,7 +1,9 @@
 //! Differential test against py-scale-codec 1.2.12 (the reference venv named
 //! by `FERROSCALE_REF_PYTHON`): every constant and storage default of every
-//! V14 fixture, and every extrinsic of Polkadot block 10,000,000, decoded by
-//! both, values compared (tuples as lists, integers exactly).
+//! V14 fixture, every extrinsic of Polkadot block 10,000,000, extrinsics and
+//! event records built from spec 9180 types, and every Bittensor runtime-API
+//! payload of `payloads/subtensor/`, decoded by both, values compared (tuples
+//! as lists, integers exactly).
 //!
 //! Deliberate differences (see `NESTED_CALL_HASH`) are recognised, counted
 //! and printed with their reason; anything else fails the test.
@@ -44,6 +46,8 @@ for group in req:
         reg = rc.create_scale_object("PortableRegistry", data=ScaleBytes(bytes.fromhex(group["registry"])))
         reg.decode()
         rc.update_from_scale_info_types(reg.value_object["types"].value_object, prefix="scale_info")
+    if "types" in group:
+        rc.update_type_registry_types(group["types"])
     else:
         md = rc.create_scale_object("MetadataVersioned", data=ScaleBytes(bytes.fromhex(group["metadata"])))
         md.decode()
@@ -222,56 +226,54 @@ fn values_agree_with_py_scale_codec() {
         groups.push(cases);
     }
 
-    // Bittensor runtime-API results against the subtensor registry of
-    // `test_types.json` (sent to py-scale-codec SCALE-encoded).
+    // Bittensor runtime-API results: every file of `payloads/subtensor/`
+    // against the subtensor registry of `test_types.json` (sent to
+    // py-scale-codec SCALE-encoded) plus the layouts the registry lacks
+    // (`common::subtensor`), given to both as the same preset definitions;
+    // and the neuron files read with the registry's own (older) layout,
+    // which both must refuse.
     {
         use parity_scale_codec::Encode;
-        let json = ferroscale_fixtures::read_string("payloads/subtensor/test_types.json");
-        let reg: scale_info::PortableRegistry = serde_json::from_str(&json).expect("registry json");
-        let mut graph = ferroscale_dynamic::TypeGraph::new();
-        let types = ferroscale_dynamic::portable::import_registry(&mut graph, &reg, "scale_info")
-            .expect("import");
-        let find = |suffix: &str| {
-            *types
-                .by_path
-                .iter()
-                .find(|(p, _)| p.ends_with(suffix))
-                .expect(suffix)
-                .1
-        };
-        let di = find("::delegateinfo");
-        let vec_di = graph.add(Node::Seq(di), Some("Vec<DelegateInfo>".into()));
-        let u64_ = graph.add(Node::Prim(ferroscale_dynamic::Prim::U64), None);
-        let c64 = graph.add(Node::Compact(u64_), None);
-        let pair = graph.add(Node::Tuple(vec![di, c64]), None);
-        let vec_pair = graph.add(
-            Node::Seq(pair),
-            Some("Vec<(DelegateInfo, Compact<u64>)>".into()),
-        );
-        let ctx = Context::new(&graph).with_ss58(Some(42));
-        let di_id = di.0 - types.base;
+        let reg = common::subtensor::registry();
+        let definitions = common::subtensor::payload_definitions(&reg);
+        let mut registry = ferroscale_dynamic::registry::Registry::new();
+        registry.load_portable_registry(&reg).expect("import");
+        registry
+            .update_types_json(&definitions.to_string())
+            .expect("definitions");
+        registry.set_ss58_format(Some(42));
+        let mut inputs: Vec<(String, String)> = common::subtensor::payloads(&reg)
+            .into_iter()
+            .map(|p| (p.file.to_string(), p.type_string))
+            .collect();
+        for (file, name) in [
+            ("neurons", "NeuronInfo"),
+            ("neurons_lite", "NeuronInfoLite"),
+        ] {
+            let id = common::subtensor::id_by_name(&reg, name);
+            inputs.push((
+                format!("payloads/subtensor/{file}.hex"),
+                format!("Vec<scale_info::{id}>"),
+            ));
+        }
         let mut cases = Vec::new();
         let mut py_cases = Vec::new();
-        for (file, ty, ty_string) in [
-            (
-                "payloads/subtensor/delegates_info.hex",
-                vec_di,
-                format!("Vec<scale_info::{di_id}>"),
-            ),
-            (
-                "payloads/subtensor/delegated_info.hex",
-                vec_pair,
-                format!("Vec<(scale_info::{di_id}, Compact<u64>)>"),
-            ),
-        ] {
-            let bytes = ferroscale_fixtures::read_hex(file);
+        for (file, ty_string) in inputs {
+            let bytes = ferroscale_fixtures::read_hex(&file);
             py_cases.push(json!([ty_string, hex(&bytes)]));
             cases.push(Case {
-                label: file.to_string(),
-                ours: decode_value(&ctx, ty, &bytes).map_err(|e| e.to_string()),
+                label: format!("{file} as {ty_string}"),
+                ours: registry
+                    .decode(&ty_string, &bytes)
+                    .map_err(|e| e.to_string()),
             });
         }
-        request.push(json!({"registry": hex(&reg.encode()), "ss58": 42, "cases": py_cases}));
+        request.push(json!({
+            "registry": hex(&reg.encode()),
+            "types": definitions,
+            "ss58": 42,
+            "cases": py_cases,
+        }));
         groups.push(cases);
     }
 
@@ -300,6 +302,8 @@ fn values_agree_with_py_scale_codec() {
             .is_some_and(|a| a.starts_with('1')),
         "{transfer}"
     );
+    let subnets = find("payloads/subtensor/subnets_info.hex as Vec<Option<SubnetInfo>>");
+    assert_eq!(subnets.as_array().map(Vec::len), Some(207), "{subnets}");
     let xt = find("built extrinsic Balances.transfer");
     assert_eq!(xt["call"]["call_function"], "transfer", "{xt}");
     assert!(xt["era"].is_array(), "{xt}");

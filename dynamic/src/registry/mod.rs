@@ -207,6 +207,22 @@ impl Registry {
         Ok(())
     }
 
+    /// Imports a bare portable registry (no pallets, no runtime), as
+    /// py-scale-codec's `update_from_scale_info_types` does: `scale_info::N`
+    /// and registry path names resolve against it from now on (a portable
+    /// registry imported before is replaced; the runtime is kept).
+    pub fn load_portable_registry(
+        &mut self,
+        registry: &scale_info::PortableRegistry,
+    ) -> Result<(), Error> {
+        let types = crate::portable::import_registry(&mut self.graph, registry, "scale_info")?;
+        self.portable = Some(types);
+        // Cached resolutions may name types of the previous registry.
+        self.cache.clear();
+        self.strings.clear();
+        Ok(())
+    }
+
     /// Installs a runtime built elsewhere (e.g. by [`legacy_runtime`]).
     pub fn set_runtime(&mut self, runtime: Option<Runtime>) {
         self.runtime = runtime;

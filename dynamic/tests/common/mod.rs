@@ -2,6 +2,8 @@
 //! constants and storage defaults.
 #![allow(dead_code)]
 
+pub mod subtensor;
+
 use ferroscale_dynamic::portable::{decode_metadata, import_metadata, ImportedMetadata};
 use ferroscale_dynamic::{Node, TypeGraph, TypeIdx};
 use frame_metadata::RuntimeMetadata;
