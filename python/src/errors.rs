@@ -6,7 +6,7 @@ use pyo3::exceptions::{PyNotImplementedError, PyValueError};
 use pyo3::prelude::*;
 
 /// The `scalecodec.exceptions` class called `name`, else `ValueError`.
-fn raise(py: Python<'_>, name: &str, message: String) -> PyErr {
+pub fn raise(py: Python<'_>, name: &str, message: String) -> PyErr {
     match py
         .import("scalecodec.exceptions")
         .and_then(|m| m.getattr(name))

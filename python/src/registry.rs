@@ -10,11 +10,48 @@ use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{Error, TypeIdx};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::convert::to_value;
 use crate::errors::{guard, to_py};
 use crate::sink::{NameCache, PySink};
+
+/// The bytes of one `batch_decode` item: `bytes` borrowed, anything else
+/// copied (a `bytearray` could be resized while the sink runs Python code).
+enum BatchInput<'py> {
+    Borrowed(Bound<'py, PyBytes>),
+    Owned(Vec<u8>),
+}
+
+/// Accepts what py-scale-codec's `ScaleBytes` accepts: `bytes`, `bytearray`,
+/// `"0x…"` hex text, or a `ScaleBytes` (its whole buffer).
+fn batch_input<'py>(item: &Bound<'py, PyAny>) -> PyResult<BatchInput<'py>> {
+    if let Ok(b) = item.cast::<PyBytes>() {
+        return Ok(BatchInput::Borrowed(b.clone()));
+    }
+    if let Ok(b) = item.cast::<PyByteArray>() {
+        return Ok(BatchInput::Owned(b.to_vec()));
+    }
+    if let Ok(sb) = item.cast::<crate::object::PyScaleBytes>() {
+        let data = sb.borrow().data.clone_ref(item.py());
+        return batch_input(data.bind(item.py()));
+    }
+    if let Ok(s) = item.cast::<PyString>() {
+        let text = s.to_str()?;
+        if let Some(hex) = text.strip_prefix("0x") {
+            return ferroscale_core::hex::decode(hex)
+                .map(BatchInput::Owned)
+                .map_err(|e| PyValueError::new_err(format!("batch_decode: {e}")));
+        }
+        return Err(PyValueError::new_err(
+            "Provided data is not in supported format: provided 'str'",
+        ));
+    }
+    Err(PyTypeError::new_err(format!(
+        "expected bytes, hex str or ScaleBytes, not {}",
+        item.get_type().name()?
+    )))
+}
 
 /// One input that changed the registry; replayed in order on unpickling.
 #[derive(Clone)]
@@ -42,14 +79,55 @@ pub struct PyRegistry {
     names: NameCache,
     metadata: Option<LoadedMetadata>,
     log: Vec<Input>,
+    /// Changes whenever the registry does (a fresh value from
+    /// [`next_generation`], unique across registries): scale objects that
+    /// kept a graph index take their fast decoding path only while it is
+    /// unchanged.
+    generation: u64,
 }
+
+/// A process-wide counter, so that no two registry states share a generation.
+fn next_generation() -> u64 {
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Inputs up to this size are copied to the stack before decoding, the rest
+/// to the heap (see [`PyRegistry::decode_at`]).
+const STACK_COPY: usize = 64;
 
 impl PyRegistry {
     fn resolve_idx(&mut self, py: Python<'_>, type_string: &str) -> PyResult<TypeIdx> {
         self.inner.resolve(type_string).map_err(|e| to_py(py, &e))
     }
 
-    fn decode_at<'py>(
+    /// The current generation (see the field).
+    pub(crate) fn current_generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Encodes `value` as node `ty`.
+    pub(crate) fn encode_node(
+        &mut self,
+        py: Python<'_>,
+        ty: TypeIdx,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<u8>> {
+        let value = to_value(value)?;
+        guard("encoding", || {
+            ferroscale_dynamic::encode::encode_value(&self.inner.context(), ty, &value)
+                .map_err(|e| to_py(py, &e))
+        })
+    }
+
+    /// Marks the registry as changed.
+    fn touch(&mut self) {
+        self.generation = next_generation();
+    }
+
+    /// Decodes node `ty` from `data[offset:]` (`bytes` or `bytearray`);
+    /// `(value, bytes used)`.
+    pub(crate) fn decode_at<'py>(
         &mut self,
         py: Python<'py>,
         ty: TypeIdx,
@@ -58,14 +136,25 @@ impl PyRegistry {
         offset: usize,
         check_remaining: bool,
     ) -> PyResult<(Bound<'py, PyAny>, usize)> {
-        // bytes are borrowed; a bytearray is copied (Python code run by the
-        // sink, e.g. a finalizer, could resize it while we read).
-        let owned;
+        // bytes are borrowed; a bytearray is copied (Python code run while
+        // the sink builds objects, e.g. a finalizer, could resize it while
+        // we read), small ones to the stack: most single values are a few
+        // bytes, and a heap copy would be a malloc per decode.
+        let mut stack = [0u8; STACK_COPY];
+        let owned: Vec<u8>;
         let bytes: &[u8] = if let Ok(b) = data.cast::<PyBytes>() {
             b.as_bytes()
         } else if let Ok(b) = data.cast::<PyByteArray>() {
-            owned = b.to_vec();
-            &owned
+            if b.len() <= STACK_COPY {
+                let n = b.len();
+                // SAFETY: the slice is copied at once, with no Python code
+                // running in between that could resize the bytearray.
+                stack[..n].copy_from_slice(unsafe { b.as_bytes() });
+                &stack[..n]
+            } else {
+                owned = b.to_vec();
+                &owned
+            }
         } else {
             return Err(PyTypeError::new_err(format!(
                 "data must be bytes or bytearray, not {}",
@@ -96,6 +185,7 @@ impl PyRegistry {
     }
 
     fn apply(&mut self, py: Python<'_>, input: &Input) -> PyResult<()> {
+        self.touch();
         match input {
             Input::Preset(json) => {
                 let preset = Preset::from_json_str(json).map_err(|e| to_py(py, &e.into()))?;
@@ -134,6 +224,7 @@ impl PyRegistry {
             names: NameCache::default(),
             metadata: None,
             log: Vec::new(),
+            generation: next_generation(),
         }
     }
 
@@ -155,6 +246,7 @@ impl PyRegistry {
 
     /// Forgets every definition, the portable registry and the runtime.
     fn clear(&mut self) {
+        self.touch();
         self.inner.clear();
         self.metadata = None;
         self.log.retain(|i| matches!(i, Input::Ss58(_)));
@@ -162,6 +254,7 @@ impl PyRegistry {
 
     /// Switches the active spec version (applies the presets' versioning).
     fn set_active_spec_version_id(&mut self, spec: u64) {
+        self.touch();
         self.inner.set_active_spec_version_id(spec);
         self.log.push(Input::Spec(spec));
     }
@@ -179,6 +272,7 @@ impl PyRegistry {
 
     /// Sets the newest block the runtime-upgrade table is known to cover.
     fn set_runtime_upgrades_head(&mut self, block: u64) {
+        self.touch();
         self.inner
             .definitions_mut()
             .set_runtime_upgrades_head(block);
@@ -201,6 +295,7 @@ impl PyRegistry {
     /// Sets the SS58 format account ids render in.
     #[setter]
     fn set_ss58_format(&mut self, format: Option<u16>) {
+        self.touch();
         self.inner.set_ss58_format(format);
         self.log.push(Input::Ss58(format));
     }
@@ -217,10 +312,17 @@ impl PyRegistry {
                 return Ok(false);
             }
         }
+        self.touch();
         guard("loading metadata", || self.load(py, data))?;
         self.log.retain(|i| !matches!(i, Input::Metadata(_)));
         self.log.push(Input::Metadata(data.to_vec()));
         Ok(true)
+    }
+
+    /// The registry's generation: changes with every change to it.
+    #[getter]
+    fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Whether runtime metadata (calls, events) is loaded.
@@ -285,18 +387,21 @@ impl PyRegistry {
         })
     }
 
-    /// Decodes `data_list[i]` (`bytes`) as `type_strings[i]` (each must
-    /// consume all its bytes); the lists must have the same length.
+    /// Decodes `data_list[i]` as `type_strings[i]` (each must consume all
+    /// its bytes); the lists (any sequences) must have the same length. An
+    /// item is `bytes`, `bytearray`, a `ScaleBytes` or `"0x…"` hex text.
     ///
-    /// The byte strings are borrowed, not copied (extracting each as a
-    /// `Vec<u8>` went element by element), and a type string equal to the
-    /// one before it reuses that one's resolved node.
+    /// `bytes` are borrowed, not copied, and a type string that is the same
+    /// object as the one before it (the usual `[t] * n`) or equal to it
+    /// reuses that one's resolved node.
     fn batch_decode<'py>(
         &mut self,
         py: Python<'py>,
-        type_strings: Vec<String>,
-        data_list: Vec<Bound<'py, PyBytes>>,
+        type_strings: &Bound<'py, PyAny>,
+        data_list: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
+        let type_strings = type_strings.try_iter()?.collect::<PyResult<Vec<_>>>()?;
+        let data_list = data_list.try_iter()?.collect::<PyResult<Vec<_>>>()?;
         if type_strings.len() != data_list.len() {
             return Err(PyValueError::new_err(format!(
                 "batch_decode: {} type strings but {} byte strings",
@@ -306,23 +411,51 @@ impl PyRegistry {
         }
         guard("batch decoding", || {
             let mut types = Vec::with_capacity(type_strings.len());
-            let mut previous: Option<(&str, TypeIdx)> = None;
+            let mut previous: Option<(&Bound<'py, PyAny>, TypeIdx)> = None;
             for t in &type_strings {
                 let idx = match previous {
-                    Some((name, idx)) if name == t => idx,
-                    _ => self.resolve_idx(py, t)?,
+                    Some((p, idx)) if p.is(t) => idx,
+                    _ => {
+                        let text = t.cast::<PyString>().map_err(|_| {
+                            PyTypeError::new_err(format!(
+                                "type string must be a str, not {}",
+                                t.get_type()
+                                    .name()
+                                    .map(|n| n.to_string())
+                                    .unwrap_or_default()
+                            ))
+                        })?;
+                        let text = text.to_str()?;
+                        match previous {
+                            Some((p, idx))
+                                if p.cast::<PyString>().ok().and_then(|p| p.to_str().ok())
+                                    == Some(text) =>
+                            {
+                                idx
+                            }
+                            _ => self.resolve_idx(py, text)?,
+                        }
+                    }
                 };
                 previous = Some((t, idx));
                 types.push(idx);
             }
+            let inputs = data_list
+                .iter()
+                .map(batch_input)
+                .collect::<PyResult<Vec<_>>>()?;
             let ctx = self.inner.context();
             let mut sink = PySink {
                 py,
                 names: &mut self.names,
             };
             let mut out = Vec::with_capacity(types.len());
-            for (ty, data) in types.iter().zip(&data_list) {
-                let v = ferroscale_dynamic::decode::decode(&ctx, *ty, data.as_bytes(), &mut sink)
+            for (ty, input) in types.iter().zip(&inputs) {
+                let bytes: &[u8] = match input {
+                    BatchInput::Borrowed(b) => b.as_bytes(),
+                    BatchInput::Owned(v) => v,
+                };
+                let v = ferroscale_dynamic::decode::decode(&ctx, *ty, bytes, &mut sink)
                     .map_err(|e| to_py(py, &e))?;
                 out.push(v);
             }

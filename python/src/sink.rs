@@ -56,13 +56,23 @@ impl<'py> Sink for PySink<'py, '_> {
         PyBool::new(self.py, v).to_owned().into_any()
     }
     fn uint(&mut self, v: u128) -> Self::Out {
-        match v.into_pyobject(self.py) {
+        // Most integers fit a u64, whose conversion is one C call
+        // (a u128 goes through a byte array).
+        let r = match u64::try_from(v) {
+            Ok(small) => small.into_pyobject(self.py),
+            Err(_) => v.into_pyobject(self.py),
+        };
+        match r {
             Ok(i) => i.into_any(),
             Err(never) => match never {},
         }
     }
     fn int(&mut self, v: i128) -> Self::Out {
-        match v.into_pyobject(self.py) {
+        let r = match i64::try_from(v) {
+            Ok(small) => small.into_pyobject(self.py),
+            Err(_) => v.into_pyobject(self.py),
+        };
+        match r {
             Ok(i) => i.into_any(),
             Err(never) => match never {},
         }
@@ -78,6 +88,12 @@ impl<'py> Sink for PySink<'py, '_> {
     }
     fn name(&mut self, n: &Name) -> Self::Out {
         self.names.get(self.py, n).into_any()
+    }
+    fn hex(&mut self, bytes: &[u8]) -> Self::Out {
+        match crate::text::hex_prefixed(self.py, bytes) {
+            Ok(s) => s.into_any(),
+            Err(_) => self.null(),
+        }
     }
     fn seq_begin(&mut self, len: usize) -> Self::Seq {
         // `len` was checked against the remaining input by the decoder.

@@ -18,6 +18,7 @@
 //! assert_eq!((decoded.format, decoded.payload.as_slice()), (42, &alice[..]));
 //! ```
 
+mod base58;
 mod layout;
 mod prefix;
 
@@ -38,6 +39,47 @@ pub struct Decoded {
 
 /// Encodes `payload` (1, 2, 4, 8, 32 or 33 bytes) as an address of network `format`.
 pub fn encode(payload: &[u8], format: u16) -> Result<String, Error> {
+    encode_address(payload, format).map(|a| a.as_str().to_owned())
+}
+
+/// An address as text, held on the stack (what [`encode_address`] returns;
+/// dereferences to `&str`).
+#[derive(Clone, Copy)]
+pub struct Address {
+    text: [u8; base58::TEXT_CAP],
+    len: u8,
+}
+
+impl Address {
+    /// The address text.
+    pub fn as_str(&self) -> &str {
+        // Only base58 alphabet characters (ASCII) are ever written.
+        std::str::from_utf8(&self.text[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl std::ops::Deref for Address {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Debug for Address {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for Address {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// [`encode`] without heap allocation: the decoder renders every account id
+/// of a value through this when an ss58 format is set.
+pub fn encode_address(payload: &[u8], format: u16) -> Result<Address, Error> {
     prefix::check_format(format)?;
     let checksum_len = layout::encoding_checksum_len(payload.len()).ok_or_else(|| {
         Error::Ss58(format!(
@@ -46,14 +88,22 @@ pub fn encode(payload: &[u8], format: u16) -> Result<String, Error> {
             PAYLOAD_LENGTHS
         ))
     })?;
+    // format (≤ 2) + payload (≤ 33) + checksum (≤ 2) bytes.
+    let mut raw = [0u8; 2 + 33 + 2];
     let mut format_bytes = [0u8; 2];
     let format_len = prefix::write(format, &mut format_bytes);
-    let mut raw = Vec::with_capacity(format_len + payload.len() + checksum_len);
-    raw.extend_from_slice(&format_bytes[..format_len]);
-    raw.extend_from_slice(payload);
-    let checksum = layout::checksum_hash(&raw);
-    raw.extend_from_slice(&checksum[..checksum_len]);
-    Ok(bs58::encode(raw).into_string())
+    raw[..format_len].copy_from_slice(&format_bytes[..format_len]);
+    let body_len = format_len + payload.len();
+    raw[format_len..body_len].copy_from_slice(payload);
+    let checksum = layout::checksum_hash(&raw[..body_len]);
+    raw[body_len..body_len + checksum_len].copy_from_slice(&checksum[..checksum_len]);
+    let mut address = Address {
+        text: [0; base58::TEXT_CAP],
+        len: 0,
+    };
+    let n = base58::encode(&raw[..body_len + checksum_len], &mut address.text);
+    address.len = n as u8;
+    Ok(address)
 }
 
 /// Decodes an address, checking its base58 text, network format, length and

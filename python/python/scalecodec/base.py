@@ -36,85 +36,9 @@ __all__ = [
 ]
 
 
-class ScaleBytes:
-    """A byte buffer with a read offset (py-scale-codec's input type)."""
-
-    def __init__(self, data: Union[str, bytes, bytearray]):
-        self.offset = 0
-        if type(data) is bytes:
-            self.data = bytearray(data)
-        elif isinstance(data, bytearray):
-            self.data = data
-        elif isinstance(data, bytes):
-            self.data = bytearray(data)
-        elif isinstance(data, str) and data[:2] == "0x":
-            try:
-                self.data = bytearray.fromhex(data[2:])
-            except ValueError:
-                raise ValueError(f"Provided data is not valid hex: {data[:40]!r}") from None
-        else:
-            raise ValueError(f"Provided data is not in supported format: provided '{type(data).__name__}'")
-        self.length = len(self.data)
-
-    def get_next_bytes(self, length: int) -> bytearray:
-        """The next ``length`` bytes; advances the offset."""
-        if length < 0:
-            raise ValueError("length must not be negative")
-        if self.offset + length > self.length:
-            raise RemainingScaleBytesNotEmptyException(
-                f"No more bytes available (needed: {self.offset + length} / total: {self.length})"
-            )
-        part = self.data[self.offset:self.offset + length]
-        self.offset += length
-        return part
-
-    def get_remaining_bytes(self) -> bytearray:
-        """Everything after the offset; moves the offset to the end."""
-        part = self.data[self.offset:]
-        self.offset = self.length
-        return part
-
-    def get_remaining_length(self) -> int:
-        """Bytes after the offset."""
-        return self.length - self.offset
-
-    def reset(self) -> None:
-        """Back to the start."""
-        self.offset = 0
-
-    def copy(self) -> "ScaleBytes":
-        """A copy of the buffer (offset at 0)."""
-        return ScaleBytes(bytearray(self.data))
-
-    def __add__(self, other: Union["ScaleBytes", str, bytes, bytearray]) -> "ScaleBytes":
-        if isinstance(other, ScaleBytes):
-            return ScaleBytes(self.data + other.data)
-        if isinstance(other, (bytes, bytearray)):
-            return ScaleBytes(self.data + other)
-        if isinstance(other, str) and other[:2] == "0x":
-            return ScaleBytes(self.data + bytearray.fromhex(other[2:]))
-        raise ValueError("Data type not supported")
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ScaleBytes):
-            return NotImplemented
-        return self.data == other.data
-
-    def __hash__(self) -> int:
-        return hash(bytes(self.data))
-
-    def __len__(self) -> int:
-        return len(self.data)
-
-    def __str__(self) -> str:
-        return "0x" + self.data.hex()
-
-    def __repr__(self) -> str:
-        return f"<ScaleBytes(data={self})>"
-
-    def to_hex(self) -> str:
-        """``"0x…"`` hex of the whole buffer."""
-        return "0x" + self.data.hex()
+# py-scale-codec's byte buffer (``data``, ``offset``, ``length`` and its
+# helper methods), implemented in Rust: decoding reads it directly.
+ScaleBytes = _core.ScaleBytes
 
 
 class Singleton(type):
@@ -131,7 +55,7 @@ class Singleton(type):
             return cls._instances[key]
 
 
-_UNSET = object()
+_UNSET = _core.UNSET
 
 
 class _TypesView(dict):
@@ -168,9 +92,14 @@ class _TypesView(dict):
         return (dict, (self.definitions(),))
 
 
-class RuntimeConfigurationObject:
+class RuntimeConfigurationObject(_core.ConfigBase):
     """A type registry: presets, type overrides, the active spec version,
-    a chain's portable registry and runtime (calls, events), SS58 format."""
+    a chain's portable registry and runtime (calls, events), SS58 format.
+
+    ``_registry``, ``_classes`` and ``create_scale_object`` (for cached
+    classes without options) live in the Rust base class;
+    ``_create_scale_object`` is the general path it falls back on.
+    """
 
     def __init__(self, config_id: Optional[str] = None, ss58_format: Optional[int] = None,
                  only_primitives_on_init: bool = False, implements_scale_info: bool = False):
@@ -334,8 +263,9 @@ class RuntimeConfigurationObject:
             raise NotImplementedError(f"RegistryTypeDef {kind!r} not implemented")
         return self.get_decoder_class(type_string)
 
-    def create_scale_object(self, type_string: str, data: Optional[ScaleBytes] = None, **kwargs) -> "ScaleType":
-        """An instance of ``type_string``'s class (``NotImplementedError`` when unknown)."""
+    def _create_scale_object(self, type_string: str, data: Optional[ScaleBytes] = None, **kwargs) -> "ScaleType":
+        """``create_scale_object`` when the Rust fast path does not apply (first
+        use of a type string, options, data that is not a ``ScaleBytes``)."""
         if not isinstance(type_string, str):
             raise TypeError(f"type string must be a str, not {type(type_string).__name__}")
         cls = self._classes.get(type_string)
@@ -363,8 +293,7 @@ class RuntimeConfigurationObject:
             raise ValueError(
                 f"batch_decode: {len(type_strings)} type strings but {len(scale_bytes_list)} byte strings"
             )
-        data = [_as_bytes(b) for b in scale_bytes_list]
-        return self._registry.batch_decode(list(type_strings), data)
+        return self._registry.batch_decode(type_strings, scale_bytes_list)
 
     # -- pickling --------------------------------------------------------
 
@@ -413,19 +342,18 @@ def _restore_singleton(config_id: str, state: dict) -> RuntimeConfiguration:
     return config
 
 
-def _as_bytes(data: Union[bytes, bytearray, str, ScaleBytes]) -> bytes:
-    if isinstance(data, ScaleBytes):
-        return bytes(data.data)
-    if isinstance(data, (bytes, bytearray)):
-        return bytes(data)
-    if isinstance(data, str):
-        return bytes(ScaleBytes(data).data)
-    raise TypeError(f"expected bytes, hex str or ScaleBytes, not {type(data).__name__}")
-
-
-class ScaleDecoder:
+class ScaleDecoder(_core.ScaleObject):
     """Base of every scale object: holds the data, the runtime configuration
-    and the decoded value. Decoding and encoding run in Rust."""
+    and the decoded value. Decoding and encoding run in Rust.
+
+    ``runtime_config``, ``data``, ``data_start_offset``, ``data_end_offset``,
+    ``_value``, ``_value_object``, ``decoded``, ``metadata``, ``decode`` and
+    ``encode`` live in the Rust base class. ``decode`` and ``encode`` follow
+    py-scale-codec's steps and call the hooks below (``_before_decode``,
+    ``_decode_value``, ``_after_decode``, ``_encode_value``,
+    ``_encoded_value``), except for classes whose ``_fast_node`` says they
+    decode or encode exactly as their graph node does.
+    """
 
     type_string: Optional[str] = None
     type_mapping: Any = None
@@ -443,14 +371,6 @@ class ScaleDecoder:
         self.data_start_offset = data.offset if data is not None else None
         if sub_type is not None:
             self.sub_type = sub_type
-
-    # Per-object state starts as these class-level defaults (set on change
-    # only: creating an object is on the hot path of small decodes).
-    data_end_offset: Optional[int] = None
-    _value: Any = None
-    _value_object: Any = _UNSET
-    decoded = False
-    metadata: Optional["ScaleType"] = None
 
     # -- value -----------------------------------------------------------
 
@@ -509,27 +429,6 @@ class ScaleDecoder:
             raise NotImplementedError(f"{type(self).__name__} has no type string to decode with")
         return self.runtime_config._registry.decode(self.type_string, data, offset, check_remaining)
 
-    def decode(self, data: Optional[ScaleBytes] = None, check_remaining: bool = True) -> Any:
-        """Decodes ``data`` (or the data given at construction) in one Rust call."""
-        if data is not None:
-            if not isinstance(data, ScaleBytes):
-                raise ValueError("Provided data is not in supported format: provided '{}'".format(type(data).__name__))
-            self.data = data
-            self.data_start_offset = data.offset
-        if self.data is None:
-            raise ValueError("No data to decode")
-        if self.data_start_offset is None:
-            self.data_start_offset = self.data.offset
-        start = self.data_start_offset
-        self._before_decode()
-        value, used = self._decode_value(self.data.data, start, check_remaining)
-        self.data.offset = self.data_end_offset = start + used
-        self._value = value
-        self._value_object = _UNSET
-        self.decoded = True
-        self._after_decode()
-        return self._value
-
     def _before_decode(self) -> None:
         if self.metadata is not None:
             self.runtime_config._sync_metadata(self.metadata)
@@ -553,19 +452,6 @@ class ScaleDecoder:
         return self.data.data[self.data_start_offset:end]
 
     # -- encoding --------------------------------------------------------
-
-    def encode(self, value: Any = _UNSET) -> ScaleBytes:
-        """Encodes ``value`` (default: the current value) in one Rust call;
-        the result becomes this object's data."""
-        if value is _UNSET:
-            value = self._value
-        self._before_decode()
-        raw = self._encode_value(value)
-        self.data = ScaleBytes(bytearray(raw))
-        self.data_start_offset = 0
-        self.data_end_offset = len(raw)
-        self.value = self._encoded_value(value)
-        return self.data
 
     def _encode_value(self, value: Any) -> bytes:
         if self.type_string is None:

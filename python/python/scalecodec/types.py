@@ -1354,7 +1354,23 @@ def class_for_node(config: RuntimeConfigurationObject, type_string: str, idx: in
         def _encode_value(self: ScaleType, value: Any, _cls: type = cls, _fill: Any = filler) -> bytes:
             return super(_cls, self)._encode_value(_fill(value))
         cls._encode_value = _encode_value  # type: ignore[method-assign]
+    # Whether the class decodes / encodes exactly as node ``idx`` does: then
+    # the Rust ``decode`` / ``encode`` skip the Python hooks while the
+    # registry stays at this generation.
+    plain_decode = _inherits(cls, _DECODE_HOOKS)
+    plain_encode = filler is None and _inherits(cls, _ENCODE_HOOKS)
+    if plain_decode or plain_encode:
+        cls._fast_node = _core.FastNode(idx, registry.generation, plain_decode, plain_encode)
     return cls
+
+
+# Methods whose override means a class decodes / encodes differently from its node.
+_DECODE_HOOKS = ("decode", "_decode_value", "_before_decode", "_after_decode")
+_ENCODE_HOOKS = ("encode", "_encode_value", "_encoded_value", "_before_decode")
+
+
+def _inherits(cls: type, hooks: TypingTuple[str, ...]) -> bool:
+    return all(getattr(cls, hook) is getattr(ScaleDecoder, hook) for hook in hooks)
 
 
 # A portable registry given as JSON (as scale-info serialises it) leaves out

@@ -1,0 +1,869 @@
+//! The hot path of py-scale-codec's object API, in Rust: the base classes of
+//! `ScaleBytes`, of every scale object and of `RuntimeConfigurationObject`.
+//!
+//! `config.create_scale_object("u32", ScaleBytes(b)).decode()` is the call
+//! py-scale-codec users make for every value. Through Python methods it took
+//! about 1.5 µs, most of it attribute sets and frames around a 0.15 µs Rust
+//! decode. Here the three steps are Rust methods on base classes the Python
+//! package subclasses (`scalecodec.base`):
+//!
+//! * [`PyScaleBytes`] holds the buffer and offset (the Python subclass adds
+//!   py-scale-codec's helper methods);
+//! * [`ConfigBase::create_scale_object`] finds the class in the
+//!   configuration's class cache and creates the object without running
+//!   `__init__`, as the Python version did;
+//! * [`ScaleObject::decode`] decodes straight from the buffer when the object's
+//!   class was made for a graph node and changes nothing about decoding
+//!   (`class_for_node` marks such classes with `_fast_node`).
+//!
+//! Everything else (options, metadata, classes with Python decode hooks,
+//! objects whose configuration changed) goes to the Python methods
+//! `_create_scale_object` and `_decode`, which hold the general logic.
+
+use ferroscale_dynamic::TypeIdx;
+use pyo3::exceptions::PyValueError;
+use pyo3::gc::PyVisit;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString, PyTuple, PyType};
+use pyo3::PyTraverseError;
+
+use crate::registry::PyRegistry;
+
+/// The "not built yet" marker of `_value_object` (`scalecodec.base._UNSET`).
+static UNSET: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// The shared `_UNSET` sentinel object.
+pub fn unset(py: Python<'_>) -> &Bound<'_, PyAny> {
+    UNSET
+        .get_or_init(py, || {
+            py.eval(c"object()", None, None)
+                .map(Bound::unbind)
+                .unwrap_or_else(|_| py.None())
+        })
+        .bind(py)
+}
+
+/// py-scale-codec's `ScaleBytes`: a byte buffer (`data`, a `bytearray` as
+/// py-scale-codec keeps it) with a read `offset` and its `length`.
+#[pyclass(subclass, weakref, module = "scalecodec.base", name = "ScaleBytes")]
+pub struct PyScaleBytes {
+    /// The bytes (a `bytearray`).
+    #[pyo3(get, set)]
+    pub data: Py<PyAny>,
+    /// Where the next read starts.
+    #[pyo3(get, set)]
+    pub offset: usize,
+    /// Length of `data` when it was given.
+    #[pyo3(get, set)]
+    pub length: usize,
+}
+
+#[pymethods]
+impl PyScaleBytes {
+    /// `ScaleBytes(data)`: `bytearray` (kept as is), `bytes` (copied into a
+    /// `bytearray`) or `"0x…"` hex text; anything else is a `ValueError`.
+    #[new]
+    fn new(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let buffer = to_bytearray(data)?;
+        let length = buffer.len()?;
+        Ok(PyScaleBytes {
+            data: buffer.unbind(),
+            offset: 0,
+            length,
+        })
+    }
+
+    /// The next `length` bytes (a `bytearray`); advances the offset.
+    fn get_next_bytes<'py>(
+        &mut self,
+        py: Python<'py>,
+        length: isize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let Ok(length) = usize::try_from(length) else {
+            return Err(PyValueError::new_err("length must not be negative"));
+        };
+        let end = self.offset.saturating_add(length);
+        if end > self.length {
+            return Err(crate::errors::raise(
+                py,
+                "RemainingScaleBytesNotEmptyException",
+                format!(
+                    "No more bytes available (needed: {end} / total: {})",
+                    self.length
+                ),
+            ));
+        }
+        let part = self.slice(py, self.offset, Some(end))?;
+        self.offset = end;
+        Ok(part)
+    }
+
+    /// Everything after the offset; moves the offset to the end.
+    fn get_remaining_bytes<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let part = self.slice(py, self.offset, None)?;
+        self.offset = self.length;
+        Ok(part)
+    }
+
+    /// Bytes after the offset.
+    fn get_remaining_length(&self) -> isize {
+        self.length as isize - self.offset as isize
+    }
+
+    /// Back to the start.
+    fn reset(&mut self) {
+        self.offset = 0;
+    }
+
+    /// A copy of the buffer (offset at 0).
+    fn copy(&self, py: Python<'_>) -> PyResult<Self> {
+        let data = PyByteArray::from(self.data.bind(py))?;
+        let length = data.len();
+        Ok(PyScaleBytes {
+            data: data.into_any().unbind(),
+            offset: 0,
+            length,
+        })
+    }
+
+    /// `ScaleBytes` of this buffer followed by `other` (a `ScaleBytes`,
+    /// `bytes`, `bytearray` or `"0x…"` hex text).
+    fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let py = other.py();
+        let tail: Bound<'_, PyAny> = if let Ok(sb) = other.cast::<PyScaleBytes>() {
+            sb.borrow().data.bind(py).clone()
+        } else if other.is_instance_of::<PyBytes>() || other.is_instance_of::<PyByteArray>() {
+            other.clone()
+        } else if other
+            .cast::<PyString>()
+            .is_ok_and(|s| s.to_str().is_ok_and(|t| t.starts_with("0x")))
+        {
+            to_bytearray(other)?
+        } else {
+            return Err(PyValueError::new_err("Data type not supported"));
+        };
+        let joined = self.data.bind(py).add(tail)?;
+        PyScaleBytes::new(&joined)
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        match other.cast::<PyScaleBytes>() {
+            Ok(o) => {
+                let equal = self.data.bind(py).eq(o.borrow().data.bind(py))?;
+                Ok(pyo3::types::PyBool::new(py, equal)
+                    .to_owned()
+                    .into_any()
+                    .unbind())
+            }
+            Err(_) => Ok(py.NotImplemented()),
+        }
+    }
+
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyBytes::new(py, &self.to_vec(py)?).hash()
+    }
+
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        self.data.bind(py).len()
+    }
+
+    fn __str__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        self.to_hex(py)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("<ScaleBytes(data={})>", self.to_hex(py)?))
+    }
+
+    /// `"0x…"` hex of the whole buffer.
+    fn to_hex<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        crate::text::hex_prefixed(py, &self.to_vec(py)?)
+    }
+
+    /// Pickles as `(class, (bytearray,), offset)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let data = PyByteArray::from(this.data.bind(py))?;
+        (slf.get_type(), (data,), this.offset).into_pyobject(py)
+    }
+
+    fn __setstate__(&mut self, offset: usize) {
+        self.offset = offset;
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.data)
+    }
+}
+
+impl PyScaleBytes {
+    /// `data[start:end]`.
+    fn slice<'py>(
+        &self,
+        py: Python<'py>,
+        start: usize,
+        end: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let data = self.data.bind(py);
+        let end = match end {
+            Some(e) => e,
+            None => data.len()?.max(start),
+        };
+        data.get_item(pyo3::types::PySlice::new(
+            py,
+            start as isize,
+            end as isize,
+            1,
+        ))
+    }
+
+    /// A copy of the bytes.
+    fn to_vec(&self, py: Python<'_>) -> PyResult<Vec<u8>> {
+        let data = self.data.bind(py);
+        if let Ok(b) = data.cast::<PyByteArray>() {
+            return Ok(b.to_vec());
+        }
+        data.extract::<Vec<u8>>()
+    }
+}
+
+/// py-scale-codec's `ScaleBytes` input rules: a `bytearray` as is, `bytes`
+/// copied into one, `"0x…"` hex text decoded by `bytearray.fromhex`.
+fn to_bytearray<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = data.py();
+    if data.is_instance_of::<PyByteArray>() {
+        return Ok(data.clone());
+    }
+    if let Ok(b) = data.cast::<PyBytes>() {
+        return Ok(PyByteArray::new(py, b.as_bytes()).into_any());
+    }
+    if let Ok(s) = data.cast::<PyString>() {
+        let text = s.to_str()?;
+        let Some(hex) = text.strip_prefix("0x") else {
+            return Err(unsupported(data));
+        };
+        return py
+            .get_type::<PyByteArray>()
+            .call_method1("fromhex", (hex,))
+            .map_err(|_| {
+                let shown: String = text.chars().take(40).collect();
+                PyValueError::new_err(format!("Provided data is not valid hex: '{shown}'"))
+            });
+    }
+    Err(unsupported(data))
+}
+
+/// py-scale-codec's error for data of an unsupported type.
+fn unsupported(data: &Bound<'_, PyAny>) -> PyErr {
+    let name = data
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    PyValueError::new_err(format!(
+        "Provided data is not in supported format: provided '{name}'"
+    ))
+}
+
+/// `_fast_node` of a class made by `class_for_node`: its graph node, the
+/// registry generation it was resolved in, and whether the class decodes
+/// and encodes exactly as the node does (no Python hook overridden).
+#[pyclass(frozen, module = "scalecodec._core", name = "FastNode")]
+pub struct FastNode {
+    node: u32,
+    generation: u64,
+    decode: bool,
+    encode: bool,
+}
+
+#[pymethods]
+impl FastNode {
+    /// The marker for `node` at registry `generation`.
+    #[new]
+    fn new(node: u32, generation: u64, decode: bool, encode: bool) -> Self {
+        FastNode {
+            node,
+            generation,
+            decode,
+            encode,
+        }
+    }
+}
+
+/// What an object created by [`ConfigBase::create_scale_object`] needs to
+/// decode and encode without going through Python.
+struct FastPath {
+    node: u32,
+    registry: Py<PyRegistry>,
+    /// The registry generation the node belongs to.
+    generation: u64,
+    decode: bool,
+    encode: bool,
+}
+
+/// The state of a scale object (`scalecodec.base.ScaleDecoder` subclasses
+/// this; attributes a class may redefine, like `type_string`, live in the
+/// instance or class `__dict__`).
+#[pyclass(
+    subclass,
+    dict,
+    weakref,
+    module = "scalecodec._core",
+    name = "ScaleObject"
+)]
+pub struct ScaleObject {
+    runtime_config: Option<Py<PyAny>>,
+    data: Option<Py<PyAny>>,
+    data_start_offset: Option<usize>,
+    data_end_offset: Option<usize>,
+    value: Option<Py<PyAny>>,
+    /// `None`: not built yet (`_UNSET` in Python).
+    value_object: Option<Py<PyAny>>,
+    decoded: bool,
+    metadata: Option<Py<PyAny>>,
+    fast: Option<FastPath>,
+}
+
+#[pymethods]
+impl ScaleObject {
+    /// An empty object; the Python `__init__` fills it in.
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> Self {
+        ScaleObject {
+            runtime_config: None,
+            data: None,
+            data_start_offset: None,
+            data_end_offset: None,
+            value: None,
+            value_object: None,
+            decoded: false,
+            metadata: None,
+            fast: None,
+        }
+    }
+
+    /// The `RuntimeConfigurationObject` the object decodes with.
+    #[getter]
+    fn get_runtime_config(&self, py: Python<'_>) -> Py<PyAny> {
+        opt(py, &self.runtime_config)
+    }
+
+    #[setter]
+    fn set_runtime_config(&mut self, value: Option<Py<PyAny>>) {
+        // Another configuration: the kept graph index no longer applies.
+        self.fast = None;
+        self.runtime_config = value;
+    }
+
+    /// The `ScaleBytes` being decoded (or the encoded result).
+    #[getter]
+    fn get_data(&self, py: Python<'_>) -> Py<PyAny> {
+        opt(py, &self.data)
+    }
+
+    #[setter]
+    fn set_data(&mut self, value: Option<Py<PyAny>>) {
+        self.data = value;
+    }
+
+    /// Offset in `data` where the value starts.
+    #[getter]
+    fn get_data_start_offset(&self) -> Option<usize> {
+        self.data_start_offset
+    }
+
+    #[setter]
+    fn set_data_start_offset(&mut self, value: Option<usize>) {
+        self.data_start_offset = value;
+    }
+
+    /// Offset in `data` after the value (once decoded).
+    #[getter]
+    fn get_data_end_offset(&self) -> Option<usize> {
+        self.data_end_offset
+    }
+
+    #[setter]
+    fn set_data_end_offset(&mut self, value: Option<usize>) {
+        self.data_end_offset = value;
+    }
+
+    /// The decoded value (storage behind the `value` property).
+    #[getter(_value)]
+    fn get_value_slot(&self, py: Python<'_>) -> Py<PyAny> {
+        opt(py, &self.value)
+    }
+
+    #[setter(_value)]
+    fn set_value_slot(&mut self, value: Option<Py<PyAny>>) {
+        self.value = value;
+    }
+
+    /// The built `value_object`, or `_UNSET`.
+    #[getter(_value_object)]
+    fn get_value_object_slot(&self, py: Python<'_>) -> Py<PyAny> {
+        match &self.value_object {
+            Some(v) => v.clone_ref(py),
+            None => unset(py).clone().unbind(),
+        }
+    }
+
+    #[setter(_value_object)]
+    fn set_value_object_slot(&mut self, py: Python<'_>, value: Option<Py<PyAny>>) {
+        self.value_object = match value {
+            Some(v) if v.bind(py).is(unset(py)) => None,
+            other => Some(other.unwrap_or_else(|| py.None())),
+        };
+    }
+
+    /// Whether the object holds a decoded value.
+    #[getter]
+    fn get_decoded(&self) -> bool {
+        self.decoded
+    }
+
+    #[setter]
+    fn set_decoded(&mut self, value: bool) {
+        self.decoded = value;
+    }
+
+    /// Runtime metadata the object decodes calls and events with.
+    #[getter]
+    fn get_metadata(&self, py: Python<'_>) -> Py<PyAny> {
+        opt(py, &self.metadata)
+    }
+
+    #[setter]
+    fn set_metadata(&mut self, value: Option<Py<PyAny>>) {
+        self.metadata = value;
+    }
+
+    /// Decodes `data` (or the data given at creation) and returns the value;
+    /// with `check_remaining`, bytes left after the value are an error.
+    ///
+    /// The steps are py-scale-codec's; a class's Python hooks
+    /// (`_before_decode`, `_decode_value`, `_after_decode`) run unless its
+    /// `_fast_node` says it decodes as its graph node does.
+    #[pyo3(signature = (data=None, check_remaining=true))]
+    fn decode<'py>(
+        slf: &Bound<'py, Self>,
+        data: Option<&Bound<'py, PyAny>>,
+        check_remaining: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        if let Some(data) = data {
+            let Ok(buffer) = data.cast::<PyScaleBytes>() else {
+                return Err(unsupported(data));
+            };
+            let offset = buffer.borrow().offset;
+            let mut this = slf.borrow_mut();
+            this.data = Some(data.clone().unbind());
+            this.data_start_offset = Some(offset);
+        }
+        if let Some(value) = Self::decode_fast(slf, check_remaining)? {
+            return Ok(value);
+        }
+        let (buffer, start) = {
+            let mut this = slf.borrow_mut();
+            let Some(data) = &this.data else {
+                return Err(PyValueError::new_err("No data to decode"));
+            };
+            let buffer = data.bind(py).clone();
+            let start = match this.data_start_offset {
+                Some(s) => s,
+                None => buffer.getattr(intern!(py, "offset"))?.extract()?,
+            };
+            this.data_start_offset = Some(start);
+            (buffer, start)
+        };
+        slf.call_method0(intern!(py, "_before_decode"))?;
+        let bytes = buffer.getattr(intern!(py, "data"))?;
+        let (value, used): (Bound<'py, PyAny>, usize) = slf
+            .call_method1(
+                intern!(py, "_decode_value"),
+                (bytes, start, check_remaining),
+            )?
+            .extract()?;
+        let end = start + used;
+        buffer.setattr(intern!(py, "offset"), end)?;
+        {
+            let mut this = slf.borrow_mut();
+            this.data_end_offset = Some(end);
+            this.value = Some(value.unbind());
+            this.value_object = None;
+            this.decoded = true;
+        }
+        slf.call_method0(intern!(py, "_after_decode"))?;
+        Ok(opt(py, &slf.borrow().value).into_bound(py))
+    }
+
+    /// Encodes `value` (default: the current value) and returns the bytes
+    /// as a `ScaleBytes`, which becomes this object's data; the value becomes
+    /// the object's value.
+    #[pyo3(signature = (*args))]
+    fn encode<'py>(
+        slf: &Bound<'py, Self>,
+        args: &Bound<'py, PyTuple>,
+    ) -> PyResult<Bound<'py, PyScaleBytes>> {
+        let py = slf.py();
+        let value = match args.len() {
+            0 => opt(py, &slf.borrow().value).into_bound(py),
+            1 => {
+                let v = args.get_item(0)?;
+                if v.is(unset(py)) {
+                    opt(py, &slf.borrow().value).into_bound(py)
+                } else {
+                    v
+                }
+            }
+            n => {
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "encode() takes at most 1 argument ({n} given)"
+                )))
+            }
+        };
+        let fast = Self::fast_encoder(slf);
+        if fast.is_none() || slf.borrow().metadata.is_some() {
+            slf.call_method0(intern!(py, "_before_decode"))?;
+        }
+        let raw: Vec<u8> = match &fast {
+            Some((node, registry)) => {
+                let Ok(mut reg) = registry.bind(py).try_borrow_mut() else {
+                    return Err(PyValueError::new_err("registry is busy"));
+                };
+                reg.encode_node(py, TypeIdx(*node), &value)?
+            }
+            None => slf
+                .call_method1(intern!(py, "_encode_value"), (&value,))?
+                .extract()?,
+        };
+        let length = raw.len();
+        let buffer = Bound::new(
+            py,
+            PyScaleBytes {
+                data: PyByteArray::new(py, &raw).into_any().unbind(),
+                offset: 0,
+                length,
+            },
+        )?;
+        {
+            let mut this = slf.borrow_mut();
+            this.data = Some(buffer.clone().into_any().unbind());
+            this.data_start_offset = Some(0);
+            this.data_end_offset = Some(length);
+        }
+        if fast.is_some() {
+            // `_encoded_value` of the base class: a scale object stands for its value.
+            let plain = if value.is_instance_of::<ScaleObject>() {
+                value.getattr(intern!(py, "value"))?
+            } else {
+                value
+            };
+            let mut this = slf.borrow_mut();
+            this.value = Some(plain.unbind());
+            this.value_object = None;
+        } else {
+            let plain = slf.call_method1(intern!(py, "_encoded_value"), (&value,))?;
+            slf.setattr(intern!(py, "value"), plain)?;
+        }
+        Ok(buffer)
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.runtime_config)?;
+        visit.call(&self.data)?;
+        visit.call(&self.value)?;
+        visit.call(&self.value_object)?;
+        visit.call(&self.metadata)?;
+        if let Some(f) = &self.fast {
+            visit.call(&f.registry)?;
+        }
+        Ok(())
+    }
+
+    fn __clear__(&mut self) {
+        self.runtime_config = None;
+        self.data = None;
+        self.value = None;
+        self.value_object = None;
+        self.metadata = None;
+        self.fast = None;
+    }
+}
+
+impl ScaleObject {
+    /// The node and registry to encode with, when the object's class encodes
+    /// exactly as its graph node does and the registry has not changed.
+    fn fast_encoder(slf: &Bound<'_, Self>) -> Option<(u32, Py<PyRegistry>)> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let fast = this.fast.as_ref().filter(|f| f.encode)?;
+        let current = fast
+            .registry
+            .bind(py)
+            .try_borrow()
+            .ok()?
+            .current_generation();
+        (current == fast.generation).then(|| (fast.node, fast.registry.clone_ref(py)))
+    }
+
+    /// The decode of an object whose class decodes as its graph node does:
+    /// `None` when the general (Python) path must run instead.
+    fn decode_fast<'py>(
+        slf: &Bound<'py, Self>,
+        check_remaining: bool,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let py = slf.py();
+        // One borrow of each object for the whole decode: the sink builds
+        // plain Python values and never reaches this object or its buffer.
+        let mut this = slf.borrow_mut();
+        let (Some(fast), None, Some(data)) = (&this.fast, &this.metadata, &this.data) else {
+            return Ok(None);
+        };
+        if !fast.decode {
+            return Ok(None);
+        }
+        let Ok(buffer) = data.bind(py).cast::<PyScaleBytes>() else {
+            return Ok(None);
+        };
+        let Ok(mut buffer) = buffer.try_borrow_mut() else {
+            return Ok(None);
+        };
+        let registry = fast.registry.bind(py);
+        let Ok(mut reg) = registry.try_borrow_mut() else {
+            return Ok(None);
+        };
+        if reg.current_generation() != fast.generation {
+            return Ok(None);
+        }
+        let start = this.data_start_offset.unwrap_or(buffer.offset);
+        let (value, used) = reg.decode_at(
+            py,
+            TypeIdx(fast.node),
+            None,
+            buffer.data.bind(py),
+            start,
+            check_remaining,
+        )?;
+        drop(reg);
+        let end = start + used;
+        buffer.offset = end;
+        drop(buffer);
+        this.data_start_offset = Some(start);
+        this.data_end_offset = Some(end);
+        this.value = Some(value.clone().unbind());
+        this.value_object = None;
+        this.decoded = true;
+        Ok(Some(value))
+    }
+}
+
+/// `None` as Python `None`.
+fn opt(py: Python<'_>, v: &Option<Py<PyAny>>) -> Py<PyAny> {
+    match v {
+        Some(v) => v.clone_ref(py),
+        None => py.None(),
+    }
+}
+
+/// The registry and class cache of a `RuntimeConfigurationObject`
+/// (`_registry`, `_classes`), and its `create_scale_object`.
+#[pyclass(
+    subclass,
+    dict,
+    weakref,
+    module = "scalecodec._core",
+    name = "ConfigBase"
+)]
+pub struct ConfigBase {
+    registry: Option<Py<PyRegistry>>,
+    classes: Option<Py<PyDict>>,
+}
+
+#[pymethods]
+impl ConfigBase {
+    /// An empty configuration; the Python `__init__` fills it in.
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, PyDict>>) -> Self {
+        ConfigBase {
+            registry: None,
+            classes: None,
+        }
+    }
+
+    /// The Rust registry.
+    #[getter(_registry)]
+    fn get_registry(&self, py: Python<'_>) -> Py<PyAny> {
+        match &self.registry {
+            Some(r) => r.clone_ref(py).into_any(),
+            None => py.None(),
+        }
+    }
+
+    #[setter(_registry)]
+    fn set_registry(&mut self, value: Py<PyRegistry>) {
+        self.registry = Some(value);
+    }
+
+    /// Classes by type string (`None`: unknown type).
+    #[getter(_classes)]
+    fn get_classes(&self, py: Python<'_>) -> Py<PyAny> {
+        match &self.classes {
+            Some(c) => c.clone_ref(py).into_any(),
+            None => py.None(),
+        }
+    }
+
+    #[setter(_classes)]
+    fn set_classes(&mut self, value: Py<PyDict>) {
+        self.classes = Some(value);
+    }
+
+    /// An instance of `type_string`'s class (`NotImplementedError` when
+    /// unknown); `data` is a `ScaleBytes` to decode later.
+    #[pyo3(signature = (type_string, data=None, **kwargs))]
+    fn create_scale_object<'py>(
+        slf: &Bound<'py, Self>,
+        type_string: &Bound<'py, PyAny>,
+        data: Option<&Bound<'py, PyAny>>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        if kwargs.is_none_or(|k| k.is_empty()) {
+            if let Some(obj) = Self::create_fast(slf, type_string, data)? {
+                return Ok(obj);
+            }
+        }
+        slf.call_method(
+            intern!(py, "_create_scale_object"),
+            (type_string, data),
+            kwargs,
+        )
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.registry)?;
+        visit.call(&self.classes)
+    }
+
+    fn __clear__(&mut self) {
+        self.registry = None;
+        self.classes = None;
+    }
+}
+
+impl ConfigBase {
+    /// `create_scale_object` for a cached class and `data` that is `None`
+    /// or a `ScaleBytes`; `None` when the Python method must run.
+    fn create_fast<'py>(
+        slf: &Bound<'py, Self>,
+        type_string: &Bound<'py, PyAny>,
+        data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let py = slf.py();
+        if !type_string.is_exact_instance_of::<PyString>() {
+            return Ok(None);
+        }
+        let buffer = match data {
+            None => None,
+            Some(d) => match d.cast::<PyScaleBytes>() {
+                Ok(b) => Some(b),
+                Err(_) => return Ok(None),
+            },
+        };
+        let (registry, classes) = {
+            let this = slf.borrow();
+            let (Some(r), Some(c)) = (&this.registry, &this.classes) else {
+                return Ok(None);
+            };
+            (r.clone_ref(py), c.clone_ref(py))
+        };
+        let Some(cls) = classes.bind(py).get_item(type_string)? else {
+            return Ok(None);
+        };
+        let Ok(cls) = cls.cast_into::<PyType>() else {
+            return Ok(None);
+        };
+        let fast = match own_class_attr(&cls, intern!(py, "_fast_node"))? {
+            Some(marker) => {
+                let Ok(marker) = marker.cast_into::<FastNode>() else {
+                    return Ok(None);
+                };
+                let m = marker.get();
+                let current = registry
+                    .bind(py)
+                    .try_borrow()
+                    .map(|r| r.current_generation());
+                (current.ok() == Some(m.generation)).then_some(FastPath {
+                    node: m.node,
+                    registry,
+                    generation: m.generation,
+                    decode: m.decode,
+                    encode: m.encode,
+                })
+            }
+            None => None,
+        };
+        // Classes marked by `class_for_node` are scale classes; any other
+        // class must be one before it is instantiated here.
+        if fast.is_none() && !cls.is_subclass_of::<ScaleObject>()? {
+            return Ok(None);
+        }
+        let obj = new_instance(&cls)?;
+        let Ok(scale_obj) = obj.cast::<ScaleObject>() else {
+            return Ok(None);
+        };
+        {
+            let mut o = scale_obj.borrow_mut();
+            o.runtime_config = Some(slf.clone().into_any().unbind());
+            o.data_start_offset = buffer.map(|b| b.borrow().offset);
+            o.data = buffer.map(|b| b.clone().into_any().unbind());
+            o.fast = fast;
+        }
+        Ok(Some(obj))
+    }
+}
+
+/// `cls.__dict__.get(name)`: the class's own attribute, not an inherited one
+/// (a user subclass of a generated class does not inherit `_fast_node`).
+fn own_class_attr<'py>(
+    cls: &Bound<'py, PyType>,
+    name: &Bound<'py, PyString>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = cls.py();
+    // SAFETY: `tp_dict` of a ready type object is its (borrowed) class
+    // dict, alive as long as the class, which `cls` keeps alive; it is
+    // only read here, through a new strong reference.
+    let dict = unsafe {
+        let d = (*cls.as_type_ptr()).tp_dict;
+        if d.is_null() {
+            return Ok(None);
+        }
+        Bound::from_borrowed_ptr(py, d).cast_into_unchecked::<PyDict>()
+    };
+    dict.get_item(name)
+}
+
+/// `cls.__new__(cls)` without `__init__`, as the Python code did.
+fn new_instance<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyAny>> {
+    let py = cls.py();
+    let args = PyTuple::empty(py);
+    // SAFETY: `tp_new` of a ready type (here a subclass of `ScaleObject`,
+    // which defines it) takes the type, an argument tuple and optional
+    // keywords, and returns a new reference or NULL with an exception set.
+    unsafe {
+        let ty = cls.as_type_ptr();
+        let Some(tp_new) = (*ty).tp_new else {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "scale class cannot be instantiated",
+            ));
+        };
+        let raw = tp_new(ty, args.as_ptr(), std::ptr::null_mut());
+        Bound::from_owned_ptr_or_err(py, raw)
+    }
+}

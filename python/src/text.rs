@@ -1,0 +1,37 @@
+//! Python `str` objects written in place.
+//!
+//! `PyString::new` copies (and re-validates) a Rust string; for the hex of a
+//! large byte string (py-scale-codec renders non-UTF-8 `Bytes` as `"0x…"`,
+//! two characters per byte) the text is written straight into a new compact
+//! ASCII string instead.
+
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+/// `"0x"` followed by the lower-case hex of `bytes`, as a new Python `str`.
+pub fn hex_prefixed<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyString>> {
+    let len = bytes
+        .len()
+        .checked_mul(2)
+        .and_then(|n| n.checked_add(2))
+        .and_then(|n| pyo3::ffi::Py_ssize_t::try_from(n).ok())
+        .ok_or_else(|| pyo3::exceptions::PyMemoryError::new_err("hex text too long"))?;
+    // SAFETY: `PyUnicode_New(len, 127)` returns a new reference to a compact
+    // ASCII string (one byte per character) of `len` characters, or NULL
+    // with an exception set, which `from_owned_ptr_or_err` turns into `Err`.
+    // Its character buffer (`PyUnicode_DATA`) is `len` bytes the string owns
+    // exclusively until it is returned; it is zeroed before a slice is made
+    // of it, and only ASCII hex digits and "0x" are written, as maxchar 127
+    // requires.
+    unsafe {
+        let raw = pyo3::ffi::PyUnicode_New(len, 127);
+        let s = Bound::from_owned_ptr_or_err(py, raw)?.cast_into_unchecked::<PyString>();
+        let data = pyo3::ffi::PyUnicode_DATA(raw).cast::<u8>();
+        let n = len as usize;
+        std::ptr::write_bytes(data, 0, n);
+        let out = std::slice::from_raw_parts_mut(data, n);
+        out[..2].copy_from_slice(b"0x");
+        ferroscale_core::hex::write_lower(bytes, &mut out[2..]);
+        Ok(s)
+    }
+}
