@@ -419,26 +419,44 @@ class GenericAccountId(ScaleType):
 
     type_string = "AccountId"
 
-    def _after_decode(self) -> None:
-        raw = bytes(self.get_used_bytes())
-        self.public_key = "0x" + raw.hex()
-        self.ss58_address = self.value if isinstance(self.value, str) and not self.value.startswith("0x") else None
-        if self.ss58_address is None and self.runtime_config.ss58_format is not None:
-            self.ss58_address = ss58_encode(raw, self.runtime_config.ss58_format)
+    # ``public_key`` and ``ss58_address`` are worked out when read (from the
+    # bytes last decoded or encoded, and the value), so that decoding an
+    # account id needs no Python hook and takes the Rust fast path.
 
-    public_key: Optional[str] = None
-    ss58_address: Optional[str] = None
+    @property
+    def public_key(self) -> Optional[str]:
+        """``"0x…"`` hex of the 32 bytes (``None`` before decode/encode)."""
+        if "_public_key" in self.__dict__:
+            return self.__dict__["_public_key"]
+        if self.data_end_offset is None:
+            return None
+        return "0x" + bytes(self.get_used_bytes()).hex()
+
+    @public_key.setter
+    def public_key(self, value: Optional[str]) -> None:
+        self.__dict__["_public_key"] = value
+
+    @property
+    def ss58_address(self) -> Optional[str]:
+        """The SS58 address in the configuration's format (``None`` without one)."""
+        if "_ss58_address" in self.__dict__:
+            return self.__dict__["_ss58_address"]
+        if self.data_end_offset is None:
+            return None
+        value = self.value
+        if isinstance(value, str) and not value.startswith("0x"):
+            return value
+        fmt = self.runtime_config.ss58_format
+        return ss58_encode(bytes(self.get_used_bytes()), fmt) if fmt is not None else None
+
+    @ss58_address.setter
+    def ss58_address(self, value: Optional[str]) -> None:
+        self.__dict__["_ss58_address"] = value
 
     def _encoded_value(self, value: Any) -> Any:
-        self.data_start_offset = 0
-        self.data_end_offset = len(self.data.data)
-        self._after_decode_from_bytes(bytes(self.data.data))
-        return self.ss58_address or self.public_key
-
-    def _after_decode_from_bytes(self, raw: bytes) -> None:
-        self.public_key = "0x" + raw.hex()
+        raw = bytes(self.get_used_bytes())
         fmt = self.runtime_config.ss58_format
-        self.ss58_address = ss58_encode(raw, fmt) if fmt is not None else None
+        return ss58_encode(raw, fmt) if fmt is not None else "0x" + raw.hex()
 
 
 class GenericEthereumAccountId(ScaleType):
@@ -1358,7 +1376,10 @@ def class_for_node(config: RuntimeConfigurationObject, type_string: str, idx: in
     # the Rust ``decode`` / ``encode`` skip the Python hooks while the
     # registry stays at this generation.
     plain_decode = _inherits(cls, _DECODE_HOOKS)
-    plain_encode = filler is None and _inherits(cls, _ENCODE_HOOKS)
+    plain_encode = filler is None and _inherits(cls, _ENCODE_HOOKS[1:]) and (
+        cls._encode_value is ScaleDecoder._encode_value
+        # FixedLengthArray's element-wise fallback never applies to byte arrays
+        or (cls._encode_value is FixedLengthArray._encode_value and kind.startswith("ByteArray:")))
     if plain_decode or plain_encode:
         cls._fast_node = _core.FastNode(idx, registry.generation, plain_decode, plain_encode)
     return cls
@@ -1366,7 +1387,7 @@ def class_for_node(config: RuntimeConfigurationObject, type_string: str, idx: in
 
 # Methods whose override means a class decodes / encodes differently from its node.
 _DECODE_HOOKS = ("decode", "_decode_value", "_before_decode", "_after_decode")
-_ENCODE_HOOKS = ("encode", "_encode_value", "_encoded_value", "_before_decode")
+_ENCODE_HOOKS = ("_encode_value", "encode", "_encoded_value", "_before_decode")
 
 
 def _inherits(cls: type, hooks: TypingTuple[str, ...]) -> bool:
