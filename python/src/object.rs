@@ -4,21 +4,23 @@
 //! `config.create_scale_object("u32", ScaleBytes(b)).decode()` is the call
 //! py-scale-codec users make for every value. Through Python methods it took
 //! about 1.5 µs, most of it attribute sets and frames around a 0.15 µs Rust
-//! decode. Here the three steps are Rust methods on base classes the Python
-//! package subclasses (`scalecodec.base`):
+//! decode. Here the three steps are Rust (`scalecodec.base` subclasses
+//! these classes):
 //!
-//! * [`PyScaleBytes`] holds the buffer and offset (the Python subclass adds
-//!   py-scale-codec's helper methods);
+//! * [`PyScaleBytes`] is py-scale-codec's `ScaleBytes` (buffer, offset and its
+//!   helper methods);
 //! * [`ConfigBase::create_scale_object`] finds the class in the
 //!   configuration's class cache and creates the object without running
 //!   `__init__`, as the Python version did;
-//! * [`ScaleObject::decode`] decodes straight from the buffer when the object's
-//!   class was made for a graph node and changes nothing about decoding
-//!   (`class_for_node` marks such classes with `_fast_node`).
+//! * [`ScaleObject::decode`] and [`ScaleObject::encode`] go straight to the
+//!   registry when the object's class was made for a graph node and changes
+//!   nothing about decoding or encoding (`class_for_node` marks such classes
+//!   with a [`FastNode`]); otherwise they follow py-scale-codec's steps and
+//!   call the class's Python hooks (`_before_decode`, `_decode_value`,
+//!   `_after_decode`, `_encode_value`, `_encoded_value`).
 //!
-//! Everything else (options, metadata, classes with Python decode hooks,
-//! objects whose configuration changed) goes to the Python methods
-//! `_create_scale_object` and `_decode`, which hold the general logic.
+//! `create_scale_object` with options, or on the first use of a type string,
+//! runs the Python method `_create_scale_object`.
 
 use ferroscale_dynamic::TypeIdx;
 use pyo3::exceptions::PyValueError;
@@ -28,6 +30,8 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString, PyTuple, PyType};
 use pyo3::PyTraverseError;
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering::Relaxed;
 
 use crate::registry::PyRegistry;
 
@@ -47,17 +51,21 @@ pub fn unset(py: Python<'_>) -> &Bound<'_, PyAny> {
 
 /// py-scale-codec's `ScaleBytes`: a byte buffer (`data`, a `bytearray` as
 /// py-scale-codec keeps it) with a read `offset` and its `length`.
-#[pyclass(subclass, weakref, module = "scalecodec.base", name = "ScaleBytes")]
+///
+/// Frozen (no borrow flag to take on every decode): `data` is fixed at
+/// construction, as py-scale-codec never replaces it, and `offset` and
+/// `length` are atomics the getters and setters read and write.
+#[pyclass(
+    frozen,
+    subclass,
+    weakref,
+    module = "scalecodec.base",
+    name = "ScaleBytes"
+)]
 pub struct PyScaleBytes {
-    /// The bytes (a `bytearray`).
-    #[pyo3(get, set)]
-    pub data: Py<PyAny>,
-    /// Where the next read starts.
-    #[pyo3(get, set)]
-    pub offset: usize,
-    /// Length of `data` when it was given.
-    #[pyo3(get, set)]
-    pub length: usize,
+    data: Py<PyAny>,
+    offset: AtomicUsize,
+    length: AtomicUsize,
 }
 
 #[pymethods]
@@ -68,64 +76,79 @@ impl PyScaleBytes {
     fn new(data: &Bound<'_, PyAny>) -> PyResult<Self> {
         let buffer = to_bytearray(data)?;
         let length = buffer.len()?;
-        Ok(PyScaleBytes {
-            data: buffer.unbind(),
-            offset: 0,
-            length,
-        })
+        Ok(PyScaleBytes::with(buffer.unbind(), length))
+    }
+
+    /// The bytes (a `bytearray`).
+    #[getter]
+    fn data(&self, py: Python<'_>) -> Py<PyAny> {
+        self.data.clone_ref(py)
+    }
+
+    /// Where the next read starts.
+    #[getter]
+    fn get_offset(&self) -> usize {
+        self.offset()
+    }
+
+    #[setter]
+    fn set_offset(&self, value: usize) {
+        self.set_offset_to(value);
+    }
+
+    /// Length of `data` when it was given.
+    #[getter]
+    fn get_length(&self) -> usize {
+        self.length.load(Relaxed)
+    }
+
+    #[setter]
+    fn set_length(&self, value: usize) {
+        self.length.store(value, Relaxed);
     }
 
     /// The next `length` bytes (a `bytearray`); advances the offset.
-    fn get_next_bytes<'py>(
-        &mut self,
-        py: Python<'py>,
-        length: isize,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn get_next_bytes<'py>(&self, py: Python<'py>, length: isize) -> PyResult<Bound<'py, PyAny>> {
         let Ok(length) = usize::try_from(length) else {
             return Err(PyValueError::new_err("length must not be negative"));
         };
-        let end = self.offset.saturating_add(length);
-        if end > self.length {
+        let offset = self.offset();
+        let end = offset.saturating_add(length);
+        let total = self.get_length();
+        if end > total {
             return Err(crate::errors::raise(
                 py,
                 "RemainingScaleBytesNotEmptyException",
-                format!(
-                    "No more bytes available (needed: {end} / total: {})",
-                    self.length
-                ),
+                format!("No more bytes available (needed: {end} / total: {total})"),
             ));
         }
-        let part = self.slice(py, self.offset, Some(end))?;
-        self.offset = end;
+        let part = self.slice(py, offset, Some(end))?;
+        self.set_offset_to(end);
         Ok(part)
     }
 
     /// Everything after the offset; moves the offset to the end.
-    fn get_remaining_bytes<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let part = self.slice(py, self.offset, None)?;
-        self.offset = self.length;
+    fn get_remaining_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let part = self.slice(py, self.offset(), None)?;
+        self.set_offset_to(self.get_length());
         Ok(part)
     }
 
     /// Bytes after the offset.
     fn get_remaining_length(&self) -> isize {
-        self.length as isize - self.offset as isize
+        self.get_length() as isize - self.offset() as isize
     }
 
     /// Back to the start.
-    fn reset(&mut self) {
-        self.offset = 0;
+    fn reset(&self) {
+        self.set_offset_to(0);
     }
 
     /// A copy of the buffer (offset at 0).
     fn copy(&self, py: Python<'_>) -> PyResult<Self> {
         let data = PyByteArray::from(self.data.bind(py))?;
         let length = data.len();
-        Ok(PyScaleBytes {
-            data: data.into_any().unbind(),
-            offset: 0,
-            length,
-        })
+        Ok(PyScaleBytes::with(data.into_any().unbind(), length))
     }
 
     /// `ScaleBytes` of this buffer followed by `other` (a `ScaleBytes`,
@@ -133,7 +156,7 @@ impl PyScaleBytes {
     fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<Self> {
         let py = other.py();
         let tail: Bound<'_, PyAny> = if let Ok(sb) = other.cast::<PyScaleBytes>() {
-            sb.borrow().data.bind(py).clone()
+            sb.get().data.bind(py).clone()
         } else if other.is_instance_of::<PyBytes>() || other.is_instance_of::<PyByteArray>() {
             other.clone()
         } else if other
@@ -151,7 +174,7 @@ impl PyScaleBytes {
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         match other.cast::<PyScaleBytes>() {
             Ok(o) => {
-                let equal = self.data.bind(py).eq(o.borrow().data.bind(py))?;
+                let equal = self.data.bind(py).eq(o.get().data.bind(py))?;
                 Ok(pyo3::types::PyBool::new(py, equal)
                     .to_owned()
                     .into_any()
@@ -185,13 +208,13 @@ impl PyScaleBytes {
     /// Pickles as `(class, (bytearray,), offset)`.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
-        let this = slf.borrow();
+        let this = slf.get();
         let data = PyByteArray::from(this.data.bind(py))?;
-        (slf.get_type(), (data,), this.offset).into_pyobject(py)
+        (slf.get_type(), (data,), this.offset()).into_pyobject(py)
     }
 
-    fn __setstate__(&mut self, offset: usize) {
-        self.offset = offset;
+    fn __setstate__(&self, offset: usize) {
+        self.set_offset_to(offset);
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
@@ -200,6 +223,28 @@ impl PyScaleBytes {
 }
 
 impl PyScaleBytes {
+    fn with(data: Py<PyAny>, length: usize) -> Self {
+        PyScaleBytes {
+            data,
+            offset: AtomicUsize::new(0),
+            length: AtomicUsize::new(length),
+        }
+    }
+
+    /// The bytes object.
+    pub(crate) fn buffer(&self) -> &Py<PyAny> {
+        &self.data
+    }
+
+    /// The read offset.
+    pub(crate) fn offset(&self) -> usize {
+        self.offset.load(Relaxed)
+    }
+
+    fn set_offset_to(&self, value: usize) {
+        self.offset.store(value, Relaxed);
+    }
+
     /// `data[start:end]`.
     fn slice<'py>(
         &self,
@@ -459,7 +504,7 @@ impl ScaleObject {
             let Ok(buffer) = data.cast::<PyScaleBytes>() else {
                 return Err(unsupported(data));
             };
-            let offset = buffer.borrow().offset;
+            let offset = buffer.get().offset();
             let mut this = slf.borrow_mut();
             this.data = Some(data.clone().unbind());
             this.data_start_offset = Some(offset);
@@ -544,11 +589,7 @@ impl ScaleObject {
         let length = raw.len();
         let buffer = Bound::new(
             py,
-            PyScaleBytes {
-                data: PyByteArray::new(py, &raw).into_any().unbind(),
-                offset: 0,
-                length,
-            },
+            PyScaleBytes::with(PyByteArray::new(py, &raw).into_any().unbind(), length),
         )?;
         {
             let mut this = slf.borrow_mut();
@@ -618,8 +659,8 @@ impl ScaleObject {
         check_remaining: bool,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let py = slf.py();
-        // One borrow of each object for the whole decode: the sink builds
-        // plain Python values and never reaches this object or its buffer.
+        // One borrow of the object and the registry for the whole decode: the
+        // sink builds plain Python values and never reaches either.
         let mut this = slf.borrow_mut();
         let (Some(fast), None, Some(data)) = (&this.fast, &this.metadata, &this.data) else {
             return Ok(None);
@@ -630,9 +671,7 @@ impl ScaleObject {
         let Ok(buffer) = data.bind(py).cast::<PyScaleBytes>() else {
             return Ok(None);
         };
-        let Ok(mut buffer) = buffer.try_borrow_mut() else {
-            return Ok(None);
-        };
+        let buffer = buffer.get();
         let registry = fast.registry.bind(py);
         let Ok(mut reg) = registry.try_borrow_mut() else {
             return Ok(None);
@@ -640,19 +679,18 @@ impl ScaleObject {
         if reg.current_generation() != fast.generation {
             return Ok(None);
         }
-        let start = this.data_start_offset.unwrap_or(buffer.offset);
+        let start = this.data_start_offset.unwrap_or_else(|| buffer.offset());
         let (value, used) = reg.decode_at(
             py,
             TypeIdx(fast.node),
             None,
-            buffer.data.bind(py),
+            buffer.buffer().bind(py),
             start,
             check_remaining,
         )?;
         drop(reg);
         let end = start + used;
-        buffer.offset = end;
-        drop(buffer);
+        buffer.set_offset_to(end);
         this.data_start_offset = Some(start);
         this.data_end_offset = Some(end);
         this.value = Some(value.clone().unbind());
@@ -794,12 +832,9 @@ impl ConfigBase {
                 let Ok(marker) = marker.cast_into::<FastNode>() else {
                     return Ok(None);
                 };
+                // The generation is checked when the object decodes or encodes.
                 let m = marker.get();
-                let current = registry
-                    .bind(py)
-                    .try_borrow()
-                    .map(|r| r.current_generation());
-                (current.ok() == Some(m.generation)).then_some(FastPath {
+                Some(FastPath {
                     node: m.node,
                     registry,
                     generation: m.generation,
@@ -821,7 +856,7 @@ impl ConfigBase {
         {
             let mut o = scale_obj.borrow_mut();
             o.runtime_config = Some(slf.clone().into_any().unbind());
-            o.data_start_offset = buffer.map(|b| b.borrow().offset);
+            o.data_start_offset = buffer.map(|b| b.get().offset());
             o.data = buffer.map(|b| b.clone().into_any().unbind());
             o.fast = fast;
         }

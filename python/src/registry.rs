@@ -33,7 +33,7 @@ fn batch_input<'py>(item: &Bound<'py, PyAny>) -> PyResult<BatchInput<'py>> {
         return Ok(BatchInput::Owned(b.to_vec()));
     }
     if let Ok(sb) = item.cast::<crate::object::PyScaleBytes>() {
-        let data = sb.borrow().data.clone_ref(item.py());
+        let data = sb.get().buffer().clone_ref(item.py());
         return batch_input(data.bind(item.py()));
     }
     if let Ok(s) = item.cast::<PyString>() {
