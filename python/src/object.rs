@@ -28,7 +28,7 @@ use pyo3::gc::PyVisit;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString, PyTuple, PyType};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 use pyo3::PyTraverseError;
 use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::Relaxed;
@@ -782,6 +782,23 @@ impl ConfigBase {
             (type_string, data),
             kwargs,
         )
+    }
+
+    /// cyscale's `batch_decode`: decodes `scale_bytes_list[i]` (`bytes`,
+    /// `bytearray`, `ScaleBytes` or `"0x…"` hex) as `type_strings[i]` in one
+    /// Rust call and returns the values; each item must use all its bytes,
+    /// and lists of different lengths are a `ValueError`.
+    fn batch_decode<'py>(
+        slf: &Bound<'py, Self>,
+        type_strings: &Bound<'py, PyAny>,
+        scale_bytes_list: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let py = slf.py();
+        let Some(registry) = slf.borrow().registry.as_ref().map(|r| r.clone_ref(py)) else {
+            return Err(PyValueError::new_err("configuration has no registry"));
+        };
+        let mut registry = registry.bind(py).try_borrow_mut()?;
+        registry.batch(py, type_strings, scale_bytes_list)
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {

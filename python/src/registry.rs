@@ -120,6 +120,76 @@ impl PyRegistry {
         })
     }
 
+    /// `batch_decode`: see the Python method (and `ConfigBase.batch_decode`).
+    pub(crate) fn batch<'py>(
+        &mut self,
+        py: Python<'py>,
+        type_strings: &Bound<'py, PyAny>,
+        data_list: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let type_strings = type_strings.try_iter()?.collect::<PyResult<Vec<_>>>()?;
+        let data_list = data_list.try_iter()?.collect::<PyResult<Vec<_>>>()?;
+        if type_strings.len() != data_list.len() {
+            return Err(PyValueError::new_err(format!(
+                "batch_decode: {} type strings but {} byte strings",
+                type_strings.len(),
+                data_list.len()
+            )));
+        }
+        guard("batch decoding", || {
+            let mut types = Vec::with_capacity(type_strings.len());
+            let mut previous: Option<(&Bound<'py, PyAny>, TypeIdx)> = None;
+            for t in &type_strings {
+                let idx = match previous {
+                    Some((p, idx)) if p.is(t) => idx,
+                    _ => {
+                        let text = t.cast::<PyString>().map_err(|_| {
+                            PyTypeError::new_err(format!(
+                                "type string must be a str, not {}",
+                                t.get_type()
+                                    .name()
+                                    .map(|n| n.to_string())
+                                    .unwrap_or_default()
+                            ))
+                        })?;
+                        let text = text.to_str()?;
+                        match previous {
+                            Some((p, idx))
+                                if p.cast::<PyString>().ok().and_then(|p| p.to_str().ok())
+                                    == Some(text) =>
+                            {
+                                idx
+                            }
+                            _ => self.resolve_idx(py, text)?,
+                        }
+                    }
+                };
+                previous = Some((t, idx));
+                types.push(idx);
+            }
+            let inputs = data_list
+                .iter()
+                .map(batch_input)
+                .collect::<PyResult<Vec<_>>>()?;
+            let ctx = self.inner.context();
+            let mut sink = PySink {
+                py,
+                names: &mut self.names,
+            };
+            let mut out = Vec::with_capacity(types.len());
+            for (ty, input) in types.iter().zip(&inputs) {
+                let bytes: &[u8] = match input {
+                    BatchInput::Borrowed(b) => b.as_bytes(),
+                    BatchInput::Owned(v) => v,
+                };
+                let v = ferroscale_dynamic::decode::decode(&ctx, *ty, bytes, &mut sink)
+                    .map_err(|e| to_py(py, &e))?;
+                out.push(v);
+            }
+            PyList::new(py, out)
+        })
+    }
+
     /// Marks the registry as changed.
     fn touch(&mut self) {
         self.generation = next_generation();
@@ -400,67 +470,7 @@ impl PyRegistry {
         type_strings: &Bound<'py, PyAny>,
         data_list: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let type_strings = type_strings.try_iter()?.collect::<PyResult<Vec<_>>>()?;
-        let data_list = data_list.try_iter()?.collect::<PyResult<Vec<_>>>()?;
-        if type_strings.len() != data_list.len() {
-            return Err(PyValueError::new_err(format!(
-                "batch_decode: {} type strings but {} byte strings",
-                type_strings.len(),
-                data_list.len()
-            )));
-        }
-        guard("batch decoding", || {
-            let mut types = Vec::with_capacity(type_strings.len());
-            let mut previous: Option<(&Bound<'py, PyAny>, TypeIdx)> = None;
-            for t in &type_strings {
-                let idx = match previous {
-                    Some((p, idx)) if p.is(t) => idx,
-                    _ => {
-                        let text = t.cast::<PyString>().map_err(|_| {
-                            PyTypeError::new_err(format!(
-                                "type string must be a str, not {}",
-                                t.get_type()
-                                    .name()
-                                    .map(|n| n.to_string())
-                                    .unwrap_or_default()
-                            ))
-                        })?;
-                        let text = text.to_str()?;
-                        match previous {
-                            Some((p, idx))
-                                if p.cast::<PyString>().ok().and_then(|p| p.to_str().ok())
-                                    == Some(text) =>
-                            {
-                                idx
-                            }
-                            _ => self.resolve_idx(py, text)?,
-                        }
-                    }
-                };
-                previous = Some((t, idx));
-                types.push(idx);
-            }
-            let inputs = data_list
-                .iter()
-                .map(batch_input)
-                .collect::<PyResult<Vec<_>>>()?;
-            let ctx = self.inner.context();
-            let mut sink = PySink {
-                py,
-                names: &mut self.names,
-            };
-            let mut out = Vec::with_capacity(types.len());
-            for (ty, input) in types.iter().zip(&inputs) {
-                let bytes: &[u8] = match input {
-                    BatchInput::Borrowed(b) => b.as_bytes(),
-                    BatchInput::Owned(v) => v,
-                };
-                let v = ferroscale_dynamic::decode::decode(&ctx, *ty, bytes, &mut sink)
-                    .map_err(|e| to_py(py, &e))?;
-                out.push(v);
-            }
-            PyList::new(py, out)
-        })
+        self.batch(py, type_strings, data_list)
     }
 
     /// The graph index `type_string` resolves to (`NotImplementedError` when unknown).

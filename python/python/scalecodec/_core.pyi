@@ -79,13 +79,15 @@ class ScaleObject:
 
 class ConfigBase:
     """Base of ``RuntimeConfigurationObject``: ``_registry``, ``_classes``,
-    ``create_scale_object``."""
+    ``create_scale_object``, ``batch_decode``."""
 
     _registry: Registry
     _classes: Dict[str, Optional[type]]
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     def create_scale_object(self, type_string: str, data: Optional[ScaleBytes] = None,
                             **kwargs: Any) -> Any: ...
+    def batch_decode(self, type_strings: Sequence[str],
+                     scale_bytes_list: Sequence[Union[bytes, bytearray, str, ScaleBytes]]) -> List[Any]: ...
 
 def ss58_encode(payload: bytes, format: int) -> str: ...
 def ss58_decode(address: str, valid_format: Optional[int] = None) -> Tuple[int, List[int]]: ...

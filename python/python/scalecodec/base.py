@@ -18,7 +18,7 @@ Design (see also the package docstring):
 """
 import json
 import threading
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, Optional, Union
 
 from scalecodec import _core
 from scalecodec.exceptions import InvalidScaleTypeValueException, RemainingScaleBytesNotEmptyException
@@ -96,9 +96,10 @@ class RuntimeConfigurationObject(_core.ConfigBase):
     """A type registry: presets, type overrides, the active spec version,
     a chain's portable registry and runtime (calls, events), SS58 format.
 
-    ``_registry``, ``_classes`` and ``create_scale_object`` (for cached
-    classes without options) live in the Rust base class;
-    ``_create_scale_object`` is the general path it falls back on.
+    ``_registry``, ``_classes``, ``batch_decode`` (cyscale's) and
+    ``create_scale_object`` (for cached classes without options) live in
+    the Rust base class; ``_create_scale_object`` is the general path it
+    falls back on.
     """
 
     def __init__(self, config_id: Optional[str] = None, ss58_format: Optional[int] = None,
@@ -285,15 +286,6 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         obj.data = data
         obj.data_start_offset = data.offset if data is not None else None
         return obj
-
-    def batch_decode(self, type_strings: List[str], scale_bytes_list: List[Union[bytes, str, ScaleBytes]]) -> list:
-        """Decodes ``scale_bytes_list[i]`` as ``type_strings[i]`` in one Rust call;
-        returns the values. The lists must have the same length (``ValueError``)."""
-        if len(type_strings) != len(scale_bytes_list):
-            raise ValueError(
-                f"batch_decode: {len(type_strings)} type strings but {len(scale_bytes_list)} byte strings"
-            )
-        return self._registry.batch_decode(type_strings, scale_bytes_list)
 
     # -- pickling --------------------------------------------------------
 
