@@ -1,0 +1,14 @@
+//! Frontier template (V15, EVM chain with 20-byte accounts): every constant,
+//! storage default and custom value decodes with types the proc-macro generates
+//! from the fixture and re-encodes to its bytes.
+
+#[ferroscale_macros::runtime(fixture = "metadata/frontier-template-v15-small.scale")]
+mod chain {}
+
+#[test]
+fn frontier_template_values_roundtrip_with_generated_types() {
+    ferroscale_fixture_chains::check_chain(
+        "metadata/frontier-template-v15-small.scale",
+        chain::roundtrip_type,
+    );
+}

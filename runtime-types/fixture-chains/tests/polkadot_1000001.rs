@@ -1,0 +1,14 @@
+//! Polkadot spec 1000001 (V14): every constant, storage default and custom
+//! value decodes with types the proc-macro generates from the fixture and re-
+//! encodes to its bytes.
+
+#[ferroscale_macros::runtime(fixture = "metadata/polkadot-v14-spec1000001.scale")]
+mod chain {}
+
+#[test]
+fn polkadot_1000001_values_roundtrip_with_generated_types() {
+    ferroscale_fixture_chains::check_chain(
+        "metadata/polkadot-v14-spec1000001.scale",
+        chain::roundtrip_type,
+    );
+}
