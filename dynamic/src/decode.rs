@@ -719,11 +719,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
                 let b = self.take(n, ty)?;
                 Ok(self.sink.hex(b))
             }
-            Special::MetadataVersioned => Err(self.invalid(
-                ty,
-                self.pos,
-                "MetadataVersioned decoding is not implemented in the dynamic decoder",
-            )),
+            Special::MetadataVersioned => self.metadata_versioned(ty),
             Special::Vote => {
                 let at = self.pos;
                 let b = self.byte(ty)?;
@@ -757,6 +753,44 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
                 }
             }
         }
+    }
+
+    /// `MetadataVersioned`: the magic number as hex and `{"V<n>": metadata}`,
+    /// the metadata decoded with the process's metadata definitions
+    /// ([`crate::metadata_value`]), which have their own graph.
+    #[inline(never)]
+    fn metadata_versioned(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
+        let types = crate::metadata_value::metadata_types()?;
+        let magic = self.take(4, ty)?;
+        let at = self.pos;
+        let version = self.byte(ty)?;
+        let Some((inner_ty, name)) = types.version(version) else {
+            return Err(self.invalid(
+                ty,
+                at,
+                format!("metadata version {version} is not supported (only V9 to V16)"),
+            ));
+        };
+        let mut ctx = Context::new(types.graph());
+        ctx.max_depth = self.ctx.max_depth;
+        let mut sub = Decoder {
+            ctx: &ctx,
+            data: self.data,
+            pos: self.pos,
+            depth: self.depth,
+            zero_sized_left: self.zero_sized_left,
+            sink: &mut *self.sink,
+        };
+        let inner = sub.node(inner_ty);
+        self.pos = sub.pos;
+        self.zero_sized_left = sub.zero_sized_left;
+        let inner = inner?;
+        let mut t = self.sink.seq_begin(2);
+        let m = self.sink.hex(magic);
+        self.sink.seq_push(&mut t, m);
+        let v = self.sink.single_entry(name, inner);
+        self.sink.seq_push(&mut t, v);
+        Ok(self.sink.tuple_end(t))
     }
 
     #[inline(never)]

@@ -661,9 +661,7 @@ impl<'c, 'a> Encoder<'c, 'a> {
                 out.extend_from_slice(&b);
                 Ok(())
             }
-            Special::MetadataVersioned => {
-                Err(self.err(ty, "encoding MetadataVersioned is not supported"))
-            }
+            Special::MetadataVersioned => self.metadata_versioned(ty, v, out),
             Special::Vote => {
                 let b = match v {
                     Value::Dict(_) => {
@@ -699,6 +697,63 @@ impl<'c, 'a> Encoder<'c, 'a> {
                 Ok(())
             }
         }
+    }
+
+    /// `(magic, {"V<n>": metadata})` as the decoder gives it: the magic
+    /// bytes, the version byte, the metadata through the process's metadata
+    /// definitions ([`crate::metadata_value`]).
+    fn metadata_versioned(
+        &mut self,
+        ty: TypeIdx,
+        v: &Value,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let types = crate::metadata_value::metadata_types()?;
+        let [magic, versioned] = self.items(ty, v)? else {
+            return Err(self.err(
+                ty,
+                format!("expected (magic, {{\"V<n>\": metadata}}), got {v}"),
+            ));
+        };
+        let magic = match magic.as_str().and_then(|s| s.strip_prefix("0x")) {
+            Some(h) => ferroscale_core::hex::decode(h)
+                .ok()
+                .filter(|b| b.len() == 4),
+            None => None,
+        }
+        .ok_or_else(|| {
+            self.err(
+                ty,
+                format!("expected a 4-byte hex magic number, got {magic}"),
+            )
+        })?;
+        let (version, inner) = match versioned {
+            Value::Dict(entries) if entries.len() == 1 => {
+                let (name, inner) = &entries[0];
+                let version = types.version_of(name).ok_or_else(|| {
+                    self.err(
+                        ty,
+                        format!("metadata version {name:?} is not supported (only V9 to V16)"),
+                    )
+                })?;
+                (version, inner)
+            }
+            other => {
+                return Err(self.err(ty, format!("expected {{\"V<n>\": metadata}}, got {other}")))
+            }
+        };
+        let Some((inner_ty, _)) = types.version(version) else {
+            return Err(self.err(ty, format!("metadata version {version} is not supported")));
+        };
+        out.extend_from_slice(&magic);
+        out.push(version);
+        let mut ctx = Context::new(types.graph());
+        ctx.max_depth = self.ctx.max_depth;
+        Encoder {
+            ctx: &ctx,
+            depth: self.depth,
+        }
+        .node(inner_ty, inner, out)
     }
 
     fn era(&self, ty: TypeIdx, v: &Value, out: &mut Vec<u8>) -> Result<(), Error> {

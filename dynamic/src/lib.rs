@@ -33,6 +33,7 @@ pub mod decode;
 pub mod encode;
 pub mod error;
 pub mod graph;
+pub mod metadata_value;
 pub mod portable;
 pub mod runtime;
 pub mod sink;

@@ -133,3 +133,18 @@ pub fn metadata_info<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, P
         Ok(d)
     })
 }
+
+/// Compiles the `MetadataVersioned` type definitions from the `core`
+/// preset's JSON text, once per process (later calls return at once):
+/// the Python package ships the presets, the Rust crate reads them from
+/// there ([`ferroscale_dynamic::metadata_value`]).
+#[pyfunction]
+pub fn install_metadata_core_preset(json: &str) -> PyResult<()> {
+    guard("reading the core preset", || {
+        let preset = ferroscale_dynamic::preset::Preset::from_json_str(json)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        ferroscale_dynamic::metadata_value::install_core_preset(&preset)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(())
+    })
+}

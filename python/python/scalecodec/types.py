@@ -8,6 +8,7 @@ configuration; the classes here only add views on the decoded value.
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any, Dict, List, Optional
 from typing import Tuple as TypingTuple
 
@@ -1061,84 +1062,6 @@ class _VersionEnum(_Part):
 #: The versions the Rust core reads.
 _METADATA_VERSIONS = range(9, 17)
 
-#: Definitions (in the type-string language) of the metadata versions newer
-#: than py-scale-codec 1.2.12's core preset knows, shaped like the V14 ones.
-_NEWER_METADATA_TYPES = {
-    "MetadataV15": {"type": "struct", "type_mapping": [
-        ["types", "PortableRegistry"], ["pallets", "Vec<PalletMetadataV15>"],
-        ["extrinsic", "ExtrinsicMetadataV15"], ["runtime_type", "SiLookupTypeId"],
-        ["apis", "Vec<RuntimeApiMetadataV15>"], ["outer_enums", "OuterEnumsV15"],
-        ["custom", "BTreeMap<Text, CustomValueMetadataV15>"]]},
-    "PalletMetadataV15": {"type": "struct", "type_mapping": [
-        ["name", "Text"], ["storage", "Option<StorageMetadataV14>"], ["calls", "Option<PalletCallMetadataV14>"],
-        ["event", "Option<PalletEventMetadataV14>"], ["constants", "Vec<PalletConstantMetadataV15>"],
-        ["error", "Option<PalletErrorMetadataV14>"], ["index", "u8"], ["docs", "Vec<Text>"]]},
-    "PalletConstantMetadataV15": {"type": "struct", "type_mapping": [
-        ["name", "Text"], ["type", "SiLookupTypeId"], ["value", "Bytes"], ["documentation", "Vec<Text>"]]},
-    "ExtrinsicMetadataV15": {"type": "struct", "type_mapping": [
-        ["version", "u8"], ["address_type", "SiLookupTypeId"], ["call_type", "SiLookupTypeId"],
-        ["signature_type", "SiLookupTypeId"], ["extra_type", "SiLookupTypeId"],
-        ["signed_extensions", "Vec<SignedExtensionMetadataV14>"]]},
-    "RuntimeApiMetadataV15": {"type": "struct", "type_mapping": [
-        ["name", "Text"], ["methods", "Vec<RuntimeApiMethodMetadataV15>"], ["docs", "Vec<Text>"]]},
-    "RuntimeApiMethodMetadataV15": {"type": "struct", "type_mapping": [
-        ["name", "Text"], ["inputs", "Vec<RuntimeApiMethodParamMetadataV15>"], ["output", "SiLookupTypeId"],
-        ["docs", "Vec<Text>"]]},
-    "RuntimeApiMethodParamMetadataV15": {"type": "struct", "type_mapping": [
-        ["name", "Text"], ["type", "SiLookupTypeId"]]},
-    "OuterEnumsV15": {"type": "struct", "type_mapping": [
-        ["call_enum_ty", "SiLookupTypeId"], ["event_enum_ty", "SiLookupTypeId"],
-        ["error_enum_ty", "SiLookupTypeId"]]},
-    "CustomValueMetadataV15": {"type": "struct", "type_mapping": [
-        ["type", "SiLookupTypeId"], ["value", "Bytes"]]},
-    # V16 adds deprecation notes, associated types, view functions and
-    # versioned transaction extensions
-    "MetadataV16": {"type": "struct", "type_mapping": [
-        ["types", "PortableRegistry"], ["pallets", "Vec<PalletMetadataV16>"],
-        ["extrinsic", "ExtrinsicMetadataV16"], ["apis", "Vec<RuntimeApiMetadataV16>"],
-        ["outer_enums", "OuterEnumsV15"], ["custom", "BTreeMap<Text, CustomValueMetadataV15>"]]},
-    "PalletMetadataV16": {"type": "struct", "type_mapping": [
-        ["name", "Text"], ["storage", "Option<StorageMetadataV16>"], ["calls", "Option<PalletEnumMetadataV16>"],
-        ["event", "Option<PalletEnumMetadataV16>"], ["constants", "Vec<PalletConstantMetadataV16>"],
-        ["error", "Option<PalletEnumMetadataV16>"], ["associated_types", "Vec<PalletAssociatedTypeMetadataV16>"],
-        ["view_functions", "Vec<PalletViewFunctionMetadataV16>"], ["index", "u8"], ["docs", "Vec<Text>"],
-        ["deprecation_info", "ItemDeprecationInfoV16"]]},
-    "StorageMetadataV16": {"type": "struct", "type_mapping": [
-        ["prefix", "Text"], ["entries", "Vec<StorageEntryMetadataV16>"]]},
-    "StorageEntryMetadataV16": {"type": "struct", "type_mapping": [
-        ["name", "Text"], ["modifier", "StorageEntryModifierV13"], ["type", "StorageEntryTypeV14"],
-        ["default", "Bytes"], ["documentation", "Vec<Text>"], ["deprecation_info", "ItemDeprecationInfoV16"]]},
-    "PalletEnumMetadataV16": {"type": "struct", "type_mapping": [
-        ["ty", "SiLookupTypeId"], ["deprecation_info", "BTreeMap<u8, VariantDeprecationInfoV16>"]]},
-    "PalletConstantMetadataV16": {"type": "struct", "type_mapping": [
-        ["name", "Text"], ["type", "SiLookupTypeId"], ["value", "Bytes"], ["documentation", "Vec<Text>"],
-        ["deprecation_info", "ItemDeprecationInfoV16"]]},
-    "PalletAssociatedTypeMetadataV16": {"type": "struct", "type_mapping": [
-        ["name", "Text"], ["type", "SiLookupTypeId"], ["docs", "Vec<Text>"]]},
-    "PalletViewFunctionMetadataV16": {"type": "struct", "type_mapping": [
-        ["id", "[u8; 32]"], ["name", "Text"], ["inputs", "Vec<RuntimeApiMethodParamMetadataV15>"],
-        ["output", "SiLookupTypeId"], ["docs", "Vec<Text>"], ["deprecation_info", "ItemDeprecationInfoV16"]]},
-    "DeprecationNoteV16": {"type": "struct", "type_mapping": [["note", "Text"], ["since", "Option<Text>"]]},
-    "ItemDeprecationInfoV16": {"type": "enum", "type_mapping": [
-        ["NotDeprecated", "Null"], ["DeprecatedWithoutNote", "Null"], ["Deprecated", "DeprecationNoteV16"]]},
-    # variant indices start at 1 on the wire; index 0 is never written
-    "VariantDeprecationInfoV16": {"type": "enum", "type_mapping": [
-        ["Unused", "Null"], ["DeprecatedWithoutNote", "Null"], ["Deprecated", "DeprecationNoteV16"]]},
-    "ExtrinsicMetadataV16": {"type": "struct", "type_mapping": [
-        ["versions", "Vec<u8>"], ["address_type", "SiLookupTypeId"], ["call_type", "SiLookupTypeId"],
-        ["signature_type", "SiLookupTypeId"],
-        ["transaction_extensions_by_version", "BTreeMap<u8, Vec<Compact<u32>>>"],
-        ["transaction_extensions", "Vec<TransactionExtensionMetadataV16>"]]},
-    "TransactionExtensionMetadataV16": {"type": "struct", "type_mapping": [
-        ["identifier", "Text"], ["ty", "SiLookupTypeId"], ["implicit", "SiLookupTypeId"]]},
-    "RuntimeApiMetadataV16": {"type": "struct", "type_mapping": [
-        ["name", "Text"], ["methods", "Vec<RuntimeApiMethodMetadataV16>"], ["docs", "Vec<Text>"],
-        ["version", "Compact<u32>"], ["deprecation_info", "ItemDeprecationInfoV16"]]},
-    "RuntimeApiMethodMetadataV16": {"type": "struct", "type_mapping": [
-        ["name", "Text"], ["inputs", "Vec<RuntimeApiMethodParamMetadataV15>"], ["output", "SiLookupTypeId"],
-        ["docs", "Vec<Text>"], ["deprecation_info", "ItemDeprecationInfoV16"]]},
-}
-
 _metadata_config: Optional[RuntimeConfigurationObject] = None
 
 
@@ -1148,9 +1071,13 @@ def _metadata_value_config() -> RuntimeConfigurationObject:
     global _metadata_config
     if _metadata_config is None:
         from scalecodec.type_registry import load_type_registry_preset
+        core = load_type_registry_preset("core")
+        # MetadataVersioned decodes in the Rust core, with the core preset's
+        # MetadataV9-V14 and its own V15/V16 definitions (NEWER_METADATA_TYPES)
+        _core.install_metadata_core_preset(json.dumps(core))
         config = RuntimeConfigurationObject()
-        config.update_type_registry(load_type_registry_preset("core"))
-        config.update_type_registry_types(_NEWER_METADATA_TYPES)
+        config.update_type_registry(core)
+        config.update_type_registry_types(json.loads(_core.NEWER_METADATA_TYPES))
         _metadata_config = config
     return _metadata_config
 
@@ -1172,12 +1099,10 @@ class GenericMetadataVersioned(ScaleType):
             info = _core.metadata_info(raw)
         except ValueError as e:
             raise InvalidScaleTypeValueException(str(e)) from None
-        version = info["version"]
-        inner, inner_len = _metadata_value_config()._registry.decode(f"MetadataV{version}", raw, 5, False)
-        used = 5 + inner_len
+        value, used = _metadata_value_config()._registry.decode("MetadataVersioned", raw, 0, False)
         self._info = info
         self._metadata_bytes = raw[:used]
-        return ("0x" + raw[:4].hex(), {f"V{version}": inner}), used
+        return value, used
 
     def _before_decode(self) -> None:
         pass

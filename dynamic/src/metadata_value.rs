@@ -1,0 +1,185 @@
+//! `MetadataVersioned`: runtime metadata V9–V16 as a value, in the shape
+//! py-scale-codec 1.2.12 gives it — `("0x6d657461", {"V14": {…}})`, the
+//! magic number as hex and the version-named metadata struct — with V15 and
+//! V16 in the same style.
+//!
+//! py-scale-codec decodes metadata through the type definitions of its
+//! `core` preset (`MetadataV9` … `MetadataV14` and their parts); so do we,
+//! with [`NEWER_METADATA_TYPES`] (our definitions of V15 and V16, shaped like
+//! the V14 ones) on top. Those definitions live in a private graph built
+//! once per process ([`MetadataTypes`]), so a metadata value is the same
+//! whatever presets the caller's registry holds, and every registry's
+//! `MetadataVersioned` node decodes through it.
+//!
+//! The `core` preset is read from [`crate::preset::presets_dir`] the first
+//! time it is needed; an embedder whose presets live elsewhere (the Python
+//! module ships them in its package) hands it over with
+//! [`install_core_preset`] first.
+
+use std::sync::OnceLock;
+
+use crate::error::Error;
+use crate::graph::{Name, TypeGraph, TypeIdx};
+use crate::preset::Preset;
+use crate::registry::Registry;
+
+/// The metadata versions decoded (the version byte after the magic).
+pub const METADATA_VERSIONS: std::ops::RangeInclusive<u8> = 9..=16;
+
+/// Definitions (py-scale-codec's preset `types` format) of the metadata
+/// versions newer than py-scale-codec 1.2.12's `core` preset knows, shaped
+/// like its V14 ones: same field names where the field is the same
+/// (`documentation` for entry docs, `type` for type ids, `SiLookupTypeId`
+/// for ids), frame-metadata's names for what is new.
+pub const NEWER_METADATA_TYPES: &str = r#"{
+  "MetadataV15": {"type": "struct", "type_mapping": [
+    ["types", "PortableRegistry"], ["pallets", "Vec<PalletMetadataV15>"],
+    ["extrinsic", "ExtrinsicMetadataV15"], ["runtime_type", "SiLookupTypeId"],
+    ["apis", "Vec<RuntimeApiMetadataV15>"], ["outer_enums", "OuterEnumsV15"],
+    ["custom", "BTreeMap<Text, CustomValueMetadataV15>"]]},
+  "PalletMetadataV15": {"type": "struct", "type_mapping": [
+    ["name", "Text"], ["storage", "Option<StorageMetadataV14>"], ["calls", "Option<PalletCallMetadataV14>"],
+    ["event", "Option<PalletEventMetadataV14>"], ["constants", "Vec<PalletConstantMetadataV15>"],
+    ["error", "Option<PalletErrorMetadataV14>"], ["index", "u8"], ["docs", "Vec<Text>"]]},
+  "PalletConstantMetadataV15": {"type": "struct", "type_mapping": [
+    ["name", "Text"], ["type", "SiLookupTypeId"], ["value", "Bytes"], ["documentation", "Vec<Text>"]]},
+  "ExtrinsicMetadataV15": {"type": "struct", "type_mapping": [
+    ["version", "u8"], ["address_type", "SiLookupTypeId"], ["call_type", "SiLookupTypeId"],
+    ["signature_type", "SiLookupTypeId"], ["extra_type", "SiLookupTypeId"],
+    ["signed_extensions", "Vec<SignedExtensionMetadataV14>"]]},
+  "RuntimeApiMetadataV15": {"type": "struct", "type_mapping": [
+    ["name", "Text"], ["methods", "Vec<RuntimeApiMethodMetadataV15>"], ["docs", "Vec<Text>"]]},
+  "RuntimeApiMethodMetadataV15": {"type": "struct", "type_mapping": [
+    ["name", "Text"], ["inputs", "Vec<RuntimeApiMethodParamMetadataV15>"], ["output", "SiLookupTypeId"],
+    ["docs", "Vec<Text>"]]},
+  "RuntimeApiMethodParamMetadataV15": {"type": "struct", "type_mapping": [
+    ["name", "Text"], ["type", "SiLookupTypeId"]]},
+  "OuterEnumsV15": {"type": "struct", "type_mapping": [
+    ["call_enum_ty", "SiLookupTypeId"], ["event_enum_ty", "SiLookupTypeId"],
+    ["error_enum_ty", "SiLookupTypeId"]]},
+  "CustomValueMetadataV15": {"type": "struct", "type_mapping": [
+    ["type", "SiLookupTypeId"], ["value", "Bytes"]]},
+
+  "MetadataV16": {"type": "struct", "type_mapping": [
+    ["types", "PortableRegistry"], ["pallets", "Vec<PalletMetadataV16>"],
+    ["extrinsic", "ExtrinsicMetadataV16"], ["apis", "Vec<RuntimeApiMetadataV16>"],
+    ["outer_enums", "OuterEnumsV15"], ["custom", "BTreeMap<Text, CustomValueMetadataV15>"]]},
+  "PalletMetadataV16": {"type": "struct", "type_mapping": [
+    ["name", "Text"], ["storage", "Option<StorageMetadataV16>"], ["calls", "Option<PalletEnumMetadataV16>"],
+    ["event", "Option<PalletEnumMetadataV16>"], ["constants", "Vec<PalletConstantMetadataV16>"],
+    ["error", "Option<PalletEnumMetadataV16>"], ["associated_types", "Vec<PalletAssociatedTypeMetadataV16>"],
+    ["view_functions", "Vec<PalletViewFunctionMetadataV16>"], ["index", "u8"], ["docs", "Vec<Text>"],
+    ["deprecation_info", "ItemDeprecationInfoV16"]]},
+  "StorageMetadataV16": {"type": "struct", "type_mapping": [
+    ["prefix", "Text"], ["entries", "Vec<StorageEntryMetadataV16>"]]},
+  "StorageEntryMetadataV16": {"type": "struct", "type_mapping": [
+    ["name", "Text"], ["modifier", "StorageEntryModifierV13"], ["type", "StorageEntryTypeV14"],
+    ["default", "Bytes"], ["documentation", "Vec<Text>"], ["deprecation_info", "ItemDeprecationInfoV16"]]},
+  "PalletEnumMetadataV16": {"type": "struct", "type_mapping": [
+    ["ty", "SiLookupTypeId"], ["deprecation_info", "BTreeMap<u8, VariantDeprecationInfoV16>"]]},
+  "PalletConstantMetadataV16": {"type": "struct", "type_mapping": [
+    ["name", "Text"], ["type", "SiLookupTypeId"], ["value", "Bytes"], ["documentation", "Vec<Text>"],
+    ["deprecation_info", "ItemDeprecationInfoV16"]]},
+  "PalletAssociatedTypeMetadataV16": {"type": "struct", "type_mapping": [
+    ["name", "Text"], ["type", "SiLookupTypeId"], ["docs", "Vec<Text>"]]},
+  "PalletViewFunctionMetadataV16": {"type": "struct", "type_mapping": [
+    ["id", "[u8; 32]"], ["name", "Text"], ["inputs", "Vec<RuntimeApiMethodParamMetadataV15>"],
+    ["output", "SiLookupTypeId"], ["docs", "Vec<Text>"], ["deprecation_info", "ItemDeprecationInfoV16"]]},
+  "DeprecationNoteV16": {"type": "struct", "type_mapping": [["note", "Text"], ["since", "Option<Text>"]]},
+  "ItemDeprecationInfoV16": {"type": "enum", "type_mapping": [
+    ["NotDeprecated", "Null"], ["DeprecatedWithoutNote", "Null"], ["Deprecated", "DeprecationNoteV16"]]},
+  "VariantDeprecationInfoV16": {"type": "enum", "type_mapping": [
+    ["Unused", "Null"], ["DeprecatedWithoutNote", "Null"], ["Deprecated", "DeprecationNoteV16"]]},
+  "ExtrinsicMetadataV16": {"type": "struct", "type_mapping": [
+    ["versions", "Vec<u8>"], ["address_type", "SiLookupTypeId"], ["call_type", "SiLookupTypeId"],
+    ["signature_type", "SiLookupTypeId"],
+    ["transaction_extensions_by_version", "BTreeMap<u8, Vec<Compact<u32>>>"],
+    ["transaction_extensions", "Vec<TransactionExtensionMetadataV16>"]]},
+  "TransactionExtensionMetadataV16": {"type": "struct", "type_mapping": [
+    ["identifier", "Text"], ["ty", "SiLookupTypeId"], ["implicit", "SiLookupTypeId"]]},
+  "RuntimeApiMetadataV16": {"type": "struct", "type_mapping": [
+    ["name", "Text"], ["methods", "Vec<RuntimeApiMethodMetadataV16>"], ["docs", "Vec<Text>"],
+    ["version", "Compact<u32>"], ["deprecation_info", "ItemDeprecationInfoV16"]]},
+  "RuntimeApiMethodMetadataV16": {"type": "struct", "type_mapping": [
+    ["name", "Text"], ["inputs", "Vec<RuntimeApiMethodParamMetadataV15>"], ["output", "SiLookupTypeId"],
+    ["docs", "Vec<Text>"], ["deprecation_info", "ItemDeprecationInfoV16"]]}
+}"#;
+
+// Notes on the V16 definitions above, which JSON cannot carry:
+// - `VariantDeprecationInfoV16` has no variant 0 on the wire (frame-metadata
+//   numbers `DeprecatedWithoutNote` 1 and `Deprecated` 2); `Unused` holds
+//   index 0 so that the positions match.
+// - `ExtrinsicMetadataV16.versions` is a `Vec<u8>`, which py-scale-codec's
+//   language renders as `Bytes` (text or hex), like every `Vec<u8>`.
+
+/// The metadata definitions, compiled into their own graph.
+#[derive(Debug)]
+pub struct MetadataTypes {
+    graph: TypeGraph,
+    /// (version byte, `MetadataV<n>` node, the variant name `"V<n>"`).
+    versions: Vec<(u8, TypeIdx, Name)>,
+}
+
+impl MetadataTypes {
+    /// Compiles the `MetadataV<n>` definitions of `core` (py-scale-codec's
+    /// `core` preset, V9–V14) and [`NEWER_METADATA_TYPES`] (V15, V16).
+    pub fn from_core_preset(core: &Preset) -> Result<Self, Error> {
+        let mut registry = Registry::new();
+        registry.update(core);
+        registry.update_types_json(NEWER_METADATA_TYPES)?;
+        let mut versions = Vec::new();
+        for v in METADATA_VERSIONS {
+            let idx = registry.resolve_strict(&format!("MetadataV{v}"))?;
+            versions.push((v, idx, Name::from(format!("V{v}"))));
+        }
+        Ok(MetadataTypes {
+            graph: registry.graph().clone(),
+            versions,
+        })
+    }
+
+    /// The graph the definitions were compiled into.
+    pub fn graph(&self) -> &TypeGraph {
+        &self.graph
+    }
+
+    /// The node of `MetadataV<version>` and its variant name `"V<version>"`.
+    pub fn version(&self, version: u8) -> Option<(TypeIdx, &Name)> {
+        self.versions
+            .iter()
+            .find(|(v, _, _)| *v == version)
+            .map(|(_, idx, name)| (*idx, name))
+    }
+
+    /// The version byte of a variant name (`"V14"` → 14).
+    pub fn version_of(&self, name: &str) -> Option<u8> {
+        self.versions
+            .iter()
+            .find(|(_, _, n)| &**n == name)
+            .map(|(v, _, _)| *v)
+    }
+}
+
+static TYPES: OnceLock<MetadataTypes> = OnceLock::new();
+
+/// Compiles the metadata definitions from `core` (py-scale-codec's `core`
+/// preset) for this process, unless they already are: the first
+/// installation wins (the definitions are those of the pinned preset,
+/// whoever reads it).
+pub fn install_core_preset(core: &Preset) -> Result<&'static MetadataTypes, Error> {
+    if let Some(t) = TYPES.get() {
+        return Ok(t);
+    }
+    let types = MetadataTypes::from_core_preset(core)?;
+    Ok(TYPES.get_or_init(|| types))
+}
+
+/// The process's metadata definitions: those installed, else compiled from
+/// the `core` preset in [`crate::preset::presets_dir`] (an error naming
+/// `cargo xtask presets` when it is not there).
+pub fn metadata_types() -> Result<&'static MetadataTypes, Error> {
+    match TYPES.get() {
+        Some(t) => Ok(t),
+        None => install_core_preset(&Preset::named("core")?),
+    }
+}
