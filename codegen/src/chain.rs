@@ -65,6 +65,7 @@ pub fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
     let aliases = aliases(input, gen);
     let dispatch = roundtrip_dispatch(gen);
     let hash_table = hash_table(gen, &hashes);
+    let decoders = typed_decoders(gen, &hashes);
     let pallets = if input.pallets.is_empty() {
         quote!()
     } else {
@@ -90,6 +91,8 @@ pub fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
         #pallets
 
         #hash_table
+
+        #decoders
 
         #dispatch
     }
@@ -246,5 +249,36 @@ fn hash_table(gen: &TypeGen<'_>, hashes: &[Option<u128>]) -> TokenStream {
         /// generated decoder fits another runtime's type exactly when the
         /// hashes are equal.
         pub const TYPE_HASHES: &[(u32, u128)] = &[#(#rows),*];
+    }
+}
+
+/// `TYPED_DECODERS` (behind the `values` feature): for each distinct
+/// structural hash of a standalone type, the typed decoder of the type with
+/// the lowest id of that hash (equal hashes mean equal wire format and names,
+/// so any of them would do), sorted by hash for binary search. This is what
+/// the dynamic layer attaches to decode matching runtime types through the
+/// generated `Decode` and `ToValue`.
+fn typed_decoders(gen: &TypeGen<'_>, hashes: &[Option<u128>]) -> TokenStream {
+    let mut by_hash: BTreeMap<u128, u32> = BTreeMap::new();
+    for (id, h) in hashes.iter().enumerate() {
+        let id = id as u32;
+        if let Some(h) = *h {
+            if gen.is_standalone(id) {
+                by_hash.entry(h).or_insert(id);
+            }
+        }
+    }
+    let rows = by_hash.into_iter().map(|(h, id)| {
+        let ty = gen.type_ref(id, 0);
+        let h = hash_literal(h);
+        quote!((#h, ::ferroscale_runtime_types::typed::decode_to_value::<#ty>))
+    });
+    quote! {
+        /// Typed decoders by structural hash, sorted by hash (see
+        /// `ferroscale_runtime_types::typed`): attach them to a dynamic
+        /// registry to decode the types this runtime shares with the active
+        /// one through the generated code.
+        #[cfg(feature = "values")]
+        pub static TYPED_DECODERS: ::ferroscale_runtime_types::typed::TypedDecoderTable = &[#(#rows),*];
     }
 }

@@ -525,29 +525,45 @@ impl<'a> TypeGen<'a> {
         } else {
             (quote!(<#(#generics: ToValue),*>), quote!(<#(#generics),*>))
         };
+        // A `()` field is left out of the definition (`PhantomData`), but the
+        // dynamic decoder (like py-scale-codec) shows it as an empty tuple.
+        let unit = quote!(Value::Tuple(Vec::new()));
         let body = match &self.ty(rep).type_def {
             TypeDef::Composite(c) => {
-                let kept: Vec<&Field<PortableForm>> =
-                    c.fields.iter().filter(|f| !self.is_unit(f.ty.id)).collect();
-                let named = !c.fields.is_empty() && c.fields.iter().all(|f| f.name.is_some());
+                // An empty composite is an empty dict, as the dynamic layer gives it.
+                let named = c.fields.iter().all(|f| f.name.is_some());
+                let mut kept = 0usize;
+                let values: Vec<TokenStream> = c
+                    .fields
+                    .iter()
+                    .map(|f| {
+                        if self.is_unit(f.ty.id) {
+                            return unit.clone();
+                        }
+                        let access = match (&f.name, named) {
+                            (Some(n), true) => {
+                                let i = ident(n);
+                                quote!(self.#i)
+                            }
+                            _ => {
+                                let i = syn::Index::from(kept);
+                                quote!(self.#i)
+                            }
+                        };
+                        kept += 1;
+                        quote!(ToValue::to_value(&#access))
+                    })
+                    .collect();
                 if named {
-                    let entries = kept.iter().map(|f| {
+                    let entries = c.fields.iter().zip(&values).map(|(f, v)| {
                         let n = f.name.as_deref().unwrap_or_default();
-                        let i = ident(n);
-                        quote!((name(#n), ToValue::to_value(&self.#i)))
+                        quote!((name(#n), #v))
                     });
                     quote!(Value::Dict(vec![#(#entries),*]))
                 } else {
-                    let items: Vec<TokenStream> = (0..kept.len())
-                        .map(|i| {
-                            let i = syn::Index::from(i);
-                            quote!(ToValue::to_value(&self.#i))
-                        })
-                        .collect();
-                    match items.len() {
-                        0 => quote!(Value::Null),
-                        1 => items[0].clone(),
-                        _ => quote!(Value::Tuple(vec![#(#items),*])),
+                    match values.len() {
+                        1 => values[0].clone(),
+                        _ => quote!(Value::Tuple(vec![#(#values),*])),
                     }
                 }
             }
@@ -555,38 +571,53 @@ impl<'a> TypeGen<'a> {
                 let arms = v.variants.iter().map(|var| {
                     let vn = var.name.as_str();
                     let vi = ident(vn);
-                    let kept: Vec<&Field<PortableForm>> =
-                        var.fields.iter().filter(|f| !self.is_unit(f.ty.id)).collect();
-                    let named =
-                        !var.fields.is_empty() && var.fields.iter().all(|f| f.name.is_some());
-                    if kept.is_empty() {
-                        // Declared as a unit variant (see `body`).
+                    if var.fields.is_empty() {
                         return quote!(Self::#vi => Value::Str(name(#vn)));
                     }
-                    if named {
-                        // Bind to `f0…` so field names cannot shadow `name`.
-                        let fields: Vec<Ident> = kept
-                            .iter()
-                            .map(|f| ident(f.name.as_deref().unwrap_or_default()))
-                            .collect();
-                        let binds: Vec<Ident> =
-                            (0..kept.len()).map(|i| format_ident!("f{}", i)).collect();
-                        let entries = kept.iter().zip(&binds).map(|(f, b)| {
+                    let kept: Vec<&Field<PortableForm>> = var
+                        .fields
+                        .iter()
+                        .filter(|f| !self.is_unit(f.ty.id))
+                        .collect();
+                    let named = var.fields.iter().all(|f| f.name.is_some());
+                    // Bind kept fields to `f0…` so field names cannot shadow `name`.
+                    let binds: Vec<Ident> =
+                        (0..kept.len()).map(|i| format_ident!("f{}", i)).collect();
+                    let mut next = binds.iter();
+                    let values: Vec<TokenStream> = var
+                        .fields
+                        .iter()
+                        .map(|f| match self.is_unit(f.ty.id) {
+                            true => unit.clone(),
+                            false => {
+                                let b = next.next();
+                                quote!(ToValue::to_value(#b))
+                            }
+                        })
+                        .collect();
+                    let inner = if named {
+                        let entries = var.fields.iter().zip(&values).map(|(f, v)| {
                             let n = f.name.as_deref().unwrap_or_default();
-                            quote!((name(#n), ToValue::to_value(#b)))
+                            quote!((name(#n), #v))
                         });
-                        quote!(Self::#vi { #(#fields: ref #binds),* } => Value::Dict(vec![(name(#vn), Value::Dict(vec![#(#entries),*]))]))
+                        quote!(Value::Dict(vec![#(#entries),*]))
+                    } else if values.len() == 1 {
+                        values[0].clone()
                     } else {
-                        let binds: Vec<Ident> =
-                            (0..kept.len()).map(|i| format_ident!("f{}", i)).collect();
-                        let inner = if binds.len() == 1 {
-                            let b = &binds[0];
-                            quote!(ToValue::to_value(#b))
-                        } else {
-                            quote!(Value::Tuple(vec![#(ToValue::to_value(#binds)),*]))
-                        };
-                        quote!(Self::#vi(#(ref #binds),*) => Value::Dict(vec![(name(#vn), #inner)]))
-                    }
+                        quote!(Value::Tuple(vec![#(#values),*]))
+                    };
+                    let pattern = if kept.is_empty() {
+                        // Declared as a unit variant (see `body`).
+                        quote!(Self::#vi)
+                    } else if named {
+                        let fields = kept
+                            .iter()
+                            .map(|f| ident(f.name.as_deref().unwrap_or_default()));
+                        quote!(Self::#vi { #(#fields: ref #binds),* })
+                    } else {
+                        quote!(Self::#vi(#(ref #binds),*))
+                    };
+                    quote!(#pattern => Value::Dict(vec![(name(#vn), #inner)]))
                 });
                 // `*self`: an enum without variants matches with no arms.
                 quote!(match *self { #(#arms,)* })

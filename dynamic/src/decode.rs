@@ -14,6 +14,7 @@ use crate::error::Error;
 use crate::graph::{BitStore, Fields, Node, Prim, Special, TypeGraph, TypeIdx, Variant};
 use crate::runtime::{Runtime, KEYS};
 use crate::sink::{Sink, ValueSink};
+use crate::typed::TypedFallback;
 
 /// Default nesting limit.
 pub const DEFAULT_MAX_DEPTH: u32 = 256;
@@ -35,6 +36,8 @@ pub struct Context<'a> {
     pub ss58_format: Option<u16>,
     /// Nesting limit.
     pub max_depth: u32,
+    /// Generated types to decode matching portable types with ([`crate::typed`]).
+    pub typed: Option<&'a TypedFallback>,
 }
 
 impl<'a> Context<'a> {
@@ -45,7 +48,14 @@ impl<'a> Context<'a> {
             runtime: None,
             ss58_format: None,
             max_depth: DEFAULT_MAX_DEPTH,
+            typed: None,
         }
+    }
+
+    /// With generated types for the portable types they match.
+    pub fn with_typed(mut self, typed: Option<&'a TypedFallback>) -> Self {
+        self.typed = typed;
+        self
     }
 
     /// With an active runtime.
@@ -234,10 +244,37 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
                 limit: self.ctx.max_depth,
             });
         }
+        if let Some(typed) = self.ctx.typed {
+            if let Some(v) = self.typed(typed, ty) {
+                return Ok(v);
+            }
+        }
         self.depth += 1;
         let r = self.node_inner(ty, node);
         self.depth -= 1;
         r
+    }
+
+    /// Decodes `ty` through a generated type, if one fits here
+    /// ([`crate::typed`]): `None` leaves it to the dynamic path, also when
+    /// the typed decoder fails (so errors stay the dynamic ones).
+    #[inline(never)]
+    fn typed(&mut self, typed: &TypedFallback, ty: TypeIdx) -> Option<S::Out> {
+        let entry = typed.entry(ty)?;
+        if entry.has_accounts && self.ctx.ss58_format.is_some() {
+            return None;
+        }
+        // The dynamic decoder could not hit its depth limit inside.
+        let room = self.ctx.max_depth.checked_sub(self.depth)?;
+        if entry.depth > room {
+            return None;
+        }
+        let rest = self.data.get(self.pos..)?;
+        let mut input = rest;
+        let v = (entry.decode)(room, &mut input).ok()?;
+        self.pos += rest.len() - input.len();
+        typed.record_hit();
+        Some(self.sink.value(v))
     }
 
     fn node_inner(&mut self, ty: TypeIdx, node: &'a Node) -> Result<S::Out, Error> {
@@ -1149,29 +1186,8 @@ fn is_256(graph: &TypeGraph, ty: TypeIdx) -> bool {
 /// py-scale-codec's bit-sequence text: `"0b"` + the bits of the little-endian
 /// integer, most significant first, zero-padded to `bits` digits.
 pub(crate) fn render_bits(bytes: &[u8], bits: usize) -> String {
-    let mut digits = String::with_capacity(bits.max(1) + 2);
-    let mut started = false;
-    for &b in bytes.iter().rev() {
-        for i in (0..8).rev() {
-            let one = b & (1 << i) != 0;
-            if one {
-                started = true;
-            }
-            if started {
-                digits.push(if one { '1' } else { '0' });
-            }
-        }
-    }
-    if digits.is_empty() {
-        digits.push('0');
-    }
-    let mut out = String::with_capacity(digits.len().max(bits) + 2);
-    out.push_str("0b");
-    for _ in digits.len()..bits {
-        out.push('0');
-    }
-    out.push_str(&digits);
-    out
+    // One rendering for this decoder and the generated types' values.
+    ferroscale_runtime_types::bits::py_bit_string(bytes, bits)
 }
 
 /// A lower bound of the encoded size of `ty` (0 when unknown), used to bound

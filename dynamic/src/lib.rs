@@ -37,6 +37,7 @@ pub mod metadata_value;
 pub mod portable;
 pub mod runtime;
 pub mod sink;
+pub mod typed;
 
 pub use batch::batch_decode;
 pub use decode::{decode, decode_prefix, decode_value, Context};

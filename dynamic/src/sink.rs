@@ -78,6 +78,47 @@ pub trait Sink {
         self.dict_insert(&mut d, key, value);
         self.dict_end(d)
     }
+
+    /// A whole value built elsewhere (a generated type's value, see
+    /// [`crate::typed`]). By default it is rebuilt with this sink's own
+    /// methods, so every sink takes one; [`ValueSink`] just moves it.
+    fn value(&mut self, v: Value) -> Self::Out {
+        match v {
+            Value::Null => self.null(),
+            Value::Bool(b) => self.bool(b),
+            Value::UInt(n) => self.uint(n),
+            Value::Int(n) => self.int(n),
+            Value::U256(le) => self.u256(&le),
+            Value::I256(le) => self.i256(&le),
+            Value::Str(s) => self.text(&s),
+            Value::List(items) => {
+                let seq = self.value_items(items);
+                self.list_end(seq)
+            }
+            Value::Tuple(items) => {
+                let seq = self.value_items(items);
+                self.tuple_end(seq)
+            }
+            Value::Dict(entries) => {
+                let mut d = self.dict_begin(entries.len());
+                for (k, item) in entries {
+                    let item = self.value(item);
+                    self.dict_insert(&mut d, &k, item);
+                }
+                self.dict_end(d)
+            }
+        }
+    }
+
+    /// The items of a list or tuple [`Sink::value`] rebuilds.
+    fn value_items(&mut self, items: Vec<Value>) -> Self::Seq {
+        let mut seq = self.seq_begin(items.len());
+        for item in items {
+            let item = self.value(item);
+            self.seq_push(&mut seq, item);
+        }
+        seq
+    }
 }
 
 /// Writes `0x` + lower-case hex of `bytes` into `buf` (which must hold
@@ -163,5 +204,8 @@ impl Sink for ValueSink {
     }
     fn dup(&mut self, v: &Value) -> Value {
         v.clone()
+    }
+    fn value(&mut self, v: Value) -> Value {
+        v
     }
 }

@@ -22,6 +22,7 @@ mod chains;
 mod collections;
 mod extrinsic;
 mod opaque;
+pub mod typed;
 pub mod values;
 
 pub use accounts::{AccountId32, MultiAddress, DEFAULT_SS58_FORMAT};

@@ -93,9 +93,11 @@ impl ToValue for String {
     }
 }
 
+/// The empty tuple is an empty tuple (py-scale-codec's `()`), as the
+/// dynamic decoder gives a registry's `()` type.
 impl ToValue for () {
     fn to_value(&self) -> Value {
-        Value::Null
+        Value::Tuple(Vec::new())
     }
 }
 
@@ -186,23 +188,37 @@ macro_rules! hex_bytes {
 }
 hex_bytes!(AccountId32, AccountId20, H160, H256, H512);
 
+/// A 256-bit integer that fits in 128 bits takes the ordinary integer form
+/// (as the dynamic decoder gives it), so equal numbers compare equal.
 impl ToValue for U256 {
     fn to_value(&self) -> Value {
-        Value::U256(self.0)
+        let (low, high) = self.0.split_at(16);
+        match <[u8; 16]>::try_from(low) {
+            Ok(low) if high.iter().all(|&b| b == 0) => Value::UInt(u128::from_le_bytes(low)),
+            _ => Value::U256(self.0),
+        }
     }
 }
 
+/// Like [`U256`]'s: the ordinary integer form when the value fits in 128 bits.
 impl ToValue for I256 {
     fn to_value(&self) -> Value {
-        Value::I256(self.0)
+        let (low, high) = self.0.split_at(16);
+        let sign = if low[15] & 0x80 == 0 { 0 } else { 0xff };
+        match <[u8; 16]>::try_from(low) {
+            Ok(low) if high.iter().all(|&b| b == sign) => Value::Int(i128::from_le_bytes(low)),
+            _ => Value::I256(self.0),
+        }
     }
 }
 
+/// py-scale-codec's `GenericMultiAddress`: the `Id` and `Index` variants are
+/// the bare account id and index, the others `{"Name": value}`.
 impl<A: ToValue, I: ToValue + parity_scale_codec::HasCompact> ToValue for MultiAddress<A, I> {
     fn to_value(&self) -> Value {
         let (n, v) = match self {
-            MultiAddress::Id(a) => ("Id", a.to_value()),
-            MultiAddress::Index(i) => ("Index", i.to_value()),
+            MultiAddress::Id(a) => return a.to_value(),
+            MultiAddress::Index(i) => return i.to_value(),
             MultiAddress::Raw(r) => ("Raw", r.to_value()),
             MultiAddress::Address32(a) => ("Address32", a.to_value()),
             MultiAddress::Address20(a) => ("Address20", a.to_value()),
@@ -230,7 +246,7 @@ impl<T: ToValue> ToValue for BTreeSet<T> {
 
 impl<S: BitStore, O: BitOrder> ToValue for BitSequence<S, O> {
     fn to_value(&self) -> Value {
-        Value::str(self.to_bit_string())
+        Value::str(self.to_py_bit_string())
     }
 }
 
@@ -272,7 +288,8 @@ mod tests {
         assert_eq!((7u8,).to_value(), Value::UInt(7));
         assert_eq!(Option::<u8>::None.to_value(), Value::Null);
         assert_eq!(Compact(5u64).to_value(), Value::UInt(5));
+        // py-scale-codec reads the words as one little-endian integer.
         let bits = BitSequence::<u8, crate::bits::Lsb0>::from_bits(&[true, false]);
-        assert_eq!(bits.to_value(), Value::str("0b10"));
+        assert_eq!(bits.to_value(), Value::str("0b01"));
     }
 }

@@ -26,6 +26,9 @@ mod legacy;
 mod resolve;
 
 use std::collections::HashMap;
+use std::sync::Arc;
+
+use ferroscale_runtime_types::typed::TypedDecoderTable;
 
 use ferroscale_core::value::Value;
 
@@ -36,6 +39,7 @@ use crate::graph::{TypeGraph, TypeIdx};
 use crate::portable::PortableTypes;
 use crate::preset::{Definitions, Preset, TypeDefs};
 use crate::runtime::Runtime;
+use crate::typed::TypedFallback;
 
 pub use builtins::{builtin, Builtin};
 pub use legacy::legacy_runtime;
@@ -57,6 +61,10 @@ pub struct Registry {
     /// Nodes standing for names that could not be found: (name, why).
     unknown_nodes: HashMap<TypeIdx, (String, String)>,
     ss58_format: Option<u16>,
+    /// Generated-type decoder tables attached by the user ([`crate::typed`]).
+    typed_tables: Vec<TypedDecoderTable>,
+    /// Their matches in the loaded portable registry.
+    typed: Option<Arc<TypedFallback>>,
 }
 
 impl Registry {
@@ -99,6 +107,7 @@ impl Registry {
         self.defs.clear();
         self.portable = None;
         self.runtime = None;
+        self.typed = None;
         self.cache.clear();
         self.strings.clear();
     }
@@ -153,9 +162,28 @@ impl Registry {
         self.ss58_format
     }
 
-    /// The decoding context: graph, runtime and ss58 format.
+    /// Attaches a generated chain's `TYPED_DECODERS` table
+    /// (`ferroscale_runtime_types::<chain>::TYPED_DECODERS`, `values`
+    /// feature): V14+ metadata loaded from now on decodes the portable types
+    /// whose structural hash is in an attached table through the generated
+    /// type, where that gives the dynamic value ([`crate::typed`]); all other
+    /// types, and every type of a runtime whose types changed, decode
+    /// dynamically. Attach before [`Registry::load_metadata`].
+    pub fn attach_typed_decoders(&mut self, table: TypedDecoderTable) {
+        self.typed_tables.push(table);
+    }
+
+    /// The typed decoders matched to the loaded portable registry, if tables
+    /// were attached: which types use them, and how often they were used.
+    pub fn typed_fallback(&self) -> Option<&TypedFallback> {
+        self.typed.as_deref()
+    }
+
+    /// The decoding context: graph, runtime, ss58 format and typed decoders.
     pub fn context(&self) -> Context<'_> {
-        let ctx = Context::new(&self.graph).with_ss58(self.ss58_format);
+        let ctx = Context::new(&self.graph)
+            .with_ss58(self.ss58_format)
+            .with_typed(self.typed.as_deref());
         match &self.runtime {
             Some(rt) => ctx.with_runtime(rt),
             None => ctx,
@@ -183,6 +211,9 @@ impl Registry {
 
     fn load_portable_metadata(&mut self, bytes: &[u8]) -> Result<(), Error> {
         let imported = crate::portable::import_metadata_bytes(&mut self.graph, bytes)?;
+        self.typed =
+            crate::typed::match_metadata(&self.graph, &imported.types, bytes, &self.typed_tables)
+                .map(Arc::new);
         let base = imported.types.base;
         let id_of = |idx: Option<TypeIdx>| idx.map(|i| i.0 - base);
         let x = &imported.runtime.extrinsic;
