@@ -1,5 +1,7 @@
 //! `0x`-prefixed hex text, as RPC results and py-scale-codec values carry it.
 
+use std::mem::MaybeUninit;
+
 use crate::error::Error;
 
 /// Lower-case hex with a `0x` prefix.
@@ -26,14 +28,30 @@ pub fn push_hex(out: &mut String, bytes: &[u8]) {
 /// (py-scale-codec renders non-UTF-8 `Bytes` as hex) runs at memory speed
 /// instead of one `char` push per digit.
 pub fn write_lower(bytes: &[u8], out: &mut [u8]) {
+    write_blocks(bytes, out, |slot, v| *slot = v);
+}
+
+/// [`write_lower`] into memory that need not be initialised (a buffer
+/// allocated for the text, such as a new Python string), so it need not be
+/// zeroed first.
+pub fn write_lower_uninit(bytes: &[u8], out: &mut [MaybeUninit<u8>]) {
+    write_blocks(bytes, out, |slot, v| {
+        slot.write(v);
+    });
+}
+
+/// The block loop of [`write_lower`] over any byte slot (`put` stores one
+/// digit; it is inlined, so both callers vectorise alike).
+#[inline(always)]
+fn write_blocks<T>(bytes: &[u8], out: &mut [T], put: impl Fn(&mut T, u8) + Copy) {
     let n = bytes.len().min(out.len() / 2);
     let (bytes, out) = (&bytes[..n], &mut out[..2 * n]);
     let mut inp = bytes.chunks_exact(16);
     let mut outp = out.chunks_exact_mut(32);
     for (block, dst) in (&mut inp).zip(&mut outp) {
         for (j, &b) in block.iter().enumerate() {
-            dst[2 * j] = digit(b >> 4);
-            dst[2 * j + 1] = digit(b & 0xf);
+            put(&mut dst[2 * j], digit(b >> 4));
+            put(&mut dst[2 * j + 1], digit(b & 0xf));
         }
     }
     for (&b, dst) in inp
@@ -41,8 +59,8 @@ pub fn write_lower(bytes: &[u8], out: &mut [u8]) {
         .iter()
         .zip(outp.into_remainder().chunks_exact_mut(2))
     {
-        dst[0] = digit(b >> 4);
-        dst[1] = digit(b & 0xf);
+        put(&mut dst[0], digit(b >> 4));
+        put(&mut dst[1], digit(b & 0xf));
     }
 }
 
@@ -98,6 +116,10 @@ mod tests {
             let mut s = String::from("x");
             push_hex(&mut s, &bytes);
             assert_eq!(s, format!("x{expected}"), "length {len}");
+            let mut out = vec![b'?'; 2 * len + 1];
+            write_lower(&bytes, &mut out);
+            assert_eq!(&out[..2 * len], expected.as_bytes(), "length {len}");
+            assert_eq!(out[2 * len], b'?', "length {len}: wrote past the digits");
         }
     }
 

@@ -5,6 +5,8 @@
 //! two characters per byte) the text is written straight into a new compact
 //! ASCII string instead.
 
+use std::mem::MaybeUninit;
+
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -20,18 +22,17 @@ pub fn hex_prefixed<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, P
     // ASCII string (one byte per character) of `len` characters, or NULL
     // with an exception set, which `from_owned_ptr_or_err` turns into `Err`.
     // Its character buffer (`PyUnicode_DATA`) is `len` bytes the string owns
-    // exclusively until it is returned; it is zeroed before a slice is made
-    // of it, and only ASCII hex digits and "0x" are written, as maxchar 127
-    // requires.
+    // exclusively until it is returned; it is uninitialised, so it is only
+    // seen as `MaybeUninit<u8>` and every byte is written (the "0x" and
+    // `2 · bytes.len()` digits), with ASCII only, as maxchar 127 requires.
     unsafe {
         let raw = pyo3::ffi::PyUnicode_New(len, 127);
         let s = Bound::from_owned_ptr_or_err(py, raw)?.cast_into_unchecked::<PyString>();
-        let data = pyo3::ffi::PyUnicode_DATA(raw).cast::<u8>();
-        let n = len as usize;
-        std::ptr::write_bytes(data, 0, n);
-        let out = std::slice::from_raw_parts_mut(data, n);
-        out[..2].copy_from_slice(b"0x");
-        ferroscale_core::hex::write_lower(bytes, &mut out[2..]);
+        let data = pyo3::ffi::PyUnicode_DATA(raw).cast::<MaybeUninit<u8>>();
+        let out = std::slice::from_raw_parts_mut(data, len as usize);
+        out[0].write(b'0');
+        out[1].write(b'x');
+        ferroscale_core::hex::write_lower_uninit(bytes, &mut out[2..]);
         Ok(s)
     }
 }
