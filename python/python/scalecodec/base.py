@@ -15,6 +15,12 @@ Design (see also the package docstring):
   ``type_mapping``; types with extra user-facing attributes (extrinsics,
   calls, events, metadata, Era, account ids) use subclasses from
   :mod:`scalecodec.types`.
+* The per-value path is Rust: :class:`ScaleBytes` is ``_core.ScaleBytes``,
+  and the configuration and scale objects subclass ``_core.ConfigBase`` and
+  ``_core.ScaleObject``, whose ``create_scale_object``, ``batch_decode``,
+  ``decode`` and ``encode`` skip Python entirely for classes that decode and
+  encode as their graph node (see ``class_for_node``); other classes get
+  py-scale-codec's steps with their Python hooks called.
 """
 import json
 import threading
