@@ -1,4 +1,5 @@
-//! Import of a scale-info `PortableRegistry` (V14–V16 metadata) into the
+//! Import of a scale-info `PortableRegistry` (V14–V16 metadata, read through
+//! core's metadata model, [`ferroscale_core::metadata`]) into the
 //! [`TypeGraph`]: one node per registry id (`scale_info::N`), path names
 //! (`sp_core::crypto::accountid32`, lower-cased as py-scale-codec registers
 //! them), and py-scale-codec's overrides by path (AccountId32, MultiAddress,
@@ -12,7 +13,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use frame_metadata::{RuntimeMetadata, RuntimeMetadataPrefixed};
+use ferroscale_core::metadata::{Metadata, Pallet as MdPallet, PalletEnum, SignedExtension};
+use frame_metadata::RuntimeMetadataPrefixed;
 use parity_scale_codec::DecodeLimit;
 use scale_info::form::PortableForm;
 use scale_info::{PortableRegistry, TypeDef, TypeDefPrimitive};
@@ -74,143 +76,65 @@ pub struct ImportedMetadata {
     pub version: u32,
 }
 
-/// Decodes `RuntimeMetadataPrefixed` bytes (with a nesting limit).
+/// Decodes `RuntimeMetadataPrefixed` bytes with frame-metadata (with a
+/// nesting limit), for callers that need frame-metadata's own form; the
+/// import itself reads core's model ([`import_metadata`]).
 pub fn decode_metadata(bytes: &[u8]) -> Result<RuntimeMetadataPrefixed, Error> {
     RuntimeMetadataPrefixed::decode_all_with_depth_limit(METADATA_DEPTH_LIMIT, &mut &bytes[..])
         .map_err(|e| Error::Import(format!("metadata does not decode: {e}")))
 }
 
-/// Imports V14–V16 metadata bytes: registry nodes plus runtime context.
+/// Imports V14–V16 metadata bytes (any form
+/// [`Metadata::load`] accepts): registry nodes plus runtime context.
 pub fn import_metadata_bytes(
     graph: &mut TypeGraph,
     bytes: &[u8],
 ) -> Result<ImportedMetadata, Error> {
-    import_metadata(graph, &decode_metadata(bytes)?.1)
+    let md = Metadata::load(bytes).map_err(|e| Error::Import(e.to_string()))?;
+    import_metadata(graph, &md)
 }
 
-/// Imports decoded V14–V16 metadata: registry nodes plus runtime context.
-pub fn import_metadata(
-    graph: &mut TypeGraph,
-    md: &RuntimeMetadata,
-) -> Result<ImportedMetadata, Error> {
-    match md {
-        RuntimeMetadata::V14(m) => {
-            let types = import_registry(graph, &m.types, "scale_info")?;
-            let pallets = m.pallets.iter().map(|p| {
-                (
-                    p.index,
-                    &p.name,
-                    p.calls.as_ref().map(|c| c.ty.id),
-                    p.event.as_ref().map(|e| e.ty.id),
-                )
-            });
-            let params = |name: &str| {
-                m.types
-                    .resolve(m.extrinsic.ty.id)
-                    .and_then(|t| t.type_params.iter().find(|p| p.name == name))
-                    .and_then(|p| p.ty.map(|t| t.id))
-            };
-            let ext = m
-                .extrinsic
-                .signed_extensions
-                .iter()
-                .map(|e| (&e.identifier, e.ty.id));
-            let runtime = build_runtime(
-                &m.types,
-                &types,
-                pallets,
-                m.extrinsic.version,
-                params("Address"),
-                params("Signature"),
-                params("Call"),
-                ext,
-            )?;
-            Ok(ImportedMetadata {
-                types,
-                runtime,
-                version: 14,
-            })
-        }
-        RuntimeMetadata::V15(m) => {
-            let types = import_registry(graph, &m.types, "scale_info")?;
-            let pallets = m.pallets.iter().map(|p| {
-                (
-                    p.index,
-                    &p.name,
-                    p.calls.as_ref().map(|c| c.ty.id),
-                    p.event.as_ref().map(|e| e.ty.id),
-                )
-            });
-            let x = &m.extrinsic;
-            let ext = x.signed_extensions.iter().map(|e| (&e.identifier, e.ty.id));
-            let runtime = build_runtime(
-                &m.types,
-                &types,
-                pallets,
-                x.version,
-                Some(x.address_ty.id),
-                Some(x.signature_ty.id),
-                Some(x.call_ty.id),
-                ext,
-            )?;
-            Ok(ImportedMetadata {
-                types,
-                runtime,
-                version: 15,
-            })
-        }
-        RuntimeMetadata::V16(m) => {
-            let types = import_registry(graph, &m.types, "scale_info")?;
-            let pallets = m.pallets.iter().map(|p| {
-                (
-                    p.index,
-                    &p.name,
-                    p.calls.as_ref().map(|c| c.ty.id),
-                    p.event.as_ref().map(|e| e.ty.id),
-                )
-            });
-            let x = &m.extrinsic;
-            // Extrinsic format 4 carries the extensions of extension version 0.
-            let by_version: Vec<usize> = x
-                .transaction_extensions_by_version
-                .get(&0)
-                .map(|v| v.iter().map(|c| c.0 as usize).collect())
-                .unwrap_or_else(|| (0..x.transaction_extensions.len()).collect());
-            let mut ext = Vec::with_capacity(by_version.len());
-            for i in by_version {
-                let e = x.transaction_extensions.get(i).ok_or_else(|| {
-                    Error::Import(format!("transaction extension index {i} out of range"))
-                })?;
-                ext.push((&e.identifier, e.ty.id));
-            }
-            let version = x
-                .versions
-                .iter()
-                .copied()
-                .filter(|&v| v <= 4)
-                .max()
-                .unwrap_or(4);
-            let runtime = build_runtime(
-                &m.types,
-                &types,
-                pallets,
-                version,
-                Some(x.address_ty.id),
-                Some(x.signature_ty.id),
-                Some(x.call_ty.id),
-                ext.into_iter(),
-            )?;
-            Ok(ImportedMetadata {
-                types,
-                runtime,
-                version: 16,
-            })
-        }
-        other => Err(Error::Import(format!(
+/// Imports V14–V16 metadata from core's model (the one every layer reads
+/// metadata through): registry nodes plus runtime context.
+pub fn import_metadata(graph: &mut TypeGraph, md: &Metadata) -> Result<ImportedMetadata, Error> {
+    let Some(reg) = &md.types else {
+        return Err(Error::Import(format!(
             "metadata V{} has no portable registry (legacy metadata decodes with presets)",
-            other.version()
-        ))),
+            md.version
+        )));
+    };
+    let types = import_registry(graph, reg, "scale_info")?;
+    let x = &md.extrinsic;
+    // Extrinsic format 4 carries the extensions of extension version 0 (V16
+    // lists them per version; before V16, and when V16 lists no version 0,
+    // every extension applies).
+    let extensions = if x.extensions_by_version.contains_key(&0) {
+        x.extensions_for_version(0)
+    } else {
+        x.signed_extensions.iter().collect()
+    };
+    // V16 may list several formats; the decoder reads format 4.
+    let version = if md.version >= 16 {
+        x.versions.iter().copied().filter(|&v| v <= 4).max()
+    } else {
+        x.versions.first().copied()
     }
+    .unwrap_or(4);
+    let runtime = build_runtime(
+        reg,
+        &types,
+        &md.pallets,
+        version,
+        x.address_type,
+        x.signature_type,
+        x.call_type,
+        &extensions,
+    )?;
+    Ok(ImportedMetadata {
+        types,
+        runtime,
+        version: md.version,
+    })
 }
 
 /// What a registry path maps to, per py-scale-codec's `core.json` overrides.
@@ -546,39 +470,37 @@ fn is_zero_sized(reg: &PortableRegistry, id: u32, depth: u32) -> bool {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn build_runtime<'a>(
+fn build_runtime(
     reg: &PortableRegistry,
     types: &PortableTypes,
-    pallets: impl Iterator<Item = (u8, &'a String, Option<u32>, Option<u32>)>,
+    pallets: &[MdPallet],
     version: u8,
     address: Option<u32>,
     signature: Option<u32>,
     call: Option<u32>,
-    extensions: impl Iterator<Item = (&'a String, u32)>,
+    extensions: &[&SignedExtension],
 ) -> Result<Runtime, Error> {
     let idx = |id: u32| {
         types
             .idx(id)
             .ok_or_else(|| Error::Import(format!("type id {id} out of range")))
     };
-    let items = |id: Option<u32>| -> Result<Vec<Item>, Error> {
-        let Some(id) = id else { return Ok(Vec::new()) };
-        let Some(TypeDef::Variant(v)) = reg.resolve(id).map(|t| &t.type_def) else {
-            return Err(Error::Import(format!(
-                "pallet call/event type {id} is not an enum"
-            )));
-        };
-        let mut out = Vec::with_capacity(v.variants.len());
-        for var in &v.variants {
+    let items = |e: &Option<PalletEnum>| -> Result<Vec<Item>, Error> {
+        let Some(e) = e else { return Ok(Vec::new()) };
+        let mut out = Vec::with_capacity(e.variants.len());
+        for var in &e.variants {
             let mut args = Vec::with_capacity(var.fields.len());
             for f in &var.fields {
+                let ty = f.ty.id().ok_or_else(|| {
+                    Error::Import(format!("argument type {} is not a registry id", f.ty))
+                })?;
                 args.push(Arg {
                     name: f.name.as_deref().map(Arc::from),
                     type_name: f
                         .type_name
                         .as_deref()
                         .map(|t| Arc::from(convert_type_string(t).as_str())),
-                    ty: idx(f.ty.id)?,
+                    ty: idx(ty)?,
                 });
             }
             out.push(Item {
@@ -590,13 +512,13 @@ fn build_runtime<'a>(
         out.sort_by_key(|i| i.index);
         Ok(out)
     };
-    let mut list = Vec::new();
-    for (index, name, calls, events) in pallets {
+    let mut list = Vec::with_capacity(pallets.len());
+    for p in pallets {
         list.push(Pallet {
-            index,
-            name: Arc::from(name.as_str()),
-            calls: items(calls)?,
-            events: items(events)?,
+            index: p.index,
+            name: Arc::from(p.name.as_str()),
+            calls: items(&p.call_enum)?,
+            events: items(&p.event_enum)?,
         });
     }
     let account_id = address.and_then(|a| {
@@ -611,13 +533,14 @@ fn build_runtime<'a>(
             .and_then(|p| types.idx(p.id))
     });
     let mut ext = Vec::new();
-    for (identifier, ty) in extensions {
-        if is_zero_sized(reg, ty, 0) {
+    for e in extensions {
+        // An extension without data (or without a type) adds no bytes.
+        let Some(ty) = e.ty.filter(|&ty| !is_zero_sized(reg, ty, 0)) else {
             continue;
-        }
-        let key = extension_key(identifier).unwrap_or(identifier.as_str());
+        };
+        let key = extension_key(&e.identifier).unwrap_or(e.identifier.as_str());
         ext.push(Extension {
-            identifier: Arc::from(identifier.as_str()),
+            identifier: Arc::from(e.identifier.as_str()),
             key: Arc::from(key),
             ty: idx(ty)?,
         });

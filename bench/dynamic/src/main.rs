@@ -10,7 +10,11 @@ use std::time::{Duration, Instant};
 
 use ferroscale_core::value::Value;
 use ferroscale_dynamic::encode::encode_value;
-use ferroscale_dynamic::portable::{decode_metadata, import_metadata, import_registry};
+use ferroscale_core::metadata::Metadata;
+use ferroscale_dynamic::portable::{
+    decode_metadata, import_metadata, import_metadata_bytes, import_registry,
+};
+use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{decode_value, Context, Fields, Node, Prim, Special, TypeGraph, TypeIdx};
 
 /// Runs `f` `iters` times (after one warm-up); returns (min, median).
@@ -119,7 +123,7 @@ fn main() {
             panic!("V14")
         };
         let mut graph = TypeGraph::new();
-        let imported = import_metadata(&mut graph, &md.1).unwrap();
+        let imported = import_metadata_bytes(&mut graph, &md_bytes).unwrap();
         let events_id = v14
             .pallets
             .iter()
@@ -189,7 +193,6 @@ fn main() {
 
     // Registry build from 322 KB of V14 metadata.
     {
-        let md = decode_metadata(&md_bytes).unwrap();
         let (min, median) = time(iters, || decode_metadata(&md_bytes).unwrap());
         rows.push(Row {
             workload: "polkadot-v14-spec9180 metadata (322 KB)",
@@ -198,24 +201,45 @@ fn main() {
             min,
             median,
         });
+        let (min, median) = time(iters, || Metadata::from_bytes(&md_bytes).unwrap());
+        rows.push(Row {
+            workload: "polkadot-v14-spec9180 metadata (322 KB)",
+            engine: "ferroscale-core metadata model from bytes",
+            bytes: md_bytes.len(),
+            min,
+            median,
+        });
+        let md = Metadata::from_bytes(&md_bytes).unwrap();
         let (min, median) = time(iters, || {
             let mut g = TypeGraph::new();
-            import_metadata(&mut g, &md.1).unwrap()
+            import_metadata(&mut g, &md).unwrap()
         });
         rows.push(Row {
             workload: "polkadot-v14-spec9180 metadata (322 KB)",
-            engine: "ferroscale graph + runtime from decoded metadata",
+            engine: "ferroscale graph + runtime from the core model",
             bytes: md_bytes.len(),
             min,
             median,
         });
         let (min, median) = time(iters, || {
             let mut g = TypeGraph::new();
-            import_metadata(&mut g, &decode_metadata(&md_bytes).unwrap().1).unwrap()
+            import_metadata_bytes(&mut g, &md_bytes).unwrap()
         });
         rows.push(Row {
             workload: "polkadot-v14-spec9180 metadata (322 KB)",
             engine: "ferroscale total: bytes → graph + runtime",
+            bytes: md_bytes.len(),
+            min,
+            median,
+        });
+        let (min, median) = time(iters, || {
+            let mut r = Registry::new();
+            r.load_metadata(&md_bytes).unwrap();
+            r
+        });
+        rows.push(Row {
+            workload: "polkadot-v14-spec9180 metadata (322 KB)",
+            engine: "ferroscale Registry::load_metadata (bytes → registry)",
             bytes: md_bytes.len(),
             min,
             median,

@@ -191,8 +191,8 @@ impl Registry {
     }
 
     /// Loads runtime metadata: V9–V13 in any framing
-    /// [`ferroscale_core::metadata::Metadata::load`] accepts, V14+ as raw
-    /// `RuntimeMetadataPrefixed` bytes. V14+ imports the portable registry (`scale_info::N`, path
+    /// [`ferroscale_core::metadata::Metadata::load`] accepts (read once, into
+    /// core's model). V14+ imports the portable registry (`scale_info::N`, path
     /// names, and py-scale-codec's `Address`/`AccountId`/`LookupSource`/
     /// `ExtrinsicSignature` aliases onto it); V9–V13 builds the calls and
     /// events tables with argument types resolved through this registry's
@@ -201,7 +201,7 @@ impl Registry {
         let md = ferroscale_core::metadata::Metadata::load(bytes)
             .map_err(|e| Error::Import(e.to_string()))?;
         if md.version >= 14 {
-            self.load_portable_metadata(bytes)
+            self.load_portable_metadata(bytes, &md)
         } else {
             let runtime = legacy::legacy_runtime(self, &md)?;
             self.runtime = Some(runtime);
@@ -209,8 +209,12 @@ impl Registry {
         }
     }
 
-    fn load_portable_metadata(&mut self, bytes: &[u8]) -> Result<(), Error> {
-        let imported = crate::portable::import_metadata_bytes(&mut self.graph, bytes)?;
+    fn load_portable_metadata(
+        &mut self,
+        bytes: &[u8],
+        md: &ferroscale_core::metadata::Metadata,
+    ) -> Result<(), Error> {
+        let imported = crate::portable::import_metadata(&mut self.graph, md)?;
         self.typed =
             crate::typed::match_metadata(&self.graph, &imported.types, bytes, &self.typed_tables)
                 .map(Arc::new);

@@ -4,7 +4,7 @@
 
 pub mod subtensor;
 
-use ferroscale_dynamic::portable::{decode_metadata, import_metadata, ImportedMetadata};
+use ferroscale_dynamic::portable::{decode_metadata, import_metadata_bytes, ImportedMetadata};
 use ferroscale_dynamic::{Node, TypeGraph, TypeIdx};
 use frame_metadata::RuntimeMetadata;
 
@@ -46,9 +46,12 @@ pub fn portable_fixtures() -> Vec<String> {
 /// `Optional` storage default decodes as `Option<value>`).
 pub fn load(name: &str) -> Loaded {
     let bytes = ferroscale_fixtures::read(name);
+    // The items are listed from frame-metadata's own decoding, independently
+    // of the import (which reads core's model).
     let md = decode_metadata(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut graph = TypeGraph::new();
-    let imported = import_metadata(&mut graph, &md.1).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let imported =
+        import_metadata_bytes(&mut graph, &bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut items = Vec::new();
     let mut push =
         |graph: &mut TypeGraph, what: String, id: u32, optional: bool, bytes: Vec<u8>| {
