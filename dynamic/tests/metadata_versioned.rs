@@ -72,6 +72,73 @@ fn every_metadata_fixture_decodes_and_roundtrips() {
     );
 }
 
+/// The value agrees with core's metadata model (read by frame-metadata)
+/// on what both hold: pallet names and indices, runtime APIs and their
+/// methods (V15+), extrinsic versions and extensions.
+#[test]
+fn values_agree_with_the_core_model() {
+    let mut r = Registry::new();
+    for (name, bytes) in fixtures() {
+        let md = ferroscale_core::metadata::Metadata::load(&bytes).unwrap();
+        let v = r.decode("MetadataVersioned", &bytes).unwrap();
+        let (_, inner) = versioned(&v);
+        let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        let list = if md.version >= 14 {
+            "pallets"
+        } else {
+            "modules"
+        };
+        let pallets = inner.get(list).and_then(Value::as_items).unwrap();
+        let names: Vec<_> = pallets.iter().map(|p| text(p, "name").unwrap()).collect();
+        let want: Vec<_> = md.pallets.iter().map(|p| p.name.clone()).collect();
+        assert_eq!(names, want, "{name}");
+        if md.version >= 12 {
+            let indices: Vec<_> = pallets
+                .iter()
+                .map(|p| match p.get("index") {
+                    Some(Value::UInt(i)) => *i as u8,
+                    other => panic!("{name}: index {other:?}"),
+                })
+                .collect();
+            let want: Vec<_> = md.pallets.iter().map(|p| p.index).collect();
+            assert_eq!(indices, want, "{name}");
+        }
+        if md.version >= 15 {
+            let apis = inner.get("apis").and_then(Value::as_items).unwrap();
+            assert_eq!(apis.len(), md.apis.len(), "{name}");
+            for (a, want) in apis.iter().zip(&md.apis) {
+                assert_eq!(text(a, "name").as_deref(), Some(want.name.as_str()));
+                let methods = a.get("methods").and_then(Value::as_items).unwrap();
+                let got: Vec<_> = methods.iter().map(|m| text(m, "name").unwrap()).collect();
+                let want: Vec<_> = want.methods.iter().map(|m| m.name.clone()).collect();
+                assert_eq!(got, want, "{name}");
+            }
+        }
+        if md.version >= 14 {
+            let x = inner.get("extrinsic").unwrap();
+            let key = if md.version >= 16 {
+                "transaction_extensions"
+            } else {
+                "signed_extensions"
+            };
+            let ids: Vec<_> = x
+                .get(key)
+                .and_then(Value::as_items)
+                .unwrap()
+                .iter()
+                .map(|e| text(e, "identifier").unwrap())
+                .collect();
+            let want: Vec<_> = md
+                .extrinsic
+                .signed_extensions
+                .iter()
+                .map(|e| e.identifier.clone())
+                .collect();
+            assert_eq!(ids, want, "{name}");
+        }
+    }
+}
+
 #[test]
 fn metadata_inside_other_types_and_bad_input() {
     let mut r = Registry::new();
