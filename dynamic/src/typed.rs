@@ -215,7 +215,18 @@ pub(crate) fn match_metadata(
         RuntimeMetadata::V16(m) => &m.types,
         _ => return None,
     };
-    Some(TypedFallback::build(graph, types, registry, tables))
+    match_registry(graph, types, registry, tables)
+}
+
+/// Matches a portable registry just imported into `graph` as `types`
+/// against `tables`; `None` without tables.
+pub(crate) fn match_registry(
+    graph: &TypeGraph,
+    types: &PortableTypes,
+    registry: &PortableRegistry,
+    tables: &[TypedDecoderTable],
+) -> Option<TypedFallback> {
+    (!tables.is_empty()).then(|| TypedFallback::build(graph, types, registry, tables))
 }
 
 /// What the eligibility walk learns about an eligible subtree.

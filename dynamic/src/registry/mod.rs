@@ -164,7 +164,8 @@ impl Registry {
 
     /// Attaches a generated chain's `TYPED_DECODERS` table
     /// (`ferroscale_runtime_types::<chain>::TYPED_DECODERS`, `values`
-    /// feature): V14+ metadata loaded from now on decodes the portable types
+    /// feature): V14+ metadata (or a bare portable registry) loaded from now
+    /// on decodes the portable types
     /// whose structural hash is in an attached table through the generated
     /// type, where that gives the dynamic value ([`crate::typed`]); all other
     /// types, and every type of a runtime whose types changed, decode
@@ -251,6 +252,9 @@ impl Registry {
         registry: &scale_info::PortableRegistry,
     ) -> Result<(), Error> {
         let types = crate::portable::import_registry(&mut self.graph, registry, "scale_info")?;
+        self.typed =
+            crate::typed::match_registry(&self.graph, &types, registry, &self.typed_tables)
+                .map(Arc::new);
         self.portable = Some(types);
         // Cached resolutions may name types of the previous registry.
         self.cache.clear();

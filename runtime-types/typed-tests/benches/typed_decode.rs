@@ -1,5 +1,6 @@
 //! Throughput of the generated types' derived `Decode` (and `Encode`) on real
-//! data. Prints figures; asserts nothing about speed.
+//! data, and of the dynamic layer with and without the fallback onto them.
+//! Prints figures; asserts nothing about speed.
 //!
 //! `cargo bench -p ferroscale-typed-tests --bench typed_decode`
 
@@ -78,4 +79,79 @@ fn main() {
     bench("encode delegates_info", &delegates, |_| {
         std::hint::black_box(decoded.encode());
     });
+    fallback(&delegates);
+}
+
+/// The dynamic layer to a `Value`, alone and with the generated types'
+/// `TYPED_DECODERS` attached (`ferroscale_dynamic::typed`), side by side.
+fn fallback(delegates: &[Vec<u8>]) {
+    use ferroscale_dynamic::registry::Registry;
+    let json = ferroscale_fixtures::read_string("payloads/subtensor/test_types.json");
+    let types: scale_info::PortableRegistry = serde_json::from_str(&json).unwrap();
+    let delegate = types
+        .types
+        .iter()
+        .find(|t| t.ty.path.segments.last().map(String::as_str) == Some("DelegateInfo"))
+        .unwrap()
+        .id;
+    let ty = format!("Vec<scale_info::{delegate}>");
+    for typed in [false, true] {
+        let mut r = Registry::new();
+        if typed {
+            r.attach_typed_decoders(subtensor_rpc::TYPED_DECODERS);
+        }
+        r.load_portable_registry(&types).unwrap();
+        let name = format!(
+            "dynamic{}: delegates_info to Value",
+            if typed { "+typed" } else { "" }
+        );
+        bench(&name, delegates, |b| {
+            std::hint::black_box(r.decode(&ty, b).unwrap());
+        });
+    }
+
+    // Every constant and storage default of Polkadot spec 1001002.
+    let metadata = ferroscale_fixtures::read("metadata/polkadot-v15-spec1001002.scale");
+    let input = ferroscale_codegen::input::load(&metadata).unwrap();
+    let mut cases: Vec<(String, Vec<u8>)> = Vec::new();
+    for p in &input.pallets {
+        for (_, ty, value) in &p.constants {
+            cases.push((format!("scale_info::{ty}"), value.clone()));
+        }
+        for s in p.storage.iter().filter(|s| !s.optional) {
+            cases.push((format!("scale_info::{}", s.value), s.default.clone()));
+        }
+    }
+    let all: Vec<Vec<u8>> = vec![cases.iter().flat_map(|(_, b)| b.clone()).collect()];
+    for typed in [false, true] {
+        let mut r = Registry::new();
+        if typed {
+            r.attach_typed_decoders(ferroscale_runtime_types::polkadot::TYPED_DECODERS);
+        }
+        r.load_metadata(&metadata).unwrap();
+        let name = format!(
+            "dynamic{}: polkadot constants+defaults ({})",
+            if typed { "+typed" } else { "" },
+            cases.len()
+        );
+        bench(&name, &all, |_| {
+            for (ty, b) in &cases {
+                std::hint::black_box(r.decode(ty, b).unwrap());
+            }
+        });
+    }
+    let started = Instant::now();
+    let mut r = Registry::new();
+    r.attach_typed_decoders(ferroscale_runtime_types::polkadot::TYPED_DECODERS);
+    r.load_metadata(&metadata).unwrap();
+    let with = started.elapsed();
+    let started = Instant::now();
+    let mut r = Registry::new();
+    r.load_metadata(&metadata).unwrap();
+    let without = started.elapsed();
+    println!(
+        "load polkadot metadata: {:.2} ms, with typed decoders attached {:.2} ms",
+        without.as_secs_f64() * 1e3,
+        with.as_secs_f64() * 1e3
+    );
 }

@@ -506,3 +506,37 @@ fn difference(a: &Value, b: &Value, at: String) -> Option<String> {
         _ => Some(format!("{at}: dynamic {a:?}, typed {b:?}")),
     }
 }
+
+/// A bare portable registry (bt-decode's subtensor types) takes typed
+/// decoders too: `delegates_info` decodes to the same 360 dicts both ways,
+/// each `DelegateInfo` through the generated type.
+#[test]
+fn delegates_info_over_a_bare_registry_decodes_alike_typed_and_dynamic() {
+    let json = ferroscale_fixtures::read_string("payloads/subtensor/test_types.json");
+    let types: scale_info::PortableRegistry = serde_json::from_str(&json).expect("registry");
+    let delegate = types
+        .types
+        .iter()
+        .find(|t| t.ty.path.segments.last().map(String::as_str) == Some("DelegateInfo"))
+        .expect("DelegateInfo")
+        .id;
+    let bytes = ferroscale_fixtures::read_hex("payloads/subtensor/delegates_info.hex");
+    let ty = format!("Vec<scale_info::{delegate}>");
+    let mut dynamic = Registry::new();
+    dynamic.load_portable_registry(&types).expect("imports");
+    let mut typed = Registry::new();
+    typed.attach_typed_decoders(subtensor_rpc::TYPED_DECODERS);
+    typed.load_portable_registry(&types).expect("imports");
+    let expected = dynamic.decode(&ty, &bytes).expect("decodes");
+    let got = typed.decode(&ty, &bytes).expect("decodes");
+    if let Some(d) = difference(&expected, &got, String::new()) {
+        panic!("{d}");
+    }
+    assert_eq!(expected.as_items().map(<[Value]>::len), Some(360));
+    let fallback = typed.typed_fallback().expect("tables attached");
+    assert!(matches!(
+        fallback.status(delegate),
+        Some(TypedStatus::Typed(_))
+    ));
+    assert_eq!(fallback.hits(), 360);
+}
