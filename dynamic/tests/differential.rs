@@ -375,32 +375,7 @@ fn built_inputs(
     for p in &rt.pallets {
         for c in &p.calls {
             seed += 1;
-            let args: Option<Vec<(ferroscale_dynamic::Name, Value)>> = c
-                .args
-                .iter()
-                .map(|a| Some((a.name.clone()?, common::example(&l.graph, a.ty, seed, 0)?)))
-                .collect();
-            let Some(args) = args else { continue };
-            let sig = common::example(&l.graph, rt.extrinsic.signature.unwrap(), seed, 0).unwrap();
-            let mut fields = vec![
-                ("address".into(), Value::hex(&[7u8; 32])),
-                ("signature".into(), sig),
-            ];
-            for e in &rt.extrinsic.extensions {
-                fields.push((
-                    e.key.clone(),
-                    common::example(&l.graph, e.ty, seed, 0).unwrap(),
-                ));
-            }
-            fields.push((
-                "call".into(),
-                Value::Dict(vec![
-                    ("call_module".into(), Value::Str(p.name.clone())),
-                    ("call_function".into(), Value::Str(c.name.clone())),
-                    ("call_args".into(), Value::Dict(args)),
-                ]),
-            ));
-            if let Ok(b) = encode_value(ctx, xt, &Value::Dict(fields)) {
+            if let Some(b) = common::signed_extrinsic(l, ctx, xt, p, c, seed) {
                 calls.push((format!("built extrinsic {}.{}", p.name, c.name), b));
             }
         }
