@@ -4,9 +4,7 @@
 use ferroscale_runtime_types::polkadot as generated;
 use parity_scale_codec::Encode;
 
-#[ferroscale_macros::runtime(
-    metadata = "../../shared/fixtures/metadata/polkadot-v15-spec1001002.scale"
-)]
+#[ferroscale_macros::runtime(fixture = "metadata/polkadot-v15-spec1001002.scale")]
 pub mod polkadot {}
 
 fn constant(pallet: &str, name: &str) -> Vec<u8> {
