@@ -43,7 +43,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ss58::ss58_encode_account_index, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_decode_account_index, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::metadata_info, m)?)?;
-    m.add_function(wrap_pyfunction!(metadata::install_metadata_core_preset, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::set_presets_dir, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::presets_dir, m)?)?;
     m.add(
         "NEWER_METADATA_TYPES",
         ferroscale_dynamic::metadata_value::NEWER_METADATA_TYPES,

@@ -134,17 +134,19 @@ pub fn metadata_info<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, P
     })
 }
 
-/// Compiles the `MetadataVersioned` type definitions from the `core`
-/// preset's JSON text, once per process (later calls return at once):
-/// the Python package ships the presets, the Rust crate reads them from
-/// there ([`ferroscale_dynamic::metadata_value`]).
+/// Tells the Rust engine where the installed package keeps the presets
+/// (its `type_registry/` folder), so the `core` preset's metadata
+/// definitions load from the wheel wherever it was unpacked.
 #[pyfunction]
-pub fn install_metadata_core_preset(json: &str) -> PyResult<()> {
-    guard("reading the core preset", || {
-        let preset = ferroscale_dynamic::preset::Preset::from_json_str(json)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        ferroscale_dynamic::metadata_value::install_core_preset(&preset)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(())
-    })
+pub fn set_presets_dir(path: std::path::PathBuf) {
+    ferroscale_dynamic::preset::set_presets_dir(path);
+}
+
+/// The folder the Rust engine reads presets from (an error when it holds no
+/// `core.json`).
+#[pyfunction]
+pub fn presets_dir() -> PyResult<String> {
+    ferroscale_dynamic::preset::presets_dir()
+        .map(|d| d.display().to_string())
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }

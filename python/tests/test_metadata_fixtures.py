@@ -58,3 +58,14 @@ def test_signed_extensions_are_listed():
     ext = md.get_signed_extensions()
     assert "CheckNonce" in ext and "CheckMortality" in ext
     assert ext["CheckNonce"]["extrinsic"].startswith("scale_info::")
+
+
+def test_rust_engine_reads_presets_from_the_installed_package():
+    """The Rust side finds the core preset (MetadataVersioned definitions) in
+    the package's own type_registry/, not at a path of the build machine, so
+    a nested MetadataVersioned decodes first thing in a relocated wheel."""
+    import os
+    import scalecodec
+    from scalecodec import _core
+    package_presets = os.path.join(os.path.dirname(os.path.abspath(scalecodec.__file__)), "type_registry")
+    assert os.path.samefile(_core.presets_dir(), package_presets)

@@ -56,13 +56,26 @@ pub const PRESETS_DIR_ENV: &str = "FERROSCALE_PRESETS_DIR";
 /// Largest preset file read (legacy.json, the biggest shipped, is 208 KB).
 const MAX_PRESET_BYTES: u64 = 64 << 20;
 
+/// Where the embedding program keeps the presets (see [`set_presets_dir`]).
+static PRESETS_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Tells the engine where the shipped presets are when they do not live in
+/// this workspace — the Python module points it at the `type_registry/`
+/// folder of the installed package, wherever the wheel was unpacked. The
+/// first call wins; `$FERROSCALE_PRESETS_DIR` still takes precedence.
+pub fn set_presets_dir(dir: impl Into<PathBuf>) {
+    let _ = PRESETS_DIR.set(dir.into());
+}
+
 /// The folder holding the shipped presets: `$FERROSCALE_PRESETS_DIR`, else
+/// the folder given to [`set_presets_dir`], else
 /// `python/python/scalecodec/type_registry/` of this workspace. Fails, naming
 /// `cargo xtask presets`, when `core.json` is not there.
 pub fn presets_dir() -> Result<PathBuf, PresetError> {
-    let dir = match std::env::var_os(PRESETS_DIR_ENV) {
-        Some(d) => PathBuf::from(d),
-        None => {
+    let dir = match (std::env::var_os(PRESETS_DIR_ENV), PRESETS_DIR.get()) {
+        (Some(d), _) => PathBuf::from(d),
+        (None, Some(d)) => d.clone(),
+        (None, None) => {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("../python/python/scalecodec/type_registry")
         }
     };

@@ -23,7 +23,7 @@ Design: a thin Python layer over ``scalecodec._core`` (PyO3).
   pallet and storage helpers; the value (py-scale-codec's exact dict, with
   the portable registry under ``types``) is the blob decoded through the
   registry with the ``MetadataV<n>`` definitions (V9–V14 from the ``core``
-  preset, V15/V16 defined in :mod:`scalecodec.types`).
+  preset, V15/V16 from the Rust core's ``metadata_value``), decoded in Rust.
 * Rust errors arrive as py-scale-codec's exception classes
   (:mod:`scalecodec.exceptions`); a Rust panic is caught at the boundary.
 * Registries pickle as their inputs (preset JSON, type overrides, spec

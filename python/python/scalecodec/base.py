@@ -23,11 +23,16 @@ Design (see also the package docstring):
   py-scale-codec's steps with their Python hooks called.
 """
 import json
+import os
 import threading
 from typing import Any, Dict, Optional, Union
 
 from scalecodec import _core
 from scalecodec.exceptions import InvalidScaleTypeValueException, RemainingScaleBytesNotEmptyException
+
+# The Rust engine reads the core preset's metadata definitions from the
+# presets this package ships, wherever the wheel was unpacked.
+_core.set_presets_dir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "type_registry"))
 
 __all__ = [
     "ScaleBytes",

@@ -1073,8 +1073,8 @@ def _metadata_value_config() -> RuntimeConfigurationObject:
         from scalecodec.type_registry import load_type_registry_preset
         core = load_type_registry_preset("core")
         # MetadataVersioned decodes in the Rust core, with the core preset's
-        # MetadataV9-V14 and its own V15/V16 definitions (NEWER_METADATA_TYPES)
-        _core.install_metadata_core_preset(json.dumps(core))
+        # MetadataV9-V14 (read from this package's type_registry/, see
+        # scalecodec.base) and its own V15/V16 definitions (NEWER_METADATA_TYPES)
         config = RuntimeConfigurationObject()
         config.update_type_registry(core)
         config.update_type_registry_types(json.loads(_core.NEWER_METADATA_TYPES))
