@@ -519,7 +519,6 @@ impl<'a> TypeGen<'a> {
         // Marks the kept parameters.
         let _ = self.body(rep, 0, &params);
         let generics = params.used_idents();
-        let name = ident(&shape.name);
         let (impl_generics, ty_generics) = if generics.is_empty() {
             (quote!(), quote!())
         } else {
@@ -528,6 +527,13 @@ impl<'a> TypeGen<'a> {
         // A `()` field is left out of the definition (`PhantomData`), but the
         // dynamic decoder (like py-scale-codec) shows it as an empty tuple.
         let unit = quote!(Value::Tuple(Vec::new()));
+        // Field and variant names are made once per process (`NAMES`) and
+        // shared by every value, as the dynamic decoder shares the graph's.
+        let names = value_names(&self.ty(rep).type_def);
+        let name = |n: &str| {
+            let i = names.iter().position(|x| x == n).unwrap_or_default();
+            quote!(names[#i].clone())
+        };
         let body = match &self.ty(rep).type_def {
             TypeDef::Composite(c) => {
                 // An empty composite is an empty dict, as the dynamic layer gives it.
@@ -557,7 +563,8 @@ impl<'a> TypeGen<'a> {
                 if named {
                     let entries = c.fields.iter().zip(&values).map(|(f, v)| {
                         let n = f.name.as_deref().unwrap_or_default();
-                        quote!((name(#n), #v))
+                        let n = name(n);
+                        quote!((#n, #v))
                     });
                     quote!(Value::Dict(vec![#(#entries),*]))
                 } else {
@@ -572,7 +579,8 @@ impl<'a> TypeGen<'a> {
                     let vn = var.name.as_str();
                     let vi = ident(vn);
                     if var.fields.is_empty() {
-                        return quote!(Self::#vi => Value::Str(name(#vn)));
+                        let n = name(vn);
+                        return quote!(Self::#vi => Value::Str(#n));
                     }
                     let kept: Vec<&Field<PortableForm>> = var
                         .fields
@@ -598,7 +606,8 @@ impl<'a> TypeGen<'a> {
                     let inner = if named {
                         let entries = var.fields.iter().zip(&values).map(|(f, v)| {
                             let n = f.name.as_deref().unwrap_or_default();
-                            quote!((name(#n), #v))
+                            let n = name(n);
+                            quote!((#n, #v))
                         });
                         quote!(Value::Dict(vec![#(#entries),*]))
                     } else if values.len() == 1 {
@@ -617,17 +626,29 @@ impl<'a> TypeGen<'a> {
                     } else {
                         quote!(Self::#vi(#(ref #binds),*))
                     };
-                    quote!(#pattern => Value::Dict(vec![(name(#vn), #inner)]))
+                    let n = name(vn);
+                    quote!(#pattern => Value::Dict(vec![(#n, #inner)]))
                 });
                 // `*self`: an enum without variants matches with no arms.
                 quote!(match *self { #(#arms,)* })
             }
             _ => quote!(Value::Null),
         };
+        let table = if names.is_empty() {
+            quote!()
+        } else {
+            let count = names.len();
+            let names = names.iter().map(String::as_str);
+            quote! {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; #count]> = ::std::sync::OnceLock::new();
+                let names = NAMES.get_or_init(|| [#(name(#names)),*]);
+            }
+        };
+        let ty_name = ident(&shape.name);
         quote! {
             #[cfg(feature = "values")]
-            impl #impl_generics ToValue for #name #ty_generics {
-                fn to_value(&self) -> Value { #body }
+            impl #impl_generics ToValue for #ty_name #ty_generics {
+                fn to_value(&self) -> Value { #table #body }
             }
         }
     }
@@ -854,4 +875,37 @@ fn check_inline_cycles(gen: &TypeGen<'_>) -> Result<(), CodegenError> {
         }
     }
     Ok(())
+}
+
+/// The dict keys and variant names a type's value uses, each once, in order
+/// of first use.
+fn value_names(def: &TypeDef<PortableForm>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |n: &str| {
+        if !out.iter().any(|x| x == n) {
+            out.push(n.to_owned());
+        }
+    };
+    let named = |fields: &[Field<PortableForm>]| fields.iter().all(|f| f.name.is_some());
+    match def {
+        TypeDef::Composite(c) if named(&c.fields) => {
+            c.fields
+                .iter()
+                .filter_map(|f| f.name.as_deref())
+                .for_each(&mut add);
+        }
+        TypeDef::Variant(v) => {
+            for var in &v.variants {
+                add(&var.name);
+                if !var.fields.is_empty() && named(&var.fields) {
+                    var.fields
+                        .iter()
+                        .filter_map(|f| f.name.as_deref())
+                        .for_each(&mut add);
+                }
+            }
+        }
+        _ => {}
+    }
+    out
 }

@@ -47,6 +47,22 @@ pub fn name(s: &'static str) -> Arc<str> {
     Arc::from(s)
 }
 
+/// `"0x…"` hex of `bytes` as a [`Value`]; hashes and account ids (up to 64
+/// bytes) are written on the stack, so the text is allocated once.
+pub fn hex_value(bytes: &[u8]) -> Value {
+    let mut buf = [0u8; 2 + 2 * 64];
+    let Some(out) = buf.get_mut(..2 + 2 * bytes.len()) else {
+        return Value::hex(bytes);
+    };
+    out[0] = b'0';
+    out[1] = b'x';
+    ferroscale_core::hex::write_lower(bytes, &mut out[2..]);
+    match std::str::from_utf8(out) {
+        Ok(text) => Value::Str(Arc::from(text)),
+        Err(_) => Value::hex(bytes),
+    }
+}
+
 macro_rules! unsigned {
     ($($t:ty),*) => {$(
         impl ToValue for $t {
@@ -77,7 +93,7 @@ impl ToValue for u8 {
         Value::bytes_or_text(items)
     }
     fn array_to_value(items: &[Self]) -> Value {
-        Value::hex(items)
+        hex_value(items)
     }
 }
 
@@ -181,7 +197,7 @@ macro_rules! hex_bytes {
     ($($t:ty),*) => {$(
         impl ToValue for $t {
             fn to_value(&self) -> Value {
-                Value::hex(&self.0)
+                hex_value(&self.0)
             }
         }
     )*};
@@ -281,6 +297,8 @@ mod tests {
         assert_eq!(b"hi".to_vec().to_value(), Value::str("hi"));
         assert_eq!(vec![0xffu8, 0].to_value(), Value::str("0xff00"));
         assert_eq!([1u8, 2].to_value(), Value::str("0x0102"));
+        assert_eq!([0xabu8; 65].to_value(), Value::hex(&[0xab; 65]));
+        assert_eq!([0xcdu8; 64].to_value(), Value::hex(&[0xcd; 64]));
         assert_eq!(
             vec![1u32, 2].to_value(),
             Value::List(vec![Value::UInt(1), Value::UInt(2)])

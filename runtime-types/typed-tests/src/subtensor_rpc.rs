@@ -50,12 +50,20 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl<Id: ToValue, V: ToValue, S: ToValue> ToValue for Equivocation<Id, V, S> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 4usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("round_number"),
+                        name("identity"),
+                        name("first"),
+                        name("second"),
+                    ]);
                 Value::Dict(
                     vec![
-                        (name("round_number"), ToValue::to_value(& self.round_number)),
-                        (name("identity"), ToValue::to_value(& self.identity)),
-                        (name("first"), ToValue::to_value(& self.first)),
-                        (name("second"), ToValue::to_value(& self.second))
+                        (names[0usize].clone(), ToValue::to_value(& self.round_number)),
+                        (names[1usize].clone(), ToValue::to_value(& self.identity)),
+                        (names[2usize].clone(), ToValue::to_value(& self.first)),
+                        (names[3usize].clone(), ToValue::to_value(& self.second))
                     ],
                 )
             }
@@ -68,10 +76,13 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl<H: ToValue, N: ToValue> ToValue for Precommit<H, N> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 2usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [name("target_hash"), name("target_number")]);
                 Value::Dict(
                     vec![
-                        (name("target_hash"), ToValue::to_value(& self.target_hash)),
-                        (name("target_number"), ToValue::to_value(& self.target_number))
+                        (names[0usize].clone(), ToValue::to_value(& self.target_hash)),
+                        (names[1usize].clone(), ToValue::to_value(& self.target_number))
                     ],
                 )
             }
@@ -84,10 +95,13 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl<H: ToValue, N: ToValue> ToValue for Prevote<H, N> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 2usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [name("target_hash"), name("target_number")]);
                 Value::Dict(
                     vec![
-                        (name("target_hash"), ToValue::to_value(& self.target_hash)),
-                        (name("target_number"), ToValue::to_value(& self.target_number))
+                        (names[0usize].clone(), ToValue::to_value(& self.target_hash)),
+                        (names[1usize].clone(), ToValue::to_value(& self.target_number))
                     ],
                 )
             }
@@ -112,12 +126,22 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for BenchmarkBatch {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 4usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("pallet"),
+                            name("instance"),
+                            name("benchmark"),
+                            name("results"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("pallet"), ToValue::to_value(& self.pallet)),
-                            (name("instance"), ToValue::to_value(& self.instance)),
-                            (name("benchmark"), ToValue::to_value(& self.benchmark)),
-                            (name("results"), ToValue::to_value(& self.results))
+                            (names[0usize].clone(), ToValue::to_value(& self.pallet)),
+                            (names[1usize].clone(), ToValue::to_value(& self.instance)),
+                            (names[2usize].clone(), ToValue::to_value(& self.benchmark)),
+                            (names[3usize].clone(), ToValue::to_value(& self.results))
                         ],
                     )
                 }
@@ -141,14 +165,25 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for BenchmarkConfig {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 5usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("pallet"),
+                            name("benchmark"),
+                            name("selected_components"),
+                            name("verify"),
+                            name("internal_repeats"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("pallet"), ToValue::to_value(& self.pallet)),
-                            (name("benchmark"), ToValue::to_value(& self.benchmark)),
-                            (name("selected_components"), ToValue::to_value(& self
-                            .selected_components)), (name("verify"), ToValue::to_value(&
-                            self.verify)), (name("internal_repeats"), ToValue::to_value(&
-                            self.internal_repeats))
+                            (names[0usize].clone(), ToValue::to_value(& self.pallet)),
+                            (names[1usize].clone(), ToValue::to_value(& self.benchmark)),
+                            (names[2usize].clone(), ToValue::to_value(& self
+                            .selected_components)), (names[3usize].clone(),
+                            ToValue::to_value(& self.verify)), (names[4usize].clone(),
+                            ToValue::to_value(& self.internal_repeats))
                         ],
                     )
                 }
@@ -167,11 +202,20 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for BenchmarkList {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("pallet"),
+                            name("instance"),
+                            name("benchmarks"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("pallet"), ToValue::to_value(& self.pallet)),
-                            (name("instance"), ToValue::to_value(& self.instance)),
-                            (name("benchmarks"), ToValue::to_value(& self.benchmarks))
+                            (names[0usize].clone(), ToValue::to_value(& self.pallet)),
+                            (names[1usize].clone(), ToValue::to_value(& self.instance)),
+                            (names[2usize].clone(), ToValue::to_value(& self.benchmarks))
                         ],
                     )
                 }
@@ -194,11 +238,21 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for BenchmarkMetadata {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("name"),
+                            name("components"),
+                            name("pov_modes"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("name"), ToValue::to_value(& self.name)),
-                            (name("components"), ToValue::to_value(& self.components)),
-                            (name("pov_modes"), ToValue::to_value(& self.pov_modes))
+                            (names[0usize].clone(), ToValue::to_value(& self.name)),
+                            (names[1usize].clone(), ToValue::to_value(& self
+                            .components)), (names[2usize].clone(), ToValue::to_value(&
+                            self.pov_modes))
                         ],
                     )
                 }
@@ -264,33 +318,65 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for BenchmarkParameter {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 26usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("a"),
+                            name("b"),
+                            name("c"),
+                            name("d"),
+                            name("e"),
+                            name("f"),
+                            name("g"),
+                            name("h"),
+                            name("i"),
+                            name("j"),
+                            name("k"),
+                            name("l"),
+                            name("m"),
+                            name("n"),
+                            name("o"),
+                            name("p"),
+                            name("q"),
+                            name("r"),
+                            name("s"),
+                            name("t"),
+                            name("u"),
+                            name("v"),
+                            name("w"),
+                            name("x"),
+                            name("y"),
+                            name("z"),
+                        ]);
                     match *self {
-                        Self::a => Value::Str(name("a")),
-                        Self::b => Value::Str(name("b")),
-                        Self::c => Value::Str(name("c")),
-                        Self::d => Value::Str(name("d")),
-                        Self::e => Value::Str(name("e")),
-                        Self::f => Value::Str(name("f")),
-                        Self::g => Value::Str(name("g")),
-                        Self::h => Value::Str(name("h")),
-                        Self::i => Value::Str(name("i")),
-                        Self::j => Value::Str(name("j")),
-                        Self::k => Value::Str(name("k")),
-                        Self::l => Value::Str(name("l")),
-                        Self::m => Value::Str(name("m")),
-                        Self::n => Value::Str(name("n")),
-                        Self::o => Value::Str(name("o")),
-                        Self::p => Value::Str(name("p")),
-                        Self::q => Value::Str(name("q")),
-                        Self::r => Value::Str(name("r")),
-                        Self::s => Value::Str(name("s")),
-                        Self::t => Value::Str(name("t")),
-                        Self::u => Value::Str(name("u")),
-                        Self::v => Value::Str(name("v")),
-                        Self::w => Value::Str(name("w")),
-                        Self::x => Value::Str(name("x")),
-                        Self::y => Value::Str(name("y")),
-                        Self::z => Value::Str(name("z")),
+                        Self::a => Value::Str(names[0usize].clone()),
+                        Self::b => Value::Str(names[1usize].clone()),
+                        Self::c => Value::Str(names[2usize].clone()),
+                        Self::d => Value::Str(names[3usize].clone()),
+                        Self::e => Value::Str(names[4usize].clone()),
+                        Self::f => Value::Str(names[5usize].clone()),
+                        Self::g => Value::Str(names[6usize].clone()),
+                        Self::h => Value::Str(names[7usize].clone()),
+                        Self::i => Value::Str(names[8usize].clone()),
+                        Self::j => Value::Str(names[9usize].clone()),
+                        Self::k => Value::Str(names[10usize].clone()),
+                        Self::l => Value::Str(names[11usize].clone()),
+                        Self::m => Value::Str(names[12usize].clone()),
+                        Self::n => Value::Str(names[13usize].clone()),
+                        Self::o => Value::Str(names[14usize].clone()),
+                        Self::p => Value::Str(names[15usize].clone()),
+                        Self::q => Value::Str(names[16usize].clone()),
+                        Self::r => Value::Str(names[17usize].clone()),
+                        Self::s => Value::Str(names[18usize].clone()),
+                        Self::t => Value::Str(names[19usize].clone()),
+                        Self::u => Value::Str(names[20usize].clone()),
+                        Self::v => Value::Str(names[21usize].clone()),
+                        Self::w => Value::Str(names[22usize].clone()),
+                        Self::x => Value::Str(names[23usize].clone()),
+                        Self::y => Value::Str(names[24usize].clone()),
+                        Self::z => Value::Str(names[25usize].clone()),
                     }
                 }
             }
@@ -317,18 +403,34 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for BenchmarkResult {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 9usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("components"),
+                            name("extrinsic_time"),
+                            name("storage_root_time"),
+                            name("reads"),
+                            name("repeat_reads"),
+                            name("writes"),
+                            name("repeat_writes"),
+                            name("proof_size"),
+                            name("keys"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("components"), ToValue::to_value(& self.components)),
-                            (name("extrinsic_time"), ToValue::to_value(& self
-                            .extrinsic_time)), (name("storage_root_time"),
-                            ToValue::to_value(& self.storage_root_time)), (name("reads"),
-                            ToValue::to_value(& self.reads)), (name("repeat_reads"),
-                            ToValue::to_value(& self.repeat_reads)), (name("writes"),
-                            ToValue::to_value(& self.writes)), (name("repeat_writes"),
-                            ToValue::to_value(& self.repeat_writes)),
-                            (name("proof_size"), ToValue::to_value(& self.proof_size)),
-                            (name("keys"), ToValue::to_value(& self.keys))
+                            (names[0usize].clone(), ToValue::to_value(& self
+                            .components)), (names[1usize].clone(), ToValue::to_value(&
+                            self.extrinsic_time)), (names[2usize].clone(),
+                            ToValue::to_value(& self.storage_root_time)), (names[3usize]
+                            .clone(), ToValue::to_value(& self.reads)), (names[4usize]
+                            .clone(), ToValue::to_value(& self.repeat_reads)),
+                            (names[5usize].clone(), ToValue::to_value(& self.writes)),
+                            (names[6usize].clone(), ToValue::to_value(& self
+                            .repeat_writes)), (names[7usize].clone(), ToValue::to_value(&
+                            self.proof_size)), (names[8usize].clone(),
+                            ToValue::to_value(& self.keys))
                         ],
                     )
                 }
@@ -348,7 +450,11 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for CheckMetadataHash {
             fn to_value(&self) -> Value {
-                Value::Dict(vec![(name("mode"), ToValue::to_value(& self.mode))])
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 1usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES.get_or_init(|| [name("mode")]);
+                Value::Dict(
+                    vec![(names[0usize].clone(), ToValue::to_value(& self.mode))],
+                )
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -364,9 +470,11 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for Mode {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 2usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES.get_or_init(|| [name("Disabled"), name("Enabled")]);
                 match *self {
-                    Self::Disabled => Value::Str(name("Disabled")),
-                    Self::Enabled => Value::Str(name("Enabled")),
+                    Self::Disabled => Value::Str(names[0usize].clone()),
+                    Self::Enabled => Value::Str(names[1usize].clone()),
                 }
             }
         }
@@ -390,10 +498,19 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for DispatchClass {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("Normal"),
+                            name("Operational"),
+                            name("Mandatory"),
+                        ]);
                     match *self {
-                        Self::Normal => Value::Str(name("Normal")),
-                        Self::Operational => Value::Str(name("Operational")),
-                        Self::Mandatory => Value::Str(name("Mandatory")),
+                        Self::Normal => Value::Str(names[0usize].clone()),
+                        Self::Operational => Value::Str(names[1usize].clone()),
+                        Self::Mandatory => Value::Str(names[2usize].clone()),
                     }
                 }
             }
@@ -409,11 +526,20 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for DispatchInfo {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("weight"),
+                            name("class"),
+                            name("pays_fee"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("weight"), ToValue::to_value(& self.weight)),
-                            (name("class"), ToValue::to_value(& self.class)),
-                            (name("pays_fee"), ToValue::to_value(& self.pays_fee))
+                            (names[0usize].clone(), ToValue::to_value(& self.weight)),
+                            (names[1usize].clone(), ToValue::to_value(& self.class)),
+                            (names[2usize].clone(), ToValue::to_value(& self.pays_fee))
                         ],
                     )
                 }
@@ -431,9 +557,13 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Pays {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 2usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| [name("Yes"), name("No")]);
                     match *self {
-                        Self::Yes => Value::Str(name("Yes")),
-                        Self::No => Value::Str(name("No")),
+                        Self::Yes => Value::Str(names[0usize].clone()),
+                        Self::No => Value::Str(names[1usize].clone()),
                     }
                 }
             }
@@ -446,11 +576,21 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl<T: ToValue> ToValue for PerDispatchClass<T> {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("normal"),
+                            name("operational"),
+                            name("mandatory"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("normal"), ToValue::to_value(& self.normal)),
-                            (name("operational"), ToValue::to_value(& self.operational)),
-                            (name("mandatory"), ToValue::to_value(& self.mandatory))
+                            (names[0usize].clone(), ToValue::to_value(& self.normal)),
+                            (names[1usize].clone(), ToValue::to_value(& self
+                            .operational)), (names[2usize].clone(), ToValue::to_value(&
+                            self.mandatory))
                         ],
                     )
                 }
@@ -467,12 +607,19 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl<AccountId: ToValue> ToValue for RawOrigin<AccountId> {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [name("Root"), name("Signed"), name("None")]);
                     match *self {
-                        Self::Root => Value::Str(name("Root")),
+                        Self::Root => Value::Str(names[0usize].clone()),
                         Self::Signed(ref f0) => {
-                            Value::Dict(vec![(name("Signed"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[1usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
-                        Self::None => Value::Str(name("None")),
+                        Self::None => Value::Str(names[2usize].clone()),
                     }
                 }
             }
@@ -500,23 +647,36 @@ pub mod runtime_types {
                 #[cfg(feature = "values")]
                 impl ToValue for Bounded {
                     fn to_value(&self) -> Value {
+                        static NAMES: ::std::sync::OnceLock<
+                            [::std::sync::Arc<str>; 5usize],
+                        > = ::std::sync::OnceLock::new();
+                        let names = NAMES
+                            .get_or_init(|| [
+                                name("Legacy"),
+                                name("hash"),
+                                name("Inline"),
+                                name("Lookup"),
+                                name("len"),
+                            ]);
                         match *self {
                             Self::Legacy { hash: ref f0 } => {
                                 Value::Dict(
                                     vec![
-                                        (name("Legacy"), Value::Dict(vec![(name("hash"),
-                                        ToValue::to_value(f0))]))
+                                        (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                        .clone(), ToValue::to_value(f0))]))
                                     ],
                                 )
                             }
                             Self::Inline(ref f0) => {
-                                Value::Dict(vec![(name("Inline"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[2usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Lookup { hash: ref f0, len: ref f1 } => {
                                 Value::Dict(
                                     vec![
-                                        (name("Lookup"), Value::Dict(vec![(name("hash"),
-                                        ToValue::to_value(f0)), (name("len"),
+                                        (names[3usize].clone(), Value::Dict(vec![(names[1usize]
+                                        .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                         ToValue::to_value(f1))]))
                                     ],
                                 )
@@ -542,14 +702,25 @@ pub mod runtime_types {
                 #[cfg(feature = "values")]
                 impl ToValue for StorageInfo {
                     fn to_value(&self) -> Value {
+                        static NAMES: ::std::sync::OnceLock<
+                            [::std::sync::Arc<str>; 5usize],
+                        > = ::std::sync::OnceLock::new();
+                        let names = NAMES
+                            .get_or_init(|| [
+                                name("pallet_name"),
+                                name("storage_name"),
+                                name("prefix"),
+                                name("max_values"),
+                                name("max_size"),
+                            ]);
                         Value::Dict(
                             vec![
-                                (name("pallet_name"), ToValue::to_value(& self
-                                .pallet_name)), (name("storage_name"), ToValue::to_value(&
-                                self.storage_name)), (name("prefix"), ToValue::to_value(&
-                                self.prefix)), (name("max_values"), ToValue::to_value(& self
-                                .max_values)), (name("max_size"), ToValue::to_value(& self
-                                .max_size))
+                                (names[0usize].clone(), ToValue::to_value(& self
+                                .pallet_name)), (names[1usize].clone(), ToValue::to_value(&
+                                self.storage_name)), (names[2usize].clone(),
+                                ToValue::to_value(& self.prefix)), (names[3usize].clone(),
+                                ToValue::to_value(& self.max_values)), (names[4usize]
+                                .clone(), ToValue::to_value(& self.max_size))
                             ],
                         )
                     }
@@ -587,9 +758,14 @@ pub mod runtime_types {
                     #[cfg(feature = "values")]
                     impl ToValue for BalanceStatus {
                         fn to_value(&self) -> Value {
+                            static NAMES: ::std::sync::OnceLock<
+                                [::std::sync::Arc<str>; 2usize],
+                            > = ::std::sync::OnceLock::new();
+                            let names = NAMES
+                                .get_or_init(|| [name("Free"), name("Reserved")]);
                             match *self {
-                                Self::Free => Value::Str(name("Free")),
-                                Self::Reserved => Value::Str(name("Reserved")),
+                                Self::Free => Value::Str(names[0usize].clone()),
+                                Self::Reserved => Value::Str(names[1usize].clone()),
                             }
                         }
                     }
@@ -612,13 +788,22 @@ pub mod runtime_types {
         impl<Nonce: ToValue, AccountData: ToValue> ToValue
         for AccountInfo<Nonce, AccountData> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 5usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("nonce"),
+                        name("consumers"),
+                        name("providers"),
+                        name("sufficients"),
+                        name("data"),
+                    ]);
                 Value::Dict(
                     vec![
-                        (name("nonce"), ToValue::to_value(& self.nonce)),
-                        (name("consumers"), ToValue::to_value(& self.consumers)),
-                        (name("providers"), ToValue::to_value(& self.providers)),
-                        (name("sufficients"), ToValue::to_value(& self.sufficients)),
-                        (name("data"), ToValue::to_value(& self.data))
+                        (names[0usize].clone(), ToValue::to_value(& self.nonce)),
+                        (names[1usize].clone(), ToValue::to_value(& self.consumers)),
+                        (names[2usize].clone(), ToValue::to_value(& self.providers)),
+                        (names[3usize].clone(), ToValue::to_value(& self.sufficients)),
+                        (names[4usize].clone(), ToValue::to_value(& self.data))
                     ],
                 )
             }
@@ -634,10 +819,13 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for CodeUpgradeAuthorization {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 2usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [name("code_hash"), name("check_version")]);
                 Value::Dict(
                     vec![
-                        (name("code_hash"), ToValue::to_value(& self.code_hash)),
-                        (name("check_version"), ToValue::to_value(& self.check_version))
+                        (names[0usize].clone(), ToValue::to_value(& self.code_hash)),
+                        (names[1usize].clone(), ToValue::to_value(& self.check_version))
                     ],
                 )
             }
@@ -651,11 +839,14 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl<E: ToValue, T: ToValue> ToValue for EventRecord<E, T> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 3usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [name("phase"), name("event"), name("topics")]);
                 Value::Dict(
                     vec![
-                        (name("phase"), ToValue::to_value(& self.phase)), (name("event"),
-                        ToValue::to_value(& self.event)), (name("topics"),
-                        ToValue::to_value(& self.topics))
+                        (names[0usize].clone(), ToValue::to_value(& self.phase)),
+                        (names[1usize].clone(), ToValue::to_value(& self.event)),
+                        (names[2usize].clone(), ToValue::to_value(& self.topics))
                     ],
                 )
             }
@@ -672,10 +863,13 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for LastRuntimeUpgradeInfo {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 2usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [name("spec_version"), name("spec_name")]);
                 Value::Dict(
                     vec![
-                        (name("spec_version"), ToValue::to_value(& self.spec_version)),
-                        (name("spec_name"), ToValue::to_value(& self.spec_name))
+                        (names[0usize].clone(), ToValue::to_value(& self.spec_version)),
+                        (names[1usize].clone(), ToValue::to_value(& self.spec_name))
                     ],
                 )
             }
@@ -695,14 +889,19 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for Phase {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 3usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("ApplyExtrinsic"),
+                        name("Finalization"),
+                        name("Initialization"),
+                    ]);
                 match *self {
                     Self::ApplyExtrinsic(ref f0) => {
-                        Value::Dict(
-                            vec![(name("ApplyExtrinsic"), ToValue::to_value(f0))],
-                        )
+                        Value::Dict(vec![(names[0usize].clone(), ToValue::to_value(f0))])
                     }
-                    Self::Finalization => Value::Str(name("Finalization")),
-                    Self::Initialization => Value::Str(name("Initialization")),
+                    Self::Finalization => Value::Str(names[1usize].clone()),
+                    Self::Initialization => Value::Str(names[2usize].clone()),
                 }
             }
         }
@@ -815,7 +1014,13 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for BlockLength {
                 fn to_value(&self) -> Value {
-                    Value::Dict(vec![(name("max"), ToValue::to_value(& self.max))])
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 1usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| [name("max")]);
+                    Value::Dict(
+                        vec![(names[0usize].clone(), ToValue::to_value(& self.max))],
+                    )
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -832,11 +1037,21 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for BlockWeights {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("base_block"),
+                            name("max_block"),
+                            name("per_class"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("base_block"), ToValue::to_value(& self.base_block)),
-                            (name("max_block"), ToValue::to_value(& self.max_block)),
-                            (name("per_class"), ToValue::to_value(& self.per_class))
+                            (names[0usize].clone(), ToValue::to_value(& self
+                            .base_block)), (names[1usize].clone(), ToValue::to_value(&
+                            self.max_block)), (names[2usize].clone(), ToValue::to_value(&
+                            self.per_class))
                         ],
                     )
                 }
@@ -860,13 +1075,23 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for WeightsPerClass {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 4usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("base_extrinsic"),
+                            name("max_extrinsic"),
+                            name("max_total"),
+                            name("reserved"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("base_extrinsic"), ToValue::to_value(& self
-                            .base_extrinsic)), (name("max_extrinsic"),
-                            ToValue::to_value(& self.max_extrinsic)), (name("max_total"),
-                            ToValue::to_value(& self.max_total)), (name("reserved"),
-                            ToValue::to_value(& self.reserved))
+                            (names[0usize].clone(), ToValue::to_value(& self
+                            .base_extrinsic)), (names[1usize].clone(),
+                            ToValue::to_value(& self.max_extrinsic)), (names[2usize]
+                            .clone(), ToValue::to_value(& self.max_total)),
+                            (names[3usize].clone(), ToValue::to_value(& self.reserved))
                         ],
                     )
                 }
@@ -908,60 +1133,84 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 18usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("remark"),
+                            name("set_heap_pages"),
+                            name("pages"),
+                            name("set_code"),
+                            name("code"),
+                            name("set_code_without_checks"),
+                            name("set_storage"),
+                            name("items"),
+                            name("kill_storage"),
+                            name("keys"),
+                            name("kill_prefix"),
+                            name("prefix"),
+                            name("subkeys"),
+                            name("remark_with_event"),
+                            name("authorize_upgrade"),
+                            name("code_hash"),
+                            name("authorize_upgrade_without_checks"),
+                            name("apply_authorized_upgrade"),
+                        ]);
                     match *self {
                         Self::remark { remark: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("remark"), Value::Dict(vec![(name("remark"),
-                                    ToValue::to_value(f0))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[0usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::set_heap_pages { pages: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_heap_pages"), Value::Dict(vec![(name("pages"),
-                                    ToValue::to_value(f0))]))
+                                    (names[1usize].clone(), Value::Dict(vec![(names[2usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::set_code { code: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_code"), Value::Dict(vec![(name("code"),
-                                    ToValue::to_value(f0))]))
+                                    (names[3usize].clone(), Value::Dict(vec![(names[4usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::set_code_without_checks { code: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_code_without_checks"),
-                                    Value::Dict(vec![(name("code"), ToValue::to_value(f0))]))
+                                    (names[5usize].clone(), Value::Dict(vec![(names[4usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::set_storage { items: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_storage"), Value::Dict(vec![(name("items"),
-                                    ToValue::to_value(f0))]))
+                                    (names[6usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::kill_storage { keys: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("kill_storage"), Value::Dict(vec![(name("keys"),
-                                    ToValue::to_value(f0))]))
+                                    (names[8usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::kill_prefix { prefix: ref f0, subkeys: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("kill_prefix"), Value::Dict(vec![(name("prefix"),
-                                    ToValue::to_value(f0)), (name("subkeys"),
+                                    (names[10usize].clone(), Value::Dict(vec![(names[11usize]
+                                    .clone(), ToValue::to_value(f0)), (names[12usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -969,34 +1218,32 @@ pub mod runtime_types {
                         Self::remark_with_event { remark: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("remark_with_event"),
-                                    Value::Dict(vec![(name("remark"), ToValue::to_value(f0))]))
+                                    (names[13usize].clone(), Value::Dict(vec![(names[0usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::authorize_upgrade { code_hash: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("authorize_upgrade"),
-                                    Value::Dict(vec![(name("code_hash"),
-                                    ToValue::to_value(f0))]))
+                                    (names[14usize].clone(), Value::Dict(vec![(names[15usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::authorize_upgrade_without_checks { code_hash: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("authorize_upgrade_without_checks"),
-                                    Value::Dict(vec![(name("code_hash"),
-                                    ToValue::to_value(f0))]))
+                                    (names[16usize].clone(), Value::Dict(vec![(names[15usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::apply_authorized_upgrade { code: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("apply_authorized_upgrade"),
-                                    Value::Dict(vec![(name("code"), ToValue::to_value(f0))]))
+                                    (names[17usize].clone(), Value::Dict(vec![(names[4usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -1030,24 +1277,37 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 9usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("InvalidSpecName"),
+                            name("SpecVersionNeedsToIncrease"),
+                            name("FailedToExtractRuntimeVersion"),
+                            name("NonDefaultComposite"),
+                            name("NonZeroRefCount"),
+                            name("CallFiltered"),
+                            name("MultiBlockMigrationsOngoing"),
+                            name("NothingAuthorized"),
+                            name("Unauthorized"),
+                        ]);
                     match *self {
-                        Self::InvalidSpecName => Value::Str(name("InvalidSpecName")),
+                        Self::InvalidSpecName => Value::Str(names[0usize].clone()),
                         Self::SpecVersionNeedsToIncrease => {
-                            Value::Str(name("SpecVersionNeedsToIncrease"))
+                            Value::Str(names[1usize].clone())
                         }
                         Self::FailedToExtractRuntimeVersion => {
-                            Value::Str(name("FailedToExtractRuntimeVersion"))
+                            Value::Str(names[2usize].clone())
                         }
-                        Self::NonDefaultComposite => {
-                            Value::Str(name("NonDefaultComposite"))
-                        }
-                        Self::NonZeroRefCount => Value::Str(name("NonZeroRefCount")),
-                        Self::CallFiltered => Value::Str(name("CallFiltered")),
+                        Self::NonDefaultComposite => Value::Str(names[3usize].clone()),
+                        Self::NonZeroRefCount => Value::Str(names[4usize].clone()),
+                        Self::CallFiltered => Value::Str(names[5usize].clone()),
                         Self::MultiBlockMigrationsOngoing => {
-                            Value::Str(name("MultiBlockMigrationsOngoing"))
+                            Value::Str(names[6usize].clone())
                         }
-                        Self::NothingAuthorized => Value::Str(name("NothingAuthorized")),
-                        Self::Unauthorized => Value::Str(name("Unauthorized")),
+                        Self::NothingAuthorized => Value::Str(names[7usize].clone()),
+                        Self::Unauthorized => Value::Str(names[8usize].clone()),
                     }
                 }
             }
@@ -1085,13 +1345,32 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 14usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("ExtrinsicSuccess"),
+                            name("dispatch_info"),
+                            name("ExtrinsicFailed"),
+                            name("dispatch_error"),
+                            name("CodeUpdated"),
+                            name("NewAccount"),
+                            name("account"),
+                            name("KilledAccount"),
+                            name("Remarked"),
+                            name("sender"),
+                            name("hash"),
+                            name("UpgradeAuthorized"),
+                            name("code_hash"),
+                            name("check_version"),
+                        ]);
                     match *self {
                         Self::ExtrinsicSuccess { dispatch_info: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("ExtrinsicSuccess"),
-                                    Value::Dict(vec![(name("dispatch_info"),
-                                    ToValue::to_value(f0))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -1101,35 +1380,34 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("ExtrinsicFailed"),
-                                    Value::Dict(vec![(name("dispatch_error"),
-                                    ToValue::to_value(f0)), (name("dispatch_info"),
+                                    (names[2usize].clone(), Value::Dict(vec![(names[3usize]
+                                    .clone(), ToValue::to_value(f0)), (names[1usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
                         }
-                        Self::CodeUpdated => Value::Str(name("CodeUpdated")),
+                        Self::CodeUpdated => Value::Str(names[4usize].clone()),
                         Self::NewAccount { account: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("NewAccount"), Value::Dict(vec![(name("account"),
-                                    ToValue::to_value(f0))]))
+                                    (names[5usize].clone(), Value::Dict(vec![(names[6usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::KilledAccount { account: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("KilledAccount"), Value::Dict(vec![(name("account"),
-                                    ToValue::to_value(f0))]))
+                                    (names[7usize].clone(), Value::Dict(vec![(names[6usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::Remarked { sender: ref f0, hash: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Remarked"), Value::Dict(vec![(name("sender"),
-                                    ToValue::to_value(f0)), (name("hash"),
+                                    (names[8usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[10usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -1140,9 +1418,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("UpgradeAuthorized"),
-                                    Value::Dict(vec![(name("code_hash"), ToValue::to_value(f0)),
-                                    (name("check_version"), ToValue::to_value(f1))]))
+                                    (names[11usize].clone(), Value::Dict(vec![(names[12usize]
+                                    .clone(), ToValue::to_value(f0)), (names[13usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -1177,15 +1455,18 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for OriginCaller {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 3usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [name("system"), name("Triumvirate"), name("Void")]);
                 match *self {
                     Self::system(ref f0) => {
-                        Value::Dict(vec![(name("system"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[0usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Triumvirate(ref f0) => {
-                        Value::Dict(vec![(name("Triumvirate"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[1usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Void(ref f0) => {
-                        Value::Dict(vec![(name("Void"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[2usize].clone(), ToValue::to_value(f0))])
                     }
                 }
             }
@@ -1225,20 +1506,37 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for ProxyType {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 13usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("Any"),
+                        name("Owner"),
+                        name("NonCritical"),
+                        name("NonTransfer"),
+                        name("Senate"),
+                        name("NonFungibile"),
+                        name("Triumvirate"),
+                        name("Governance"),
+                        name("Staking"),
+                        name("Registration"),
+                        name("Transfer"),
+                        name("SmallTransfer"),
+                        name("RootWeights"),
+                    ]);
                 match *self {
-                    Self::Any => Value::Str(name("Any")),
-                    Self::Owner => Value::Str(name("Owner")),
-                    Self::NonCritical => Value::Str(name("NonCritical")),
-                    Self::NonTransfer => Value::Str(name("NonTransfer")),
-                    Self::Senate => Value::Str(name("Senate")),
-                    Self::NonFungibile => Value::Str(name("NonFungibile")),
-                    Self::Triumvirate => Value::Str(name("Triumvirate")),
-                    Self::Governance => Value::Str(name("Governance")),
-                    Self::Staking => Value::Str(name("Staking")),
-                    Self::Registration => Value::Str(name("Registration")),
-                    Self::Transfer => Value::Str(name("Transfer")),
-                    Self::SmallTransfer => Value::Str(name("SmallTransfer")),
-                    Self::RootWeights => Value::Str(name("RootWeights")),
+                    Self::Any => Value::Str(names[0usize].clone()),
+                    Self::Owner => Value::Str(names[1usize].clone()),
+                    Self::NonCritical => Value::Str(names[2usize].clone()),
+                    Self::NonTransfer => Value::Str(names[3usize].clone()),
+                    Self::Senate => Value::Str(names[4usize].clone()),
+                    Self::NonFungibile => Value::Str(names[5usize].clone()),
+                    Self::Triumvirate => Value::Str(names[6usize].clone()),
+                    Self::Governance => Value::Str(names[7usize].clone()),
+                    Self::Staking => Value::Str(names[8usize].clone()),
+                    Self::Registration => Value::Str(names[9usize].clone()),
+                    Self::Transfer => Value::Str(names[10usize].clone()),
+                    Self::SmallTransfer => Value::Str(names[11usize].clone()),
+                    Self::RootWeights => Value::Str(names[12usize].clone()),
                 }
             }
         }
@@ -1304,64 +1602,98 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for RuntimeCall {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 18usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("System"),
+                        name("Timestamp"),
+                        name("Grandpa"),
+                        name("Balances"),
+                        name("SubtensorModule"),
+                        name("Triumvirate"),
+                        name("TriumvirateMembers"),
+                        name("SenateMembers"),
+                        name("Utility"),
+                        name("Sudo"),
+                        name("Multisig"),
+                        name("Preimage"),
+                        name("Scheduler"),
+                        name("Proxy"),
+                        name("Registry"),
+                        name("Commitments"),
+                        name("AdminUtils"),
+                        name("SafeMode"),
+                    ]);
                 match *self {
                     Self::System(ref f0) => {
-                        Value::Dict(vec![(name("System"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[0usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Timestamp(ref f0) => {
-                        Value::Dict(vec![(name("Timestamp"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[1usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Grandpa(ref f0) => {
-                        Value::Dict(vec![(name("Grandpa"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[2usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Balances(ref f0) => {
-                        Value::Dict(vec![(name("Balances"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[3usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::SubtensorModule(ref f0) => {
-                        Value::Dict(
-                            vec![(name("SubtensorModule"), ToValue::to_value(f0))],
-                        )
+                        Value::Dict(vec![(names[4usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Triumvirate(ref f0) => {
-                        Value::Dict(vec![(name("Triumvirate"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[5usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::TriumvirateMembers(ref f0) => {
-                        Value::Dict(
-                            vec![(name("TriumvirateMembers"), ToValue::to_value(f0))],
-                        )
+                        Value::Dict(vec![(names[6usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::SenateMembers(ref f0) => {
-                        Value::Dict(vec![(name("SenateMembers"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[7usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Utility(ref f0) => {
-                        Value::Dict(vec![(name("Utility"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[8usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Sudo(ref f0) => {
-                        Value::Dict(vec![(name("Sudo"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[9usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Multisig(ref f0) => {
-                        Value::Dict(vec![(name("Multisig"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[10usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::Preimage(ref f0) => {
-                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[11usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::Scheduler(ref f0) => {
-                        Value::Dict(vec![(name("Scheduler"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[12usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::Proxy(ref f0) => {
-                        Value::Dict(vec![(name("Proxy"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[13usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::Registry(ref f0) => {
-                        Value::Dict(vec![(name("Registry"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[14usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::Commitments(ref f0) => {
-                        Value::Dict(vec![(name("Commitments"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[15usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::AdminUtils(ref f0) => {
-                        Value::Dict(vec![(name("AdminUtils"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[16usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::SafeMode(ref f0) => {
-                        Value::Dict(vec![(name("SafeMode"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[17usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                 }
             }
@@ -1413,61 +1745,92 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for RuntimeError {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 17usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("System"),
+                        name("Grandpa"),
+                        name("Balances"),
+                        name("SubtensorModule"),
+                        name("Triumvirate"),
+                        name("TriumvirateMembers"),
+                        name("SenateMembers"),
+                        name("Utility"),
+                        name("Sudo"),
+                        name("Multisig"),
+                        name("Preimage"),
+                        name("Scheduler"),
+                        name("Proxy"),
+                        name("Registry"),
+                        name("Commitments"),
+                        name("AdminUtils"),
+                        name("SafeMode"),
+                    ]);
                 match *self {
                     Self::System(ref f0) => {
-                        Value::Dict(vec![(name("System"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[0usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Grandpa(ref f0) => {
-                        Value::Dict(vec![(name("Grandpa"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[1usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Balances(ref f0) => {
-                        Value::Dict(vec![(name("Balances"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[2usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::SubtensorModule(ref f0) => {
-                        Value::Dict(
-                            vec![(name("SubtensorModule"), ToValue::to_value(f0))],
-                        )
+                        Value::Dict(vec![(names[3usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Triumvirate(ref f0) => {
-                        Value::Dict(vec![(name("Triumvirate"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[4usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::TriumvirateMembers(ref f0) => {
-                        Value::Dict(
-                            vec![(name("TriumvirateMembers"), ToValue::to_value(f0))],
-                        )
+                        Value::Dict(vec![(names[5usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::SenateMembers(ref f0) => {
-                        Value::Dict(vec![(name("SenateMembers"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[6usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Utility(ref f0) => {
-                        Value::Dict(vec![(name("Utility"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[7usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Sudo(ref f0) => {
-                        Value::Dict(vec![(name("Sudo"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[8usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Multisig(ref f0) => {
-                        Value::Dict(vec![(name("Multisig"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[9usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Preimage(ref f0) => {
-                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[10usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::Scheduler(ref f0) => {
-                        Value::Dict(vec![(name("Scheduler"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[11usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::Proxy(ref f0) => {
-                        Value::Dict(vec![(name("Proxy"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[12usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::Registry(ref f0) => {
-                        Value::Dict(vec![(name("Registry"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[13usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::Commitments(ref f0) => {
-                        Value::Dict(vec![(name("Commitments"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[14usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::AdminUtils(ref f0) => {
-                        Value::Dict(vec![(name("AdminUtils"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[15usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::SafeMode(ref f0) => {
-                        Value::Dict(vec![(name("SafeMode"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[16usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                 }
             }
@@ -1523,66 +1886,98 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for RuntimeEvent {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 18usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("System"),
+                        name("Grandpa"),
+                        name("Balances"),
+                        name("TransactionPayment"),
+                        name("SubtensorModule"),
+                        name("Triumvirate"),
+                        name("TriumvirateMembers"),
+                        name("SenateMembers"),
+                        name("Utility"),
+                        name("Sudo"),
+                        name("Multisig"),
+                        name("Preimage"),
+                        name("Scheduler"),
+                        name("Proxy"),
+                        name("Registry"),
+                        name("Commitments"),
+                        name("AdminUtils"),
+                        name("SafeMode"),
+                    ]);
                 match *self {
                     Self::System(ref f0) => {
-                        Value::Dict(vec![(name("System"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[0usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Grandpa(ref f0) => {
-                        Value::Dict(vec![(name("Grandpa"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[1usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Balances(ref f0) => {
-                        Value::Dict(vec![(name("Balances"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[2usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::TransactionPayment(ref f0) => {
-                        Value::Dict(
-                            vec![(name("TransactionPayment"), ToValue::to_value(f0))],
-                        )
+                        Value::Dict(vec![(names[3usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::SubtensorModule(ref f0) => {
-                        Value::Dict(
-                            vec![(name("SubtensorModule"), ToValue::to_value(f0))],
-                        )
+                        Value::Dict(vec![(names[4usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Triumvirate(ref f0) => {
-                        Value::Dict(vec![(name("Triumvirate"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[5usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::TriumvirateMembers(ref f0) => {
-                        Value::Dict(
-                            vec![(name("TriumvirateMembers"), ToValue::to_value(f0))],
-                        )
+                        Value::Dict(vec![(names[6usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::SenateMembers(ref f0) => {
-                        Value::Dict(vec![(name("SenateMembers"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[7usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Utility(ref f0) => {
-                        Value::Dict(vec![(name("Utility"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[8usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Sudo(ref f0) => {
-                        Value::Dict(vec![(name("Sudo"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[9usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Multisig(ref f0) => {
-                        Value::Dict(vec![(name("Multisig"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[10usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::Preimage(ref f0) => {
-                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[11usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::Scheduler(ref f0) => {
-                        Value::Dict(vec![(name("Scheduler"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[12usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::Proxy(ref f0) => {
-                        Value::Dict(vec![(name("Proxy"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[13usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::Registry(ref f0) => {
-                        Value::Dict(vec![(name("Registry"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[14usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::Commitments(ref f0) => {
-                        Value::Dict(vec![(name("Commitments"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[15usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::AdminUtils(ref f0) => {
-                        Value::Dict(vec![(name("AdminUtils"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[16usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                     Self::SafeMode(ref f0) => {
-                        Value::Dict(vec![(name("SafeMode"), ToValue::to_value(f0))])
+                        Value::Dict(
+                            vec![(names[17usize].clone(), ToValue::to_value(f0))],
+                        )
                     }
                 }
             }
@@ -1613,15 +2008,22 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for RuntimeHoldReason {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 3usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("Preimage"),
+                        name("Registry"),
+                        name("SafeMode"),
+                    ]);
                 match *self {
                     Self::Preimage(ref f0) => {
-                        Value::Dict(vec![(name("Preimage"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[0usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Registry(ref f0) => {
-                        Value::Dict(vec![(name("Registry"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[1usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::SafeMode(ref f0) => {
-                        Value::Dict(vec![(name("SafeMode"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[2usize].clone(), ToValue::to_value(f0))])
                     }
                 }
             }
@@ -1773,31 +2175,125 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 91usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("swap_authorities"),
+                            name("new_authorities"),
+                            name("sudo_set_default_take"),
+                            name("default_take"),
+                            name("sudo_set_tx_rate_limit"),
+                            name("tx_rate_limit"),
+                            name("sudo_set_serving_rate_limit"),
+                            name("netuid"),
+                            name("serving_rate_limit"),
+                            name("sudo_set_min_difficulty"),
+                            name("min_difficulty"),
+                            name("sudo_set_max_difficulty"),
+                            name("max_difficulty"),
+                            name("sudo_set_weights_version_key"),
+                            name("weights_version_key"),
+                            name("sudo_set_weights_set_rate_limit"),
+                            name("weights_set_rate_limit"),
+                            name("sudo_set_adjustment_interval"),
+                            name("adjustment_interval"),
+                            name("sudo_set_adjustment_alpha"),
+                            name("adjustment_alpha"),
+                            name("sudo_set_max_weight_limit"),
+                            name("max_weight_limit"),
+                            name("sudo_set_immunity_period"),
+                            name("immunity_period"),
+                            name("sudo_set_min_allowed_weights"),
+                            name("min_allowed_weights"),
+                            name("sudo_set_max_allowed_uids"),
+                            name("max_allowed_uids"),
+                            name("sudo_set_kappa"),
+                            name("kappa"),
+                            name("sudo_set_rho"),
+                            name("rho"),
+                            name("sudo_set_activity_cutoff"),
+                            name("activity_cutoff"),
+                            name("sudo_set_network_registration_allowed"),
+                            name("registration_allowed"),
+                            name("sudo_set_network_pow_registration_allowed"),
+                            name("sudo_set_target_registrations_per_interval"),
+                            name("target_registrations_per_interval"),
+                            name("sudo_set_min_burn"),
+                            name("min_burn"),
+                            name("sudo_set_max_burn"),
+                            name("max_burn"),
+                            name("sudo_set_difficulty"),
+                            name("difficulty"),
+                            name("sudo_set_max_allowed_validators"),
+                            name("max_allowed_validators"),
+                            name("sudo_set_bonds_moving_average"),
+                            name("bonds_moving_average"),
+                            name("sudo_set_max_registrations_per_block"),
+                            name("max_registrations_per_block"),
+                            name("sudo_set_subnet_owner_cut"),
+                            name("subnet_owner_cut"),
+                            name("sudo_set_network_rate_limit"),
+                            name("rate_limit"),
+                            name("sudo_set_tempo"),
+                            name("tempo"),
+                            name("sudo_set_total_issuance"),
+                            name("total_issuance"),
+                            name("sudo_set_network_immunity_period"),
+                            name("sudo_set_network_min_lock_cost"),
+                            name("lock_cost"),
+                            name("sudo_set_subnet_limit"),
+                            name("max_subnets"),
+                            name("sudo_set_lock_reduction_interval"),
+                            name("interval"),
+                            name("sudo_set_rao_recycled"),
+                            name("rao_recycled"),
+                            name("sudo_set_weights_min_stake"),
+                            name("min_stake"),
+                            name("sudo_set_nominator_min_required_stake"),
+                            name("sudo_set_tx_delegate_take_rate_limit"),
+                            name("sudo_set_min_delegate_take"),
+                            name("take"),
+                            name("sudo_set_target_stakes_per_interval"),
+                            name("target_stakes_per_interval"),
+                            name("sudo_set_commit_reveal_weights_interval"),
+                            name("sudo_set_commit_reveal_weights_enabled"),
+                            name("enabled"),
+                            name("sudo_set_liquid_alpha_enabled"),
+                            name("sudo_set_alpha_values"),
+                            name("alpha_low"),
+                            name("alpha_high"),
+                            name("sudo_set_hotkey_emission_tempo"),
+                            name("emission_tempo"),
+                            name("sudo_set_network_max_stake"),
+                            name("max_stake"),
+                            name("sudo_set_coldkey_swap_schedule_duration"),
+                            name("duration"),
+                            name("sudo_set_dissolve_network_schedule_duration"),
+                        ]);
                     match *self {
                         Self::swap_authorities { new_authorities: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("swap_authorities"),
-                                    Value::Dict(vec![(name("new_authorities"),
-                                    ToValue::to_value(f0))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::sudo_set_default_take { default_take: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_default_take"),
-                                    Value::Dict(vec![(name("default_take"),
-                                    ToValue::to_value(f0))]))
+                                    (names[2usize].clone(), Value::Dict(vec![(names[3usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::sudo_set_tx_rate_limit { tx_rate_limit: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_tx_rate_limit"),
-                                    Value::Dict(vec![(name("tx_rate_limit"),
-                                    ToValue::to_value(f0))]))
+                                    (names[4usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -1807,9 +2303,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_serving_rate_limit"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("serving_rate_limit"), ToValue::to_value(f1))]))
+                                    (names[6usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[8usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -1819,9 +2315,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_min_difficulty"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("min_difficulty"), ToValue::to_value(f1))]))
+                                    (names[9usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[10usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -1831,9 +2327,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_max_difficulty"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("max_difficulty"), ToValue::to_value(f1))]))
+                                    (names[11usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[12usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -1843,9 +2339,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_weights_version_key"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("weights_version_key"), ToValue::to_value(f1))]))
+                                    (names[13usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[14usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -1855,9 +2351,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_weights_set_rate_limit"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("weights_set_rate_limit"), ToValue::to_value(f1))]))
+                                    (names[15usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[16usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -1867,9 +2363,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_adjustment_interval"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("adjustment_interval"), ToValue::to_value(f1))]))
+                                    (names[17usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[18usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -1879,9 +2375,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_adjustment_alpha"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("adjustment_alpha"), ToValue::to_value(f1))]))
+                                    (names[19usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[20usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -1891,9 +2387,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_max_weight_limit"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("max_weight_limit"), ToValue::to_value(f1))]))
+                                    (names[21usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[22usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -1903,9 +2399,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_immunity_period"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("immunity_period"), ToValue::to_value(f1))]))
+                                    (names[23usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[24usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -1915,9 +2411,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_min_allowed_weights"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("min_allowed_weights"), ToValue::to_value(f1))]))
+                                    (names[25usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[26usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -1927,17 +2423,17 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_max_allowed_uids"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("max_allowed_uids"), ToValue::to_value(f1))]))
+                                    (names[27usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[28usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
                         Self::sudo_set_kappa { netuid: ref f0, kappa: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_kappa"), Value::Dict(vec![(name("netuid"),
-                                    ToValue::to_value(f0)), (name("kappa"),
+                                    (names[29usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[30usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -1945,8 +2441,8 @@ pub mod runtime_types {
                         Self::sudo_set_rho { netuid: ref f0, rho: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_rho"), Value::Dict(vec![(name("netuid"),
-                                    ToValue::to_value(f0)), (name("rho"),
+                                    (names[31usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[32usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -1957,9 +2453,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_activity_cutoff"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("activity_cutoff"), ToValue::to_value(f1))]))
+                                    (names[33usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[34usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -1969,9 +2465,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_network_registration_allowed"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("registration_allowed"), ToValue::to_value(f1))]))
+                                    (names[35usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[36usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -1981,9 +2477,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_network_pow_registration_allowed"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("registration_allowed"), ToValue::to_value(f1))]))
+                                    (names[37usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[36usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -1993,9 +2489,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_target_registrations_per_interval"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("target_registrations_per_interval"),
+                                    (names[38usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[39usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2003,18 +2498,18 @@ pub mod runtime_types {
                         Self::sudo_set_min_burn { netuid: ref f0, min_burn: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_min_burn"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("min_burn"), ToValue::to_value(f1))]))
+                                    (names[40usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[41usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
                         Self::sudo_set_max_burn { netuid: ref f0, max_burn: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_max_burn"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("max_burn"), ToValue::to_value(f1))]))
+                                    (names[42usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[43usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -2024,9 +2519,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_difficulty"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("difficulty"), ToValue::to_value(f1))]))
+                                    (names[44usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[45usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -2036,9 +2531,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_max_allowed_validators"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("max_allowed_validators"), ToValue::to_value(f1))]))
+                                    (names[46usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[47usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -2048,9 +2543,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_bonds_moving_average"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("bonds_moving_average"), ToValue::to_value(f1))]))
+                                    (names[48usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[49usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -2060,9 +2555,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_max_registrations_per_block"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("max_registrations_per_block"),
+                                    (names[50usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[51usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2070,26 +2564,24 @@ pub mod runtime_types {
                         Self::sudo_set_subnet_owner_cut { subnet_owner_cut: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_subnet_owner_cut"),
-                                    Value::Dict(vec![(name("subnet_owner_cut"),
-                                    ToValue::to_value(f0))]))
+                                    (names[52usize].clone(), Value::Dict(vec![(names[53usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::sudo_set_network_rate_limit { rate_limit: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_network_rate_limit"),
-                                    Value::Dict(vec![(name("rate_limit"),
-                                    ToValue::to_value(f0))]))
+                                    (names[54usize].clone(), Value::Dict(vec![(names[55usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::sudo_set_tempo { netuid: ref f0, tempo: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_tempo"), Value::Dict(vec![(name("netuid"),
-                                    ToValue::to_value(f0)), (name("tempo"),
+                                    (names[56usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[57usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2097,9 +2589,8 @@ pub mod runtime_types {
                         Self::sudo_set_total_issuance { total_issuance: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_total_issuance"),
-                                    Value::Dict(vec![(name("total_issuance"),
-                                    ToValue::to_value(f0))]))
+                                    (names[58usize].clone(), Value::Dict(vec![(names[59usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -2108,36 +2599,32 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_network_immunity_period"),
-                                    Value::Dict(vec![(name("immunity_period"),
-                                    ToValue::to_value(f0))]))
+                                    (names[60usize].clone(), Value::Dict(vec![(names[24usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::sudo_set_network_min_lock_cost { lock_cost: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_network_min_lock_cost"),
-                                    Value::Dict(vec![(name("lock_cost"),
-                                    ToValue::to_value(f0))]))
+                                    (names[61usize].clone(), Value::Dict(vec![(names[62usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::sudo_set_subnet_limit { max_subnets: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_subnet_limit"),
-                                    Value::Dict(vec![(name("max_subnets"),
-                                    ToValue::to_value(f0))]))
+                                    (names[63usize].clone(), Value::Dict(vec![(names[64usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::sudo_set_lock_reduction_interval { interval: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_lock_reduction_interval"),
-                                    Value::Dict(vec![(name("interval"),
-                                    ToValue::to_value(f0))]))
+                                    (names[65usize].clone(), Value::Dict(vec![(names[66usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -2147,18 +2634,17 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_rao_recycled"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("rao_recycled"), ToValue::to_value(f1))]))
+                                    (names[67usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[68usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
                         Self::sudo_set_weights_min_stake { min_stake: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_weights_min_stake"),
-                                    Value::Dict(vec![(name("min_stake"),
-                                    ToValue::to_value(f0))]))
+                                    (names[69usize].clone(), Value::Dict(vec![(names[70usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -2167,9 +2653,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_nominator_min_required_stake"),
-                                    Value::Dict(vec![(name("min_stake"),
-                                    ToValue::to_value(f0))]))
+                                    (names[71usize].clone(), Value::Dict(vec![(names[70usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -2178,17 +2663,16 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_tx_delegate_take_rate_limit"),
-                                    Value::Dict(vec![(name("tx_rate_limit"),
-                                    ToValue::to_value(f0))]))
+                                    (names[72usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::sudo_set_min_delegate_take { take: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_min_delegate_take"),
-                                    Value::Dict(vec![(name("take"), ToValue::to_value(f0))]))
+                                    (names[73usize].clone(), Value::Dict(vec![(names[74usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -2197,9 +2681,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_target_stakes_per_interval"),
-                                    Value::Dict(vec![(name("target_stakes_per_interval"),
-                                    ToValue::to_value(f0))]))
+                                    (names[75usize].clone(), Value::Dict(vec![(names[76usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -2209,9 +2692,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_commit_reveal_weights_interval"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("interval"), ToValue::to_value(f1))]))
+                                    (names[77usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[66usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -2221,9 +2704,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_commit_reveal_weights_enabled"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("enabled"), ToValue::to_value(f1))]))
+                                    (names[78usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[79usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -2233,9 +2716,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_liquid_alpha_enabled"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("enabled"), ToValue::to_value(f1))]))
+                                    (names[80usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[79usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -2246,10 +2729,10 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_alpha_values"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("alpha_low"), ToValue::to_value(f1)),
-                                    (name("alpha_high"), ToValue::to_value(f2))]))
+                                    (names[81usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[82usize].clone(),
+                                    ToValue::to_value(f1)), (names[83usize].clone(),
+                                    ToValue::to_value(f2))]))
                                 ],
                             )
                         }
@@ -2258,9 +2741,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_hotkey_emission_tempo"),
-                                    Value::Dict(vec![(name("emission_tempo"),
-                                    ToValue::to_value(f0))]))
+                                    (names[84usize].clone(), Value::Dict(vec![(names[85usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -2270,9 +2752,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_network_max_stake"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("max_stake"), ToValue::to_value(f1))]))
+                                    (names[86usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[87usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -2281,9 +2763,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_coldkey_swap_schedule_duration"),
-                                    Value::Dict(vec![(name("duration"),
-                                    ToValue::to_value(f0))]))
+                                    (names[88usize].clone(), Value::Dict(vec![(names[89usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -2292,9 +2773,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_dissolve_network_schedule_duration"),
-                                    Value::Dict(vec![(name("duration"),
-                                    ToValue::to_value(f0))]))
+                                    (names[90usize].clone(), Value::Dict(vec![(names[89usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -2316,15 +2796,22 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("SubnetDoesNotExist"),
+                            name("MaxValidatorsLargerThanMaxUIds"),
+                            name("MaxAllowedUIdsLessThanCurrentUIds"),
+                        ]);
                     match *self {
-                        Self::SubnetDoesNotExist => {
-                            Value::Str(name("SubnetDoesNotExist"))
-                        }
+                        Self::SubnetDoesNotExist => Value::Str(names[0usize].clone()),
                         Self::MaxValidatorsLargerThanMaxUIds => {
-                            Value::Str(name("MaxValidatorsLargerThanMaxUIds"))
+                            Value::Str(names[1usize].clone())
                         }
                         Self::MaxAllowedUIdsLessThanCurrentUIds => {
-                            Value::Str(name("MaxAllowedUIdsLessThanCurrentUIds"))
+                            Value::Str(names[2usize].clone())
                         }
                     }
                 }
@@ -2419,13 +2906,36 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 17usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("transfer_allow_death"),
+                            name("dest"),
+                            name("value"),
+                            name("force_transfer"),
+                            name("source"),
+                            name("transfer_keep_alive"),
+                            name("transfer_all"),
+                            name("keep_alive"),
+                            name("force_unreserve"),
+                            name("who"),
+                            name("amount"),
+                            name("upgrade_accounts"),
+                            name("force_set_balance"),
+                            name("new_free"),
+                            name("force_adjust_total_issuance"),
+                            name("direction"),
+                            name("delta"),
+                        ]);
                     match *self {
                         Self::transfer_allow_death { dest: ref f0, value: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("transfer_allow_death"),
-                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
-                                    (name("value"), ToValue::to_value(f1))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -2436,9 +2946,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("force_transfer"), Value::Dict(vec![(name("source"),
-                                    ToValue::to_value(f0)), (name("dest"),
-                                    ToValue::to_value(f1)), (name("value"),
+                                    (names[3usize].clone(), Value::Dict(vec![(names[4usize]
+                                    .clone(), ToValue::to_value(f0)), (names[1usize].clone(),
+                                    ToValue::to_value(f1)), (names[2usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -2446,17 +2956,17 @@ pub mod runtime_types {
                         Self::transfer_keep_alive { dest: ref f0, value: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("transfer_keep_alive"),
-                                    Value::Dict(vec![(name("dest"), ToValue::to_value(f0)),
-                                    (name("value"), ToValue::to_value(f1))]))
+                                    (names[5usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
                         Self::transfer_all { dest: ref f0, keep_alive: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("transfer_all"), Value::Dict(vec![(name("dest"),
-                                    ToValue::to_value(f0)), (name("keep_alive"),
+                                    (names[6usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[7usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2464,8 +2974,8 @@ pub mod runtime_types {
                         Self::force_unreserve { who: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("force_unreserve"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[8usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[10usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2473,16 +2983,16 @@ pub mod runtime_types {
                         Self::upgrade_accounts { who: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("upgrade_accounts"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0))]))
+                                    (names[11usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::force_set_balance { who: ref f0, new_free: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("force_set_balance"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("new_free"),
+                                    (names[12usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[13usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2493,9 +3003,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("force_adjust_total_issuance"),
-                                    Value::Dict(vec![(name("direction"), ToValue::to_value(f0)),
-                                    (name("delta"), ToValue::to_value(f1))]))
+                                    (names[14usize].clone(), Value::Dict(vec![(names[15usize]
+                                    .clone(), ToValue::to_value(f0)), (names[16usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -2535,29 +3045,39 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 12usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("VestingBalance"),
+                            name("LiquidityRestrictions"),
+                            name("InsufficientBalance"),
+                            name("ExistentialDeposit"),
+                            name("Expendability"),
+                            name("ExistingVestingSchedule"),
+                            name("DeadAccount"),
+                            name("TooManyReserves"),
+                            name("TooManyHolds"),
+                            name("TooManyFreezes"),
+                            name("IssuanceDeactivated"),
+                            name("DeltaZero"),
+                        ]);
                     match *self {
-                        Self::VestingBalance => Value::Str(name("VestingBalance")),
-                        Self::LiquidityRestrictions => {
-                            Value::Str(name("LiquidityRestrictions"))
-                        }
-                        Self::InsufficientBalance => {
-                            Value::Str(name("InsufficientBalance"))
-                        }
-                        Self::ExistentialDeposit => {
-                            Value::Str(name("ExistentialDeposit"))
-                        }
-                        Self::Expendability => Value::Str(name("Expendability")),
+                        Self::VestingBalance => Value::Str(names[0usize].clone()),
+                        Self::LiquidityRestrictions => Value::Str(names[1usize].clone()),
+                        Self::InsufficientBalance => Value::Str(names[2usize].clone()),
+                        Self::ExistentialDeposit => Value::Str(names[3usize].clone()),
+                        Self::Expendability => Value::Str(names[4usize].clone()),
                         Self::ExistingVestingSchedule => {
-                            Value::Str(name("ExistingVestingSchedule"))
+                            Value::Str(names[5usize].clone())
                         }
-                        Self::DeadAccount => Value::Str(name("DeadAccount")),
-                        Self::TooManyReserves => Value::Str(name("TooManyReserves")),
-                        Self::TooManyHolds => Value::Str(name("TooManyHolds")),
-                        Self::TooManyFreezes => Value::Str(name("TooManyFreezes")),
-                        Self::IssuanceDeactivated => {
-                            Value::Str(name("IssuanceDeactivated"))
-                        }
-                        Self::DeltaZero => Value::Str(name("DeltaZero")),
+                        Self::DeadAccount => Value::Str(names[6usize].clone()),
+                        Self::TooManyReserves => Value::Str(names[7usize].clone()),
+                        Self::TooManyHolds => Value::Str(names[8usize].clone()),
+                        Self::TooManyFreezes => Value::Str(names[9usize].clone()),
+                        Self::IssuanceDeactivated => Value::Str(names[10usize].clone()),
+                        Self::DeltaZero => Value::Str(names[11usize].clone()),
                     }
                 }
             }
@@ -2629,12 +3149,50 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 32usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("Endowed"),
+                            name("account"),
+                            name("free_balance"),
+                            name("DustLost"),
+                            name("amount"),
+                            name("Transfer"),
+                            name("from"),
+                            name("to"),
+                            name("BalanceSet"),
+                            name("who"),
+                            name("free"),
+                            name("Reserved"),
+                            name("Unreserved"),
+                            name("ReserveRepatriated"),
+                            name("destination_status"),
+                            name("Deposit"),
+                            name("Withdraw"),
+                            name("Slashed"),
+                            name("Minted"),
+                            name("Burned"),
+                            name("Suspended"),
+                            name("Restored"),
+                            name("Upgraded"),
+                            name("Issued"),
+                            name("Rescinded"),
+                            name("Locked"),
+                            name("Unlocked"),
+                            name("Frozen"),
+                            name("Thawed"),
+                            name("TotalIssuanceForced"),
+                            name("old"),
+                            name("new"),
+                        ]);
                     match *self {
                         Self::Endowed { account: ref f0, free_balance: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Endowed"), Value::Dict(vec![(name("account"),
-                                    ToValue::to_value(f0)), (name("free_balance"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2642,8 +3200,8 @@ pub mod runtime_types {
                         Self::DustLost { account: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("DustLost"), Value::Dict(vec![(name("account"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[3usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2651,17 +3209,18 @@ pub mod runtime_types {
                         Self::Transfer { from: ref f0, to: ref f1, amount: ref f2 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Transfer"), Value::Dict(vec![(name("from"),
-                                    ToValue::to_value(f0)), (name("to"), ToValue::to_value(f1)),
-                                    (name("amount"), ToValue::to_value(f2))]))
+                                    (names[5usize].clone(), Value::Dict(vec![(names[6usize]
+                                    .clone(), ToValue::to_value(f0)), (names[7usize].clone(),
+                                    ToValue::to_value(f1)), (names[4usize].clone(),
+                                    ToValue::to_value(f2))]))
                                 ],
                             )
                         }
                         Self::BalanceSet { who: ref f0, free: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("BalanceSet"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("free"),
+                                    (names[8usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[10usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2669,8 +3228,8 @@ pub mod runtime_types {
                         Self::Reserved { who: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Reserved"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[11usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2678,8 +3237,8 @@ pub mod runtime_types {
                         Self::Unreserved { who: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Unreserved"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[12usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2692,18 +3251,19 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("ReserveRepatriated"), Value::Dict(vec![(name("from"),
-                                    ToValue::to_value(f0)), (name("to"), ToValue::to_value(f1)),
-                                    (name("amount"), ToValue::to_value(f2)),
-                                    (name("destination_status"), ToValue::to_value(f3))]))
+                                    (names[13usize].clone(), Value::Dict(vec![(names[6usize]
+                                    .clone(), ToValue::to_value(f0)), (names[7usize].clone(),
+                                    ToValue::to_value(f1)), (names[4usize].clone(),
+                                    ToValue::to_value(f2)), (names[14usize].clone(),
+                                    ToValue::to_value(f3))]))
                                 ],
                             )
                         }
                         Self::Deposit { who: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Deposit"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[15usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2711,8 +3271,8 @@ pub mod runtime_types {
                         Self::Withdraw { who: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Withdraw"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[16usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2720,8 +3280,8 @@ pub mod runtime_types {
                         Self::Slashed { who: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Slashed"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[17usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2729,8 +3289,8 @@ pub mod runtime_types {
                         Self::Minted { who: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Minted"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[18usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2738,8 +3298,8 @@ pub mod runtime_types {
                         Self::Burned { who: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Burned"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[19usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2747,8 +3307,8 @@ pub mod runtime_types {
                         Self::Suspended { who: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Suspended"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[20usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2756,8 +3316,8 @@ pub mod runtime_types {
                         Self::Restored { who: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Restored"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[21usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2765,32 +3325,32 @@ pub mod runtime_types {
                         Self::Upgraded { who: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Upgraded"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0))]))
+                                    (names[22usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::Issued { amount: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Issued"), Value::Dict(vec![(name("amount"),
-                                    ToValue::to_value(f0))]))
+                                    (names[23usize].clone(), Value::Dict(vec![(names[4usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::Rescinded { amount: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Rescinded"), Value::Dict(vec![(name("amount"),
-                                    ToValue::to_value(f0))]))
+                                    (names[24usize].clone(), Value::Dict(vec![(names[4usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::Locked { who: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Locked"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[25usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2798,8 +3358,8 @@ pub mod runtime_types {
                         Self::Unlocked { who: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Unlocked"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[26usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2807,8 +3367,8 @@ pub mod runtime_types {
                         Self::Frozen { who: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Frozen"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[27usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2816,8 +3376,8 @@ pub mod runtime_types {
                         Self::Thawed { who: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Thawed"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[28usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2825,8 +3385,8 @@ pub mod runtime_types {
                         Self::TotalIssuanceForced { old: ref f0, new: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("TotalIssuanceForced"), Value::Dict(vec![(name("old"),
-                                    ToValue::to_value(f0)), (name("new"),
+                                    (names[29usize].clone(), Value::Dict(vec![(names[30usize]
+                                    .clone(), ToValue::to_value(f0)), (names[31usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -2848,12 +3408,22 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl<Balance: ToValue> ToValue for AccountData<Balance> {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 4usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("free"),
+                            name("reserved"),
+                            name("frozen"),
+                            name("flags"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("free"), ToValue::to_value(& self.free)),
-                            (name("reserved"), ToValue::to_value(& self.reserved)),
-                            (name("frozen"), ToValue::to_value(& self.frozen)),
-                            (name("flags"), ToValue::to_value(& self.flags))
+                            (names[0usize].clone(), ToValue::to_value(& self.free)),
+                            (names[1usize].clone(), ToValue::to_value(& self.reserved)),
+                            (names[2usize].clone(), ToValue::to_value(& self.frozen)),
+                            (names[3usize].clone(), ToValue::to_value(& self.flags))
                         ],
                     )
                 }
@@ -2871,9 +3441,14 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for AdjustmentDirection {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 2usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [name("Increase"), name("Decrease")]);
                     match *self {
-                        Self::Increase => Value::Str(name("Increase")),
-                        Self::Decrease => Value::Str(name("Decrease")),
+                        Self::Increase => Value::Str(names[0usize].clone()),
+                        Self::Decrease => Value::Str(names[1usize].clone()),
                     }
                 }
             }
@@ -2886,11 +3461,16 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl<Balance: ToValue> ToValue for BalanceLock<Balance> {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [name("id"), name("amount"), name("reasons")]);
                     Value::Dict(
                         vec![
-                            (name("id"), ToValue::to_value(& self.id)), (name("amount"),
-                            ToValue::to_value(& self.amount)), (name("reasons"),
-                            ToValue::to_value(& self.reasons))
+                            (names[0usize].clone(), ToValue::to_value(& self.id)),
+                            (names[1usize].clone(), ToValue::to_value(& self.amount)),
+                            (names[2usize].clone(), ToValue::to_value(& self.reasons))
                         ],
                     )
                 }
@@ -2914,10 +3494,14 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl<Id: ToValue, Balance: ToValue> ToValue for IdAmount<Id, Balance> {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 2usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| [name("id"), name("amount")]);
                     Value::Dict(
                         vec![
-                            (name("id"), ToValue::to_value(& self.id)), (name("amount"),
-                            ToValue::to_value(& self.amount))
+                            (names[0usize].clone(), ToValue::to_value(& self.id)),
+                            (names[1usize].clone(), ToValue::to_value(& self.amount))
                         ],
                     )
                 }
@@ -2937,10 +3521,15 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Reasons {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [name("Fee"), name("Misc"), name("All")]);
                     match *self {
-                        Self::Fee => Value::Str(name("Fee")),
-                        Self::Misc => Value::Str(name("Misc")),
-                        Self::All => Value::Str(name("All")),
+                        Self::Fee => Value::Str(names[0usize].clone()),
+                        Self::Misc => Value::Str(names[1usize].clone()),
+                        Self::All => Value::Str(names[2usize].clone()),
                     }
                 }
             }
@@ -2953,10 +3542,14 @@ pub mod runtime_types {
             impl<ReserveIdentifier: ToValue, Balance: ToValue> ToValue
             for ReserveData<ReserveIdentifier, Balance> {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 2usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| [name("id"), name("amount")]);
                     Value::Dict(
                         vec![
-                            (name("id"), ToValue::to_value(& self.id)), (name("amount"),
-                            ToValue::to_value(& self.amount))
+                            (names[0usize].clone(), ToValue::to_value(& self.id)),
+                            (names[1usize].clone(), ToValue::to_value(& self.amount))
                         ],
                     )
                 }
@@ -2978,19 +3571,23 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl<AccountId: ToValue> ToValue for RawOrigin<AccountId> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 3usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [name("Members"), name("Member"), name("_Phantom")]);
                 match *self {
                     Self::Members(ref f0, ref f1) => {
                         Value::Dict(
                             vec![
-                                (name("Members"), Value::Tuple(vec![ToValue::to_value(f0),
+                                (names[0usize].clone(),
+                                Value::Tuple(vec![ToValue::to_value(f0),
                                 ToValue::to_value(f1)]))
                             ],
                         )
                     }
                     Self::Member(ref f0) => {
-                        Value::Dict(vec![(name("Member"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[1usize].clone(), ToValue::to_value(f0))])
                     }
-                    Self::_Phantom => Value::Str(name("_Phantom")),
+                    Self::_Phantom => Value::Str(names[2usize].clone()),
                 }
             }
         }
@@ -3006,13 +3603,22 @@ pub mod runtime_types {
         impl<AccountId: ToValue, BlockNumber: ToValue> ToValue
         for Votes<AccountId, BlockNumber> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 5usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("index"),
+                        name("threshold"),
+                        name("ayes"),
+                        name("nays"),
+                        name("end"),
+                    ]);
                 Value::Dict(
                     vec![
-                        (name("index"), ToValue::to_value(& self.index)),
-                        (name("threshold"), ToValue::to_value(& self.threshold)),
-                        (name("ayes"), ToValue::to_value(& self.ayes)), (name("nays"),
-                        ToValue::to_value(& self.nays)), (name("end"),
-                        ToValue::to_value(& self.end))
+                        (names[0usize].clone(), ToValue::to_value(& self.index)),
+                        (names[1usize].clone(), ToValue::to_value(& self.threshold)),
+                        (names[2usize].clone(), ToValue::to_value(& self.ayes)),
+                        (names[3usize].clone(), ToValue::to_value(& self.nays)),
+                        (names[4usize].clone(), ToValue::to_value(& self.end))
                     ],
                 )
             }
@@ -3070,6 +3676,28 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 16usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("set_members"),
+                            name("new_members"),
+                            name("prime"),
+                            name("old_count"),
+                            name("execute"),
+                            name("proposal"),
+                            name("length_bound"),
+                            name("propose"),
+                            name("duration"),
+                            name("vote"),
+                            name("index"),
+                            name("approve"),
+                            name("disapprove_proposal"),
+                            name("proposal_hash"),
+                            name("close"),
+                            name("proposal_weight_bound"),
+                        ]);
                     match *self {
                         Self::set_members {
                             new_members: ref f0,
@@ -3078,9 +3706,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_members"), Value::Dict(vec![(name("new_members"),
-                                    ToValue::to_value(f0)), (name("prime"),
-                                    ToValue::to_value(f1)), (name("old_count"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
+                                    ToValue::to_value(f1)), (names[3usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -3088,8 +3716,8 @@ pub mod runtime_types {
                         Self::execute { proposal: ref f0, length_bound: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("execute"), Value::Dict(vec![(name("proposal"),
-                                    ToValue::to_value(f0)), (name("length_bound"),
+                                    (names[4usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -3101,9 +3729,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("propose"), Value::Dict(vec![(name("proposal"),
-                                    ToValue::to_value(f0)), (name("length_bound"),
-                                    ToValue::to_value(f1)), (name("duration"),
+                                    (names[7usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
+                                    ToValue::to_value(f1)), (names[8usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -3115,9 +3743,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("vote"), Value::Dict(vec![(name("proposal"),
-                                    ToValue::to_value(f0)), (name("index"),
-                                    ToValue::to_value(f1)), (name("approve"),
+                                    (names[9usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[10usize].clone(),
+                                    ToValue::to_value(f1)), (names[11usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -3125,9 +3753,8 @@ pub mod runtime_types {
                         Self::disapprove_proposal { proposal_hash: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("disapprove_proposal"),
-                                    Value::Dict(vec![(name("proposal_hash"),
-                                    ToValue::to_value(f0))]))
+                                    (names[12usize].clone(), Value::Dict(vec![(names[13usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -3139,10 +3766,10 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("close"), Value::Dict(vec![(name("proposal_hash"),
-                                    ToValue::to_value(f0)), (name("index"),
-                                    ToValue::to_value(f1)), (name("proposal_weight_bound"),
-                                    ToValue::to_value(f2)), (name("length_bound"),
+                                    (names[14usize].clone(), Value::Dict(vec![(names[13usize]
+                                    .clone(), ToValue::to_value(f0)), (names[10usize].clone(),
+                                    ToValue::to_value(f1)), (names[15usize].clone(),
+                                    ToValue::to_value(f2)), (names[6usize].clone(),
                                     ToValue::to_value(f3))]))
                                 ],
                             )
@@ -3179,28 +3806,42 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 10usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("NotMember"),
+                            name("DuplicateProposal"),
+                            name("ProposalNotExists"),
+                            name("IndexMismatchProposalHash"),
+                            name("DuplicateVote"),
+                            name("TooEarlyToCloseProposal"),
+                            name("TooManyActiveProposals"),
+                            name("ProposalWeightLessThanDispatchCallWeight"),
+                            name("ProposalLengthBoundLessThanProposalLength"),
+                            name("DurationLowerThanConfiguredMotionDuration"),
+                        ]);
                     match *self {
-                        Self::NotMember => Value::Str(name("NotMember")),
-                        Self::DuplicateProposal => Value::Str(name("DuplicateProposal")),
-                        Self::ProposalNotExists => Value::Str(name("ProposalNotExists")),
+                        Self::NotMember => Value::Str(names[0usize].clone()),
+                        Self::DuplicateProposal => Value::Str(names[1usize].clone()),
+                        Self::ProposalNotExists => Value::Str(names[2usize].clone()),
                         Self::IndexMismatchProposalHash => {
-                            Value::Str(name("IndexMismatchProposalHash"))
+                            Value::Str(names[3usize].clone())
                         }
-                        Self::DuplicateVote => Value::Str(name("DuplicateVote")),
+                        Self::DuplicateVote => Value::Str(names[4usize].clone()),
                         Self::TooEarlyToCloseProposal => {
-                            Value::Str(name("TooEarlyToCloseProposal"))
+                            Value::Str(names[5usize].clone())
                         }
-                        Self::TooManyActiveProposals => {
-                            Value::Str(name("TooManyActiveProposals"))
-                        }
+                        Self::TooManyActiveProposals => Value::Str(names[6usize].clone()),
                         Self::ProposalWeightLessThanDispatchCallWeight => {
-                            Value::Str(name("ProposalWeightLessThanDispatchCallWeight"))
+                            Value::Str(names[7usize].clone())
                         }
                         Self::ProposalLengthBoundLessThanProposalLength => {
-                            Value::Str(name("ProposalLengthBoundLessThanProposalLength"))
+                            Value::Str(names[8usize].clone())
                         }
                         Self::DurationLowerThanConfiguredMotionDuration => {
-                            Value::Str(name("DurationLowerThanConfiguredMotionDuration"))
+                            Value::Str(names[9usize].clone())
                         }
                     }
                 }
@@ -3255,6 +3896,27 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 15usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("Proposed"),
+                            name("account"),
+                            name("proposal_index"),
+                            name("proposal_hash"),
+                            name("threshold"),
+                            name("Voted"),
+                            name("voted"),
+                            name("yes"),
+                            name("no"),
+                            name("Approved"),
+                            name("Disapproved"),
+                            name("Executed"),
+                            name("result"),
+                            name("MemberExecuted"),
+                            name("Closed"),
+                        ]);
                     match *self {
                         Self::Proposed {
                             account: ref f0,
@@ -3264,10 +3926,10 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("Proposed"), Value::Dict(vec![(name("account"),
-                                    ToValue::to_value(f0)), (name("proposal_index"),
-                                    ToValue::to_value(f1)), (name("proposal_hash"),
-                                    ToValue::to_value(f2)), (name("threshold"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
+                                    ToValue::to_value(f1)), (names[3usize].clone(),
+                                    ToValue::to_value(f2)), (names[4usize].clone(),
                                     ToValue::to_value(f3))]))
                                 ],
                             )
@@ -3281,11 +3943,11 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("Voted"), Value::Dict(vec![(name("account"),
-                                    ToValue::to_value(f0)), (name("proposal_hash"),
-                                    ToValue::to_value(f1)), (name("voted"),
-                                    ToValue::to_value(f2)), (name("yes"),
-                                    ToValue::to_value(f3)), (name("no"),
+                                    (names[5usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[3usize].clone(),
+                                    ToValue::to_value(f1)), (names[6usize].clone(),
+                                    ToValue::to_value(f2)), (names[7usize].clone(),
+                                    ToValue::to_value(f3)), (names[8usize].clone(),
                                     ToValue::to_value(f4))]))
                                 ],
                             )
@@ -3293,25 +3955,24 @@ pub mod runtime_types {
                         Self::Approved { proposal_hash: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Approved"), Value::Dict(vec![(name("proposal_hash"),
-                                    ToValue::to_value(f0))]))
+                                    (names[9usize].clone(), Value::Dict(vec![(names[3usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::Disapproved { proposal_hash: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Disapproved"),
-                                    Value::Dict(vec![(name("proposal_hash"),
-                                    ToValue::to_value(f0))]))
+                                    (names[10usize].clone(), Value::Dict(vec![(names[3usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::Executed { proposal_hash: ref f0, result: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Executed"), Value::Dict(vec![(name("proposal_hash"),
-                                    ToValue::to_value(f0)), (name("result"),
+                                    (names[11usize].clone(), Value::Dict(vec![(names[3usize]
+                                    .clone(), ToValue::to_value(f0)), (names[12usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -3322,9 +3983,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("MemberExecuted"),
-                                    Value::Dict(vec![(name("proposal_hash"),
-                                    ToValue::to_value(f0)), (name("result"),
+                                    (names[13usize].clone(), Value::Dict(vec![(names[3usize]
+                                    .clone(), ToValue::to_value(f0)), (names[12usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -3336,9 +3996,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("Closed"), Value::Dict(vec![(name("proposal_hash"),
-                                    ToValue::to_value(f0)), (name("yes"),
-                                    ToValue::to_value(f1)), (name("no"),
+                                    (names[14usize].clone(), Value::Dict(vec![(names[3usize]
+                                    .clone(), ToValue::to_value(f0)), (names[7usize].clone(),
+                                    ToValue::to_value(f1)), (names[8usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -3379,12 +4039,21 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("set_commitment"),
+                            name("netuid"),
+                            name("info"),
+                        ]);
                     match *self {
                         Self::set_commitment { netuid: ref f0, info: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_commitment"), Value::Dict(vec![(name("netuid"),
-                                    ToValue::to_value(f0)), (name("info"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -3407,15 +4076,24 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("TooManyFieldsInCommitmentInfo"),
+                            name("AccountNotAllowedCommit"),
+                            name("CommitmentSetRateLimitExceeded"),
+                        ]);
                     match *self {
                         Self::TooManyFieldsInCommitmentInfo => {
-                            Value::Str(name("TooManyFieldsInCommitmentInfo"))
+                            Value::Str(names[0usize].clone())
                         }
                         Self::AccountNotAllowedCommit => {
-                            Value::Str(name("AccountNotAllowedCommit"))
+                            Value::Str(names[1usize].clone())
                         }
                         Self::CommitmentSetRateLimitExceeded => {
-                            Value::Str(name("CommitmentSetRateLimitExceeded"))
+                            Value::Str(names[2usize].clone())
                         }
                     }
                 }
@@ -3431,12 +4109,21 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("Commitment"),
+                            name("netuid"),
+                            name("who"),
+                        ]);
                     match *self {
                         Self::Commitment { netuid: ref f0, who: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Commitment"), Value::Dict(vec![(name("netuid"),
-                                    ToValue::to_value(f0)), (name("who"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -3460,7 +4147,13 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for CommitmentInfo {
                 fn to_value(&self) -> Value {
-                    Value::Dict(vec![(name("fields"), ToValue::to_value(& self.fields))])
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 1usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| [name("fields")]);
+                    Value::Dict(
+                        vec![(names[0usize].clone(), ToValue::to_value(& self.fields))],
+                    )
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -3740,409 +4433,811 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Data {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 134usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("None"),
+                            name("Raw0"),
+                            name("Raw1"),
+                            name("Raw2"),
+                            name("Raw3"),
+                            name("Raw4"),
+                            name("Raw5"),
+                            name("Raw6"),
+                            name("Raw7"),
+                            name("Raw8"),
+                            name("Raw9"),
+                            name("Raw10"),
+                            name("Raw11"),
+                            name("Raw12"),
+                            name("Raw13"),
+                            name("Raw14"),
+                            name("Raw15"),
+                            name("Raw16"),
+                            name("Raw17"),
+                            name("Raw18"),
+                            name("Raw19"),
+                            name("Raw20"),
+                            name("Raw21"),
+                            name("Raw22"),
+                            name("Raw23"),
+                            name("Raw24"),
+                            name("Raw25"),
+                            name("Raw26"),
+                            name("Raw27"),
+                            name("Raw28"),
+                            name("Raw29"),
+                            name("Raw30"),
+                            name("Raw31"),
+                            name("Raw32"),
+                            name("Raw33"),
+                            name("Raw34"),
+                            name("Raw35"),
+                            name("Raw36"),
+                            name("Raw37"),
+                            name("Raw38"),
+                            name("Raw39"),
+                            name("Raw40"),
+                            name("Raw41"),
+                            name("Raw42"),
+                            name("Raw43"),
+                            name("Raw44"),
+                            name("Raw45"),
+                            name("Raw46"),
+                            name("Raw47"),
+                            name("Raw48"),
+                            name("Raw49"),
+                            name("Raw50"),
+                            name("Raw51"),
+                            name("Raw52"),
+                            name("Raw53"),
+                            name("Raw54"),
+                            name("Raw55"),
+                            name("Raw56"),
+                            name("Raw57"),
+                            name("Raw58"),
+                            name("Raw59"),
+                            name("Raw60"),
+                            name("Raw61"),
+                            name("Raw62"),
+                            name("Raw63"),
+                            name("Raw64"),
+                            name("Raw65"),
+                            name("Raw66"),
+                            name("Raw67"),
+                            name("Raw68"),
+                            name("Raw69"),
+                            name("Raw70"),
+                            name("Raw71"),
+                            name("Raw72"),
+                            name("Raw73"),
+                            name("Raw74"),
+                            name("Raw75"),
+                            name("Raw76"),
+                            name("Raw77"),
+                            name("Raw78"),
+                            name("Raw79"),
+                            name("Raw80"),
+                            name("Raw81"),
+                            name("Raw82"),
+                            name("Raw83"),
+                            name("Raw84"),
+                            name("Raw85"),
+                            name("Raw86"),
+                            name("Raw87"),
+                            name("Raw88"),
+                            name("Raw89"),
+                            name("Raw90"),
+                            name("Raw91"),
+                            name("Raw92"),
+                            name("Raw93"),
+                            name("Raw94"),
+                            name("Raw95"),
+                            name("Raw96"),
+                            name("Raw97"),
+                            name("Raw98"),
+                            name("Raw99"),
+                            name("Raw100"),
+                            name("Raw101"),
+                            name("Raw102"),
+                            name("Raw103"),
+                            name("Raw104"),
+                            name("Raw105"),
+                            name("Raw106"),
+                            name("Raw107"),
+                            name("Raw108"),
+                            name("Raw109"),
+                            name("Raw110"),
+                            name("Raw111"),
+                            name("Raw112"),
+                            name("Raw113"),
+                            name("Raw114"),
+                            name("Raw115"),
+                            name("Raw116"),
+                            name("Raw117"),
+                            name("Raw118"),
+                            name("Raw119"),
+                            name("Raw120"),
+                            name("Raw121"),
+                            name("Raw122"),
+                            name("Raw123"),
+                            name("Raw124"),
+                            name("Raw125"),
+                            name("Raw126"),
+                            name("Raw127"),
+                            name("Raw128"),
+                            name("BlakeTwo256"),
+                            name("Sha256"),
+                            name("Keccak256"),
+                            name("ShaThree256"),
+                        ]);
                     match *self {
-                        Self::None => Value::Str(name("None")),
+                        Self::None => Value::Str(names[0usize].clone()),
                         Self::Raw0(ref f0) => {
-                            Value::Dict(vec![(name("Raw0"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[1usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw1(ref f0) => {
-                            Value::Dict(vec![(name("Raw1"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[2usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw2(ref f0) => {
-                            Value::Dict(vec![(name("Raw2"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[3usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw3(ref f0) => {
-                            Value::Dict(vec![(name("Raw3"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[4usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw4(ref f0) => {
-                            Value::Dict(vec![(name("Raw4"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[5usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw5(ref f0) => {
-                            Value::Dict(vec![(name("Raw5"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[6usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw6(ref f0) => {
-                            Value::Dict(vec![(name("Raw6"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[7usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw7(ref f0) => {
-                            Value::Dict(vec![(name("Raw7"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[8usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw8(ref f0) => {
-                            Value::Dict(vec![(name("Raw8"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[9usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw9(ref f0) => {
-                            Value::Dict(vec![(name("Raw9"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[10usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw10(ref f0) => {
-                            Value::Dict(vec![(name("Raw10"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[11usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw11(ref f0) => {
-                            Value::Dict(vec![(name("Raw11"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[12usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw12(ref f0) => {
-                            Value::Dict(vec![(name("Raw12"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[13usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw13(ref f0) => {
-                            Value::Dict(vec![(name("Raw13"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[14usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw14(ref f0) => {
-                            Value::Dict(vec![(name("Raw14"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[15usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw15(ref f0) => {
-                            Value::Dict(vec![(name("Raw15"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[16usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw16(ref f0) => {
-                            Value::Dict(vec![(name("Raw16"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[17usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw17(ref f0) => {
-                            Value::Dict(vec![(name("Raw17"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[18usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw18(ref f0) => {
-                            Value::Dict(vec![(name("Raw18"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[19usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw19(ref f0) => {
-                            Value::Dict(vec![(name("Raw19"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[20usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw20(ref f0) => {
-                            Value::Dict(vec![(name("Raw20"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[21usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw21(ref f0) => {
-                            Value::Dict(vec![(name("Raw21"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[22usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw22(ref f0) => {
-                            Value::Dict(vec![(name("Raw22"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[23usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw23(ref f0) => {
-                            Value::Dict(vec![(name("Raw23"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[24usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw24(ref f0) => {
-                            Value::Dict(vec![(name("Raw24"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[25usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw25(ref f0) => {
-                            Value::Dict(vec![(name("Raw25"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[26usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw26(ref f0) => {
-                            Value::Dict(vec![(name("Raw26"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[27usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw27(ref f0) => {
-                            Value::Dict(vec![(name("Raw27"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[28usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw28(ref f0) => {
-                            Value::Dict(vec![(name("Raw28"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[29usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw29(ref f0) => {
-                            Value::Dict(vec![(name("Raw29"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[30usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw30(ref f0) => {
-                            Value::Dict(vec![(name("Raw30"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[31usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw31(ref f0) => {
-                            Value::Dict(vec![(name("Raw31"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[32usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw32(ref f0) => {
-                            Value::Dict(vec![(name("Raw32"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[33usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw33(ref f0) => {
-                            Value::Dict(vec![(name("Raw33"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[34usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw34(ref f0) => {
-                            Value::Dict(vec![(name("Raw34"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[35usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw35(ref f0) => {
-                            Value::Dict(vec![(name("Raw35"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[36usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw36(ref f0) => {
-                            Value::Dict(vec![(name("Raw36"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[37usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw37(ref f0) => {
-                            Value::Dict(vec![(name("Raw37"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[38usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw38(ref f0) => {
-                            Value::Dict(vec![(name("Raw38"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[39usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw39(ref f0) => {
-                            Value::Dict(vec![(name("Raw39"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[40usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw40(ref f0) => {
-                            Value::Dict(vec![(name("Raw40"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[41usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw41(ref f0) => {
-                            Value::Dict(vec![(name("Raw41"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[42usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw42(ref f0) => {
-                            Value::Dict(vec![(name("Raw42"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[43usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw43(ref f0) => {
-                            Value::Dict(vec![(name("Raw43"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[44usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw44(ref f0) => {
-                            Value::Dict(vec![(name("Raw44"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[45usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw45(ref f0) => {
-                            Value::Dict(vec![(name("Raw45"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[46usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw46(ref f0) => {
-                            Value::Dict(vec![(name("Raw46"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[47usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw47(ref f0) => {
-                            Value::Dict(vec![(name("Raw47"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[48usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw48(ref f0) => {
-                            Value::Dict(vec![(name("Raw48"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[49usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw49(ref f0) => {
-                            Value::Dict(vec![(name("Raw49"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[50usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw50(ref f0) => {
-                            Value::Dict(vec![(name("Raw50"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[51usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw51(ref f0) => {
-                            Value::Dict(vec![(name("Raw51"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[52usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw52(ref f0) => {
-                            Value::Dict(vec![(name("Raw52"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[53usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw53(ref f0) => {
-                            Value::Dict(vec![(name("Raw53"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[54usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw54(ref f0) => {
-                            Value::Dict(vec![(name("Raw54"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[55usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw55(ref f0) => {
-                            Value::Dict(vec![(name("Raw55"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[56usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw56(ref f0) => {
-                            Value::Dict(vec![(name("Raw56"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[57usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw57(ref f0) => {
-                            Value::Dict(vec![(name("Raw57"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[58usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw58(ref f0) => {
-                            Value::Dict(vec![(name("Raw58"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[59usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw59(ref f0) => {
-                            Value::Dict(vec![(name("Raw59"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[60usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw60(ref f0) => {
-                            Value::Dict(vec![(name("Raw60"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[61usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw61(ref f0) => {
-                            Value::Dict(vec![(name("Raw61"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[62usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw62(ref f0) => {
-                            Value::Dict(vec![(name("Raw62"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[63usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw63(ref f0) => {
-                            Value::Dict(vec![(name("Raw63"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[64usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw64(ref f0) => {
-                            Value::Dict(vec![(name("Raw64"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[65usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw65(ref f0) => {
-                            Value::Dict(vec![(name("Raw65"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[66usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw66(ref f0) => {
-                            Value::Dict(vec![(name("Raw66"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[67usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw67(ref f0) => {
-                            Value::Dict(vec![(name("Raw67"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[68usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw68(ref f0) => {
-                            Value::Dict(vec![(name("Raw68"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[69usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw69(ref f0) => {
-                            Value::Dict(vec![(name("Raw69"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[70usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw70(ref f0) => {
-                            Value::Dict(vec![(name("Raw70"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[71usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw71(ref f0) => {
-                            Value::Dict(vec![(name("Raw71"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[72usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw72(ref f0) => {
-                            Value::Dict(vec![(name("Raw72"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[73usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw73(ref f0) => {
-                            Value::Dict(vec![(name("Raw73"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[74usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw74(ref f0) => {
-                            Value::Dict(vec![(name("Raw74"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[75usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw75(ref f0) => {
-                            Value::Dict(vec![(name("Raw75"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[76usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw76(ref f0) => {
-                            Value::Dict(vec![(name("Raw76"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[77usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw77(ref f0) => {
-                            Value::Dict(vec![(name("Raw77"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[78usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw78(ref f0) => {
-                            Value::Dict(vec![(name("Raw78"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[79usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw79(ref f0) => {
-                            Value::Dict(vec![(name("Raw79"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[80usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw80(ref f0) => {
-                            Value::Dict(vec![(name("Raw80"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[81usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw81(ref f0) => {
-                            Value::Dict(vec![(name("Raw81"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[82usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw82(ref f0) => {
-                            Value::Dict(vec![(name("Raw82"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[83usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw83(ref f0) => {
-                            Value::Dict(vec![(name("Raw83"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[84usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw84(ref f0) => {
-                            Value::Dict(vec![(name("Raw84"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[85usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw85(ref f0) => {
-                            Value::Dict(vec![(name("Raw85"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[86usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw86(ref f0) => {
-                            Value::Dict(vec![(name("Raw86"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[87usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw87(ref f0) => {
-                            Value::Dict(vec![(name("Raw87"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[88usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw88(ref f0) => {
-                            Value::Dict(vec![(name("Raw88"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[89usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw89(ref f0) => {
-                            Value::Dict(vec![(name("Raw89"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[90usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw90(ref f0) => {
-                            Value::Dict(vec![(name("Raw90"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[91usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw91(ref f0) => {
-                            Value::Dict(vec![(name("Raw91"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[92usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw92(ref f0) => {
-                            Value::Dict(vec![(name("Raw92"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[93usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw93(ref f0) => {
-                            Value::Dict(vec![(name("Raw93"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[94usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw94(ref f0) => {
-                            Value::Dict(vec![(name("Raw94"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[95usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw95(ref f0) => {
-                            Value::Dict(vec![(name("Raw95"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[96usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw96(ref f0) => {
-                            Value::Dict(vec![(name("Raw96"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[97usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw97(ref f0) => {
-                            Value::Dict(vec![(name("Raw97"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[98usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw98(ref f0) => {
-                            Value::Dict(vec![(name("Raw98"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[99usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw99(ref f0) => {
-                            Value::Dict(vec![(name("Raw99"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[100usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw100(ref f0) => {
-                            Value::Dict(vec![(name("Raw100"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[101usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw101(ref f0) => {
-                            Value::Dict(vec![(name("Raw101"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[102usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw102(ref f0) => {
-                            Value::Dict(vec![(name("Raw102"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[103usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw103(ref f0) => {
-                            Value::Dict(vec![(name("Raw103"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[104usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw104(ref f0) => {
-                            Value::Dict(vec![(name("Raw104"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[105usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw105(ref f0) => {
-                            Value::Dict(vec![(name("Raw105"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[106usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw106(ref f0) => {
-                            Value::Dict(vec![(name("Raw106"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[107usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw107(ref f0) => {
-                            Value::Dict(vec![(name("Raw107"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[108usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw108(ref f0) => {
-                            Value::Dict(vec![(name("Raw108"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[109usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw109(ref f0) => {
-                            Value::Dict(vec![(name("Raw109"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[110usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw110(ref f0) => {
-                            Value::Dict(vec![(name("Raw110"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[111usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw111(ref f0) => {
-                            Value::Dict(vec![(name("Raw111"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[112usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw112(ref f0) => {
-                            Value::Dict(vec![(name("Raw112"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[113usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw113(ref f0) => {
-                            Value::Dict(vec![(name("Raw113"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[114usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw114(ref f0) => {
-                            Value::Dict(vec![(name("Raw114"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[115usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw115(ref f0) => {
-                            Value::Dict(vec![(name("Raw115"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[116usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw116(ref f0) => {
-                            Value::Dict(vec![(name("Raw116"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[117usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw117(ref f0) => {
-                            Value::Dict(vec![(name("Raw117"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[118usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw118(ref f0) => {
-                            Value::Dict(vec![(name("Raw118"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[119usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw119(ref f0) => {
-                            Value::Dict(vec![(name("Raw119"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[120usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw120(ref f0) => {
-                            Value::Dict(vec![(name("Raw120"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[121usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw121(ref f0) => {
-                            Value::Dict(vec![(name("Raw121"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[122usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw122(ref f0) => {
-                            Value::Dict(vec![(name("Raw122"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[123usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw123(ref f0) => {
-                            Value::Dict(vec![(name("Raw123"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[124usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw124(ref f0) => {
-                            Value::Dict(vec![(name("Raw124"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[125usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw125(ref f0) => {
-                            Value::Dict(vec![(name("Raw125"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[126usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw126(ref f0) => {
-                            Value::Dict(vec![(name("Raw126"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[127usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw127(ref f0) => {
-                            Value::Dict(vec![(name("Raw127"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[128usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw128(ref f0) => {
-                            Value::Dict(vec![(name("Raw128"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[129usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::BlakeTwo256(ref f0) => {
                             Value::Dict(
-                                vec![(name("BlakeTwo256"), ToValue::to_value(f0))],
+                                vec![(names[130usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::Sha256(ref f0) => {
-                            Value::Dict(vec![(name("Sha256"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[131usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Keccak256(ref f0) => {
-                            Value::Dict(vec![(name("Keccak256"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[132usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::ShaThree256(ref f0) => {
                             Value::Dict(
-                                vec![(name("ShaThree256"), ToValue::to_value(f0))],
+                                vec![(names[133usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                     }
@@ -4158,11 +5253,16 @@ pub mod runtime_types {
             impl<Balance: ToValue, BlockNumber: ToValue> ToValue
             for Registration<Balance, BlockNumber> {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [name("deposit"), name("block"), name("info")]);
                     Value::Dict(
                         vec![
-                            (name("deposit"), ToValue::to_value(& self.deposit)),
-                            (name("block"), ToValue::to_value(& self.block)),
-                            (name("info"), ToValue::to_value(& self.info))
+                            (names[0usize].clone(), ToValue::to_value(& self.deposit)),
+                            (names[1usize].clone(), ToValue::to_value(& self.block)),
+                            (names[2usize].clone(), ToValue::to_value(& self.info))
                         ],
                     )
                 }
@@ -4184,13 +5284,21 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl<N: ToValue> ToValue for StoredPendingChange<N> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 4usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("scheduled_at"),
+                        name("delay"),
+                        name("next_authorities"),
+                        name("forced"),
+                    ]);
                 Value::Dict(
                     vec![
-                        (name("scheduled_at"), ToValue::to_value(& self.scheduled_at)),
-                        (name("delay"), ToValue::to_value(& self.delay)),
-                        (name("next_authorities"), ToValue::to_value(& self
-                        .next_authorities)), (name("forced"), ToValue::to_value(& self
-                        .forced))
+                        (names[0usize].clone(), ToValue::to_value(& self.scheduled_at)),
+                        (names[1usize].clone(), ToValue::to_value(& self.delay)),
+                        (names[2usize].clone(), ToValue::to_value(& self
+                        .next_authorities)), (names[3usize].clone(), ToValue::to_value(&
+                        self.forced))
                     ],
                 )
             }
@@ -4209,25 +5317,33 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl<N: ToValue> ToValue for StoredState<N> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 6usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("Live"),
+                        name("PendingPause"),
+                        name("scheduled_at"),
+                        name("delay"),
+                        name("Paused"),
+                        name("PendingResume"),
+                    ]);
                 match *self {
-                    Self::Live => Value::Str(name("Live")),
+                    Self::Live => Value::Str(names[0usize].clone()),
                     Self::PendingPause { scheduled_at: ref f0, delay: ref f1 } => {
                         Value::Dict(
                             vec![
-                                (name("PendingPause"),
-                                Value::Dict(vec![(name("scheduled_at"),
-                                ToValue::to_value(f0)), (name("delay"),
+                                (names[1usize].clone(), Value::Dict(vec![(names[2usize]
+                                .clone(), ToValue::to_value(f0)), (names[3usize].clone(),
                                 ToValue::to_value(f1))]))
                             ],
                         )
                     }
-                    Self::Paused => Value::Str(name("Paused")),
+                    Self::Paused => Value::Str(names[4usize].clone()),
                     Self::PendingResume { scheduled_at: ref f0, delay: ref f1 } => {
                         Value::Dict(
                             vec![
-                                (name("PendingResume"),
-                                Value::Dict(vec![(name("scheduled_at"),
-                                ToValue::to_value(f0)), (name("delay"),
+                                (names[5usize].clone(), Value::Dict(vec![(names[2usize]
+                                .clone(), ToValue::to_value(f0)), (names[3usize].clone(),
                                 ToValue::to_value(f1))]))
                             ],
                         )
@@ -4265,6 +5381,19 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 7usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("report_equivocation"),
+                            name("equivocation_proof"),
+                            name("key_owner_proof"),
+                            name("report_equivocation_unsigned"),
+                            name("note_stalled"),
+                            name("delay"),
+                            name("best_finalized_block_number"),
+                        ]);
                     match *self {
                         Self::report_equivocation {
                             equivocation_proof: ref f0,
@@ -4272,9 +5401,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("report_equivocation"),
-                                    Value::Dict(vec![(name("equivocation_proof"),
-                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -4285,9 +5413,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("report_equivocation_unsigned"),
-                                    Value::Dict(vec![(name("equivocation_proof"),
-                                    ToValue::to_value(f0)), (name("key_owner_proof"),
+                                    (names[3usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -4298,9 +5425,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("note_stalled"), Value::Dict(vec![(name("delay"),
-                                    ToValue::to_value(f0)),
-                                    (name("best_finalized_block_number"),
+                                    (names[4usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -4331,20 +5457,31 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 7usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("PauseFailed"),
+                            name("ResumeFailed"),
+                            name("ChangePending"),
+                            name("TooSoon"),
+                            name("InvalidKeyOwnershipProof"),
+                            name("InvalidEquivocationProof"),
+                            name("DuplicateOffenceReport"),
+                        ]);
                     match *self {
-                        Self::PauseFailed => Value::Str(name("PauseFailed")),
-                        Self::ResumeFailed => Value::Str(name("ResumeFailed")),
-                        Self::ChangePending => Value::Str(name("ChangePending")),
-                        Self::TooSoon => Value::Str(name("TooSoon")),
+                        Self::PauseFailed => Value::Str(names[0usize].clone()),
+                        Self::ResumeFailed => Value::Str(names[1usize].clone()),
+                        Self::ChangePending => Value::Str(names[2usize].clone()),
+                        Self::TooSoon => Value::Str(names[3usize].clone()),
                         Self::InvalidKeyOwnershipProof => {
-                            Value::Str(name("InvalidKeyOwnershipProof"))
+                            Value::Str(names[4usize].clone())
                         }
                         Self::InvalidEquivocationProof => {
-                            Value::Str(name("InvalidEquivocationProof"))
+                            Value::Str(names[5usize].clone())
                         }
-                        Self::DuplicateOffenceReport => {
-                            Value::Str(name("DuplicateOffenceReport"))
-                        }
+                        Self::DuplicateOffenceReport => Value::Str(names[6usize].clone()),
                     }
                 }
             }
@@ -4370,18 +5507,27 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 4usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("NewAuthorities"),
+                            name("authority_set"),
+                            name("Paused"),
+                            name("Resumed"),
+                        ]);
                     match *self {
                         Self::NewAuthorities { authority_set: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("NewAuthorities"),
-                                    Value::Dict(vec![(name("authority_set"),
-                                    ToValue::to_value(f0))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
-                        Self::Paused => Value::Str(name("Paused")),
-                        Self::Resumed => Value::Str(name("Resumed")),
+                        Self::Paused => Value::Str(names[2usize].clone()),
+                        Self::Resumed => Value::Str(names[3usize].clone()),
                     }
                 }
             }
@@ -4443,28 +5589,46 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 12usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("add_member"),
+                            name("who"),
+                            name("remove_member"),
+                            name("swap_member"),
+                            name("remove"),
+                            name("add"),
+                            name("reset_members"),
+                            name("members"),
+                            name("change_key"),
+                            name("new"),
+                            name("set_prime"),
+                            name("clear_prime"),
+                        ]);
                     match *self {
                         Self::add_member { who: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("add_member"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::remove_member { who: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("remove_member"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0))]))
+                                    (names[2usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::swap_member { remove: ref f0, add: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("swap_member"), Value::Dict(vec![(name("remove"),
-                                    ToValue::to_value(f0)), (name("add"),
+                                    (names[3usize].clone(), Value::Dict(vec![(names[4usize]
+                                    .clone(), ToValue::to_value(f0)), (names[5usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -4472,28 +5636,28 @@ pub mod runtime_types {
                         Self::reset_members { members: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("reset_members"), Value::Dict(vec![(name("members"),
-                                    ToValue::to_value(f0))]))
+                                    (names[6usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::change_key { new: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("change_key"), Value::Dict(vec![(name("new"),
-                                    ToValue::to_value(f0))]))
+                                    (names[8usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::set_prime { who: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_prime"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0))]))
+                                    (names[10usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
-                        Self::clear_prime => Value::Str(name("clear_prime")),
+                        Self::clear_prime => Value::Str(names[11usize].clone()),
                     }
                 }
             }
@@ -4512,10 +5676,19 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("AlreadyMember"),
+                            name("NotMember"),
+                            name("TooManyMembers"),
+                        ]);
                     match *self {
-                        Self::AlreadyMember => Value::Str(name("AlreadyMember")),
-                        Self::NotMember => Value::Str(name("NotMember")),
-                        Self::TooManyMembers => Value::Str(name("TooManyMembers")),
+                        Self::AlreadyMember => Value::Str(names[0usize].clone()),
+                        Self::NotMember => Value::Str(names[1usize].clone()),
+                        Self::TooManyMembers => Value::Str(names[2usize].clone()),
                     }
                 }
             }
@@ -4540,13 +5713,25 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 6usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("MemberAdded"),
+                            name("MemberRemoved"),
+                            name("MembersSwapped"),
+                            name("MembersReset"),
+                            name("KeyChanged"),
+                            name("Dummy"),
+                        ]);
                     match *self {
-                        Self::MemberAdded => Value::Str(name("MemberAdded")),
-                        Self::MemberRemoved => Value::Str(name("MemberRemoved")),
-                        Self::MembersSwapped => Value::Str(name("MembersSwapped")),
-                        Self::MembersReset => Value::Str(name("MembersReset")),
-                        Self::KeyChanged => Value::Str(name("KeyChanged")),
-                        Self::Dummy => Value::Str(name("Dummy")),
+                        Self::MemberAdded => Value::Str(names[0usize].clone()),
+                        Self::MemberRemoved => Value::Str(names[1usize].clone()),
+                        Self::MembersSwapped => Value::Str(names[2usize].clone()),
+                        Self::MembersReset => Value::Str(names[3usize].clone()),
+                        Self::KeyChanged => Value::Str(names[4usize].clone()),
+                        Self::Dummy => Value::Str(names[5usize].clone()),
                     }
                 }
             }
@@ -4570,12 +5755,20 @@ pub mod runtime_types {
         impl<BlockNumber: ToValue, Balance: ToValue, AccountId: ToValue> ToValue
         for Multisig<BlockNumber, Balance, AccountId> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 4usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("when"),
+                        name("deposit"),
+                        name("depositor"),
+                        name("approvals"),
+                    ]);
                 Value::Dict(
                     vec![
-                        (name("when"), ToValue::to_value(& self.when)), (name("deposit"),
-                        ToValue::to_value(& self.deposit)), (name("depositor"),
-                        ToValue::to_value(& self.depositor)), (name("approvals"),
-                        ToValue::to_value(& self.approvals))
+                        (names[0usize].clone(), ToValue::to_value(& self.when)),
+                        (names[1usize].clone(), ToValue::to_value(& self.deposit)),
+                        (names[2usize].clone(), ToValue::to_value(& self.depositor)),
+                        (names[3usize].clone(), ToValue::to_value(& self.approvals))
                     ],
                 )
             }
@@ -4588,10 +5781,12 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl<BlockNumber: ToValue> ToValue for Timepoint<BlockNumber> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 2usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES.get_or_init(|| [name("height"), name("index")]);
                 Value::Dict(
                     vec![
-                        (name("height"), ToValue::to_value(& self.height)),
-                        (name("index"), ToValue::to_value(& self.index))
+                        (names[0usize].clone(), ToValue::to_value(& self.height)),
+                        (names[1usize].clone(), ToValue::to_value(& self.index))
                     ],
                 )
             }
@@ -4650,6 +5845,23 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 11usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("as_multi_threshold_1"),
+                            name("other_signatories"),
+                            name("call"),
+                            name("as_multi"),
+                            name("threshold"),
+                            name("maybe_timepoint"),
+                            name("max_weight"),
+                            name("approve_as_multi"),
+                            name("call_hash"),
+                            name("cancel_as_multi"),
+                            name("timepoint"),
+                        ]);
                     match *self {
                         Self::as_multi_threshold_1 {
                             other_signatories: ref f0,
@@ -4657,9 +5869,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("as_multi_threshold_1"),
-                                    Value::Dict(vec![(name("other_signatories"),
-                                    ToValue::to_value(f0)), (name("call"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -4673,11 +5884,11 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("as_multi"), Value::Dict(vec![(name("threshold"),
-                                    ToValue::to_value(f0)), (name("other_signatories"),
-                                    ToValue::to_value(f1)), (name("maybe_timepoint"),
-                                    ToValue::to_value(f2)), (name("call"),
-                                    ToValue::to_value(f3)), (name("max_weight"),
+                                    (names[3usize].clone(), Value::Dict(vec![(names[4usize]
+                                    .clone(), ToValue::to_value(f0)), (names[1usize].clone(),
+                                    ToValue::to_value(f1)), (names[5usize].clone(),
+                                    ToValue::to_value(f2)), (names[2usize].clone(),
+                                    ToValue::to_value(f3)), (names[6usize].clone(),
                                     ToValue::to_value(f4))]))
                                 ],
                             )
@@ -4691,12 +5902,12 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("approve_as_multi"),
-                                    Value::Dict(vec![(name("threshold"), ToValue::to_value(f0)),
-                                    (name("other_signatories"), ToValue::to_value(f1)),
-                                    (name("maybe_timepoint"), ToValue::to_value(f2)),
-                                    (name("call_hash"), ToValue::to_value(f3)),
-                                    (name("max_weight"), ToValue::to_value(f4))]))
+                                    (names[7usize].clone(), Value::Dict(vec![(names[4usize]
+                                    .clone(), ToValue::to_value(f0)), (names[1usize].clone(),
+                                    ToValue::to_value(f1)), (names[5usize].clone(),
+                                    ToValue::to_value(f2)), (names[8usize].clone(),
+                                    ToValue::to_value(f3)), (names[6usize].clone(),
+                                    ToValue::to_value(f4))]))
                                 ],
                             )
                         }
@@ -4708,11 +5919,11 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("cancel_as_multi"),
-                                    Value::Dict(vec![(name("threshold"), ToValue::to_value(f0)),
-                                    (name("other_signatories"), ToValue::to_value(f1)),
-                                    (name("timepoint"), ToValue::to_value(f2)),
-                                    (name("call_hash"), ToValue::to_value(f3))]))
+                                    (names[9usize].clone(), Value::Dict(vec![(names[4usize]
+                                    .clone(), ToValue::to_value(f0)), (names[1usize].clone(),
+                                    ToValue::to_value(f1)), (names[10usize].clone(),
+                                    ToValue::to_value(f2)), (names[8usize].clone(),
+                                    ToValue::to_value(f3))]))
                                 ],
                             )
                         }
@@ -4756,29 +5967,41 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 14usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("MinimumThreshold"),
+                            name("AlreadyApproved"),
+                            name("NoApprovalsNeeded"),
+                            name("TooFewSignatories"),
+                            name("TooManySignatories"),
+                            name("SignatoriesOutOfOrder"),
+                            name("SenderInSignatories"),
+                            name("NotFound"),
+                            name("NotOwner"),
+                            name("NoTimepoint"),
+                            name("WrongTimepoint"),
+                            name("UnexpectedTimepoint"),
+                            name("MaxWeightTooLow"),
+                            name("AlreadyStored"),
+                        ]);
                     match *self {
-                        Self::MinimumThreshold => Value::Str(name("MinimumThreshold")),
-                        Self::AlreadyApproved => Value::Str(name("AlreadyApproved")),
-                        Self::NoApprovalsNeeded => Value::Str(name("NoApprovalsNeeded")),
-                        Self::TooFewSignatories => Value::Str(name("TooFewSignatories")),
-                        Self::TooManySignatories => {
-                            Value::Str(name("TooManySignatories"))
-                        }
-                        Self::SignatoriesOutOfOrder => {
-                            Value::Str(name("SignatoriesOutOfOrder"))
-                        }
-                        Self::SenderInSignatories => {
-                            Value::Str(name("SenderInSignatories"))
-                        }
-                        Self::NotFound => Value::Str(name("NotFound")),
-                        Self::NotOwner => Value::Str(name("NotOwner")),
-                        Self::NoTimepoint => Value::Str(name("NoTimepoint")),
-                        Self::WrongTimepoint => Value::Str(name("WrongTimepoint")),
-                        Self::UnexpectedTimepoint => {
-                            Value::Str(name("UnexpectedTimepoint"))
-                        }
-                        Self::MaxWeightTooLow => Value::Str(name("MaxWeightTooLow")),
-                        Self::AlreadyStored => Value::Str(name("AlreadyStored")),
+                        Self::MinimumThreshold => Value::Str(names[0usize].clone()),
+                        Self::AlreadyApproved => Value::Str(names[1usize].clone()),
+                        Self::NoApprovalsNeeded => Value::Str(names[2usize].clone()),
+                        Self::TooFewSignatories => Value::Str(names[3usize].clone()),
+                        Self::TooManySignatories => Value::Str(names[4usize].clone()),
+                        Self::SignatoriesOutOfOrder => Value::Str(names[5usize].clone()),
+                        Self::SenderInSignatories => Value::Str(names[6usize].clone()),
+                        Self::NotFound => Value::Str(names[7usize].clone()),
+                        Self::NotOwner => Value::Str(names[8usize].clone()),
+                        Self::NoTimepoint => Value::Str(names[9usize].clone()),
+                        Self::WrongTimepoint => Value::Str(names[10usize].clone()),
+                        Self::UnexpectedTimepoint => Value::Str(names[11usize].clone()),
+                        Self::MaxWeightTooLow => Value::Str(names[12usize].clone()),
+                        Self::AlreadyStored => Value::Str(names[13usize].clone()),
                     }
                 }
             }
@@ -4828,6 +6051,22 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 10usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("NewMultisig"),
+                            name("approving"),
+                            name("multisig"),
+                            name("call_hash"),
+                            name("MultisigApproval"),
+                            name("timepoint"),
+                            name("MultisigExecuted"),
+                            name("result"),
+                            name("MultisigCancelled"),
+                            name("cancelling"),
+                        ]);
                     match *self {
                         Self::NewMultisig {
                             approving: ref f0,
@@ -4836,9 +6075,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("NewMultisig"), Value::Dict(vec![(name("approving"),
-                                    ToValue::to_value(f0)), (name("multisig"),
-                                    ToValue::to_value(f1)), (name("call_hash"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
+                                    ToValue::to_value(f1)), (names[3usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -4851,11 +6090,11 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("MultisigApproval"),
-                                    Value::Dict(vec![(name("approving"), ToValue::to_value(f0)),
-                                    (name("timepoint"), ToValue::to_value(f1)),
-                                    (name("multisig"), ToValue::to_value(f2)),
-                                    (name("call_hash"), ToValue::to_value(f3))]))
+                                    (names[4usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[5usize].clone(),
+                                    ToValue::to_value(f1)), (names[2usize].clone(),
+                                    ToValue::to_value(f2)), (names[3usize].clone(),
+                                    ToValue::to_value(f3))]))
                                 ],
                             )
                         }
@@ -4868,11 +6107,11 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("MultisigExecuted"),
-                                    Value::Dict(vec![(name("approving"), ToValue::to_value(f0)),
-                                    (name("timepoint"), ToValue::to_value(f1)),
-                                    (name("multisig"), ToValue::to_value(f2)),
-                                    (name("call_hash"), ToValue::to_value(f3)), (name("result"),
+                                    (names[6usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[5usize].clone(),
+                                    ToValue::to_value(f1)), (names[2usize].clone(),
+                                    ToValue::to_value(f2)), (names[3usize].clone(),
+                                    ToValue::to_value(f3)), (names[7usize].clone(),
                                     ToValue::to_value(f4))]))
                                 ],
                             )
@@ -4885,11 +6124,10 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("MultisigCancelled"),
-                                    Value::Dict(vec![(name("cancelling"),
-                                    ToValue::to_value(f0)), (name("timepoint"),
-                                    ToValue::to_value(f1)), (name("multisig"),
-                                    ToValue::to_value(f2)), (name("call_hash"),
+                                    (names[8usize].clone(), Value::Dict(vec![(names[9usize]
+                                    .clone(), ToValue::to_value(f0)), (names[5usize].clone(),
+                                    ToValue::to_value(f1)), (names[2usize].clone(),
+                                    ToValue::to_value(f2)), (names[3usize].clone(),
                                     ToValue::to_value(f3))]))
                                 ],
                             )
@@ -4917,12 +6155,21 @@ pub mod runtime_types {
         impl<AccountId: ToValue, Balance: ToValue> ToValue
         for OldRequestStatus<AccountId, Balance> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 5usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("Unrequested"),
+                        name("deposit"),
+                        name("len"),
+                        name("Requested"),
+                        name("count"),
+                    ]);
                 match *self {
                     Self::Unrequested { deposit: ref f0, len: ref f1 } => {
                         Value::Dict(
                             vec![
-                                (name("Unrequested"), Value::Dict(vec![(name("deposit"),
-                                ToValue::to_value(f0)), (name("len"),
+                                (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
                                 ToValue::to_value(f1))]))
                             ],
                         )
@@ -4930,9 +6177,9 @@ pub mod runtime_types {
                     Self::Requested { deposit: ref f0, count: ref f1, len: ref f2 } => {
                         Value::Dict(
                             vec![
-                                (name("Requested"), Value::Dict(vec![(name("deposit"),
-                                ToValue::to_value(f0)), (name("count"),
-                                ToValue::to_value(f1)), (name("len"),
+                                (names[3usize].clone(), Value::Dict(vec![(names[1usize]
+                                .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
+                                ToValue::to_value(f1)), (names[2usize].clone(),
                                 ToValue::to_value(f2))]))
                             ],
                         )
@@ -4955,12 +6202,23 @@ pub mod runtime_types {
         impl<AccountId: ToValue, Ticket: ToValue> ToValue
         for RequestStatus<AccountId, Ticket> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 7usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("Unrequested"),
+                        name("ticket"),
+                        name("len"),
+                        name("Requested"),
+                        name("maybe_ticket"),
+                        name("count"),
+                        name("maybe_len"),
+                    ]);
                 match *self {
                     Self::Unrequested { ticket: ref f0, len: ref f1 } => {
                         Value::Dict(
                             vec![
-                                (name("Unrequested"), Value::Dict(vec![(name("ticket"),
-                                ToValue::to_value(f0)), (name("len"),
+                                (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
                                 ToValue::to_value(f1))]))
                             ],
                         )
@@ -4972,9 +6230,9 @@ pub mod runtime_types {
                     } => {
                         Value::Dict(
                             vec![
-                                (name("Requested"), Value::Dict(vec![(name("maybe_ticket"),
-                                ToValue::to_value(f0)), (name("count"),
-                                ToValue::to_value(f1)), (name("maybe_len"),
+                                (names[3usize].clone(), Value::Dict(vec![(names[4usize]
+                                .clone(), ToValue::to_value(f0)), (names[5usize].clone(),
+                                ToValue::to_value(f1)), (names[6usize].clone(),
                                 ToValue::to_value(f2))]))
                             ],
                         )
@@ -5004,44 +6262,58 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 8usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("note_preimage"),
+                            name("bytes"),
+                            name("unnote_preimage"),
+                            name("hash"),
+                            name("request_preimage"),
+                            name("unrequest_preimage"),
+                            name("ensure_updated"),
+                            name("hashes"),
+                        ]);
                     match *self {
                         Self::note_preimage { bytes: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("note_preimage"), Value::Dict(vec![(name("bytes"),
-                                    ToValue::to_value(f0))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::unnote_preimage { hash: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("unnote_preimage"), Value::Dict(vec![(name("hash"),
-                                    ToValue::to_value(f0))]))
+                                    (names[2usize].clone(), Value::Dict(vec![(names[3usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::request_preimage { hash: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("request_preimage"), Value::Dict(vec![(name("hash"),
-                                    ToValue::to_value(f0))]))
+                                    (names[4usize].clone(), Value::Dict(vec![(names[3usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::unrequest_preimage { hash: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("unrequest_preimage"), Value::Dict(vec![(name("hash"),
-                                    ToValue::to_value(f0))]))
+                                    (names[5usize].clone(), Value::Dict(vec![(names[3usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::ensure_updated { hashes: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("ensure_updated"), Value::Dict(vec![(name("hashes"),
-                                    ToValue::to_value(f0))]))
+                                    (names[6usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -5073,15 +6345,29 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 8usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("TooBig"),
+                            name("AlreadyNoted"),
+                            name("NotAuthorized"),
+                            name("NotNoted"),
+                            name("Requested"),
+                            name("NotRequested"),
+                            name("TooMany"),
+                            name("TooFew"),
+                        ]);
                     match *self {
-                        Self::TooBig => Value::Str(name("TooBig")),
-                        Self::AlreadyNoted => Value::Str(name("AlreadyNoted")),
-                        Self::NotAuthorized => Value::Str(name("NotAuthorized")),
-                        Self::NotNoted => Value::Str(name("NotNoted")),
-                        Self::Requested => Value::Str(name("Requested")),
-                        Self::NotRequested => Value::Str(name("NotRequested")),
-                        Self::TooMany => Value::Str(name("TooMany")),
-                        Self::TooFew => Value::Str(name("TooFew")),
+                        Self::TooBig => Value::Str(names[0usize].clone()),
+                        Self::AlreadyNoted => Value::Str(names[1usize].clone()),
+                        Self::NotAuthorized => Value::Str(names[2usize].clone()),
+                        Self::NotNoted => Value::Str(names[3usize].clone()),
+                        Self::Requested => Value::Str(names[4usize].clone()),
+                        Self::NotRequested => Value::Str(names[5usize].clone()),
+                        Self::TooMany => Value::Str(names[6usize].clone()),
+                        Self::TooFew => Value::Str(names[7usize].clone()),
                     }
                 }
             }
@@ -5100,28 +6386,38 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 4usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("Noted"),
+                            name("hash"),
+                            name("Requested"),
+                            name("Cleared"),
+                        ]);
                     match *self {
                         Self::Noted { hash: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Noted"), Value::Dict(vec![(name("hash"),
-                                    ToValue::to_value(f0))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::Requested { hash: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Requested"), Value::Dict(vec![(name("hash"),
-                                    ToValue::to_value(f0))]))
+                                    (names[2usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::Cleared { hash: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Cleared"), Value::Dict(vec![(name("hash"),
-                                    ToValue::to_value(f0))]))
+                                    (names[3usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -5139,8 +6435,12 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for HoldReason {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 1usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| [name("Preimage")]);
                     match *self {
-                        Self::Preimage => Value::Str(name("Preimage")),
+                        Self::Preimage => Value::Str(names[0usize].clone()),
                     }
                 }
             }
@@ -5159,11 +6459,14 @@ pub mod runtime_types {
         impl<AccountId: ToValue, Hash: ToValue, BlockNumber: ToValue> ToValue
         for Announcement<AccountId, Hash, BlockNumber> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 3usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [name("real"), name("call_hash"), name("height")]);
                 Value::Dict(
                     vec![
-                        (name("real"), ToValue::to_value(& self.real)),
-                        (name("call_hash"), ToValue::to_value(& self.call_hash)),
-                        (name("height"), ToValue::to_value(& self.height))
+                        (names[0usize].clone(), ToValue::to_value(& self.real)),
+                        (names[1usize].clone(), ToValue::to_value(& self.call_hash)),
+                        (names[2usize].clone(), ToValue::to_value(& self.height))
                     ],
                 )
             }
@@ -5178,11 +6481,18 @@ pub mod runtime_types {
         impl<AccountId: ToValue, ProxyType: ToValue, BlockNumber: ToValue> ToValue
         for ProxyDefinition<AccountId, ProxyType, BlockNumber> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 3usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("delegate"),
+                        name("proxy_type"),
+                        name("delay"),
+                    ]);
                 Value::Dict(
                     vec![
-                        (name("delegate"), ToValue::to_value(& self.delegate)),
-                        (name("proxy_type"), ToValue::to_value(& self.proxy_type)),
-                        (name("delay"), ToValue::to_value(& self.delay))
+                        (names[0usize].clone(), ToValue::to_value(& self.delegate)),
+                        (names[1usize].clone(), ToValue::to_value(& self.proxy_type)),
+                        (names[2usize].clone(), ToValue::to_value(& self.delay))
                     ],
                 )
             }
@@ -5292,6 +6602,33 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 21usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("proxy"),
+                            name("real"),
+                            name("force_proxy_type"),
+                            name("call"),
+                            name("add_proxy"),
+                            name("delegate"),
+                            name("proxy_type"),
+                            name("delay"),
+                            name("remove_proxy"),
+                            name("remove_proxies"),
+                            name("create_pure"),
+                            name("index"),
+                            name("kill_pure"),
+                            name("spawner"),
+                            name("height"),
+                            name("ext_index"),
+                            name("announce"),
+                            name("call_hash"),
+                            name("remove_announcement"),
+                            name("reject_announcement"),
+                            name("proxy_announced"),
+                        ]);
                     match *self {
                         Self::proxy {
                             real: ref f0,
@@ -5300,9 +6637,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("proxy"), Value::Dict(vec![(name("real"),
-                                    ToValue::to_value(f0)), (name("force_proxy_type"),
-                                    ToValue::to_value(f1)), (name("call"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
+                                    ToValue::to_value(f1)), (names[3usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -5314,9 +6651,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("add_proxy"), Value::Dict(vec![(name("delegate"),
-                                    ToValue::to_value(f0)), (name("proxy_type"),
-                                    ToValue::to_value(f1)), (name("delay"),
+                                    (names[4usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
+                                    ToValue::to_value(f1)), (names[7usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -5328,14 +6665,14 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("remove_proxy"), Value::Dict(vec![(name("delegate"),
-                                    ToValue::to_value(f0)), (name("proxy_type"),
-                                    ToValue::to_value(f1)), (name("delay"),
+                                    (names[8usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
+                                    ToValue::to_value(f1)), (names[7usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
                         }
-                        Self::remove_proxies => Value::Str(name("remove_proxies")),
+                        Self::remove_proxies => Value::Str(names[9usize].clone()),
                         Self::create_pure {
                             proxy_type: ref f0,
                             delay: ref f1,
@@ -5343,9 +6680,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("create_pure"), Value::Dict(vec![(name("proxy_type"),
-                                    ToValue::to_value(f0)), (name("delay"),
-                                    ToValue::to_value(f1)), (name("index"),
+                                    (names[10usize].clone(), Value::Dict(vec![(names[6usize]
+                                    .clone(), ToValue::to_value(f0)), (names[7usize].clone(),
+                                    ToValue::to_value(f1)), (names[11usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -5359,11 +6696,11 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("kill_pure"), Value::Dict(vec![(name("spawner"),
-                                    ToValue::to_value(f0)), (name("proxy_type"),
-                                    ToValue::to_value(f1)), (name("index"),
-                                    ToValue::to_value(f2)), (name("height"),
-                                    ToValue::to_value(f3)), (name("ext_index"),
+                                    (names[12usize].clone(), Value::Dict(vec![(names[13usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
+                                    ToValue::to_value(f1)), (names[11usize].clone(),
+                                    ToValue::to_value(f2)), (names[14usize].clone(),
+                                    ToValue::to_value(f3)), (names[15usize].clone(),
                                     ToValue::to_value(f4))]))
                                 ],
                             )
@@ -5371,8 +6708,8 @@ pub mod runtime_types {
                         Self::announce { real: ref f0, call_hash: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("announce"), Value::Dict(vec![(name("real"),
-                                    ToValue::to_value(f0)), (name("call_hash"),
+                                    (names[16usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[17usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -5380,9 +6717,9 @@ pub mod runtime_types {
                         Self::remove_announcement { real: ref f0, call_hash: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("remove_announcement"),
-                                    Value::Dict(vec![(name("real"), ToValue::to_value(f0)),
-                                    (name("call_hash"), ToValue::to_value(f1))]))
+                                    (names[18usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[17usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -5392,9 +6729,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("reject_announcement"),
-                                    Value::Dict(vec![(name("delegate"), ToValue::to_value(f0)),
-                                    (name("call_hash"), ToValue::to_value(f1))]))
+                                    (names[19usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[17usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -5406,11 +6743,11 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("proxy_announced"),
-                                    Value::Dict(vec![(name("delegate"), ToValue::to_value(f0)),
-                                    (name("real"), ToValue::to_value(f1)),
-                                    (name("force_proxy_type"), ToValue::to_value(f2)),
-                                    (name("call"), ToValue::to_value(f3))]))
+                                    (names[20usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[1usize].clone(),
+                                    ToValue::to_value(f1)), (names[2usize].clone(),
+                                    ToValue::to_value(f2)), (names[3usize].clone(),
+                                    ToValue::to_value(f3))]))
                                 ],
                             )
                         }
@@ -5442,15 +6779,29 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 8usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("TooMany"),
+                            name("NotFound"),
+                            name("NotProxy"),
+                            name("Unproxyable"),
+                            name("Duplicate"),
+                            name("NoPermission"),
+                            name("Unannounced"),
+                            name("NoSelfProxy"),
+                        ]);
                     match *self {
-                        Self::TooMany => Value::Str(name("TooMany")),
-                        Self::NotFound => Value::Str(name("NotFound")),
-                        Self::NotProxy => Value::Str(name("NotProxy")),
-                        Self::Unproxyable => Value::Str(name("Unproxyable")),
-                        Self::Duplicate => Value::Str(name("Duplicate")),
-                        Self::NoPermission => Value::Str(name("NoPermission")),
-                        Self::Unannounced => Value::Str(name("Unannounced")),
-                        Self::NoSelfProxy => Value::Str(name("NoSelfProxy")),
+                        Self::TooMany => Value::Str(names[0usize].clone()),
+                        Self::NotFound => Value::Str(names[1usize].clone()),
+                        Self::NotProxy => Value::Str(names[2usize].clone()),
+                        Self::Unproxyable => Value::Str(names[3usize].clone()),
+                        Self::Duplicate => Value::Str(names[4usize].clone()),
+                        Self::NoPermission => Value::Str(names[5usize].clone()),
+                        Self::Unannounced => Value::Str(names[6usize].clone()),
+                        Self::NoSelfProxy => Value::Str(names[7usize].clone()),
                     }
                 }
             }
@@ -5497,12 +6848,34 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 16usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("ProxyExecuted"),
+                            name("result"),
+                            name("PureCreated"),
+                            name("pure"),
+                            name("who"),
+                            name("proxy_type"),
+                            name("disambiguation_index"),
+                            name("Announced"),
+                            name("real"),
+                            name("proxy"),
+                            name("call_hash"),
+                            name("ProxyAdded"),
+                            name("delegator"),
+                            name("delegatee"),
+                            name("delay"),
+                            name("ProxyRemoved"),
+                        ]);
                     match *self {
                         Self::ProxyExecuted { result: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("ProxyExecuted"), Value::Dict(vec![(name("result"),
-                                    ToValue::to_value(f0))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -5514,10 +6887,10 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("PureCreated"), Value::Dict(vec![(name("pure"),
-                                    ToValue::to_value(f0)), (name("who"),
-                                    ToValue::to_value(f1)), (name("proxy_type"),
-                                    ToValue::to_value(f2)), (name("disambiguation_index"),
+                                    (names[2usize].clone(), Value::Dict(vec![(names[3usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
+                                    ToValue::to_value(f1)), (names[5usize].clone(),
+                                    ToValue::to_value(f2)), (names[6usize].clone(),
                                     ToValue::to_value(f3))]))
                                 ],
                             )
@@ -5529,9 +6902,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("Announced"), Value::Dict(vec![(name("real"),
-                                    ToValue::to_value(f0)), (name("proxy"),
-                                    ToValue::to_value(f1)), (name("call_hash"),
+                                    (names[7usize].clone(), Value::Dict(vec![(names[8usize]
+                                    .clone(), ToValue::to_value(f0)), (names[9usize].clone(),
+                                    ToValue::to_value(f1)), (names[10usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -5544,10 +6917,10 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("ProxyAdded"), Value::Dict(vec![(name("delegator"),
-                                    ToValue::to_value(f0)), (name("delegatee"),
-                                    ToValue::to_value(f1)), (name("proxy_type"),
-                                    ToValue::to_value(f2)), (name("delay"),
+                                    (names[11usize].clone(), Value::Dict(vec![(names[12usize]
+                                    .clone(), ToValue::to_value(f0)), (names[13usize].clone(),
+                                    ToValue::to_value(f1)), (names[5usize].clone(),
+                                    ToValue::to_value(f2)), (names[14usize].clone(),
                                     ToValue::to_value(f3))]))
                                 ],
                             )
@@ -5560,10 +6933,10 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("ProxyRemoved"), Value::Dict(vec![(name("delegator"),
-                                    ToValue::to_value(f0)), (name("delegatee"),
-                                    ToValue::to_value(f1)), (name("proxy_type"),
-                                    ToValue::to_value(f2)), (name("delay"),
+                                    (names[15usize].clone(), Value::Dict(vec![(names[12usize]
+                                    .clone(), ToValue::to_value(f0)), (names[13usize].clone(),
+                                    ToValue::to_value(f1)), (names[5usize].clone(),
+                                    ToValue::to_value(f2)), (names[14usize].clone(),
                                     ToValue::to_value(f3))]))
                                 ],
                             )
@@ -5593,12 +6966,22 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 4usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("set_identity"),
+                            name("identified"),
+                            name("info"),
+                            name("clear_identity"),
+                        ]);
                     match *self {
                         Self::set_identity { identified: ref f0, info: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_identity"), Value::Dict(vec![(name("identified"),
-                                    ToValue::to_value(f0)), (name("info"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -5606,9 +6989,8 @@ pub mod runtime_types {
                         Self::clear_identity { identified: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("clear_identity"),
-                                    Value::Dict(vec![(name("identified"),
-                                    ToValue::to_value(f0))]))
+                                    (names[3usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -5630,12 +7012,21 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("CannotRegister"),
+                            name("TooManyFieldsInIdentityInfo"),
+                            name("NotRegistered"),
+                        ]);
                     match *self {
-                        Self::CannotRegister => Value::Str(name("CannotRegister")),
+                        Self::CannotRegister => Value::Str(names[0usize].clone()),
                         Self::TooManyFieldsInIdentityInfo => {
-                            Value::Str(name("TooManyFieldsInIdentityInfo"))
+                            Value::Str(names[1usize].clone())
                         }
-                        Self::NotRegistered => Value::Str(name("NotRegistered")),
+                        Self::NotRegistered => Value::Str(names[2usize].clone()),
                     }
                 }
             }
@@ -5652,20 +7043,29 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("IdentitySet"),
+                            name("who"),
+                            name("IdentityDissolved"),
+                        ]);
                     match *self {
                         Self::IdentitySet { who: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("IdentitySet"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::IdentityDissolved { who: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("IdentityDissolved"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0))]))
+                                    (names[2usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -5683,8 +7083,12 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for HoldReason {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 1usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| [name("RegistryIdentity")]);
                     match *self {
-                        Self::RegistryIdentity => Value::Str(name("RegistryIdentity")),
+                        Self::RegistryIdentity => Value::Str(names[0usize].clone()),
                     }
                 }
             }
@@ -5841,217 +7245,427 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Data {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 70usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("None"),
+                            name("Raw0"),
+                            name("Raw1"),
+                            name("Raw2"),
+                            name("Raw3"),
+                            name("Raw4"),
+                            name("Raw5"),
+                            name("Raw6"),
+                            name("Raw7"),
+                            name("Raw8"),
+                            name("Raw9"),
+                            name("Raw10"),
+                            name("Raw11"),
+                            name("Raw12"),
+                            name("Raw13"),
+                            name("Raw14"),
+                            name("Raw15"),
+                            name("Raw16"),
+                            name("Raw17"),
+                            name("Raw18"),
+                            name("Raw19"),
+                            name("Raw20"),
+                            name("Raw21"),
+                            name("Raw22"),
+                            name("Raw23"),
+                            name("Raw24"),
+                            name("Raw25"),
+                            name("Raw26"),
+                            name("Raw27"),
+                            name("Raw28"),
+                            name("Raw29"),
+                            name("Raw30"),
+                            name("Raw31"),
+                            name("Raw32"),
+                            name("Raw33"),
+                            name("Raw34"),
+                            name("Raw35"),
+                            name("Raw36"),
+                            name("Raw37"),
+                            name("Raw38"),
+                            name("Raw39"),
+                            name("Raw40"),
+                            name("Raw41"),
+                            name("Raw42"),
+                            name("Raw43"),
+                            name("Raw44"),
+                            name("Raw45"),
+                            name("Raw46"),
+                            name("Raw47"),
+                            name("Raw48"),
+                            name("Raw49"),
+                            name("Raw50"),
+                            name("Raw51"),
+                            name("Raw52"),
+                            name("Raw53"),
+                            name("Raw54"),
+                            name("Raw55"),
+                            name("Raw56"),
+                            name("Raw57"),
+                            name("Raw58"),
+                            name("Raw59"),
+                            name("Raw60"),
+                            name("Raw61"),
+                            name("Raw62"),
+                            name("Raw63"),
+                            name("Raw64"),
+                            name("BlakeTwo256"),
+                            name("Sha256"),
+                            name("Keccak256"),
+                            name("ShaThree256"),
+                        ]);
                     match *self {
-                        Self::None => Value::Str(name("None")),
+                        Self::None => Value::Str(names[0usize].clone()),
                         Self::Raw0(ref f0) => {
-                            Value::Dict(vec![(name("Raw0"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[1usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw1(ref f0) => {
-                            Value::Dict(vec![(name("Raw1"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[2usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw2(ref f0) => {
-                            Value::Dict(vec![(name("Raw2"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[3usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw3(ref f0) => {
-                            Value::Dict(vec![(name("Raw3"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[4usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw4(ref f0) => {
-                            Value::Dict(vec![(name("Raw4"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[5usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw5(ref f0) => {
-                            Value::Dict(vec![(name("Raw5"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[6usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw6(ref f0) => {
-                            Value::Dict(vec![(name("Raw6"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[7usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw7(ref f0) => {
-                            Value::Dict(vec![(name("Raw7"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[8usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw8(ref f0) => {
-                            Value::Dict(vec![(name("Raw8"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[9usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw9(ref f0) => {
-                            Value::Dict(vec![(name("Raw9"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[10usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw10(ref f0) => {
-                            Value::Dict(vec![(name("Raw10"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[11usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw11(ref f0) => {
-                            Value::Dict(vec![(name("Raw11"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[12usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw12(ref f0) => {
-                            Value::Dict(vec![(name("Raw12"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[13usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw13(ref f0) => {
-                            Value::Dict(vec![(name("Raw13"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[14usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw14(ref f0) => {
-                            Value::Dict(vec![(name("Raw14"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[15usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw15(ref f0) => {
-                            Value::Dict(vec![(name("Raw15"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[16usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw16(ref f0) => {
-                            Value::Dict(vec![(name("Raw16"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[17usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw17(ref f0) => {
-                            Value::Dict(vec![(name("Raw17"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[18usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw18(ref f0) => {
-                            Value::Dict(vec![(name("Raw18"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[19usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw19(ref f0) => {
-                            Value::Dict(vec![(name("Raw19"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[20usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw20(ref f0) => {
-                            Value::Dict(vec![(name("Raw20"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[21usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw21(ref f0) => {
-                            Value::Dict(vec![(name("Raw21"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[22usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw22(ref f0) => {
-                            Value::Dict(vec![(name("Raw22"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[23usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw23(ref f0) => {
-                            Value::Dict(vec![(name("Raw23"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[24usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw24(ref f0) => {
-                            Value::Dict(vec![(name("Raw24"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[25usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw25(ref f0) => {
-                            Value::Dict(vec![(name("Raw25"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[26usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw26(ref f0) => {
-                            Value::Dict(vec![(name("Raw26"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[27usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw27(ref f0) => {
-                            Value::Dict(vec![(name("Raw27"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[28usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw28(ref f0) => {
-                            Value::Dict(vec![(name("Raw28"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[29usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw29(ref f0) => {
-                            Value::Dict(vec![(name("Raw29"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[30usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw30(ref f0) => {
-                            Value::Dict(vec![(name("Raw30"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[31usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw31(ref f0) => {
-                            Value::Dict(vec![(name("Raw31"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[32usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw32(ref f0) => {
-                            Value::Dict(vec![(name("Raw32"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[33usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw33(ref f0) => {
-                            Value::Dict(vec![(name("Raw33"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[34usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw34(ref f0) => {
-                            Value::Dict(vec![(name("Raw34"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[35usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw35(ref f0) => {
-                            Value::Dict(vec![(name("Raw35"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[36usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw36(ref f0) => {
-                            Value::Dict(vec![(name("Raw36"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[37usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw37(ref f0) => {
-                            Value::Dict(vec![(name("Raw37"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[38usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw38(ref f0) => {
-                            Value::Dict(vec![(name("Raw38"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[39usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw39(ref f0) => {
-                            Value::Dict(vec![(name("Raw39"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[40usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw40(ref f0) => {
-                            Value::Dict(vec![(name("Raw40"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[41usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw41(ref f0) => {
-                            Value::Dict(vec![(name("Raw41"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[42usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw42(ref f0) => {
-                            Value::Dict(vec![(name("Raw42"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[43usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw43(ref f0) => {
-                            Value::Dict(vec![(name("Raw43"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[44usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw44(ref f0) => {
-                            Value::Dict(vec![(name("Raw44"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[45usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw45(ref f0) => {
-                            Value::Dict(vec![(name("Raw45"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[46usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw46(ref f0) => {
-                            Value::Dict(vec![(name("Raw46"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[47usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw47(ref f0) => {
-                            Value::Dict(vec![(name("Raw47"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[48usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw48(ref f0) => {
-                            Value::Dict(vec![(name("Raw48"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[49usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw49(ref f0) => {
-                            Value::Dict(vec![(name("Raw49"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[50usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw50(ref f0) => {
-                            Value::Dict(vec![(name("Raw50"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[51usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw51(ref f0) => {
-                            Value::Dict(vec![(name("Raw51"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[52usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw52(ref f0) => {
-                            Value::Dict(vec![(name("Raw52"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[53usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw53(ref f0) => {
-                            Value::Dict(vec![(name("Raw53"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[54usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw54(ref f0) => {
-                            Value::Dict(vec![(name("Raw54"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[55usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw55(ref f0) => {
-                            Value::Dict(vec![(name("Raw55"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[56usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw56(ref f0) => {
-                            Value::Dict(vec![(name("Raw56"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[57usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw57(ref f0) => {
-                            Value::Dict(vec![(name("Raw57"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[58usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw58(ref f0) => {
-                            Value::Dict(vec![(name("Raw58"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[59usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw59(ref f0) => {
-                            Value::Dict(vec![(name("Raw59"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[60usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw60(ref f0) => {
-                            Value::Dict(vec![(name("Raw60"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[61usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw61(ref f0) => {
-                            Value::Dict(vec![(name("Raw61"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[62usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw62(ref f0) => {
-                            Value::Dict(vec![(name("Raw62"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[63usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw63(ref f0) => {
-                            Value::Dict(vec![(name("Raw63"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[64usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Raw64(ref f0) => {
-                            Value::Dict(vec![(name("Raw64"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[65usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::BlakeTwo256(ref f0) => {
                             Value::Dict(
-                                vec![(name("BlakeTwo256"), ToValue::to_value(f0))],
+                                vec![(names[66usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::Sha256(ref f0) => {
-                            Value::Dict(vec![(name("Sha256"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[67usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Keccak256(ref f0) => {
-                            Value::Dict(vec![(name("Keccak256"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[68usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::ShaThree256(ref f0) => {
                             Value::Dict(
-                                vec![(name("ShaThree256"), ToValue::to_value(f0))],
+                                vec![(names[69usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                     }
@@ -6080,16 +7694,32 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for IdentityInfo {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 9usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("additional"),
+                            name("display"),
+                            name("legal"),
+                            name("web"),
+                            name("riot"),
+                            name("email"),
+                            name("pgp_fingerprint"),
+                            name("image"),
+                            name("twitter"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("additional"), ToValue::to_value(& self.additional)),
-                            (name("display"), ToValue::to_value(& self.display)),
-                            (name("legal"), ToValue::to_value(& self.legal)),
-                            (name("web"), ToValue::to_value(& self.web)), (name("riot"),
-                            ToValue::to_value(& self.riot)), (name("email"),
-                            ToValue::to_value(& self.email)), (name("pgp_fingerprint"),
-                            ToValue::to_value(& self.pgp_fingerprint)), (name("image"),
-                            ToValue::to_value(& self.image)), (name("twitter"),
+                            (names[0usize].clone(), ToValue::to_value(& self
+                            .additional)), (names[1usize].clone(), ToValue::to_value(&
+                            self.display)), (names[2usize].clone(), ToValue::to_value(&
+                            self.legal)), (names[3usize].clone(), ToValue::to_value(&
+                            self.web)), (names[4usize].clone(), ToValue::to_value(& self
+                            .riot)), (names[5usize].clone(), ToValue::to_value(& self
+                            .email)), (names[6usize].clone(), ToValue::to_value(& self
+                            .pgp_fingerprint)), (names[7usize].clone(),
+                            ToValue::to_value(& self.image)), (names[8usize].clone(),
                             ToValue::to_value(& self.twitter))
                         ],
                     )
@@ -6103,10 +7733,14 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl<Balance: ToValue> ToValue for Registration<Balance> {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 2usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| [name("deposit"), name("info")]);
                     Value::Dict(
                         vec![
-                            (name("deposit"), ToValue::to_value(& self.deposit)),
-                            (name("info"), ToValue::to_value(& self.info))
+                            (names[0usize].clone(), ToValue::to_value(& self.deposit)),
+                            (names[1usize].clone(), ToValue::to_value(& self.info))
                         ],
                     )
                 }
@@ -6151,26 +7785,42 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 10usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("enter"),
+                            name("force_enter"),
+                            name("extend"),
+                            name("force_extend"),
+                            name("force_exit"),
+                            name("force_slash_deposit"),
+                            name("account"),
+                            name("block"),
+                            name("release_deposit"),
+                            name("force_release_deposit"),
+                        ]);
                     match *self {
-                        Self::enter => Value::Str(name("enter")),
-                        Self::force_enter => Value::Str(name("force_enter")),
-                        Self::extend => Value::Str(name("extend")),
-                        Self::force_extend => Value::Str(name("force_extend")),
-                        Self::force_exit => Value::Str(name("force_exit")),
+                        Self::enter => Value::Str(names[0usize].clone()),
+                        Self::force_enter => Value::Str(names[1usize].clone()),
+                        Self::extend => Value::Str(names[2usize].clone()),
+                        Self::force_extend => Value::Str(names[3usize].clone()),
+                        Self::force_exit => Value::Str(names[4usize].clone()),
                         Self::force_slash_deposit { account: ref f0, block: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("force_slash_deposit"),
-                                    Value::Dict(vec![(name("account"), ToValue::to_value(f0)),
-                                    (name("block"), ToValue::to_value(f1))]))
+                                    (names[5usize].clone(), Value::Dict(vec![(names[6usize]
+                                    .clone(), ToValue::to_value(f0)), (names[7usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
                         Self::release_deposit { account: ref f0, block: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("release_deposit"), Value::Dict(vec![(name("account"),
-                                    ToValue::to_value(f0)), (name("block"),
+                                    (names[8usize].clone(), Value::Dict(vec![(names[6usize]
+                                    .clone(), ToValue::to_value(f0)), (names[7usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -6181,9 +7831,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("force_release_deposit"),
-                                    Value::Dict(vec![(name("account"), ToValue::to_value(f0)),
-                                    (name("block"), ToValue::to_value(f1))]))
+                                    (names[9usize].clone(), Value::Dict(vec![(names[6usize]
+                                    .clone(), ToValue::to_value(f0)), (names[7usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -6213,14 +7863,27 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 7usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("Entered"),
+                            name("Exited"),
+                            name("NotConfigured"),
+                            name("NoDeposit"),
+                            name("AlreadyDeposited"),
+                            name("CannotReleaseYet"),
+                            name("CurrencyError"),
+                        ]);
                     match *self {
-                        Self::Entered => Value::Str(name("Entered")),
-                        Self::Exited => Value::Str(name("Exited")),
-                        Self::NotConfigured => Value::Str(name("NotConfigured")),
-                        Self::NoDeposit => Value::Str(name("NoDeposit")),
-                        Self::AlreadyDeposited => Value::Str(name("AlreadyDeposited")),
-                        Self::CannotReleaseYet => Value::Str(name("CannotReleaseYet")),
-                        Self::CurrencyError => Value::Str(name("CurrencyError")),
+                        Self::Entered => Value::Str(names[0usize].clone()),
+                        Self::Exited => Value::Str(names[1usize].clone()),
+                        Self::NotConfigured => Value::Str(names[2usize].clone()),
+                        Self::NoDeposit => Value::Str(names[3usize].clone()),
+                        Self::AlreadyDeposited => Value::Str(names[4usize].clone()),
+                        Self::CannotReleaseYet => Value::Str(names[5usize].clone()),
+                        Self::CurrencyError => Value::Str(names[6usize].clone()),
                     }
                 }
             }
@@ -6260,36 +7923,54 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 12usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("Entered"),
+                            name("until"),
+                            name("Extended"),
+                            name("Exited"),
+                            name("reason"),
+                            name("DepositPlaced"),
+                            name("account"),
+                            name("amount"),
+                            name("DepositReleased"),
+                            name("DepositSlashed"),
+                            name("CannotDeposit"),
+                            name("CannotRelease"),
+                        ]);
                     match *self {
                         Self::Entered { until: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Entered"), Value::Dict(vec![(name("until"),
-                                    ToValue::to_value(f0))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::Extended { until: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Extended"), Value::Dict(vec![(name("until"),
-                                    ToValue::to_value(f0))]))
+                                    (names[2usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::Exited { reason: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Exited"), Value::Dict(vec![(name("reason"),
-                                    ToValue::to_value(f0))]))
+                                    (names[3usize].clone(), Value::Dict(vec![(names[4usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::DepositPlaced { account: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("DepositPlaced"), Value::Dict(vec![(name("account"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[5usize].clone(), Value::Dict(vec![(names[6usize]
+                                    .clone(), ToValue::to_value(f0)), (names[7usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -6297,8 +7978,8 @@ pub mod runtime_types {
                         Self::DepositReleased { account: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("DepositReleased"), Value::Dict(vec![(name("account"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[8usize].clone(), Value::Dict(vec![(names[6usize]
+                                    .clone(), ToValue::to_value(f0)), (names[7usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -6306,14 +7987,14 @@ pub mod runtime_types {
                         Self::DepositSlashed { account: ref f0, amount: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("DepositSlashed"), Value::Dict(vec![(name("account"),
-                                    ToValue::to_value(f0)), (name("amount"),
+                                    (names[9usize].clone(), Value::Dict(vec![(names[6usize]
+                                    .clone(), ToValue::to_value(f0)), (names[7usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
                         }
-                        Self::CannotDeposit => Value::Str(name("CannotDeposit")),
-                        Self::CannotRelease => Value::Str(name("CannotRelease")),
+                        Self::CannotDeposit => Value::Str(names[10usize].clone()),
+                        Self::CannotRelease => Value::Str(names[11usize].clone()),
                     }
                 }
             }
@@ -6330,9 +8011,13 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for ExitReason {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 2usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| [name("Timeout"), name("Force")]);
                     match *self {
-                        Self::Timeout => Value::Str(name("Timeout")),
-                        Self::Force => Value::Str(name("Force")),
+                        Self::Timeout => Value::Str(names[0usize].clone()),
+                        Self::Force => Value::Str(names[1usize].clone()),
                     }
                 }
             }
@@ -6347,8 +8032,12 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for HoldReason {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 1usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| [name("EnterOrExtend")]);
                     match *self {
-                        Self::EnterOrExtend => Value::Str(name("EnterOrExtend")),
+                        Self::EnterOrExtend => Value::Str(names[0usize].clone()),
                     }
                 }
             }
@@ -6366,11 +8055,18 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl<Period: ToValue> ToValue for RetryConfig<Period> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 3usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("total_retries"),
+                        name("remaining"),
+                        name("period"),
+                    ]);
                 Value::Dict(
                     vec![
-                        (name("total_retries"), ToValue::to_value(& self.total_retries)),
-                        (name("remaining"), ToValue::to_value(& self.remaining)),
-                        (name("period"), ToValue::to_value(& self.period))
+                        (names[0usize].clone(), ToValue::to_value(& self.total_retries)),
+                        (names[1usize].clone(), ToValue::to_value(& self.remaining)),
+                        (names[2usize].clone(), ToValue::to_value(& self.period))
                     ],
                 )
             }
@@ -6391,14 +8087,23 @@ pub mod runtime_types {
             PalletsOrigin: ToValue,
         > ToValue for Scheduled<Name, Call, BlockNumber, PalletsOrigin> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 5usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("maybe_id"),
+                        name("priority"),
+                        name("call"),
+                        name("maybe_periodic"),
+                        name("origin"),
+                    ]);
                 Value::Dict(
                     vec![
-                        (name("maybe_id"), ToValue::to_value(& self.maybe_id)),
-                        (name("priority"), ToValue::to_value(& self.priority)),
-                        (name("call"), ToValue::to_value(& self.call)),
-                        (name("maybe_periodic"), ToValue::to_value(& self
-                        .maybe_periodic)), (name("origin"), ToValue::to_value(& self
-                        .origin))
+                        (names[0usize].clone(), ToValue::to_value(& self.maybe_id)),
+                        (names[1usize].clone(), ToValue::to_value(& self.priority)),
+                        (names[2usize].clone(), ToValue::to_value(& self.call)),
+                        (names[3usize].clone(), ToValue::to_value(& self
+                        .maybe_periodic)), (names[4usize].clone(), ToValue::to_value(&
+                        self.origin))
                     ],
                 )
             }
@@ -6465,6 +8170,32 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 20usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("schedule"),
+                            name("when"),
+                            name("maybe_periodic"),
+                            name("priority"),
+                            name("call"),
+                            name("cancel"),
+                            name("index"),
+                            name("schedule_named"),
+                            name("id"),
+                            name("cancel_named"),
+                            name("schedule_after"),
+                            name("after"),
+                            name("schedule_named_after"),
+                            name("set_retry"),
+                            name("task"),
+                            name("retries"),
+                            name("period"),
+                            name("set_retry_named"),
+                            name("cancel_retry"),
+                            name("cancel_retry_named"),
+                        ]);
                     match *self {
                         Self::schedule {
                             when: ref f0,
@@ -6474,10 +8205,10 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("schedule"), Value::Dict(vec![(name("when"),
-                                    ToValue::to_value(f0)), (name("maybe_periodic"),
-                                    ToValue::to_value(f1)), (name("priority"),
-                                    ToValue::to_value(f2)), (name("call"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
+                                    ToValue::to_value(f1)), (names[3usize].clone(),
+                                    ToValue::to_value(f2)), (names[4usize].clone(),
                                     ToValue::to_value(f3))]))
                                 ],
                             )
@@ -6485,8 +8216,8 @@ pub mod runtime_types {
                         Self::cancel { when: ref f0, index: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("cancel"), Value::Dict(vec![(name("when"),
-                                    ToValue::to_value(f0)), (name("index"),
+                                    (names[5usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -6500,11 +8231,11 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("schedule_named"), Value::Dict(vec![(name("id"),
-                                    ToValue::to_value(f0)), (name("when"),
-                                    ToValue::to_value(f1)), (name("maybe_periodic"),
-                                    ToValue::to_value(f2)), (name("priority"),
-                                    ToValue::to_value(f3)), (name("call"),
+                                    (names[7usize].clone(), Value::Dict(vec![(names[8usize]
+                                    .clone(), ToValue::to_value(f0)), (names[1usize].clone(),
+                                    ToValue::to_value(f1)), (names[2usize].clone(),
+                                    ToValue::to_value(f2)), (names[3usize].clone(),
+                                    ToValue::to_value(f3)), (names[4usize].clone(),
                                     ToValue::to_value(f4))]))
                                 ],
                             )
@@ -6512,8 +8243,8 @@ pub mod runtime_types {
                         Self::cancel_named { id: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("cancel_named"), Value::Dict(vec![(name("id"),
-                                    ToValue::to_value(f0))]))
+                                    (names[9usize].clone(), Value::Dict(vec![(names[8usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -6525,10 +8256,10 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("schedule_after"), Value::Dict(vec![(name("after"),
-                                    ToValue::to_value(f0)), (name("maybe_periodic"),
-                                    ToValue::to_value(f1)), (name("priority"),
-                                    ToValue::to_value(f2)), (name("call"),
+                                    (names[10usize].clone(), Value::Dict(vec![(names[11usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
+                                    ToValue::to_value(f1)), (names[3usize].clone(),
+                                    ToValue::to_value(f2)), (names[4usize].clone(),
                                     ToValue::to_value(f3))]))
                                 ],
                             )
@@ -6542,11 +8273,11 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("schedule_named_after"), Value::Dict(vec![(name("id"),
-                                    ToValue::to_value(f0)), (name("after"),
-                                    ToValue::to_value(f1)), (name("maybe_periodic"),
-                                    ToValue::to_value(f2)), (name("priority"),
-                                    ToValue::to_value(f3)), (name("call"),
+                                    (names[12usize].clone(), Value::Dict(vec![(names[8usize]
+                                    .clone(), ToValue::to_value(f0)), (names[11usize].clone(),
+                                    ToValue::to_value(f1)), (names[2usize].clone(),
+                                    ToValue::to_value(f2)), (names[3usize].clone(),
+                                    ToValue::to_value(f3)), (names[4usize].clone(),
                                     ToValue::to_value(f4))]))
                                 ],
                             )
@@ -6558,9 +8289,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_retry"), Value::Dict(vec![(name("task"),
-                                    ToValue::to_value(f0)), (name("retries"),
-                                    ToValue::to_value(f1)), (name("period"),
+                                    (names[13usize].clone(), Value::Dict(vec![(names[14usize]
+                                    .clone(), ToValue::to_value(f0)), (names[15usize].clone(),
+                                    ToValue::to_value(f1)), (names[16usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -6572,9 +8303,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_retry_named"), Value::Dict(vec![(name("id"),
-                                    ToValue::to_value(f0)), (name("retries"),
-                                    ToValue::to_value(f1)), (name("period"),
+                                    (names[17usize].clone(), Value::Dict(vec![(names[8usize]
+                                    .clone(), ToValue::to_value(f0)), (names[15usize].clone(),
+                                    ToValue::to_value(f1)), (names[16usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -6582,16 +8313,16 @@ pub mod runtime_types {
                         Self::cancel_retry { task: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("cancel_retry"), Value::Dict(vec![(name("task"),
-                                    ToValue::to_value(f0))]))
+                                    (names[18usize].clone(), Value::Dict(vec![(names[14usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::cancel_retry_named { id: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("cancel_retry_named"), Value::Dict(vec![(name("id"),
-                                    ToValue::to_value(f0))]))
+                                    (names[19usize].clone(), Value::Dict(vec![(names[8usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -6617,16 +8348,25 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 5usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("FailedToSchedule"),
+                            name("NotFound"),
+                            name("TargetBlockNumberInPast"),
+                            name("RescheduleNoChange"),
+                            name("Named"),
+                        ]);
                     match *self {
-                        Self::FailedToSchedule => Value::Str(name("FailedToSchedule")),
-                        Self::NotFound => Value::Str(name("NotFound")),
+                        Self::FailedToSchedule => Value::Str(names[0usize].clone()),
+                        Self::NotFound => Value::Str(names[1usize].clone()),
                         Self::TargetBlockNumberInPast => {
-                            Value::Str(name("TargetBlockNumberInPast"))
+                            Value::Str(names[2usize].clone())
                         }
-                        Self::RescheduleNoChange => {
-                            Value::Str(name("RescheduleNoChange"))
-                        }
-                        Self::Named => Value::Str(name("Named")),
+                        Self::RescheduleNoChange => Value::Str(names[3usize].clone()),
+                        Self::Named => Value::Str(names[4usize].clone()),
                     }
                 }
             }
@@ -6669,12 +8409,34 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 16usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("Scheduled"),
+                            name("when"),
+                            name("index"),
+                            name("Canceled"),
+                            name("Dispatched"),
+                            name("task"),
+                            name("id"),
+                            name("result"),
+                            name("RetrySet"),
+                            name("period"),
+                            name("retries"),
+                            name("RetryCancelled"),
+                            name("CallUnavailable"),
+                            name("PeriodicFailed"),
+                            name("RetryFailed"),
+                            name("PermanentlyOverweight"),
+                        ]);
                     match *self {
                         Self::Scheduled { when: ref f0, index: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Scheduled"), Value::Dict(vec![(name("when"),
-                                    ToValue::to_value(f0)), (name("index"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -6682,8 +8444,8 @@ pub mod runtime_types {
                         Self::Canceled { when: ref f0, index: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Canceled"), Value::Dict(vec![(name("when"),
-                                    ToValue::to_value(f0)), (name("index"),
+                                    (names[3usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -6691,9 +8453,10 @@ pub mod runtime_types {
                         Self::Dispatched { task: ref f0, id: ref f1, result: ref f2 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Dispatched"), Value::Dict(vec![(name("task"),
-                                    ToValue::to_value(f0)), (name("id"), ToValue::to_value(f1)),
-                                    (name("result"), ToValue::to_value(f2))]))
+                                    (names[4usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
+                                    ToValue::to_value(f1)), (names[7usize].clone(),
+                                    ToValue::to_value(f2))]))
                                 ],
                             )
                         }
@@ -6705,9 +8468,10 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("RetrySet"), Value::Dict(vec![(name("task"),
-                                    ToValue::to_value(f0)), (name("id"), ToValue::to_value(f1)),
-                                    (name("period"), ToValue::to_value(f2)), (name("retries"),
+                                    (names[8usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
+                                    ToValue::to_value(f1)), (names[9usize].clone(),
+                                    ToValue::to_value(f2)), (names[10usize].clone(),
                                     ToValue::to_value(f3))]))
                                 ],
                             )
@@ -6715,8 +8479,8 @@ pub mod runtime_types {
                         Self::RetryCancelled { task: ref f0, id: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("RetryCancelled"), Value::Dict(vec![(name("task"),
-                                    ToValue::to_value(f0)), (name("id"),
+                                    (names[11usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -6724,8 +8488,8 @@ pub mod runtime_types {
                         Self::CallUnavailable { task: ref f0, id: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("CallUnavailable"), Value::Dict(vec![(name("task"),
-                                    ToValue::to_value(f0)), (name("id"),
+                                    (names[12usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -6733,8 +8497,8 @@ pub mod runtime_types {
                         Self::PeriodicFailed { task: ref f0, id: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("PeriodicFailed"), Value::Dict(vec![(name("task"),
-                                    ToValue::to_value(f0)), (name("id"),
+                                    (names[13usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -6742,8 +8506,8 @@ pub mod runtime_types {
                         Self::RetryFailed { task: ref f0, id: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("RetryFailed"), Value::Dict(vec![(name("task"),
-                                    ToValue::to_value(f0)), (name("id"),
+                                    (names[14usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -6751,9 +8515,9 @@ pub mod runtime_types {
                         Self::PermanentlyOverweight { task: ref f0, id: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("PermanentlyOverweight"),
-                                    Value::Dict(vec![(name("task"), ToValue::to_value(f0)),
-                                    (name("id"), ToValue::to_value(f1))]))
+                                    (names[15usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -6796,17 +8560,31 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for AxonInfo {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 8usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("block"),
+                            name("version"),
+                            name("ip"),
+                            name("port"),
+                            name("ip_type"),
+                            name("protocol"),
+                            name("placeholder1"),
+                            name("placeholder2"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("block"), ToValue::to_value(& self.block)),
-                            (name("version"), ToValue::to_value(& self.version)),
-                            (name("ip"), ToValue::to_value(& self.ip)), (name("port"),
-                            ToValue::to_value(& self.port)), (name("ip_type"),
-                            ToValue::to_value(& self.ip_type)), (name("protocol"),
-                            ToValue::to_value(& self.protocol)), (name("placeholder1"),
-                            ToValue::to_value(& self.placeholder1)),
-                            (name("placeholder2"), ToValue::to_value(& self
-                            .placeholder2))
+                            (names[0usize].clone(), ToValue::to_value(& self.block)),
+                            (names[1usize].clone(), ToValue::to_value(& self.version)),
+                            (names[2usize].clone(), ToValue::to_value(& self.ip)),
+                            (names[3usize].clone(), ToValue::to_value(& self.port)),
+                            (names[4usize].clone(), ToValue::to_value(& self.ip_type)),
+                            (names[5usize].clone(), ToValue::to_value(& self.protocol)),
+                            (names[6usize].clone(), ToValue::to_value(& self
+                            .placeholder1)), (names[7usize].clone(), ToValue::to_value(&
+                            self.placeholder2))
                         ],
                     )
                 }
@@ -6993,6 +8771,88 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 76usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("set_weights"),
+                            name("netuid"),
+                            name("dests"),
+                            name("weights"),
+                            name("version_key"),
+                            name("commit_weights"),
+                            name("commit_hash"),
+                            name("reveal_weights"),
+                            name("uids"),
+                            name("values"),
+                            name("salt"),
+                            name("set_root_weights"),
+                            name("hotkey"),
+                            name("become_delegate"),
+                            name("decrease_take"),
+                            name("take"),
+                            name("increase_take"),
+                            name("add_stake"),
+                            name("amount_staked"),
+                            name("remove_stake"),
+                            name("amount_unstaked"),
+                            name("serve_axon"),
+                            name("version"),
+                            name("ip"),
+                            name("port"),
+                            name("ip_type"),
+                            name("protocol"),
+                            name("placeholder1"),
+                            name("placeholder2"),
+                            name("serve_prometheus"),
+                            name("register"),
+                            name("block_number"),
+                            name("nonce"),
+                            name("work"),
+                            name("coldkey"),
+                            name("root_register"),
+                            name("adjust_senate"),
+                            name("burned_register"),
+                            name("swap_hotkey"),
+                            name("new_hotkey"),
+                            name("swap_coldkey"),
+                            name("old_coldkey"),
+                            name("new_coldkey"),
+                            name("set_childkey_take"),
+                            name("sudo_set_tx_childkey_take_rate_limit"),
+                            name("tx_rate_limit"),
+                            name("sudo_set_min_childkey_take"),
+                            name("sudo_set_max_childkey_take"),
+                            name("sudo"),
+                            name("call"),
+                            name("sudo_unchecked_weight"),
+                            name("weight"),
+                            name("vote"),
+                            name("proposal"),
+                            name("index"),
+                            name("approve"),
+                            name("register_network"),
+                            name("faucet"),
+                            name("dissolve_network"),
+                            name("set_children"),
+                            name("children"),
+                            name("schedule_swap_coldkey"),
+                            name("schedule_dissolve_network"),
+                            name("set_identity"),
+                            name("name"),
+                            name("url"),
+                            name("image"),
+                            name("discord"),
+                            name("description"),
+                            name("additional"),
+                            name("set_subnet_identity"),
+                            name("subnet_name"),
+                            name("github_repo"),
+                            name("subnet_contact"),
+                            name("register_network_with_identity"),
+                            name("identity"),
+                        ]);
                     match *self {
                         Self::set_weights {
                             netuid: ref f0,
@@ -7002,10 +8862,10 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_weights"), Value::Dict(vec![(name("netuid"),
-                                    ToValue::to_value(f0)), (name("dests"),
-                                    ToValue::to_value(f1)), (name("weights"),
-                                    ToValue::to_value(f2)), (name("version_key"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
+                                    ToValue::to_value(f1)), (names[3usize].clone(),
+                                    ToValue::to_value(f2)), (names[4usize].clone(),
                                     ToValue::to_value(f3))]))
                                 ],
                             )
@@ -7013,8 +8873,8 @@ pub mod runtime_types {
                         Self::commit_weights { netuid: ref f0, commit_hash: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("commit_weights"), Value::Dict(vec![(name("netuid"),
-                                    ToValue::to_value(f0)), (name("commit_hash"),
+                                    (names[5usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[6usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -7028,11 +8888,11 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("reveal_weights"), Value::Dict(vec![(name("netuid"),
-                                    ToValue::to_value(f0)), (name("uids"),
-                                    ToValue::to_value(f1)), (name("values"),
-                                    ToValue::to_value(f2)), (name("salt"),
-                                    ToValue::to_value(f3)), (name("version_key"),
+                                    (names[7usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[8usize].clone(),
+                                    ToValue::to_value(f1)), (names[9usize].clone(),
+                                    ToValue::to_value(f2)), (names[10usize].clone(),
+                                    ToValue::to_value(f3)), (names[4usize].clone(),
                                     ToValue::to_value(f4))]))
                                 ],
                             )
@@ -7046,11 +8906,11 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_root_weights"), Value::Dict(vec![(name("netuid"),
-                                    ToValue::to_value(f0)), (name("hotkey"),
-                                    ToValue::to_value(f1)), (name("dests"),
-                                    ToValue::to_value(f2)), (name("weights"),
-                                    ToValue::to_value(f3)), (name("version_key"),
+                                    (names[11usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[12usize].clone(),
+                                    ToValue::to_value(f1)), (names[2usize].clone(),
+                                    ToValue::to_value(f2)), (names[3usize].clone(),
+                                    ToValue::to_value(f3)), (names[4usize].clone(),
                                     ToValue::to_value(f4))]))
                                 ],
                             )
@@ -7058,16 +8918,16 @@ pub mod runtime_types {
                         Self::become_delegate { hotkey: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("become_delegate"), Value::Dict(vec![(name("hotkey"),
-                                    ToValue::to_value(f0))]))
+                                    (names[13usize].clone(), Value::Dict(vec![(names[12usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::decrease_take { hotkey: ref f0, take: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("decrease_take"), Value::Dict(vec![(name("hotkey"),
-                                    ToValue::to_value(f0)), (name("take"),
+                                    (names[14usize].clone(), Value::Dict(vec![(names[12usize]
+                                    .clone(), ToValue::to_value(f0)), (names[15usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -7075,8 +8935,8 @@ pub mod runtime_types {
                         Self::increase_take { hotkey: ref f0, take: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("increase_take"), Value::Dict(vec![(name("hotkey"),
-                                    ToValue::to_value(f0)), (name("take"),
+                                    (names[16usize].clone(), Value::Dict(vec![(names[12usize]
+                                    .clone(), ToValue::to_value(f0)), (names[15usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -7084,8 +8944,8 @@ pub mod runtime_types {
                         Self::add_stake { hotkey: ref f0, amount_staked: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("add_stake"), Value::Dict(vec![(name("hotkey"),
-                                    ToValue::to_value(f0)), (name("amount_staked"),
+                                    (names[17usize].clone(), Value::Dict(vec![(names[12usize]
+                                    .clone(), ToValue::to_value(f0)), (names[18usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -7096,8 +8956,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("remove_stake"), Value::Dict(vec![(name("hotkey"),
-                                    ToValue::to_value(f0)), (name("amount_unstaked"),
+                                    (names[19usize].clone(), Value::Dict(vec![(names[12usize]
+                                    .clone(), ToValue::to_value(f0)), (names[20usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -7114,13 +8974,14 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("serve_axon"), Value::Dict(vec![(name("netuid"),
-                                    ToValue::to_value(f0)), (name("version"),
-                                    ToValue::to_value(f1)), (name("ip"), ToValue::to_value(f2)),
-                                    (name("port"), ToValue::to_value(f3)), (name("ip_type"),
-                                    ToValue::to_value(f4)), (name("protocol"),
-                                    ToValue::to_value(f5)), (name("placeholder1"),
-                                    ToValue::to_value(f6)), (name("placeholder2"),
+                                    (names[21usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[22usize].clone(),
+                                    ToValue::to_value(f1)), (names[23usize].clone(),
+                                    ToValue::to_value(f2)), (names[24usize].clone(),
+                                    ToValue::to_value(f3)), (names[25usize].clone(),
+                                    ToValue::to_value(f4)), (names[26usize].clone(),
+                                    ToValue::to_value(f5)), (names[27usize].clone(),
+                                    ToValue::to_value(f6)), (names[28usize].clone(),
                                     ToValue::to_value(f7))]))
                                 ],
                             )
@@ -7134,10 +8995,11 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("serve_prometheus"), Value::Dict(vec![(name("netuid"),
-                                    ToValue::to_value(f0)), (name("version"),
-                                    ToValue::to_value(f1)), (name("ip"), ToValue::to_value(f2)),
-                                    (name("port"), ToValue::to_value(f3)), (name("ip_type"),
+                                    (names[29usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[22usize].clone(),
+                                    ToValue::to_value(f1)), (names[23usize].clone(),
+                                    ToValue::to_value(f2)), (names[24usize].clone(),
+                                    ToValue::to_value(f3)), (names[25usize].clone(),
                                     ToValue::to_value(f4))]))
                                 ],
                             )
@@ -7152,12 +9014,12 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("register"), Value::Dict(vec![(name("netuid"),
-                                    ToValue::to_value(f0)), (name("block_number"),
-                                    ToValue::to_value(f1)), (name("nonce"),
-                                    ToValue::to_value(f2)), (name("work"),
-                                    ToValue::to_value(f3)), (name("hotkey"),
-                                    ToValue::to_value(f4)), (name("coldkey"),
+                                    (names[30usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[31usize].clone(),
+                                    ToValue::to_value(f1)), (names[32usize].clone(),
+                                    ToValue::to_value(f2)), (names[33usize].clone(),
+                                    ToValue::to_value(f3)), (names[12usize].clone(),
+                                    ToValue::to_value(f4)), (names[34usize].clone(),
                                     ToValue::to_value(f5))]))
                                 ],
                             )
@@ -7165,24 +9027,24 @@ pub mod runtime_types {
                         Self::root_register { hotkey: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("root_register"), Value::Dict(vec![(name("hotkey"),
-                                    ToValue::to_value(f0))]))
+                                    (names[35usize].clone(), Value::Dict(vec![(names[12usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::adjust_senate { hotkey: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("adjust_senate"), Value::Dict(vec![(name("hotkey"),
-                                    ToValue::to_value(f0))]))
+                                    (names[36usize].clone(), Value::Dict(vec![(names[12usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::burned_register { netuid: ref f0, hotkey: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("burned_register"), Value::Dict(vec![(name("netuid"),
-                                    ToValue::to_value(f0)), (name("hotkey"),
+                                    (names[37usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[12usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -7190,8 +9052,8 @@ pub mod runtime_types {
                         Self::swap_hotkey { hotkey: ref f0, new_hotkey: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("swap_hotkey"), Value::Dict(vec![(name("hotkey"),
-                                    ToValue::to_value(f0)), (name("new_hotkey"),
+                                    (names[38usize].clone(), Value::Dict(vec![(names[12usize]
+                                    .clone(), ToValue::to_value(f0)), (names[39usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -7202,9 +9064,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("swap_coldkey"),
-                                    Value::Dict(vec![(name("old_coldkey"),
-                                    ToValue::to_value(f0)), (name("new_coldkey"),
+                                    (names[40usize].clone(), Value::Dict(vec![(names[41usize]
+                                    .clone(), ToValue::to_value(f0)), (names[42usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -7216,9 +9077,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_childkey_take"),
-                                    Value::Dict(vec![(name("hotkey"), ToValue::to_value(f0)),
-                                    (name("netuid"), ToValue::to_value(f1)), (name("take"),
+                                    (names[43usize].clone(), Value::Dict(vec![(names[12usize]
+                                    .clone(), ToValue::to_value(f0)), (names[1usize].clone(),
+                                    ToValue::to_value(f1)), (names[15usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -7228,42 +9089,41 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_tx_childkey_take_rate_limit"),
-                                    Value::Dict(vec![(name("tx_rate_limit"),
-                                    ToValue::to_value(f0))]))
+                                    (names[44usize].clone(), Value::Dict(vec![(names[45usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::sudo_set_min_childkey_take { take: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_min_childkey_take"),
-                                    Value::Dict(vec![(name("take"), ToValue::to_value(f0))]))
+                                    (names[46usize].clone(), Value::Dict(vec![(names[15usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::sudo_set_max_childkey_take { take: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_set_max_childkey_take"),
-                                    Value::Dict(vec![(name("take"), ToValue::to_value(f0))]))
+                                    (names[47usize].clone(), Value::Dict(vec![(names[15usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::sudo { call: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo"), Value::Dict(vec![(name("call"),
-                                    ToValue::to_value(f0))]))
+                                    (names[48usize].clone(), Value::Dict(vec![(names[49usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::sudo_unchecked_weight { call: ref f0, weight: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_unchecked_weight"),
-                                    Value::Dict(vec![(name("call"), ToValue::to_value(f0)),
-                                    (name("weight"), ToValue::to_value(f1))]))
+                                    (names[50usize].clone(), Value::Dict(vec![(names[49usize]
+                                    .clone(), ToValue::to_value(f0)), (names[51usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -7275,15 +9135,15 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("vote"), Value::Dict(vec![(name("hotkey"),
-                                    ToValue::to_value(f0)), (name("proposal"),
-                                    ToValue::to_value(f1)), (name("index"),
-                                    ToValue::to_value(f2)), (name("approve"),
+                                    (names[52usize].clone(), Value::Dict(vec![(names[12usize]
+                                    .clone(), ToValue::to_value(f0)), (names[53usize].clone(),
+                                    ToValue::to_value(f1)), (names[54usize].clone(),
+                                    ToValue::to_value(f2)), (names[55usize].clone(),
                                     ToValue::to_value(f3))]))
                                 ],
                             )
                         }
-                        Self::register_network => Value::Str(name("register_network")),
+                        Self::register_network => Value::Str(names[56usize].clone()),
                         Self::faucet {
                             block_number: ref f0,
                             nonce: ref f1,
@@ -7291,9 +9151,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("faucet"), Value::Dict(vec![(name("block_number"),
-                                    ToValue::to_value(f0)), (name("nonce"),
-                                    ToValue::to_value(f1)), (name("work"),
+                                    (names[57usize].clone(), Value::Dict(vec![(names[31usize]
+                                    .clone(), ToValue::to_value(f0)), (names[32usize].clone(),
+                                    ToValue::to_value(f1)), (names[33usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -7301,9 +9161,9 @@ pub mod runtime_types {
                         Self::dissolve_network { coldkey: ref f0, netuid: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("dissolve_network"),
-                                    Value::Dict(vec![(name("coldkey"), ToValue::to_value(f0)),
-                                    (name("netuid"), ToValue::to_value(f1))]))
+                                    (names[58usize].clone(), Value::Dict(vec![(names[34usize]
+                                    .clone(), ToValue::to_value(f0)), (names[1usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
@@ -7314,9 +9174,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_children"), Value::Dict(vec![(name("hotkey"),
-                                    ToValue::to_value(f0)), (name("netuid"),
-                                    ToValue::to_value(f1)), (name("children"),
+                                    (names[59usize].clone(), Value::Dict(vec![(names[12usize]
+                                    .clone(), ToValue::to_value(f0)), (names[1usize].clone(),
+                                    ToValue::to_value(f1)), (names[60usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -7324,17 +9184,16 @@ pub mod runtime_types {
                         Self::schedule_swap_coldkey { new_coldkey: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("schedule_swap_coldkey"),
-                                    Value::Dict(vec![(name("new_coldkey"),
-                                    ToValue::to_value(f0))]))
+                                    (names[61usize].clone(), Value::Dict(vec![(names[42usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::schedule_dissolve_network { netuid: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("schedule_dissolve_network"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0))]))
+                                    (names[62usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -7348,12 +9207,12 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_identity"), Value::Dict(vec![(name("name"),
-                                    ToValue::to_value(f0)), (name("url"),
-                                    ToValue::to_value(f1)), (name("image"),
-                                    ToValue::to_value(f2)), (name("discord"),
-                                    ToValue::to_value(f3)), (name("description"),
-                                    ToValue::to_value(f4)), (name("additional"),
+                                    (names[63usize].clone(), Value::Dict(vec![(names[64usize]
+                                    .clone(), ToValue::to_value(f0)), (names[65usize].clone(),
+                                    ToValue::to_value(f1)), (names[66usize].clone(),
+                                    ToValue::to_value(f2)), (names[67usize].clone(),
+                                    ToValue::to_value(f3)), (names[68usize].clone(),
+                                    ToValue::to_value(f4)), (names[69usize].clone(),
                                     ToValue::to_value(f5))]))
                                 ],
                             )
@@ -7366,20 +9225,19 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_subnet_identity"),
-                                    Value::Dict(vec![(name("netuid"), ToValue::to_value(f0)),
-                                    (name("subnet_name"), ToValue::to_value(f1)),
-                                    (name("github_repo"), ToValue::to_value(f2)),
-                                    (name("subnet_contact"), ToValue::to_value(f3))]))
+                                    (names[70usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[71usize].clone(),
+                                    ToValue::to_value(f1)), (names[72usize].clone(),
+                                    ToValue::to_value(f2)), (names[73usize].clone(),
+                                    ToValue::to_value(f3))]))
                                 ],
                             )
                         }
                         Self::register_network_with_identity { identity: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("register_network_with_identity"),
-                                    Value::Dict(vec![(name("identity"),
-                                    ToValue::to_value(f0))]))
+                                    (names[74usize].clone(), Value::Dict(vec![(names[75usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -7401,14 +9259,27 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for ChainIdentity {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 6usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("name"),
+                            name("url"),
+                            name("image"),
+                            name("discord"),
+                            name("description"),
+                            name("additional"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("name"), ToValue::to_value(& self.name)), (name("url"),
-                            ToValue::to_value(& self.url)), (name("image"),
-                            ToValue::to_value(& self.image)), (name("discord"),
-                            ToValue::to_value(& self.discord)), (name("description"),
-                            ToValue::to_value(& self.description)), (name("additional"),
-                            ToValue::to_value(& self.additional))
+                            (names[0usize].clone(), ToValue::to_value(& self.name)),
+                            (names[1usize].clone(), ToValue::to_value(& self.url)),
+                            (names[2usize].clone(), ToValue::to_value(& self.image)),
+                            (names[3usize].clone(), ToValue::to_value(& self.discord)),
+                            (names[4usize].clone(), ToValue::to_value(& self
+                            .description)), (names[5usize].clone(), ToValue::to_value(&
+                            self.additional))
                         ],
                     )
                 }
@@ -7600,230 +9471,275 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 89usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("SubNetworkDoesNotExist"),
+                            name("RootNetworkDoesNotExist"),
+                            name("InvalidIpType"),
+                            name("InvalidIpAddress"),
+                            name("InvalidPort"),
+                            name("HotKeyNotRegisteredInSubNet"),
+                            name("HotKeyAccountNotExists"),
+                            name("HotKeyNotRegisteredInNetwork"),
+                            name("NonAssociatedColdKey"),
+                            name("HotKeyNotDelegateAndSignerNotOwnHotKey"),
+                            name("StakeToWithdrawIsZero"),
+                            name("NotEnoughStakeToWithdraw"),
+                            name("NotEnoughStakeToSetWeights"),
+                            name("NotEnoughBalanceToStake"),
+                            name("BalanceWithdrawalError"),
+                            name("ZeroBalanceAfterWithdrawn"),
+                            name("NeuronNoValidatorPermit"),
+                            name("WeightVecNotEqualSize"),
+                            name("DuplicateUids"),
+                            name("UidVecContainInvalidOne"),
+                            name("WeightVecLengthIsLow"),
+                            name("TooManyRegistrationsThisBlock"),
+                            name("HotKeyAlreadyRegisteredInSubNet"),
+                            name("NewHotKeyIsSameWithOld"),
+                            name("InvalidWorkBlock"),
+                            name("InvalidDifficulty"),
+                            name("InvalidSeal"),
+                            name("MaxWeightExceeded"),
+                            name("HotKeyAlreadyDelegate"),
+                            name("SettingWeightsTooFast"),
+                            name("IncorrectWeightVersionKey"),
+                            name("ServingRateLimitExceeded"),
+                            name("UidsLengthExceedUidsInSubNet"),
+                            name("NetworkTxRateLimitExceeded"),
+                            name("DelegateTxRateLimitExceeded"),
+                            name("HotKeySetTxRateLimitExceeded"),
+                            name("StakeRateLimitExceeded"),
+                            name("UnstakeRateLimitExceeded"),
+                            name("SubNetRegistrationDisabled"),
+                            name("TooManyRegistrationsThisInterval"),
+                            name("TransactorAccountShouldBeHotKey"),
+                            name("NotSenateMember"),
+                            name("FaucetDisabled"),
+                            name("NotSubnetOwner"),
+                            name("RegistrationNotPermittedOnRootSubnet"),
+                            name("StakeTooLowForRoot"),
+                            name("AllNetworksInImmunity"),
+                            name("NotEnoughBalanceToPaySwapHotKey"),
+                            name("NotRootSubnet"),
+                            name("CanNotSetRootNetworkWeights"),
+                            name("NoNeuronIdAvailable"),
+                            name("NomStakeBelowMinimumThreshold"),
+                            name("DelegateTakeTooLow"),
+                            name("DelegateTakeTooHigh"),
+                            name("WeightsCommitNotAllowed"),
+                            name("NoWeightsCommitFound"),
+                            name("InvalidRevealCommitTempo"),
+                            name("InvalidRevealCommitHashNotMatch"),
+                            name("CommitRevealEnabled"),
+                            name("CommitRevealDisabled"),
+                            name("CouldNotJoinSenate"),
+                            name("LiquidAlphaDisabled"),
+                            name("AlphaHighTooLow"),
+                            name("AlphaLowOutOfRange"),
+                            name("ColdKeyAlreadyAssociated"),
+                            name("ColdKeySwapTxRateLimitExceeded"),
+                            name("NewColdKeyIsSameWithOld"),
+                            name("NotExistColdkey"),
+                            name("NotEnoughBalanceToPaySwapColdKey"),
+                            name("NoBalanceToTransfer"),
+                            name("SameColdkey"),
+                            name("ColdkeyIsInArbitration"),
+                            name("DuplicateColdkey"),
+                            name("ColdkeySwapError"),
+                            name("InsufficientBalanceToPerformColdkeySwap"),
+                            name("MaxColdkeyDestinationsReached"),
+                            name("InvalidChild"),
+                            name("DuplicateChild"),
+                            name("ProportionOverflow"),
+                            name("TooManyChildren"),
+                            name("TxRateLimitExceeded"),
+                            name("SwapColdkeyOnlyCallableByRoot"),
+                            name("SwapAlreadyScheduled"),
+                            name("FailedToSchedule"),
+                            name("NewColdKeyIsHotkey"),
+                            name("NewColdkeyIsInArbitration"),
+                            name("InvalidChildkeyTake"),
+                            name("TxChildkeyTakeRateLimitExceeded"),
+                            name("InvalidIdentity"),
+                        ]);
                     match *self {
-                        Self::SubNetworkDoesNotExist => {
-                            Value::Str(name("SubNetworkDoesNotExist"))
-                        }
+                        Self::SubNetworkDoesNotExist => Value::Str(names[0usize].clone()),
                         Self::RootNetworkDoesNotExist => {
-                            Value::Str(name("RootNetworkDoesNotExist"))
+                            Value::Str(names[1usize].clone())
                         }
-                        Self::InvalidIpType => Value::Str(name("InvalidIpType")),
-                        Self::InvalidIpAddress => Value::Str(name("InvalidIpAddress")),
-                        Self::InvalidPort => Value::Str(name("InvalidPort")),
+                        Self::InvalidIpType => Value::Str(names[2usize].clone()),
+                        Self::InvalidIpAddress => Value::Str(names[3usize].clone()),
+                        Self::InvalidPort => Value::Str(names[4usize].clone()),
                         Self::HotKeyNotRegisteredInSubNet => {
-                            Value::Str(name("HotKeyNotRegisteredInSubNet"))
+                            Value::Str(names[5usize].clone())
                         }
-                        Self::HotKeyAccountNotExists => {
-                            Value::Str(name("HotKeyAccountNotExists"))
-                        }
+                        Self::HotKeyAccountNotExists => Value::Str(names[6usize].clone()),
                         Self::HotKeyNotRegisteredInNetwork => {
-                            Value::Str(name("HotKeyNotRegisteredInNetwork"))
+                            Value::Str(names[7usize].clone())
                         }
-                        Self::NonAssociatedColdKey => {
-                            Value::Str(name("NonAssociatedColdKey"))
-                        }
+                        Self::NonAssociatedColdKey => Value::Str(names[8usize].clone()),
                         Self::HotKeyNotDelegateAndSignerNotOwnHotKey => {
-                            Value::Str(name("HotKeyNotDelegateAndSignerNotOwnHotKey"))
+                            Value::Str(names[9usize].clone())
                         }
-                        Self::StakeToWithdrawIsZero => {
-                            Value::Str(name("StakeToWithdrawIsZero"))
-                        }
+                        Self::StakeToWithdrawIsZero => Value::Str(names[10usize].clone()),
                         Self::NotEnoughStakeToWithdraw => {
-                            Value::Str(name("NotEnoughStakeToWithdraw"))
+                            Value::Str(names[11usize].clone())
                         }
                         Self::NotEnoughStakeToSetWeights => {
-                            Value::Str(name("NotEnoughStakeToSetWeights"))
+                            Value::Str(names[12usize].clone())
                         }
                         Self::NotEnoughBalanceToStake => {
-                            Value::Str(name("NotEnoughBalanceToStake"))
+                            Value::Str(names[13usize].clone())
                         }
                         Self::BalanceWithdrawalError => {
-                            Value::Str(name("BalanceWithdrawalError"))
+                            Value::Str(names[14usize].clone())
                         }
                         Self::ZeroBalanceAfterWithdrawn => {
-                            Value::Str(name("ZeroBalanceAfterWithdrawn"))
+                            Value::Str(names[15usize].clone())
                         }
                         Self::NeuronNoValidatorPermit => {
-                            Value::Str(name("NeuronNoValidatorPermit"))
+                            Value::Str(names[16usize].clone())
                         }
-                        Self::WeightVecNotEqualSize => {
-                            Value::Str(name("WeightVecNotEqualSize"))
-                        }
-                        Self::DuplicateUids => Value::Str(name("DuplicateUids")),
+                        Self::WeightVecNotEqualSize => Value::Str(names[17usize].clone()),
+                        Self::DuplicateUids => Value::Str(names[18usize].clone()),
                         Self::UidVecContainInvalidOne => {
-                            Value::Str(name("UidVecContainInvalidOne"))
+                            Value::Str(names[19usize].clone())
                         }
-                        Self::WeightVecLengthIsLow => {
-                            Value::Str(name("WeightVecLengthIsLow"))
-                        }
+                        Self::WeightVecLengthIsLow => Value::Str(names[20usize].clone()),
                         Self::TooManyRegistrationsThisBlock => {
-                            Value::Str(name("TooManyRegistrationsThisBlock"))
+                            Value::Str(names[21usize].clone())
                         }
                         Self::HotKeyAlreadyRegisteredInSubNet => {
-                            Value::Str(name("HotKeyAlreadyRegisteredInSubNet"))
+                            Value::Str(names[22usize].clone())
                         }
                         Self::NewHotKeyIsSameWithOld => {
-                            Value::Str(name("NewHotKeyIsSameWithOld"))
+                            Value::Str(names[23usize].clone())
                         }
-                        Self::InvalidWorkBlock => Value::Str(name("InvalidWorkBlock")),
-                        Self::InvalidDifficulty => Value::Str(name("InvalidDifficulty")),
-                        Self::InvalidSeal => Value::Str(name("InvalidSeal")),
-                        Self::MaxWeightExceeded => Value::Str(name("MaxWeightExceeded")),
-                        Self::HotKeyAlreadyDelegate => {
-                            Value::Str(name("HotKeyAlreadyDelegate"))
-                        }
-                        Self::SettingWeightsTooFast => {
-                            Value::Str(name("SettingWeightsTooFast"))
-                        }
+                        Self::InvalidWorkBlock => Value::Str(names[24usize].clone()),
+                        Self::InvalidDifficulty => Value::Str(names[25usize].clone()),
+                        Self::InvalidSeal => Value::Str(names[26usize].clone()),
+                        Self::MaxWeightExceeded => Value::Str(names[27usize].clone()),
+                        Self::HotKeyAlreadyDelegate => Value::Str(names[28usize].clone()),
+                        Self::SettingWeightsTooFast => Value::Str(names[29usize].clone()),
                         Self::IncorrectWeightVersionKey => {
-                            Value::Str(name("IncorrectWeightVersionKey"))
+                            Value::Str(names[30usize].clone())
                         }
                         Self::ServingRateLimitExceeded => {
-                            Value::Str(name("ServingRateLimitExceeded"))
+                            Value::Str(names[31usize].clone())
                         }
                         Self::UidsLengthExceedUidsInSubNet => {
-                            Value::Str(name("UidsLengthExceedUidsInSubNet"))
+                            Value::Str(names[32usize].clone())
                         }
                         Self::NetworkTxRateLimitExceeded => {
-                            Value::Str(name("NetworkTxRateLimitExceeded"))
+                            Value::Str(names[33usize].clone())
                         }
                         Self::DelegateTxRateLimitExceeded => {
-                            Value::Str(name("DelegateTxRateLimitExceeded"))
+                            Value::Str(names[34usize].clone())
                         }
                         Self::HotKeySetTxRateLimitExceeded => {
-                            Value::Str(name("HotKeySetTxRateLimitExceeded"))
+                            Value::Str(names[35usize].clone())
                         }
                         Self::StakeRateLimitExceeded => {
-                            Value::Str(name("StakeRateLimitExceeded"))
+                            Value::Str(names[36usize].clone())
                         }
                         Self::UnstakeRateLimitExceeded => {
-                            Value::Str(name("UnstakeRateLimitExceeded"))
+                            Value::Str(names[37usize].clone())
                         }
                         Self::SubNetRegistrationDisabled => {
-                            Value::Str(name("SubNetRegistrationDisabled"))
+                            Value::Str(names[38usize].clone())
                         }
                         Self::TooManyRegistrationsThisInterval => {
-                            Value::Str(name("TooManyRegistrationsThisInterval"))
+                            Value::Str(names[39usize].clone())
                         }
                         Self::TransactorAccountShouldBeHotKey => {
-                            Value::Str(name("TransactorAccountShouldBeHotKey"))
+                            Value::Str(names[40usize].clone())
                         }
-                        Self::NotSenateMember => Value::Str(name("NotSenateMember")),
-                        Self::FaucetDisabled => Value::Str(name("FaucetDisabled")),
-                        Self::NotSubnetOwner => Value::Str(name("NotSubnetOwner")),
+                        Self::NotSenateMember => Value::Str(names[41usize].clone()),
+                        Self::FaucetDisabled => Value::Str(names[42usize].clone()),
+                        Self::NotSubnetOwner => Value::Str(names[43usize].clone()),
                         Self::RegistrationNotPermittedOnRootSubnet => {
-                            Value::Str(name("RegistrationNotPermittedOnRootSubnet"))
+                            Value::Str(names[44usize].clone())
                         }
-                        Self::StakeTooLowForRoot => {
-                            Value::Str(name("StakeTooLowForRoot"))
-                        }
-                        Self::AllNetworksInImmunity => {
-                            Value::Str(name("AllNetworksInImmunity"))
-                        }
+                        Self::StakeTooLowForRoot => Value::Str(names[45usize].clone()),
+                        Self::AllNetworksInImmunity => Value::Str(names[46usize].clone()),
                         Self::NotEnoughBalanceToPaySwapHotKey => {
-                            Value::Str(name("NotEnoughBalanceToPaySwapHotKey"))
+                            Value::Str(names[47usize].clone())
                         }
-                        Self::NotRootSubnet => Value::Str(name("NotRootSubnet")),
+                        Self::NotRootSubnet => Value::Str(names[48usize].clone()),
                         Self::CanNotSetRootNetworkWeights => {
-                            Value::Str(name("CanNotSetRootNetworkWeights"))
+                            Value::Str(names[49usize].clone())
                         }
-                        Self::NoNeuronIdAvailable => {
-                            Value::Str(name("NoNeuronIdAvailable"))
-                        }
+                        Self::NoNeuronIdAvailable => Value::Str(names[50usize].clone()),
                         Self::NomStakeBelowMinimumThreshold => {
-                            Value::Str(name("NomStakeBelowMinimumThreshold"))
+                            Value::Str(names[51usize].clone())
                         }
-                        Self::DelegateTakeTooLow => {
-                            Value::Str(name("DelegateTakeTooLow"))
-                        }
-                        Self::DelegateTakeTooHigh => {
-                            Value::Str(name("DelegateTakeTooHigh"))
-                        }
+                        Self::DelegateTakeTooLow => Value::Str(names[52usize].clone()),
+                        Self::DelegateTakeTooHigh => Value::Str(names[53usize].clone()),
                         Self::WeightsCommitNotAllowed => {
-                            Value::Str(name("WeightsCommitNotAllowed"))
+                            Value::Str(names[54usize].clone())
                         }
-                        Self::NoWeightsCommitFound => {
-                            Value::Str(name("NoWeightsCommitFound"))
-                        }
+                        Self::NoWeightsCommitFound => Value::Str(names[55usize].clone()),
                         Self::InvalidRevealCommitTempo => {
-                            Value::Str(name("InvalidRevealCommitTempo"))
+                            Value::Str(names[56usize].clone())
                         }
                         Self::InvalidRevealCommitHashNotMatch => {
-                            Value::Str(name("InvalidRevealCommitHashNotMatch"))
+                            Value::Str(names[57usize].clone())
                         }
-                        Self::CommitRevealEnabled => {
-                            Value::Str(name("CommitRevealEnabled"))
-                        }
-                        Self::CommitRevealDisabled => {
-                            Value::Str(name("CommitRevealDisabled"))
-                        }
-                        Self::CouldNotJoinSenate => {
-                            Value::Str(name("CouldNotJoinSenate"))
-                        }
-                        Self::LiquidAlphaDisabled => {
-                            Value::Str(name("LiquidAlphaDisabled"))
-                        }
-                        Self::AlphaHighTooLow => Value::Str(name("AlphaHighTooLow")),
-                        Self::AlphaLowOutOfRange => {
-                            Value::Str(name("AlphaLowOutOfRange"))
-                        }
+                        Self::CommitRevealEnabled => Value::Str(names[58usize].clone()),
+                        Self::CommitRevealDisabled => Value::Str(names[59usize].clone()),
+                        Self::CouldNotJoinSenate => Value::Str(names[60usize].clone()),
+                        Self::LiquidAlphaDisabled => Value::Str(names[61usize].clone()),
+                        Self::AlphaHighTooLow => Value::Str(names[62usize].clone()),
+                        Self::AlphaLowOutOfRange => Value::Str(names[63usize].clone()),
                         Self::ColdKeyAlreadyAssociated => {
-                            Value::Str(name("ColdKeyAlreadyAssociated"))
+                            Value::Str(names[64usize].clone())
                         }
                         Self::ColdKeySwapTxRateLimitExceeded => {
-                            Value::Str(name("ColdKeySwapTxRateLimitExceeded"))
+                            Value::Str(names[65usize].clone())
                         }
                         Self::NewColdKeyIsSameWithOld => {
-                            Value::Str(name("NewColdKeyIsSameWithOld"))
+                            Value::Str(names[66usize].clone())
                         }
-                        Self::NotExistColdkey => Value::Str(name("NotExistColdkey")),
+                        Self::NotExistColdkey => Value::Str(names[67usize].clone()),
                         Self::NotEnoughBalanceToPaySwapColdKey => {
-                            Value::Str(name("NotEnoughBalanceToPaySwapColdKey"))
+                            Value::Str(names[68usize].clone())
                         }
-                        Self::NoBalanceToTransfer => {
-                            Value::Str(name("NoBalanceToTransfer"))
-                        }
-                        Self::SameColdkey => Value::Str(name("SameColdkey")),
+                        Self::NoBalanceToTransfer => Value::Str(names[69usize].clone()),
+                        Self::SameColdkey => Value::Str(names[70usize].clone()),
                         Self::ColdkeyIsInArbitration => {
-                            Value::Str(name("ColdkeyIsInArbitration"))
+                            Value::Str(names[71usize].clone())
                         }
-                        Self::DuplicateColdkey => Value::Str(name("DuplicateColdkey")),
-                        Self::ColdkeySwapError => Value::Str(name("ColdkeySwapError")),
+                        Self::DuplicateColdkey => Value::Str(names[72usize].clone()),
+                        Self::ColdkeySwapError => Value::Str(names[73usize].clone()),
                         Self::InsufficientBalanceToPerformColdkeySwap => {
-                            Value::Str(name("InsufficientBalanceToPerformColdkeySwap"))
+                            Value::Str(names[74usize].clone())
                         }
                         Self::MaxColdkeyDestinationsReached => {
-                            Value::Str(name("MaxColdkeyDestinationsReached"))
+                            Value::Str(names[75usize].clone())
                         }
-                        Self::InvalidChild => Value::Str(name("InvalidChild")),
-                        Self::DuplicateChild => Value::Str(name("DuplicateChild")),
-                        Self::ProportionOverflow => {
-                            Value::Str(name("ProportionOverflow"))
-                        }
-                        Self::TooManyChildren => Value::Str(name("TooManyChildren")),
-                        Self::TxRateLimitExceeded => {
-                            Value::Str(name("TxRateLimitExceeded"))
-                        }
+                        Self::InvalidChild => Value::Str(names[76usize].clone()),
+                        Self::DuplicateChild => Value::Str(names[77usize].clone()),
+                        Self::ProportionOverflow => Value::Str(names[78usize].clone()),
+                        Self::TooManyChildren => Value::Str(names[79usize].clone()),
+                        Self::TxRateLimitExceeded => Value::Str(names[80usize].clone()),
                         Self::SwapColdkeyOnlyCallableByRoot => {
-                            Value::Str(name("SwapColdkeyOnlyCallableByRoot"))
+                            Value::Str(names[81usize].clone())
                         }
-                        Self::SwapAlreadyScheduled => {
-                            Value::Str(name("SwapAlreadyScheduled"))
-                        }
-                        Self::FailedToSchedule => Value::Str(name("FailedToSchedule")),
-                        Self::NewColdKeyIsHotkey => {
-                            Value::Str(name("NewColdKeyIsHotkey"))
-                        }
+                        Self::SwapAlreadyScheduled => Value::Str(names[82usize].clone()),
+                        Self::FailedToSchedule => Value::Str(names[83usize].clone()),
+                        Self::NewColdKeyIsHotkey => Value::Str(names[84usize].clone()),
                         Self::NewColdkeyIsInArbitration => {
-                            Value::Str(name("NewColdkeyIsInArbitration"))
+                            Value::Str(names[85usize].clone())
                         }
-                        Self::InvalidChildkeyTake => {
-                            Value::Str(name("InvalidChildkeyTake"))
-                        }
+                        Self::InvalidChildkeyTake => Value::Str(names[86usize].clone()),
                         Self::TxChildkeyTakeRateLimitExceeded => {
-                            Value::Str(name("TxChildkeyTakeRateLimitExceeded"))
+                            Value::Str(names[87usize].clone())
                         }
-                        Self::InvalidIdentity => Value::Str(name("InvalidIdentity")),
+                        Self::InvalidIdentity => Value::Str(names[88usize].clone()),
                     }
                 }
             }
@@ -8035,11 +9951,106 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 89usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("NetworkAdded"),
+                            name("NetworkRemoved"),
+                            name("StakeAdded"),
+                            name("StakeRemoved"),
+                            name("WeightsSet"),
+                            name("NeuronRegistered"),
+                            name("BulkNeuronsRegistered"),
+                            name("BulkBalancesSet"),
+                            name("MaxAllowedUidsSet"),
+                            name("MaxWeightLimitSet"),
+                            name("DifficultySet"),
+                            name("AdjustmentIntervalSet"),
+                            name("RegistrationPerIntervalSet"),
+                            name("MaxRegistrationsPerBlockSet"),
+                            name("ActivityCutoffSet"),
+                            name("RhoSet"),
+                            name("KappaSet"),
+                            name("MinAllowedWeightSet"),
+                            name("ValidatorPruneLenSet"),
+                            name("ScalingLawPowerSet"),
+                            name("WeightsSetRateLimitSet"),
+                            name("ImmunityPeriodSet"),
+                            name("BondsMovingAverageSet"),
+                            name("MaxAllowedValidatorsSet"),
+                            name("AxonServed"),
+                            name("PrometheusServed"),
+                            name("EmissionValuesSet"),
+                            name("DelegateAdded"),
+                            name("DefaultTakeSet"),
+                            name("WeightsVersionKeySet"),
+                            name("MinDifficultySet"),
+                            name("MaxDifficultySet"),
+                            name("ServingRateLimitSet"),
+                            name("BurnSet"),
+                            name("MaxBurnSet"),
+                            name("MinBurnSet"),
+                            name("TxRateLimitSet"),
+                            name("TxDelegateTakeRateLimitSet"),
+                            name("TxChildKeyTakeRateLimitSet"),
+                            name("MinChildKeyTakeSet"),
+                            name("MaxChildKeyTakeSet"),
+                            name("ChildKeyTakeSet"),
+                            name("Sudid"),
+                            name("RegistrationAllowed"),
+                            name("PowRegistrationAllowed"),
+                            name("TempoSet"),
+                            name("RAORecycledForRegistrationSet"),
+                            name("WeightsMinStake"),
+                            name("SenateRequiredStakePercentSet"),
+                            name("AdjustmentAlphaSet"),
+                            name("Faucet"),
+                            name("SubnetOwnerCutSet"),
+                            name("NetworkRateLimitSet"),
+                            name("NetworkImmunityPeriodSet"),
+                            name("NetworkMinLockCostSet"),
+                            name("SubnetLimitSet"),
+                            name("NetworkLockCostReductionIntervalSet"),
+                            name("TakeDecreased"),
+                            name("TakeIncreased"),
+                            name("HotkeySwapped"),
+                            name("coldkey"),
+                            name("old_hotkey"),
+                            name("new_hotkey"),
+                            name("MaxDelegateTakeSet"),
+                            name("MinDelegateTakeSet"),
+                            name("TargetStakesPerIntervalSet"),
+                            name("SenateAdjusted"),
+                            name("old_member"),
+                            name("new_member"),
+                            name("ColdkeySwapped"),
+                            name("old_coldkey"),
+                            name("new_coldkey"),
+                            name("AllBalanceUnstakedAndTransferredToNewColdkey"),
+                            name("current_coldkey"),
+                            name("total_balance"),
+                            name("ColdkeySwapScheduled"),
+                            name("execution_block"),
+                            name("ArbitrationPeriodExtended"),
+                            name("SetChildren"),
+                            name("HotkeyEmissionTempoSet"),
+                            name("NetworkMaxStakeSet"),
+                            name("ChainIdentitySet"),
+                            name("SubnetIdentitySet"),
+                            name("SubnetIdentityRemoved"),
+                            name("DissolveNetworkScheduled"),
+                            name("account"),
+                            name("netuid"),
+                            name("ColdkeySwapScheduleDurationSet"),
+                            name("DissolveNetworkScheduleDurationSet"),
+                        ]);
                     match *self {
                         Self::NetworkAdded(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("NetworkAdded"),
+                                    (names[0usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8047,13 +10058,13 @@ pub mod runtime_types {
                         }
                         Self::NetworkRemoved(ref f0) => {
                             Value::Dict(
-                                vec![(name("NetworkRemoved"), ToValue::to_value(f0))],
+                                vec![(names[1usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::StakeAdded(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("StakeAdded"),
+                                    (names[2usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8062,7 +10073,7 @@ pub mod runtime_types {
                         Self::StakeRemoved(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("StakeRemoved"),
+                                    (names[3usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8071,7 +10082,7 @@ pub mod runtime_types {
                         Self::WeightsSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("WeightsSet"),
+                                    (names[4usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8080,7 +10091,7 @@ pub mod runtime_types {
                         Self::NeuronRegistered(ref f0, ref f1, ref f2) => {
                             Value::Dict(
                                 vec![
-                                    (name("NeuronRegistered"),
+                                    (names[5usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1), ToValue::to_value(f2)]))
                                 ],
@@ -8089,7 +10100,7 @@ pub mod runtime_types {
                         Self::BulkNeuronsRegistered(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("BulkNeuronsRegistered"),
+                                    (names[6usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8098,7 +10109,7 @@ pub mod runtime_types {
                         Self::BulkBalancesSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("BulkBalancesSet"),
+                                    (names[7usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8107,7 +10118,7 @@ pub mod runtime_types {
                         Self::MaxAllowedUidsSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("MaxAllowedUidsSet"),
+                                    (names[8usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8116,7 +10127,7 @@ pub mod runtime_types {
                         Self::MaxWeightLimitSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("MaxWeightLimitSet"),
+                                    (names[9usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8125,7 +10136,7 @@ pub mod runtime_types {
                         Self::DifficultySet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("DifficultySet"),
+                                    (names[10usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8134,7 +10145,7 @@ pub mod runtime_types {
                         Self::AdjustmentIntervalSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("AdjustmentIntervalSet"),
+                                    (names[11usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8143,7 +10154,7 @@ pub mod runtime_types {
                         Self::RegistrationPerIntervalSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("RegistrationPerIntervalSet"),
+                                    (names[12usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8152,7 +10163,7 @@ pub mod runtime_types {
                         Self::MaxRegistrationsPerBlockSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("MaxRegistrationsPerBlockSet"),
+                                    (names[13usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8161,7 +10172,7 @@ pub mod runtime_types {
                         Self::ActivityCutoffSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("ActivityCutoffSet"),
+                                    (names[14usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8170,7 +10181,8 @@ pub mod runtime_types {
                         Self::RhoSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("RhoSet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    (names[15usize].clone(),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
                             )
@@ -8178,7 +10190,8 @@ pub mod runtime_types {
                         Self::KappaSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("KappaSet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    (names[16usize].clone(),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
                             )
@@ -8186,7 +10199,7 @@ pub mod runtime_types {
                         Self::MinAllowedWeightSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("MinAllowedWeightSet"),
+                                    (names[17usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8195,7 +10208,7 @@ pub mod runtime_types {
                         Self::ValidatorPruneLenSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("ValidatorPruneLenSet"),
+                                    (names[18usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8204,7 +10217,7 @@ pub mod runtime_types {
                         Self::ScalingLawPowerSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("ScalingLawPowerSet"),
+                                    (names[19usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8213,7 +10226,7 @@ pub mod runtime_types {
                         Self::WeightsSetRateLimitSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("WeightsSetRateLimitSet"),
+                                    (names[20usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8222,7 +10235,7 @@ pub mod runtime_types {
                         Self::ImmunityPeriodSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("ImmunityPeriodSet"),
+                                    (names[21usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8231,7 +10244,7 @@ pub mod runtime_types {
                         Self::BondsMovingAverageSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("BondsMovingAverageSet"),
+                                    (names[22usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8240,7 +10253,7 @@ pub mod runtime_types {
                         Self::MaxAllowedValidatorsSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("MaxAllowedValidatorsSet"),
+                                    (names[23usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8249,7 +10262,7 @@ pub mod runtime_types {
                         Self::AxonServed(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("AxonServed"),
+                                    (names[24usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8258,17 +10271,17 @@ pub mod runtime_types {
                         Self::PrometheusServed(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("PrometheusServed"),
+                                    (names[25usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
                             )
                         }
-                        Self::EmissionValuesSet => Value::Str(name("EmissionValuesSet")),
+                        Self::EmissionValuesSet => Value::Str(names[26usize].clone()),
                         Self::DelegateAdded(ref f0, ref f1, ref f2) => {
                             Value::Dict(
                                 vec![
-                                    (name("DelegateAdded"),
+                                    (names[27usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1), ToValue::to_value(f2)]))
                                 ],
@@ -8276,13 +10289,13 @@ pub mod runtime_types {
                         }
                         Self::DefaultTakeSet(ref f0) => {
                             Value::Dict(
-                                vec![(name("DefaultTakeSet"), ToValue::to_value(f0))],
+                                vec![(names[28usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::WeightsVersionKeySet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("WeightsVersionKeySet"),
+                                    (names[29usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8291,7 +10304,7 @@ pub mod runtime_types {
                         Self::MinDifficultySet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("MinDifficultySet"),
+                                    (names[30usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8300,7 +10313,7 @@ pub mod runtime_types {
                         Self::MaxDifficultySet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("MaxDifficultySet"),
+                                    (names[31usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8309,7 +10322,7 @@ pub mod runtime_types {
                         Self::ServingRateLimitSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("ServingRateLimitSet"),
+                                    (names[32usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8318,7 +10331,8 @@ pub mod runtime_types {
                         Self::BurnSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("BurnSet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    (names[33usize].clone(),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
                             )
@@ -8326,7 +10340,7 @@ pub mod runtime_types {
                         Self::MaxBurnSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("MaxBurnSet"),
+                                    (names[34usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8335,7 +10349,7 @@ pub mod runtime_types {
                         Self::MinBurnSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("MinBurnSet"),
+                                    (names[35usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8343,49 +10357,47 @@ pub mod runtime_types {
                         }
                         Self::TxRateLimitSet(ref f0) => {
                             Value::Dict(
-                                vec![(name("TxRateLimitSet"), ToValue::to_value(f0))],
+                                vec![(names[36usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::TxDelegateTakeRateLimitSet(ref f0) => {
                             Value::Dict(
-                                vec![
-                                    (name("TxDelegateTakeRateLimitSet"), ToValue::to_value(f0))
-                                ],
+                                vec![(names[37usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::TxChildKeyTakeRateLimitSet(ref f0) => {
                             Value::Dict(
-                                vec![
-                                    (name("TxChildKeyTakeRateLimitSet"), ToValue::to_value(f0))
-                                ],
+                                vec![(names[38usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::MinChildKeyTakeSet(ref f0) => {
                             Value::Dict(
-                                vec![(name("MinChildKeyTakeSet"), ToValue::to_value(f0))],
+                                vec![(names[39usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::MaxChildKeyTakeSet(ref f0) => {
                             Value::Dict(
-                                vec![(name("MaxChildKeyTakeSet"), ToValue::to_value(f0))],
+                                vec![(names[40usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::ChildKeyTakeSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("ChildKeyTakeSet"),
+                                    (names[41usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
                             )
                         }
                         Self::Sudid(ref f0) => {
-                            Value::Dict(vec![(name("Sudid"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[42usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::RegistrationAllowed(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("RegistrationAllowed"),
+                                    (names[43usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8394,7 +10406,7 @@ pub mod runtime_types {
                         Self::PowRegistrationAllowed(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("PowRegistrationAllowed"),
+                                    (names[44usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8403,7 +10415,8 @@ pub mod runtime_types {
                         Self::TempoSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("TempoSet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    (names[45usize].clone(),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
                             )
@@ -8411,7 +10424,7 @@ pub mod runtime_types {
                         Self::RAORecycledForRegistrationSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("RAORecycledForRegistrationSet"),
+                                    (names[46usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8419,21 +10432,18 @@ pub mod runtime_types {
                         }
                         Self::WeightsMinStake(ref f0) => {
                             Value::Dict(
-                                vec![(name("WeightsMinStake"), ToValue::to_value(f0))],
+                                vec![(names[47usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::SenateRequiredStakePercentSet(ref f0) => {
                             Value::Dict(
-                                vec![
-                                    (name("SenateRequiredStakePercentSet"),
-                                    ToValue::to_value(f0))
-                                ],
+                                vec![(names[48usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::AdjustmentAlphaSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("AdjustmentAlphaSet"),
+                                    (names[49usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8442,50 +10452,46 @@ pub mod runtime_types {
                         Self::Faucet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("Faucet"), Value::Tuple(vec![ToValue::to_value(f0),
+                                    (names[50usize].clone(),
+                                    Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
                             )
                         }
                         Self::SubnetOwnerCutSet(ref f0) => {
                             Value::Dict(
-                                vec![(name("SubnetOwnerCutSet"), ToValue::to_value(f0))],
+                                vec![(names[51usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::NetworkRateLimitSet(ref f0) => {
                             Value::Dict(
-                                vec![(name("NetworkRateLimitSet"), ToValue::to_value(f0))],
+                                vec![(names[52usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::NetworkImmunityPeriodSet(ref f0) => {
                             Value::Dict(
-                                vec![
-                                    (name("NetworkImmunityPeriodSet"), ToValue::to_value(f0))
-                                ],
+                                vec![(names[53usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::NetworkMinLockCostSet(ref f0) => {
                             Value::Dict(
-                                vec![(name("NetworkMinLockCostSet"), ToValue::to_value(f0))],
+                                vec![(names[54usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::SubnetLimitSet(ref f0) => {
                             Value::Dict(
-                                vec![(name("SubnetLimitSet"), ToValue::to_value(f0))],
+                                vec![(names[55usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::NetworkLockCostReductionIntervalSet(ref f0) => {
                             Value::Dict(
-                                vec![
-                                    (name("NetworkLockCostReductionIntervalSet"),
-                                    ToValue::to_value(f0))
-                                ],
+                                vec![(names[56usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::TakeDecreased(ref f0, ref f1, ref f2) => {
                             Value::Dict(
                                 vec![
-                                    (name("TakeDecreased"),
+                                    (names[57usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1), ToValue::to_value(f2)]))
                                 ],
@@ -8494,7 +10500,7 @@ pub mod runtime_types {
                         Self::TakeIncreased(ref f0, ref f1, ref f2) => {
                             Value::Dict(
                                 vec![
-                                    (name("TakeIncreased"),
+                                    (names[58usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1), ToValue::to_value(f2)]))
                                 ],
@@ -8507,28 +10513,26 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("HotkeySwapped"), Value::Dict(vec![(name("coldkey"),
-                                    ToValue::to_value(f0)), (name("old_hotkey"),
-                                    ToValue::to_value(f1)), (name("new_hotkey"),
+                                    (names[59usize].clone(), Value::Dict(vec![(names[60usize]
+                                    .clone(), ToValue::to_value(f0)), (names[61usize].clone(),
+                                    ToValue::to_value(f1)), (names[62usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
                         }
                         Self::MaxDelegateTakeSet(ref f0) => {
                             Value::Dict(
-                                vec![(name("MaxDelegateTakeSet"), ToValue::to_value(f0))],
+                                vec![(names[63usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::MinDelegateTakeSet(ref f0) => {
                             Value::Dict(
-                                vec![(name("MinDelegateTakeSet"), ToValue::to_value(f0))],
+                                vec![(names[64usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::TargetStakesPerIntervalSet(ref f0) => {
                             Value::Dict(
-                                vec![
-                                    (name("TargetStakesPerIntervalSet"), ToValue::to_value(f0))
-                                ],
+                                vec![(names[65usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::SenateAdjusted {
@@ -8537,9 +10541,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("SenateAdjusted"),
-                                    Value::Dict(vec![(name("old_member"),
-                                    ToValue::to_value(f0)), (name("new_member"),
+                                    (names[66usize].clone(), Value::Dict(vec![(names[67usize]
+                                    .clone(), ToValue::to_value(f0)), (names[68usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -8550,9 +10553,8 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("ColdkeySwapped"),
-                                    Value::Dict(vec![(name("old_coldkey"),
-                                    ToValue::to_value(f0)), (name("new_coldkey"),
+                                    (names[69usize].clone(), Value::Dict(vec![(names[70usize]
+                                    .clone(), ToValue::to_value(f0)), (names[71usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -8564,10 +10566,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("AllBalanceUnstakedAndTransferredToNewColdkey"),
-                                    Value::Dict(vec![(name("current_coldkey"),
-                                    ToValue::to_value(f0)), (name("new_coldkey"),
-                                    ToValue::to_value(f1)), (name("total_balance"),
+                                    (names[72usize].clone(), Value::Dict(vec![(names[73usize]
+                                    .clone(), ToValue::to_value(f0)), (names[71usize].clone(),
+                                    ToValue::to_value(f1)), (names[74usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -8579,10 +10580,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("ColdkeySwapScheduled"),
-                                    Value::Dict(vec![(name("old_coldkey"),
-                                    ToValue::to_value(f0)), (name("new_coldkey"),
-                                    ToValue::to_value(f1)), (name("execution_block"),
+                                    (names[75usize].clone(), Value::Dict(vec![(names[70usize]
+                                    .clone(), ToValue::to_value(f0)), (names[71usize].clone(),
+                                    ToValue::to_value(f1)), (names[76usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -8590,15 +10590,15 @@ pub mod runtime_types {
                         Self::ArbitrationPeriodExtended { coldkey: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("ArbitrationPeriodExtended"),
-                                    Value::Dict(vec![(name("coldkey"), ToValue::to_value(f0))]))
+                                    (names[77usize].clone(), Value::Dict(vec![(names[60usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::SetChildren(ref f0, ref f1, ref f2) => {
                             Value::Dict(
                                 vec![
-                                    (name("SetChildren"),
+                                    (names[78usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1), ToValue::to_value(f2)]))
                                 ],
@@ -8606,15 +10606,13 @@ pub mod runtime_types {
                         }
                         Self::HotkeyEmissionTempoSet(ref f0) => {
                             Value::Dict(
-                                vec![
-                                    (name("HotkeyEmissionTempoSet"), ToValue::to_value(f0))
-                                ],
+                                vec![(names[79usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::NetworkMaxStakeSet(ref f0, ref f1) => {
                             Value::Dict(
                                 vec![
-                                    (name("NetworkMaxStakeSet"),
+                                    (names[80usize].clone(),
                                     Value::Tuple(vec![ToValue::to_value(f0),
                                     ToValue::to_value(f1)]))
                                 ],
@@ -8622,17 +10620,17 @@ pub mod runtime_types {
                         }
                         Self::ChainIdentitySet(ref f0) => {
                             Value::Dict(
-                                vec![(name("ChainIdentitySet"), ToValue::to_value(f0))],
+                                vec![(names[81usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::SubnetIdentitySet(ref f0) => {
                             Value::Dict(
-                                vec![(name("SubnetIdentitySet"), ToValue::to_value(f0))],
+                                vec![(names[82usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::SubnetIdentityRemoved(ref f0) => {
                             Value::Dict(
-                                vec![(name("SubnetIdentityRemoved"), ToValue::to_value(f0))],
+                                vec![(names[83usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::DissolveNetworkScheduled {
@@ -8642,27 +10640,21 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("DissolveNetworkScheduled"),
-                                    Value::Dict(vec![(name("account"), ToValue::to_value(f0)),
-                                    (name("netuid"), ToValue::to_value(f1)),
-                                    (name("execution_block"), ToValue::to_value(f2))]))
+                                    (names[84usize].clone(), Value::Dict(vec![(names[85usize]
+                                    .clone(), ToValue::to_value(f0)), (names[86usize].clone(),
+                                    ToValue::to_value(f1)), (names[76usize].clone(),
+                                    ToValue::to_value(f2))]))
                                 ],
                             )
                         }
                         Self::ColdkeySwapScheduleDurationSet(ref f0) => {
                             Value::Dict(
-                                vec![
-                                    (name("ColdkeySwapScheduleDurationSet"),
-                                    ToValue::to_value(f0))
-                                ],
+                                vec![(names[87usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                         Self::DissolveNetworkScheduleDurationSet(ref f0) => {
                             Value::Dict(
-                                vec![
-                                    (name("DissolveNetworkScheduleDurationSet"),
-                                    ToValue::to_value(f0))
-                                ],
+                                vec![(names[88usize].clone(), ToValue::to_value(f0))],
                             )
                         }
                     }
@@ -8682,13 +10674,24 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for PrometheusInfo {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 5usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("block"),
+                            name("version"),
+                            name("ip"),
+                            name("port"),
+                            name("ip_type"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("block"), ToValue::to_value(& self.block)),
-                            (name("version"), ToValue::to_value(& self.version)),
-                            (name("ip"), ToValue::to_value(& self.ip)), (name("port"),
-                            ToValue::to_value(& self.port)), (name("ip_type"),
-                            ToValue::to_value(& self.ip_type))
+                            (names[0usize].clone(), ToValue::to_value(& self.block)),
+                            (names[1usize].clone(), ToValue::to_value(& self.version)),
+                            (names[2usize].clone(), ToValue::to_value(& self.ip)),
+                            (names[3usize].clone(), ToValue::to_value(& self.port)),
+                            (names[4usize].clone(), ToValue::to_value(& self.ip_type))
                         ],
                     )
                 }
@@ -8705,12 +10708,21 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for SubnetIdentity {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("subnet_name"),
+                            name("github_repo"),
+                            name("subnet_contact"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("subnet_name"), ToValue::to_value(& self.subnet_name)),
-                            (name("github_repo"), ToValue::to_value(& self.github_repo)),
-                            (name("subnet_contact"), ToValue::to_value(& self
-                            .subnet_contact))
+                            (names[0usize].clone(), ToValue::to_value(& self
+                            .subnet_name)), (names[1usize].clone(), ToValue::to_value(&
+                            self.github_repo)), (names[2usize].clone(),
+                            ToValue::to_value(& self.subnet_contact))
                         ],
                     )
                 }
@@ -8737,18 +10749,33 @@ pub mod runtime_types {
                 #[cfg(feature = "values")]
                 impl<AccountId: ToValue> ToValue for DelegateInfo<AccountId> {
                     fn to_value(&self) -> Value {
+                        static NAMES: ::std::sync::OnceLock<
+                            [::std::sync::Arc<str>; 8usize],
+                        > = ::std::sync::OnceLock::new();
+                        let names = NAMES
+                            .get_or_init(|| [
+                                name("delegate_ss58"),
+                                name("take"),
+                                name("nominators"),
+                                name("owner_ss58"),
+                                name("registrations"),
+                                name("validator_permits"),
+                                name("return_per_1000"),
+                                name("total_daily_return"),
+                            ]);
                         Value::Dict(
                             vec![
-                                (name("delegate_ss58"), ToValue::to_value(& self
-                                .delegate_ss58)), (name("take"), ToValue::to_value(& self
-                                .take)), (name("nominators"), ToValue::to_value(& self
-                                .nominators)), (name("owner_ss58"), ToValue::to_value(& self
-                                .owner_ss58)), (name("registrations"), ToValue::to_value(&
-                                self.registrations)), (name("validator_permits"),
-                                ToValue::to_value(& self.validator_permits)),
-                                (name("return_per_1000"), ToValue::to_value(& self
-                                .return_per_1000)), (name("total_daily_return"),
-                                ToValue::to_value(& self.total_daily_return))
+                                (names[0usize].clone(), ToValue::to_value(& self
+                                .delegate_ss58)), (names[1usize].clone(),
+                                ToValue::to_value(& self.take)), (names[2usize].clone(),
+                                ToValue::to_value(& self.nominators)), (names[3usize]
+                                .clone(), ToValue::to_value(& self.owner_ss58)),
+                                (names[4usize].clone(), ToValue::to_value(& self
+                                .registrations)), (names[5usize].clone(),
+                                ToValue::to_value(& self.validator_permits)), (names[6usize]
+                                .clone(), ToValue::to_value(& self.return_per_1000)),
+                                (names[7usize].clone(), ToValue::to_value(& self
+                                .total_daily_return))
                             ],
                         )
                     }
@@ -8804,30 +10831,57 @@ pub mod runtime_types {
                 #[cfg(feature = "values")]
                 impl<AccountId: ToValue> ToValue for NeuronInfo<AccountId> {
                     fn to_value(&self) -> Value {
+                        static NAMES: ::std::sync::OnceLock<
+                            [::std::sync::Arc<str>; 20usize],
+                        > = ::std::sync::OnceLock::new();
+                        let names = NAMES
+                            .get_or_init(|| [
+                                name("hotkey"),
+                                name("coldkey"),
+                                name("uid"),
+                                name("netuid"),
+                                name("active"),
+                                name("axon_info"),
+                                name("prometheus_info"),
+                                name("stake"),
+                                name("rank"),
+                                name("emission"),
+                                name("incentive"),
+                                name("consensus"),
+                                name("trust"),
+                                name("validator_trust"),
+                                name("dividends"),
+                                name("last_update"),
+                                name("validator_permit"),
+                                name("weights"),
+                                name("bonds"),
+                                name("pruning_score"),
+                            ]);
                         Value::Dict(
                             vec![
-                                (name("hotkey"), ToValue::to_value(& self.hotkey)),
-                                (name("coldkey"), ToValue::to_value(& self.coldkey)),
-                                (name("uid"), ToValue::to_value(& self.uid)),
-                                (name("netuid"), ToValue::to_value(& self.netuid)),
-                                (name("active"), ToValue::to_value(& self.active)),
-                                (name("axon_info"), ToValue::to_value(& self.axon_info)),
-                                (name("prometheus_info"), ToValue::to_value(& self
-                                .prometheus_info)), (name("stake"), ToValue::to_value(& self
-                                .stake)), (name("rank"), ToValue::to_value(& self.rank)),
-                                (name("emission"), ToValue::to_value(& self.emission)),
-                                (name("incentive"), ToValue::to_value(& self.incentive)),
-                                (name("consensus"), ToValue::to_value(& self.consensus)),
-                                (name("trust"), ToValue::to_value(& self.trust)),
-                                (name("validator_trust"), ToValue::to_value(& self
-                                .validator_trust)), (name("dividends"), ToValue::to_value(&
-                                self.dividends)), (name("last_update"), ToValue::to_value(&
-                                self.last_update)), (name("validator_permit"),
-                                ToValue::to_value(& self.validator_permit)),
-                                (name("weights"), ToValue::to_value(& self.weights)),
-                                (name("bonds"), ToValue::to_value(& self.bonds)),
-                                (name("pruning_score"), ToValue::to_value(& self
-                                .pruning_score))
+                                (names[0usize].clone(), ToValue::to_value(& self.hotkey)),
+                                (names[1usize].clone(), ToValue::to_value(& self.coldkey)),
+                                (names[2usize].clone(), ToValue::to_value(& self.uid)),
+                                (names[3usize].clone(), ToValue::to_value(& self.netuid)),
+                                (names[4usize].clone(), ToValue::to_value(& self.active)),
+                                (names[5usize].clone(), ToValue::to_value(& self
+                                .axon_info)), (names[6usize].clone(), ToValue::to_value(&
+                                self.prometheus_info)), (names[7usize].clone(),
+                                ToValue::to_value(& self.stake)), (names[8usize].clone(),
+                                ToValue::to_value(& self.rank)), (names[9usize].clone(),
+                                ToValue::to_value(& self.emission)), (names[10usize]
+                                .clone(), ToValue::to_value(& self.incentive)),
+                                (names[11usize].clone(), ToValue::to_value(& self
+                                .consensus)), (names[12usize].clone(), ToValue::to_value(&
+                                self.trust)), (names[13usize].clone(), ToValue::to_value(&
+                                self.validator_trust)), (names[14usize].clone(),
+                                ToValue::to_value(& self.dividends)), (names[15usize]
+                                .clone(), ToValue::to_value(& self.last_update)),
+                                (names[16usize].clone(), ToValue::to_value(& self
+                                .validator_permit)), (names[17usize].clone(),
+                                ToValue::to_value(& self.weights)), (names[18usize].clone(),
+                                ToValue::to_value(& self.bonds)), (names[19usize].clone(),
+                                ToValue::to_value(& self.pruning_score))
                             ],
                         )
                     }
@@ -8867,28 +10921,53 @@ pub mod runtime_types {
                 #[cfg(feature = "values")]
                 impl<AccountId: ToValue> ToValue for NeuronInfoLite<AccountId> {
                     fn to_value(&self) -> Value {
+                        static NAMES: ::std::sync::OnceLock<
+                            [::std::sync::Arc<str>; 18usize],
+                        > = ::std::sync::OnceLock::new();
+                        let names = NAMES
+                            .get_or_init(|| [
+                                name("hotkey"),
+                                name("coldkey"),
+                                name("uid"),
+                                name("netuid"),
+                                name("active"),
+                                name("axon_info"),
+                                name("prometheus_info"),
+                                name("stake"),
+                                name("rank"),
+                                name("emission"),
+                                name("incentive"),
+                                name("consensus"),
+                                name("trust"),
+                                name("validator_trust"),
+                                name("dividends"),
+                                name("last_update"),
+                                name("validator_permit"),
+                                name("pruning_score"),
+                            ]);
                         Value::Dict(
                             vec![
-                                (name("hotkey"), ToValue::to_value(& self.hotkey)),
-                                (name("coldkey"), ToValue::to_value(& self.coldkey)),
-                                (name("uid"), ToValue::to_value(& self.uid)),
-                                (name("netuid"), ToValue::to_value(& self.netuid)),
-                                (name("active"), ToValue::to_value(& self.active)),
-                                (name("axon_info"), ToValue::to_value(& self.axon_info)),
-                                (name("prometheus_info"), ToValue::to_value(& self
-                                .prometheus_info)), (name("stake"), ToValue::to_value(& self
-                                .stake)), (name("rank"), ToValue::to_value(& self.rank)),
-                                (name("emission"), ToValue::to_value(& self.emission)),
-                                (name("incentive"), ToValue::to_value(& self.incentive)),
-                                (name("consensus"), ToValue::to_value(& self.consensus)),
-                                (name("trust"), ToValue::to_value(& self.trust)),
-                                (name("validator_trust"), ToValue::to_value(& self
-                                .validator_trust)), (name("dividends"), ToValue::to_value(&
-                                self.dividends)), (name("last_update"), ToValue::to_value(&
-                                self.last_update)), (name("validator_permit"),
-                                ToValue::to_value(& self.validator_permit)),
-                                (name("pruning_score"), ToValue::to_value(& self
-                                .pruning_score))
+                                (names[0usize].clone(), ToValue::to_value(& self.hotkey)),
+                                (names[1usize].clone(), ToValue::to_value(& self.coldkey)),
+                                (names[2usize].clone(), ToValue::to_value(& self.uid)),
+                                (names[3usize].clone(), ToValue::to_value(& self.netuid)),
+                                (names[4usize].clone(), ToValue::to_value(& self.active)),
+                                (names[5usize].clone(), ToValue::to_value(& self
+                                .axon_info)), (names[6usize].clone(), ToValue::to_value(&
+                                self.prometheus_info)), (names[7usize].clone(),
+                                ToValue::to_value(& self.stake)), (names[8usize].clone(),
+                                ToValue::to_value(& self.rank)), (names[9usize].clone(),
+                                ToValue::to_value(& self.emission)), (names[10usize]
+                                .clone(), ToValue::to_value(& self.incentive)),
+                                (names[11usize].clone(), ToValue::to_value(& self
+                                .consensus)), (names[12usize].clone(), ToValue::to_value(&
+                                self.trust)), (names[13usize].clone(), ToValue::to_value(&
+                                self.validator_trust)), (names[14usize].clone(),
+                                ToValue::to_value(& self.dividends)), (names[15usize]
+                                .clone(), ToValue::to_value(& self.last_update)),
+                                (names[16usize].clone(), ToValue::to_value(& self
+                                .validator_permit)), (names[17usize].clone(),
+                                ToValue::to_value(& self.pruning_score))
                             ],
                         )
                     }
@@ -8941,42 +11020,57 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 9usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("sudo"),
+                            name("call"),
+                            name("sudo_unchecked_weight"),
+                            name("weight"),
+                            name("set_key"),
+                            name("new"),
+                            name("sudo_as"),
+                            name("who"),
+                            name("remove_key"),
+                        ]);
                     match *self {
                         Self::sudo { call: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo"), Value::Dict(vec![(name("call"),
-                                    ToValue::to_value(f0))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::sudo_unchecked_weight { call: ref f0, weight: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_unchecked_weight"),
-                                    Value::Dict(vec![(name("call"), ToValue::to_value(f0)),
-                                    (name("weight"), ToValue::to_value(f1))]))
+                                    (names[2usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[3usize].clone(),
+                                    ToValue::to_value(f1))]))
                                 ],
                             )
                         }
                         Self::set_key { new: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("set_key"), Value::Dict(vec![(name("new"),
-                                    ToValue::to_value(f0))]))
+                                    (names[4usize].clone(), Value::Dict(vec![(names[5usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::sudo_as { who: ref f0, call: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("sudo_as"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("call"),
+                                    (names[6usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[1usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
                         }
-                        Self::remove_key => Value::Str(name("remove_key")),
+                        Self::remove_key => Value::Str(names[8usize].clone()),
                     }
                 }
             }
@@ -8991,8 +11085,12 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 1usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| [name("RequireSudo")]);
                     match *self {
-                        Self::RequireSudo => Value::Str(name("RequireSudo")),
+                        Self::RequireSudo => Value::Str(names[0usize].clone()),
                     }
                 }
             }
@@ -9026,30 +11124,43 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 7usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("Sudid"),
+                            name("sudo_result"),
+                            name("KeyChanged"),
+                            name("old"),
+                            name("new"),
+                            name("KeyRemoved"),
+                            name("SudoAsDone"),
+                        ]);
                     match *self {
                         Self::Sudid { sudo_result: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("Sudid"), Value::Dict(vec![(name("sudo_result"),
-                                    ToValue::to_value(f0))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::KeyChanged { old: ref f0, new: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("KeyChanged"), Value::Dict(vec![(name("old"),
-                                    ToValue::to_value(f0)), (name("new"),
+                                    (names[2usize].clone(), Value::Dict(vec![(names[3usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
                         }
-                        Self::KeyRemoved => Value::Str(name("KeyRemoved")),
+                        Self::KeyRemoved => Value::Str(names[5usize].clone()),
                         Self::SudoAsDone { sudo_result: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("SudoAsDone"), Value::Dict(vec![(name("sudo_result"),
-                                    ToValue::to_value(f0))]))
+                                    (names[6usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -9073,12 +11184,16 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 2usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| [name("set"), name("now")]);
                     match *self {
                         Self::set { now: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("set"), Value::Dict(vec![(name("now"),
-                                    ToValue::to_value(f0))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -9114,9 +11229,11 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for Releases {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 2usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES.get_or_init(|| [name("V1Ancient"), name("V2")]);
                 match *self {
-                    Self::V1Ancient => Value::Str(name("V1Ancient")),
-                    Self::V2 => Value::Str(name("V2")),
+                    Self::V1Ancient => Value::Str(names[0usize].clone()),
+                    Self::V2 => Value::Str(names[1usize].clone()),
                 }
             }
         }
@@ -9138,6 +11255,16 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 4usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("TransactionFeePaid"),
+                            name("who"),
+                            name("actual_fee"),
+                            name("tip"),
+                        ]);
                     match *self {
                         Self::TransactionFeePaid {
                             who: ref f0,
@@ -9146,9 +11273,9 @@ pub mod runtime_types {
                         } => {
                             Value::Dict(
                                 vec![
-                                    (name("TransactionFeePaid"), Value::Dict(vec![(name("who"),
-                                    ToValue::to_value(f0)), (name("actual_fee"),
-                                    ToValue::to_value(f1)), (name("tip"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
+                                    ToValue::to_value(f1)), (names[3usize].clone(),
                                     ToValue::to_value(f2))]))
                                 ],
                             )
@@ -9172,11 +11299,16 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl<Balance: ToValue> ToValue for FeeDetails<Balance> {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 2usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [name("inclusion_fee"), name("tip")]);
                     Value::Dict(
                         vec![
-                            (name("inclusion_fee"), ToValue::to_value(& self
-                            .inclusion_fee)), (name("tip"), ToValue::to_value(& self
-                            .tip))
+                            (names[0usize].clone(), ToValue::to_value(& self
+                            .inclusion_fee)), (names[1usize].clone(), ToValue::to_value(&
+                            self.tip))
                         ],
                     )
                 }
@@ -9190,11 +11322,20 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl<Balance: ToValue> ToValue for InclusionFee<Balance> {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("base_fee"),
+                            name("len_fee"),
+                            name("adjusted_weight_fee"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("base_fee"), ToValue::to_value(& self.base_fee)),
-                            (name("len_fee"), ToValue::to_value(& self.len_fee)),
-                            (name("adjusted_weight_fee"), ToValue::to_value(& self
+                            (names[0usize].clone(), ToValue::to_value(& self.base_fee)),
+                            (names[1usize].clone(), ToValue::to_value(& self.len_fee)),
+                            (names[2usize].clone(), ToValue::to_value(& self
                             .adjusted_weight_fee))
                         ],
                     )
@@ -9210,11 +11351,21 @@ pub mod runtime_types {
             impl<Balance: ToValue, Weight: ToValue> ToValue
             for RuntimeDispatchInfo<Balance, Weight> {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("weight"),
+                            name("class"),
+                            name("partial_fee"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("weight"), ToValue::to_value(& self.weight)),
-                            (name("class"), ToValue::to_value(& self.class)),
-                            (name("partial_fee"), ToValue::to_value(& self.partial_fee))
+                            (names[0usize].clone(), ToValue::to_value(& self.weight)),
+                            (names[1usize].clone(), ToValue::to_value(& self.class)),
+                            (names[2usize].clone(), ToValue::to_value(& self
+                            .partial_fee))
                         ],
                     )
                 }
@@ -9273,20 +11424,37 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Call {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 11usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("batch"),
+                            name("calls"),
+                            name("as_derivative"),
+                            name("index"),
+                            name("call"),
+                            name("batch_all"),
+                            name("dispatch_as"),
+                            name("as_origin"),
+                            name("force_batch"),
+                            name("with_weight"),
+                            name("weight"),
+                        ]);
                     match *self {
                         Self::batch { calls: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("batch"), Value::Dict(vec![(name("calls"),
-                                    ToValue::to_value(f0))]))
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::as_derivative { index: ref f0, call: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("as_derivative"), Value::Dict(vec![(name("index"),
-                                    ToValue::to_value(f0)), (name("call"),
+                                    (names[2usize].clone(), Value::Dict(vec![(names[3usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -9294,16 +11462,16 @@ pub mod runtime_types {
                         Self::batch_all { calls: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("batch_all"), Value::Dict(vec![(name("calls"),
-                                    ToValue::to_value(f0))]))
+                                    (names[5usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::dispatch_as { as_origin: ref f0, call: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("dispatch_as"), Value::Dict(vec![(name("as_origin"),
-                                    ToValue::to_value(f0)), (name("call"),
+                                    (names[6usize].clone(), Value::Dict(vec![(names[7usize]
+                                    .clone(), ToValue::to_value(f0)), (names[4usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -9311,16 +11479,16 @@ pub mod runtime_types {
                         Self::force_batch { calls: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("force_batch"), Value::Dict(vec![(name("calls"),
-                                    ToValue::to_value(f0))]))
+                                    (names[8usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::with_weight { call: ref f0, weight: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("with_weight"), Value::Dict(vec![(name("call"),
-                                    ToValue::to_value(f0)), (name("weight"),
+                                    (names[9usize].clone(), Value::Dict(vec![(names[4usize]
+                                    .clone(), ToValue::to_value(f0)), (names[10usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
@@ -9339,8 +11507,12 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Error {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 1usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| [name("TooManyCalls")]);
                     match *self {
-                        Self::TooManyCalls => Value::Str(name("TooManyCalls")),
+                        Self::TooManyCalls => Value::Str(names[0usize].clone()),
                     }
                 }
             }
@@ -9375,34 +11547,49 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Event {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 9usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("BatchInterrupted"),
+                            name("index"),
+                            name("error"),
+                            name("BatchCompleted"),
+                            name("BatchCompletedWithErrors"),
+                            name("ItemCompleted"),
+                            name("ItemFailed"),
+                            name("DispatchedAs"),
+                            name("result"),
+                        ]);
                     match *self {
                         Self::BatchInterrupted { index: ref f0, error: ref f1 } => {
                             Value::Dict(
                                 vec![
-                                    (name("BatchInterrupted"), Value::Dict(vec![(name("index"),
-                                    ToValue::to_value(f0)), (name("error"),
+                                    (names[0usize].clone(), Value::Dict(vec![(names[1usize]
+                                    .clone(), ToValue::to_value(f0)), (names[2usize].clone(),
                                     ToValue::to_value(f1))]))
                                 ],
                             )
                         }
-                        Self::BatchCompleted => Value::Str(name("BatchCompleted")),
+                        Self::BatchCompleted => Value::Str(names[3usize].clone()),
                         Self::BatchCompletedWithErrors => {
-                            Value::Str(name("BatchCompletedWithErrors"))
+                            Value::Str(names[4usize].clone())
                         }
-                        Self::ItemCompleted => Value::Str(name("ItemCompleted")),
+                        Self::ItemCompleted => Value::Str(names[5usize].clone()),
                         Self::ItemFailed { error: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("ItemFailed"), Value::Dict(vec![(name("error"),
-                                    ToValue::to_value(f0))]))
+                                    (names[6usize].clone(), Value::Dict(vec![(names[2usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
                         Self::DispatchedAs { result: ref f0 } => {
                             Value::Dict(
                                 vec![
-                                    (name("DispatchedAs"), Value::Dict(vec![(name("result"),
-                                    ToValue::to_value(f0))]))
+                                    (names[7usize].clone(), Value::Dict(vec![(names[8usize]
+                                    .clone(), ToValue::to_value(f0))]))
                                 ],
                             )
                         }
@@ -9429,10 +11616,17 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for ArithmeticError {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 3usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("Underflow"),
+                        name("Overflow"),
+                        name("DivisionByZero"),
+                    ]);
                 match *self {
-                    Self::Underflow => Value::Str(name("Underflow")),
-                    Self::Overflow => Value::Str(name("Overflow")),
-                    Self::DivisionByZero => Value::Str(name("DivisionByZero")),
+                    Self::Underflow => Value::Str(names[0usize].clone()),
+                    Self::Overflow => Value::Str(names[1usize].clone()),
+                    Self::DivisionByZero => Value::Str(names[2usize].clone()),
                 }
             }
         }
@@ -9496,12 +11690,14 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl<H: ToValue, N: ToValue> ToValue for Equivocation<H, N> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 2usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES.get_or_init(|| [name("Prevote"), name("Precommit")]);
                 match *self {
                     Self::Prevote(ref f0) => {
-                        Value::Dict(vec![(name("Prevote"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[0usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Precommit(ref f0) => {
-                        Value::Dict(vec![(name("Precommit"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[1usize].clone(), ToValue::to_value(f0))])
                     }
                 }
             }
@@ -9517,10 +11713,12 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl<H: ToValue, N: ToValue> ToValue for EquivocationProof<H, N> {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 2usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES.get_or_init(|| [name("set_id"), name("equivocation")]);
                 Value::Dict(
                     vec![
-                        (name("set_id"), ToValue::to_value(& self.set_id)),
-                        (name("equivocation"), ToValue::to_value(& self.equivocation))
+                        (names[0usize].clone(), ToValue::to_value(& self.set_id)),
+                        (names[1usize].clone(), ToValue::to_value(& self.equivocation))
                     ],
                 )
             }
@@ -9645,11 +11843,14 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for CheckInherentsResult {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 3usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [name("okay"), name("fatal_error"), name("errors")]);
                 Value::Dict(
                     vec![
-                        (name("okay"), ToValue::to_value(& self.okay)),
-                        (name("fatal_error"), ToValue::to_value(& self.fatal_error)),
-                        (name("errors"), ToValue::to_value(& self.errors))
+                        (names[0usize].clone(), ToValue::to_value(& self.okay)),
+                        (names[1usize].clone(), ToValue::to_value(& self.fatal_error)),
+                        (names[2usize].clone(), ToValue::to_value(& self.errors))
                     ],
                 )
             }
@@ -9664,7 +11865,11 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for InherentData {
             fn to_value(&self) -> Value {
-                Value::Dict(vec![(name("data"), ToValue::to_value(& self.data))])
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 1usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES.get_or_init(|| [name("data")]);
+                Value::Dict(
+                    vec![(names[0usize].clone(), ToValue::to_value(& self.data))],
+                )
             }
         }
     }
@@ -9708,29 +11913,47 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for DispatchError {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 14usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("Other"),
+                        name("CannotLookup"),
+                        name("BadOrigin"),
+                        name("Module"),
+                        name("ConsumerRemaining"),
+                        name("NoProviders"),
+                        name("TooManyConsumers"),
+                        name("Token"),
+                        name("Arithmetic"),
+                        name("Transactional"),
+                        name("Exhausted"),
+                        name("Corruption"),
+                        name("Unavailable"),
+                        name("RootNotAllowed"),
+                    ]);
                 match *self {
-                    Self::Other => Value::Str(name("Other")),
-                    Self::CannotLookup => Value::Str(name("CannotLookup")),
-                    Self::BadOrigin => Value::Str(name("BadOrigin")),
+                    Self::Other => Value::Str(names[0usize].clone()),
+                    Self::CannotLookup => Value::Str(names[1usize].clone()),
+                    Self::BadOrigin => Value::Str(names[2usize].clone()),
                     Self::Module(ref f0) => {
-                        Value::Dict(vec![(name("Module"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[3usize].clone(), ToValue::to_value(f0))])
                     }
-                    Self::ConsumerRemaining => Value::Str(name("ConsumerRemaining")),
-                    Self::NoProviders => Value::Str(name("NoProviders")),
-                    Self::TooManyConsumers => Value::Str(name("TooManyConsumers")),
+                    Self::ConsumerRemaining => Value::Str(names[4usize].clone()),
+                    Self::NoProviders => Value::Str(names[5usize].clone()),
+                    Self::TooManyConsumers => Value::Str(names[6usize].clone()),
                     Self::Token(ref f0) => {
-                        Value::Dict(vec![(name("Token"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[7usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Arithmetic(ref f0) => {
-                        Value::Dict(vec![(name("Arithmetic"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[8usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Transactional(ref f0) => {
-                        Value::Dict(vec![(name("Transactional"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[9usize].clone(), ToValue::to_value(f0))])
                     }
-                    Self::Exhausted => Value::Str(name("Exhausted")),
-                    Self::Corruption => Value::Str(name("Corruption")),
-                    Self::Unavailable => Value::Str(name("Unavailable")),
-                    Self::RootNotAllowed => Value::Str(name("RootNotAllowed")),
+                    Self::Exhausted => Value::Str(names[10usize].clone()),
+                    Self::Corruption => Value::Str(names[11usize].clone()),
+                    Self::Unavailable => Value::Str(names[12usize].clone()),
+                    Self::RootNotAllowed => Value::Str(names[13usize].clone()),
                 }
             }
         }
@@ -9747,9 +11970,12 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for ExtrinsicInclusionMode {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 2usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [name("AllExtrinsics"), name("OnlyInherents")]);
                 match *self {
-                    Self::AllExtrinsics => Value::Str(name("AllExtrinsics")),
-                    Self::OnlyInherents => Value::Str(name("OnlyInherents")),
+                    Self::AllExtrinsics => Value::Str(names[0usize].clone()),
+                    Self::OnlyInherents => Value::Str(names[1usize].clone()),
                 }
             }
         }
@@ -9764,10 +11990,12 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for ModuleError {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 2usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES.get_or_init(|| [name("index"), name("error")]);
                 Value::Dict(
                     vec![
-                        (name("index"), ToValue::to_value(& self.index)), (name("error"),
-                        ToValue::to_value(& self.error))
+                        (names[0usize].clone(), ToValue::to_value(& self.index)),
+                        (names[1usize].clone(), ToValue::to_value(& self.error))
                     ],
                 )
             }
@@ -9787,15 +12015,18 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for MultiSignature {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 3usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [name("Ed25519"), name("Sr25519"), name("Ecdsa")]);
                 match *self {
                     Self::Ed25519(ref f0) => {
-                        Value::Dict(vec![(name("Ed25519"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[0usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Sr25519(ref f0) => {
-                        Value::Dict(vec![(name("Sr25519"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[1usize].clone(), ToValue::to_value(f0))])
                     }
                     Self::Ecdsa(ref f0) => {
-                        Value::Dict(vec![(name("Ecdsa"), ToValue::to_value(f0))])
+                        Value::Dict(vec![(names[2usize].clone(), ToValue::to_value(f0))])
                     }
                 }
             }
@@ -9829,17 +12060,31 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for TokenError {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 10usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("FundsUnavailable"),
+                        name("OnlyProvider"),
+                        name("BelowMinimum"),
+                        name("CannotCreate"),
+                        name("UnknownAsset"),
+                        name("Frozen"),
+                        name("Unsupported"),
+                        name("CannotCreateHold"),
+                        name("NotExpendable"),
+                        name("Blocked"),
+                    ]);
                 match *self {
-                    Self::FundsUnavailable => Value::Str(name("FundsUnavailable")),
-                    Self::OnlyProvider => Value::Str(name("OnlyProvider")),
-                    Self::BelowMinimum => Value::Str(name("BelowMinimum")),
-                    Self::CannotCreate => Value::Str(name("CannotCreate")),
-                    Self::UnknownAsset => Value::Str(name("UnknownAsset")),
-                    Self::Frozen => Value::Str(name("Frozen")),
-                    Self::Unsupported => Value::Str(name("Unsupported")),
-                    Self::CannotCreateHold => Value::Str(name("CannotCreateHold")),
-                    Self::NotExpendable => Value::Str(name("NotExpendable")),
-                    Self::Blocked => Value::Str(name("Blocked")),
+                    Self::FundsUnavailable => Value::Str(names[0usize].clone()),
+                    Self::OnlyProvider => Value::Str(names[1usize].clone()),
+                    Self::BelowMinimum => Value::Str(names[2usize].clone()),
+                    Self::CannotCreate => Value::Str(names[3usize].clone()),
+                    Self::UnknownAsset => Value::Str(names[4usize].clone()),
+                    Self::Frozen => Value::Str(names[5usize].clone()),
+                    Self::Unsupported => Value::Str(names[6usize].clone()),
+                    Self::CannotCreateHold => Value::Str(names[7usize].clone()),
+                    Self::NotExpendable => Value::Str(names[8usize].clone()),
+                    Self::Blocked => Value::Str(names[9usize].clone()),
                 }
             }
         }
@@ -9856,9 +12101,12 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for TransactionalError {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 2usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [name("LimitReached"), name("NoLayer")]);
                 match *self {
-                    Self::LimitReached => Value::Str(name("LimitReached")),
-                    Self::NoLayer => Value::Str(name("NoLayer")),
+                    Self::LimitReached => Value::Str(names[0usize].clone()),
+                    Self::NoLayer => Value::Str(names[1usize].clone()),
                 }
             }
         }
@@ -9875,10 +12123,16 @@ pub mod runtime_types {
                 impl<Header: ToValue, Extrinsic: ToValue> ToValue
                 for Block<Header, Extrinsic> {
                     fn to_value(&self) -> Value {
+                        static NAMES: ::std::sync::OnceLock<
+                            [::std::sync::Arc<str>; 2usize],
+                        > = ::std::sync::OnceLock::new();
+                        let names = NAMES
+                            .get_or_init(|| [name("header"), name("extrinsics")]);
                         Value::Dict(
                             vec![
-                                (name("header"), ToValue::to_value(& self.header)),
-                                (name("extrinsics"), ToValue::to_value(& self.extrinsics))
+                                (names[0usize].clone(), ToValue::to_value(& self.header)),
+                                (names[1usize].clone(), ToValue::to_value(& self
+                                .extrinsics))
                             ],
                         )
                     }
@@ -9899,7 +12153,13 @@ pub mod runtime_types {
                 #[cfg(feature = "values")]
                 impl ToValue for Digest {
                     fn to_value(&self) -> Value {
-                        Value::Dict(vec![(name("logs"), ToValue::to_value(& self.logs))])
+                        static NAMES: ::std::sync::OnceLock<
+                            [::std::sync::Arc<str>; 1usize],
+                        > = ::std::sync::OnceLock::new();
+                        let names = NAMES.get_or_init(|| [name("logs")]);
+                        Value::Dict(
+                            vec![(names[0usize].clone(), ToValue::to_value(& self.logs))],
+                        )
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
@@ -9921,11 +12181,22 @@ pub mod runtime_types {
                 #[cfg(feature = "values")]
                 impl ToValue for DigestItem {
                     fn to_value(&self) -> Value {
+                        static NAMES: ::std::sync::OnceLock<
+                            [::std::sync::Arc<str>; 5usize],
+                        > = ::std::sync::OnceLock::new();
+                        let names = NAMES
+                            .get_or_init(|| [
+                                name("PreRuntime"),
+                                name("Consensus"),
+                                name("Seal"),
+                                name("Other"),
+                                name("RuntimeEnvironmentUpdated"),
+                            ]);
                         match *self {
                             Self::PreRuntime(ref f0, ref f1) => {
                                 Value::Dict(
                                     vec![
-                                        (name("PreRuntime"),
+                                        (names[0usize].clone(),
                                         Value::Tuple(vec![ToValue::to_value(f0),
                                         ToValue::to_value(f1)]))
                                     ],
@@ -9934,7 +12205,8 @@ pub mod runtime_types {
                             Self::Consensus(ref f0, ref f1) => {
                                 Value::Dict(
                                     vec![
-                                        (name("Consensus"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        (names[1usize].clone(),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
                                         ToValue::to_value(f1)]))
                                     ],
                                 )
@@ -9942,16 +12214,19 @@ pub mod runtime_types {
                             Self::Seal(ref f0, ref f1) => {
                                 Value::Dict(
                                     vec![
-                                        (name("Seal"), Value::Tuple(vec![ToValue::to_value(f0),
+                                        (names[2usize].clone(),
+                                        Value::Tuple(vec![ToValue::to_value(f0),
                                         ToValue::to_value(f1)]))
                                     ],
                                 )
                             }
                             Self::Other(ref f0) => {
-                                Value::Dict(vec![(name("Other"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[3usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::RuntimeEnvironmentUpdated => {
-                                Value::Str(name("RuntimeEnvironmentUpdated"))
+                                Value::Str(names[4usize].clone())
                             }
                         }
                     }
@@ -10481,1083 +12756,1543 @@ pub mod runtime_types {
                 #[cfg(feature = "values")]
                 impl ToValue for Era {
                     fn to_value(&self) -> Value {
+                        static NAMES: ::std::sync::OnceLock<
+                            [::std::sync::Arc<str>; 256usize],
+                        > = ::std::sync::OnceLock::new();
+                        let names = NAMES
+                            .get_or_init(|| [
+                                name("Immortal"),
+                                name("Mortal1"),
+                                name("Mortal2"),
+                                name("Mortal3"),
+                                name("Mortal4"),
+                                name("Mortal5"),
+                                name("Mortal6"),
+                                name("Mortal7"),
+                                name("Mortal8"),
+                                name("Mortal9"),
+                                name("Mortal10"),
+                                name("Mortal11"),
+                                name("Mortal12"),
+                                name("Mortal13"),
+                                name("Mortal14"),
+                                name("Mortal15"),
+                                name("Mortal16"),
+                                name("Mortal17"),
+                                name("Mortal18"),
+                                name("Mortal19"),
+                                name("Mortal20"),
+                                name("Mortal21"),
+                                name("Mortal22"),
+                                name("Mortal23"),
+                                name("Mortal24"),
+                                name("Mortal25"),
+                                name("Mortal26"),
+                                name("Mortal27"),
+                                name("Mortal28"),
+                                name("Mortal29"),
+                                name("Mortal30"),
+                                name("Mortal31"),
+                                name("Mortal32"),
+                                name("Mortal33"),
+                                name("Mortal34"),
+                                name("Mortal35"),
+                                name("Mortal36"),
+                                name("Mortal37"),
+                                name("Mortal38"),
+                                name("Mortal39"),
+                                name("Mortal40"),
+                                name("Mortal41"),
+                                name("Mortal42"),
+                                name("Mortal43"),
+                                name("Mortal44"),
+                                name("Mortal45"),
+                                name("Mortal46"),
+                                name("Mortal47"),
+                                name("Mortal48"),
+                                name("Mortal49"),
+                                name("Mortal50"),
+                                name("Mortal51"),
+                                name("Mortal52"),
+                                name("Mortal53"),
+                                name("Mortal54"),
+                                name("Mortal55"),
+                                name("Mortal56"),
+                                name("Mortal57"),
+                                name("Mortal58"),
+                                name("Mortal59"),
+                                name("Mortal60"),
+                                name("Mortal61"),
+                                name("Mortal62"),
+                                name("Mortal63"),
+                                name("Mortal64"),
+                                name("Mortal65"),
+                                name("Mortal66"),
+                                name("Mortal67"),
+                                name("Mortal68"),
+                                name("Mortal69"),
+                                name("Mortal70"),
+                                name("Mortal71"),
+                                name("Mortal72"),
+                                name("Mortal73"),
+                                name("Mortal74"),
+                                name("Mortal75"),
+                                name("Mortal76"),
+                                name("Mortal77"),
+                                name("Mortal78"),
+                                name("Mortal79"),
+                                name("Mortal80"),
+                                name("Mortal81"),
+                                name("Mortal82"),
+                                name("Mortal83"),
+                                name("Mortal84"),
+                                name("Mortal85"),
+                                name("Mortal86"),
+                                name("Mortal87"),
+                                name("Mortal88"),
+                                name("Mortal89"),
+                                name("Mortal90"),
+                                name("Mortal91"),
+                                name("Mortal92"),
+                                name("Mortal93"),
+                                name("Mortal94"),
+                                name("Mortal95"),
+                                name("Mortal96"),
+                                name("Mortal97"),
+                                name("Mortal98"),
+                                name("Mortal99"),
+                                name("Mortal100"),
+                                name("Mortal101"),
+                                name("Mortal102"),
+                                name("Mortal103"),
+                                name("Mortal104"),
+                                name("Mortal105"),
+                                name("Mortal106"),
+                                name("Mortal107"),
+                                name("Mortal108"),
+                                name("Mortal109"),
+                                name("Mortal110"),
+                                name("Mortal111"),
+                                name("Mortal112"),
+                                name("Mortal113"),
+                                name("Mortal114"),
+                                name("Mortal115"),
+                                name("Mortal116"),
+                                name("Mortal117"),
+                                name("Mortal118"),
+                                name("Mortal119"),
+                                name("Mortal120"),
+                                name("Mortal121"),
+                                name("Mortal122"),
+                                name("Mortal123"),
+                                name("Mortal124"),
+                                name("Mortal125"),
+                                name("Mortal126"),
+                                name("Mortal127"),
+                                name("Mortal128"),
+                                name("Mortal129"),
+                                name("Mortal130"),
+                                name("Mortal131"),
+                                name("Mortal132"),
+                                name("Mortal133"),
+                                name("Mortal134"),
+                                name("Mortal135"),
+                                name("Mortal136"),
+                                name("Mortal137"),
+                                name("Mortal138"),
+                                name("Mortal139"),
+                                name("Mortal140"),
+                                name("Mortal141"),
+                                name("Mortal142"),
+                                name("Mortal143"),
+                                name("Mortal144"),
+                                name("Mortal145"),
+                                name("Mortal146"),
+                                name("Mortal147"),
+                                name("Mortal148"),
+                                name("Mortal149"),
+                                name("Mortal150"),
+                                name("Mortal151"),
+                                name("Mortal152"),
+                                name("Mortal153"),
+                                name("Mortal154"),
+                                name("Mortal155"),
+                                name("Mortal156"),
+                                name("Mortal157"),
+                                name("Mortal158"),
+                                name("Mortal159"),
+                                name("Mortal160"),
+                                name("Mortal161"),
+                                name("Mortal162"),
+                                name("Mortal163"),
+                                name("Mortal164"),
+                                name("Mortal165"),
+                                name("Mortal166"),
+                                name("Mortal167"),
+                                name("Mortal168"),
+                                name("Mortal169"),
+                                name("Mortal170"),
+                                name("Mortal171"),
+                                name("Mortal172"),
+                                name("Mortal173"),
+                                name("Mortal174"),
+                                name("Mortal175"),
+                                name("Mortal176"),
+                                name("Mortal177"),
+                                name("Mortal178"),
+                                name("Mortal179"),
+                                name("Mortal180"),
+                                name("Mortal181"),
+                                name("Mortal182"),
+                                name("Mortal183"),
+                                name("Mortal184"),
+                                name("Mortal185"),
+                                name("Mortal186"),
+                                name("Mortal187"),
+                                name("Mortal188"),
+                                name("Mortal189"),
+                                name("Mortal190"),
+                                name("Mortal191"),
+                                name("Mortal192"),
+                                name("Mortal193"),
+                                name("Mortal194"),
+                                name("Mortal195"),
+                                name("Mortal196"),
+                                name("Mortal197"),
+                                name("Mortal198"),
+                                name("Mortal199"),
+                                name("Mortal200"),
+                                name("Mortal201"),
+                                name("Mortal202"),
+                                name("Mortal203"),
+                                name("Mortal204"),
+                                name("Mortal205"),
+                                name("Mortal206"),
+                                name("Mortal207"),
+                                name("Mortal208"),
+                                name("Mortal209"),
+                                name("Mortal210"),
+                                name("Mortal211"),
+                                name("Mortal212"),
+                                name("Mortal213"),
+                                name("Mortal214"),
+                                name("Mortal215"),
+                                name("Mortal216"),
+                                name("Mortal217"),
+                                name("Mortal218"),
+                                name("Mortal219"),
+                                name("Mortal220"),
+                                name("Mortal221"),
+                                name("Mortal222"),
+                                name("Mortal223"),
+                                name("Mortal224"),
+                                name("Mortal225"),
+                                name("Mortal226"),
+                                name("Mortal227"),
+                                name("Mortal228"),
+                                name("Mortal229"),
+                                name("Mortal230"),
+                                name("Mortal231"),
+                                name("Mortal232"),
+                                name("Mortal233"),
+                                name("Mortal234"),
+                                name("Mortal235"),
+                                name("Mortal236"),
+                                name("Mortal237"),
+                                name("Mortal238"),
+                                name("Mortal239"),
+                                name("Mortal240"),
+                                name("Mortal241"),
+                                name("Mortal242"),
+                                name("Mortal243"),
+                                name("Mortal244"),
+                                name("Mortal245"),
+                                name("Mortal246"),
+                                name("Mortal247"),
+                                name("Mortal248"),
+                                name("Mortal249"),
+                                name("Mortal250"),
+                                name("Mortal251"),
+                                name("Mortal252"),
+                                name("Mortal253"),
+                                name("Mortal254"),
+                                name("Mortal255"),
+                            ]);
                         match *self {
-                            Self::Immortal => Value::Str(name("Immortal")),
+                            Self::Immortal => Value::Str(names[0usize].clone()),
                             Self::Mortal1(ref f0) => {
-                                Value::Dict(vec![(name("Mortal1"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[1usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal2(ref f0) => {
-                                Value::Dict(vec![(name("Mortal2"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[2usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal3(ref f0) => {
-                                Value::Dict(vec![(name("Mortal3"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[3usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal4(ref f0) => {
-                                Value::Dict(vec![(name("Mortal4"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[4usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal5(ref f0) => {
-                                Value::Dict(vec![(name("Mortal5"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[5usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal6(ref f0) => {
-                                Value::Dict(vec![(name("Mortal6"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[6usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal7(ref f0) => {
-                                Value::Dict(vec![(name("Mortal7"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[7usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal8(ref f0) => {
-                                Value::Dict(vec![(name("Mortal8"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[8usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal9(ref f0) => {
-                                Value::Dict(vec![(name("Mortal9"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[9usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal10(ref f0) => {
-                                Value::Dict(vec![(name("Mortal10"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[10usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal11(ref f0) => {
-                                Value::Dict(vec![(name("Mortal11"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[11usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal12(ref f0) => {
-                                Value::Dict(vec![(name("Mortal12"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[12usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal13(ref f0) => {
-                                Value::Dict(vec![(name("Mortal13"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[13usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal14(ref f0) => {
-                                Value::Dict(vec![(name("Mortal14"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[14usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal15(ref f0) => {
-                                Value::Dict(vec![(name("Mortal15"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[15usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal16(ref f0) => {
-                                Value::Dict(vec![(name("Mortal16"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[16usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal17(ref f0) => {
-                                Value::Dict(vec![(name("Mortal17"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[17usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal18(ref f0) => {
-                                Value::Dict(vec![(name("Mortal18"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[18usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal19(ref f0) => {
-                                Value::Dict(vec![(name("Mortal19"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[19usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal20(ref f0) => {
-                                Value::Dict(vec![(name("Mortal20"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[20usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal21(ref f0) => {
-                                Value::Dict(vec![(name("Mortal21"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[21usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal22(ref f0) => {
-                                Value::Dict(vec![(name("Mortal22"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[22usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal23(ref f0) => {
-                                Value::Dict(vec![(name("Mortal23"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[23usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal24(ref f0) => {
-                                Value::Dict(vec![(name("Mortal24"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[24usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal25(ref f0) => {
-                                Value::Dict(vec![(name("Mortal25"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[25usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal26(ref f0) => {
-                                Value::Dict(vec![(name("Mortal26"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[26usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal27(ref f0) => {
-                                Value::Dict(vec![(name("Mortal27"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[27usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal28(ref f0) => {
-                                Value::Dict(vec![(name("Mortal28"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[28usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal29(ref f0) => {
-                                Value::Dict(vec![(name("Mortal29"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[29usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal30(ref f0) => {
-                                Value::Dict(vec![(name("Mortal30"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[30usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal31(ref f0) => {
-                                Value::Dict(vec![(name("Mortal31"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[31usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal32(ref f0) => {
-                                Value::Dict(vec![(name("Mortal32"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[32usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal33(ref f0) => {
-                                Value::Dict(vec![(name("Mortal33"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[33usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal34(ref f0) => {
-                                Value::Dict(vec![(name("Mortal34"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[34usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal35(ref f0) => {
-                                Value::Dict(vec![(name("Mortal35"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[35usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal36(ref f0) => {
-                                Value::Dict(vec![(name("Mortal36"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[36usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal37(ref f0) => {
-                                Value::Dict(vec![(name("Mortal37"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[37usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal38(ref f0) => {
-                                Value::Dict(vec![(name("Mortal38"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[38usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal39(ref f0) => {
-                                Value::Dict(vec![(name("Mortal39"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[39usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal40(ref f0) => {
-                                Value::Dict(vec![(name("Mortal40"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[40usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal41(ref f0) => {
-                                Value::Dict(vec![(name("Mortal41"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[41usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal42(ref f0) => {
-                                Value::Dict(vec![(name("Mortal42"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[42usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal43(ref f0) => {
-                                Value::Dict(vec![(name("Mortal43"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[43usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal44(ref f0) => {
-                                Value::Dict(vec![(name("Mortal44"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[44usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal45(ref f0) => {
-                                Value::Dict(vec![(name("Mortal45"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[45usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal46(ref f0) => {
-                                Value::Dict(vec![(name("Mortal46"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[46usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal47(ref f0) => {
-                                Value::Dict(vec![(name("Mortal47"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[47usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal48(ref f0) => {
-                                Value::Dict(vec![(name("Mortal48"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[48usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal49(ref f0) => {
-                                Value::Dict(vec![(name("Mortal49"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[49usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal50(ref f0) => {
-                                Value::Dict(vec![(name("Mortal50"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[50usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal51(ref f0) => {
-                                Value::Dict(vec![(name("Mortal51"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[51usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal52(ref f0) => {
-                                Value::Dict(vec![(name("Mortal52"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[52usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal53(ref f0) => {
-                                Value::Dict(vec![(name("Mortal53"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[53usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal54(ref f0) => {
-                                Value::Dict(vec![(name("Mortal54"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[54usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal55(ref f0) => {
-                                Value::Dict(vec![(name("Mortal55"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[55usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal56(ref f0) => {
-                                Value::Dict(vec![(name("Mortal56"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[56usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal57(ref f0) => {
-                                Value::Dict(vec![(name("Mortal57"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[57usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal58(ref f0) => {
-                                Value::Dict(vec![(name("Mortal58"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[58usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal59(ref f0) => {
-                                Value::Dict(vec![(name("Mortal59"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[59usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal60(ref f0) => {
-                                Value::Dict(vec![(name("Mortal60"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[60usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal61(ref f0) => {
-                                Value::Dict(vec![(name("Mortal61"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[61usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal62(ref f0) => {
-                                Value::Dict(vec![(name("Mortal62"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[62usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal63(ref f0) => {
-                                Value::Dict(vec![(name("Mortal63"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[63usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal64(ref f0) => {
-                                Value::Dict(vec![(name("Mortal64"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[64usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal65(ref f0) => {
-                                Value::Dict(vec![(name("Mortal65"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[65usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal66(ref f0) => {
-                                Value::Dict(vec![(name("Mortal66"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[66usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal67(ref f0) => {
-                                Value::Dict(vec![(name("Mortal67"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[67usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal68(ref f0) => {
-                                Value::Dict(vec![(name("Mortal68"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[68usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal69(ref f0) => {
-                                Value::Dict(vec![(name("Mortal69"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[69usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal70(ref f0) => {
-                                Value::Dict(vec![(name("Mortal70"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[70usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal71(ref f0) => {
-                                Value::Dict(vec![(name("Mortal71"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[71usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal72(ref f0) => {
-                                Value::Dict(vec![(name("Mortal72"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[72usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal73(ref f0) => {
-                                Value::Dict(vec![(name("Mortal73"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[73usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal74(ref f0) => {
-                                Value::Dict(vec![(name("Mortal74"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[74usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal75(ref f0) => {
-                                Value::Dict(vec![(name("Mortal75"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[75usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal76(ref f0) => {
-                                Value::Dict(vec![(name("Mortal76"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[76usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal77(ref f0) => {
-                                Value::Dict(vec![(name("Mortal77"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[77usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal78(ref f0) => {
-                                Value::Dict(vec![(name("Mortal78"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[78usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal79(ref f0) => {
-                                Value::Dict(vec![(name("Mortal79"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[79usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal80(ref f0) => {
-                                Value::Dict(vec![(name("Mortal80"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[80usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal81(ref f0) => {
-                                Value::Dict(vec![(name("Mortal81"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[81usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal82(ref f0) => {
-                                Value::Dict(vec![(name("Mortal82"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[82usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal83(ref f0) => {
-                                Value::Dict(vec![(name("Mortal83"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[83usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal84(ref f0) => {
-                                Value::Dict(vec![(name("Mortal84"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[84usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal85(ref f0) => {
-                                Value::Dict(vec![(name("Mortal85"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[85usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal86(ref f0) => {
-                                Value::Dict(vec![(name("Mortal86"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[86usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal87(ref f0) => {
-                                Value::Dict(vec![(name("Mortal87"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[87usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal88(ref f0) => {
-                                Value::Dict(vec![(name("Mortal88"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[88usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal89(ref f0) => {
-                                Value::Dict(vec![(name("Mortal89"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[89usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal90(ref f0) => {
-                                Value::Dict(vec![(name("Mortal90"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[90usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal91(ref f0) => {
-                                Value::Dict(vec![(name("Mortal91"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[91usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal92(ref f0) => {
-                                Value::Dict(vec![(name("Mortal92"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[92usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal93(ref f0) => {
-                                Value::Dict(vec![(name("Mortal93"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[93usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal94(ref f0) => {
-                                Value::Dict(vec![(name("Mortal94"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[94usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal95(ref f0) => {
-                                Value::Dict(vec![(name("Mortal95"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[95usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal96(ref f0) => {
-                                Value::Dict(vec![(name("Mortal96"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[96usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal97(ref f0) => {
-                                Value::Dict(vec![(name("Mortal97"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[97usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal98(ref f0) => {
-                                Value::Dict(vec![(name("Mortal98"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[98usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal99(ref f0) => {
-                                Value::Dict(vec![(name("Mortal99"), ToValue::to_value(f0))])
+                                Value::Dict(
+                                    vec![(names[99usize].clone(), ToValue::to_value(f0))],
+                                )
                             }
                             Self::Mortal100(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal100"), ToValue::to_value(f0))],
+                                    vec![(names[100usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal101(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal101"), ToValue::to_value(f0))],
+                                    vec![(names[101usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal102(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal102"), ToValue::to_value(f0))],
+                                    vec![(names[102usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal103(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal103"), ToValue::to_value(f0))],
+                                    vec![(names[103usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal104(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal104"), ToValue::to_value(f0))],
+                                    vec![(names[104usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal105(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal105"), ToValue::to_value(f0))],
+                                    vec![(names[105usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal106(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal106"), ToValue::to_value(f0))],
+                                    vec![(names[106usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal107(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal107"), ToValue::to_value(f0))],
+                                    vec![(names[107usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal108(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal108"), ToValue::to_value(f0))],
+                                    vec![(names[108usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal109(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal109"), ToValue::to_value(f0))],
+                                    vec![(names[109usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal110(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal110"), ToValue::to_value(f0))],
+                                    vec![(names[110usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal111(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal111"), ToValue::to_value(f0))],
+                                    vec![(names[111usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal112(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal112"), ToValue::to_value(f0))],
+                                    vec![(names[112usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal113(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal113"), ToValue::to_value(f0))],
+                                    vec![(names[113usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal114(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal114"), ToValue::to_value(f0))],
+                                    vec![(names[114usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal115(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal115"), ToValue::to_value(f0))],
+                                    vec![(names[115usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal116(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal116"), ToValue::to_value(f0))],
+                                    vec![(names[116usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal117(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal117"), ToValue::to_value(f0))],
+                                    vec![(names[117usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal118(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal118"), ToValue::to_value(f0))],
+                                    vec![(names[118usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal119(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal119"), ToValue::to_value(f0))],
+                                    vec![(names[119usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal120(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal120"), ToValue::to_value(f0))],
+                                    vec![(names[120usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal121(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal121"), ToValue::to_value(f0))],
+                                    vec![(names[121usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal122(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal122"), ToValue::to_value(f0))],
+                                    vec![(names[122usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal123(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal123"), ToValue::to_value(f0))],
+                                    vec![(names[123usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal124(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal124"), ToValue::to_value(f0))],
+                                    vec![(names[124usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal125(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal125"), ToValue::to_value(f0))],
+                                    vec![(names[125usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal126(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal126"), ToValue::to_value(f0))],
+                                    vec![(names[126usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal127(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal127"), ToValue::to_value(f0))],
+                                    vec![(names[127usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal128(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal128"), ToValue::to_value(f0))],
+                                    vec![(names[128usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal129(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal129"), ToValue::to_value(f0))],
+                                    vec![(names[129usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal130(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal130"), ToValue::to_value(f0))],
+                                    vec![(names[130usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal131(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal131"), ToValue::to_value(f0))],
+                                    vec![(names[131usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal132(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal132"), ToValue::to_value(f0))],
+                                    vec![(names[132usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal133(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal133"), ToValue::to_value(f0))],
+                                    vec![(names[133usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal134(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal134"), ToValue::to_value(f0))],
+                                    vec![(names[134usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal135(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal135"), ToValue::to_value(f0))],
+                                    vec![(names[135usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal136(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal136"), ToValue::to_value(f0))],
+                                    vec![(names[136usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal137(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal137"), ToValue::to_value(f0))],
+                                    vec![(names[137usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal138(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal138"), ToValue::to_value(f0))],
+                                    vec![(names[138usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal139(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal139"), ToValue::to_value(f0))],
+                                    vec![(names[139usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal140(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal140"), ToValue::to_value(f0))],
+                                    vec![(names[140usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal141(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal141"), ToValue::to_value(f0))],
+                                    vec![(names[141usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal142(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal142"), ToValue::to_value(f0))],
+                                    vec![(names[142usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal143(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal143"), ToValue::to_value(f0))],
+                                    vec![(names[143usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal144(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal144"), ToValue::to_value(f0))],
+                                    vec![(names[144usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal145(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal145"), ToValue::to_value(f0))],
+                                    vec![(names[145usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal146(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal146"), ToValue::to_value(f0))],
+                                    vec![(names[146usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal147(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal147"), ToValue::to_value(f0))],
+                                    vec![(names[147usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal148(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal148"), ToValue::to_value(f0))],
+                                    vec![(names[148usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal149(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal149"), ToValue::to_value(f0))],
+                                    vec![(names[149usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal150(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal150"), ToValue::to_value(f0))],
+                                    vec![(names[150usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal151(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal151"), ToValue::to_value(f0))],
+                                    vec![(names[151usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal152(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal152"), ToValue::to_value(f0))],
+                                    vec![(names[152usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal153(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal153"), ToValue::to_value(f0))],
+                                    vec![(names[153usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal154(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal154"), ToValue::to_value(f0))],
+                                    vec![(names[154usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal155(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal155"), ToValue::to_value(f0))],
+                                    vec![(names[155usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal156(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal156"), ToValue::to_value(f0))],
+                                    vec![(names[156usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal157(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal157"), ToValue::to_value(f0))],
+                                    vec![(names[157usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal158(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal158"), ToValue::to_value(f0))],
+                                    vec![(names[158usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal159(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal159"), ToValue::to_value(f0))],
+                                    vec![(names[159usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal160(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal160"), ToValue::to_value(f0))],
+                                    vec![(names[160usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal161(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal161"), ToValue::to_value(f0))],
+                                    vec![(names[161usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal162(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal162"), ToValue::to_value(f0))],
+                                    vec![(names[162usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal163(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal163"), ToValue::to_value(f0))],
+                                    vec![(names[163usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal164(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal164"), ToValue::to_value(f0))],
+                                    vec![(names[164usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal165(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal165"), ToValue::to_value(f0))],
+                                    vec![(names[165usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal166(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal166"), ToValue::to_value(f0))],
+                                    vec![(names[166usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal167(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal167"), ToValue::to_value(f0))],
+                                    vec![(names[167usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal168(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal168"), ToValue::to_value(f0))],
+                                    vec![(names[168usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal169(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal169"), ToValue::to_value(f0))],
+                                    vec![(names[169usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal170(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal170"), ToValue::to_value(f0))],
+                                    vec![(names[170usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal171(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal171"), ToValue::to_value(f0))],
+                                    vec![(names[171usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal172(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal172"), ToValue::to_value(f0))],
+                                    vec![(names[172usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal173(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal173"), ToValue::to_value(f0))],
+                                    vec![(names[173usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal174(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal174"), ToValue::to_value(f0))],
+                                    vec![(names[174usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal175(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal175"), ToValue::to_value(f0))],
+                                    vec![(names[175usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal176(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal176"), ToValue::to_value(f0))],
+                                    vec![(names[176usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal177(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal177"), ToValue::to_value(f0))],
+                                    vec![(names[177usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal178(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal178"), ToValue::to_value(f0))],
+                                    vec![(names[178usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal179(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal179"), ToValue::to_value(f0))],
+                                    vec![(names[179usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal180(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal180"), ToValue::to_value(f0))],
+                                    vec![(names[180usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal181(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal181"), ToValue::to_value(f0))],
+                                    vec![(names[181usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal182(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal182"), ToValue::to_value(f0))],
+                                    vec![(names[182usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal183(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal183"), ToValue::to_value(f0))],
+                                    vec![(names[183usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal184(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal184"), ToValue::to_value(f0))],
+                                    vec![(names[184usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal185(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal185"), ToValue::to_value(f0))],
+                                    vec![(names[185usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal186(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal186"), ToValue::to_value(f0))],
+                                    vec![(names[186usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal187(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal187"), ToValue::to_value(f0))],
+                                    vec![(names[187usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal188(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal188"), ToValue::to_value(f0))],
+                                    vec![(names[188usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal189(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal189"), ToValue::to_value(f0))],
+                                    vec![(names[189usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal190(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal190"), ToValue::to_value(f0))],
+                                    vec![(names[190usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal191(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal191"), ToValue::to_value(f0))],
+                                    vec![(names[191usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal192(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal192"), ToValue::to_value(f0))],
+                                    vec![(names[192usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal193(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal193"), ToValue::to_value(f0))],
+                                    vec![(names[193usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal194(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal194"), ToValue::to_value(f0))],
+                                    vec![(names[194usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal195(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal195"), ToValue::to_value(f0))],
+                                    vec![(names[195usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal196(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal196"), ToValue::to_value(f0))],
+                                    vec![(names[196usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal197(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal197"), ToValue::to_value(f0))],
+                                    vec![(names[197usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal198(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal198"), ToValue::to_value(f0))],
+                                    vec![(names[198usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal199(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal199"), ToValue::to_value(f0))],
+                                    vec![(names[199usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal200(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal200"), ToValue::to_value(f0))],
+                                    vec![(names[200usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal201(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal201"), ToValue::to_value(f0))],
+                                    vec![(names[201usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal202(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal202"), ToValue::to_value(f0))],
+                                    vec![(names[202usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal203(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal203"), ToValue::to_value(f0))],
+                                    vec![(names[203usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal204(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal204"), ToValue::to_value(f0))],
+                                    vec![(names[204usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal205(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal205"), ToValue::to_value(f0))],
+                                    vec![(names[205usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal206(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal206"), ToValue::to_value(f0))],
+                                    vec![(names[206usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal207(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal207"), ToValue::to_value(f0))],
+                                    vec![(names[207usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal208(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal208"), ToValue::to_value(f0))],
+                                    vec![(names[208usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal209(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal209"), ToValue::to_value(f0))],
+                                    vec![(names[209usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal210(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal210"), ToValue::to_value(f0))],
+                                    vec![(names[210usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal211(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal211"), ToValue::to_value(f0))],
+                                    vec![(names[211usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal212(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal212"), ToValue::to_value(f0))],
+                                    vec![(names[212usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal213(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal213"), ToValue::to_value(f0))],
+                                    vec![(names[213usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal214(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal214"), ToValue::to_value(f0))],
+                                    vec![(names[214usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal215(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal215"), ToValue::to_value(f0))],
+                                    vec![(names[215usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal216(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal216"), ToValue::to_value(f0))],
+                                    vec![(names[216usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal217(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal217"), ToValue::to_value(f0))],
+                                    vec![(names[217usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal218(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal218"), ToValue::to_value(f0))],
+                                    vec![(names[218usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal219(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal219"), ToValue::to_value(f0))],
+                                    vec![(names[219usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal220(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal220"), ToValue::to_value(f0))],
+                                    vec![(names[220usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal221(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal221"), ToValue::to_value(f0))],
+                                    vec![(names[221usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal222(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal222"), ToValue::to_value(f0))],
+                                    vec![(names[222usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal223(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal223"), ToValue::to_value(f0))],
+                                    vec![(names[223usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal224(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal224"), ToValue::to_value(f0))],
+                                    vec![(names[224usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal225(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal225"), ToValue::to_value(f0))],
+                                    vec![(names[225usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal226(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal226"), ToValue::to_value(f0))],
+                                    vec![(names[226usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal227(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal227"), ToValue::to_value(f0))],
+                                    vec![(names[227usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal228(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal228"), ToValue::to_value(f0))],
+                                    vec![(names[228usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal229(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal229"), ToValue::to_value(f0))],
+                                    vec![(names[229usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal230(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal230"), ToValue::to_value(f0))],
+                                    vec![(names[230usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal231(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal231"), ToValue::to_value(f0))],
+                                    vec![(names[231usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal232(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal232"), ToValue::to_value(f0))],
+                                    vec![(names[232usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal233(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal233"), ToValue::to_value(f0))],
+                                    vec![(names[233usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal234(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal234"), ToValue::to_value(f0))],
+                                    vec![(names[234usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal235(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal235"), ToValue::to_value(f0))],
+                                    vec![(names[235usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal236(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal236"), ToValue::to_value(f0))],
+                                    vec![(names[236usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal237(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal237"), ToValue::to_value(f0))],
+                                    vec![(names[237usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal238(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal238"), ToValue::to_value(f0))],
+                                    vec![(names[238usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal239(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal239"), ToValue::to_value(f0))],
+                                    vec![(names[239usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal240(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal240"), ToValue::to_value(f0))],
+                                    vec![(names[240usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal241(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal241"), ToValue::to_value(f0))],
+                                    vec![(names[241usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal242(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal242"), ToValue::to_value(f0))],
+                                    vec![(names[242usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal243(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal243"), ToValue::to_value(f0))],
+                                    vec![(names[243usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal244(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal244"), ToValue::to_value(f0))],
+                                    vec![(names[244usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal245(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal245"), ToValue::to_value(f0))],
+                                    vec![(names[245usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal246(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal246"), ToValue::to_value(f0))],
+                                    vec![(names[246usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal247(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal247"), ToValue::to_value(f0))],
+                                    vec![(names[247usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal248(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal248"), ToValue::to_value(f0))],
+                                    vec![(names[248usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal249(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal249"), ToValue::to_value(f0))],
+                                    vec![(names[249usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal250(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal250"), ToValue::to_value(f0))],
+                                    vec![(names[250usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal251(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal251"), ToValue::to_value(f0))],
+                                    vec![(names[251usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal252(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal252"), ToValue::to_value(f0))],
+                                    vec![(names[252usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal253(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal253"), ToValue::to_value(f0))],
+                                    vec![(names[253usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal254(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal254"), ToValue::to_value(f0))],
+                                    vec![(names[254usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                             Self::Mortal255(ref f0) => {
                                 Value::Dict(
-                                    vec![(name("Mortal255"), ToValue::to_value(f0))],
+                                    vec![(names[255usize].clone(), ToValue::to_value(f0))],
                                 )
                             }
                         }
@@ -11579,14 +14314,25 @@ pub mod runtime_types {
                 #[cfg(feature = "values")]
                 impl<Number: ToValue> ToValue for Header<Number> {
                     fn to_value(&self) -> Value {
+                        static NAMES: ::std::sync::OnceLock<
+                            [::std::sync::Arc<str>; 5usize],
+                        > = ::std::sync::OnceLock::new();
+                        let names = NAMES
+                            .get_or_init(|| [
+                                name("parent_hash"),
+                                name("number"),
+                                name("state_root"),
+                                name("extrinsics_root"),
+                                name("digest"),
+                            ]);
                         Value::Dict(
                             vec![
-                                (name("parent_hash"), ToValue::to_value(& self
-                                .parent_hash)), (name("number"), ToValue::to_value(& self
-                                .number)), (name("state_root"), ToValue::to_value(& self
-                                .state_root)), (name("extrinsics_root"), ToValue::to_value(&
-                                self.extrinsics_root)), (name("digest"), ToValue::to_value(&
-                                self.digest))
+                                (names[0usize].clone(), ToValue::to_value(& self
+                                .parent_hash)), (names[1usize].clone(), ToValue::to_value(&
+                                self.number)), (names[2usize].clone(), ToValue::to_value(&
+                                self.state_root)), (names[3usize].clone(),
+                                ToValue::to_value(& self.extrinsics_root)), (names[4usize]
+                                .clone(), ToValue::to_value(& self.digest))
                             ],
                         )
                     }
@@ -11642,22 +14388,39 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for InvalidTransaction {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 11usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("Call"),
+                            name("Payment"),
+                            name("Future"),
+                            name("Stale"),
+                            name("BadProof"),
+                            name("AncientBirthBlock"),
+                            name("ExhaustsResources"),
+                            name("Custom"),
+                            name("BadMandatory"),
+                            name("MandatoryValidation"),
+                            name("BadSigner"),
+                        ]);
                     match *self {
-                        Self::Call => Value::Str(name("Call")),
-                        Self::Payment => Value::Str(name("Payment")),
-                        Self::Future => Value::Str(name("Future")),
-                        Self::Stale => Value::Str(name("Stale")),
-                        Self::BadProof => Value::Str(name("BadProof")),
-                        Self::AncientBirthBlock => Value::Str(name("AncientBirthBlock")),
-                        Self::ExhaustsResources => Value::Str(name("ExhaustsResources")),
+                        Self::Call => Value::Str(names[0usize].clone()),
+                        Self::Payment => Value::Str(names[1usize].clone()),
+                        Self::Future => Value::Str(names[2usize].clone()),
+                        Self::Stale => Value::Str(names[3usize].clone()),
+                        Self::BadProof => Value::Str(names[4usize].clone()),
+                        Self::AncientBirthBlock => Value::Str(names[5usize].clone()),
+                        Self::ExhaustsResources => Value::Str(names[6usize].clone()),
                         Self::Custom(ref f0) => {
-                            Value::Dict(vec![(name("Custom"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[7usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
-                        Self::BadMandatory => Value::Str(name("BadMandatory")),
-                        Self::MandatoryValidation => {
-                            Value::Str(name("MandatoryValidation"))
-                        }
-                        Self::BadSigner => Value::Str(name("BadSigner")),
+                        Self::BadMandatory => Value::Str(names[8usize].clone()),
+                        Self::MandatoryValidation => Value::Str(names[9usize].clone()),
+                        Self::BadSigner => Value::Str(names[10usize].clone()),
                     }
                 }
             }
@@ -11676,10 +14439,19 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for TransactionSource {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("InBlock"),
+                            name("Local"),
+                            name("External"),
+                        ]);
                     match *self {
-                        Self::InBlock => Value::Str(name("InBlock")),
-                        Self::Local => Value::Str(name("Local")),
-                        Self::External => Value::Str(name("External")),
+                        Self::InBlock => Value::Str(names[0usize].clone()),
+                        Self::Local => Value::Str(names[1usize].clone()),
+                        Self::External => Value::Str(names[2usize].clone()),
                     }
                 }
             }
@@ -11700,12 +14472,20 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for TransactionValidityError {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 2usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES.get_or_init(|| [name("Invalid"), name("Unknown")]);
                     match *self {
                         Self::Invalid(ref f0) => {
-                            Value::Dict(vec![(name("Invalid"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[0usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                         Self::Unknown(ref f0) => {
-                            Value::Dict(vec![(name("Unknown"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[1usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                     }
                 }
@@ -11725,13 +14505,22 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for UnknownTransaction {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 3usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("CannotLookup"),
+                            name("NoUnsignedValidator"),
+                            name("Custom"),
+                        ]);
                     match *self {
-                        Self::CannotLookup => Value::Str(name("CannotLookup")),
-                        Self::NoUnsignedValidator => {
-                            Value::Str(name("NoUnsignedValidator"))
-                        }
+                        Self::CannotLookup => Value::Str(names[0usize].clone()),
+                        Self::NoUnsignedValidator => Value::Str(names[1usize].clone()),
                         Self::Custom(ref f0) => {
-                            Value::Dict(vec![(name("Custom"), ToValue::to_value(f0))])
+                            Value::Dict(
+                                vec![(names[2usize].clone(), ToValue::to_value(f0))],
+                            )
                         }
                     }
                 }
@@ -11750,13 +14539,24 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for ValidTransaction {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 5usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [
+                            name("priority"),
+                            name("requires"),
+                            name("provides"),
+                            name("longevity"),
+                            name("propagate"),
+                        ]);
                     Value::Dict(
                         vec![
-                            (name("priority"), ToValue::to_value(& self.priority)),
-                            (name("requires"), ToValue::to_value(& self.requires)),
-                            (name("provides"), ToValue::to_value(& self.provides)),
-                            (name("longevity"), ToValue::to_value(& self.longevity)),
-                            (name("propagate"), ToValue::to_value(& self.propagate))
+                            (names[0usize].clone(), ToValue::to_value(& self.priority)),
+                            (names[1usize].clone(), ToValue::to_value(& self.requires)),
+                            (names[2usize].clone(), ToValue::to_value(& self.provides)),
+                            (names[3usize].clone(), ToValue::to_value(& self.longevity)),
+                            (names[4usize].clone(), ToValue::to_value(& self.propagate))
                         ],
                     )
                 }
@@ -11783,16 +14583,28 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for RuntimeVersion {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 8usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES
+                    .get_or_init(|| [
+                        name("spec_name"),
+                        name("impl_name"),
+                        name("authoring_version"),
+                        name("spec_version"),
+                        name("impl_version"),
+                        name("apis"),
+                        name("transaction_version"),
+                        name("state_version"),
+                    ]);
                 Value::Dict(
                     vec![
-                        (name("spec_name"), ToValue::to_value(& self.spec_name)),
-                        (name("impl_name"), ToValue::to_value(& self.impl_name)),
-                        (name("authoring_version"), ToValue::to_value(& self
-                        .authoring_version)), (name("spec_version"), ToValue::to_value(&
-                        self.spec_version)), (name("impl_version"), ToValue::to_value(&
-                        self.impl_version)), (name("apis"), ToValue::to_value(& self
-                        .apis)), (name("transaction_version"), ToValue::to_value(& self
-                        .transaction_version)), (name("state_version"),
+                        (names[0usize].clone(), ToValue::to_value(& self.spec_name)),
+                        (names[1usize].clone(), ToValue::to_value(& self.impl_name)),
+                        (names[2usize].clone(), ToValue::to_value(& self
+                        .authoring_version)), (names[3usize].clone(), ToValue::to_value(&
+                        self.spec_version)), (names[4usize].clone(), ToValue::to_value(&
+                        self.impl_version)), (names[5usize].clone(), ToValue::to_value(&
+                        self.apis)), (names[6usize].clone(), ToValue::to_value(& self
+                        .transaction_version)), (names[7usize].clone(),
                         ToValue::to_value(& self.state_version))
                     ],
                 )
@@ -11813,10 +14625,12 @@ pub mod runtime_types {
         #[cfg(feature = "values")]
         impl ToValue for RuntimeDbWeight {
             fn to_value(&self) -> Value {
+                static NAMES: ::std::sync::OnceLock<[::std::sync::Arc<str>; 2usize]> = ::std::sync::OnceLock::new();
+                let names = NAMES.get_or_init(|| [name("read"), name("write")]);
                 Value::Dict(
                     vec![
-                        (name("read"), ToValue::to_value(& self.read)), (name("write"),
-                        ToValue::to_value(& self.write))
+                        (names[0usize].clone(), ToValue::to_value(& self.read)),
+                        (names[1usize].clone(), ToValue::to_value(& self.write))
                     ],
                 )
             }
@@ -11837,10 +14651,15 @@ pub mod runtime_types {
             #[cfg(feature = "values")]
             impl ToValue for Weight {
                 fn to_value(&self) -> Value {
+                    static NAMES: ::std::sync::OnceLock<
+                        [::std::sync::Arc<str>; 2usize],
+                    > = ::std::sync::OnceLock::new();
+                    let names = NAMES
+                        .get_or_init(|| [name("ref_time"), name("proof_size")]);
                     Value::Dict(
                         vec![
-                            (name("ref_time"), ToValue::to_value(& self.ref_time)),
-                            (name("proof_size"), ToValue::to_value(& self.proof_size))
+                            (names[0usize].clone(), ToValue::to_value(& self.ref_time)),
+                            (names[1usize].clone(), ToValue::to_value(& self.proof_size))
                         ],
                     )
                 }
