@@ -35,10 +35,13 @@ pub enum Value {
     UInt(u128),
     /// A signed integer up to 128 bits.
     Int(i128),
-    /// A 256-bit unsigned integer, little-endian bytes.
-    U256([u8; 32]),
-    /// A 256-bit signed integer, little-endian two's complement bytes.
-    I256([u8; 32]),
+    /// A 256-bit unsigned integer, little-endian bytes (only when it does
+    /// not fit in [`Value::UInt`]). Boxed: these are rare, and inline they
+    /// would make every `Value` 48 bytes instead of 32.
+    U256(Box<[u8; 32]>),
+    /// A 256-bit signed integer, little-endian two's complement bytes (only
+    /// when it does not fit in [`Value::Int`]); boxed like [`Value::U256`].
+    I256(Box<[u8; 32]>),
     /// Text: decoded strings, `"0x…"` hex, unit enum variants, `"0b…"` bits.
     Str(Name),
     /// A Python list: `Vec<T>`, arrays, maps as lists of pairs.
@@ -137,7 +140,7 @@ impl fmt::Display for Value {
                     // two's complement magnitude
                     let mut mag = [0u8; 32];
                     let mut carry = 1u16;
-                    for (m, b) in mag.iter_mut().zip(le) {
+                    for (m, b) in mag.iter_mut().zip(le.iter()) {
                         let s = (!b) as u16 + carry;
                         *m = s as u8;
                         carry = s >> 8;
@@ -210,7 +213,14 @@ mod tests {
         le[0] = 0xff;
         le[1] = 0x01;
         assert_eq!(u256_to_decimal(&le), "511");
-        assert_eq!(Value::I256([0xff; 32]).to_string(), "-1");
+        assert_eq!(Value::I256(Box::new([0xff; 32])).to_string(), "-1");
         assert_eq!(u256_to_decimal(&[0xff; 32]).len(), 78);
+    }
+
+    #[test]
+    fn value_stays_small() {
+        // Every list item and dict entry holds a `Value` inline: an inline
+        // 32-byte variant would make them all 48 bytes.
+        assert_eq!(std::mem::size_of::<Value>(), 32);
     }
 }

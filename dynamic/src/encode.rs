@@ -343,7 +343,7 @@ impl<'c, 'a> Encoder<'c, 'a> {
             Prim::I64 => fixed_i!(i64),
             Prim::I128 => fixed_i!(i128),
             Prim::U256 => match v {
-                Value::U256(le) => out.extend_from_slice(le),
+                Value::U256(le) => out.extend_from_slice(&le[..]),
                 _ => {
                     let n = self.uint(ty, v)?;
                     out.extend_from_slice(&n.to_le_bytes());
@@ -351,7 +351,7 @@ impl<'c, 'a> Encoder<'c, 'a> {
                 }
             },
             Prim::I256 => match v {
-                Value::I256(le) => out.extend_from_slice(le),
+                Value::I256(le) => out.extend_from_slice(&le[..]),
                 _ => {
                     let n = self.int(ty, v)?;
                     out.extend_from_slice(&n.to_le_bytes());

@@ -162,7 +162,7 @@ impl Sink for ValueSink {
             b.copy_from_slice(&le[..16]);
             Value::UInt(u128::from_le_bytes(b))
         } else {
-            Value::U256(*le)
+            Value::U256(Box::new(*le))
         }
     }
     fn i256(&mut self, le: &[u8; 32]) -> Value {
@@ -172,7 +172,7 @@ impl Sink for ValueSink {
             b.copy_from_slice(&le[..16]);
             Value::Int(i128::from_le_bytes(b))
         } else {
-            Value::I256(*le)
+            Value::I256(Box::new(*le))
         }
     }
     fn text(&mut self, s: &str) -> Value {

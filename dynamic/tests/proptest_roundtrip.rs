@@ -255,7 +255,7 @@ fn prim_case(p: Prim) -> BoxedStrategy<Case> {
                 let v = if hi == 0 {
                     Value::UInt(lo)
                 } else {
-                    Value::U256(le)
+                    Value::U256(Box::new(le))
                 };
                 (le.to_vec(), v)
             })
@@ -270,7 +270,7 @@ fn prim_case(p: Prim) -> BoxedStrategy<Case> {
                     return (le.to_vec(), Value::Int(small));
                 }
                 le[16..].copy_from_slice(&hi.to_le_bytes());
-                (le.to_vec(), Value::I256(le))
+                (le.to_vec(), Value::I256(Box::new(le)))
             })
             .boxed(),
         Prim::Char => any::<char>()

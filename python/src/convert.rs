@@ -108,8 +108,8 @@ fn int_value(i: &Bound<'_, PyInt>) -> PyResult<Value> {
     let mut le = [0u8; 32];
     le.copy_from_slice(&bytes);
     Ok(if negative {
-        Value::I256(le)
+        Value::I256(Box::new(le))
     } else {
-        Value::U256(le)
+        Value::U256(Box::new(le))
     })
 }

@@ -211,7 +211,7 @@ impl ToValue for U256 {
         let (low, high) = self.0.split_at(16);
         match <[u8; 16]>::try_from(low) {
             Ok(low) if high.iter().all(|&b| b == 0) => Value::UInt(u128::from_le_bytes(low)),
-            _ => Value::U256(self.0),
+            _ => Value::U256(Box::new(self.0)),
         }
     }
 }
@@ -223,7 +223,7 @@ impl ToValue for I256 {
         let sign = if low[15] & 0x80 == 0 { 0 } else { 0xff };
         match <[u8; 16]>::try_from(low) {
             Ok(low) if high.iter().all(|&b| b == sign) => Value::Int(i128::from_le_bytes(low)),
-            _ => Value::I256(self.0),
+            _ => Value::I256(Box::new(self.0)),
         }
     }
 }
