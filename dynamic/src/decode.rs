@@ -52,7 +52,9 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// With generated types for the portable types they match.
+    /// With generated types for the portable types they match (built over
+    /// this context's graph: [`crate::registry::Registry::context`] passes
+    /// its own).
     pub fn with_typed(mut self, typed: Option<&'a TypedFallback>) -> Self {
         self.typed = typed;
         self

@@ -85,6 +85,8 @@ struct Tally {
     /// Values of a leaf type (read directly by design, see `ferroscale_dynamic::typed`)
     /// or of `Option<…>` with a `None` default (no type below to decode).
     leaves: usize,
+    /// Values of composite types decoded dynamically, and why.
+    dynamic: Vec<String>,
     mismatches: Vec<String>,
 }
 
@@ -109,7 +111,13 @@ fn compare(metadata: &[u8], input: &ChainInput, ss58: Option<u16>) -> Tally {
         match top {
             None => tally.leaves += 1,
             Some(TypedStatus::Ineligible(why)) if why.starts_with("a leaf") => tally.leaves += 1,
-            _ => {}
+            Some(TypedStatus::Ineligible(why)) => tally
+                .dynamic
+                .push(format!("{} ({}): {why}", case.what, case.ty)),
+            Some(TypedStatus::NoDecoder) => tally
+                .dynamic
+                .push(format!("{} ({}): no generated type", case.what, case.ty)),
+            Some(TypedStatus::Typed(_)) => {}
         }
         if fallback.hits() > before {
             tally.typed += 1;
@@ -183,6 +191,9 @@ fn constants_and_defaults_of_every_v14_fixture_decode_alike_typed_and_dynamic() 
         failures.extend(tally.mismatches.iter().map(|m| format!("{fixture}: {m}")));
         total += tally.compared;
         if let Some(share) = required_share(fixture) {
+            for d in &tally.dynamic {
+                eprintln!("    decoded dynamically: {d}");
+            }
             let composite = tally.compared - tally.leaves;
             let got = tally.typed_top as f64 / composite as f64;
             assert!(
