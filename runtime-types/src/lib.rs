@@ -9,7 +9,10 @@
 //! ```
 //!
 //! Chain modules are written by the generator only; everything else here is
-//! hand-written.
+//! hand-written. With the `values` feature each chain's types also become
+//! dynamic values ([`values::ToValue`]) and each chain module exports
+//! `TYPED_DECODERS`, its types' decoders by structural hash ([`typed`]),
+//! which the dynamic layer uses where a runtime's type matches.
 
 // Generated code names this crate by its absolute path so the same code also
 // works when the proc-macro expands it in another crate.
