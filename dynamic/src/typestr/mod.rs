@@ -4,7 +4,7 @@
 //! A type string is read in two steps, the way py-scale-codec 1.2.12 reads it
 //! (`RuntimeConfigurationObject.convert_type_string` and `get_decoder_class`):
 //!
-//! 1. [`rewrite`] applies py-scale-codec's textual rewrites (`T::` and
+//! 1. [`rewrite_text`] applies py-scale-codec's textual rewrites (`T::` and
 //!    `<T as Trait>::` dropped, newlines removed, `VecDeque<` read as `Vec<` …),
 //!    remembering where every remaining byte came from so that errors point into
 //!    the string the caller gave.
