@@ -9,10 +9,10 @@
 //!
 //! * [`PyScaleBytes`] is py-scale-codec's `ScaleBytes` (buffer, offset and its
 //!   helper methods);
-//! * [`ConfigBase::create_scale_object`] finds the class in the
+//! * `ConfigBase::create_scale_object` finds the class in the
 //!   configuration's class cache and creates the object without running
 //!   `__init__`, as the Python version did;
-//! * [`ScaleObject::decode`] and [`ScaleObject::encode`] go straight to the
+//! * `ScaleObject::decode` and `ScaleObject::encode` go straight to the
 //!   registry when the object's class was made for a graph node and changes
 //!   nothing about decoding or encoding (`class_for_node` marks such classes
 //!   with a [`FastNode`]); otherwise they follow py-scale-codec's steps and
