@@ -195,29 +195,6 @@ impl TypedFallback {
     }
 }
 
-/// Matches the portable registry of V14+ metadata `bytes`, just imported
-/// into `graph` as `types`, against `tables`; `None` without tables (the
-/// normal path pays nothing) or when the registry cannot be read again.
-pub(crate) fn match_metadata(
-    graph: &TypeGraph,
-    types: &PortableTypes,
-    bytes: &[u8],
-    tables: &[TypedDecoderTable],
-) -> Option<TypedFallback> {
-    use frame_metadata::RuntimeMetadata;
-    if tables.is_empty() {
-        return None;
-    }
-    let md = crate::portable::decode_metadata(bytes).ok()?;
-    let registry = match &md.1 {
-        RuntimeMetadata::V14(m) => &m.types,
-        RuntimeMetadata::V15(m) => &m.types,
-        RuntimeMetadata::V16(m) => &m.types,
-        _ => return None,
-    };
-    match_registry(graph, types, registry, tables)
-}
-
 /// Matches a portable registry just imported into `graph` as `types`
 /// against `tables`; `None` without tables.
 pub(crate) fn match_registry(

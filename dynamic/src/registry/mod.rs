@@ -202,7 +202,7 @@ impl Registry {
         let md = ferroscale_core::metadata::Metadata::load(bytes)
             .map_err(|e| Error::Import(e.to_string()))?;
         if md.version >= 14 {
-            self.load_portable_metadata(bytes, &md)
+            self.load_portable_metadata(&md)
         } else {
             let runtime = legacy::legacy_runtime(self, &md)?;
             self.runtime = Some(runtime);
@@ -212,13 +212,14 @@ impl Registry {
 
     fn load_portable_metadata(
         &mut self,
-        bytes: &[u8],
         md: &ferroscale_core::metadata::Metadata,
     ) -> Result<(), Error> {
         let imported = crate::portable::import_metadata(&mut self.graph, md)?;
-        self.typed =
-            crate::typed::match_metadata(&self.graph, &imported.types, bytes, &self.typed_tables)
-                .map(Arc::new);
+        // The registry the core model already holds: no second decode.
+        self.typed = md.types.as_ref().and_then(|registry| {
+            crate::typed::match_registry(&self.graph, &imported.types, registry, &self.typed_tables)
+                .map(Arc::new)
+        });
         let base = imported.types.base;
         let id_of = |idx: Option<TypeIdx>| idx.map(|i| i.0 - base);
         let x = &imported.runtime.extrinsic;
