@@ -12,15 +12,6 @@ use serde_json::{json, Value as Json};
 
 /// For each group: load presets, switch spec, decode `[type, hex]` items.
 const REFERENCE: &str = r#"
-import json, sys
-from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
-from scalecodec.type_registry import load_type_registry_preset
-def norm(v):
-    if isinstance(v, bool) or v is None: return v
-    if isinstance(v, int): return v if -2**63 <= v < 2**63 else 'int:%d' % v
-    if isinstance(v, (list, tuple)): return [norm(x) for x in v]
-    if isinstance(v, dict): return {'dict': [[k, norm(x)] for k, x in v.items()]}
-    return v
 out = []
 for group in json.load(sys.stdin):
     rc = RuntimeConfigurationObject()
@@ -123,7 +114,7 @@ fn constants_and_storage_defaults_equal_py_scale_codec() {
         })
         .collect();
     let out = ferroscale_fixtures::reference::run_python(
-        REFERENCE,
+        &common::reference_script(REFERENCE),
         Json::Array(request).to_string().as_bytes(),
     );
     let answers: Vec<Vec<Json>> = serde_json::from_str(&out).unwrap();

@@ -21,9 +21,6 @@ const SPEC: u64 = 30;
 /// Decodes `[type, hex]` items with py-scale-codec under the same presets,
 /// spec and metadata; values normalised like `common::normalise`.
 const REFERENCE: &str = r#"
-import json, sys
-from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
-from scalecodec.type_registry import load_type_registry_preset
 req = json.load(sys.stdin)
 rc = RuntimeConfigurationObject()
 for p in req['presets']:
@@ -31,12 +28,6 @@ for p in req['presets']:
 rc.set_active_spec_version_id(req['spec'])
 md = rc.create_scale_object('MetadataVersioned', data=ScaleBytes(bytes.fromhex(req['metadata'])))
 md.decode()
-def norm(v):
-    if isinstance(v, bool) or v is None: return v
-    if isinstance(v, int): return v if -2**63 <= v < 2**63 else 'int:%d' % v
-    if isinstance(v, (list, tuple)): return [norm(x) for x in v]
-    if isinstance(v, dict): return {'dict': [[k, norm(x)] for k, x in v.items()]}
-    return v
 out = []
 for ty, data in req['items']:
     try:
@@ -90,7 +81,10 @@ fn reference(items: &[(String, String)]) -> Vec<Json> {
         "metadata": ferroscale_core::hex::encode_prefixed(&ferroscale_fixtures::read(METADATA))[2..],
         "items": items.iter().map(|(t, h)| json!([t, h.trim_start_matches("0x")])).collect::<Vec<_>>(),
     });
-    let out = ferroscale_fixtures::reference::run_python(REFERENCE, request.to_string().as_bytes());
+    let out = ferroscale_fixtures::reference::run_python(
+        &common::reference_script(REFERENCE),
+        request.to_string().as_bytes(),
+    );
     serde_json::from_str(&out).expect("reference output is JSON")
 }
 

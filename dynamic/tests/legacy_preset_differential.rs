@@ -31,20 +31,11 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
 ];
 
 const REFERENCE: &str = r#"
-import json, sys
-from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
-from scalecodec.type_registry import load_type_registry_preset
 req = json.load(sys.stdin)
 rc = RuntimeConfigurationObject()
 for p in req['presets']:
     rc.update_type_registry(load_type_registry_preset(p))
 rc.set_active_spec_version_id(req['spec'])
-def norm(v):
-    if isinstance(v, bool) or v is None: return v
-    if isinstance(v, int): return v if -2**63 <= v < 2**63 else 'int:%d' % v
-    if isinstance(v, (list, tuple)): return [norm(x) for x in v]
-    if isinstance(v, dict): return {'dict': [[k, norm(x)] for k, x in v.items()]}
-    return v
 out = []
 for ty, data in req['items']:
     try:
@@ -85,7 +76,10 @@ fn preset_types_decode_like_py_scale_codec() {
         "spec": SPEC,
         "items": items.iter().map(|(t, b)| json!([t, ferroscale_core::hex::encode_prefixed(b)[2..]])).collect::<Vec<_>>(),
     });
-    let out = ferroscale_fixtures::reference::run_python(REFERENCE, request.to_string().as_bytes());
+    let out = ferroscale_fixtures::reference::run_python(
+        &common::reference_script(REFERENCE),
+        request.to_string().as_bytes(),
+    );
     let answers: Vec<Json> = serde_json::from_str(&out).expect("reference output is JSON");
     assert_eq!(answers.len(), items.len());
     let (mut equal, mut both_fail) = (0, 0);

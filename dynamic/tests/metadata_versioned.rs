@@ -178,15 +178,6 @@ fn metadata_inside_other_types_and_bad_input() {
 
 /// py-scale-codec 1.2.12 decodes V9–V14 (its `MetadataAll` stops there).
 const REFERENCE: &str = r#"
-import json, sys
-from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
-from scalecodec.type_registry import load_type_registry_preset
-def norm(v):
-    if isinstance(v, bool) or v is None: return v
-    if isinstance(v, int): return v if -2**63 <= v < 2**63 else 'int:%d' % v
-    if isinstance(v, (list, tuple)): return [norm(x) for x in v]
-    if isinstance(v, dict): return {'dict': [[k, norm(x)] for k, x in v.items()]}
-    return v
 rc = RuntimeConfigurationObject()
 rc.update_type_registry(load_type_registry_preset('core'))
 out = []
@@ -210,7 +201,7 @@ fn v9_to_v14_values_equal_py_scale_codec() {
         .map(|(_, b)| ferroscale_core::hex::encode_prefixed(b)[2..].to_string())
         .collect();
     let out = ferroscale_fixtures::reference::run_python(
-        REFERENCE,
+        &common::reference_script(REFERENCE),
         serde_json::to_string(&request).unwrap().as_bytes(),
     );
     let answers: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();

@@ -244,6 +244,25 @@ fn compacted_prim(graph: &TypeGraph, ty: TypeIdx) -> Option<ferroscale_dynamic::
     }
 }
 
+/// The start of every py-scale-codec reference script of these tests: the
+/// imports, and `norm`, the Python side of [`normalise`] (the same normal
+/// form computed from py-scale-codec's values).
+pub const PY_PRELUDE: &str = r#"import json, sys
+from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
+from scalecodec.type_registry import load_type_registry_preset
+def norm(v):
+    if isinstance(v, bool) or v is None: return v
+    if isinstance(v, int): return v if -2**63 <= v < 2**63 else 'int:%d' % v
+    if isinstance(v, (list, tuple)): return [norm(x) for x in v]
+    if isinstance(v, dict): return {'dict': [[k, norm(x)] for k, x in v.items()]}
+    return v
+"#;
+
+/// A reference script: [`PY_PRELUDE`] followed by `body`.
+pub fn reference_script(body: &str) -> String {
+    format!("{PY_PRELUDE}{body}")
+}
+
 /// A decoded value in the normal form the py-scale-codec differential tests
 /// compare in: dicts keep their order as pairs, tuples are lists, integers
 /// beyond 64 bits are `"int:N"` text.
