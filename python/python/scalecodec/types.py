@@ -1156,29 +1156,27 @@ class GenericMetadataVersioned(ScaleType):
                 return p
         return None
 
+    def _variant_index(self, kind: str) -> Dict[str, TypingTuple[GenericPalletMetadata, dict]]:
+        """``{"PPVV": (pallet, variant)}`` over the pallets' ``kind``
+        (``"calls"`` or ``"events"``), keyed by pallet and variant index in hex."""
+        out = {}
+        for pallet in self._pallet_objects():
+            enum = pallet._info[kind]
+            if enum is None:
+                continue
+            for v in enum["variants"]:
+                out[f"{enum['pallet_index']:02x}{v['index']:02x}"] = (pallet, _MetaRef(v, self.runtime_config))
+        return out
+
     @property
     def call_index(self) -> Dict[str, TypingTuple[GenericPalletMetadata, dict]]:
         """``{"PPCC": (pallet, call)}`` keyed by pallet and call index in hex."""
-        out = {}
-        for pallet in self._pallet_objects():
-            calls = pallet._info["calls"]
-            if calls is None:
-                continue
-            for c in calls["variants"]:
-                out[f"{calls['pallet_index']:02x}{c['index']:02x}"] = (pallet, _MetaRef(c, self.runtime_config))
-        return out
+        return self._variant_index("calls")
 
     @property
     def event_index(self) -> Dict[str, TypingTuple[GenericPalletMetadata, dict]]:
         """``{"PPEE": (pallet, event)}``."""
-        out = {}
-        for pallet in self._pallet_objects():
-            events = pallet._info["events"]
-            if events is None:
-                continue
-            for e in events["variants"]:
-                out[f"{events['pallet_index']:02x}{e['index']:02x}"] = (pallet, _MetaRef(e, self.runtime_config))
-        return out
+        return self._variant_index("events")
 
     def get_signed_extensions(self) -> Dict[str, dict]:
         """Signed extensions ``{identifier: {"extrinsic", "additional_signed"}}``."""
