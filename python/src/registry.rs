@@ -16,31 +16,25 @@ use crate::convert::to_value;
 use crate::errors::{guard, to_py};
 use crate::sink::{NameCache, PySink};
 
-/// The bytes of one `batch_decode` item: `bytes` borrowed, anything else
-/// copied (a `bytearray` could be resized while the sink runs Python code).
-enum BatchInput<'py> {
-    Borrowed(Bound<'py, PyBytes>),
-    Owned(Vec<u8>),
-}
-
-/// Accepts what py-scale-codec's `ScaleBytes` accepts: `bytes`, `bytearray`,
-/// `"0x…"` hex text, or a `ScaleBytes` (its whole buffer).
-fn batch_input<'py>(item: &Bound<'py, PyAny>) -> PyResult<BatchInput<'py>> {
+/// The bytes of a `batch_decode` item that is not `bytes`: what py-scale-codec's
+/// `ScaleBytes` accepts — `bytearray` (copied: Python code run while the sink
+/// builds objects, e.g. a finalizer, could resize it), `"0x…"` hex text, or a
+/// `ScaleBytes` (its whole buffer).
+fn batch_input_bytes(item: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(b) = item.cast::<PyBytes>() {
-        return Ok(BatchInput::Borrowed(b.clone()));
+        return Ok(b.as_bytes().to_vec());
     }
     if let Ok(b) = item.cast::<PyByteArray>() {
-        return Ok(BatchInput::Owned(b.to_vec()));
+        return Ok(b.to_vec());
     }
     if let Ok(sb) = item.cast::<crate::object::PyScaleBytes>() {
         let data = sb.get().buffer().clone_ref(item.py());
-        return batch_input(data.bind(item.py()));
+        return batch_input_bytes(data.bind(item.py()));
     }
     if let Ok(s) = item.cast::<PyString>() {
         let text = s.to_str()?;
         if let Some(hex) = text.strip_prefix("0x") {
             return ferroscale_core::hex::decode(hex)
-                .map(BatchInput::Owned)
                 .map_err(|e| PyValueError::new_err(format!("batch_decode: {e}")));
         }
         return Err(PyValueError::new_err(
@@ -51,6 +45,100 @@ fn batch_input<'py>(item: &Bound<'py, PyAny>) -> PyResult<BatchInput<'py>> {
         "expected bytes, hex str or ScaleBytes, not {}",
         item.get_type().name()?
     )))
+}
+
+/// A list as is; any other iterable collected into one.
+fn as_list<'py>(py: Python<'py>, items: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    match items.cast::<PyList>() {
+        Ok(list) => Ok(list.clone()),
+        Err(_) => PyList::new(py, items.try_iter()?.collect::<PyResult<Vec<_>>>()?),
+    }
+}
+
+/// The text of a `batch_decode` type string, or a `TypeError` naming what it was.
+fn type_string_text<'a>(t: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
+    let text = t.cast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "type string must be a str, not {}",
+            t.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    text.to_str()
+}
+
+/// The type strings of one batch already resolved. Batches repeat a handful
+/// of type strings, usually the very same `str` objects, so a short list
+/// compared by identity (then by text) beats hashing every item's text.
+#[derive(Default)]
+struct TypeStringCache<'py> {
+    /// Held (not just their pointers), so an entry's object cannot be freed
+    /// and its address reused by another string during the batch.
+    seen: Vec<(Bound<'py, PyAny>, TypeIdx)>,
+}
+
+impl<'py> TypeStringCache<'py> {
+    /// Entries kept; past this, further strings are resolved by the
+    /// registry's own cache.
+    const CAPACITY: usize = 16;
+
+    fn find(&self, t: &Bound<'py, PyAny>) -> Option<TypeIdx> {
+        if let Some((_, ty)) = self.seen.iter().find(|(s, _)| s.is(t)) {
+            return Some(*ty);
+        }
+        let text = t.cast::<PyString>().ok()?.to_str().ok()?;
+        self.seen
+            .iter()
+            .find(|(s, _)| s.cast::<PyString>().ok().and_then(|s| s.to_str().ok()) == Some(text))
+            .map(|(_, ty)| *ty)
+    }
+
+    fn remember(&mut self, t: Bound<'py, PyAny>, ty: TypeIdx) {
+        if self.seen.len() < Self::CAPACITY {
+            self.seen.push((t, ty));
+        }
+    }
+}
+
+/// A list of known length filled in place (no intermediate `Vec`).
+struct ListBuilder<'py> {
+    list: Bound<'py, PyList>,
+}
+
+impl<'py> ListBuilder<'py> {
+    fn new(py: Python<'py>, len: usize) -> PyResult<Self> {
+        let len = pyo3::ffi::Py_ssize_t::try_from(len)
+            .map_err(|_| PyValueError::new_err("batch_decode: too many items"))?;
+        // SAFETY: PyList_New returns a new reference (or NULL with an
+        // exception set, which `from_owned_ptr_or_err` turns into an error).
+        // Its slots start NULL, which the list's deallocator accepts, so an
+        // early return leaves nothing dangling.
+        let list = unsafe { Bound::from_owned_ptr_or_err(py, pyo3::ffi::PyList_New(len))? };
+        Ok(Self {
+            list: list.cast_into::<PyList>()?,
+        })
+    }
+
+    /// Stores `value` in slot `i` (each slot is set once, `i` < the length).
+    fn set(&self, i: usize, value: Bound<'py, PyAny>) {
+        debug_assert!(i < self.list.len());
+        // SAFETY: the list is fresh and not yet shared with Python code, `i`
+        // is below its length, and the slot is still NULL; SET_ITEM steals
+        // the reference `into_ptr` hands over.
+        unsafe {
+            pyo3::ffi::PyList_SET_ITEM(
+                self.list.as_ptr(),
+                i as pyo3::ffi::Py_ssize_t,
+                value.into_ptr(),
+            );
+        }
+    }
+
+    fn finish(self) -> Bound<'py, PyList> {
+        self.list
+    }
 }
 
 /// One input that changed the registry; replayed in order on unpickling.
@@ -121,72 +209,59 @@ impl PyRegistry {
     }
 
     /// `batch_decode`: see the Python method (and `ConfigBase.batch_decode`).
+    ///
+    /// One pass over both lists: each item's type is looked up, decoded and
+    /// stored in the result before the next is read, so the first failing
+    /// item raises, as decoding one by one would.
     pub(crate) fn batch<'py>(
         &mut self,
         py: Python<'py>,
         type_strings: &Bound<'py, PyAny>,
         data_list: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let type_strings = type_strings.try_iter()?.collect::<PyResult<Vec<_>>>()?;
-        let data_list = data_list.try_iter()?.collect::<PyResult<Vec<_>>>()?;
-        if type_strings.len() != data_list.len() {
+        let type_strings = as_list(py, type_strings)?;
+        let data_list = as_list(py, data_list)?;
+        let n = type_strings.len();
+        if n != data_list.len() {
             return Err(PyValueError::new_err(format!(
-                "batch_decode: {} type strings but {} byte strings",
-                type_strings.len(),
+                "batch_decode: {n} type strings but {} byte strings",
                 data_list.len()
             )));
         }
         guard("batch decoding", || {
-            let mut types = Vec::with_capacity(type_strings.len());
-            let mut previous: Option<(&Bound<'py, PyAny>, TypeIdx)> = None;
-            for t in &type_strings {
-                let idx = match previous {
-                    Some((p, idx)) if p.is(t) => idx,
-                    _ => {
-                        let text = t.cast::<PyString>().map_err(|_| {
-                            PyTypeError::new_err(format!(
-                                "type string must be a str, not {}",
-                                t.get_type()
-                                    .name()
-                                    .map(|n| n.to_string())
-                                    .unwrap_or_default()
-                            ))
-                        })?;
-                        let text = text.to_str()?;
-                        match previous {
-                            Some((p, idx))
-                                if p.cast::<PyString>().ok().and_then(|p| p.to_str().ok())
-                                    == Some(text) =>
-                            {
-                                idx
-                            }
-                            _ => self.resolve_idx(py, text)?,
-                        }
+            let out = ListBuilder::new(py, n)?;
+            let mut types = TypeStringCache::default();
+            for i in 0..n {
+                // Checked access: a finalizer run by an allocation could
+                // shrink either list while we are in the loop.
+                let t = type_strings.get_item(i)?;
+                let ty = match types.find(&t) {
+                    Some(ty) => ty,
+                    None => {
+                        let ty = self.resolve_idx(py, type_string_text(&t)?)?;
+                        types.remember(t, ty);
+                        ty
                     }
                 };
-                previous = Some((t, idx));
-                types.push(idx);
-            }
-            let inputs = data_list
-                .iter()
-                .map(batch_input)
-                .collect::<PyResult<Vec<_>>>()?;
-            let ctx = self.inner.context();
-            let mut sink = PySink {
-                py,
-                names: &mut self.names,
-            };
-            let mut out = Vec::with_capacity(types.len());
-            for (ty, input) in types.iter().zip(&inputs) {
-                let bytes: &[u8] = match input {
-                    BatchInput::Borrowed(b) => b.as_bytes(),
-                    BatchInput::Owned(v) => v,
+                let item = data_list.get_item(i)?;
+                let owned;
+                let bytes: &[u8] = match item.cast::<PyBytes>() {
+                    Ok(b) => b.as_bytes(),
+                    Err(_) => {
+                        owned = batch_input_bytes(&item)?;
+                        &owned
+                    }
                 };
-                let v = ferroscale_dynamic::decode::decode(&ctx, *ty, bytes, &mut sink)
+                let ctx = self.inner.context();
+                let mut sink = PySink {
+                    py,
+                    names: &mut self.names,
+                };
+                let v = ferroscale_dynamic::decode::decode(&ctx, ty, bytes, &mut sink)
                     .map_err(|e| to_py(py, &e))?;
-                out.push(v);
+                out.set(i, v);
             }
-            PyList::new(py, out)
+            Ok(out.finish())
         })
     }
 

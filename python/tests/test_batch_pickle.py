@@ -29,6 +29,37 @@ def test_batch_decode_equals_one_by_one():
     assert one_by_one[0] == 1 and one_by_one[5] == 2 and one_by_one[4] == 2 ** 64 - 1
 
 
+def test_batch_decode_any_iterable_many_types_equal_text():
+    """Past the per-batch type cache (16 strings), equal text in distinct str
+    objects, tuples and generators as the lists, every input form."""
+    rc = _legacy_config()
+    widths = {"u8": 1, "u16": 2, "u32": 4, "u64": 8, "u128": 16}
+    types, data = [], []
+    for i in range(60):
+        name = ["u8", "u16", "u32", "u64", "u128"][i % 5]
+        # Distinct objects with equal text for half the items; 20 distinct
+        # array types so the cache overflows.
+        t = "".join([name]) if i % 2 else name
+        if i % 3 == 0:
+            t = f"[u8; {i % 20 + 1}]"
+            raw = bytes(range(i % 20 + 1))
+        else:
+            raw = (i * 7919).to_bytes(16, "little")[: widths[name]]
+        types.append(t)
+        data.append([raw, bytearray(raw), "0x" + raw.hex(), ScaleBytes(raw)][i % 4])
+    one_by_one = [
+        rc.create_scale_object(t, data=ScaleBytes(d) if not isinstance(d, ScaleBytes) else d).decode()
+        for t, d in zip(types, data)
+    ]
+    assert rc.batch_decode(tuple(types), (d for d in data)) == one_by_one
+    assert rc.batch_decode(types, data) == one_by_one
+    assert (one_by_one[1], one_by_one[3], one_by_one[4]) == (7919, "0x00010203", 4 * 7919)
+    with pytest.raises(TypeError, match="type string must be a str"):
+        rc.batch_decode(["u8", 5], [b"\x01", b"\x02"])
+    with pytest.raises(TypeError, match="expected bytes"):
+        rc.batch_decode(["u8"], [1.5])
+
+
 def test_batch_decode_rejects_mismatched_lengths():
     rc = _legacy_config()
     with pytest.raises(ValueError, match="2 type strings but 1 byte strings"):
@@ -44,6 +75,11 @@ def test_batch_decode_reports_errors_like_decode():
         rc.batch_decode(["u8", "u8"], ["0x01", "0x0102"])
     with pytest.raises(NotImplementedError):
         rc.batch_decode(["NoSuchType123"], ["0x01"])
+    # The first failing item decides the error, as decoding one by one would.
+    with pytest.raises(RemainingScaleBytesNotEmptyException):
+        rc.batch_decode(["u8", "NoSuchType123"], ["0x0102", "0x01"])
+    with pytest.raises(NotImplementedError):
+        rc.batch_decode(["NoSuchType123", "u8"], ["0x01", "0x0102"])
 
 
 def test_registry_pickles_as_its_inputs():
