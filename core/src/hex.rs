@@ -152,18 +152,26 @@ pub fn decode(text: &str) -> Result<Vec<u8>, Error> {
             s.len()
         )));
     }
-    // One table lookup per digit; a bad digit maps to a value with high
-    // bits set, gathered in `bad` so the loop has no early exit and the
-    // error path (finding where) runs only when something was wrong.
+    // Eight digits at a time as one u64 (see `eight_digits`), then one table
+    // lookup per digit for the tail. Invalid digits are only noted on the
+    // way, so the loops have no early exit; finding where runs only when
+    // something was wrong.
     let digits = s.as_bytes();
-    let mut bad = 0u8;
     let mut out = Vec::with_capacity(digits.len() / 2);
-    out.extend(digits.chunks_exact(2).map(|pair| {
+    let mut valid = true;
+    let mut words = digits.chunks_exact(8);
+    for word in &mut words {
+        let (bytes, ok) = eight_digits(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+        valid &= ok;
+        out.extend_from_slice(&bytes);
+    }
+    let mut bad = 0u8;
+    out.extend(words.remainder().chunks_exact(2).map(|pair| {
         let (hi, lo) = (NIBBLE[usize::from(pair[0])], NIBBLE[usize::from(pair[1])]);
         bad |= hi | lo;
         hi << 4 | lo
     }));
-    if bad & !0x0f != 0 {
+    if !valid || bad & !0x0f != 0 {
         let at = digits
             .iter()
             .position(|&c| NIBBLE[usize::from(c)] > 0x0f)
@@ -174,6 +182,36 @@ pub fn decode(text: &str) -> Result<Vec<u8>, Error> {
         )));
     }
     Ok(out)
+}
+
+/// The four bytes eight hex digits (little-endian in `x`: the first digit in
+/// the low byte) stand for, and whether all eight are hex digits.
+///
+/// Range tests work on every byte at once: for a byte `b < 0x80`,
+/// `b + (0x80 - lo)` has its top bit set exactly when `b >= lo`, and
+/// `b + (0x7f - hi)` has it clear exactly when `b <= hi`; neither sum
+/// reaches 0x100, so no carry crosses into the next byte.
+#[inline(always)]
+fn eight_digits(x: u64) -> ([u8; 4], bool) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const TOP: u64 = 0x80 * ONES;
+    let in_range = |v: u64, lo: u8, hi: u8| {
+        let at_least = v.wrapping_add(u64::from(0x80 - lo) * ONES);
+        let at_most = !v.wrapping_add(u64::from(0x7f - hi) * ONES);
+        at_least & at_most & TOP
+    };
+    let ascii = x & TOP == 0;
+    let decimal = in_range(x, b'0', b'9');
+    let letter = in_range(x | 0x20 * ONES, b'a', b'f');
+    let valid = ascii && (decimal | letter) == TOP;
+    // A digit's value is its low four bits, plus 9 for a letter.
+    let nibbles = (x & 0x0f * ONES) + (letter >> 7) * 9;
+    // Pair the nibbles: each 16-bit lane becomes `first << 4 | second`.
+    let pairs = ((nibbles & 0x000f_000f_000f_000f) << 4) | ((nibbles >> 8) & 0x000f_000f_000f_000f);
+    // Gather the low byte of each lane.
+    let packed = (pairs | (pairs >> 8)) & 0x0000_ffff_0000_ffff;
+    let packed = (packed | (packed >> 16)) & 0xffff_ffff;
+    ((packed as u32).to_le_bytes(), valid)
 }
 
 /// The value of each hex digit (either case); `INVALID` for any other byte.
@@ -250,6 +288,42 @@ mod tests {
             .to_string()
             .contains("'g' at offset 600"));
         assert!(decode("0xaé").is_err());
+        assert!(decode("abcdé01")
+            .unwrap_err()
+            .to_string()
+            .contains("offset 4"));
+        // Every byte value in every position of an eight-digit word: only
+        // hex digits pass, and those decode as the table says.
+        for c in 0..=255u8 {
+            for at in 0..16 {
+                let mut text = *b"0123456789abcDEF";
+                text[at] = c;
+                let ok = NIBBLE[usize::from(c)] <= 0x0f;
+                // "0x"/"0X" at the start is a prefix, not a digit; bytes
+                // that are not UTF-8 on their own cannot be a `&str`.
+                let Ok(text) = std::str::from_utf8(&text) else {
+                    continue;
+                };
+                if at == 1 && c.eq_ignore_ascii_case(&b'x') {
+                    continue;
+                }
+                match decode(text) {
+                    Ok(bytes) => {
+                        assert!(ok, "{c:#x} accepted");
+                        let expected: Vec<u8> = text
+                            .as_bytes()
+                            .chunks(2)
+                            .map(|p| NIBBLE[usize::from(p[0])] << 4 | NIBBLE[usize::from(p[1])])
+                            .collect();
+                        assert_eq!(bytes, expected, "{text}");
+                    }
+                    Err(e) => {
+                        assert!(!ok, "{c:#x} refused");
+                        assert!(e.to_string().contains(&format!("offset {at}")), "{e}");
+                    }
+                }
+            }
+        }
         let upper: String = (0..=255u8).map(|b| format!("{b:02X}")).collect();
         assert_eq!(decode(&upper).unwrap(), (0..=255u8).collect::<Vec<_>>());
     }

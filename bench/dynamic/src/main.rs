@@ -49,10 +49,13 @@ fn main() {
         .nth(1)
         .and_then(|n| n.parse().ok())
         .unwrap_or(30);
+    // `--only delegates|events|metadata` runs one workload (for profiling).
+    let only = std::env::args().skip_while(|a| a != "--only").nth(1);
+    let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
     let mut rows = Vec::new();
 
     // delegates_info: Vec<DelegateInfo> against the subtensor registry.
-    {
+    if wanted("delegates") {
         let json = ferroscale_fixtures::read_string("payloads/subtensor/test_types.json");
         let reg: scale_info::PortableRegistry = serde_json::from_str(&json).expect("registry json");
         let mut graph = TypeGraph::new();
@@ -117,7 +120,7 @@ fn main() {
 
     // 100 event records, Polkadot spec 9180.
     let md_bytes = ferroscale_fixtures::read("metadata/polkadot-v14-spec9180.scale");
-    {
+    if wanted("events") {
         let md = decode_metadata(&md_bytes).unwrap();
         let frame_metadata::RuntimeMetadata::V14(v14) = &md.1 else {
             panic!("V14")
@@ -192,7 +195,7 @@ fn main() {
     }
 
     // Registry build from 322 KB of V14 metadata.
-    {
+    if wanted("metadata") {
         let (min, median) = time(iters, || decode_metadata(&md_bytes).unwrap());
         rows.push(Row {
             workload: "polkadot-v14-spec9180 metadata (322 KB)",
