@@ -202,10 +202,10 @@ fn eight_digits(x: u64) -> ([u8; 4], bool) {
     };
     let ascii = x & TOP == 0;
     let decimal = in_range(x, b'0', b'9');
-    let letter = in_range(x | 0x20 * ONES, b'a', b'f');
+    let letter = in_range(x | (0x20 * ONES), b'a', b'f');
     let valid = ascii && (decimal | letter) == TOP;
     // A digit's value is its low four bits, plus 9 for a letter.
-    let nibbles = (x & 0x0f * ONES) + (letter >> 7) * 9;
+    let nibbles = (x & (0x0f * ONES)) + (letter >> 7) * 9;
     // Pair the nibbles: each 16-bit lane becomes `first << 4 | second`.
     let pairs = ((nibbles & 0x000f_000f_000f_000f) << 4) | ((nibbles >> 8) & 0x000f_000f_000f_000f);
     // Gather the low byte of each lane.
