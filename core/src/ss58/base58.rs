@@ -1,77 +1,261 @@
 //! Base58 (Bitcoin alphabet) text of the short byte strings an address is
-//! made of (at most 37 bytes), without heap allocation.
+//! made of (at most [`MAX_INPUT`] bytes), without heap allocation.
 //!
-//! The number is held in limbs of 58^5 (little-endian limb order) and the
-//! input is fed four bytes at a time: `limb · 2^32 + carry` stays below
-//! 2^63, and dividing by the constant 58^5 compiles to a multiplication, so
-//! a 35-byte account address takes about fifty limb steps instead of the
-//! byte-by-byte long division of a general base58 encoder.
+//! Instead of long division, the conversion is a change of basis done as one
+//! matrix-vector product. The input is read as big-endian 32-bit binary
+//! limbs `x_i` (limb 0 least significant), so the number is `Σ x_i · 2^(32i)`.
+//! [`WEIGHT`] holds, computed at compile time, every `2^(32i)` written in
+//! base 58^5; the base-58^5 digit `j` of the number before carrying is then
+//! `Σ_i x_i · WEIGHT[i][j]` — independent multiply-accumulates that the CPU
+//! runs side by side. One short carry pass brings every digit below 58^5,
+//! and each digit becomes five characters.
+//!
+//! Every input length is compiled as its own instance (one per limb count),
+//! so the loops are fully unrolled and the zero entries of [`WEIGHT`] cost
+//! nothing: a 35-byte account address (nine limbs, ten digits) takes about
+//! fifty multiplications that do not wait on one another.
 
 /// The Bitcoin base58 alphabet SS58 uses.
 const ALPHABET: &[u8; 58] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
-/// 58^5: five base58 digits per limb (below 2^30).
-const LIMB: u64 = 58 * 58 * 58 * 58 * 58;
-
 /// The longest input [`encode`] accepts.
 pub(super) const MAX_INPUT: usize = 40;
 
-/// Room for the text of [`MAX_INPUT`] bytes: 40 · log₅₈(256) < 55 characters.
-pub(super) const TEXT_CAP: usize = 56;
+/// Room for the text of [`MAX_INPUT`] bytes (40 · log₅₈(256) < 55
+/// characters) and the 3 bytes the last 8-byte store of [`encode`] may write
+/// past it, rounded up to a multiple of 16.
+pub(super) const TEXT_CAP: usize = 64;
 
-/// Writes the base58 text of `input` (at most [`MAX_INPUT`] bytes) to the
-/// start of `out`; returns its length. Longer input writes nothing.
-pub(super) fn encode(input: &[u8], out: &mut [u8; TEXT_CAP]) -> usize {
-    if input.len() > MAX_INPUT {
-        return 0;
-    }
-    // 40 bytes < 58^55: eleven limbs of five digits.
-    let mut limbs = [0u64; 11];
-    let mut used = 0usize;
-    // The first chunk takes the bytes that do not fill a four-byte chunk.
-    let head = input.len() % 4;
-    let (first, rest) = input.split_at(head);
-    let chunks = std::iter::once(first)
-        .filter(|c| !c.is_empty())
-        .chain(rest.chunks_exact(4));
-    for chunk in chunks {
-        let shift = 8 * chunk.len() as u32;
-        let mut carry = chunk.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
-        for limb in limbs.iter_mut().take(used) {
-            let x = (*limb << shift) + carry;
-            *limb = x % LIMB;
-            carry = x / LIMB;
+/// Base58 characters carried by one wide digit.
+const CHARS_PER_DIGIT: usize = 5;
+
+/// The wide digit base, 58^5 (below 2^30, so a digit fits a `u32`).
+const DIGIT_BASE: u64 = 58 * 58 * 58 * 58 * 58;
+
+/// 32-bit binary limbs of the longest input.
+const LIMBS: usize = MAX_INPUT / 4;
+
+/// Wide digits of the longest text: 2^320 < 58^55.
+const DIGITS: usize = 11;
+
+/// `WEIGHT[i]` is `2^(32·i)` in base 58^5, least significant digit first,
+/// for `i` in `0..=LIMBS` (the last row, 2^320, only serves [`digits_for`]).
+const WEIGHT: [[u32; DIGITS]; LIMBS + 1] = powers_of_two_32();
+
+/// Builds [`WEIGHT`] by repeated multiplication by 2^32 with carrying; the
+/// compiler refuses the crate if a carry runs past the last digit.
+const fn powers_of_two_32() -> [[u32; DIGITS]; LIMBS + 1] {
+    let mut rows = [[0u32; DIGITS]; LIMBS + 1];
+    rows[0][0] = 1;
+    let mut i = 1;
+    while i <= LIMBS {
+        let mut carry = 0u64;
+        let mut j = 0;
+        while j < DIGITS {
+            // digit < 2^30, so digit · 2^32 + carry < 2^62 + 2^33.
+            let x = ((rows[i - 1][j] as u64) << 32) + carry;
+            rows[i][j] = (x % DIGIT_BASE) as u32;
+            carry = x / DIGIT_BASE;
+            j += 1;
         }
-        while carry > 0 {
-            limbs[used] = carry % LIMB;
-            carry /= LIMB;
-            used += 1;
-        }
+        assert!(carry == 0, "WEIGHT needs more digits");
+        i += 1;
     }
-    // Digits, least significant first.
-    let mut digits = [0u8; 5 * 11];
-    let mut n = 0;
-    for &limb in &limbs[..used] {
-        let mut l = limb;
-        for _ in 0..5 {
-            digits[n] = (l % 58) as u8;
-            l /= 58;
-            n += 1;
-        }
-    }
-    while n > 0 && digits[n - 1] == 0 {
+    rows
+}
+
+/// How many digits of `row` are below its highest non-zero one, plus one.
+const fn used_digits(row: &[u32; DIGITS]) -> usize {
+    let mut n = DIGITS;
+    while n > 0 && row[n - 1] == 0 {
         n -= 1;
     }
-    // Each leading zero byte is written as a '1'.
-    let zeros = input.iter().take_while(|&&b| b == 0).count();
-    out[..zeros].fill(b'1');
-    for (slot, &d) in out[zeros..zeros + n]
-        .iter_mut()
-        .zip(digits[..n].iter().rev())
-    {
-        *slot = ALPHABET[usize::from(d)];
+    n
+}
+
+/// Wide digits needed for any number of `limbs` limbs, i.e. below
+/// 2^(32·limbs): as many as 2^(32·limbs) itself has (it is never a power of
+/// 58, so one less than it has no fewer digits).
+const fn digits_for(limbs: usize) -> usize {
+    used_digits(&WEIGHT[limbs])
+}
+
+/// Proof that the multiply-accumulate and the carry pass never overflow a
+/// `u64`, for every input: each limb is at most `u32::MAX`, so digit `j`
+/// accumulates at most `u32::MAX · Σ_i WEIGHT[i][j]`, and the carry it
+/// receives is at most the previous digit's bound divided by 58^5. The
+/// compiler evaluates this (the largest bound is about 0.78 · 2^64) and
+/// refuses the crate if it does not hold.
+const _: () = {
+    let mut carry: u128 = 0;
+    let mut j = 0;
+    while j < DIGITS {
+        let mut bound: u128 = carry;
+        let mut i = 0;
+        while i < LIMBS {
+            bound += WEIGHT[i][j] as u128 * u32::MAX as u128;
+            i += 1;
+        }
+        assert!(bound <= u64::MAX as u128, "digit sum can overflow u64");
+        carry = bound / DIGIT_BASE as u128;
+        j += 1;
     }
-    zeros + n
+    // The last digit needs no carry out: 2^320 has DIGITS digits.
+    assert!(digits_for(LIMBS) == DIGITS);
+};
+
+/// Writes the base58 text of `input` (at most [`MAX_INPUT`] bytes) to the
+/// start of `out`; returns its length. Longer input writes nothing. Bytes of
+/// `out` past the returned length are unspecified.
+pub(super) fn encode(input: &[u8], out: &mut [u8; TEXT_CAP]) -> usize {
+    // One instance per limb count; the address lengths (3–37 bytes) spread
+    // over all of them.
+    match input.len().div_ceil(4) {
+        0 | 1 => encode_limbs::<1>(input, out),
+        2 => encode_limbs::<2>(input, out),
+        3 => encode_limbs::<3>(input, out),
+        4 => encode_limbs::<4>(input, out),
+        5 => encode_limbs::<5>(input, out),
+        6 => encode_limbs::<6>(input, out),
+        7 => encode_limbs::<7>(input, out),
+        8 => encode_limbs::<8>(input, out),
+        9 => encode_limbs::<9>(input, out),
+        10 => encode_limbs::<10>(input, out),
+        _ => 0,
+    }
+}
+
+/// [`encode`] for input of `4·L - 3 ..= 4·L` bytes (or none, with `L = 1`).
+#[inline(always)]
+fn encode_limbs<const L: usize>(input: &[u8], out: &mut [u8; TEXT_CAP]) -> usize {
+    let n = input.len();
+    debug_assert!(n <= 4 * L && (L == 1 || n + 3 >= 4 * L));
+    // Binary limbs, least significant first: the last L-1 are whole 4-byte
+    // groups at the end of the input, the top one takes the 1–4 bytes left.
+    let mut limbs = [0u64; L];
+    for (i, limb) in limbs.iter_mut().enumerate().take(L - 1) {
+        let end = n - 4 * i;
+        let group: [u8; 4] = input[end - 4..end].try_into().unwrap_or_default();
+        *limb = u64::from(u32::from_be_bytes(group));
+    }
+    limbs[L - 1] = input[..n - 4 * (L - 1)]
+        .iter()
+        .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+
+    // The change of basis: independent multiply-accumulates, skipping the
+    // known-zero high digits of each weight (see the overflow proof above).
+    let digits = const { digits_for(L) };
+    let mut acc = [0u64; DIGITS];
+    for (limb, weight) in limbs.iter().zip(&WEIGHT) {
+        let used = used_digits(weight);
+        for (a, &w) in acc.iter_mut().zip(weight).take(used) {
+            *a += limb * u64::from(w);
+        }
+    }
+    let acc = normalise(acc, digits);
+
+    // The text's length: the leading zero bytes as '1's, then the digits
+    // from the highest non-zero one on, that one without its leading zeros.
+    let zeros = input.iter().take_while(|&&b| b == 0).count();
+    let significant = match (0..digits).rev().find(|&j| acc[j] != 0) {
+        Some(top) => CHARS_PER_DIGIT * top + char_count(acc[top]),
+        None => 0,
+    };
+    let len = zeros + significant;
+
+    // Characters straight into `out` (a copy through a scratch buffer would
+    // stall on reading back the stores just made): '1's first, then each
+    // digit as one 8-byte store of its five characters, most significant
+    // digit first, so the three bytes a store spills past its digit are
+    // overwritten by the next one, or land past the text (TEXT_CAP leaves
+    // room for that). A digit whose start would fall before the text is
+    // written without its leading characters, which are '1's.
+    out.fill(ALPHABET[0]);
+    for j in (0..digits).rev() {
+        let word = digit_chars(acc[j]);
+        let from_end = CHARS_PER_DIGIT * (j + 1);
+        if from_end <= len {
+            let at = len - from_end;
+            out[at..at + 8].copy_from_slice(&word.to_le_bytes());
+        } else if from_end - CHARS_PER_DIGIT < len {
+            let dropped = from_end - len;
+            out[..8].copy_from_slice(&(word >> (8 * dropped)).to_le_bytes());
+        }
+    }
+    len
+}
+
+/// Brings the first `digits` accumulated digits below 58^5 (the rest are
+/// zero and stay so). A plain carry pass would chain one division per digit;
+/// instead two passes divide every digit at once and add the quotient to the
+/// next digit: after the first, digit `j` is below `58^5 + 2^35` (the
+/// quotient of a `u64` by 58^5), after the second below `58^5 + 54`, which
+/// is 58^5 or more only with odds of about one in ten million per digit.
+/// Then a serial pass with carries of 0 or 1 finishes the job.
+#[inline(always)]
+fn normalise(mut acc: [u64; DIGITS], digits: usize) -> [u32; DIGITS] {
+    for _ in 0..2 {
+        let mut carry = 0u64;
+        for a in acc.iter_mut().take(digits) {
+            let (q, r) = (*a / DIGIT_BASE, *a % DIGIT_BASE);
+            *a = r + carry;
+            carry = q;
+        }
+        // The top digit's quotient is zero: the value has `digits` digits.
+        debug_assert_eq!(carry, 0);
+    }
+    // Checked without early exit so it compiles to straight-line code.
+    let overflow = acc
+        .iter()
+        .take(digits)
+        .fold(false, |seen, &a| seen | (a >= DIGIT_BASE));
+    if overflow {
+        let mut carry = 0;
+        for a in acc.iter_mut().take(digits) {
+            *a += carry;
+            carry = u64::from(*a >= DIGIT_BASE);
+            *a -= carry * DIGIT_BASE;
+        }
+    }
+    // Every digit is now below 58^5 < 2^30.
+    acc.map(|a| a as u32)
+}
+
+/// Two base58 characters for every value below 58² (and, so that an index
+/// masked to 12 bits needs no bounds check, filler up to 2^12): `PAIRS[v]`
+/// holds the character of `v / 58` in its low byte and that of `v % 58` in
+/// its high byte, so its little-endian bytes read in text order.
+const PAIRS: [u16; 1 << 12] = {
+    let mut pairs = [0u16; 1 << 12];
+    let mut v = 0;
+    while v < 58 * 58 {
+        pairs[v] = ALPHABET[v / 58] as u16 | (ALPHABET[v % 58] as u16) << 8;
+        v += 1;
+    }
+    pairs
+};
+
+/// How many characters a non-zero digit below 58^5 has without leading zeros.
+#[inline(always)]
+fn char_count(digit: u32) -> usize {
+    1 + [58, 58 * 58, 58 * 58 * 58, 58 * 58 * 58 * 58]
+        .iter()
+        .filter(|&&power| digit >= power)
+        .count()
+}
+
+/// The five characters of a digit below 58^5, in text order in the low five
+/// little-endian bytes: two from `PAIRS`, one from `ALPHABET`, two from `PAIRS`.
+#[inline(always)]
+fn digit_chars(digit: u32) -> u64 {
+    const PAIR: u32 = 58 * 58;
+    const TRIPLE: u32 = 58 * 58 * 58;
+    let (high, rest) = (digit / TRIPLE, digit % TRIPLE);
+    let (middle, low) = (rest / PAIR, rest % PAIR);
+    // high < 58² as digit < 58^5; the masks only spare bounds checks.
+    u64::from(PAIRS[(high & 0xfff) as usize])
+        | u64::from(ALPHABET[middle as usize]) << 16
+        | u64::from(PAIRS[(low & 0xfff) as usize]) << 24
 }
 
 #[cfg(test)]
@@ -109,6 +293,172 @@ mod tests {
             for c in cases {
                 assert_eq!(text(&c), bs58::encode(&c).into_string(), "{c:02x?}");
             }
+        }
+    }
+
+    /// A small xorshift generator: the tests need many varied inputs, not
+    /// cryptographic randomness, and no extra dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// `58^power` as a big-endian number of `len` bytes, or `None` if it
+    /// needs more bytes.
+    fn power_of_58(power: u32, len: usize) -> Option<Vec<u8>> {
+        let mut n = vec![0u8; len];
+        *n.last_mut()? = 1;
+        for _ in 0..power {
+            let mut carry = 0u32;
+            for b in n.iter_mut().rev() {
+                let x = u32::from(*b) * 58 + carry;
+                *b = x as u8;
+                carry = x >> 8;
+            }
+            if carry != 0 {
+                return None;
+            }
+        }
+        Some(n)
+    }
+
+    /// `n + delta` (big-endian, `delta` in -1..=1), or `None` when it leaves
+    /// the byte width.
+    fn nudge(n: &[u8], delta: i8) -> Option<Vec<u8>> {
+        let mut n = n.to_vec();
+        let (from, to) = if delta < 0 {
+            (0x00, 0xff)
+        } else {
+            (0xff, 0x00)
+        };
+        if delta == 0 {
+            return Some(n);
+        }
+        for b in n.iter_mut().rev() {
+            if *b != from {
+                *b = if delta < 0 { *b - 1 } else { *b + 1 };
+                return Some(n);
+            }
+            *b = to;
+        }
+        None
+    }
+
+    /// Differential test against the `bs58` crate: for every length
+    /// 0..=40, thousands of random inputs of several shapes (uniform
+    /// bytes, runs of 0x00 and 0xff, every count of leading zero bytes),
+    /// and every value one below, at and one above a power of 58 (whose
+    /// text is all 'z's or a '2' and then '1's — the digit and carry edges),
+    /// also as multiples and with leading zero bytes in front.
+    #[test]
+    fn matches_bs58_on_many_inputs_and_digit_edges() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut checked = 0usize;
+        let mut check = |input: &[u8]| {
+            assert_eq!(
+                text(input),
+                bs58::encode(input).into_string(),
+                "input {input:02x?}"
+            );
+            checked += 1;
+        };
+        for len in 0..=MAX_INPUT {
+            check(&vec![0u8; len]);
+            check(&vec![0xffu8; len]);
+            for round in 0..3000 {
+                let mut v: Vec<u8> = match round % 3 {
+                    0 => (0..len).map(|_| rng.next() as u8).collect(),
+                    // Runs of extreme bytes: long carries in every digit.
+                    1 => (0..len)
+                        .map(|_| [0x00, 0xff, rng.next() as u8][rng.below(3)])
+                        .collect(),
+                    _ => (0..len).map(|_| (rng.next() as u8) | 0xf0).collect(),
+                };
+                let zeros = rng.below(len + 1);
+                if round % 2 == 0 {
+                    v[..zeros].fill(0);
+                }
+                check(&v);
+            }
+            for power in 0..=55 {
+                let Some(base) = power_of_58(power, len) else {
+                    break;
+                };
+                for multiple in [1u8, 2, 57] {
+                    let Some(scaled) = (0..multiple - 1).try_fold(base.clone(), |acc, _| {
+                        let mut sum = acc.clone();
+                        let mut carry = 0u16;
+                        for (s, b) in sum.iter_mut().zip(&base).rev() {
+                            let x = u16::from(*s) + u16::from(*b) + carry;
+                            *s = x as u8;
+                            carry = x >> 8;
+                        }
+                        (carry == 0).then_some(sum)
+                    }) else {
+                        continue;
+                    };
+                    for delta in [-1, 0, 1] {
+                        if let Some(v) = nudge(&scaled, delta) {
+                            check(&v);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 40 * 3000, "only {checked} inputs checked");
+    }
+
+    /// `normalise` on accumulators that keep their value but sit far from
+    /// canonical digits, including one whose second pass leaves a digit at
+    /// exactly 58^5 (the rare serial fix-up), checked against a plain
+    /// one-division-per-digit carry pass.
+    #[test]
+    fn normalise_matches_a_serial_carry_pass() {
+        let serial = |mut acc: [u64; DIGITS], digits: usize| {
+            let mut carry = 0;
+            for a in acc.iter_mut().take(digits) {
+                *a += carry;
+                carry = *a / DIGIT_BASE;
+                *a %= DIGIT_BASE;
+            }
+            assert_eq!(carry, 0, "test accumulator does not fit {digits} digits");
+            acc.map(|a| a as u32)
+        };
+        let b = DIGIT_BASE;
+        // 58^15 as 58^5 + (58^5 - 1)·58^5 + (58^5 - 1)·58^10: the first pass
+        // moves 1 up, the second brings digit 2 to 58^5 exactly.
+        let mut fix_up = [0u64; DIGITS];
+        fix_up[..4].copy_from_slice(&[b, b - 1, b - 1, 0]);
+        assert_eq!(normalise(fix_up, 4), serial(fix_up, 4));
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        for _ in 0..100_000 {
+            let digits = 1 + rng.below(DIGITS);
+            // Canonical digits (the top one zero, for headroom), then value
+            // moved down: `t` units off digit j+1 become `t·58^5` on digit j.
+            let mut acc = [0u64; DIGITS];
+            for a in acc.iter_mut().take(digits - 1) {
+                *a = match rng.below(3) {
+                    0 => b - 1,
+                    1 => rng.next() % b,
+                    _ => b - 1 - rng.next() % 64,
+                };
+            }
+            for j in (0..digits - 1).rev() {
+                let t = acc[j + 1].min(rng.next() % (1 << 32));
+                acc[j + 1] -= t;
+                acc[j] += t * b;
+            }
+            assert_eq!(normalise(acc, digits), serial(acc, digits), "{acc:?}");
         }
     }
 
