@@ -7,7 +7,10 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use ferroscale_core::hashing::{self, split_storage_key, storage_key, StorageHasher};
+use blake2::Digest;
+use ferroscale_core::hashing::{
+    self, blake2b_block, split_storage_key, storage_key, StorageHasher,
+};
 use ferroscale_core::ss58;
 
 fn measure(name: &str, mut f: impl FnMut()) {
@@ -40,6 +43,61 @@ fn main() {
 
     measure("ss58::encode (32 bytes, format 0)", || {
         black_box(ss58::encode(black_box(&account), 0).unwrap());
+    });
+    measure("ss58::encode_address (32 bytes, format 42)", || {
+        black_box(ss58::encode_address(black_box(&account), 42).unwrap());
+    });
+    let mut raw35 = [0u8; 35];
+    raw35[0] = 42;
+    raw35[1..33].copy_from_slice(&account);
+    raw35[33..].copy_from_slice(&[0x5a, 0xc3]);
+    measure("ss58::base58_text (35 bytes)", || {
+        black_box(ss58::base58_text(black_box(&raw35)).unwrap());
+    });
+    measure("ss58::base58_text (36 bytes)", || {
+        black_box(ss58::base58_text(black_box(&[0x9fu8; 36])).unwrap());
+    });
+    measure("ss58::base58_text (40 bytes)", || {
+        black_box(ss58::base58_text(black_box(&[0xffu8; 40])).unwrap());
+    });
+    measure("ss58::base58_text (5 bytes)", || {
+        black_box(ss58::base58_text(black_box(&[0x2a, 0x07, 0x00, 0x11, 0x22])).unwrap());
+    });
+    measure("blake2_256 (40 bytes)", || {
+        black_box(hashing::blake2_256(black_box(&[7u8; 40])));
+    });
+    // The SS58 checksum preimage: b"SS58PRE" ++ 2-byte format ++ 33 bytes.
+    let preimage = [0x5au8; 42];
+    measure("blake2b-512 (42 bytes, blake2 crate)", || {
+        let hash: [u8; 64] = blake2::Blake2b512::digest(black_box(&preimage)).into();
+        black_box(hash);
+    });
+    measure("blake2b_block::digest_into 64 (42 bytes)", || {
+        let mut out = [0u8; 64];
+        black_box(blake2b_block::digest_into(black_box(&preimage), &mut out));
+        black_box(out);
+    });
+    // Per call: four messages; divide by 4 for the time per hash.
+    let four = [
+        &preimage[..],
+        &preimage[..41],
+        &preimage[..40],
+        &preimage[..42],
+    ];
+    #[cfg(target_arch = "x86_64")]
+    if blake2b_block::avx2::available() {
+        measure("blake2b_block::avx2::digest_x4 64 (4 x 40-42)", || {
+            black_box(blake2b_block::avx2::digest_x4::<64>(black_box(four)));
+        });
+    }
+    measure("blake2b_block::digest_x4_portable 64 (4 x 40-42)", || {
+        black_box(blake2b_block::digest_x4_portable::<64>(black_box(four)));
+    });
+    measure("blake2_256 (128 bytes, one block)", || {
+        black_box(hashing::blake2_256(black_box(&[7u8; 128])));
+    });
+    measure("blake2_256 (129 bytes, blake2 crate)", || {
+        black_box(hashing::blake2_256(black_box(&[7u8; 129])));
     });
     measure("ss58::decode (32 bytes, format 0)", || {
         black_box(ss58::decode(black_box(&address), Some(0)).unwrap());

@@ -6,15 +6,18 @@ use blake2::digest::consts::{U16, U32};
 use blake2::{Blake2b, Digest};
 use twox_hash::XxHash64;
 
+use super::blake2b_block;
+
 /// Blake2b with a 16-byte output (not a truncated Blake2b-512: the output
 /// length is part of Blake2's parameters).
 pub fn blake2_128(data: &[u8]) -> [u8; 16] {
-    Blake2b::<U16>::digest(data).into()
+    // One-block inputs (most storage keys) take the specialised path.
+    blake2b_block::digest(data).unwrap_or_else(|| Blake2b::<U16>::digest(data).into())
 }
 
 /// Blake2b with a 32-byte output.
 pub fn blake2_256(data: &[u8]) -> [u8; 32] {
-    Blake2b::<U32>::digest(data).into()
+    blake2b_block::digest(data).unwrap_or_else(|| Blake2b::<U32>::digest(data).into())
 }
 
 /// xxHash64 with seed 0, little-endian.
@@ -56,6 +59,18 @@ mod tests {
             hex(&blake2_256(b"")),
             "0x0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8"
         );
+    }
+
+    #[test]
+    fn blake2_agrees_with_the_crate_across_the_one_block_limit() {
+        // ≤ 128 bytes take `blake2b_block`, longer inputs the `blake2` crate.
+        for len in 0..=300usize {
+            let data: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
+            let b128: [u8; 16] = Blake2b::<U16>::digest(&data).into();
+            let b256: [u8; 32] = Blake2b::<U32>::digest(&data).into();
+            assert_eq!(blake2_128(&data), b128, "{len}");
+            assert_eq!(blake2_256(&data), b256, "{len}");
+        }
     }
 
     #[test]

@@ -8,6 +8,8 @@
 //!   [`split_storage_key_with`] take one apart again.
 //! - [`blake2_128`], [`blake2_256`], [`twox_64`], [`twox_128`], [`twox_256`]:
 //!   the hash functions underneath.
+//! - [`blake2b_block`]: BLAKE2b for messages of one block (≤ 128 bytes), which
+//!   `blake2_128`/`blake2_256` and SS58 checksums use for short inputs.
 //!
 //! ```
 //! use ferroscale_core::hashing::{storage_key, StorageHasher};
@@ -16,6 +18,7 @@
 //! assert_eq!(key.len(), 32 + 16 + 32);
 //! ```
 
+pub mod blake2b_block;
 mod digest;
 mod from_metadata;
 mod hasher;

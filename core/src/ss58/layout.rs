@@ -8,6 +8,8 @@
 
 use blake2::{Blake2b512, Digest};
 
+use crate::hashing::blake2b_block;
+
 /// The payload lengths an address can carry: account indices (1, 2, 4, 8
 /// bytes) and public keys / account ids (32 bytes, 33 for compressed ECDSA).
 pub const PAYLOAD_LENGTHS: [usize; 6] = [1, 2, 4, 8, 32, 33];
@@ -52,7 +54,21 @@ pub const MAX_ADDRESS_LEN: usize = 51;
 
 /// The full 64-byte checksum hash of `prefix_and_payload`; an address keeps
 /// its first 1–8 bytes.
+///
+/// The preimage is at most 7 + 2 + 33 = 42 bytes, one BLAKE2b block, so it
+/// goes through [`blake2b_block`]; anything longer (no caller passes it)
+/// still hashes correctly through the streaming `blake2` crate.
 pub(super) fn checksum_hash(prefix_and_payload: &[u8]) -> [u8; 64] {
+    const PREFIX_LEN: usize = CHECKSUM_PREIMAGE_PREFIX.len();
+    let preimage_len = PREFIX_LEN + prefix_and_payload.len();
+    if preimage_len <= blake2b_block::MAX_LEN {
+        let mut preimage = [0u8; blake2b_block::MAX_LEN];
+        preimage[..PREFIX_LEN].copy_from_slice(CHECKSUM_PREIMAGE_PREFIX);
+        preimage[PREFIX_LEN..preimage_len].copy_from_slice(prefix_and_payload);
+        if let Some(hash) = blake2b_block::digest(&preimage[..preimage_len]) {
+            return hash;
+        }
+    }
     let mut hasher = Blake2b512::new();
     hasher.update(CHECKSUM_PREIMAGE_PREFIX);
     hasher.update(prefix_and_payload);
