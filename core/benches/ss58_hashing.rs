@@ -77,22 +77,32 @@ fn main() {
         black_box(blake2b_block::digest_into(black_box(&preimage), &mut out));
         black_box(out);
     });
-    // Per call: four messages; divide by 4 for the time per hash.
-    let four = [
-        &preimage[..],
-        &preimage[..41],
-        &preimage[..40],
-        &preimage[..42],
-    ];
-    #[cfg(target_arch = "x86_64")]
-    if blake2b_block::avx2::available() {
-        measure("blake2b_block::avx2::digest_x4 64 (4 x 40-42)", || {
-            black_box(blake2b_block::avx2::digest_x4::<64>(black_box(four)));
-        });
-    }
-    measure("blake2b_block::digest_x4_portable 64 (4 x 40-42)", || {
-        black_box(blake2b_block::digest_x4_portable::<64>(black_box(four)));
+    // Batches of 64 preimages of 40-42 bytes; divide by 64 for the time per hash.
+    let batch: Vec<&[u8]> = (0..64).map(|k| &preimage[..40 + k % 3]).collect();
+    let mut digests = vec![[0u8; 64]; batch.len()];
+    measure("blake2b_block::digest_many 64 (64 x 40-42 bytes)", || {
+        black_box(blake2b_block::digest_many(black_box(&batch), &mut digests));
     });
+    measure("  same, one digest_into each (64 x 40-42 bytes)", || {
+        for (message, digest) in black_box(&batch).iter().zip(digests.iter_mut()) {
+            black_box(blake2b_block::digest_into(message, digest));
+        }
+    });
+    #[cfg(target_arch = "x86_64")]
+    {
+        let eight: [&[u8]; 8] = std::array::from_fn(|k| batch[k]);
+        let four: [&[u8]; 4] = std::array::from_fn(|k| batch[k]);
+        if blake2b_block::avx512::available() {
+            measure("blake2b_block::avx512::digest_x8 64 (8 x 40-42)", || {
+                black_box(blake2b_block::avx512::digest_x8::<64>(black_box(eight)));
+            });
+        }
+        if blake2b_block::avx2::available() {
+            measure("blake2b_block::avx2::digest_x4 64 (4 x 40-42)", || {
+                black_box(blake2b_block::avx2::digest_x4::<64>(black_box(four)));
+            });
+        }
+    }
     measure("blake2_256 (128 bytes, one block)", || {
         black_box(hashing::blake2_256(black_box(&[7u8; 128])));
     });
