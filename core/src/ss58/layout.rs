@@ -52,20 +52,22 @@ pub(super) fn split_len(after_prefix: usize) -> Option<(usize, usize)> {
 /// refused before any base58 work.
 pub const MAX_ADDRESS_LEN: usize = 51;
 
+/// The longest checksum preimage: the prefix, a two-byte format and a
+/// 33-byte payload.
+const MAX_PREIMAGE_LEN: usize = CHECKSUM_PREIMAGE_PREFIX.len() + 2 + 33;
+
+/// How many checksums [`checksum_hashes`] hashes side by side at most.
+pub(super) const CHECKSUM_GROUP: usize = 8;
+
 /// The full 64-byte checksum hash of `prefix_and_payload`; an address keeps
 /// its first 1–8 bytes.
 ///
-/// The preimage is at most 7 + 2 + 33 = 42 bytes, one BLAKE2b block, so it
-/// goes through [`blake2b_block`]; anything longer (no caller passes it)
-/// still hashes correctly through the streaming `blake2` crate.
+/// The preimage is at most 42 bytes, one BLAKE2b block, so it goes through
+/// [`blake2b_block`]; anything longer (no caller passes it) still hashes
+/// correctly through the streaming `blake2` crate.
 pub(super) fn checksum_hash(prefix_and_payload: &[u8]) -> [u8; 64] {
-    const PREFIX_LEN: usize = CHECKSUM_PREIMAGE_PREFIX.len();
-    let preimage_len = PREFIX_LEN + prefix_and_payload.len();
-    if preimage_len <= blake2b_block::MAX_LEN {
-        let mut preimage = [0u8; blake2b_block::MAX_LEN];
-        preimage[..PREFIX_LEN].copy_from_slice(CHECKSUM_PREIMAGE_PREFIX);
-        preimage[PREFIX_LEN..preimage_len].copy_from_slice(prefix_and_payload);
-        if let Some(hash) = blake2b_block::digest(&preimage[..preimage_len]) {
+    if let Some(preimage) = Preimage::new(prefix_and_payload) {
+        if let Some(hash) = blake2b_block::digest(preimage.as_slice()) {
             return hash;
         }
     }
@@ -73,6 +75,67 @@ pub(super) fn checksum_hash(prefix_and_payload: &[u8]) -> [u8; 64] {
     hasher.update(CHECKSUM_PREIMAGE_PREFIX);
     hasher.update(prefix_and_payload);
     hasher.finalize().into()
+}
+
+/// [`checksum_hash`] of up to [`CHECKSUM_GROUP`] bodies (format and payload
+/// bytes, as SS58 lays them out) at once: the hashes run in vector lanes.
+/// Entries past `bodies.len()` are left zero.
+pub(super) fn checksum_hashes(bodies: &[&[u8]]) -> [[u8; 64]; CHECKSUM_GROUP] {
+    let mut hashes = [[0u8; 64]; CHECKSUM_GROUP];
+    let bodies = &bodies[..bodies.len().min(CHECKSUM_GROUP)];
+    let mut preimages = [Preimage::EMPTY; CHECKSUM_GROUP];
+    for (preimage, body) in preimages.iter_mut().zip(bodies) {
+        match Preimage::new(body) {
+            Some(p) => *preimage = p,
+            // Not an SS58 body; hash every entry one by one.
+            None => {
+                for (hash, body) in hashes.iter_mut().zip(bodies) {
+                    *hash = checksum_hash(body);
+                }
+                return hashes;
+            }
+        }
+    }
+    let mut messages = [&[][..]; CHECKSUM_GROUP];
+    for (message, preimage) in messages.iter_mut().zip(&preimages) {
+        *message = preimage.as_slice();
+    }
+    let filled = blake2b_block::digest_many(&messages[..bodies.len()], &mut hashes[..bodies.len()]);
+    debug_assert!(filled, "preimages are at most {MAX_PREIMAGE_LEN} bytes");
+    hashes
+}
+
+/// `b"SS58PRE"` ++ body on the stack.
+#[derive(Clone, Copy)]
+struct Preimage {
+    bytes: [u8; MAX_PREIMAGE_LEN],
+    len: usize,
+}
+
+impl Preimage {
+    const EMPTY: Preimage = Preimage {
+        bytes: [0; MAX_PREIMAGE_LEN],
+        len: 0,
+    };
+
+    /// The preimage of `body`, or `None` when it is longer than any SS58
+    /// body (two format bytes and 33 payload bytes).
+    fn new(body: &[u8]) -> Option<Preimage> {
+        const PREFIX_LEN: usize = CHECKSUM_PREIMAGE_PREFIX.len();
+        let len = PREFIX_LEN + body.len();
+        if len > MAX_PREIMAGE_LEN {
+            return None;
+        }
+        let mut preimage = Preimage::EMPTY;
+        preimage.bytes[..PREFIX_LEN].copy_from_slice(CHECKSUM_PREIMAGE_PREFIX);
+        preimage.bytes[PREFIX_LEN..len].copy_from_slice(body);
+        preimage.len = len;
+        Some(preimage)
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
 }
 
 #[cfg(test)]
@@ -118,6 +181,33 @@ mod tests {
                 .find(|(t, _, _)| *t == total)
                 .map(|&(_, p, c)| (p, c));
             assert_eq!(split_len(total.saturating_sub(1)), expected, "{total}");
+        }
+    }
+
+    #[test]
+    fn grouped_checksums_are_the_single_ones() {
+        // Bodies of every length 0-35 (and one too long for SS58, which
+        // still hashes, through the fallback), in groups of 0-8.
+        let bodies: Vec<Vec<u8>> = (0..=36u8)
+            .map(|len| (0..len).map(|i| i.wrapping_mul(31) ^ len).collect())
+            .collect();
+        for start in 0..bodies.len() {
+            for count in 0..=CHECKSUM_GROUP.min(bodies.len() - start) {
+                let group: Vec<&[u8]> = bodies[start..start + count]
+                    .iter()
+                    .map(|b| &b[..])
+                    .collect();
+                let hashes = checksum_hashes(&group);
+                for (k, body) in group.iter().enumerate() {
+                    let mut hasher = Blake2b512::new();
+                    hasher.update(CHECKSUM_PREIMAGE_PREFIX);
+                    hasher.update(body);
+                    let expected: [u8; 64] = hasher.finalize().into();
+                    assert_eq!(hashes[k], expected, "body of {} bytes", body.len());
+                    assert_eq!(checksum_hash(body), expected);
+                }
+                assert!(hashes[count..].iter().all(|h| *h == [0u8; 64]));
+            }
         }
     }
 

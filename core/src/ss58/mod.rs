@@ -81,29 +81,102 @@ impl std::fmt::Display for Address {
 /// of a value through this when an ss58 format is set.
 pub fn encode_address(payload: &[u8], format: u16) -> Result<Address, Error> {
     prefix::check_format(format)?;
-    let checksum_len = layout::encoding_checksum_len(payload.len()).ok_or_else(|| {
-        Error::Ss58(format!(
-            "payload of {} bytes has no SS58 form (expected one of {:?})",
-            payload.len(),
-            PAYLOAD_LENGTHS
-        ))
-    })?;
-    // format (≤ 2) + payload (≤ 33) + checksum (≤ 2) bytes.
-    let mut raw = [0u8; 2 + 33 + 2];
-    let mut format_bytes = [0u8; 2];
-    let format_len = prefix::write(format, &mut format_bytes);
-    raw[..format_len].copy_from_slice(&format_bytes[..format_len]);
-    let body_len = format_len + payload.len();
-    raw[format_len..body_len].copy_from_slice(payload);
-    let checksum = layout::checksum_hash(&raw[..body_len]);
-    raw[body_len..body_len + checksum_len].copy_from_slice(&checksum[..checksum_len]);
-    let mut address = Address {
-        text: [0; base58::TEXT_CAP],
-        len: 0,
+    let frame = Frame::new(payload, format)?;
+    Ok(frame.finish(&layout::checksum_hash(frame.body())))
+}
+
+/// [`encode_address`] for many payloads of one network format, in order.
+///
+/// The same addresses, faster per item: the checksum hashes (most of
+/// `encode_address`'s time) run side by side in vector lanes, eight or four
+/// at a time, where the CPU has AVX-512 or AVX2. For callers holding many
+/// accounts at once (a decoded `Vec<AccountId>`, a batch of values). A
+/// payload without an SS58 form fails the whole call, naming its position.
+pub fn encode_addresses<P: AsRef<[u8]>>(
+    payloads: &[P],
+    format: u16,
+) -> Result<Vec<Address>, Error> {
+    prefix::check_format(format)?;
+    let mut addresses = Vec::with_capacity(payloads.len());
+    let mut index = 0;
+    for group in payloads.chunks(layout::CHECKSUM_GROUP) {
+        let mut frames = [Frame::EMPTY; layout::CHECKSUM_GROUP];
+        for (frame, payload) in frames.iter_mut().zip(group) {
+            *frame = Frame::new(payload.as_ref(), format).map_err(|e| match e {
+                Error::Ss58(m) => Error::Ss58(format!("payload {index}: {m}")),
+                other => other,
+            })?;
+            index += 1;
+        }
+        let frames = &frames[..group.len()];
+        let mut bodies = [&[][..]; layout::CHECKSUM_GROUP];
+        for (body, frame) in bodies.iter_mut().zip(frames) {
+            *body = frame.body();
+        }
+        let hashes = layout::checksum_hashes(&bodies[..group.len()]);
+        for (frame, hash) in frames.iter().zip(&hashes) {
+            addresses.push(frame.finish(hash));
+        }
+    }
+    Ok(addresses)
+}
+
+/// An address's bytes before base58: format, payload and room for the
+/// checksum (which needs the hash of the first two).
+#[derive(Clone, Copy)]
+struct Frame {
+    /// format (≤ 2) + payload (≤ 33) + checksum (≤ 2) bytes.
+    raw: [u8; 2 + 33 + 2],
+    body_len: u8,
+    checksum_len: u8,
+}
+
+impl Frame {
+    /// A placeholder for arrays of frames.
+    const EMPTY: Frame = Frame {
+        raw: [0; 2 + 33 + 2],
+        body_len: 0,
+        checksum_len: 0,
     };
-    let n = base58::encode(&raw[..body_len + checksum_len], &mut address.text);
-    address.len = n as u8;
-    Ok(address)
+
+    /// Format and payload laid out; `format` must have passed
+    /// `prefix::check_format`. Fails for payload lengths SS58 has no form for.
+    fn new(payload: &[u8], format: u16) -> Result<Frame, Error> {
+        let checksum_len = layout::encoding_checksum_len(payload.len()).ok_or_else(|| {
+            Error::Ss58(format!(
+                "payload of {} bytes has no SS58 form (expected one of {:?})",
+                payload.len(),
+                PAYLOAD_LENGTHS
+            ))
+        })?;
+        let mut frame = Frame::EMPTY;
+        let mut format_bytes = [0u8; 2];
+        let format_len = prefix::write(format, &mut format_bytes);
+        frame.raw[..format_len].copy_from_slice(&format_bytes[..format_len]);
+        let body_len = format_len + payload.len();
+        frame.raw[format_len..body_len].copy_from_slice(payload);
+        frame.body_len = body_len as u8;
+        frame.checksum_len = checksum_len as u8;
+        Ok(frame)
+    }
+
+    /// Format and payload: what the checksum is taken over.
+    fn body(&self) -> &[u8] {
+        &self.raw[..usize::from(self.body_len)]
+    }
+
+    /// The address text, with the checksum cut from `checksum_hash`.
+    fn finish(mut self, checksum_hash: &[u8; 64]) -> Address {
+        let body_len = usize::from(self.body_len);
+        let end = body_len + usize::from(self.checksum_len);
+        self.raw[body_len..end].copy_from_slice(&checksum_hash[..end - body_len]);
+        let mut address = Address {
+            text: [0; base58::TEXT_CAP],
+            len: 0,
+        };
+        address.len = base58::encode(&self.raw[..end], &mut address.text) as u8;
+        address
+    }
 }
 
 /// The base58 text of `bytes` (at most 40 bytes; `None` beyond), without
@@ -239,6 +312,48 @@ mod tests {
         assert!(err.contains("'0' at position 6"), "{err}");
         let err = decode("5Grwvaé", None).unwrap_err().to_string();
         assert!(err.contains("position 6"), "{err}");
+    }
+
+    #[test]
+    fn encode_addresses_matches_encode_address_one_by_one() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next_byte = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u8
+        };
+        // Every payload length, in groups that fill the hash lanes and not.
+        for format in [0u16, 2, 42, 63, 64, 7391, MAX_FORMAT] {
+            for count in [0usize, 1, 3, 4, 7, 8, 9, 17, 33] {
+                let payloads: Vec<Vec<u8>> = (0..count)
+                    .map(|k| {
+                        let len = PAYLOAD_LENGTHS[k % PAYLOAD_LENGTHS.len()];
+                        (0..len).map(|_| next_byte()).collect()
+                    })
+                    .collect();
+                let batch = encode_addresses(&payloads, format).unwrap();
+                assert_eq!(batch.len(), count);
+                for (address, payload) in batch.iter().zip(&payloads) {
+                    let one = encode_address(payload, format).unwrap();
+                    assert_eq!(address.as_str(), one.as_str(), "format {format}");
+                    let back = decode(address, Some(format)).unwrap();
+                    assert_eq!(back.payload, *payload);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn encode_addresses_names_the_payload_it_refuses() {
+        let payloads = [[1u8; 32].to_vec(), [2u8; 32].to_vec(), vec![3u8; 31]];
+        let err = encode_addresses(&payloads, 42).unwrap_err().to_string();
+        assert!(
+            err.contains("payload 2") && err.contains("31 bytes"),
+            "{err}"
+        );
+        let err = encode_addresses(&[[0u8; 32]], 46).unwrap_err().to_string();
+        assert_eq!(err, encode_address(&[0u8; 32], 46).unwrap_err().to_string());
     }
 
     #[test]
