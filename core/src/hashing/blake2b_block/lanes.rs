@@ -44,7 +44,10 @@ macro_rules! lanes_module {
                 if !available() || data.iter().any(|message| message.len() > MAX_LEN) {
                     return None;
                 }
-                let words = data.map(load_words);
+                let mut words = [[0u64; 16]; $lanes];
+                for (words, message) in words.iter_mut().zip(data) {
+                    *words = load_words(message);
+                }
                 let lens = data.map(|message| message.len() as u64);
                 let live = data.iter().map(|m| m.len().div_ceil(8)).max().unwrap_or(0);
                 // SAFETY: the `compress` instances are `#[target_feature]`
@@ -135,7 +138,7 @@ macro_rules! lanes_module {
                 let splat = |x: u64| to_vector([x; $lanes]);
                 let mut m = [splat(0); 16];
                 for (i, word) in m.iter_mut().enumerate().take(LIVE) {
-                    *word = to_vector(words.map(|w| w[i]));
+                    *word = to_vector(std::array::from_fn(|k| words[k][i]));
                 }
                 let mut h = IV.map(splat);
                 h[0] = splat(IV[0] ^ param0);
