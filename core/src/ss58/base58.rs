@@ -21,9 +21,12 @@ const ALPHABET: &[u8; 58] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqr
 /// The longest input [`encode`] accepts.
 pub(super) const MAX_INPUT: usize = 40;
 
-/// Room for the text of [`MAX_INPUT`] bytes (40 · log₅₈(256) < 55
-/// characters) and the 3 bytes the last 8-byte store of [`encode`] may write
-/// past it, rounded up to a multiple of 16.
+/// The longest text: 40 · log₅₈(256) < 55 characters.
+const MAX_TEXT: usize = 55;
+
+/// Room for the text of [`MAX_INPUT`] bytes ([`MAX_TEXT`] characters) and
+/// the 3 bytes the last 8-byte store of [`encode`] may write past it,
+/// rounded up to a multiple of 16.
 pub(super) const TEXT_CAP: usize = 64;
 
 /// Base58 characters carried by one wide digit.
@@ -102,6 +105,11 @@ const _: () = {
     }
     // The last digit needs no carry out: 2^320 has DIGITS digits.
     assert!(digits_for(LIMBS) == DIGITS);
+    // The longest text fills every digit; an 8-byte store ending the text
+    // spills 3 bytes, which TEXT_CAP has room for. `digits_from_top!` in
+    // `encode_limbs` names the digits 10 down to 0.
+    assert!(MAX_TEXT == CHARS_PER_DIGIT * DIGITS && MAX_TEXT + 3 <= TEXT_CAP);
+    assert!(DIGITS == 11);
 };
 
 /// Writes the base58 text of `input` (at most [`MAX_INPUT`] bytes) to the
@@ -161,28 +169,44 @@ fn encode_limbs<const L: usize>(input: &[u8], out: &mut [u8; TEXT_CAP]) -> usize
         Some(top) => CHARS_PER_DIGIT * top + char_count(acc[top]),
         None => 0,
     };
-    let len = zeros + significant;
+    // At most 55 (see TEXT_CAP); the `min` only tells the compiler so, to
+    // spare the bounds checks of the stores below.
+    let len = (zeros + significant).min(MAX_TEXT);
 
     // Characters straight into `out` (a copy through a scratch buffer would
     // stall on reading back the stores just made): '1's first, then each
     // digit as one 8-byte store of its five characters, most significant
     // digit first, so the three bytes a store spills past its digit are
     // overwritten by the next one, or land past the text (TEXT_CAP leaves
-    // room for that). A digit whose start would fall before the text is
-    // written without its leading characters, which are '1's.
+    // room for that). Written out per digit rather than as a loop, which
+    // the compiler would keep rolled.
     out.fill(ALPHABET[0]);
-    for j in (0..digits).rev() {
-        let word = digit_chars(acc[j]);
-        let from_end = CHARS_PER_DIGIT * (j + 1);
-        if from_end <= len {
-            let at = len - from_end;
-            out[at..at + 8].copy_from_slice(&word.to_le_bytes());
-        } else if from_end - CHARS_PER_DIGIT < len {
-            let dropped = from_end - len;
-            out[..8].copy_from_slice(&(word >> (8 * dropped)).to_le_bytes());
-        }
+    macro_rules! digits_from_top {
+        ($($j:literal)*) => {$(
+            if $j < digits {
+                put_digit(out, len, $j, acc[$j]);
+            }
+        )*};
     }
+    digits_from_top!(10 9 8 7 6 5 4 3 2 1 0);
     len
+}
+
+/// Writes the characters of digit `j` (counted from the least significant)
+/// of a text of `len` characters into `out`. A digit whose start would fall
+/// before the text is written without its leading characters, which are
+/// then '1's (leading zeros of the number, or zero bytes' '1's).
+#[inline(always)]
+fn put_digit(out: &mut [u8; TEXT_CAP], len: usize, j: usize, digit: u32) {
+    let word = digit_chars(digit);
+    let from_end = CHARS_PER_DIGIT * (j + 1);
+    if from_end <= len {
+        let at = len - from_end;
+        out[at..at + 8].copy_from_slice(&word.to_le_bytes());
+    } else if from_end - CHARS_PER_DIGIT < len {
+        let dropped = from_end - len;
+        out[..8].copy_from_slice(&(word >> (8 * dropped)).to_le_bytes());
+    }
 }
 
 /// Brings the first `digits` accumulated digits below 58^5 (the rest are
@@ -245,18 +269,49 @@ fn char_count(digit: u32) -> usize {
 }
 
 /// The five characters of a digit below 58^5, in text order in the low five
-/// little-endian bytes: two from `PAIRS`, one from `ALPHABET`, two from `PAIRS`.
+/// little-endian bytes: two from `PAIRS`, one from the alphabet, two from
+/// `PAIRS`.
+///
+/// The split into 2 + 1 + 2 base-58 places uses a binary fraction rather
+/// than division and remainder (which costs a multiplication each): with
+/// `M = ⌈2^51 / 58³⌉`, `t = digit · M` holds `digit / 58³` with 51
+/// fraction bits, exact up to `δ = digit · (M - 2^51/58³) / 2^51 < 2^-21.7`,
+/// always upward. The integer part is the top pair. Multiplying the
+/// fraction by 58 and then by 58² brings the next places into the integer
+/// part; the true fraction is `m / 58³` for an integer `m`, and the error
+/// grows to at most `58³ · δ < 2^-4`, never enough to reach the next
+/// integer, so every place comes out exact. Nothing overflows: `t < 2^30 ·
+/// 2^34`, and the fraction (below 2^51) times 58 or 58² stays below 2^63.
+/// The test `digit_chars_matches_division` checks every case the argument
+/// depends on.
 #[inline(always)]
 fn digit_chars(digit: u32) -> u64 {
-    const PAIR: u32 = 58 * 58;
-    const TRIPLE: u32 = 58 * 58 * 58;
-    let (high, rest) = (digit / TRIPLE, digit % TRIPLE);
-    let (middle, low) = (rest / PAIR, rest % PAIR);
-    // high < 58² as digit < 58^5; the masks only spare bounds checks.
+    const BITS: u32 = 51;
+    const FRACTION: u64 = (1 << BITS) - 1;
+    const INVERSE: u64 = (1u64 << BITS).div_ceil(58 * 58 * 58);
+    let t = u64::from(digit) * INVERSE;
+    let high = t >> BITS;
+    let t = (t & FRACTION) * 58;
+    let middle = t >> BITS;
+    let low = ((t & FRACTION) * (58 * 58)) >> BITS;
+    // high < 58², middle < 58, low < 58²; the masks only spare the
+    // compiler's bounds checks.
     u64::from(PAIRS[(high & 0xfff) as usize])
-        | u64::from(ALPHABET[middle as usize]) << 16
+        | u64::from(ALPHABET_64[(middle & 63) as usize]) << 16
         | u64::from(PAIRS[(low & 0xfff) as usize]) << 24
 }
+
+/// [`ALPHABET`] padded to 64 entries, so an index masked to 6 bits needs no
+/// bounds check.
+const ALPHABET_64: [u8; 64] = {
+    let mut padded = [0u8; 64];
+    let mut i = 0;
+    while i < 58 {
+        padded[i] = ALPHABET[i];
+        i += 1;
+    }
+    padded
+};
 
 #[cfg(test)]
 mod tests {
@@ -459,6 +514,35 @@ mod tests {
                 acc[j] += t * b;
             }
             assert_eq!(normalise(acc, digits), serial(acc, digits), "{acc:?}");
+        }
+    }
+
+    /// `digit_chars` against plain division on the digits where the
+    /// fixed-point error is largest relative to what it may reach: the top
+    /// of the range, every multiple of 58, 58² and 58³ (±1) near it and at
+    /// the bottom, and a sweep of one in 97 digits over the whole range.
+    #[test]
+    fn digit_chars_matches_division() {
+        let by_division = |digit: u32| {
+            let mut chars = [0u8; 8];
+            let mut d = digit;
+            for slot in chars[..5].iter_mut().rev() {
+                *slot = ALPHABET[(d % 58) as usize];
+                d /= 58;
+            }
+            chars
+        };
+        let top = DIGIT_BASE as u32;
+        let mut cases: Vec<u32> = (0..200).chain(top - 200..top).collect();
+        for step in [58, 58 * 58, 58 * 58 * 58, 58 * 58 * 58 * 58] {
+            for k in (1..top / step).step_by(((top / step) as usize / 500).max(1)) {
+                cases.extend([k * step - 1, k * step, k * step + 1]);
+            }
+        }
+        cases.extend((0..top).step_by(97));
+        for digit in cases {
+            let got = digit_chars(digit).to_le_bytes();
+            assert_eq!(got[..5], by_division(digit)[..5], "digit {digit}");
         }
     }
 
