@@ -401,6 +401,48 @@ fn batch_decode_matches_one_by_one() {
     ));
 }
 
+/// With an SS58 format, account ids are rendered in groups: over several
+/// groups (and a partial one), between other types, with inputs of the wrong
+/// length and under formats SS58 reserves, the values equal one-by-one
+/// decoding and each address is the account's own.
+#[test]
+fn batch_decode_renders_accounts_like_one_by_one() {
+    let mut t = G::new();
+    let account = t.add(Node::Special(Special::AccountId));
+    let u8_ = t.add(Node::Prim(Prim::U8));
+    let keys: Vec<[u8; 32]> = (0..150u32)
+        .map(|i| std::array::from_fn(|j| (i * 31 + j as u32 * 7) as u8))
+        .collect();
+    let mut types = Vec::new();
+    let mut inputs: Vec<&[u8]> = Vec::new();
+    for (i, key) in keys.iter().enumerate() {
+        types.push(account);
+        // Every 17th account is cut short: an error, not a rendered address.
+        inputs.push(if i % 17 == 16 { &key[..31] } else { key });
+        if i % 5 == 0 {
+            types.push(u8_);
+            inputs.push(&key[..1]);
+        }
+    }
+    for format in [Some(0), Some(42), Some(7391), Some(46), None] {
+        let ctx = Context::new(&t.g).with_ss58(format);
+        let out = batch_decode(&ctx, &types, &inputs).unwrap();
+        // Format 46 is reserved: accounts stay hex there.
+        let ss58 = format.filter(|f| *f != 46);
+        let mut rendered = 0;
+        for ((ty, input), got) in types.iter().zip(&inputs).zip(&out) {
+            assert_eq!(got, &decode_value(&ctx, *ty, input), "format {format:?}");
+            if let (Ok(Value::Str(text)), Some(f)) = (got, ss58) {
+                let back = ferroscale_core::ss58::decode(text, Some(f)).unwrap();
+                assert_eq!(back.payload, *input);
+                rendered += 1;
+            }
+        }
+        let expected = if ss58.is_some() { 142 } else { 0 };
+        assert_eq!(rendered, expected, "format {format:?}");
+    }
+}
+
 #[test]
 fn legacy_runtime_calls_and_event_records() {
     use ferroscale_dynamic::runtime::{Arg, ExtrinsicFormat, Item, Pallet};

@@ -60,6 +60,31 @@ def test_batch_decode_any_iterable_many_types_equal_text():
         rc.batch_decode(["u8"], [1.5])
 
 
+def test_batch_decode_accounts_in_groups_equal_one_by_one():
+    """Account ids are rendered as SS58 in groups of 64: over several groups,
+    between other types, under one- and two-byte formats and with none."""
+    for fmt in (2, 42, 7391, None):
+        rc = _legacy_config()
+        rc.ss58_format = fmt
+        types, data = [], []
+        for i in range(150):
+            types.append("AccountId")
+            data.append(bytes((i * 31 + j * 7) % 256 for j in range(32)))
+            if i % 5 == 0:
+                types.append("u16")
+                data.append(i.to_bytes(2, "little"))
+        one_by_one = [rc.create_scale_object(t, data=ScaleBytes(d)).decode() for t, d in zip(types, data)]
+        assert rc.batch_decode(types, data) == one_by_one
+        if fmt is not None:
+            from scalecodec.utils.ss58 import ss58_decode
+            assert ss58_decode(one_by_one[0], valid_ss58_format=fmt) == data[0].hex()
+        # A short account among them fails the batch as it fails alone.
+        with pytest.raises(Exception) as alone:
+            rc.create_scale_object("AccountId", data=ScaleBytes(data[3][:31])).decode()
+        with pytest.raises(alone.type):
+            rc.batch_decode(types[:3] + ["AccountId"], data[:3] + [data[3][:31]])
+
+
 def test_batch_decode_rejects_mismatched_lengths():
     rc = _legacy_config()
     with pytest.raises(ValueError, match="2 type strings but 1 byte strings"):
