@@ -313,6 +313,187 @@ const ALPHABET_64: [u8; 64] = {
     padded
 };
 
+// ---------------------------------------------------------------- decoding
+//
+// The same change of basis the other way round: the text is cut into
+// groups of five characters from the right (each a base-58^5 digit `g_k`),
+// and [`GROUP_WEIGHT`] holds every `58^(5k)` in binary limbs of 24 bits, so
+// limb `l` of the value before carrying is `Σ_k g_k · GROUP_WEIGHT[k][l]`.
+// Carrying between 24-bit limbs is a shift and a mask.
+
+/// The longest text [`decode`] accepts: as long as the longest [`encode`]
+/// writes (SS58 addresses are at most 51 characters).
+pub(super) const MAX_DECODE_TEXT: usize = MAX_TEXT;
+
+/// Room for the bytes of [`MAX_DECODE_TEXT`] characters: a leading '1' is
+/// one zero byte and any other character carries less than a byte.
+pub(super) const DECODE_CAP: usize = MAX_DECODE_TEXT;
+
+/// Why a text is not base58.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DecodeError {
+    /// Longer than [`MAX_DECODE_TEXT`] bytes.
+    TooLong,
+    /// An ASCII character outside the alphabet, at this byte index.
+    Invalid { character: char, index: usize },
+    /// A byte of a non-ASCII character, at this byte index.
+    NonAscii { index: usize },
+}
+
+/// Marks the bytes of [`VALUES`] that are not base58 characters.
+const INVALID: u8 = 0xff;
+
+/// The place value (0–57) of every byte that is a base58 character.
+const VALUES: [u8; 256] = {
+    let mut values = [INVALID; 256];
+    let mut i = 0;
+    while i < 58 {
+        values[ALPHABET[i] as usize] = i as u8;
+        i += 1;
+    }
+    values
+};
+
+/// Bits per binary limb of a decoded value.
+const BINARY_BITS: u32 = 24;
+
+/// Binary limbs of the largest value: 58^55 < 2^336 (checked below).
+const BINARY_LIMBS: usize = 14;
+
+/// Five-character groups of the longest text.
+const GROUPS: usize = MAX_DECODE_TEXT / CHARS_PER_DIGIT;
+
+/// `GROUP_WEIGHT[k]` is `58^(5·k)` in binary limbs of 24 bits, least
+/// significant first, for `k` in `0..=GROUPS` (the last row, 58^55, only
+/// proves that the largest value fits).
+const GROUP_WEIGHT: [[u32; BINARY_LIMBS]; GROUPS + 1] = {
+    let mut rows = [[0u32; BINARY_LIMBS]; GROUPS + 1];
+    rows[0][0] = 1;
+    let mut k = 1;
+    while k <= GROUPS {
+        let mut carry = 0u64;
+        let mut l = 0;
+        while l < BINARY_LIMBS {
+            // limb < 2^24, so limb · 58^5 + carry < 2^54 + 2^30.
+            let x = rows[k - 1][l] as u64 * DIGIT_BASE + carry;
+            rows[k][l] = (x & ((1 << BINARY_BITS) - 1)) as u32;
+            carry = x >> BINARY_BITS;
+            l += 1;
+        }
+        assert!(carry == 0, "GROUP_WEIGHT needs more limbs");
+        k += 1;
+    }
+    rows
+};
+
+/// Proof that decoding never overflows a `u64`: each group is below 58^5,
+/// so limb `l` accumulates at most `(58^5 - 1) · Σ_k GROUP_WEIGHT[k][l]`
+/// (about 2^57) plus the carry from the limb below.
+const _: () = {
+    let mut carry: u128 = 0;
+    let mut l = 0;
+    while l < BINARY_LIMBS {
+        let mut bound = carry;
+        let mut k = 0;
+        while k < GROUPS {
+            bound += GROUP_WEIGHT[k][l] as u128 * (DIGIT_BASE as u128 - 1);
+            k += 1;
+        }
+        assert!(bound <= u64::MAX as u128, "limb sum can overflow u64");
+        carry = bound >> BINARY_BITS;
+        l += 1;
+    }
+    assert!(GROUPS * CHARS_PER_DIGIT == MAX_DECODE_TEXT);
+};
+
+/// Writes the bytes `text` stands for to the start of `out`; returns their
+/// number. Like `bs58`: each leading '1' is a zero byte, the rest is the
+/// big-endian value without leading zero bytes. Errors name the first
+/// byte that is not a base58 character.
+pub(super) fn decode(text: &[u8], out: &mut [u8; DECODE_CAP]) -> Result<usize, DecodeError> {
+    if text.len() > MAX_DECODE_TEXT {
+        return Err(DecodeError::TooLong);
+    }
+    if let Some(index) = text.iter().position(|&c| VALUES[usize::from(c)] == INVALID) {
+        let c = text[index];
+        return Err(if c.is_ascii() {
+            DecodeError::Invalid {
+                character: char::from(c),
+                index,
+            }
+        } else {
+            DecodeError::NonAscii { index }
+        });
+    }
+    Ok(match text.len().div_ceil(CHARS_PER_DIGIT) {
+        0 | 1 => decode_groups::<1>(text, out),
+        2 => decode_groups::<2>(text, out),
+        3 => decode_groups::<3>(text, out),
+        4 => decode_groups::<4>(text, out),
+        5 => decode_groups::<5>(text, out),
+        6 => decode_groups::<6>(text, out),
+        7 => decode_groups::<7>(text, out),
+        8 => decode_groups::<8>(text, out),
+        9 => decode_groups::<9>(text, out),
+        10 => decode_groups::<10>(text, out),
+        _ => decode_groups::<11>(text, out),
+    })
+}
+
+/// [`decode`] of a valid text of at most `5·G` characters.
+#[inline(always)]
+fn decode_groups<const G: usize>(text: &[u8], out: &mut [u8; DECODE_CAP]) -> usize {
+    let n = text.len();
+    let place = |c: &u8| u64::from(VALUES[usize::from(*c)]);
+    // Group values, least significant first: whole groups of five from the
+    // end, the top group whatever is left (possibly nothing).
+    let mut groups = [0u64; G];
+    let whole = n / CHARS_PER_DIGIT;
+    for (k, group) in groups.iter_mut().enumerate().take(whole) {
+        let end = n - CHARS_PER_DIGIT * k;
+        *group = text[end - CHARS_PER_DIGIT..end]
+            .iter()
+            .fold(0, |v, c| v * 58 + place(c));
+    }
+    if whole < G {
+        groups[whole] = text[..n - CHARS_PER_DIGIT * whole]
+            .iter()
+            .fold(0, |v, c| v * 58 + place(c));
+    }
+
+    let mut limbs = [0u64; BINARY_LIMBS];
+    for (&group, weight) in groups.iter().zip(&GROUP_WEIGHT) {
+        let used = weight
+            .iter()
+            .rposition(|&w| w != 0)
+            .map_or(0, |top| top + 1);
+        for (limb, &w) in limbs.iter_mut().zip(weight).take(used) {
+            *limb += group * u64::from(w);
+        }
+    }
+    let mut carry = 0u64;
+    for limb in limbs.iter_mut() {
+        *limb += carry;
+        carry = *limb >> BINARY_BITS;
+        *limb &= (1 << BINARY_BITS) - 1;
+    }
+
+    // Big-endian bytes of the value, then its significant part after the
+    // zero bytes of the leading '1's. The total is at most `n` bytes: the
+    // value of `n - zeros` characters has at most that many bytes.
+    let mut be = [0u8; 3 * BINARY_LIMBS];
+    for (chunk, &limb) in be.chunks_exact_mut(3).rev().zip(&limbs) {
+        chunk.copy_from_slice(&(limb as u32).to_be_bytes()[1..]);
+    }
+    let first = be.iter().position(|&b| b != 0).unwrap_or(be.len());
+    let zeros = text.iter().take_while(|&&c| c == ALPHABET[0]).count();
+    let value = &be[first..];
+    let len = (zeros + value.len()).min(DECODE_CAP);
+    out[..zeros.min(len)].fill(0);
+    out[zeros.min(len)..len].copy_from_slice(&value[..len - zeros.min(len)]);
+    len
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -543,6 +724,105 @@ mod tests {
         for digit in cases {
             let got = digit_chars(digit).to_le_bytes();
             assert_eq!(got[..5], by_division(digit)[..5], "digit {digit}");
+        }
+    }
+
+    fn bytes_of(text: &[u8]) -> Result<Vec<u8>, DecodeError> {
+        let mut out = [0u8; DECODE_CAP];
+        decode(text, &mut out).map(|n| out[..n].to_vec())
+    }
+
+    /// Decoding agrees with `bs58` on random texts of every length up to
+    /// the cap (random characters, runs of '1' and 'z', leading '1's), and
+    /// round-trips every encoder test input.
+    #[test]
+    fn decode_matches_bs58_and_round_trips() {
+        let mut rng = Rng(0x0bad_5eed_dead_beef);
+        for len in 0..=MAX_DECODE_TEXT {
+            for round in 0..2000 {
+                let mut text: Vec<u8> = (0..len)
+                    .map(|_| match round % 3 {
+                        0 => ALPHABET[rng.below(58)],
+                        1 => [b'1', b'z', ALPHABET[rng.below(58)]][rng.below(3)],
+                        _ => ALPHABET[57 - rng.below(4)],
+                    })
+                    .collect();
+                let ones = rng.below(len + 1);
+                if round % 2 == 0 {
+                    text[..ones].fill(b'1');
+                }
+                let expected = bs58::decode(&text).into_vec().unwrap();
+                assert_eq!(
+                    bytes_of(&text),
+                    Ok(expected),
+                    "{}",
+                    String::from_utf8_lossy(&text)
+                );
+            }
+        }
+        for len in 0..=MAX_INPUT {
+            for _ in 0..500 {
+                let mut input: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+                let zeros = rng.below(len + 1);
+                input[..zeros.min(len / 2)].fill(0);
+                let mut out = [0u8; TEXT_CAP];
+                let n = encode(&input, &mut out);
+                assert_eq!(bytes_of(&out[..n]), Ok(input));
+            }
+        }
+    }
+
+    /// Bad characters are reported at the first offending byte, as `bs58`
+    /// does; overlong text is refused.
+    #[test]
+    fn decode_names_the_first_bad_byte() {
+        for (text, expected) in [
+            (
+                &b"5Grwva0F"[..],
+                DecodeError::Invalid {
+                    character: '0',
+                    index: 6,
+                },
+            ),
+            (
+                b"O",
+                DecodeError::Invalid {
+                    character: 'O',
+                    index: 0,
+                },
+            ),
+            (
+                b"11I1l",
+                DecodeError::Invalid {
+                    character: 'I',
+                    index: 2,
+                },
+            ),
+            (
+                b"zz z",
+                DecodeError::Invalid {
+                    character: ' ',
+                    index: 2,
+                },
+            ),
+            (
+                "5Grwva\u{e9}".as_bytes(),
+                DecodeError::NonAscii { index: 6 },
+            ),
+            (b"abc\xff", DecodeError::NonAscii { index: 3 }),
+        ] {
+            assert_eq!(bytes_of(text), Err(expected), "{text:?}");
+            assert!(bs58::decode(text).into_vec().is_err());
+        }
+        assert_eq!(
+            bytes_of(&[b'2'; MAX_DECODE_TEXT + 1]),
+            Err(DecodeError::TooLong)
+        );
+        // Every single byte: valid exactly when it is in the alphabet.
+        for b in 0..=255u8 {
+            let ours = bytes_of(&[b]);
+            let theirs = bs58::decode(&[b]).into_vec();
+            assert_eq!(ours.ok(), theirs.ok(), "byte {b:#04x}");
         }
     }
 

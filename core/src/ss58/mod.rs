@@ -198,8 +198,9 @@ pub fn base58_text(bytes: &[u8]) -> Option<Address> {
 /// Decodes an address, checking its base58 text, network format, length and
 /// checksum; with `expected_format`, also that it belongs to that network.
 pub fn decode(address: &str, expected_format: Option<u16>) -> Result<Decoded, Error> {
-    let raw = base58_bytes(address)?;
-    let (format, format_len) = prefix::read(&raw)?;
+    let (buffer, raw_len) = base58_bytes(address)?;
+    let raw = &buffer[..raw_len];
+    let (format, format_len) = prefix::read(raw)?;
     prefix::check_format(format)?;
     if let Some(expected) = expected_format {
         if format != expected {
@@ -269,9 +270,10 @@ pub fn decode_account_index(address: &str, expected_format: Option<u16>) -> Resu
     Ok(u64::from_le_bytes(le))
 }
 
-/// The base58 bytes of an address, refusing overlong text before decoding so
-/// hostile input costs no more than a valid address.
-fn base58_bytes(address: &str) -> Result<Vec<u8>, Error> {
+/// The base58 bytes of an address (in a stack buffer, with their count),
+/// refusing overlong text before decoding so hostile input costs no more
+/// than a valid address.
+fn base58_bytes(address: &str) -> Result<([u8; base58::DECODE_CAP], usize), Error> {
     if address.is_empty() {
         return Err(Error::Ss58("empty address".into()));
     }
@@ -281,16 +283,25 @@ fn base58_bytes(address: &str) -> Result<Vec<u8>, Error> {
             address.len()
         )));
     }
-    bs58::decode(address).into_vec().map_err(|e| match e {
-        bs58::decode::Error::InvalidCharacter { character, index } => Error::Ss58(format!(
+    let mut raw = [0u8; base58::DECODE_CAP];
+    match base58::decode(address.as_bytes(), &mut raw) {
+        Ok(n) => Ok((raw, n)),
+        Err(base58::DecodeError::Invalid { character, index }) => Err(Error::Ss58(format!(
             "{character:?} at position {index} is not a base58 character"
-        )),
-        bs58::decode::Error::NonAsciiCharacter { index } => Error::Ss58(format!(
+        ))),
+        Err(base58::DecodeError::NonAscii { index }) => Err(Error::Ss58(format!(
             "non-ASCII character at position {index} is not a base58 character"
-        )),
-        other => Error::Ss58(format!("base58: {other}")),
-    })
+        ))),
+        // MAX_ADDRESS_LEN is below base58::MAX_DECODE_TEXT (checked below).
+        Err(base58::DecodeError::TooLong) => Err(Error::Ss58(format!(
+            "address is {} characters long; base58 text is decoded up to {}",
+            address.len(),
+            base58::MAX_DECODE_TEXT
+        ))),
+    }
 }
+
+const _: () = assert!(MAX_ADDRESS_LEN <= base58::MAX_DECODE_TEXT);
 
 #[cfg(test)]
 mod tests {
