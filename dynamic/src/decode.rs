@@ -6,8 +6,6 @@
 //! anything is allocated; nesting is capped ([`DEFAULT_MAX_DEPTH`]); every
 //! error names the type, the byte offset and what failed.
 
-use blake2::digest::consts::U32;
-use blake2::{Blake2b, Digest};
 use ferroscale_core::value::Value;
 
 use crate::error::Error;
@@ -114,13 +112,6 @@ pub fn decode_prefix<S: Sink>(
 /// Decodes all of `bytes` as `ty` into a [`Value`].
 pub fn decode_value(ctx: &Context<'_>, ty: TypeIdx, bytes: &[u8]) -> Result<Value, Error> {
     decode(ctx, ty, bytes, &mut ValueSink)
-}
-
-/// Blake2b-256.
-pub(crate) fn blake2_256(data: &[u8]) -> [u8; 32] {
-    let mut h = Blake2b::<U32>::new();
-    h.update(data);
-    h.finalize().into()
 }
 
 struct Decoder<'c, 'a, 's, S: Sink> {
@@ -871,7 +862,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
             let d = self.sink.dict_end(d);
             self.sink.seq_push(&mut args, d);
         }
-        let hash = blake2_256(&self.data[start..self.pos]);
+        let hash = ferroscale_core::hashing::blake2_256(&self.data[start..self.pos]);
         let mut d = self.sink.dict_begin(5);
         let idx = self.sink.text(&format!("0x{}", &*hex4(pi, ci)));
         self.sink.dict_insert(&mut d, &k.call_index, idx);
@@ -909,7 +900,7 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
                 ),
             ));
         }
-        let hash = blake2_256(&full[start..end]);
+        let hash = ferroscale_core::hashing::blake2_256(&full[start..end]);
         let mut d = self.sink.dict_begin(fields.len() + 3);
         let h = self.sink.hex(&hash);
         self.sink.dict_insert(&mut d, &k.extrinsic_hash, h);
