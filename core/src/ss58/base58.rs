@@ -1,5 +1,5 @@
 //! Base58 (Bitcoin alphabet) text of the short byte strings an address is
-//! made of (at most [`MAX_INPUT`] bytes), without heap allocation.
+//! made of (at most [`MAX_INPUT`] bytes), and back, without heap allocation.
 //!
 //! Instead of long division, the conversion is a change of basis done as one
 //! matrix-vector product. The input is read as big-endian 32-bit binary
@@ -7,13 +7,17 @@
 //! [`WEIGHT`] holds, computed at compile time, every `2^(32i)` written in
 //! base 58^5; the base-58^5 digit `j` of the number before carrying is then
 //! `Σ_i x_i · WEIGHT[i][j]` — independent multiply-accumulates that the CPU
-//! runs side by side. One short carry pass brings every digit below 58^5,
-//! and each digit becomes five characters.
+//! runs side by side. Two carry passes that divide every digit at once
+//! (see [`normalise`]) bring every digit below 58^5, and each digit becomes
+//! five characters (see [`digit_chars`]).
 //!
 //! Every input length is compiled as its own instance (one per limb count),
 //! so the loops are fully unrolled and the zero entries of [`WEIGHT`] cost
 //! nothing: a 35-byte account address (nine limbs, ten digits) takes about
 //! fifty multiplications that do not wait on one another.
+//!
+//! [`decode`] runs the same idea the other way round (five-character groups
+//! times the powers of 58^5 in 24-bit binary limbs).
 
 /// The Bitcoin base58 alphabet SS58 uses.
 const ALPHABET: &[u8; 58] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
@@ -173,8 +177,8 @@ fn encode_limbs<const L: usize>(input: &[u8], out: &mut [u8; TEXT_CAP]) -> usize
     // spare the bounds checks of the stores below.
     let len = (zeros + significant).min(MAX_TEXT);
 
-    // Characters straight into `out` (a copy through a scratch buffer would
-    // stall on reading back the stores just made): '1's first, then each
+    // Characters straight into `out` (no copy through a scratch buffer,
+    // whose read-back would wait for the stores just made): '1's first, then each
     // digit as one 8-byte store of its five characters, most significant
     // digit first, so the three bytes a store spills past its digit are
     // overwritten by the next one, or land past the text (TEXT_CAP leaves
