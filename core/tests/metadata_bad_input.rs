@@ -4,6 +4,7 @@
 
 use ferroscale_core::metadata::Metadata;
 use ferroscale_core::Error;
+use ferroscale_fixtures::Xorshift;
 use parity_scale_codec::Encode;
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -73,47 +74,30 @@ fn truncation_errors_name_what_failed() {
     assert!(offset > 900 && offset <= 1000, "{offset}");
 }
 
-/// xorshift64: a tiny deterministic PRNG, so a failing case can be replayed.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// One random corruption: flip bits, overwrite, insert, delete, truncate, or
-/// plant a large compact length.
-fn mutate(blob: &[u8], rng: &mut XorShift) -> Vec<u8> {
+/// plant a large compact length. The generator is seeded, so a failing case
+/// can be replayed.
+fn mutate(blob: &[u8], rng: &mut Xorshift) -> Vec<u8> {
     let mut out = blob.to_vec();
     let at = rng.below(out.len());
     match rng.below(7) {
         0 => out[at] ^= 1 << rng.below(8),
-        1 => out[at] = rng.next() as u8,
-        2 => out.insert(at, rng.next() as u8),
+        1 => out[at] = rng.next_u8(),
+        2 => out.insert(at, rng.next_u8()),
         3 => {
             out.remove(at);
         }
         4 => out.truncate(at),
         5 => {
             // A 4-byte-mode compact length: up to 2^30 - 1.
-            let big = ((rng.next() as u32) | 0x0100_0000) & 0x3fff_ffff;
+            let big = ((rng.next_u64() as u32) | 0x0100_0000) & 0x3fff_ffff;
             let encoded = parity_scale_codec::Compact(big).encode();
             let end = (at + encoded.len()).min(out.len());
             out.splice(at..end, encoded);
         }
         _ => {
             for i in at..(at + 8).min(out.len()) {
-                out[i] = rng.next() as u8;
+                out[i] = rng.next_u8();
             }
         }
     }
@@ -122,7 +106,7 @@ fn mutate(blob: &[u8], rng: &mut XorShift) -> Vec<u8> {
 
 fn mutations_never_panic(name: &str, count: usize, seed: u64) -> (usize, usize) {
     let blob = fixture(name);
-    let mut rng = XorShift(seed);
+    let mut rng = Xorshift::new(seed);
     let (mut ok, mut err) = (0, 0);
     for i in 0..count {
         let mutated = mutate(&blob, &mut rng);

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{decode_prefix, ValueSink};
+use ferroscale_fixtures::Xorshift;
 use serde_json::{json, Value as Json};
 
 const PRESETS: [&str; 3] = ["core", "legacy", "polkadot"];
@@ -57,18 +58,12 @@ fn preset_types_decode_like_py_scale_codec() {
         .map(|d| d.name.clone())
         .collect();
     names.sort();
-    let mut state: u64 = 0x1234_5678_9abc_def1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = Xorshift::new(0x1234_5678_9abc_def1);
     let mut items: Vec<(String, Vec<u8>)> = Vec::new();
     for name in &names {
         items.push((name.clone(), vec![0; 4]));
         for len in [40, 200] {
-            items.push((name.clone(), (0..len).map(|_| (next() % 2) as u8).collect()));
+            items.push((name.clone(), (0..len).map(|_| rng.below(2) as u8).collect()));
         }
     }
     let request = json!({

@@ -6,6 +6,7 @@ use ferroscale_core::value::Value;
 use ferroscale_dynamic::preset::Preset;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::Error;
+use ferroscale_fixtures::Xorshift;
 
 fn with(presets: &[&str]) -> Registry {
     Registry::with_presets(presets).unwrap_or_else(|e| panic!("{e}"))
@@ -464,22 +465,14 @@ fn random_type_strings_resolve_or_fail_cleanly() {
         "Bytes",
     ];
     let mut r = with(&["core", "legacy", "polkadot"]);
-    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = Xorshift::new(0x2545_f491_4f6c_dd1d);
     let (mut resolved, mut decoded) = (0, 0);
     for _ in 0..5_000 {
-        let len = 1 + next() % 8;
-        let s: String = (0..len)
-            .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
-            .collect();
+        let len = 1 + rng.below(8);
+        let s: String = (0..len).map(|_| *rng.pick(PIECES)).collect();
         if r.resolve(&s).is_ok() {
             resolved += 1;
-            let bytes: Vec<u8> = (0..(next() % 40)).map(|_| next() as u8).collect();
+            let bytes: Vec<u8> = (0..rng.below(40)).map(|_| rng.next_u8()).collect();
             if r.decode(&s, &bytes).is_ok() {
                 decoded += 1;
             }

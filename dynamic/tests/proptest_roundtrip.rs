@@ -25,6 +25,7 @@ use ferroscale_dynamic::{
     decode_prefix, decode_value, BitStore, Context, Field, Fields, Node, Prim, TypeGraph, TypeIdx,
     ValueSink, Variant,
 };
+use ferroscale_fixtures::Xorshift;
 use parity_scale_codec::{Compact, Encode};
 use proptest::prelude::*;
 
@@ -417,15 +418,9 @@ fn case(shape: &Shape) -> BoxedStrategy<Case> {
 /// the little-endian integer, most significant first, zero-padded to `bits`.
 fn bit_case(bits: usize, word: usize, seed: u64) -> Case {
     let nbytes = bits.div_ceil(word * 8) * word;
-    let mut x = seed | 1;
-    let mut bytes: Vec<u8> = (0..nbytes)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect();
+    // `| 1`: zero is the one seed the generator refuses.
+    let mut rng = Xorshift::new(seed | 1);
+    let mut bytes: Vec<u8> = (0..nbytes).map(|_| rng.next_u8()).collect();
     // Clear every bit at or above `bits`.
     for i in bits..nbytes * 8 {
         bytes[i / 8] &= !(1 << (i % 8));

@@ -501,6 +501,7 @@ fn decode_groups<const G: usize>(text: &[u8], out: &mut [u8; DECODE_CAP]) -> usi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ferroscale_fixtures::Xorshift;
 
     fn text(input: &[u8]) -> String {
         let mut out = [0u8; TEXT_CAP];
@@ -512,18 +513,12 @@ mod tests {
     /// leading zero bytes, all-zero and all-0xff input.
     #[test]
     fn matches_bs58_on_every_length() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed as u8
-        };
+        let mut rng = Xorshift::new(0x9e37_79b9_7f4a_7c15);
         for len in 0..=MAX_INPUT {
             let mut cases = vec![vec![0u8; len], vec![0xff; len]];
             for zeros in [0, 1, 3] {
                 for _ in 0..20 {
-                    let mut v: Vec<u8> = (0..len).map(|_| next()).collect();
+                    let mut v: Vec<u8> = (0..len).map(|_| rng.next_u8()).collect();
                     for b in v.iter_mut().take(zeros) {
                         *b = 0;
                     }
@@ -533,23 +528,6 @@ mod tests {
             for c in cases {
                 assert_eq!(text(&c), bs58::encode(&c).into_string(), "{c:02x?}");
             }
-        }
-    }
-
-    /// A small xorshift generator: the tests need many varied inputs, not
-    /// cryptographic randomness, and no extra dependency.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
         }
     }
 
@@ -602,7 +580,7 @@ mod tests {
     /// also as multiples and with leading zero bytes in front.
     #[test]
     fn matches_bs58_on_many_inputs_and_digit_edges() {
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut rng = Xorshift::new(0x2545_f491_4f6c_dd1d);
         let mut checked = 0usize;
         let mut check = |input: &[u8]| {
             assert_eq!(
@@ -617,12 +595,12 @@ mod tests {
             check(&vec![0xffu8; len]);
             for round in 0..3000 {
                 let mut v: Vec<u8> = match round % 3 {
-                    0 => (0..len).map(|_| rng.next() as u8).collect(),
+                    0 => (0..len).map(|_| rng.next_u8()).collect(),
                     // Runs of extreme bytes: long carries in every digit.
                     1 => (0..len)
-                        .map(|_| [0x00, 0xff, rng.next() as u8][rng.below(3)])
+                        .map(|_| [0x00, 0xff, rng.next_u8()][rng.below(3)])
                         .collect(),
-                    _ => (0..len).map(|_| (rng.next() as u8) | 0xf0).collect(),
+                    _ => (0..len).map(|_| rng.next_u8() | 0xf0).collect(),
                 };
                 let zeros = rng.below(len + 1);
                 if round % 2 == 0 {
@@ -680,7 +658,7 @@ mod tests {
         let mut fix_up = [0u64; DIGITS];
         fix_up[..4].copy_from_slice(&[b, b - 1, b - 1, 0]);
         assert_eq!(normalise(fix_up, 4), serial(fix_up, 4));
-        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let mut rng = Xorshift::new(0x1234_5678_9abc_def1);
         for _ in 0..100_000 {
             let digits = 1 + rng.below(DIGITS);
             // Canonical digits (the top one zero, for headroom), then value
@@ -689,12 +667,12 @@ mod tests {
             for a in acc.iter_mut().take(digits - 1) {
                 *a = match rng.below(3) {
                     0 => b - 1,
-                    1 => rng.next() % b,
-                    _ => b - 1 - rng.next() % 64,
+                    1 => rng.next_u64() % b,
+                    _ => b - 1 - rng.next_u64() % 64,
                 };
             }
             for j in (0..digits - 1).rev() {
-                let t = acc[j + 1].min(rng.next() % (1 << 32));
+                let t = acc[j + 1].min(rng.next_u64() % (1 << 32));
                 acc[j + 1] -= t;
                 acc[j] += t * b;
             }
@@ -741,7 +719,7 @@ mod tests {
     /// round-trips every encoder test input.
     #[test]
     fn decode_matches_bs58_and_round_trips() {
-        let mut rng = Rng(0x0bad_5eed_dead_beef);
+        let mut rng = Xorshift::new(0x0bad_5eed_dead_beef);
         for len in 0..=MAX_DECODE_TEXT {
             for round in 0..2000 {
                 let mut text: Vec<u8> = (0..len)
@@ -766,7 +744,7 @@ mod tests {
         }
         for len in 0..=MAX_INPUT {
             for _ in 0..500 {
-                let mut input: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+                let mut input: Vec<u8> = (0..len).map(|_| rng.next_u8()).collect();
                 let zeros = rng.below(len + 1);
                 input[..zeros.min(len / 2)].fill(0);
                 let mut out = [0u8; TEXT_CAP];

@@ -9,6 +9,7 @@ use ferroscale_codegen::input::{load, ChainInput};
 use ferroscale_core::value::Value;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::typed::TypedStatus;
+use ferroscale_fixtures::Xorshift;
 use ferroscale_runtime_types::typed::TypedDecoderTable;
 use ferroscale_typed_tests::{polkadot_9180, subtensor_rpc};
 use frame_metadata::{RuntimeMetadata, RuntimeMetadataPrefixed};
@@ -385,14 +386,8 @@ fn compare_changed_inputs(fixture: &str) -> (usize, u64) {
     let mut dynamic = registry(&metadata, &[], None);
     let mut typed = registry(&metadata, &all_tables(), None);
     let mut checked = 0;
-    // xorshift64: reproducible mutations without a dependency.
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut random = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    // Reproducible mutations: the same seed gives the same inputs every run.
+    let mut random = Xorshift::new(0x9e37_79b9_7f4a_7c15);
     for case in cases(&input).into_iter().filter(|c| !c.bytes.is_empty()) {
         let mut longer = case.bytes.clone();
         longer.push(7);
@@ -403,8 +398,8 @@ fn compare_changed_inputs(fixture: &str) -> (usize, u64) {
         // Random byte changes: other enum variants, lengths, flags.
         for _ in 0..16 {
             let mut m = case.bytes.clone();
-            let at = random() as usize % m.len();
-            m[at] = random() as u8;
+            let at = random.below(m.len());
+            m[at] = random.next_u8();
             inputs.push(m);
         }
         for bytes in &inputs {
