@@ -108,6 +108,11 @@ fn smoke_fuzz_dynamic_decode() {
 }
 
 #[test]
+fn smoke_fuzz_text() {
+    smoke("text", 200_000);
+}
+
+#[test]
 fn smoke_fuzz_preset() {
     smoke("preset", 60_000);
 }

@@ -15,7 +15,14 @@ use std::process::Command;
 use crate::test::workspace_root;
 
 /// The fuzz targets (binaries of `fuzz/Cargo.toml`).
-const TARGETS: [&str; 5] = ["metadata", "typestr", "dynamic_decode", "preset", "typed"];
+const TARGETS: [&str; 6] = [
+    "metadata",
+    "typestr",
+    "dynamic_decode",
+    "preset",
+    "text",
+    "typed",
+];
 
 fn fuzz_dir() -> PathBuf {
     workspace_root().join("fuzz")
@@ -28,7 +35,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         Some("run") => fuzz(&args[1..]),
         _ => Err(
             "usage: cargo xtask fuzz seed [TARGET…] | run [--seconds N] [--asan] [TARGET…]\n\
-             targets: metadata, typestr, dynamic_decode, preset, typed"
+             targets: metadata, typestr, dynamic_decode, preset, text, typed"
                 .into(),
         ),
     }

@@ -27,6 +27,7 @@ pub fn for_target(name: &str) -> Vec<Vec<u8>> {
         "typestr" => typestr(),
         "dynamic_decode" => dynamic_decode(),
         "preset" => preset(),
+        "text" => text(),
         other => panic!("no seeds for unknown target {other:?}"),
     }
 }
@@ -205,4 +206,46 @@ pub fn dynamic_decode() -> Vec<Vec<u8>> {
         out.push(dynamic_input(0, 0, FLAG_EXTRINSIC | FLAG_SS58, &bytes));
     }
     out
+}
+
+/// Text and byte seeds for the `text` target: accounts of the
+/// `System.Account` fixture as SS58 addresses of one- and two-byte formats
+/// and as hex, an account index address, and the raw bytes of those
+/// accounts behind a format (what the grouped encoders take).
+pub fn text() -> Vec<Vec<u8>> {
+    let json = ferroscale_fixtures::read_string(
+        "payloads/polkadot-block-10000000/storage_system_account.json",
+    );
+    let accounts: Vec<[u8; 32]> = account_ids_in(&json).into_iter().take(16).collect();
+    let mut seeds = Vec::new();
+    for (i, key) in accounts.iter().enumerate() {
+        for format in [0u16, 2, 42, 63, 64, 7391, 16383] {
+            if let Ok(address) = ferroscale_core::ss58::encode(key, format) {
+                seeds.push(address.into_bytes());
+            }
+        }
+        seeds.push(ferroscale_core::hex::encode_prefixed(key).into_bytes());
+        let mut raw = vec![(i as u8) % 64, 0];
+        for k in accounts.iter().take(i + 1) {
+            raw.extend_from_slice(k);
+        }
+        seeds.push(raw);
+    }
+    if let Ok(index) = ferroscale_core::ss58::encode(&[7, 0, 0, 0], 2) {
+        seeds.push(index.into_bytes());
+    }
+    seeds.push(b"0xDEADbeef00".to_vec());
+    seeds
+}
+
+/// The account ids of the `System.Account` storage keys in a JSON text (a
+/// `Blake2_128Concat` key ends with the account itself).
+fn account_ids_in(json: &str) -> Vec<[u8; 32]> {
+    json.split('"')
+        .filter(|s| {
+            s.starts_with("0x26aa394eea5630e07c48ae0c9558cef7b99d880ec681799c0cf30e8886371da9")
+        })
+        .filter_map(|s| ferroscale_core::hex::decode(s).ok())
+        .filter_map(|b| <[u8; 32]>::try_from(&b[b.len().checked_sub(32)?..]).ok())
+        .collect()
 }

@@ -15,7 +15,7 @@ use ferroscale_dynamic::{decode_prefix, decode_value, Context, TypeGraph, TypeId
 use super::registries;
 
 /// The fuzz targets, by the name of their cargo-fuzz binary and corpus folder.
-pub const TARGETS: [&str; 4] = ["metadata", "typestr", "dynamic_decode", "preset"];
+pub const TARGETS: [&str; 5] = ["metadata", "typestr", "dynamic_decode", "preset", "text"];
 
 /// Runs the entry point of target `name` ([`TARGETS`]) on `data`.
 ///
@@ -27,6 +27,7 @@ pub fn run(name: &str, data: &[u8]) {
         "typestr" => typestr(data),
         "dynamic_decode" => dynamic_decode(data),
         "preset" => preset(data),
+        "text" => text(data),
         other => panic!("unknown fuzz target {other:?}"),
     }
 }
@@ -84,6 +85,84 @@ pub fn typestr(data: &[u8]) {
     if let Ok(expr) = parse_key(text) {
         let _ = expr.key();
         let _ = expr.depth();
+    }
+}
+
+/// The text codecs users hand untrusted strings to, and the grouped
+/// encoders behind batch decoding. As text: `hex::decode` (what it accepts
+/// must be what the encoder writes back, in lower case) and `ss58::decode`
+/// (an accepted address of a 32/33-byte key must be exactly what
+/// `ss58::encode` writes for its payload and format). As bytes: a format
+/// (first two bytes) and 32-byte keys (the rest) through
+/// `ss58::encode_addresses` and one by one through `encode_address`, which
+/// must agree; and the bytes cut into BLAKE2b messages of 0–128 bytes,
+/// hashed in vector lanes (`digest_many`) and one by one (`digest`), which
+/// must agree too.
+pub fn text(data: &[u8]) {
+    use ferroscale_core::hashing::blake2b_block;
+    use ferroscale_core::{hex, ss58};
+
+    if let Ok(s) = std::str::from_utf8(data) {
+        if let Ok(bytes) = hex::decode(s) {
+            let digits = s
+                .strip_prefix("0x")
+                .or_else(|| s.strip_prefix("0X"))
+                .unwrap_or(s);
+            assert_eq!(
+                hex::encode_prefixed(&bytes)[2..],
+                digits.to_ascii_lowercase(),
+                "hex {s:?}"
+            );
+        }
+        if let Ok(decoded) = ss58::decode(s, None) {
+            if decoded.payload.len() >= 32 {
+                let again = ss58::encode(&decoded.payload, decoded.format)
+                    .unwrap_or_else(|e| panic!("{s:?} decoded but does not encode back: {e}"));
+                assert_eq!(again, s, "ss58 {s:?}");
+            }
+        }
+    }
+    let format = u16::from_le_bytes([
+        data.first().copied().unwrap_or(0),
+        data.get(1).copied().unwrap_or(0),
+    ]) & 0x3fff;
+    let keys: Vec<&[u8]> = data.get(2..).unwrap_or_default().chunks_exact(32).collect();
+    let grouped = ss58::encode_addresses(&keys, format);
+    let single: Result<Vec<_>, _> = keys
+        .iter()
+        .map(|k| ss58::encode_address(k, format))
+        .collect();
+    match (&grouped, &single) {
+        (Ok(g), Ok(s)) => {
+            let g: Vec<&str> = g.iter().map(|a| a.as_str()).collect();
+            let s: Vec<&str> = s.iter().map(|a| a.as_str()).collect();
+            assert_eq!(g, s, "format {format}");
+        }
+        (Err(_), Err(_)) => {}
+        // No keys: nothing is encoded one by one, while the grouped call
+        // still refuses a bad format.
+        (Err(_), Ok(s)) if s.is_empty() => {}
+        _ => panic!(
+            "format {format}: grouped {:?} but one by one {:?}",
+            grouped.is_ok(),
+            single.is_ok()
+        ),
+    }
+    // Message lengths vary with the data: each message's length is its
+    // first byte (capped at what SS58 and short storage keys need and
+    // beyond, up to one block).
+    let mut messages = Vec::new();
+    let mut rest = data;
+    while let Some((&len, tail)) = rest.split_first() {
+        let len = usize::from(len) % (blake2b_block::MAX_LEN + 1);
+        let (message, tail) = tail.split_at(len.min(tail.len()));
+        messages.push(message);
+        rest = tail;
+    }
+    let mut many = vec![[0u8; 64]; messages.len()];
+    assert!(blake2b_block::digest_many(&messages, &mut many));
+    for (message, hash) in messages.iter().zip(&many) {
+        assert_eq!(blake2b_block::digest::<64>(message).as_ref(), Some(hash));
     }
 }
 
