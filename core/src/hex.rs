@@ -13,6 +13,26 @@ pub fn encode_prefixed(bytes: &[u8]) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// Hands `f` the `0x`-prefixed lower-case hex of `bytes`: up to
+/// [`SHORT`] bytes (hashes, account ids, keys — most byte strings a value
+/// holds) rendered on the stack, longer ones in a `String`. For callers that
+/// copy the text into a string of their own (a shared `Arc<str>`, a sink's
+/// output), which would otherwise allocate and copy twice.
+pub fn with_prefixed<R>(bytes: &[u8], f: impl FnOnce(&str) -> R) -> R {
+    if bytes.len() <= SHORT {
+        let mut text = [0u8; 2 + 2 * SHORT];
+        let len = 2 + 2 * bytes.len();
+        text[..2].copy_from_slice(b"0x");
+        write_lower(bytes, &mut text[2..len]);
+        // Only ASCII was written.
+        return f(std::str::from_utf8(&text[..len]).unwrap_or_default());
+    }
+    f(&encode_prefixed(bytes))
+}
+
+/// The longest input [`with_prefixed`] renders on the stack.
+pub const SHORT: usize = 64;
+
 /// Appends lower-case hex digits of `bytes` to `out`.
 pub fn push_hex(out: &mut String, bytes: &[u8]) {
     let mut digits = vec![0u8; 2 * bytes.len()];
@@ -258,6 +278,10 @@ mod tests {
             write_lower(&bytes, &mut out);
             assert_eq!(&out[..2 * len], expected.as_bytes(), "length {len}");
             assert_eq!(out[2 * len], b'?', "length {len}: wrote past the digits");
+            assert_eq!(
+                with_prefixed(&bytes, str::to_owned),
+                format!("0x{expected}")
+            );
             let mut uninit = vec![std::mem::MaybeUninit::new(b'?'); 2 * len + 1];
             write_lower_uninit(&bytes, &mut uninit);
             // SAFETY: every slot was initialised when the vector was made.

@@ -34,16 +34,7 @@ pub trait Sink {
     fn name(&mut self, n: &Name) -> Self::Out;
     /// `"0x…"` hex of `bytes`.
     fn hex(&mut self, bytes: &[u8]) -> Self::Out {
-        // Hashes and account ids (≤ 64 bytes) are rendered on the stack.
-        let mut buf = [0u8; 2 + 2 * 64];
-        if bytes.len() <= 64 {
-            let n = write_hex(&mut buf, bytes);
-            // Only ASCII hex digits were written.
-            let s = std::str::from_utf8(&buf[..n]).unwrap_or_default();
-            return self.text(s);
-        }
-        let s = ferroscale_core::hex::encode_prefixed(bytes);
-        self.text(&s)
+        ferroscale_core::hex::with_prefixed(bytes, |text| self.text(text))
     }
     /// py-scale-codec's byte-string rendering: UTF-8 text when valid, else `"0x…"`.
     fn bytes(&mut self, bytes: &[u8]) -> Self::Out {
@@ -119,19 +110,6 @@ pub trait Sink {
         }
         seq
     }
-}
-
-/// Writes `0x` + lower-case hex of `bytes` into `buf` (which must hold
-/// `2 + 2 * bytes.len()` bytes); returns the length written.
-fn write_hex(buf: &mut [u8], bytes: &[u8]) -> usize {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    buf[0] = b'0';
-    buf[1] = b'x';
-    for (i, b) in bytes.iter().enumerate() {
-        buf[2 + 2 * i] = DIGITS[(b >> 4) as usize];
-        buf[3 + 2 * i] = DIGITS[(b & 0xf) as usize];
-    }
-    2 + 2 * bytes.len()
 }
 
 /// Builds [`Value`] trees.
