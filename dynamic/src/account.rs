@@ -12,29 +12,22 @@ use crate::graph::{Node, Special, TypeIdx};
 /// SS58 text of a 32-byte account for `format`, or `None` for formats the
 /// spec does not allow (out of range or reserved).
 pub fn ss58_account(account: &[u8; 32], format: u16) -> Option<Address> {
-    if format > ss58::MAX_FORMAT || ss58::RESERVED_FORMATS.contains(&format) {
+    if !format_allowed(format) {
         return None;
     }
     ss58::encode_address(account, format).ok()
 }
 
-/// The SS58 format values of `ty` are rendered in under `ctx`, when `ty` is
-/// a bare account id (decoding 32 bytes as `ty` gives `ss58_account`'s text)
-/// and the context's format is one the spec allows; `None` otherwise.
-///
-/// Batch decoders use it to set such values aside and render them together
-/// ([`PendingAccounts`]), with the text one-by-one decoding gives.
-pub fn rendered_account_format(ctx: &Context<'_>, ty: TypeIdx) -> Option<u16> {
-    let format = ctx.ss58_format?;
-    let allowed = format <= ss58::MAX_FORMAT && !ss58::RESERVED_FORMATS.contains(&format);
-    let bare = matches!(ctx.graph.get(ty), Some(Node::Special(Special::AccountId)));
-    (allowed && bare && ctx.max_depth > 0).then_some(format)
+/// Whether SS58 allows network `format` (in range and not reserved).
+fn format_allowed(format: u16) -> bool {
+    format <= ss58::MAX_FORMAT && !ss58::RESERVED_FORMATS.contains(&format)
 }
 
 /// 32-byte account ids set aside by a batch decoder, each with the slot its
 /// text goes to, and rendered as SS58 [`PendingAccounts::GROUP`] at a time:
 /// `ss58::encode_addresses` hashes the checksums of a group side by side in
-/// vector lanes, several times faster per account than one by one.
+/// vector lanes, several times faster per account than one by one. The text
+/// each slot gets is the one decoding its value alone gives.
 pub struct PendingAccounts {
     format: u16,
     slots: Vec<usize>,
@@ -45,27 +38,50 @@ impl PendingAccounts {
     /// Accounts rendered per [`flush`](Self::flush).
     pub const GROUP: usize = 64;
 
-    /// An empty set for SS58 `format` (from [`rendered_account_format`]).
-    pub fn new(format: u16) -> Self {
-        PendingAccounts {
+    /// An empty set for the accounts `ctx` renders as SS58, or `None` when
+    /// it renders none (no format, or one the spec does not allow: account
+    /// ids then decode to hex as usual).
+    pub fn for_context(ctx: &Context<'_>) -> Option<Self> {
+        let format = ctx.ss58_format.filter(|&f| format_allowed(f))?;
+        Some(PendingAccounts {
             format,
             slots: Vec::with_capacity(Self::GROUP),
             keys: Vec::with_capacity(Self::GROUP),
-        }
+        })
     }
 
-    /// Sets `key` aside for `slot`; `true` when the group is full and should
-    /// be flushed.
-    pub fn push(&mut self, slot: usize, key: [u8; 32]) -> bool {
+    /// Sets the value for `slot` aside when `bytes` decode as `ty` to an
+    /// account id in SS58 (`ty` is a bare account id and `bytes` its 32
+    /// bytes), rendering the group through `put` once it is full; `false`
+    /// leaves the value to the caller to decode as usual.
+    pub fn offer(
+        &mut self,
+        ctx: &Context<'_>,
+        ty: TypeIdx,
+        slot: usize,
+        bytes: &[u8],
+        put: impl FnMut(usize, &str),
+    ) -> Result<bool, ferroscale_core::error::Error> {
+        let bare = matches!(ctx.graph.get(ty), Some(Node::Special(Special::AccountId)));
+        let Ok(key) = <[u8; 32]>::try_from(bytes) else {
+            return Ok(false);
+        };
+        if !bare || ctx.max_depth == 0 {
+            return Ok(false);
+        }
         self.slots.push(slot);
         self.keys.push(key);
-        self.keys.len() >= Self::GROUP
+        if self.keys.len() >= Self::GROUP {
+            self.flush(put)?;
+        }
+        Ok(true)
     }
 
     /// Renders everything set aside, handing each slot its text, and empties
     /// the set. Fails only if a key could not be encoded, which the format
-    /// check of [`rendered_account_format`] and the fixed key length rule
-    /// out; the caller then has slots without text and must not use them.
+    /// check of [`for_context`](Self::for_context) and the fixed key length
+    /// rule out; the caller then has slots without text and must not use
+    /// them.
     pub fn flush(
         &mut self,
         mut put: impl FnMut(usize, &str),
@@ -81,11 +97,6 @@ impl PendingAccounts {
         self.slots.clear();
         self.keys.clear();
         rendered
-    }
-
-    /// Whether nothing is set aside.
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
     }
 }
 

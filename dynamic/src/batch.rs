@@ -4,7 +4,7 @@
 
 use ferroscale_core::value::Value;
 
-use crate::account::{rendered_account_format, PendingAccounts};
+use crate::account::PendingAccounts;
 use crate::decode::{decode, Context};
 use crate::error::Error;
 use crate::graph::TypeIdx;
@@ -38,37 +38,28 @@ pub fn batch_decode_into<S: Sink>(
     // (their text is the same; see `PendingAccounts`); everything else is
     // decoded in place.
     let mut out: Vec<Option<Result<S::Out, Error>>> = Vec::with_capacity(types.len());
-    let mut pending = ctx.ss58_format.map(PendingAccounts::new);
+    let mut pending = PendingAccounts::for_context(ctx);
     for (i, (&ty, &bytes)) in types.iter().zip(inputs).enumerate() {
+        out.push(None);
         if let Some(accounts) = pending.as_mut() {
-            if let (Some(_), Ok(key)) = (
-                rendered_account_format(ctx, ty),
-                <[u8; 32]>::try_from(bytes),
-            ) {
-                out.push(None);
-                if accounts.push(i, key) {
-                    render(accounts, &mut out, sink)?;
-                }
+            let put = |slot: usize, text: &str| out[slot] = Some(Ok(sink.text(text)));
+            if accounts.offer(ctx, ty, i, bytes, put).map_err(unrendered)? {
                 continue;
             }
         }
-        out.push(Some(decode(ctx, ty, bytes, sink)));
+        out[i] = Some(decode(ctx, ty, bytes, sink));
     }
     if let Some(accounts) = pending.as_mut() {
-        render(accounts, &mut out, sink)?;
+        accounts
+            .flush(|slot, text| out[slot] = Some(Ok(sink.text(text))))
+            .map_err(unrendered)?;
     }
     out.into_iter()
         .map(|v| v.ok_or_else(|| Error::Usage("batch_decode: an account was not rendered".into())))
         .collect()
 }
 
-/// Renders the accounts set aside into their slots of `out`.
-fn render<S: Sink>(
-    accounts: &mut PendingAccounts,
-    out: &mut [Option<Result<S::Out, Error>>],
-    sink: &mut S,
-) -> Result<(), Error> {
-    accounts
-        .flush(|slot, text| out[slot] = Some(Ok(sink.text(text))))
-        .map_err(|e| Error::Usage(format!("batch_decode: {e}")))
+/// The error of a group of accounts that could not be rendered.
+fn unrendered(e: ferroscale_core::error::Error) -> Error {
+    Error::Usage(format!("batch_decode: {e}"))
 }

@@ -3,7 +3,7 @@
 //! (interned names, the metadata it was loaded with, and the log of inputs
 //! that rebuilds it when unpickled).
 
-use ferroscale_dynamic::account::{rendered_account_format, PendingAccounts};
+use ferroscale_dynamic::account::PendingAccounts;
 use ferroscale_dynamic::decode::decode_prefix;
 use ferroscale_dynamic::graph::{Fields, Node};
 use ferroscale_dynamic::preset::{Definition, EnumVariants, Preset, TypeRef};
@@ -48,15 +48,9 @@ fn batch_input_bytes(item: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     )))
 }
 
-/// Renders the accounts `pending` holds into their slots of `out`.
-fn render_accounts<'py>(
-    py: Python<'py>,
-    pending: &mut PendingAccounts,
-    out: &ListBuilder<'py>,
-) -> PyResult<()> {
-    pending
-        .flush(|slot, text| out.set(slot, PyString::new(py, text).into_any()))
-        .map_err(|e| PyValueError::new_err(format!("batch_decode: {e}")))
+/// The error of a group of accounts that could not be rendered.
+fn unrendered(e: ferroscale_core::error::Error) -> PyErr {
+    PyValueError::new_err(format!("batch_decode: {e}"))
 }
 
 /// A list as is; any other iterable collected into one.
@@ -246,7 +240,8 @@ impl PyRegistry {
             let mut types = TypeStringCache::default();
             // Account ids rendered as SS58 are set aside and rendered in
             // groups, several times faster per account (see `PendingAccounts`).
-            let mut accounts = self.inner.ss58_format().map(PendingAccounts::new);
+            let mut accounts = PendingAccounts::for_context(&self.inner.context());
+            let put = |slot: usize, text: &str| out.set(slot, PyString::new(py, text).into_any());
             for i in 0..n {
                 // Checked access: a finalizer run by an allocation could
                 // shrink either list while we are in the loop.
@@ -270,13 +265,7 @@ impl PyRegistry {
                 };
                 let ctx = self.inner.context();
                 if let Some(pending) = accounts.as_mut() {
-                    if let (Some(_), Ok(key)) = (
-                        rendered_account_format(&ctx, ty),
-                        <[u8; 32]>::try_from(bytes),
-                    ) {
-                        if pending.push(i, key) {
-                            render_accounts(py, pending, &out)?;
-                        }
+                    if pending.offer(&ctx, ty, i, bytes, put).map_err(unrendered)? {
                         continue;
                     }
                 }
@@ -289,7 +278,7 @@ impl PyRegistry {
                 out.set(i, v);
             }
             if let Some(pending) = accounts.as_mut() {
-                render_accounts(py, pending, &out)?;
+                pending.flush(put).map_err(unrendered)?;
             }
             Ok(out.finish())
         })
