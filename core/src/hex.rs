@@ -107,6 +107,8 @@ fn write_blocks<T>(bytes: &[u8], out: &mut [T], put: impl Fn(&mut T, u8) + Copy)
 mod simd {
     use std::arch::x86_64::*;
 
+    use super::DIGITS;
+
     /// Input bytes per step.
     pub(super) const BLOCK: usize = 32;
     /// Below this the feature check and set-up cost more than they save.
@@ -120,13 +122,10 @@ mod simd {
     /// `2 * bytes.len()` bytes.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn write(bytes: &[u8], out: *mut u8) {
-        let table = _mm256_setr_epi8(
-            b'0' as i8, b'1' as i8, b'2' as i8, b'3' as i8, b'4' as i8, b'5' as i8, b'6' as i8,
-            b'7' as i8, b'8' as i8, b'9' as i8, b'a' as i8, b'b' as i8, b'c' as i8, b'd' as i8,
-            b'e' as i8, b'f' as i8, b'0' as i8, b'1' as i8, b'2' as i8, b'3' as i8, b'4' as i8,
-            b'5' as i8, b'6' as i8, b'7' as i8, b'8' as i8, b'9' as i8, b'a' as i8, b'b' as i8,
-            b'c' as i8, b'd' as i8, b'e' as i8, b'f' as i8,
-        );
+        // SAFETY: an unaligned 16-byte load of the 16-byte digit string.
+        let digits = unsafe { _mm_loadu_si128(DIGITS.as_ptr().cast()) };
+        // The same 16 digits in both 128-bit lanes (the shuffle is per lane).
+        let table = _mm256_broadcastsi128_si256(digits);
         let low_nibble = _mm256_set1_epi8(0x0f);
         for (i, block) in bytes.chunks_exact(BLOCK).enumerate() {
             // SAFETY (all intrinsics below): unaligned loads/stores within
@@ -153,6 +152,9 @@ mod simd {
         }
     }
 }
+
+/// The lower-case hex digits, by value.
+const DIGITS: &[u8; 16] = b"0123456789abcdef";
 
 /// The lower-case hex digit of a nibble (0–15).
 #[inline(always)]
