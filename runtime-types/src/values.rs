@@ -47,22 +47,6 @@ pub fn name(s: &'static str) -> Arc<str> {
     Arc::from(s)
 }
 
-/// `"0x…"` hex of `bytes` as a [`Value`]; hashes and account ids (up to 64
-/// bytes) are written on the stack, so the text is allocated once.
-pub fn hex_value(bytes: &[u8]) -> Value {
-    let mut buf = [0u8; 2 + 2 * 64];
-    let Some(out) = buf.get_mut(..2 + 2 * bytes.len()) else {
-        return Value::hex(bytes);
-    };
-    out[0] = b'0';
-    out[1] = b'x';
-    ferroscale_core::hex::write_lower(bytes, &mut out[2..]);
-    match std::str::from_utf8(out) {
-        Ok(text) => Value::Str(Arc::from(text)),
-        Err(_) => Value::hex(bytes),
-    }
-}
-
 macro_rules! unsigned {
     ($($t:ty),*) => {$(
         impl ToValue for $t {
@@ -93,7 +77,7 @@ impl ToValue for u8 {
         Value::bytes_or_text(items)
     }
     fn array_to_value(items: &[Self]) -> Value {
-        hex_value(items)
+        Value::hex(items)
     }
 }
 
@@ -197,7 +181,7 @@ macro_rules! hex_bytes {
     ($($t:ty),*) => {$(
         impl ToValue for $t {
             fn to_value(&self) -> Value {
-                hex_value(&self.0)
+                Value::hex(&self.0)
             }
         }
     )*};
