@@ -11,7 +11,7 @@
 mod common;
 
 use ferroscale_core::value::Value;
-use ferroscale_dynamic::{decode_value, Context, Node, Special};
+use ferroscale_dynamic::{decode_value, Context, Node};
 use serde_json::{json, Value as Json};
 
 /// One Python process decodes every case; ints are tagged strings so that
@@ -157,9 +157,7 @@ fn values_agree_with_py_scale_codec() {
     {
         let name = "metadata/polkadot-v14-spec9180.scale";
         let mut l = common::load(name);
-        let xt = l
-            .graph
-            .add(Node::Special(Special::Extrinsic), Some("Extrinsic".into()));
+        let xt = l.extrinsic_node();
         let ctx = Context::new(&l.graph)
             .with_runtime(&l.imported.runtime)
             .with_ss58(Some(0));
@@ -187,9 +185,7 @@ fn values_agree_with_py_scale_codec() {
     {
         let name = "metadata/polkadot-v14-spec9180.scale";
         let mut l = common::load(name);
-        let xt = l
-            .graph
-            .add(Node::Special(Special::Extrinsic), Some("Extrinsic".into()));
+        let xt = l.extrinsic_node();
         let events_ty = l
             .items
             .iter()

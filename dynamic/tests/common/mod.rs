@@ -5,7 +5,7 @@
 pub mod subtensor;
 
 use ferroscale_dynamic::portable::{decode_metadata, import_metadata_bytes, ImportedMetadata};
-use ferroscale_dynamic::{Node, TypeGraph, TypeIdx};
+use ferroscale_dynamic::{Node, Special, TypeGraph, TypeIdx};
 use frame_metadata::RuntimeMetadata;
 
 /// One constant value or storage default of a metadata fixture.
@@ -21,6 +21,14 @@ pub struct Loaded {
     pub graph: TypeGraph,
     pub imported: ImportedMetadata,
     pub items: Vec<Item>,
+}
+
+impl Loaded {
+    /// A node for a whole extrinsic (`"Extrinsic"`) in this metadata's graph.
+    pub fn extrinsic_node(&mut self) -> TypeIdx {
+        self.graph
+            .add(Node::Special(Special::Extrinsic), Some("Extrinsic".into()))
+    }
 }
 
 /// Every V14+ metadata fixture (names from the manifest).

@@ -9,7 +9,7 @@
 mod common;
 
 use ferroscale_dynamic::encode::encode_value;
-use ferroscale_dynamic::{Context, Node, Special};
+use ferroscale_dynamic::Context;
 use ferroscale_runtime_types::{decode_all, AccountId32, MultiAddress};
 use ferroscale_typed_tests::polkadot_9180 as rt;
 use parity_scale_codec::Encode;
@@ -17,9 +17,7 @@ use parity_scale_codec::Encode;
 #[test]
 fn every_call_signed_decodes_to_the_parts_the_dynamic_encoder_wrote() {
     let mut l = common::load("metadata/polkadot-v14-spec9180.scale");
-    let xt = l
-        .graph
-        .add(Node::Special(Special::Extrinsic), Some("Extrinsic".into()));
+    let xt = l.extrinsic_node();
     let ctx = Context::new(&l.graph)
         .with_runtime(&l.imported.runtime)
         .with_ss58(Some(0));
