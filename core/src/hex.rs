@@ -33,12 +33,30 @@ pub fn with_prefixed<R>(bytes: &[u8], f: impl FnOnce(&str) -> R) -> R {
 /// The longest input [`with_prefixed`] renders on the stack.
 pub const SHORT: usize = 64;
 
-/// Appends lower-case hex digits of `bytes` to `out`.
+/// Appends lower-case hex digits of `bytes` to `out`, through a stack
+/// buffer (no allocation besides `out`'s own growth): a small one for
+/// account ids and hashes, chunks of [`PUSH_CHUNK`] bytes beyond, large
+/// enough for [`write_lower`]'s vector path.
 pub fn push_hex(out: &mut String, bytes: &[u8]) {
-    let mut digits = vec![0u8; 2 * bytes.len()];
-    write_lower(bytes, &mut digits);
-    out.push_str(std::str::from_utf8(&digits).unwrap_or_default());
+    out.reserve(2 * bytes.len());
+    if bytes.len() <= 32 {
+        let mut digits = [0u8; 64];
+        let digits = &mut digits[..2 * bytes.len()];
+        write_lower(bytes, digits);
+        // Only ASCII was written.
+        out.push_str(std::str::from_utf8(digits).unwrap_or_default());
+        return;
+    }
+    for chunk in bytes.chunks(PUSH_CHUNK) {
+        let mut digits = [0u8; 2 * PUSH_CHUNK];
+        let digits = &mut digits[..2 * chunk.len()];
+        write_lower(chunk, digits);
+        out.push_str(std::str::from_utf8(digits).unwrap_or_default());
+    }
 }
+
+/// Bytes [`push_hex`] renders per stack buffer.
+const PUSH_CHUNK: usize = 512;
 
 /// Writes the lower-case hex digits of `bytes` into `out[..2 * bytes.len()]`
 /// (`out` shorter than that: only the digits of the bytes that fit).
@@ -267,9 +285,11 @@ mod tests {
         let expected: String = all.iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(encode_prefixed(&all), format!("0x{expected}"));
         // Around the portable 16-byte blocks and the AVX2 path's 64-byte
-        // threshold and 32-byte steps, with portable tails of every size.
+        // threshold and 32-byte steps, with portable tails of every size;
+        // `push_hex` around its 32-byte stack buffer and 512-byte chunks.
         for len in [
-            0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 100, 127, 1000, 4111,
+            0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 100, 127, 511, 512, 513, 1000,
+            1025, 4111,
         ] {
             let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
             let expected: String = bytes.iter().map(|b| format!("{b:02x}")).collect();

@@ -21,8 +21,8 @@ pub fn batch_decode(
 }
 
 /// [`batch_decode`] into any [`Sink`].
-pub fn batch_decode_into<S: Sink>(
-    ctx: &Context<'_>,
+pub fn batch_decode_into<'a, S: Sink<'a>>(
+    ctx: &Context<'a>,
     types: &[TypeIdx],
     inputs: &[&[u8]],
     sink: &mut S,

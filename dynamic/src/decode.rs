@@ -73,8 +73,8 @@ impl<'a> Context<'a> {
 
 /// Decodes all of `bytes` as `ty`; trailing bytes are an
 /// [`Error::RemainingScaleBytesNotEmpty`].
-pub fn decode<S: Sink>(
-    ctx: &Context<'_>,
+pub fn decode<'a, S: Sink<'a>>(
+    ctx: &Context<'a>,
     ty: TypeIdx,
     bytes: &[u8],
     sink: &mut S,
@@ -91,8 +91,8 @@ pub fn decode<S: Sink>(
 }
 
 /// Decodes a `ty` from the start of `bytes`; returns the value and the bytes consumed.
-pub fn decode_prefix<S: Sink>(
-    ctx: &Context<'_>,
+pub fn decode_prefix<'a, S: Sink<'a>>(
+    ctx: &Context<'a>,
     ty: TypeIdx,
     bytes: &[u8],
     sink: &mut S,
@@ -114,7 +114,7 @@ pub fn decode_value(ctx: &Context<'_>, ty: TypeIdx, bytes: &[u8]) -> Result<Valu
     decode(ctx, ty, bytes, &mut ValueSink)
 }
 
-struct Decoder<'c, 'a, 's, S: Sink> {
+struct Decoder<'c, 'a, 's, S: Sink<'a>> {
     ctx: &'c Context<'a>,
     data: &'c [u8],
     pos: usize,
@@ -128,7 +128,7 @@ struct Decoder<'c, 'a, 's, S: Sink> {
 /// The parts of a decoded event: (pallet index, event index, pallet name, event name, attributes).
 type EventParts<'g, O> = (u8, u8, &'g crate::graph::Name, &'g crate::graph::Name, O);
 
-impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
+impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     fn graph(&self) -> &'a TypeGraph {
         self.ctx.graph
     }
@@ -714,11 +714,15 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
             Special::Extrinsic => self.extrinsic(ty),
             Special::Event => {
                 let (pi, ei, module, event, attrs) = self.legacy_event_parts(ty)?;
+                let module = self.sink.name(module);
+                let event = self.sink.name(event);
                 let d = self.event_dict(pi, ei, module, event, attrs);
                 Ok(d)
             }
             Special::ScaleInfoEvent(e) => {
                 let (pi, ei, module, event, attrs) = self.event_parts(*e)?;
+                let module = self.sink.name(module);
+                let event = self.sink.name(event);
                 let d = self.event_dict(pi, ei, module, event, attrs);
                 Ok(d)
             }
@@ -1040,22 +1044,22 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         Ok((pi, ei, &pallet.name, &event.name, attrs))
     }
 
+    /// The event dict; `module` and `event` are the names as values (an
+    /// event record repeats them, so it makes them once).
     fn event_dict(
         &mut self,
         pi: u8,
         ei: u8,
-        module: &crate::graph::Name,
-        event: &crate::graph::Name,
+        module: S::Out,
+        event: S::Out,
         attrs: S::Out,
     ) -> S::Out {
         let k = &*KEYS;
         let mut d = self.sink.dict_begin(4);
         let idx = self.sink.text(&hex4(pi, ei));
         self.sink.dict_insert(&mut d, &k.event_index, idx);
-        let m = self.sink.name(module);
-        self.sink.dict_insert(&mut d, &k.module_id, m);
-        let e = self.sink.name(event);
-        self.sink.dict_insert(&mut d, &k.event_id, e);
+        self.sink.dict_insert(&mut d, &k.module_id, module);
+        self.sink.dict_insert(&mut d, &k.event_id, event);
         self.sink.dict_insert(&mut d, &k.attributes, attrs);
         self.sink.dict_end(d)
     }
@@ -1111,7 +1115,11 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
         self.sink.dict_insert(&mut d, &k.phase, p);
         let x = xt_idx.unwrap_or_else(|| self.sink.null());
         self.sink.dict_insert(&mut d, &k.extrinsic_idx, x);
-        let e = self.event_dict(pi, ei, module, ev, attrs);
+        let m = self.sink.name(module);
+        let m2 = self.sink.dup(&m);
+        let n = self.sink.name(ev);
+        let n2 = self.sink.dup(&n);
+        let e = self.event_dict(pi, ei, m, n, attrs);
         self.sink.dict_insert(&mut d, &k.event, e);
         let i = if legacy {
             self.sink.null()
@@ -1119,10 +1127,8 @@ impl<'c, 'a: 'c, 's, S: Sink> Decoder<'c, 'a, 's, S> {
             self.sink.uint(pi as u128)
         };
         self.sink.dict_insert(&mut d, &k.event_index, i);
-        let m = self.sink.name(module);
-        self.sink.dict_insert(&mut d, &k.module_id, m);
-        let n = self.sink.name(ev);
-        self.sink.dict_insert(&mut d, &k.event_id, n);
+        self.sink.dict_insert(&mut d, &k.module_id, m2);
+        self.sink.dict_insert(&mut d, &k.event_id, n2);
         self.sink.dict_insert(&mut d, &k.attributes, attrs2);
         let t = match topics {
             Some(t) => t,

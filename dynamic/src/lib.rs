@@ -30,6 +30,7 @@
 pub mod account;
 pub mod batch;
 pub mod decode;
+pub mod document;
 pub mod encode;
 pub mod error;
 pub mod graph;
@@ -41,6 +42,7 @@ pub mod typed;
 
 pub use batch::batch_decode;
 pub use decode::{decode, decode_prefix, decode_value, Context};
+pub use document::{Document, ValueRef};
 pub use error::Error;
 pub use graph::{BitStore, Field, Fields, Name, Node, Prim, Special, TypeGraph, TypeIdx, Variant};
 pub use runtime::Runtime;

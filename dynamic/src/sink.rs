@@ -2,13 +2,14 @@
 //! [`Value`] is one implementation ([`ValueSink`]), the Python module builds
 //! Python objects directly with another, without an intermediate tree.
 //!
-//! Field and variant names arrive as `&Name` (an `Arc<str>` owned by the
-//! type graph), so a sink can intern them by pointer.
+//! Field and variant names arrive as `&'n Name`, borrowed from the type
+//! graph (or from statics) for the whole decode: a sink can intern them by
+//! pointer, or keep the borrow ([`crate::document`]).
 
 use ferroscale_core::value::{Name, Value};
 
 /// Receives decoded values and builds the caller's representation.
-pub trait Sink {
+pub trait Sink<'n> {
     /// One built value.
     type Out;
     /// A list or tuple under construction.
@@ -31,7 +32,7 @@ pub trait Sink {
     /// Text produced by the decoder (decoded strings, hex, SS58, `"0b…"`).
     fn text(&mut self, s: &str) -> Self::Out;
     /// A name from the type graph used as a value (unit enum variants, flags).
-    fn name(&mut self, n: &Name) -> Self::Out;
+    fn name(&mut self, n: &'n Name) -> Self::Out;
     /// `"0x…"` hex of `bytes`.
     fn hex(&mut self, bytes: &[u8]) -> Self::Out {
         ferroscale_core::hex::with_prefixed(bytes, |text| self.text(text))
@@ -56,7 +57,10 @@ pub trait Sink {
     /// Starts a dict of `len` entries.
     fn dict_begin(&mut self, len: usize) -> Self::Dict;
     /// Adds an entry (keys arrive in order and are not repeated).
-    fn dict_insert(&mut self, dict: &mut Self::Dict, key: &Name, value: Self::Out);
+    fn dict_insert(&mut self, dict: &mut Self::Dict, key: &'n Name, value: Self::Out);
+    /// Adds an entry whose key is not a graph name (a key of a [`Value`]
+    /// built elsewhere, see [`Sink::value`]).
+    fn dict_insert_text(&mut self, dict: &mut Self::Dict, key: &str, value: Self::Out);
     /// Finishes the dict.
     fn dict_end(&mut self, dict: Self::Dict) -> Self::Out;
 
@@ -64,7 +68,7 @@ pub trait Sink {
     fn dup(&mut self, v: &Self::Out) -> Self::Out;
 
     /// `{key: value}`: an enum variant with data.
-    fn single_entry(&mut self, key: &Name, value: Self::Out) -> Self::Out {
+    fn single_entry(&mut self, key: &'n Name, value: Self::Out) -> Self::Out {
         let mut d = self.dict_begin(1);
         self.dict_insert(&mut d, key, value);
         self.dict_end(d)
@@ -94,7 +98,7 @@ pub trait Sink {
                 let mut d = self.dict_begin(entries.len());
                 for (k, item) in entries {
                     let item = self.value(item);
-                    self.dict_insert(&mut d, &k, item);
+                    self.dict_insert_text(&mut d, &k, item);
                 }
                 self.dict_end(d)
             }
@@ -116,7 +120,7 @@ pub trait Sink {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ValueSink;
 
-impl Sink for ValueSink {
+impl<'n> Sink<'n> for ValueSink {
     type Out = Value;
     type Seq = Vec<Value>;
     type Dict = Vec<(Name, Value)>;
@@ -174,8 +178,11 @@ impl Sink for ValueSink {
     fn dict_begin(&mut self, len: usize) -> Vec<(Name, Value)> {
         Vec::with_capacity(len)
     }
-    fn dict_insert(&mut self, dict: &mut Vec<(Name, Value)>, key: &Name, value: Value) {
+    fn dict_insert(&mut self, dict: &mut Vec<(Name, Value)>, key: &'n Name, value: Value) {
         dict.push((key.clone(), value));
+    }
+    fn dict_insert_text(&mut self, dict: &mut Vec<(Name, Value)>, key: &str, value: Value) {
+        dict.push((key.into(), value));
     }
     fn dict_end(&mut self, dict: Vec<(Name, Value)>) -> Value {
         Value::Dict(dict)

@@ -44,7 +44,7 @@ pub struct PySink<'py, 'c> {
     pub names: &'c mut NameCache,
 }
 
-impl<'py> Sink for PySink<'py, '_> {
+impl<'py> Sink<'_> for PySink<'py, '_> {
     type Out = Bound<'py, PyAny>;
     type Seq = Vec<Bound<'py, PyAny>>;
     type Dict = Bound<'py, PyDict>;
@@ -121,6 +121,9 @@ impl<'py> Sink for PySink<'py, '_> {
         let key = self.names.get(self.py, key);
         // Setting a str key on a fresh dict cannot fail short of memory exhaustion.
         let _ = dict.set_item(key, value);
+    }
+    fn dict_insert_text(&mut self, dict: &mut Self::Dict, key: &str, value: Self::Out) {
+        let _ = dict.set_item(PyString::new(self.py, key), value);
     }
     fn dict_end(&mut self, dict: Self::Dict) -> Self::Out {
         dict.into_any()

@@ -1,0 +1,180 @@
+//! The [`Sink`] that appends decoded values to a [`Document`].
+//!
+//! The decoder announces how many items a list, tuple or dict will get
+//! (`seq_begin(len)`), so the builder reserves that range of `items` /
+//! `entries` up front and each push writes its slot index in place: no
+//! scratch stack, no copying, however containers nest. Should more items
+//! come than announced, the range moves to the end (never the case for
+//! this crate's decoder, which announces exact counts or upper bounds).
+
+use crate::graph::Name;
+use crate::sink::Sink;
+
+use super::{Document, Entry, Key, Slot, Span};
+
+/// Builds into the document it borrows.
+pub(super) struct Builder<'d, 'g>(pub(super) &'d mut Document<'g>);
+
+/// A list, tuple or dict being filled: its reserved range and how much of it is used.
+pub(super) struct Open {
+    start: usize,
+    capacity: usize,
+    len: usize,
+}
+
+impl Open {
+    fn span(&self) -> Span {
+        Span {
+            start: self.start,
+            len: self.len,
+        }
+    }
+}
+
+/// Reserves `capacity` places at the end of `array`, filled with `blank`.
+fn reserve<T: Copy>(array: &mut Vec<T>, capacity: usize, blank: T) -> Open {
+    let start = array.len();
+    array.resize(start + capacity, blank);
+    Open {
+        start,
+        capacity,
+        len: 0,
+    }
+}
+
+/// Writes `item` into the next place of `open`, moving the range to the end
+/// of `array` (with room to spare) when it is full.
+fn push<T: Copy>(array: &mut Vec<T>, open: &mut Open, item: T) {
+    if open.len == open.capacity {
+        let capacity = (open.capacity * 2).max(4);
+        let start = array.len();
+        array.extend_from_within(open.start..open.start + open.len);
+        array.resize(start + capacity, item);
+        open.start = start;
+        open.capacity = capacity;
+    }
+    array[open.start + open.len] = item;
+    open.len += 1;
+}
+
+impl<'g> Builder<'_, 'g> {
+    fn slot(&mut self, slot: Slot<'g>) -> usize {
+        self.0.slots.push(slot);
+        self.0.slots.len() - 1
+    }
+
+    fn wide(&mut self, le: &[u8; 32], signed: bool) -> usize {
+        self.0.wide.push(*le);
+        let index = self.0.wide.len() - 1;
+        self.slot(if signed {
+            Slot::WideInt(index)
+        } else {
+            Slot::WideUInt(index)
+        })
+    }
+
+    /// Appends text and returns where it is.
+    fn push_text(&mut self, s: &str) -> Span {
+        let start = self.0.text.len();
+        self.0.text.push_str(s);
+        Span {
+            start,
+            len: s.len(),
+        }
+    }
+}
+
+impl<'g> Sink<'g> for Builder<'_, 'g> {
+    type Out = usize;
+    type Seq = Open;
+    type Dict = Open;
+
+    fn null(&mut self) -> usize {
+        self.slot(Slot::Null)
+    }
+    fn bool(&mut self, v: bool) -> usize {
+        self.slot(Slot::Bool(v))
+    }
+    fn uint(&mut self, v: u128) -> usize {
+        match u64::try_from(v) {
+            Ok(small) => self.slot(Slot::UInt(small)),
+            Err(_) => {
+                let mut le = [0u8; 32];
+                le[..16].copy_from_slice(&v.to_le_bytes());
+                self.wide(&le, false)
+            }
+        }
+    }
+    fn int(&mut self, v: i128) -> usize {
+        match i64::try_from(v) {
+            Ok(small) => self.slot(Slot::Int(small)),
+            Err(_) => {
+                let mut le = [if v < 0 { 0xff } else { 0 }; 32];
+                le[..16].copy_from_slice(&v.to_le_bytes());
+                self.wide(&le, true)
+            }
+        }
+    }
+    fn u256(&mut self, le: &[u8; 32]) -> usize {
+        self.wide(le, false)
+    }
+    fn i256(&mut self, le: &[u8; 32]) -> usize {
+        self.wide(le, true)
+    }
+    fn text(&mut self, s: &str) -> usize {
+        let span = self.push_text(s);
+        self.slot(Slot::Text(span))
+    }
+    fn name(&mut self, n: &'g Name) -> usize {
+        self.slot(Slot::Name(n))
+    }
+    fn hex(&mut self, bytes: &[u8]) -> usize {
+        let text = &mut self.0.text;
+        let start = text.len();
+        text.reserve(2 + 2 * bytes.len());
+        text.push_str("0x");
+        ferroscale_core::hex::push_hex(text, bytes);
+        let len = text.len() - start;
+        self.slot(Slot::Text(Span { start, len }))
+    }
+
+    fn seq_begin(&mut self, len: usize) -> Open {
+        reserve(&mut self.0.items, len, 0)
+    }
+    fn seq_push(&mut self, seq: &mut Open, item: usize) {
+        push(&mut self.0.items, seq, item);
+    }
+    fn list_end(&mut self, seq: Open) -> usize {
+        self.slot(Slot::List(seq.span()))
+    }
+    fn tuple_end(&mut self, seq: Open) -> usize {
+        self.slot(Slot::Tuple(seq.span()))
+    }
+
+    fn dict_begin(&mut self, len: usize) -> Open {
+        let blank = Entry {
+            key: Key::Text(Span::default()),
+            value: 0,
+        };
+        reserve(&mut self.0.entries, len, blank)
+    }
+    fn dict_insert(&mut self, dict: &mut Open, key: &'g Name, value: usize) {
+        let entry = Entry {
+            key: Key::Name(key),
+            value,
+        };
+        push(&mut self.0.entries, dict, entry);
+    }
+    fn dict_insert_text(&mut self, dict: &mut Open, key: &str, value: usize) {
+        let key = Key::Text(self.push_text(key));
+        push(&mut self.0.entries, dict, Entry { key, value });
+    }
+    fn dict_end(&mut self, dict: Open) -> usize {
+        self.slot(Slot::Dict(dict.span()))
+    }
+
+    /// The document is read-only, so a repeated value is the same slot.
+    fn dup(&mut self, v: &usize) -> usize {
+        *v
+    }
+}

@@ -1,0 +1,160 @@
+//! A decoded value as one flat document: the same content and shapes as
+//! [`Value`] (py-scale-codec's), stored in a few arrays instead of a tree of
+//! allocations.
+//!
+//! Why: a [`Value`] tree costs an allocation (and later a free) per list,
+//! dict and string, and an atomic reference count per field name; for
+//! values of many small parts (event records, `Vec<DelegateInfo>`) that is
+//! most of the decoding time. A [`Document`] appends every node to one array,
+//! every child reference to another, every string to one text buffer, and
+//! borrows field and variant names from the type graph (hence its lifetime
+//! `'g`). Reading goes through [`ValueRef`]; [`ValueRef::to_value`] gives the
+//! owned tree when one is needed. A document can be decoded into again
+//! ([`Document::decode_into`]), reusing its buffers.
+
+mod build;
+mod view;
+
+pub use view::{Entries, Items, Kind, ValueRef};
+
+use ferroscale_core::value::Value;
+
+use crate::decode::{decode, Context};
+use crate::error::Error;
+use crate::graph::{Name, TypeIdx};
+
+/// A decoded value stored flat; read it with [`Document::root`].
+#[derive(Clone, Debug, Default)]
+pub struct Document<'g> {
+    /// Every node; children come before their container.
+    slots: Vec<Slot<'g>>,
+    /// The children of lists and tuples: ranges of slot indexes.
+    items: Vec<usize>,
+    /// The entries of dicts: ranges of (key, slot index).
+    entries: Vec<Entry<'g>>,
+    /// All decoded text (strings, hex, SS58), back to back.
+    text: String,
+    /// Integers wider than 64 bits, 32 little-endian bytes each.
+    wide: Vec<[u8; 32]>,
+    /// The slot of the decoded value.
+    root: usize,
+}
+
+/// One node of a [`Document`].
+#[derive(Clone, Copy, Debug)]
+enum Slot<'g> {
+    Null,
+    Bool(bool),
+    UInt(u64),
+    Int(i64),
+    /// An unsigned integer in `wide[index]`.
+    WideUInt(usize),
+    /// A two's-complement signed integer in `wide[index]`.
+    WideInt(usize),
+    /// `text[start..start + len]`.
+    Text(Span),
+    /// A name from the type graph (variant names as values).
+    Name(&'g Name),
+    /// `items[span]`.
+    List(Span),
+    /// `items[span]`.
+    Tuple(Span),
+    /// `entries[span]`.
+    Dict(Span),
+}
+
+/// A range of one of a document's arrays.
+#[derive(Clone, Copy, Debug, Default)]
+struct Span {
+    start: usize,
+    len: usize,
+}
+
+impl Span {
+    fn range(self) -> std::ops::Range<usize> {
+        self.start..self.start + self.len
+    }
+}
+
+/// A dict entry.
+#[derive(Clone, Copy, Debug)]
+struct Entry<'g> {
+    key: Key<'g>,
+    value: usize,
+}
+
+/// A dict key: a graph name (kept as the reference the decoder passes, so
+/// storing it reads nothing), or text of the document (keys of a [`Value`]
+/// converted into it, see [`crate::Sink::value`]).
+#[derive(Clone, Copy, Debug)]
+enum Key<'g> {
+    Name(&'g Name),
+    Text(Span),
+}
+
+impl<'g> Document<'g> {
+    /// An empty document (its root reads as `None` until decoded into).
+    pub fn new() -> Self {
+        Document::default()
+    }
+
+    /// Decodes all of `bytes` as `ty` (trailing bytes are an error, as in
+    /// [`crate::decode_value`]).
+    pub fn decode(ctx: &Context<'g>, ty: TypeIdx, bytes: &[u8]) -> Result<Self, Error> {
+        // A first guess at the sizes from the input's (chain values have
+        // about a node per three input bytes, and render to about twice
+        // their size in text), so most decodes never regrow. Capped: past
+        // that the arrays grow as usual.
+        let guess = bytes.len().min(1 << 22);
+        let mut doc = Document {
+            slots: Vec::with_capacity(guess / 3 + 8),
+            items: Vec::with_capacity(guess / 8 + 8),
+            entries: Vec::with_capacity(guess / 3 + 8),
+            text: String::with_capacity(2 * guess + 8),
+            ..Document::default()
+        };
+        doc.decode_into(ctx, ty, bytes)?;
+        Ok(doc)
+    }
+
+    /// Decodes into this document, replacing its value and keeping its
+    /// buffers' capacity (for decoding many values one after another). On
+    /// error the document is left empty.
+    pub fn decode_into(
+        &mut self,
+        ctx: &Context<'g>,
+        ty: TypeIdx,
+        bytes: &[u8],
+    ) -> Result<(), Error> {
+        self.clear();
+        match decode(ctx, ty, bytes, &mut build::Builder(self)) {
+            Ok(root) => {
+                self.root = root;
+                Ok(())
+            }
+            Err(e) => {
+                self.clear();
+                Err(e)
+            }
+        }
+    }
+
+    /// The decoded value.
+    pub fn root(&self) -> ValueRef<'_, 'g> {
+        ValueRef::new(self, self.root)
+    }
+
+    /// The decoded value as an owned [`Value`] tree.
+    pub fn to_value(&self) -> Value {
+        self.root().to_value()
+    }
+
+    fn clear(&mut self) {
+        self.slots.clear();
+        self.items.clear();
+        self.entries.clear();
+        self.text.clear();
+        self.wide.clear();
+        self.root = 0;
+    }
+}
