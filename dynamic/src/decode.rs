@@ -103,9 +103,10 @@ pub fn decode_prefix<'a, S: Sink<'a>>(
         pos: 0,
         depth: 0,
         zero_sized_left: MAX_ZERO_SIZED_ELEMENTS,
+        min_sizes: MinSizeMemo::default(),
         sink,
     };
-    let v = d.node(ty)?;
+    let v = d.node(ty).map_err(|e| *e)?;
     Ok((v, d.pos))
 }
 
@@ -122,8 +123,37 @@ struct Decoder<'c, 'a, 's, S: Sink<'a>> {
     /// How many more sequence elements that consumed no input this decode
     /// may produce (see [`MAX_ZERO_SIZED_ELEMENTS`]).
     zero_sized_left: u64,
+    /// Element sizes of the sequences seen in this decode.
+    min_sizes: MinSizeMemo,
     sink: &'s mut S,
 }
+
+/// A small direct-mapped memo of [`min_size`] by type: a decode meets the
+/// same few sequence element types over and over (every event record's
+/// topics), and `min_size` walks the element's type each time.
+#[derive(Clone, Copy)]
+struct MinSizeMemo([(u32, u64); 16]);
+
+impl Default for MinSizeMemo {
+    fn default() -> Self {
+        MinSizeMemo([(u32::MAX, 0); 16])
+    }
+}
+
+impl MinSizeMemo {
+    #[inline]
+    fn get(&mut self, graph: &TypeGraph, ty: TypeIdx) -> u64 {
+        let slot = &mut self.0[ty.0 as usize % 16];
+        if slot.0 != ty.0 {
+            *slot = (ty.0, min_size(graph, ty, 0));
+        }
+        slot.1
+    }
+}
+
+/// The decoder's error: boxed, so that a `Result` of a sink's small output
+/// is returned in registers on the hot path (an [`Error`] is 64 bytes).
+type Fail = Box<Error>;
 
 /// The parts of a decoded event: (pallet index, event index, pallet name, event name, attributes).
 type EventParts<'g, O> = (u8, u8, &'g crate::graph::Name, &'g crate::graph::Name, O);
@@ -133,24 +163,24 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         self.ctx.graph
     }
 
-    fn invalid(&self, ty: TypeIdx, offset: usize, reason: impl Into<String>) -> Error {
-        Error::Invalid {
+    fn invalid(&self, ty: TypeIdx, offset: usize, reason: impl Into<String>) -> Fail {
+        Box::new(Error::Invalid {
             ty: self.graph().describe(ty),
             offset,
             reason: reason.into(),
-        }
+        })
     }
 
     #[inline]
-    fn take(&mut self, n: usize, ty: TypeIdx) -> Result<&'c [u8], Error> {
+    fn take(&mut self, n: usize, ty: TypeIdx) -> Result<&'c [u8], Fail> {
         let rest = self.data.len() - self.pos;
         if n > rest {
-            return Err(Error::NotEnoughBytes {
+            return Err(Box::new(Error::NotEnoughBytes {
                 ty: self.graph().describe(ty),
                 offset: self.pos,
                 needed: n as u64,
                 available: rest,
-            });
+            }));
         }
         let s = &self.data[self.pos..self.pos + n];
         self.pos += n;
@@ -158,12 +188,12 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     }
 
     #[inline]
-    fn byte(&mut self, ty: TypeIdx) -> Result<u8, Error> {
+    fn byte(&mut self, ty: TypeIdx) -> Result<u8, Fail> {
         Ok(self.take(1, ty)?[0])
     }
 
     #[inline]
-    fn array<const N: usize>(&mut self, ty: TypeIdx) -> Result<[u8; N], Error> {
+    fn array<const N: usize>(&mut self, ty: TypeIdx) -> Result<[u8; N], Fail> {
         let mut a = [0u8; N];
         a.copy_from_slice(self.take(N, ty)?);
         Ok(a)
@@ -174,7 +204,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     }
 
     /// A SCALE compact integer (up to 128 bits; wider is an error).
-    fn compact(&mut self, ty: TypeIdx) -> Result<u128, Error> {
+    fn compact(&mut self, ty: TypeIdx) -> Result<u128, Fail> {
         let start = self.pos;
         let b0 = self.byte(ty)?;
         Ok(match b0 & 3 {
@@ -204,7 +234,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
 
     /// A compact length, checked against the remaining input: `len` elements
     /// of at least `min_size` bytes each must fit.
-    fn length(&mut self, ty: TypeIdx, min_size: u64) -> Result<usize, Error> {
+    fn length(&mut self, ty: TypeIdx, min_size: u64) -> Result<usize, Fail> {
         let start = self.pos;
         let len = self.compact(ty)?;
         let rest = self.remaining() as u128;
@@ -214,28 +244,28 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
             len.saturating_mul(min_size as u128) <= rest
         };
         if !fits {
-            return Err(Error::NotEnoughBytes {
+            return Err(Box::new(Error::NotEnoughBytes {
                 ty: self.graph().describe(ty),
                 offset: start,
                 needed: u64::try_from(len.saturating_mul(min_size.max(1) as u128))
                     .unwrap_or(u64::MAX),
                 available: rest as usize,
-            });
+            }));
         }
         Ok(len as usize)
     }
 
-    fn node(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
+    fn node(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
         let graph = self.graph();
         let Some(node) = graph.get(ty) else {
             return Err(self.invalid(ty, self.pos, "type index out of range"));
         };
         if self.depth >= self.ctx.max_depth {
-            return Err(Error::DepthLimit {
+            return Err(Box::new(Error::DepthLimit {
                 ty: graph.describe(ty),
                 offset: self.pos,
                 limit: self.ctx.max_depth,
-            });
+            }));
         }
         if let Some(typed) = self.ctx.typed {
             if let Some(v) = self.typed(typed, ty) {
@@ -270,7 +300,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         Some(self.sink.value(v))
     }
 
-    fn node_inner(&mut self, ty: TypeIdx, node: &'a Node) -> Result<S::Out, Error> {
+    fn node_inner(&mut self, ty: TypeIdx, node: &'a Node) -> Result<S::Out, Fail> {
         match node {
             Node::Prim(p) => self.prim(ty, *p),
             Node::Null => Ok(self.sink.null()),
@@ -292,7 +322,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
                 Ok(self.sink.hex(b))
             }
             Node::Array(inner, n) => {
-                let min = min_size(self.graph(), *inner, 0);
+                let min = self.min_sizes.get(self.ctx.graph, *inner);
                 let n = *n as usize;
                 if min == 0 && n as u64 > MAX_ZERO_SIZED_ELEMENTS {
                     return Err(self.invalid(
@@ -302,17 +332,17 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
                     ));
                 }
                 if (n as u128) * (min as u128) > self.remaining() as u128 {
-                    return Err(Error::NotEnoughBytes {
+                    return Err(Box::new(Error::NotEnoughBytes {
                         ty: self.graph().describe(ty),
                         offset: self.pos,
                         needed: (n as u64).saturating_mul(min),
                         available: self.remaining(),
-                    });
+                    }));
                 }
                 self.list_of(*inner, n)
             }
             Node::Seq(inner) => {
-                let min = min_size(self.graph(), *inner, 0);
+                let min = self.min_sizes.get(self.ctx.graph, *inner);
                 let n = self.length(ty, min)?;
                 self.list_of(*inner, n)
             }
@@ -370,9 +400,9 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
             Node::BitSeq { store, .. } => self.bit_seq(ty, *store),
             Node::Map(k, v) => self.map(ty, *k, *v),
             Node::Special(s) => self.special(ty, s),
-            Node::Unresolved(name) => Err(Error::Unresolved {
+            Node::Unresolved(name) => Err(Box::new(Error::Unresolved {
                 name: name.to_string(),
-            }),
+            })),
         }
     }
 
@@ -382,7 +412,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         ty: TypeIdx,
         byte_len: u8,
         flags: &'a [(crate::graph::Name, u64)],
-    ) -> Result<S::Out, Error> {
+    ) -> Result<S::Out, Fail> {
         {
             {
                 let n = byte_len as usize;
@@ -412,8 +442,11 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     }
 
     #[inline(never)]
-    fn map(&mut self, ty: TypeIdx, k: TypeIdx, v: TypeIdx) -> Result<S::Out, Error> {
-        let min = min_size(self.graph(), k, 0).saturating_add(min_size(self.graph(), v, 0));
+    fn map(&mut self, ty: TypeIdx, k: TypeIdx, v: TypeIdx) -> Result<S::Out, Fail> {
+        let min = self
+            .min_sizes
+            .get(self.ctx.graph, k)
+            .saturating_add(self.min_sizes.get(self.ctx.graph, v));
         let n = self.length(ty, min)?;
         let mut seq = self.sink.seq_begin(n);
         for _ in 0..n {
@@ -430,7 +463,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         Ok(self.sink.list_end(seq))
     }
 
-    fn list_of(&mut self, inner: TypeIdx, n: usize) -> Result<S::Out, Error> {
+    fn list_of(&mut self, inner: TypeIdx, n: usize) -> Result<S::Out, Fail> {
         let mut seq = self.sink.seq_begin(n);
         for _ in 0..n {
             let before = self.pos;
@@ -443,7 +476,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
 
     /// Counts an element that consumed no input (it started at `before`)
     /// against this decode's budget of such elements.
-    fn charge_zero_sized(&mut self, ty: TypeIdx, before: usize) -> Result<(), Error> {
+    fn charge_zero_sized(&mut self, ty: TypeIdx, before: usize) -> Result<(), Fail> {
         if self.pos != before {
             return Ok(());
         }
@@ -459,7 +492,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     }
 
     #[inline(never)]
-    fn compact_256(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
+    fn compact_256(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
         let start = self.pos;
         let b0 = self.byte(ty)?;
         if b0 & 3 != 3 {
@@ -488,7 +521,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         &mut self,
         ty: TypeIdx,
         variants: &'a [Variant],
-    ) -> Result<(&'a Variant, Option<S::Out>), Error> {
+    ) -> Result<(&'a Variant, Option<S::Out>), Fail> {
         let at = self.pos;
         let idx = self.byte(ty)?;
         let var = match variants.get(idx as usize) {
@@ -505,7 +538,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     }
 
     /// A variant payload: `None` (unit), the single value, a tuple, or a dict.
-    fn fields(&mut self, fields: &'a Fields) -> Result<Option<S::Out>, Error> {
+    fn fields(&mut self, fields: &'a Fields) -> Result<Option<S::Out>, Fail> {
         Ok(match fields {
             Fields::Unit => None,
             Fields::Unnamed(tys) if tys.len() == 1 => Some(self.node(tys[0])?),
@@ -529,7 +562,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     }
 
     #[inline(never)]
-    fn prim(&mut self, ty: TypeIdx, p: Prim) -> Result<S::Out, Error> {
+    fn prim(&mut self, ty: TypeIdx, p: Prim) -> Result<S::Out, Fail> {
         Ok(match p {
             Prim::Bool => {
                 let at = self.pos;
@@ -607,19 +640,19 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     }
 
     #[inline(never)]
-    fn bit_seq(&mut self, ty: TypeIdx, store: BitStore) -> Result<S::Out, Error> {
+    fn bit_seq(&mut self, ty: TypeIdx, store: BitStore) -> Result<S::Out, Fail> {
         let start = self.pos;
         let bits = self.compact(ty)?;
         let word_bits = 8 * store.bytes() as u128;
         let words = bits.div_ceil(word_bits);
         let nbytes = words.saturating_mul(store.bytes() as u128);
         if nbytes > self.remaining() as u128 {
-            return Err(Error::NotEnoughBytes {
+            return Err(Box::new(Error::NotEnoughBytes {
                 ty: self.graph().describe(ty),
                 offset: start,
                 needed: u64::try_from(nbytes).unwrap_or(u64::MAX),
                 available: self.remaining(),
-            });
+            }));
         }
         let bytes = self.take(nbytes as usize, ty)?;
         let s = render_bits(bytes, bits as usize);
@@ -627,7 +660,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     }
 
     #[inline(never)]
-    fn account(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
+    fn account(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
         let raw: &[u8] = self.take(32, ty)?;
         if let Some(fmt) = self.ctx.ss58_format {
             let key: [u8; 32] = raw.try_into().unwrap_or([0; 32]);
@@ -638,14 +671,16 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         Ok(self.sink.hex(raw))
     }
 
-    fn runtime(&self, ty: TypeIdx) -> Result<&'a Runtime, Error> {
-        self.ctx.runtime.ok_or_else(|| Error::NoRuntime {
-            ty: self.graph().describe(ty),
+    fn runtime(&self, ty: TypeIdx) -> Result<&'a Runtime, Fail> {
+        self.ctx.runtime.ok_or_else(|| {
+            Box::new(Error::NoRuntime {
+                ty: self.graph().describe(ty),
+            })
         })
     }
 
     #[inline(never)]
-    fn special(&mut self, ty: TypeIdx, s: &'a Special) -> Result<S::Out, Error> {
+    fn special(&mut self, ty: TypeIdx, s: &'a Special) -> Result<S::Out, Fail> {
         let k = &*KEYS;
         match s {
             Special::AccountId => self.account(ty),
@@ -777,6 +812,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
                     pos: 0,
                     depth: self.depth,
                     zero_sized_left: self.zero_sized_left,
+                    min_sizes: self.min_sizes,
                     sink: &mut *self.sink,
                 };
                 let r = sub.node(*inner);
@@ -793,7 +829,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     /// the metadata decoded with the process's metadata definitions
     /// ([`crate::metadata_value`]), which have their own graph.
     #[inline(never)]
-    fn metadata_versioned(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
+    fn metadata_versioned(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
         let types = crate::metadata_value::metadata_types()?;
         let magic = self.take(4, ty)?;
         let at = self.pos;
@@ -813,6 +849,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
             pos: self.pos,
             depth: self.depth,
             zero_sized_left: self.zero_sized_left,
+            min_sizes: MinSizeMemo::default(),
             sink: &mut *self.sink,
         };
         let inner = sub.node(inner_ty);
@@ -828,7 +865,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     }
 
     #[inline(never)]
-    fn call(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
+    fn call(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
         let k = &*KEYS;
         let rt = self.runtime(ty)?;
         let start = self.pos;
@@ -882,7 +919,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     }
 
     #[inline(never)]
-    fn extrinsic(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
+    fn extrinsic(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
         let k = &*KEYS;
         let rt = self.runtime(ty)?;
         let start = self.pos;
@@ -925,7 +962,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         rt: &'a Runtime,
         _start: usize,
         _len: usize,
-    ) -> Result<(Vec<(&'a crate::graph::Name, S::Out)>, S::Out), Error> {
+    ) -> Result<(Vec<(&'a crate::graph::Name, S::Out)>, S::Out), Fail> {
         let k = &*KEYS;
         let at = self.pos;
         let version = self.byte(ty)?;
@@ -962,7 +999,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     }
 
     #[inline(never)]
-    fn event_parts(&mut self, e: TypeIdx) -> Result<EventParts<'a, S::Out>, Error> {
+    fn event_parts(&mut self, e: TypeIdx) -> Result<EventParts<'a, S::Out>, Fail> {
         let Some(Node::Enum(outer)) = self.graph().get(e) else {
             return Err(self.invalid(e, self.pos, "event type is not an enum"));
         };
@@ -998,7 +1035,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
 
     /// A value as py-scale-codec's `serialize()` gives it (legacy call and
     /// event arguments): like the value, except that `Bytes` render as hex.
-    fn serialized(&mut self, ty: TypeIdx) -> Result<S::Out, Error> {
+    fn serialized(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
         if matches!(self.graph().get(ty), Some(Node::Bytes)) {
             let n = self.length(ty, 1)?;
             let b = self.take(n, ty)?;
@@ -1011,7 +1048,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     /// A legacy event: two index bytes, then the args of the runtime's event
     /// table as `[{"type", "value"}…]`.
     #[inline(never)]
-    fn legacy_event_parts(&mut self, ty: TypeIdx) -> Result<EventParts<'a, S::Out>, Error> {
+    fn legacy_event_parts(&mut self, ty: TypeIdx) -> Result<EventParts<'a, S::Out>, Fail> {
         let k = &*KEYS;
         let rt = self.runtime(ty)?;
         let at = self.pos;
@@ -1065,7 +1102,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     }
 
     #[inline(never)]
-    fn event_record(&mut self, ty: TypeIdx, st: TypeIdx) -> Result<S::Out, Error> {
+    fn event_record(&mut self, ty: TypeIdx, st: TypeIdx) -> Result<S::Out, Fail> {
         let k = &*KEYS;
         let Some(Node::Struct(fields)) = self.graph().get(st) else {
             return Err(self.invalid(ty, self.pos, "EventRecord is not a struct"));

@@ -8,14 +8,16 @@
 
 use std::time::{Duration, Instant};
 
+use ferroscale_core::metadata::Metadata;
 use ferroscale_core::value::Value;
 use ferroscale_dynamic::encode::encode_value;
-use ferroscale_core::metadata::Metadata;
 use ferroscale_dynamic::portable::{
     decode_metadata, import_metadata, import_metadata_bytes, import_registry,
 };
 use ferroscale_dynamic::registry::Registry;
-use ferroscale_dynamic::{decode_value, Context, Fields, Node, Prim, Special, TypeGraph, TypeIdx};
+use ferroscale_dynamic::{
+    decode_value, Context, Document, Fields, Node, Prim, Special, TypeGraph, TypeIdx,
+};
 
 /// Runs `f` `iters` times (after one warm-up); returns (min, median).
 fn time<T>(iters: usize, mut f: impl FnMut() -> T) -> (Duration, Duration) {
@@ -93,6 +95,18 @@ fn main() {
         rows.push(Row {
             workload: "delegates_info (Vec<DelegateInfo>)",
             engine: "ferroscale-dynamic → Value",
+            bytes: bytes.len(),
+            min,
+            median,
+        });
+        assert_eq!(
+            Document::decode(&plain, vec_di, &bytes).unwrap().to_value(),
+            decode_value(&plain, vec_di, &bytes).unwrap()
+        );
+        let (min, median) = time(iters, || Document::decode(&plain, vec_di, &bytes).unwrap());
+        rows.push(Row {
+            workload: "delegates_info (Vec<DelegateInfo>)",
+            engine: "ferroscale-dynamic → Document",
             bytes: bytes.len(),
             min,
             median,
@@ -181,6 +195,22 @@ fn main() {
             min,
             median,
         });
+        assert_eq!(
+            Document::decode(&ctx, events_ty, &bytes)
+                .unwrap()
+                .to_value(),
+            decode_value(&ctx, events_ty, &bytes).unwrap()
+        );
+        let (min, median) = time(iters * 20, || {
+            Document::decode(&ctx, events_ty, &bytes).unwrap()
+        });
+        rows.push(Row {
+            workload: "Vec<EventRecord>, 100 records",
+            engine: "ferroscale-dynamic → Document",
+            bytes: bytes.len(),
+            min,
+            median,
+        });
         let (min, median) = time(iters * 20, || {
             let mut input = &bytes[..];
             scale_value::scale::decode_as_type(&mut input, events_id, &v14.types).unwrap()
@@ -253,7 +283,7 @@ fn main() {
     println!("|---|---|---|---|---|---|");
     for r in &rows {
         println!(
-            "| {} | {} | {:.1} | {:.3} | {:.3} | {:.0} |",
+            "| {} | {} | {:.1} | {:.4} | {:.4} | {:.0} |",
             r.workload,
             r.engine,
             r.bytes as f64 / 1000.0,
@@ -266,22 +296,23 @@ fn main() {
         let f = |e: &str| rows.iter().find(|r| r.workload == w && r.engine == e);
         if let (Some(x), Some(y)) = (f(a), f(b)) {
             println!(
-                "{w}: scale-value / ferroscale-dynamic = {:.1}× (minimums), {:.1}× (medians)",
+                "{w}: scale-value / {a} = {:.1}× (minimums), {:.1}× (medians)",
                 y.min.as_secs_f64() / x.min.as_secs_f64(),
                 y.median.as_secs_f64() / x.median.as_secs_f64()
             );
         }
     };
-    ratio(
+    for workload in [
         "delegates_info (Vec<DelegateInfo>)",
-        "ferroscale-dynamic → Value",
-        "scale-value 0.18",
-    );
-    ratio(
         "Vec<EventRecord>, 100 records",
-        "ferroscale-dynamic → Value",
-        "scale-value 0.18",
-    );
+    ] {
+        for ours in [
+            "ferroscale-dynamic → Value",
+            "ferroscale-dynamic → Document",
+        ] {
+            ratio(workload, ours, "scale-value 0.18");
+        }
+    }
 }
 
 /// An event record value for `event` of `pallet` with example attributes.

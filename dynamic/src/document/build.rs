@@ -44,20 +44,31 @@ fn reserve<T: Copy>(array: &mut Vec<T>, capacity: usize, blank: T) -> Open {
 
 /// Writes `item` into the next place of `open`, moving the range to the end
 /// of `array` (with room to spare) when it is full.
+#[inline(always)]
 fn push<T: Copy>(array: &mut Vec<T>, open: &mut Open, item: T) {
     if open.len == open.capacity {
-        let capacity = (open.capacity * 2).max(4);
-        let start = array.len();
-        array.extend_from_within(open.start..open.start + open.len);
-        array.resize(start + capacity, item);
-        open.start = start;
-        open.capacity = capacity;
+        relocate(array, open, item);
     }
-    array[open.start + open.len] = item;
+    if let Some(place) = array.get_mut(open.start + open.len) {
+        *place = item;
+    }
     open.len += 1;
 }
 
+/// Moves a full range to the end of `array` with room for more.
+#[cold]
+#[inline(never)]
+fn relocate<T: Copy>(array: &mut Vec<T>, open: &mut Open, blank: T) {
+    let capacity = (open.capacity * 2).max(4);
+    let start = array.len();
+    array.extend_from_within(open.start..open.start + open.len);
+    array.resize(start + capacity, blank);
+    open.start = start;
+    open.capacity = capacity;
+}
+
 impl<'g> Builder<'_, 'g> {
+    #[inline]
     fn slot(&mut self, slot: Slot<'g>) -> usize {
         self.0.slots.push(slot);
         self.0.slots.len() - 1
@@ -141,6 +152,7 @@ impl<'g> Sink<'g> for Builder<'_, 'g> {
     fn seq_begin(&mut self, len: usize) -> Open {
         reserve(&mut self.0.items, len, 0)
     }
+    #[inline]
     fn seq_push(&mut self, seq: &mut Open, item: usize) {
         push(&mut self.0.items, seq, item);
     }
@@ -153,11 +165,12 @@ impl<'g> Sink<'g> for Builder<'_, 'g> {
 
     fn dict_begin(&mut self, len: usize) -> Open {
         let blank = Entry {
-            key: Key::Text(Span::default()),
+            key: Key::Text(0),
             value: 0,
         };
         reserve(&mut self.0.entries, len, blank)
     }
+    #[inline]
     fn dict_insert(&mut self, dict: &mut Open, key: &'g Name, value: usize) {
         let entry = Entry {
             key: Key::Name(key),
@@ -166,7 +179,9 @@ impl<'g> Sink<'g> for Builder<'_, 'g> {
         push(&mut self.0.entries, dict, entry);
     }
     fn dict_insert_text(&mut self, dict: &mut Open, key: &str, value: usize) {
-        let key = Key::Text(self.push_text(key));
+        let span = self.push_text(key);
+        self.0.key_texts.push(span);
+        let key = Key::Text(self.0.key_texts.len() - 1);
         push(&mut self.0.entries, dict, Entry { key, value });
     }
     fn dict_end(&mut self, dict: Open) -> usize {

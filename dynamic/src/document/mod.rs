@@ -34,6 +34,8 @@ pub struct Document<'g> {
     entries: Vec<Entry<'g>>,
     /// All decoded text (strings, hex, SS58), back to back.
     text: String,
+    /// Where in `text` the keys of [`Key::Text`] are.
+    key_texts: Vec<Span>,
     /// Integers wider than 64 bits, 32 little-endian bytes each.
     wide: Vec<[u8; 32]>,
     /// The slot of the decoded value.
@@ -85,11 +87,12 @@ struct Entry<'g> {
 
 /// A dict key: a graph name (kept as the reference the decoder passes, so
 /// storing it reads nothing), or text of the document (keys of a [`Value`]
-/// converted into it, see [`crate::Sink::value`]).
+/// converted into it, see [`crate::Sink::value`]): `key_texts[index]`, so
+/// that an entry stays 24 bytes.
 #[derive(Clone, Copy, Debug)]
 enum Key<'g> {
     Name(&'g Name),
-    Text(Span),
+    Text(usize),
 }
 
 impl<'g> Document<'g> {
@@ -154,6 +157,7 @@ impl<'g> Document<'g> {
         self.items.clear();
         self.entries.clear();
         self.text.clear();
+        self.key_texts.clear();
         self.wide.clear();
         self.root = 0;
     }

@@ -239,7 +239,12 @@ impl<'d, 'g> Iterator for Entries<'d, 'g> {
         let e = self.entries.next()?;
         let key = match e.key {
             Key::Name(name) => &**name,
-            Key::Text(span) => self.doc.text.get(span.range()).unwrap_or_default(),
+            Key::Text(index) => self
+                .doc
+                .key_texts
+                .get(index)
+                .and_then(|span| self.doc.text.get(span.range()))
+                .unwrap_or_default(),
         };
         Some((key, ValueRef::new(self.doc, e.value)))
     }
