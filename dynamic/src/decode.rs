@@ -705,19 +705,15 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
             }
             Special::LegacyAddress => {
                 let b = self.byte(ty)?;
-                let s =
-                    match b {
-                        0xff => ferroscale_core::hex::encode_prefixed(self.take(32, ty)?)[2..]
-                            .to_string(),
-                        0xfc => ferroscale_core::hex::encode_prefixed(self.take(2, ty)?)[2..]
-                            .to_string(),
-                        0xfd => ferroscale_core::hex::encode_prefixed(self.take(4, ty)?)[2..]
-                            .to_string(),
-                        0xfe => ferroscale_core::hex::encode_prefixed(self.take(8, ty)?)[2..]
-                            .to_string(),
-                        b => format!("{b:02x}"),
-                    };
-                Ok(self.sink.text(&s))
+                let n = match b {
+                    0xff => 32,
+                    0xfc => 2,
+                    0xfd => 4,
+                    0xfe => 8,
+                    _ => return Ok(self.sink.hex_digits(&[b])),
+                };
+                let key = self.take(n, ty)?;
+                Ok(self.sink.hex_digits(key))
             }
             Special::Era => {
                 let at = self.pos;
@@ -905,7 +901,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         }
         let hash = ferroscale_core::hashing::blake2_256(&self.data[start..self.pos]);
         let mut d = self.sink.dict_begin(5);
-        let idx = self.sink.text(&format!("0x{}", &*hex4(pi, ci)));
+        let idx = self.sink.hex(&[pi, ci]);
         self.sink.dict_insert(&mut d, &k.call_index, idx);
         let f = self.sink.name(&call.name);
         self.sink.dict_insert(&mut d, &k.call_function, f);
@@ -1093,7 +1089,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     ) -> S::Out {
         let k = &*KEYS;
         let mut d = self.sink.dict_begin(4);
-        let idx = self.sink.text(&hex4(pi, ei));
+        let idx = self.sink.hex_digits(&[pi, ei]);
         self.sink.dict_insert(&mut d, &k.event_index, idx);
         self.sink.dict_insert(&mut d, &k.module_id, module);
         self.sink.dict_insert(&mut d, &k.event_id, event);
@@ -1176,34 +1172,6 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         };
         self.sink.dict_insert(&mut d, &k.topics, t);
         Ok(self.sink.dict_end(d))
-    }
-}
-
-/// Four lower-case hex digits of two index bytes (`"0502"`), without allocating.
-fn hex4(a: u8, b: u8) -> Hex4 {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    Hex4([
-        DIGITS[(a >> 4) as usize],
-        DIGITS[(a & 15) as usize],
-        DIGITS[(b >> 4) as usize],
-        DIGITS[(b & 15) as usize],
-    ])
-}
-
-/// Four ASCII hex digits on the stack.
-struct Hex4([u8; 4]);
-
-impl std::ops::Deref for Hex4 {
-    type Target = str;
-    fn deref(&self) -> &str {
-        // Only ASCII hex digits are ever stored.
-        std::str::from_utf8(&self.0).unwrap_or_default()
-    }
-}
-
-impl std::fmt::Display for Hex4 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self)
     }
 }
 

@@ -37,6 +37,10 @@ pub trait Sink<'n> {
     fn hex(&mut self, bytes: &[u8]) -> Self::Out {
         ferroscale_core::hex::with_prefixed(bytes, |text| self.text(text))
     }
+    /// Hex of `bytes` without the `"0x"` (event indexes, legacy addresses).
+    fn hex_digits(&mut self, bytes: &[u8]) -> Self::Out {
+        ferroscale_core::hex::with_prefixed(bytes, |text| self.text(&text[2..]))
+    }
     /// py-scale-codec's byte-string rendering: UTF-8 text when valid, else `"0x…"`.
     fn bytes(&mut self, bytes: &[u8]) -> Self::Out {
         match std::str::from_utf8(bytes) {

@@ -87,11 +87,23 @@ impl<'g> Builder<'_, 'g> {
     /// Appends text and returns where it is.
     fn push_text(&mut self, s: &str) -> Span {
         let start = self.0.text.len();
-        self.0.text.push_str(s);
+        self.0.text.extend_from_slice(s.as_bytes());
         Span {
             start,
             len: s.len(),
         }
+    }
+
+    /// Appends `prefix` and the hex digits of `bytes`, written in place.
+    fn push_hex(&mut self, prefix: &[u8], bytes: &[u8]) -> usize {
+        let text = &mut self.0.text;
+        let start = text.len();
+        text.extend_from_slice(prefix);
+        let digits = text.len();
+        text.resize(digits + 2 * bytes.len(), 0);
+        ferroscale_core::hex::write_lower(bytes, &mut text[digits..]);
+        let len = text.len() - start;
+        self.slot(Slot::Text(Span { start, len }))
     }
 }
 
@@ -140,13 +152,10 @@ impl<'g> Sink<'g> for Builder<'_, 'g> {
         self.slot(Slot::Name(n))
     }
     fn hex(&mut self, bytes: &[u8]) -> usize {
-        let text = &mut self.0.text;
-        let start = text.len();
-        text.reserve(2 + 2 * bytes.len());
-        text.push_str("0x");
-        ferroscale_core::hex::push_hex(text, bytes);
-        let len = text.len() - start;
-        self.slot(Slot::Text(Span { start, len }))
+        self.push_hex(b"0x", bytes)
+    }
+    fn hex_digits(&mut self, bytes: &[u8]) -> usize {
+        self.push_hex(b"", bytes)
     }
 
     fn seq_begin(&mut self, len: usize) -> Open {
@@ -191,5 +200,48 @@ impl<'g> Sink<'g> for Builder<'_, 'g> {
     /// The document is read-only, so a repeated value is the same slot.
     fn dup(&mut self, v: &usize) -> usize {
         *v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::Name;
+
+    /// More items than announced (the decoder never does this; another
+    /// caller of the sink could): the range moves and nothing is lost, also
+    /// with containers opened and closed in between.
+    #[test]
+    fn ranges_that_overflow_their_announcement_move_intact() {
+        let key: Name = "k".into();
+        let mut doc = Document::default();
+        let mut b = Builder(&mut doc);
+        let mut outer = b.seq_begin(1);
+        let mut dict = b.dict_begin(0);
+        for i in 0..40u64 {
+            let item = b.uint(i as u128);
+            b.seq_push(&mut outer, item);
+            // An inner list and dict closed between pushes of the outer ones.
+            let mut inner = b.seq_begin(0);
+            let x = b.text("x");
+            b.seq_push(&mut inner, x);
+            let inner = b.tuple_end(inner);
+            b.dict_insert(&mut dict, &key, inner);
+        }
+        let d = b.dict_end(dict);
+        b.seq_push(&mut outer, d);
+        doc.root = Builder(&mut doc).list_end(outer);
+
+        let root = doc.root();
+        assert_eq!(root.len(), 41);
+        for (i, item) in root.items().unwrap().take(40).enumerate() {
+            assert_eq!(item.as_u128(), Some(i as u128));
+        }
+        let dict = root.item(40).unwrap();
+        assert_eq!(dict.len(), 40);
+        for (k, v) in dict.entries().unwrap() {
+            assert_eq!(k, "k");
+            assert_eq!(v.item(0).unwrap().as_str(), Some("x"));
+        }
     }
 }

@@ -32,8 +32,11 @@ pub struct Document<'g> {
     items: Vec<usize>,
     /// The entries of dicts: ranges of (key, slot index).
     entries: Vec<Entry<'g>>,
-    /// All decoded text (strings, hex, SS58), back to back.
-    text: String,
+    /// All decoded text (strings, hex, SS58), back to back. Bytes rather
+    /// than a `String` so that hex digits are written in place; only whole
+    /// `str`s and ASCII are ever appended, so every span is UTF-8 (and is
+    /// checked again when read).
+    text: Vec<u8>,
     /// Where in `text` the keys of [`Key::Text`] are.
     key_texts: Vec<Span>,
     /// Integers wider than 64 bits, 32 little-endian bytes each.
@@ -113,7 +116,7 @@ impl<'g> Document<'g> {
             slots: Vec::with_capacity(guess / 3 + 8),
             items: Vec::with_capacity(guess / 8 + 8),
             entries: Vec::with_capacity(guess / 3 + 8),
-            text: String::with_capacity(2 * guess + 8),
+            text: Vec::with_capacity(2 * guess + 8),
             ..Document::default()
         };
         doc.decode_into(ctx, ty, bytes)?;
@@ -150,6 +153,11 @@ impl<'g> Document<'g> {
     /// The decoded value as an owned [`Value`] tree.
     pub fn to_value(&self) -> Value {
         self.root().to_value()
+    }
+
+    /// The text of `span` (always UTF-8, see [`Document::text`]).
+    fn text_at(&self, span: Span) -> Option<&str> {
+        std::str::from_utf8(self.text.get(span.range())?).ok()
     }
 
     fn clear(&mut self) {

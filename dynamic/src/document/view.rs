@@ -87,7 +87,7 @@ impl<'d, 'g> ValueRef<'d, 'g> {
     /// The text, if this is text.
     pub fn as_str(self) -> Option<&'d str> {
         match self.slot {
-            Slot::Text(span) => self.doc.text.get(span.range()),
+            Slot::Text(span) => self.doc.text_at(span),
             Slot::Name(name) => Some(&**name),
             _ => None,
         }
@@ -243,7 +243,7 @@ impl<'d, 'g> Iterator for Entries<'d, 'g> {
                 .doc
                 .key_texts
                 .get(index)
-                .and_then(|span| self.doc.text.get(span.range()))
+                .and_then(|&span| self.doc.text_at(span))
                 .unwrap_or_default(),
         };
         Some((key, ValueRef::new(self.doc, e.value)))
