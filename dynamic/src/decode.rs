@@ -255,18 +255,51 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         Ok(len as usize)
     }
 
+    /// Decodes one value of `ty`. Inlined into its callers up to the
+    /// dispatch, so that the commonest leaves (primitives, compacts) go
+    /// straight to their decoder instead of through two jump tables.
+    #[inline]
     fn node(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
         let graph = self.graph();
         let Some(node) = graph.get(ty) else {
             return Err(self.invalid(ty, self.pos, "type index out of range"));
         };
         if self.depth >= self.ctx.max_depth {
-            return Err(Box::new(Error::DepthLimit {
-                ty: graph.describe(ty),
-                offset: self.pos,
-                limit: self.ctx.max_depth,
-            }));
+            return Err(self.depth_limit(ty));
         }
+        match (node, self.ctx.typed) {
+            (Node::Prim(p), None) => self.prim(ty, *p),
+            (Node::Compact(inner), None) => self.compact_value(ty, *inner),
+            _ => self.composite(ty, node),
+        }
+    }
+
+    /// A `Compact<inner>` value.
+    #[inline(never)]
+    fn compact_value(&mut self, ty: TypeIdx, inner: TypeIdx) -> Result<S::Out, Fail> {
+        // Compact<u256> or wider inner types: allow up to 32 bytes.
+        if is_256(self.graph(), inner) {
+            return self.compact_256(ty);
+        }
+        let v = self.compact(ty)?;
+        Ok(self.sink.uint(v))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn depth_limit(&self, ty: TypeIdx) -> Fail {
+        Box::new(Error::DepthLimit {
+            ty: self.graph().describe(ty),
+            offset: self.pos,
+            limit: self.ctx.max_depth,
+        })
+    }
+
+    /// [`Decoder::node`] for everything but those leaves (and for them too
+    /// when there are generated types to try first): the typed fallback,
+    /// then the dynamic decode one level deeper.
+    #[inline(never)]
+    fn composite(&mut self, ty: TypeIdx, node: &'a Node) -> Result<S::Out, Fail> {
         if let Some(typed) = self.ctx.typed {
             if let Some(v) = self.typed(typed, ty) {
                 return Ok(v);
@@ -304,14 +337,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         match node {
             Node::Prim(p) => self.prim(ty, *p),
             Node::Null => Ok(self.sink.null()),
-            Node::Compact(inner) => {
-                // Compact<u256> or wider inner types: allow up to 32 bytes.
-                if is_256(self.graph(), *inner) {
-                    return self.compact_256(ty);
-                }
-                let v = self.compact(ty)?;
-                Ok(self.sink.uint(v))
-            }
+            Node::Compact(inner) => self.compact_value(ty, *inner),
             Node::Bytes => {
                 let n = self.length(ty, 1)?;
                 let b = self.take(n, ty)?;
