@@ -58,6 +58,27 @@ pub fn push_hex(out: &mut String, bytes: &[u8]) {
 /// Bytes [`push_hex`] renders per stack buffer.
 const PUSH_CHUNK: usize = 512;
 
+/// Appends the lower-case hex digits of `bytes` to `out` (a buffer of
+/// ASCII text). 32 bytes — account ids and hashes, most of the byte
+/// strings a decoded value holds — take a fixed-size path the compiler
+/// turns into a few vector instructions, without [`write_lower`]'s length
+/// handling.
+#[inline]
+pub fn extend_lower(out: &mut Vec<u8>, bytes: &[u8]) {
+    if let Ok(bytes) = <&[u8; 32]>::try_from(bytes) {
+        let mut digits = [0u8; 64];
+        for (pair, &b) in digits.chunks_exact_mut(2).zip(bytes) {
+            pair[0] = digit(b >> 4);
+            pair[1] = digit(b & 0xf);
+        }
+        out.extend_from_slice(&digits);
+        return;
+    }
+    let start = out.len();
+    out.resize(start + 2 * bytes.len(), 0);
+    write_lower(bytes, &mut out[start..]);
+}
+
 /// Writes the lower-case hex digits of `bytes` into `out[..2 * bytes.len()]`
 /// (`out` shorter than that: only the digits of the bytes that fit).
 ///
@@ -284,6 +305,12 @@ mod tests {
         let all: Vec<u8> = (0..=255u8).collect();
         let expected: String = all.iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(encode_prefixed(&all), format!("0x{expected}"));
+        // `extend_lower`'s 32-byte path over every byte value.
+        let mut v = Vec::new();
+        for chunk in all.chunks(32) {
+            extend_lower(&mut v, chunk);
+        }
+        assert_eq!(v, expected.as_bytes());
         // Around the portable 16-byte blocks and the AVX2 path's 64-byte
         // threshold and 32-byte steps, with portable tails of every size;
         // `push_hex` around its 32-byte stack buffer and 512-byte chunks.
@@ -296,6 +323,9 @@ mod tests {
             let mut s = String::from("x");
             push_hex(&mut s, &bytes);
             assert_eq!(s, format!("x{expected}"), "length {len}");
+            let mut v = b"x".to_vec();
+            extend_lower(&mut v, &bytes);
+            assert_eq!(v, format!("x{expected}").into_bytes(), "length {len}");
             let mut out = vec![b'?'; 2 * len + 1];
             write_lower(&bytes, &mut out);
             assert_eq!(&out[..2 * len], expected.as_bytes(), "length {len}");

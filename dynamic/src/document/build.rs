@@ -99,9 +99,7 @@ impl<'g> Builder<'_, 'g> {
         let text = &mut self.0.text;
         let start = text.len();
         text.extend_from_slice(prefix);
-        let digits = text.len();
-        text.resize(digits + 2 * bytes.len(), 0);
-        ferroscale_core::hex::write_lower(bytes, &mut text[digits..]);
+        ferroscale_core::hex::extend_lower(text, bytes);
         let len = text.len() - start;
         self.slot(Slot::Text(Span { start, len }))
     }
