@@ -550,14 +550,8 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     ) -> Result<(&'a Variant, Option<S::Out>), Fail> {
         let at = self.pos;
         let idx = self.byte(ty)?;
-        let var = match variants.get(idx as usize) {
-            Some(v) if v.index == idx => v,
-            _ => match variants.iter().find(|v| v.index == idx) {
-                Some(v) => v,
-                None => {
-                    return Err(self.invalid(ty, at, format!("index '{idx}' not present in enum")))
-                }
-            },
+        let Some(var) = variant_at(variants, idx) else {
+            return Err(self.invalid(ty, at, format!("index '{idx}' not present in enum")));
         };
         let inner = self.fields(&var.fields)?;
         Ok((var, inner))
@@ -1027,11 +1021,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         };
         let at = self.pos;
         let pi = self.byte(e)?;
-        let pallet = match outer.get(pi as usize) {
-            Some(v) if v.index == pi => Some(v),
-            _ => outer.iter().find(|v| v.index == pi),
-        };
-        let Some(pallet) = pallet else {
+        let Some(pallet) = variant_at(outer, pi) else {
             return Err(self.invalid(e, at, format!("index '{pi}' not present in event enum")));
         };
         let inner_ty = match &pallet.fields {
@@ -1198,6 +1188,16 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         };
         self.sink.dict_insert(&mut d, &k.topics, t);
         Ok(self.sink.dict_end(d))
+    }
+}
+
+/// The variant with discriminant `index`: the one at position `index`
+/// when the indexes have no gaps (most enums), else the first that has it.
+#[inline]
+fn variant_at(variants: &[Variant], index: u8) -> Option<&Variant> {
+    match variants.get(index as usize) {
+        Some(v) if v.index == index => Some(v),
+        _ => variants.iter().find(|v| v.index == index),
     }
 }
 
