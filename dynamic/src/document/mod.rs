@@ -133,7 +133,10 @@ impl<'g> Document<'g> {
         bytes: &[u8],
     ) -> Result<(), Error> {
         self.clear();
-        match decode(ctx, ty, bytes, &mut build::Builder(self)) {
+        let mut builder = build::Builder(std::mem::take(self));
+        let decoded = decode(ctx, ty, bytes, &mut builder);
+        *self = builder.0;
+        match decoded {
             Ok(root) => {
                 self.root = root;
                 Ok(())
