@@ -425,6 +425,9 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
             Node::Set { byte_len, flags } => self.set(ty, *byte_len, flags),
             Node::BitSeq { store, .. } => self.bit_seq(ty, *store),
             Node::Map(k, v) => self.map(ty, *k, *v),
+            // The specials met most often, without the second dispatch in `special`.
+            Node::Special(Special::AccountId) => self.account(ty),
+            Node::Special(Special::EventRecord(st)) => self.event_record(ty, *st),
             Node::Special(s) => self.special(ty, s),
             Node::Unresolved(name) => Err(Box::new(Error::Unresolved {
                 name: name.to_string(),
