@@ -95,11 +95,14 @@ impl<'g> Builder<'g> {
         }
     }
 
-    /// Appends `prefix` and the hex digits of `bytes`, written in place.
-    fn push_hex(&mut self, prefix: &[u8], bytes: &[u8]) -> usize {
+    /// Appends the hex digits of `bytes`, after `"0x"` if `prefixed`.
+    #[inline]
+    fn push_hex(&mut self, prefixed: bool, bytes: &[u8]) -> usize {
         let text = &mut self.0.text;
         let start = text.len();
-        text.extend_from_slice(prefix);
+        if prefixed {
+            text.extend_from_slice(b"0x");
+        }
         ferroscale_core::hex::extend_lower(text, bytes);
         let len = text.len() - start;
         self.slot(Slot::Text(Span { start, len }))
@@ -151,10 +154,10 @@ impl<'g> Sink<'g> for Builder<'g> {
         self.slot(Slot::Name(n))
     }
     fn hex(&mut self, bytes: &[u8]) -> usize {
-        self.push_hex(b"0x", bytes)
+        self.push_hex(true, bytes)
     }
     fn hex_digits(&mut self, bytes: &[u8]) -> usize {
-        self.push_hex(b"", bytes)
+        self.push_hex(false, bytes)
     }
 
     fn seq_begin(&mut self, len: usize) -> Open {
