@@ -392,8 +392,8 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
                 Ok(self.sink.dict_end(d))
             }
             Node::Enum(variants) => {
-                let (var, inner) = self.enum_parts(ty, variants)?;
-                Ok(match inner {
+                let var = self.variant(ty, variants)?;
+                Ok(match self.payload(&var.fields)? {
                     None => self.sink.name(&var.name),
                     Some(v) => self.sink.single_entry(&var.name, v),
                 })
@@ -544,34 +544,40 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         Ok(self.sink.u256(&le))
     }
 
-    /// Reads an enum's discriminant and payload: the variant and its value
-    /// (`None` for a unit variant).
-    fn enum_parts(
-        &mut self,
-        ty: TypeIdx,
-        variants: &'a [Variant],
-    ) -> Result<(&'a Variant, Option<S::Out>), Fail> {
+    /// Reads an enum's discriminant: its variant. (The payload is read
+    /// apart, by [`Decoder::payload`], so that each result comes back in
+    /// registers.)
+    fn variant(&mut self, ty: TypeIdx, variants: &'a [Variant]) -> Result<&'a Variant, Fail> {
         let at = self.pos;
         let idx = self.byte(ty)?;
-        let Some(var) = variant_at(variants, idx) else {
-            return Err(self.invalid(ty, at, format!("index '{idx}' not present in enum")));
-        };
-        let inner = self.fields(&var.fields)?;
-        Ok((var, inner))
+        match variant_at(variants, idx) {
+            Some(var) => Ok(var),
+            None => Err(self.invalid(ty, at, format!("index '{idx}' not present in enum"))),
+        }
     }
 
-    /// A variant payload: `None` (unit), the single value, a tuple, or a dict.
-    fn fields(&mut self, fields: &'a Fields) -> Result<Option<S::Out>, Fail> {
-        Ok(match fields {
-            Fields::Unit => None,
-            Fields::Unnamed(tys) if tys.len() == 1 => Some(self.node(tys[0])?),
+    /// A variant's payload, `None` for a unit variant.
+    #[inline]
+    fn payload(&mut self, fields: &'a Fields) -> Result<Option<S::Out>, Fail> {
+        if matches!(fields, Fields::Unit) {
+            return Ok(None);
+        }
+        self.fields(fields).map(Some)
+    }
+
+    /// The value of a variant payload: the single value, a tuple, a dict,
+    /// or Python `None` for a unit variant (event attributes).
+    fn fields(&mut self, fields: &'a Fields) -> Result<S::Out, Fail> {
+        match fields {
+            Fields::Unit => Ok(self.sink.null()),
+            Fields::Unnamed(tys) if tys.len() == 1 => self.node(tys[0]),
             Fields::Unnamed(tys) => {
                 let mut seq = self.sink.seq_begin(tys.len());
                 for &t in tys {
                     let v = self.node(t)?;
                     self.sink.seq_push(&mut seq, v);
                 }
-                Some(self.sink.tuple_end(seq))
+                Ok(self.sink.tuple_end(seq))
             }
             Fields::Named(fs) => {
                 let mut d = self.sink.dict_begin(fs.len());
@@ -579,9 +585,9 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
                     let v = self.node(f.ty)?;
                     self.sink.dict_insert(&mut d, &f.name, v);
                 }
-                Some(self.sink.dict_end(d))
+                Ok(self.sink.dict_end(d))
             }
-        })
+        }
     }
 
     #[inline(never)]
@@ -719,8 +725,8 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
                 let Some(Node::Enum(variants)) = self.graph().get(*e) else {
                     return Err(self.invalid(ty, self.pos, "MultiAddress is not an enum"));
                 };
-                let (var, inner) = self.enum_parts(*e, variants)?;
-                Ok(match (var.index, inner) {
+                let var = self.variant(*e, variants)?;
+                Ok(match (var.index, self.payload(&var.fields)?) {
                     (0 | 1, Some(v)) => v,
                     (_, None) => self.sink.name(&var.name),
                     (_, Some(v)) => self.sink.single_entry(&var.name, v),
@@ -1040,11 +1046,8 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         let Some(Node::Enum(events)) = self.graph().get(inner_ty) else {
             return Err(self.invalid(inner_ty, self.pos, "pallet event type is not an enum"));
         };
-        let (ev, attrs) = self.enum_parts(inner_ty, events)?;
-        let attrs = match attrs {
-            Some(a) => a,
-            None => self.sink.null(),
-        };
+        let ev = self.variant(inner_ty, events)?;
+        let attrs = self.fields(&ev.fields)?;
         Ok((pi, ev.index, &pallet.name, &ev.name, attrs))
     }
 
@@ -1133,7 +1136,8 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
             match &*f.name {
                 "phase" => {
                     if let Some(Node::Enum(vars)) = self.graph().get(f.ty) {
-                        let (var, inner) = self.enum_parts(f.ty, vars)?;
+                        let var = self.variant(f.ty, vars)?;
+                        let inner = self.payload(&var.fields)?;
                         phase = Some(self.sink.name(&var.name));
                         if &*var.name == "ApplyExtrinsic" {
                             xt_idx = inner;
