@@ -256,8 +256,8 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     }
 
     /// Decodes one value of `ty`. Inlined into its callers up to the
-    /// dispatch, so that the commonest leaves (primitives, compacts) go
-    /// straight to their decoder instead of through two jump tables.
+    /// dispatch, so that the commonest leaves (primitives, compacts, account
+    /// ids) go straight to their decoder instead of through two jump tables.
     #[inline]
     fn node(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
         let graph = self.graph();
@@ -270,6 +270,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
         match (node, self.ctx.typed) {
             (Node::Prim(p), None) => self.prim(ty, *p),
             (Node::Compact(inner), None) => self.compact_value(ty, *inner),
+            (Node::Special(Special::AccountId), None) => self.account(ty),
             _ => self.composite(ty, node),
         }
     }
