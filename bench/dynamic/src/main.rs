@@ -1,5 +1,7 @@
 //! `cargo xtask bench-dynamic`: the dynamic decoder side by side with
-//! scale-value on the same bytes and the same registry, in one run.
+//! scale-value on the same bytes and the same registry, in one run. Ours
+//! decodes into the owned `Value` tree and into a flat `Document`; the
+//! ratios against scale-value are printed for both.
 //!
 //! Workloads: `delegates_info` (Bittensor, 946 KB, `Vec<DelegateInfo>`), a
 //! 100-record `Vec<EventRecord>` encoded from example values of the Polkadot
@@ -35,6 +37,29 @@ fn time<T>(iters: usize, mut f: impl FnMut() -> T) -> (Duration, Duration) {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
+}
+
+const DELEGATES: &str = "delegates_info (Vec<DelegateInfo>)";
+const EVENTS: &str = "Vec<EventRecord>, 100 records";
+const METADATA: &str = "polkadot-v14-spec9180 metadata (322 KB)";
+
+/// Times `f` (see [`time`]) and adds its row.
+fn measure<T>(
+    rows: &mut Vec<Row>,
+    workload: &'static str,
+    engine: &'static str,
+    bytes: usize,
+    iters: usize,
+    f: impl FnMut() -> T,
+) {
+    let (min, median) = time(iters, f);
+    rows.push(Row {
+        workload,
+        engine,
+        bytes,
+        min,
+        median,
+    });
 }
 
 struct Row {
@@ -91,45 +116,53 @@ fn main() {
         let mut input = &bytes[..];
         scale_value::scale::decode_as_type(&mut input, vec_id, &reg).expect("scale-value decodes");
         assert!(input.is_empty());
-        let (min, median) = time(iters, || decode_value(&plain, vec_di, &bytes).unwrap());
-        rows.push(Row {
-            workload: "delegates_info (Vec<DelegateInfo>)",
-            engine: "ferroscale-dynamic → Value",
-            bytes: bytes.len(),
-            min,
-            median,
-        });
+        measure(
+            &mut rows,
+            DELEGATES,
+            "ferroscale-dynamic → Value",
+            bytes.len(),
+            iters,
+            || decode_value(&plain, vec_di, &bytes).unwrap(),
+        );
         assert_eq!(
             Document::decode(&plain, vec_di, &bytes).unwrap().to_value(),
             decode_value(&plain, vec_di, &bytes).unwrap()
         );
-        let (min, median) = time(iters, || Document::decode(&plain, vec_di, &bytes).unwrap());
-        rows.push(Row {
-            workload: "delegates_info (Vec<DelegateInfo>)",
-            engine: "ferroscale-dynamic → Document",
-            bytes: bytes.len(),
-            min,
-            median,
-        });
-        let (min, median) = time(iters, || decode_value(&ss58, vec_di, &bytes).unwrap());
-        rows.push(Row {
-            workload: "delegates_info (Vec<DelegateInfo>)",
-            engine: "ferroscale-dynamic → Value, SS58 accounts",
-            bytes: bytes.len(),
-            min,
-            median,
-        });
-        let (min, median) = time(iters.min(10), || {
-            let mut input = &bytes[..];
-            scale_value::scale::decode_as_type(&mut input, vec_id, &reg).unwrap()
-        });
-        rows.push(Row {
-            workload: "delegates_info (Vec<DelegateInfo>)",
-            engine: "scale-value 0.18",
-            bytes: bytes.len(),
-            min,
-            median,
-        });
+        measure(
+            &mut rows,
+            DELEGATES,
+            "ferroscale-dynamic → Document",
+            bytes.len(),
+            iters,
+            || Document::decode(&plain, vec_di, &bytes).unwrap(),
+        );
+        measure(
+            &mut rows,
+            DELEGATES,
+            "ferroscale-dynamic → Value, SS58 accounts",
+            bytes.len(),
+            iters,
+            || decode_value(&ss58, vec_di, &bytes).unwrap(),
+        );
+        measure(
+            &mut rows,
+            DELEGATES,
+            "ferroscale-dynamic → Document, SS58 accounts",
+            bytes.len(),
+            iters,
+            || Document::decode(&ss58, vec_di, &bytes).unwrap(),
+        );
+        measure(
+            &mut rows,
+            DELEGATES,
+            "scale-value 0.18",
+            bytes.len(),
+            iters.min(10),
+            || {
+                let mut input = &bytes[..];
+                scale_value::scale::decode_as_type(&mut input, vec_id, &reg).unwrap()
+            },
+        );
     }
 
     // 100 event records, Polkadot spec 9180.
@@ -185,98 +218,94 @@ fn main() {
         scale_value::scale::decode_as_type(&mut input, events_id, &v14.types)
             .expect("scale-value decodes");
         assert!(input.is_empty());
-        let (min, median) = time(iters * 20, || {
-            decode_value(&ctx, events_ty, &bytes).unwrap()
-        });
-        rows.push(Row {
-            workload: "Vec<EventRecord>, 100 records",
-            engine: "ferroscale-dynamic → Value",
-            bytes: bytes.len(),
-            min,
-            median,
-        });
+        measure(
+            &mut rows,
+            EVENTS,
+            "ferroscale-dynamic → Value",
+            bytes.len(),
+            iters * 20,
+            || decode_value(&ctx, events_ty, &bytes).unwrap(),
+        );
         assert_eq!(
             Document::decode(&ctx, events_ty, &bytes)
                 .unwrap()
                 .to_value(),
             decode_value(&ctx, events_ty, &bytes).unwrap()
         );
-        let (min, median) = time(iters * 20, || {
-            Document::decode(&ctx, events_ty, &bytes).unwrap()
-        });
-        rows.push(Row {
-            workload: "Vec<EventRecord>, 100 records",
-            engine: "ferroscale-dynamic → Document",
-            bytes: bytes.len(),
-            min,
-            median,
-        });
-        let (min, median) = time(iters * 20, || {
-            let mut input = &bytes[..];
-            scale_value::scale::decode_as_type(&mut input, events_id, &v14.types).unwrap()
-        });
-        rows.push(Row {
-            workload: "Vec<EventRecord>, 100 records",
-            engine: "scale-value 0.18",
-            bytes: bytes.len(),
-            min,
-            median,
-        });
+        measure(
+            &mut rows,
+            EVENTS,
+            "ferroscale-dynamic → Document",
+            bytes.len(),
+            iters * 20,
+            || Document::decode(&ctx, events_ty, &bytes).unwrap(),
+        );
+        measure(
+            &mut rows,
+            EVENTS,
+            "scale-value 0.18",
+            bytes.len(),
+            iters * 20,
+            || {
+                let mut input = &bytes[..];
+                scale_value::scale::decode_as_type(&mut input, events_id, &v14.types).unwrap()
+            },
+        );
     }
 
     // Registry build from 322 KB of V14 metadata.
     if wanted("metadata") {
-        let (min, median) = time(iters, || decode_metadata(&md_bytes).unwrap());
-        rows.push(Row {
-            workload: "polkadot-v14-spec9180 metadata (322 KB)",
-            engine: "frame-metadata decode (what scale-value needs)",
-            bytes: md_bytes.len(),
-            min,
-            median,
-        });
-        let (min, median) = time(iters, || Metadata::from_bytes(&md_bytes).unwrap());
-        rows.push(Row {
-            workload: "polkadot-v14-spec9180 metadata (322 KB)",
-            engine: "ferroscale-core metadata model from bytes",
-            bytes: md_bytes.len(),
-            min,
-            median,
-        });
+        measure(
+            &mut rows,
+            METADATA,
+            "frame-metadata decode (what scale-value needs)",
+            md_bytes.len(),
+            iters,
+            || decode_metadata(&md_bytes).unwrap(),
+        );
+        measure(
+            &mut rows,
+            METADATA,
+            "ferroscale-core metadata model from bytes",
+            md_bytes.len(),
+            iters,
+            || Metadata::from_bytes(&md_bytes).unwrap(),
+        );
         let md = Metadata::from_bytes(&md_bytes).unwrap();
-        let (min, median) = time(iters, || {
-            let mut g = TypeGraph::new();
-            import_metadata(&mut g, &md).unwrap()
-        });
-        rows.push(Row {
-            workload: "polkadot-v14-spec9180 metadata (322 KB)",
-            engine: "ferroscale graph + runtime from the core model",
-            bytes: md_bytes.len(),
-            min,
-            median,
-        });
-        let (min, median) = time(iters, || {
-            let mut g = TypeGraph::new();
-            import_metadata_bytes(&mut g, &md_bytes).unwrap()
-        });
-        rows.push(Row {
-            workload: "polkadot-v14-spec9180 metadata (322 KB)",
-            engine: "ferroscale total: bytes → graph + runtime",
-            bytes: md_bytes.len(),
-            min,
-            median,
-        });
-        let (min, median) = time(iters, || {
-            let mut r = Registry::new();
-            r.load_metadata(&md_bytes).unwrap();
-            r
-        });
-        rows.push(Row {
-            workload: "polkadot-v14-spec9180 metadata (322 KB)",
-            engine: "ferroscale Registry::load_metadata (bytes → registry)",
-            bytes: md_bytes.len(),
-            min,
-            median,
-        });
+        measure(
+            &mut rows,
+            METADATA,
+            "ferroscale graph + runtime from the core model",
+            md_bytes.len(),
+            iters,
+            || {
+                let mut g = TypeGraph::new();
+                import_metadata(&mut g, &md).unwrap()
+            },
+        );
+        measure(
+            &mut rows,
+            METADATA,
+            "ferroscale total: bytes → graph + runtime",
+            md_bytes.len(),
+            iters,
+            || {
+                let mut g = TypeGraph::new();
+                import_metadata_bytes(&mut g, &md_bytes).unwrap()
+            },
+        );
+        measure(
+            &mut rows,
+            METADATA,
+            "ferroscale Registry::load_metadata (bytes → registry)",
+            md_bytes.len(),
+            iters,
+            || {
+                let mut r = Registry::new();
+                r.load_metadata(&md_bytes).unwrap();
+                r
+            },
+        );
     }
 
     println!("| workload | engine | KB | min ms | median ms | MB/s (median) |");
@@ -302,10 +331,7 @@ fn main() {
             );
         }
     };
-    for workload in [
-        "delegates_info (Vec<DelegateInfo>)",
-        "Vec<EventRecord>, 100 records",
-    ] {
+    for workload in [DELEGATES, EVENTS] {
         for ours in [
             "ferroscale-dynamic → Value",
             "ferroscale-dynamic → Document",
