@@ -11,6 +11,24 @@
 //! `'g`). Reading goes through [`ValueRef`]; [`ValueRef::to_value`] gives the
 //! owned tree when one is needed. A document can be decoded into again
 //! ([`Document::decode_into`]), reusing its buffers.
+//!
+//! By type string, resolve first (which may add to the registry), then
+//! decode against the registry's context:
+//!
+//! ```
+//! use ferroscale_dynamic::registry::Registry;
+//! use ferroscale_dynamic::Document;
+//!
+//! let mut registry = Registry::new();
+//! let ty = registry.resolve("(u32, Vec<bool>, Option<Bytes>)")?;
+//! let doc = Document::decode(&registry.context(), ty, &[7, 0, 0, 0, 8, 1, 0, 1, 8, b'h', b'i'])?;
+//! let root = doc.root();
+//! assert_eq!(root.item(0).and_then(|v| v.as_u128()), Some(7));
+//! assert_eq!(root.item(1).map(|v| v.len()), Some(2));
+//! assert_eq!(root.item(2).and_then(|v| v.as_str()), Some("hi"));
+//! assert_eq!(doc.to_value(), registry.decode("(u32, Vec<bool>, Option<Bytes>)", &[7, 0, 0, 0, 8, 1, 0, 1, 8, b'h', b'i'])?);
+//! # Ok::<(), ferroscale_dynamic::Error>(())
+//! ```
 
 mod build;
 mod view;
