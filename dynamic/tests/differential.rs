@@ -377,38 +377,9 @@ fn built_inputs(
         }
         for e in &p.events {
             seed += 1;
-            let named = e.args.iter().all(|a| a.name.is_some()) && !e.args.is_empty();
-            let vals: Option<Vec<Value>> = e
-                .args
-                .iter()
-                .map(|a| common::example(&l.graph, a.ty, seed, 0))
-                .collect();
-            let Some(vals) = vals else { continue };
-            let attrs = match (named, vals.len()) {
-                (_, 0) => Value::Null,
-                (true, _) => Value::Dict(
-                    e.args
-                        .iter()
-                        .zip(vals)
-                        .map(|(a, v)| (a.name.clone().unwrap(), v))
-                        .collect(),
-                ),
-                (false, 1) => vals.into_iter().next().unwrap(),
-                (false, _) => Value::Tuple(vals),
+            let Some(record) = common::event_record_example(l, p, e, seed) else {
+                continue;
             };
-            let record = Value::Dict(vec![
-                ("phase".into(), Value::str("ApplyExtrinsic")),
-                ("extrinsic_idx".into(), Value::UInt(seed as u128 % 50)),
-                (
-                    "event".into(),
-                    Value::Dict(vec![
-                        ("module_id".into(), Value::Str(p.name.clone())),
-                        ("event_id".into(), Value::Str(e.name.clone())),
-                        ("attributes".into(), attrs),
-                    ]),
-                ),
-                ("topics".into(), Value::List(vec![Value::hex(&[9u8; 32])])),
-            ]);
             if let Ok(b) = encode_value(ctx, events_ty, &Value::List(vec![record])) {
                 events.push((format!("built event {}.{}", p.name, e.name), b));
             }

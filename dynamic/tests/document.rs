@@ -343,40 +343,9 @@ fn built_event_records(
     for p in &l.imported.runtime.pallets {
         for e in &p.events {
             seed += 1;
-            let Some(values) = e
-                .args
-                .iter()
-                .map(|a| common::example(&l.graph, a.ty, seed, 0))
-                .collect::<Option<Vec<Value>>>()
-            else {
+            let Some(record) = common::event_record_example(l, p, e, seed) else {
                 continue;
             };
-            let named = !e.args.is_empty() && e.args.iter().all(|a| a.name.is_some());
-            let attributes = match (named, values.len()) {
-                (_, 0) => Value::Null,
-                (true, _) => Value::Dict(
-                    e.args
-                        .iter()
-                        .filter_map(|a| a.name.clone())
-                        .zip(values)
-                        .collect(),
-                ),
-                (false, 1) => values.into_iter().next().unwrap_or(Value::Null),
-                (false, _) => Value::Tuple(values),
-            };
-            let record = Value::Dict(vec![
-                ("phase".into(), Value::str("ApplyExtrinsic")),
-                ("extrinsic_idx".into(), Value::UInt(u128::from(seed % 40))),
-                (
-                    "event".into(),
-                    Value::Dict(vec![
-                        ("module_id".into(), Value::Str(p.name.clone())),
-                        ("event_id".into(), Value::Str(e.name.clone())),
-                        ("attributes".into(), attributes),
-                    ]),
-                ),
-                ("topics".into(), Value::List(vec![Value::hex(&[5u8; 32])])),
-            ]);
             let list = Value::List(vec![record]);
             if let Ok(b) = ferroscale_dynamic::encode::encode_value(ctx, events_ty, &list) {
                 out.push((format!("event {}.{}", p.name, e.name), b));

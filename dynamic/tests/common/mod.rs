@@ -335,3 +335,47 @@ pub fn signed_extrinsic(
     ));
     ferroscale_dynamic::encode::encode_value(ctx, xt, &Value::Dict(fields)).ok()
 }
+
+/// An `EventRecord` value (py-scale-codec's input shape) for `event` of
+/// `pallet`, with example attributes (`None` when the example generator
+/// cannot fill an argument): applied in an extrinsic, one topic.
+pub fn event_record_example(
+    l: &Loaded,
+    pallet: &ferroscale_dynamic::runtime::Pallet,
+    event: &ferroscale_dynamic::runtime::Item,
+    seed: u64,
+) -> Option<ferroscale_core::value::Value> {
+    use ferroscale_core::value::Value;
+    let values = event
+        .args
+        .iter()
+        .map(|a| example(&l.graph, a.ty, seed, 0))
+        .collect::<Option<Vec<Value>>>()?;
+    let named = !event.args.is_empty() && event.args.iter().all(|a| a.name.is_some());
+    let attributes = match (named, values.len()) {
+        (_, 0) => Value::Null,
+        (true, _) => Value::Dict(
+            event
+                .args
+                .iter()
+                .filter_map(|a| a.name.clone())
+                .zip(values)
+                .collect(),
+        ),
+        (false, 1) => values.into_iter().next().unwrap_or(Value::Null),
+        (false, _) => Value::Tuple(values),
+    };
+    Some(Value::Dict(vec![
+        ("phase".into(), Value::str("ApplyExtrinsic")),
+        ("extrinsic_idx".into(), Value::UInt(u128::from(seed % 50))),
+        (
+            "event".into(),
+            Value::Dict(vec![
+                ("module_id".into(), Value::Str(pallet.name.clone())),
+                ("event_id".into(), Value::Str(event.name.clone())),
+                ("attributes".into(), attributes),
+            ]),
+        ),
+        ("topics".into(), Value::List(vec![Value::hex(&[9u8; 32])])),
+    ]))
+}
