@@ -19,7 +19,7 @@ pub fn ss58_account(account: &[u8; 32], format: u16) -> Option<Address> {
 }
 
 /// Whether SS58 allows network `format` (in range and not reserved).
-fn format_allowed(format: u16) -> bool {
+pub(crate) fn format_allowed(format: u16) -> bool {
     format <= ss58::MAX_FORMAT && !ss58::RESERVED_FORMATS.contains(&format)
 }
 
@@ -42,12 +42,38 @@ impl PendingAccounts {
     /// it renders none (no format, or one the spec does not allow: account
     /// ids then decode to hex as usual).
     pub fn for_context(ctx: &Context<'_>) -> Option<Self> {
-        let format = ctx.ss58_format.filter(|&f| format_allowed(f))?;
-        Some(PendingAccounts {
+        ctx.ss58_format.and_then(Self::new)
+    }
+
+    /// An empty set for accounts in `format`, or `None` for a format the
+    /// spec does not allow.
+    pub fn new(format: u16) -> Option<Self> {
+        format_allowed(format).then(|| PendingAccounts {
             format,
             slots: Vec::with_capacity(Self::GROUP),
             keys: Vec::with_capacity(Self::GROUP),
         })
+    }
+
+    /// The format the accounts are rendered in.
+    pub fn format(&self) -> u16 {
+        self.format
+    }
+
+    /// Sets `key` aside for `slot`, rendering the group through `put` once
+    /// it is full.
+    pub fn push(
+        &mut self,
+        slot: usize,
+        key: [u8; 32],
+        put: impl FnMut(usize, &str),
+    ) -> Result<(), ferroscale_core::error::Error> {
+        self.slots.push(slot);
+        self.keys.push(key);
+        if self.keys.len() >= Self::GROUP {
+            self.flush(put)?;
+        }
+        Ok(())
     }
 
     /// Sets the value for `slot` aside when `bytes` decode as `ty` to an
@@ -69,11 +95,7 @@ impl PendingAccounts {
         if !bare || ctx.max_depth == 0 {
             return Ok(false);
         }
-        self.slots.push(slot);
-        self.keys.push(key);
-        if self.keys.len() >= Self::GROUP {
-            self.flush(put)?;
-        }
+        self.push(slot, key, put)?;
         Ok(true)
     }
 

@@ -692,13 +692,12 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
     #[inline(never)]
     fn account(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
         let raw: &[u8] = self.take(32, ty)?;
-        if let Some(fmt) = self.ctx.ss58_format {
-            let key: [u8; 32] = raw.try_into().unwrap_or([0; 32]);
-            if let Some(s) = crate::account::ss58_account(&key, fmt) {
-                return Ok(self.sink.text(&s));
+        match (self.ctx.ss58_format, <&[u8; 32]>::try_from(raw)) {
+            (Some(format), Ok(key)) if crate::account::format_allowed(format) => {
+                Ok(self.sink.ss58_account(key, format))
             }
+            _ => Ok(self.sink.hex(raw)),
         }
-        Ok(self.sink.hex(raw))
     }
 
     fn runtime(&self, ty: TypeIdx) -> Result<&'a Runtime, Fail> {

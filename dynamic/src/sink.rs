@@ -41,6 +41,15 @@ pub trait Sink<'n> {
     fn hex_digits(&mut self, bytes: &[u8]) -> Self::Out {
         ferroscale_core::hex::with_prefixed(bytes, |text| self.text(&text[2..]))
     }
+    /// A 32-byte account id as SS58 text in `format` (one the spec allows).
+    /// Rendered at once by default; a sink may set accounts aside and
+    /// render them in groups (`account::PendingAccounts`).
+    fn ss58_account(&mut self, key: &[u8; 32], format: u16) -> Self::Out {
+        match crate::account::ss58_account(key, format) {
+            Some(address) => self.text(&address),
+            None => self.hex(key),
+        }
+    }
     /// py-scale-codec's byte-string rendering: UTF-8 text when valid, else `"0x…"`.
     fn bytes(&mut self, bytes: &[u8]) -> Self::Out {
         match std::str::from_utf8(bytes) {

@@ -6,7 +6,11 @@
 //! scratch stack, no copying, however containers nest. Should more items
 //! come than announced, the range moves to the end (never the case for
 //! this crate's decoder, which announces exact counts or upper bounds).
+//! Account ids rendered as SS58 get their node at once and their text in
+//! groups of [`PendingAccounts::GROUP`], as `batch_decode` renders them.
 
+use crate::account::PendingAccounts;
+use crate::error::Error;
 use crate::graph::Name;
 use crate::sink::Sink;
 
@@ -14,7 +18,16 @@ use super::{Document, Entry, Key, Slot, Span};
 
 /// Builds into the document it holds (by value, so that every push reaches
 /// the arrays through one pointer fewer).
-pub(super) struct Builder<'g>(pub(super) Document<'g>);
+pub(super) struct Builder<'g> {
+    doc: Document<'g>,
+    /// SS58 accounts whose text is still to be rendered (see
+    /// [`Builder::finish`]).
+    accounts: Option<PendingAccounts>,
+    /// Set if a group of accounts could not be rendered (ruled out by the
+    /// format check; the document is then refused rather than left with
+    /// empty text).
+    accounts_failed: bool,
+}
 
 /// A list, tuple or dict being filled: its reserved range and how much of it is used.
 pub(super) struct Open {
@@ -68,16 +81,58 @@ fn relocate<T: Copy>(array: &mut Vec<T>, open: &mut Open, blank: T) {
     open.capacity = capacity;
 }
 
+/// Gives `slot` of `doc` the text `text` (an account rendered late).
+fn fill(doc: &mut Document<'_>, slot: usize, text: &str) {
+    let start = doc.text.len();
+    doc.text.extend_from_slice(text.as_bytes());
+    if let Some(place) = doc.slots.get_mut(slot) {
+        *place = Slot::Text(Span {
+            start,
+            len: text.len(),
+        });
+    }
+}
+
 impl<'g> Builder<'g> {
+    /// A builder that appends to `doc`.
+    pub(super) fn new(doc: Document<'g>) -> Self {
+        Builder {
+            doc,
+            accounts: None,
+            accounts_failed: false,
+        }
+    }
+
+    /// Renders the accounts still set aside and gives back the document.
+    pub(super) fn finish(mut self) -> Result<Document<'g>, Error> {
+        self.flush_accounts();
+        if self.accounts_failed {
+            return Err(Error::Usage(
+                "an SS58 account could not be rendered into the Document".into(),
+            ));
+        }
+        Ok(self.doc)
+    }
+
+    /// Renders every account set aside.
+    fn flush_accounts(&mut self) {
+        if let Some(pending) = &mut self.accounts {
+            let doc = &mut self.doc;
+            if pending.flush(|slot, text| fill(doc, slot, text)).is_err() {
+                self.accounts_failed = true;
+            }
+        }
+    }
+
     #[inline]
     fn slot(&mut self, slot: Slot<'g>) -> usize {
-        self.0.slots.push(slot);
-        self.0.slots.len() - 1
+        self.doc.slots.push(slot);
+        self.doc.slots.len() - 1
     }
 
     fn wide(&mut self, le: &[u8; 32], signed: bool) -> usize {
-        self.0.wide.push(*le);
-        let index = self.0.wide.len() - 1;
+        self.doc.wide.push(*le);
+        let index = self.doc.wide.len() - 1;
         self.slot(if signed {
             Slot::WideInt(index)
         } else {
@@ -87,8 +142,8 @@ impl<'g> Builder<'g> {
 
     /// Appends text and returns where it is.
     fn push_text(&mut self, s: &str) -> Span {
-        let start = self.0.text.len();
-        self.0.text.extend_from_slice(s.as_bytes());
+        let start = self.doc.text.len();
+        self.doc.text.extend_from_slice(s.as_bytes());
         Span {
             start,
             len: s.len(),
@@ -98,7 +153,7 @@ impl<'g> Builder<'g> {
     /// Appends the hex digits of `bytes`, after `"0x"` if `prefixed`.
     #[inline]
     fn push_hex(&mut self, prefixed: bool, bytes: &[u8]) -> usize {
-        let text = &mut self.0.text;
+        let text = &mut self.doc.text;
         let start = text.len();
         if prefixed {
             text.extend_from_slice(b"0x");
@@ -161,11 +216,11 @@ impl<'g> Sink<'g> for Builder<'g> {
     }
 
     fn seq_begin(&mut self, len: usize) -> Open {
-        reserve(&mut self.0.items, len, 0)
+        reserve(&mut self.doc.items, len, 0)
     }
     #[inline]
     fn seq_push(&mut self, seq: &mut Open, item: usize) {
-        push(&mut self.0.items, seq, item);
+        push(&mut self.doc.items, seq, item);
     }
     fn list_end(&mut self, seq: Open) -> usize {
         self.slot(Slot::List(seq.span()))
@@ -179,7 +234,7 @@ impl<'g> Sink<'g> for Builder<'g> {
             key: Key::Text(0),
             value: 0,
         };
-        reserve(&mut self.0.entries, len, blank)
+        reserve(&mut self.doc.entries, len, blank)
     }
     #[inline]
     fn dict_insert(&mut self, dict: &mut Open, key: &'g Name, value: usize) {
@@ -187,16 +242,43 @@ impl<'g> Sink<'g> for Builder<'g> {
             key: Key::Name(key),
             value,
         };
-        push(&mut self.0.entries, dict, entry);
+        push(&mut self.doc.entries, dict, entry);
     }
     fn dict_insert_text(&mut self, dict: &mut Open, key: &str, value: usize) {
         let span = self.push_text(key);
-        self.0.key_texts.push(span);
-        let key = Key::Text(self.0.key_texts.len() - 1);
-        push(&mut self.0.entries, dict, Entry { key, value });
+        self.doc.key_texts.push(span);
+        let key = Key::Text(self.doc.key_texts.len() - 1);
+        push(&mut self.doc.entries, dict, Entry { key, value });
     }
     fn dict_end(&mut self, dict: Open) -> usize {
         self.slot(Slot::Dict(dict.span()))
+    }
+
+    /// Accounts are rendered in groups (checksums side by side in vector
+    /// lanes): the node is made now and gets its text when its group is.
+    fn ss58_account(&mut self, key: &[u8; 32], format: u16) -> usize {
+        let slot = self.slot(Slot::Text(Span::default()));
+        if self.accounts.as_ref().map(PendingAccounts::format) != Some(format) {
+            self.flush_accounts();
+            self.accounts = PendingAccounts::new(format);
+        }
+        match &mut self.accounts {
+            Some(pending) => {
+                let doc = &mut self.doc;
+                if pending
+                    .push(slot, *key, |slot, text| fill(doc, slot, text))
+                    .is_err()
+                {
+                    self.accounts_failed = true;
+                }
+            }
+            // A format the spec does not allow (the decoder never passes one).
+            None => {
+                let text = crate::account::ss58_account(key, format);
+                fill(&mut self.doc, slot, text.as_deref().unwrap_or_default());
+            }
+        }
+        slot
     }
 
     /// The document is read-only, so a repeated value is the same slot.
@@ -216,7 +298,7 @@ mod tests {
     #[test]
     fn ranges_that_overflow_their_announcement_move_intact() {
         let key: Name = "k".into();
-        let mut b = Builder(Document::default());
+        let mut b = Builder::new(Document::default());
         let mut outer = b.seq_begin(1);
         let mut dict = b.dict_begin(0);
         for i in 0..40u64 {
@@ -232,7 +314,7 @@ mod tests {
         let d = b.dict_end(dict);
         b.seq_push(&mut outer, d);
         let root = b.list_end(outer);
-        let mut doc = b.0;
+        let mut doc = b.finish().unwrap();
         doc.root = root;
 
         let root = doc.root();

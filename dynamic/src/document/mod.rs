@@ -151,9 +151,16 @@ impl<'g> Document<'g> {
         bytes: &[u8],
     ) -> Result<(), Error> {
         self.clear();
-        let mut builder = build::Builder(std::mem::take(self));
+        let mut builder = build::Builder::new(std::mem::take(self));
         let decoded = decode(ctx, ty, bytes, &mut builder);
-        *self = builder.0;
+        let finished = builder.finish();
+        let decoded = match finished {
+            Ok(doc) => {
+                *self = doc;
+                decoded
+            }
+            Err(e) => Err(e),
+        };
         match decoded {
             Ok(root) => {
                 self.root = root;
