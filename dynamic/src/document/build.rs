@@ -38,10 +38,7 @@ pub(super) struct Open {
 
 impl Open {
     fn span(&self) -> Span {
-        Span {
-            start: self.start,
-            len: self.len,
-        }
+        Span::new(self.start, self.len)
     }
 }
 
@@ -86,10 +83,7 @@ fn fill(doc: &mut Document<'_>, slot: usize, text: &str) {
     let start = doc.text.len();
     doc.text.extend_from_slice(text.as_bytes());
     if let Some(place) = doc.slots.get_mut(slot) {
-        *place = Slot::Text(Span {
-            start,
-            len: text.len(),
-        });
+        *place = Slot::Text(Span::new(start, text.len()));
     }
 }
 
@@ -132,7 +126,8 @@ impl<'g> Builder<'g> {
 
     fn wide(&mut self, le: &[u8; 32], signed: bool) -> usize {
         self.doc.wide.push(*le);
-        let index = self.doc.wide.len() - 1;
+        // Cut to 32 bits past 2^32 wide integers: the document is then refused.
+        let index = (self.doc.wide.len() - 1) as u32;
         self.slot(if signed {
             Slot::WideInt(index)
         } else {
@@ -144,10 +139,7 @@ impl<'g> Builder<'g> {
     fn push_text(&mut self, s: &str) -> Span {
         let start = self.doc.text.len();
         self.doc.text.extend_from_slice(s.as_bytes());
-        Span {
-            start,
-            len: s.len(),
-        }
+        Span::new(start, s.len())
     }
 
     /// Appends the hex digits of `bytes`, after `"0x"` if `prefixed`.
@@ -160,7 +152,7 @@ impl<'g> Builder<'g> {
         }
         ferroscale_core::hex::extend_lower(text, bytes);
         let len = text.len() - start;
-        self.slot(Slot::Text(Span { start, len }))
+        self.slot(Slot::Text(Span::new(start, len)))
     }
 }
 

@@ -71,9 +71,9 @@ enum Slot<'g> {
     UInt(u64),
     Int(i64),
     /// An unsigned integer in `wide[index]`.
-    WideUInt(usize),
+    WideUInt(u32),
     /// A two's-complement signed integer in `wide[index]`.
-    WideInt(usize),
+    WideInt(u32),
     /// `text[start..start + len]`.
     Text(Span),
     /// A name from the type graph (variant names as values).
@@ -86,16 +86,27 @@ enum Slot<'g> {
     Dict(Span),
 }
 
-/// A range of one of a document's arrays.
+/// A range of one of a document's arrays, in 32-bit offsets so that a node
+/// takes 16 bytes (a document past 2^32 of anything is refused, see
+/// [`Document::decode_into`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct Span {
-    start: usize,
-    len: usize,
+    start: u32,
+    len: u32,
 }
 
 impl Span {
+    /// The range `start..start + len` (cut to 32 bits: the decode is then
+    /// refused before anyone reads it).
+    fn new(start: usize, len: usize) -> Self {
+        Span {
+            start: start as u32,
+            len: len as u32,
+        }
+    }
+
     fn range(self) -> std::ops::Range<usize> {
-        self.start..self.start + self.len
+        self.start as usize..self.start as usize + self.len as usize
     }
 }
 
@@ -157,7 +168,7 @@ impl<'g> Document<'g> {
         let decoded = match finished {
             Ok(doc) => {
                 *self = doc;
-                decoded
+                decoded.and_then(|root| self.check_offsets(bytes.len()).map(|()| root))
             }
             Err(e) => Err(e),
         };
@@ -181,6 +192,25 @@ impl<'g> Document<'g> {
     /// The decoded value as an owned [`Value`] tree.
     pub fn to_value(&self) -> Value {
         self.root().to_value()
+    }
+
+    /// Refuses a document with an array past 32-bit offsets. The arrays only
+    /// grow while building, so if none ends past that, no [`Span`] was cut.
+    fn check_offsets(&self, input_len: usize) -> Result<(), Error> {
+        let lengths = [
+            self.slots.len(),
+            self.items.len(),
+            self.entries.len(),
+            self.text.len(),
+            self.key_texts.len(),
+            self.wide.len(),
+        ];
+        if lengths.iter().all(|&n| u32::try_from(n).is_ok()) {
+            return Ok(());
+        }
+        Err(Error::Usage(format!(
+            "the value of {input_len} input bytes is too large for a Document (an array past 2^32 entries); decode it into a Value instead"
+        )))
     }
 
     /// The text of `span` (always UTF-8, see [`Document::text`]).

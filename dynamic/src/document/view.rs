@@ -133,7 +133,7 @@ impl<'d, 'g> ValueRef<'d, 'g> {
     /// How many items or entries a list, tuple or dict has (0 for other values).
     pub fn len(self) -> usize {
         match self.slot {
-            Slot::List(span) | Slot::Tuple(span) | Slot::Dict(span) => span.len,
+            Slot::List(span) | Slot::Tuple(span) | Slot::Dict(span) => span.len as usize,
             _ => 0,
         }
     }
@@ -181,12 +181,12 @@ impl<'d, 'g> ValueRef<'d, 'g> {
             Slot::UInt(n) => Value::UInt(n as u128),
             Slot::Int(n) => Value::Int(n as i128),
             Slot::WideUInt(i) => {
-                let le = self.doc.wide.get(i).copied().unwrap_or_default();
+                let le = self.doc.wide.get(i as usize).copied().unwrap_or_default();
                 let mut sink = crate::ValueSink;
                 crate::Sink::u256(&mut sink, &le)
             }
             Slot::WideInt(i) => {
-                let le = self.doc.wide.get(i).copied().unwrap_or_default();
+                let le = self.doc.wide.get(i as usize).copied().unwrap_or_default();
                 let mut sink = crate::ValueSink;
                 crate::Sink::i256(&mut sink, &le)
             }
