@@ -495,6 +495,20 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
 
     fn list_of(&mut self, inner: TypeIdx, n: usize) -> Result<S::Out, Fail> {
         let mut seq = self.sink.seq_begin(n);
+        // A list of event records (`System.Events`, the value decoded most
+        // often) goes to each record directly: the element's lookup, depth
+        // check and two dispatches are the same for every record.
+        if let (Some(Node::Special(Special::EventRecord(st))), None) =
+            (self.graph().get(inner), self.ctx.typed)
+        {
+            if self.depth < self.ctx.max_depth {
+                self.depth += 1;
+                let filled = self.records(inner, *st, n, &mut seq);
+                self.depth -= 1;
+                filled?;
+                return Ok(self.sink.list_end(seq));
+            }
+        }
         for _ in 0..n {
             let before = self.pos;
             let v = self.node(inner)?;
@@ -502,6 +516,23 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
             self.sink.seq_push(&mut seq, v);
         }
         Ok(self.sink.list_end(seq))
+    }
+
+    /// The `n` event records of [`Decoder::list_of`] once the depth is checked.
+    fn records(
+        &mut self,
+        ty: TypeIdx,
+        st: TypeIdx,
+        n: usize,
+        seq: &mut S::Seq,
+    ) -> Result<(), Fail> {
+        for _ in 0..n {
+            let before = self.pos;
+            let v = self.event_record(ty, st)?;
+            self.charge_zero_sized(ty, before)?;
+            self.sink.seq_push(seq, v);
+        }
+        Ok(())
     }
 
     /// Counts an element that consumed no input (it started at `before`)
