@@ -186,12 +186,7 @@ fn values_agree_with_py_scale_codec() {
         let name = "metadata/polkadot-v14-spec9180.scale";
         let mut l = common::load(name);
         let xt = l.extrinsic_node();
-        let events_ty = l
-            .items
-            .iter()
-            .find(|i| i.what == "System.Events (storage default)")
-            .expect("System.Events")
-            .ty;
+        let events_ty = l.storage_type("System.Events");
         let events_id = events_ty.0 - l.imported.types.base;
         let ctx = Context::new(&l.graph)
             .with_runtime(&l.imported.runtime)

@@ -449,12 +449,7 @@ fn metadata_items_events_and_extrinsics_agree_with_decode_value() {
 fn polkadot_block_10000000_extrinsics_and_accounts_agree_with_decode_value() {
     let mut l = common::load("metadata/polkadot-v14-spec9180.scale");
     let xt = l.extrinsic_node();
-    let account_ty = l
-        .items
-        .iter()
-        .find(|i| i.what == "System.Account (storage default)")
-        .expect("System.Account")
-        .ty;
+    let account_ty = l.storage_type("System.Account");
     let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
         "payloads/polkadot-block-10000000/extrinsics.json",
     ))

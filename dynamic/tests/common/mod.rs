@@ -24,6 +24,17 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// The value type of storage item `name` (`"System.Events"`), found by
+    /// its storage default.
+    pub fn storage_type(&self, name: &str) -> TypeIdx {
+        let what = format!("{name} (storage default)");
+        self.items
+            .iter()
+            .find(|i| i.what == what)
+            .unwrap_or_else(|| panic!("{}: no storage item {name}", self.name))
+            .ty
+    }
+
     /// A node for a whole extrinsic (`"Extrinsic"`) in this metadata's graph.
     pub fn extrinsic_node(&mut self) -> TypeIdx {
         self.graph
