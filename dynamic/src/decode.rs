@@ -6,6 +6,9 @@
 //! anything is allocated; nesting is capped ([`DEFAULT_MAX_DEPTH`]); every
 //! error names the type, the byte offset and what failed.
 
+use std::marker::PhantomData;
+use std::ops::DerefMut;
+
 use ferroscale_core::value::Value;
 
 use crate::error::Error;
@@ -97,17 +100,49 @@ pub fn decode_prefix<'a, S: Sink<'a>>(
     bytes: &[u8],
     sink: &mut S,
 ) -> Result<(S::Out, usize), Error> {
-    let mut d = Decoder {
-        ctx,
-        data: bytes,
-        pos: 0,
-        depth: 0,
-        zero_sized_left: MAX_ZERO_SIZED_ELEMENTS,
-        min_sizes: MinSizeMemo::default(),
-        sink,
-    };
+    let mut d = Decoder::new(ctx, bytes, sink);
     let v = d.node(ty).map_err(|e| *e)?;
     Ok((v, d.pos))
+}
+
+/// [`decode`] into a sink the decoder holds by value (one indirection fewer
+/// per sink call than through `&mut`); gives the sink back.
+pub(crate) fn decode_owned<'a, S: Sink<'a>>(
+    ctx: &Context<'a>,
+    ty: TypeIdx,
+    bytes: &[u8],
+    sink: S,
+) -> (Result<S::Out, Error>, S) {
+    let mut d = Decoder::new(ctx, bytes, Owned(sink));
+    let v = d.node(ty).map_err(|e| *e);
+    let v = v.and_then(|v| {
+        if d.pos == bytes.len() {
+            Ok(v)
+        } else {
+            Err(Error::RemainingScaleBytesNotEmpty {
+                ty: ctx.graph.describe(ty),
+                offset: d.pos,
+                length: bytes.len(),
+            })
+        }
+    });
+    (v, d.sink.0)
+}
+
+/// A sink held by value (see [`decode_owned`]).
+struct Owned<S>(S);
+
+impl<S> std::ops::Deref for Owned<S> {
+    type Target = S;
+    fn deref(&self) -> &S {
+        &self.0
+    }
+}
+
+impl<S> std::ops::DerefMut for Owned<S> {
+    fn deref_mut(&mut self) -> &mut S {
+        &mut self.0
+    }
 }
 
 /// Decodes all of `bytes` as `ty` into a [`Value`].
@@ -115,7 +150,9 @@ pub fn decode_value(ctx: &Context<'_>, ty: TypeIdx, bytes: &[u8]) -> Result<Valu
     decode(ctx, ty, bytes, &mut ValueSink)
 }
 
-struct Decoder<'c, 'a, 's, S: Sink<'a>> {
+/// The decoder's state; the sink is reached through `B`: `&mut S` for the
+/// public entry points, the sink itself for [`decode_owned`].
+struct Decoder<'c, 'a, S: Sink<'a>, B: DerefMut<Target = S>> {
     ctx: &'c Context<'a>,
     data: &'c [u8],
     pos: usize,
@@ -125,7 +162,8 @@ struct Decoder<'c, 'a, 's, S: Sink<'a>> {
     zero_sized_left: u64,
     /// Element sizes of the sequences seen in this decode.
     min_sizes: MinSizeMemo,
-    sink: &'s mut S,
+    sink: B,
+    _sink: PhantomData<fn() -> S>,
 }
 
 /// A small direct-mapped memo of [`min_size`] by type: a decode meets the
@@ -158,7 +196,20 @@ type Fail = Box<Error>;
 /// The parts of a decoded event: (pallet index, event index, pallet name, event name, attributes).
 type EventParts<'g, O> = (u8, u8, &'g crate::graph::Name, &'g crate::graph::Name, O);
 
-impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
+impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
+    fn new(ctx: &'c Context<'a>, data: &'c [u8], sink: B) -> Self {
+        Decoder {
+            ctx,
+            data,
+            pos: 0,
+            depth: 0,
+            zero_sized_left: MAX_ZERO_SIZED_ELEMENTS,
+            min_sizes: MinSizeMemo::default(),
+            sink,
+            _sink: PhantomData,
+        }
+    }
+
     fn graph(&self) -> &'a TypeGraph {
         self.ctx.graph
     }
@@ -870,6 +921,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
                     zero_sized_left: self.zero_sized_left,
                     min_sizes: self.min_sizes,
                     sink: &mut *self.sink,
+                    _sink: PhantomData,
                 };
                 let r = sub.node(*inner);
                 self.zero_sized_left = sub.zero_sized_left;
@@ -907,6 +959,7 @@ impl<'c, 'a: 'c, 's, S: Sink<'a>> Decoder<'c, 'a, 's, S> {
             zero_sized_left: self.zero_sized_left,
             min_sizes: MinSizeMemo::default(),
             sink: &mut *self.sink,
+            _sink: PhantomData,
         };
         let inner = sub.node(inner_ty);
         self.pos = sub.pos;

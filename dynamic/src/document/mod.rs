@@ -37,7 +37,7 @@ pub use view::{Entries, Items, Kind, ValueRef};
 
 use ferroscale_core::value::Value;
 
-use crate::decode::{decode, Context};
+use crate::decode::{decode_owned, Context};
 use crate::error::Error;
 use crate::graph::{Name, TypeIdx};
 
@@ -162,8 +162,8 @@ impl<'g> Document<'g> {
         bytes: &[u8],
     ) -> Result<(), Error> {
         self.clear();
-        let mut builder = build::Builder::new(std::mem::take(self));
-        let decoded = decode(ctx, ty, bytes, &mut builder);
+        let builder = build::Builder::new(std::mem::take(self));
+        let (decoded, builder) = decode_owned(ctx, ty, bytes, builder);
         let finished = builder.finish();
         let decoded = match finished {
             Ok(doc) => {
