@@ -83,14 +83,21 @@ pub fn decode<'a, S: Sink<'a>>(
     sink: &mut S,
 ) -> Result<S::Out, Error> {
     let (v, used) = decode_prefix(ctx, ty, bytes, sink)?;
-    if used != bytes.len() {
-        return Err(Error::RemainingScaleBytesNotEmpty {
-            ty: ctx.graph.describe(ty),
-            offset: used,
-            length: bytes.len(),
-        });
-    }
+    all_used(ctx, ty, bytes, used)?;
     Ok(v)
+}
+
+/// [`Error::RemainingScaleBytesNotEmpty`] unless the value of `ty` used all
+/// of `bytes`.
+fn all_used(ctx: &Context<'_>, ty: TypeIdx, bytes: &[u8], used: usize) -> Result<(), Error> {
+    if used == bytes.len() {
+        return Ok(());
+    }
+    Err(Error::RemainingScaleBytesNotEmpty {
+        ty: ctx.graph.describe(ty),
+        offset: used,
+        length: bytes.len(),
+    })
 }
 
 /// Decodes a `ty` from the start of `bytes`; returns the value and the bytes consumed.
@@ -115,17 +122,7 @@ pub(crate) fn decode_owned<'a, S: Sink<'a>>(
 ) -> (Result<S::Out, Error>, S) {
     let mut d = Decoder::new(ctx, bytes, Owned(sink));
     let v = d.node(ty).map_err(|e| *e);
-    let v = v.and_then(|v| {
-        if d.pos == bytes.len() {
-            Ok(v)
-        } else {
-            Err(Error::RemainingScaleBytesNotEmpty {
-                ty: ctx.graph.describe(ty),
-                offset: d.pos,
-                length: bytes.len(),
-            })
-        }
-    });
+    let v = v.and_then(|v| all_used(ctx, ty, bytes, d.pos).map(|()| v));
     (v, d.sink.0)
 }
 
