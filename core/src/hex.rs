@@ -61,8 +61,8 @@ const PUSH_CHUNK: usize = 512;
 /// Appends the lower-case hex digits of `bytes` to `out` (a buffer of
 /// ASCII text). 32 bytes — account ids and hashes, most of the byte
 /// strings a decoded value holds — take a fixed-size path the compiler
-/// turns into a few vector instructions, without [`write_lower`]'s length
-/// handling.
+/// turns into a few vector instructions, and up to 16 bytes (indexes) a
+/// short loop on the stack, both without [`write_lower`]'s length handling.
 #[inline]
 pub fn extend_lower(out: &mut Vec<u8>, bytes: &[u8]) {
     if let Ok(bytes) = <&[u8; 32]>::try_from(bytes) {
@@ -72,6 +72,17 @@ pub fn extend_lower(out: &mut Vec<u8>, bytes: &[u8]) {
             pair[1] = digit(b & 0xf);
         }
         out.extend_from_slice(&digits);
+        return;
+    }
+    if bytes.len() <= 16 {
+        // Indexes, small arrays: a byte at a time on the stack, without
+        // zeroing the output first or calling the block loop.
+        let mut digits = [0u8; 32];
+        for (pair, &b) in digits.chunks_exact_mut(2).zip(bytes) {
+            pair[0] = digit(b >> 4);
+            pair[1] = digit(b & 0xf);
+        }
+        out.extend_from_slice(&digits[..2 * bytes.len()]);
         return;
     }
     let start = out.len();
