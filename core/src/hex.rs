@@ -316,12 +316,14 @@ mod tests {
         let all: Vec<u8> = (0..=255u8).collect();
         let expected: String = all.iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(encode_prefixed(&all), format!("0x{expected}"));
-        // `extend_lower`'s 32-byte path over every byte value.
-        let mut v = Vec::new();
-        for chunk in all.chunks(32) {
-            extend_lower(&mut v, chunk);
+        // `extend_lower`'s 32-byte and short paths over every byte value.
+        for size in [32, 16, 2, 1] {
+            let mut v = Vec::new();
+            for chunk in all.chunks(size) {
+                extend_lower(&mut v, chunk);
+            }
+            assert_eq!(v, expected.as_bytes(), "chunks of {size}");
         }
-        assert_eq!(v, expected.as_bytes());
         // Around the portable 16-byte blocks and the AVX2 path's 64-byte
         // threshold and 32-byte steps, with portable tails of every size;
         // `push_hex` around its 32-byte stack buffer and 512-byte chunks.
