@@ -61,8 +61,8 @@ const PUSH_CHUNK: usize = 512;
 /// Appends the lower-case hex digits of `bytes` to `out` (a buffer of
 /// ASCII text). 32 bytes — account ids and hashes, most of the byte
 /// strings a decoded value holds — take a fixed-size path the compiler
-/// turns into a few vector instructions, and up to 16 bytes (indexes) a
-/// short loop on the stack, both without [`write_lower`]'s length handling.
+/// turns into a few vector instructions, without [`write_lower`]'s length
+/// handling.
 #[inline]
 pub fn extend_lower(out: &mut Vec<u8>, bytes: &[u8]) {
     if let Ok(bytes) = <&[u8; 32]>::try_from(bytes) {
@@ -72,17 +72,6 @@ pub fn extend_lower(out: &mut Vec<u8>, bytes: &[u8]) {
             pair[1] = digit(b & 0xf);
         }
         out.extend_from_slice(&digits);
-        return;
-    }
-    if bytes.len() <= 16 {
-        // Indexes, small arrays: a byte at a time on the stack, without
-        // zeroing the output first or calling the block loop.
-        let mut digits = [0u8; 32];
-        for (pair, &b) in digits.chunks_exact_mut(2).zip(bytes) {
-            pair[0] = digit(b >> 4);
-            pair[1] = digit(b & 0xf);
-        }
-        out.extend_from_slice(&digits[..2 * bytes.len()]);
         return;
     }
     let start = out.len();
@@ -316,14 +305,12 @@ mod tests {
         let all: Vec<u8> = (0..=255u8).collect();
         let expected: String = all.iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(encode_prefixed(&all), format!("0x{expected}"));
-        // `extend_lower`'s 32-byte and short paths over every byte value.
-        for size in [32, 16, 2, 1] {
-            let mut v = Vec::new();
-            for chunk in all.chunks(size) {
-                extend_lower(&mut v, chunk);
-            }
-            assert_eq!(v, expected.as_bytes(), "chunks of {size}");
+        // `extend_lower`'s 32-byte path over every byte value.
+        let mut v = Vec::new();
+        for chunk in all.chunks(32) {
+            extend_lower(&mut v, chunk);
         }
+        assert_eq!(v, expected.as_bytes());
         // Around the portable 16-byte blocks and the AVX2 path's 64-byte
         // threshold and 32-byte steps, with portable tails of every size;
         // `push_hex` around its 32-byte stack buffer and 512-byte chunks.
