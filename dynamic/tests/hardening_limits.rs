@@ -9,7 +9,7 @@ mod hardening_support;
 use ferroscale_dynamic::decode::DEFAULT_MAX_DEPTH;
 use ferroscale_dynamic::portable::import_metadata_bytes;
 use ferroscale_dynamic::typestr::{parse, MAX_DEPTH};
-use ferroscale_dynamic::{decode_value, Context, Error, Node, Prim, TypeGraph, TypeIdx};
+use ferroscale_dynamic::{decode_value, Context, Document, Error, Node, Prim, TypeGraph, TypeIdx};
 use hardening_support::{measure, PeakAlloc, MIB};
 
 #[global_allocator]
@@ -123,6 +123,16 @@ fn length_prefix_past_the_input_fails_before_allocating() {
                 panic!("{what} claiming {claim} with 8 bytes: {r:?}");
             }
             assert!(peak < SMALL, "{what} claiming {claim}: peak {peak} bytes");
+            // The flat output reserves by what the input holds, not by what
+            // it claims.
+            let (r, peak) = measure(|| Document::decode(&ctx, ty, &input).map(|_| ()));
+            if !matches!(r, Err(Error::NotEnoughBytes { offset: 0, .. })) {
+                panic!("{what} claiming {claim} with 8 bytes into a Document: {r:?}");
+            }
+            assert!(
+                peak < SMALL,
+                "{what} claiming {claim} into a Document: peak {peak} bytes"
+            );
         }
     }
 }
