@@ -227,11 +227,7 @@ fn values_agree_with_py_scale_codec() {
         use parity_scale_codec::Encode;
         let reg = common::subtensor::registry();
         let definitions = common::subtensor::payload_definitions(&reg);
-        let mut registry = ferroscale_dynamic::registry::Registry::new();
-        registry.load_portable_registry(&reg).expect("import");
-        registry
-            .update_types_json(&definitions.to_string())
-            .expect("definitions");
+        let mut registry = common::subtensor::payload_registry(&reg);
         registry.set_ss58_format(Some(42));
         let mut inputs: Vec<(String, String)> = common::subtensor::payloads(&reg)
             .into_iter()

@@ -500,12 +500,7 @@ fn polkadot_block_10000000_extrinsics_and_accounts_agree_with_decode_value() {
 #[test]
 fn subtensor_payloads_agree_with_decode_value() {
     let reg = common::subtensor::registry();
-    let definitions = common::subtensor::payload_definitions(&reg);
-    let mut registry = ferroscale_dynamic::registry::Registry::new();
-    registry.load_portable_registry(&reg).expect("import");
-    registry
-        .update_types_json(&definitions.to_string())
-        .expect("definitions");
+    let mut registry = common::subtensor::payload_registry(&reg);
     let payloads = common::subtensor::payloads(&reg);
     let types: Vec<TypeIdx> = payloads
         .iter()

@@ -120,11 +120,7 @@ fn other_runtime_api_results_decode() {
 /// A registry over the subtensor types plus the payload definitions.
 fn payload_registry() -> (Registry, scale_info::PortableRegistry) {
     let reg = st::registry();
-    let mut registry = Registry::new();
-    registry.load_portable_registry(&reg).expect("import");
-    registry
-        .update_types_json(&st::payload_definitions(&reg).to_string())
-        .expect("payload definitions");
+    let mut registry = st::payload_registry(&reg);
     registry.set_ss58_format(Some(42));
     (registry, reg)
 }

@@ -132,6 +132,16 @@ pub fn payload_definitions(reg: &PortableRegistry) -> Json {
     })
 }
 
+/// A registry over the subtensor types `reg` plus [`payload_definitions`].
+pub fn payload_registry(reg: &PortableRegistry) -> ferroscale_dynamic::registry::Registry {
+    let mut registry = ferroscale_dynamic::registry::Registry::new();
+    registry.load_portable_registry(reg).expect("import");
+    registry
+        .update_types_json(&payload_definitions(reg).to_string())
+        .expect("payload definitions");
+    registry
+}
+
 /// One payload file and the type string it decodes as.
 pub struct Payload {
     pub file: &'static str,
