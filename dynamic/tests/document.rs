@@ -839,14 +839,11 @@ mod typed {
         }
     }
 
-    /// A deterministic stream of numbers (xorshift).
-    struct Numbers(u64);
+    /// A deterministic stream of numbers (the shared test xorshift).
+    struct Numbers(ferroscale_fixtures::Xorshift);
     impl Numbers {
         fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
+            self.0.next_u64()
         }
         fn wide(&mut self) -> u128 {
             (u128::from(self.next()) << 64) | u128::from(self.next())
@@ -863,7 +860,7 @@ mod typed {
 
     /// Encoded values of the four types, one of each per round.
     fn inputs(rounds: usize) -> Vec<(usize, Vec<u8>)> {
-        let mut r = Numbers(0x9e37_79b9_7f4a_7c15);
+        let mut r = Numbers(ferroscale_fixtures::Xorshift::new(0x9e37_79b9_7f4a_7c15));
         let mut out = Vec::new();
         for round in 0..rounds {
             let len = round % 6;
@@ -1043,11 +1040,9 @@ fn every_node_kind_agrees_on_arbitrary_bytes() {
         letters[0] = (len as u8 - 1) << 2;
         inputs.push(letters);
     }
-    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = ferroscale_fixtures::Xorshift::new(0x2545_f491_4f6c_dd1d);
     for len in 3..300 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next_u64();
         let mut input: Vec<u8> = (0..len % 70)
             .map(|i| (x >> (i % 8 * 8)) as u8 ^ i as u8)
             .collect();
