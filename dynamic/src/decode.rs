@@ -207,6 +207,23 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         }
     }
 
+    /// A decoder that goes on from this one over other bytes (`data`, from
+    /// `pos`) or another graph (`ctx`): the same sink, depth and budget of
+    /// elements that take no input (the caller takes back what it used).
+    fn nested<'n>(
+        &'n mut self,
+        ctx: &'n Context<'a>,
+        data: &'n [u8],
+        pos: usize,
+    ) -> Decoder<'n, 'a, S, &'n mut S> {
+        let (depth, zero_sized_left) = (self.depth, self.zero_sized_left);
+        let mut sub = Decoder::new(ctx, data, &mut *self.sink);
+        sub.pos = pos;
+        sub.depth = depth;
+        sub.zero_sized_left = zero_sized_left;
+        sub
+    }
+
     fn graph(&self) -> &'a TypeGraph {
         self.ctx.graph
     }
@@ -791,6 +808,8 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
     fn special(&mut self, ty: TypeIdx, s: &'a Special) -> Result<S::Out, Fail> {
         let k = &*KEYS;
         match s {
+            // `node_inner` sends account ids and event records to their
+            // decoders itself; they are here for completeness.
             Special::AccountId => self.account(ty),
             Special::EthereumAccountId => {
                 let b = self.take(20, ty)?;
@@ -910,16 +929,8 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             Special::WrapperKeepOpaque(inner) => {
                 let n = self.length(ty, 1)?;
                 let b = self.take(n, ty)?;
-                let mut sub = Decoder {
-                    ctx: self.ctx,
-                    data: b,
-                    pos: 0,
-                    depth: self.depth,
-                    zero_sized_left: self.zero_sized_left,
-                    min_sizes: self.min_sizes,
-                    sink: &mut *self.sink,
-                    _sink: PhantomData,
-                };
+                let ctx = self.ctx;
+                let mut sub = self.nested(ctx, b, 0);
                 let r = sub.node(*inner);
                 self.zero_sized_left = sub.zero_sized_left;
                 match r {
@@ -948,19 +959,12 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         };
         let mut ctx = Context::new(types.graph());
         ctx.max_depth = self.ctx.max_depth;
-        let mut sub = Decoder {
-            ctx: &ctx,
-            data: self.data,
-            pos: self.pos,
-            depth: self.depth,
-            zero_sized_left: self.zero_sized_left,
-            min_sizes: MinSizeMemo::default(),
-            sink: &mut *self.sink,
-            _sink: PhantomData,
-        };
+        let (data, pos) = (self.data, self.pos);
+        let mut sub = self.nested(&ctx, data, pos);
         let inner = sub.node(inner_ty);
-        self.pos = sub.pos;
-        self.zero_sized_left = sub.zero_sized_left;
+        let (pos, zero_sized_left) = (sub.pos, sub.zero_sized_left);
+        self.pos = pos;
+        self.zero_sized_left = zero_sized_left;
         let inner = inner?;
         let mut t = self.sink.seq_begin(2);
         let m = self.sink.hex(magic);
