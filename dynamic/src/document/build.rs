@@ -78,12 +78,18 @@ fn relocate<T: Copy>(array: &mut Vec<T>, open: &mut Open, blank: T) {
     open.capacity = capacity;
 }
 
+/// Appends `s` to the text of `doc` and returns where it is.
+fn push_text(doc: &mut Document<'_>, s: &str) -> Span {
+    let start = doc.text.len();
+    doc.text.extend_from_slice(s.as_bytes());
+    Span::new(start, s.len())
+}
+
 /// Gives `slot` of `doc` the text `text` (an account rendered late).
 fn fill(doc: &mut Document<'_>, slot: usize, text: &str) {
-    let start = doc.text.len();
-    doc.text.extend_from_slice(text.as_bytes());
+    let span = push_text(doc, text);
     if let Some(place) = doc.slots.get_mut(slot) {
-        *place = Slot::Text(Span::new(start, text.len()));
+        *place = Slot::Text(span);
     }
 }
 
@@ -133,13 +139,6 @@ impl<'g> Builder<'g> {
         } else {
             Slot::WideUInt(index)
         })
-    }
-
-    /// Appends text and returns where it is.
-    fn push_text(&mut self, s: &str) -> Span {
-        let start = self.doc.text.len();
-        self.doc.text.extend_from_slice(s.as_bytes());
-        Span::new(start, s.len())
     }
 
     /// Appends the hex digits of `bytes`, after `"0x"` if `prefixed`.
@@ -194,7 +193,7 @@ impl<'g> Sink<'g> for Builder<'g> {
         self.wide(le, true)
     }
     fn text(&mut self, s: &str) -> usize {
-        let span = self.push_text(s);
+        let span = push_text(&mut self.doc, s);
         self.slot(Slot::Text(span))
     }
     fn name(&mut self, n: &'g Name) -> usize {
@@ -237,7 +236,7 @@ impl<'g> Sink<'g> for Builder<'g> {
         push(&mut self.doc.entries, dict, entry);
     }
     fn dict_insert_text(&mut self, dict: &mut Open, key: &str, value: usize) {
-        let span = self.push_text(key);
+        let span = push_text(&mut self.doc, key);
         self.doc.key_texts.push(span);
         let key = Key::Text(self.doc.key_texts.len() - 1);
         push(&mut self.doc.entries, dict, Entry { key, value });
