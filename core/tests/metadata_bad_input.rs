@@ -4,11 +4,11 @@
 
 use ferroscale_core::metadata::Metadata;
 use ferroscale_core::Error;
-use ferroscale_fixtures::Xorshift;
+use ferroscale_test_support::Xorshift;
 use parity_scale_codec::Encode;
 
 fn fixture(name: &str) -> Vec<u8> {
-    ferroscale_fixtures::read(&format!("metadata/{name}"))
+    ferroscale_test_support::read(&format!("metadata/{name}"))
 }
 
 /// The error's offset, asserting it is a metadata error with a message.

@@ -286,7 +286,7 @@ fn agrees_with_py_scale_codec_both_ways() {
         "encode_index": index_cases.iter().map(|(i, f)| json!([i, f])).collect::<Vec<_>>(),
         "decode_index": index_addresses,
     });
-    let reply: Json = serde_json::from_str(&ferroscale_fixtures::reference::run_python(
+    let reply: Json = serde_json::from_str(&ferroscale_test_support::reference::run_python(
         REFERENCE,
         request.to_string().as_bytes(),
     ))

@@ -75,7 +75,7 @@ json.dump(out, sys.stdout)
             .collect::<Vec<_>>(),
     );
     let reply: Vec<[String; 2]> = serde_json::from_str(
-        &ferroscale_fixtures::reference::run_python(SCRIPT, request.to_string().as_bytes()),
+        &ferroscale_test_support::reference::run_python(SCRIPT, request.to_string().as_bytes()),
     )
     .expect("reference reply");
     assert_eq!(reply.len(), inputs.len());

@@ -131,7 +131,7 @@ mod tests {
     /// formats give `None`.
     #[test]
     fn round_trips_through_the_core_decoder() {
-        let mut rng = ferroscale_fixtures::Xorshift::new(0x1234_5678_9abc_def0);
+        let mut rng = ferroscale_test_support::Xorshift::new(0x1234_5678_9abc_def0);
         let mut accounts = vec![[0u8; 32], [0xff; 32]];
         let mut leading = [0u8; 32];
         leading[31] = 1;

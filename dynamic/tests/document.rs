@@ -450,14 +450,15 @@ fn polkadot_block_10000000_extrinsics_and_accounts_agree_with_decode_value() {
     let mut l = common::load("metadata/polkadot-v14-spec9180.scale");
     let xt = l.extrinsic_node();
     let account_ty = l.storage_type("System.Account");
-    let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
+    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
         "payloads/polkadot-block-10000000/extrinsics.json",
     ))
     .expect("json");
-    let accounts: Vec<(String, String)> = serde_json::from_str(&ferroscale_fixtures::read_string(
-        "payloads/polkadot-block-10000000/storage_system_account.json",
-    ))
-    .expect("json");
+    let accounts: Vec<(String, String)> =
+        serde_json::from_str(&ferroscale_test_support::read_string(
+            "payloads/polkadot-block-10000000/storage_system_account.json",
+        ))
+        .expect("json");
     assert!(!list.is_empty() && !accounts.is_empty());
     let mut tally = Tally::default();
     for ss58 in [None, Some(0), Some(42)] {
@@ -466,14 +467,14 @@ fn polkadot_block_10000000_extrinsics_and_accounts_agree_with_decode_value() {
             .with_ss58(ss58);
         let mut reused = Document::new();
         for (i, h) in list.iter().enumerate() {
-            let bytes = ferroscale_fixtures::decode_hex(h).expect("hex");
+            let bytes = ferroscale_test_support::decode_hex(h).expect("hex");
             let label = format!("block extrinsic {i} ss58 {ss58:?}");
             if !compare_with_broken(&ctx, xt, &bytes, &label, &mut reused, &mut tally) {
                 tally.fail(&label, "the block's extrinsic does not decode".into());
             }
         }
         for (key, h) in &accounts {
-            let bytes = ferroscale_fixtures::decode_hex(h).expect("hex");
+            let bytes = ferroscale_test_support::decode_hex(h).expect("hex");
             let label = format!("System.Account {key} ss58 {ss58:?}");
             if !compare_with_broken(&ctx, account_ty, &bytes, &label, &mut reused, &mut tally) {
                 tally.fail(&label, "the stored account does not decode".into());
@@ -482,7 +483,7 @@ fn polkadot_block_10000000_extrinsics_and_accounts_agree_with_decode_value() {
     }
     // Spot check on the real data: the document reads the first extrinsic's call.
     let ctx = Context::new(&l.graph).with_runtime(&l.imported.runtime);
-    let first = ferroscale_fixtures::decode_hex(&list[0]).expect("hex");
+    let first = ferroscale_test_support::decode_hex(&list[0]).expect("hex");
     let doc = Document::decode(&ctx, xt, &first).expect("decodes");
     let call = doc.root().get("call").expect("call");
     assert_eq!(
@@ -511,7 +512,7 @@ fn subtensor_payloads_agree_with_decode_value() {
         let ctx = registry.context().with_ss58(ss58);
         let mut reused = Document::new();
         for (p, &ty) in payloads.iter().zip(&types) {
-            let bytes = ferroscale_fixtures::read_hex(p.file);
+            let bytes = ferroscale_test_support::read_hex(p.file);
             let label = format!("{} as {} ss58 {ss58:?}", p.file, p.type_string);
             if !compare_with_broken(&ctx, ty, &bytes, &label, &mut reused, &mut tally) {
                 tally.fail(&label, "the payload does not decode".into());
@@ -840,7 +841,7 @@ mod typed {
     }
 
     /// A deterministic stream of numbers (the shared test xorshift).
-    struct Numbers(ferroscale_fixtures::Xorshift);
+    struct Numbers(ferroscale_test_support::Xorshift);
     impl Numbers {
         fn next(&mut self) -> u64 {
             self.0.next_u64()
@@ -860,7 +861,9 @@ mod typed {
 
     /// Encoded values of the four types, one of each per round.
     fn inputs(rounds: usize) -> Vec<(usize, Vec<u8>)> {
-        let mut r = Numbers(ferroscale_fixtures::Xorshift::new(0x9e37_79b9_7f4a_7c15));
+        let mut r = Numbers(ferroscale_test_support::Xorshift::new(
+            0x9e37_79b9_7f4a_7c15,
+        ));
         let mut out = Vec::new();
         for round in 0..rounds {
             let len = round % 6;
@@ -1040,7 +1043,7 @@ fn every_node_kind_agrees_on_arbitrary_bytes() {
         letters[0] = (len as u8 - 1) << 2;
         inputs.push(letters);
     }
-    let mut rng = ferroscale_fixtures::Xorshift::new(0x2545_f491_4f6c_dd1d);
+    let mut rng = ferroscale_test_support::Xorshift::new(0x2545_f491_4f6c_dd1d);
     for len in 3..300 {
         let x = rng.next_u64();
         let mut input: Vec<u8> = (0..len % 70)
@@ -1079,8 +1082,8 @@ fn legacy_metadata_items_and_block_5000000_agree_with_decode_value() {
     use ferroscale_dynamic::registry::Registry;
     let mut tally = Tally::default();
     let (mut items, mut unresolved) = (0usize, 0usize);
-    for entry in ferroscale_fixtures::entries_under("metadata") {
-        let raw = ferroscale_fixtures::read(entry.name);
+    for entry in ferroscale_test_support::entries_under("metadata") {
+        let raw = ferroscale_test_support::read(entry.name);
         let md = Metadata::load(&raw).expect("metadata loads");
         if md.version >= 14 {
             continue;
@@ -1158,11 +1161,11 @@ fn legacy_metadata_items_and_block_5000000_agree_with_decode_value() {
     let mut registry = Registry::with_presets(&["core", "legacy", "polkadot"]).expect("presets");
     registry.set_active_spec_version_id(30);
     registry
-        .load_metadata(&ferroscale_fixtures::read(
+        .load_metadata(&ferroscale_test_support::read(
             "metadata/polkadot-v12-spec30.scale",
         ))
         .expect("metadata");
-    let md = Metadata::load(&ferroscale_fixtures::read(
+    let md = Metadata::load(&ferroscale_test_support::read(
         "metadata/polkadot-v12-spec30.scale",
     ))
     .expect("loads");
@@ -1174,14 +1177,15 @@ fn legacy_metadata_items_and_block_5000000_agree_with_decode_value() {
         .to_string();
     let xt = registry.resolve("Extrinsic").expect("Extrinsic");
     let validators = registry.resolve(&validators_ty).expect("validators type");
-    let list: Vec<String> = serde_json::from_str(&ferroscale_fixtures::read_string(
+    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(
         "payloads/polkadot-block-5000000/extrinsics.json",
     ))
     .expect("json");
-    let stored: Vec<(String, String)> = serde_json::from_str(&ferroscale_fixtures::read_string(
-        "payloads/polkadot-block-5000000/storage_staking_validators.json",
-    ))
-    .expect("json");
+    let stored: Vec<(String, String)> =
+        serde_json::from_str(&ferroscale_test_support::read_string(
+            "payloads/polkadot-block-5000000/storage_staking_validators.json",
+        ))
+        .expect("json");
     // An event record for every event of the runtime whose arguments the
     // example generator can fill, put together byte by byte: phase
     // ApplyExtrinsic(n), the pallet and event index, the encoded arguments,
@@ -1235,7 +1239,7 @@ fn legacy_metadata_items_and_block_5000000_agree_with_decode_value() {
                 .map(|(_, h)| (validators, "validator prefs", h)),
         );
         for (i, (ty, what, h)) in inputs.enumerate() {
-            let bytes = ferroscale_fixtures::decode_hex(h).expect("hex");
+            let bytes = ferroscale_test_support::decode_hex(h).expect("hex");
             let label = format!("block 5000000 {what} {i} ss58 {ss58:?}");
             if !compare_with_broken(&ctx, ty, &bytes, &label, &mut reused, &mut tally) {
                 tally.fail(&label, "the block's value does not decode".into());

@@ -57,8 +57,8 @@ struct Group {
 
 fn groups() -> Vec<Group> {
     let mut out = Vec::new();
-    for entry in ferroscale_fixtures::entries_under("metadata") {
-        let md = Metadata::load(&ferroscale_fixtures::read(entry.name)).unwrap();
+    for entry in ferroscale_test_support::entries_under("metadata") {
+        let md = Metadata::load(&ferroscale_test_support::read(entry.name)).unwrap();
         if md.version >= 14 {
             continue;
         }
@@ -113,7 +113,7 @@ fn constants_and_storage_defaults_equal_py_scale_codec() {
             })
         })
         .collect();
-    let out = ferroscale_fixtures::reference::run_python(
+    let out = ferroscale_test_support::reference::run_python(
         &common::reference_script(REFERENCE),
         Json::Array(request).to_string().as_bytes(),
     );

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{decode_prefix, ValueSink};
-use ferroscale_fixtures::Xorshift;
+use ferroscale_test_support::Xorshift;
 use serde_json::{json, Value as Json};
 
 const PRESETS: [&str; 3] = ["core", "legacy", "polkadot"];
@@ -71,7 +71,7 @@ fn preset_types_decode_like_py_scale_codec() {
         "spec": SPEC,
         "items": items.iter().map(|(t, b)| json!([t, ferroscale_core::hex::encode_prefixed(b)[2..]])).collect::<Vec<_>>(),
     });
-    let out = ferroscale_fixtures::reference::run_python(
+    let out = ferroscale_test_support::reference::run_python(
         &common::reference_script(REFERENCE),
         request.to_string().as_bytes(),
     );

@@ -12,9 +12,9 @@ use ferroscale_dynamic::Error;
 
 /// Every metadata fixture: (name, bytes).
 fn fixtures() -> Vec<(String, Vec<u8>)> {
-    ferroscale_fixtures::entries_under("metadata")
+    ferroscale_test_support::entries_under("metadata")
         .iter()
-        .map(|e| (e.name.to_string(), ferroscale_fixtures::read(e.name)))
+        .map(|e| (e.name.to_string(), ferroscale_test_support::read(e.name)))
         .collect()
 }
 
@@ -200,7 +200,7 @@ fn v9_to_v14_values_equal_py_scale_codec() {
         .iter()
         .map(|(_, b)| ferroscale_core::hex::encode_prefixed(b)[2..].to_string())
         .collect();
-    let out = ferroscale_fixtures::reference::run_python(
+    let out = ferroscale_test_support::reference::run_python(
         &common::reference_script(REFERENCE),
         serde_json::to_string(&request).unwrap().as_bytes(),
     );

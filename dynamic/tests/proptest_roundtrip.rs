@@ -25,7 +25,7 @@ use ferroscale_dynamic::{
     decode_prefix, decode_value, BitStore, Context, Field, Fields, Node, Prim, TypeGraph, TypeIdx,
     ValueSink, Variant,
 };
-use ferroscale_fixtures::Xorshift;
+use ferroscale_test_support::Xorshift;
 use parity_scale_codec::{Compact, Encode};
 use proptest::prelude::*;
 

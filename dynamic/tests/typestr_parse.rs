@@ -2,7 +2,7 @@
 //! errors with offsets, and the depth cap.
 
 use ferroscale_dynamic::typestr::{parse, parse_key, TypeExpr, MAX_DEPTH};
-use ferroscale_fixtures::Xorshift;
+use ferroscale_test_support::Xorshift;
 
 fn p(name: &str) -> TypeExpr {
     TypeExpr::path(name)

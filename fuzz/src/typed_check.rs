@@ -1,5 +1,5 @@
 //! The check the typed fuzz target and the typed smoke fuzz apply to a
-//! generated type (included by path from `dynamic/tests/hardening_smoke_fuzz.rs`,
+//! generated type (included by path from `tests/tests/typed_smoke_fuzz.rs`,
 //! so it names no chain).
 
 use std::fmt::Debug;

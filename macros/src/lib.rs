@@ -10,11 +10,12 @@
 //! The path is relative to the invoking crate's `CARGO_MANIFEST_DIR`. Instead
 //! of `metadata`, `registry_json = "types.json"` reads a bare scale-info
 //! `PortableRegistry` in JSON, and `fixture = "metadata/kusama-v14-spec9111.scale"`
-//! names a metadata blob of ferroscale's real-chain fixtures folder (for the
-//! project's own tests): `$FERROSCALE_FIXTURES/<name>` when that variable is
-//! set, else `../shared/fixtures/<name>` beside the ferroscale checkout, the
-//! same lookup as the `ferroscale-fixtures` crate. A missing file is a compile
-//! error naming it and both places. The expansion refers to
+//! names a file of ferroscale's real-chain fixtures folder (for the project's
+//! own tests; a metadata blob, or a bare registry when the name ends in
+//! `.json`): `$FERROSCALE_FIXTURES/<name>` when that variable is set, else
+//! `../shared/fixtures/<name>` beside the ferroscale checkout, the same lookup
+//! as the `ferroscale-test-support` crate. A missing file is a compile error
+//! naming it and both places. The expansion refers to
 //! `::ferroscale_runtime_types` and `::parity_scale_codec`, so the invoking
 //! crate depends on both.
 
@@ -47,16 +48,17 @@ enum Source {
     Metadata(PathBuf),
     /// A bare `PortableRegistry` as JSON, relative to the invoking crate.
     RegistryJson(PathBuf),
-    /// A metadata blob of the fixtures folder (resolved, known to exist).
+    /// A file of the fixtures folder (resolved, known to exist): a metadata
+    /// blob, or a bare `PortableRegistry` as JSON when its name ends in `.json`.
     Fixture(PathBuf),
 }
 
-/// The variable naming the fixtures folder (as in `ferroscale-fixtures`).
+/// The variable naming the fixtures folder (as in `ferroscale-test-support`).
 const FIXTURES_ENV: &str = "FERROSCALE_FIXTURES";
 
 /// The fixtures folder: `$FERROSCALE_FIXTURES`, else `../shared/fixtures`
 /// beside the checkout this macro crate was built from (its manifest dir is
-/// one level below the workspace root, as `ferroscale-fixtures`' is).
+/// one level below the workspace root, as `ferroscale-test-support`'s is).
 fn fixtures_dir() -> PathBuf {
     match std::env::var_os(FIXTURES_ENV) {
         Some(d) if !d.is_empty() => PathBuf::from(d),
@@ -140,8 +142,9 @@ fn expand(args: TokenStream, item: TokenStream, manifest_dir: &Path) -> syn::Res
 /// Generates the module body (the same tokens the xtask renders to a file).
 fn generate_body(source: &Source) -> Result<TokenStream, String> {
     let (path, json) = match source {
-        Source::Metadata(p) | Source::Fixture(p) => (p, false),
+        Source::Metadata(p) => (p, false),
         Source::RegistryJson(p) => (p, true),
+        Source::Fixture(p) => (p, p.extension().is_some_and(|e| e == "json")),
     };
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let generated = if json {
@@ -239,9 +242,9 @@ mod tests {
 
     #[test]
     fn expansion_equals_the_checked_in_generated_file() {
-        let fixtures = ferroscale_fixtures::dir();
+        let fixtures = ferroscale_test_support::dir();
         let metadata = fixtures.join("metadata/polkadot-v15-spec1001002.scale");
-        ferroscale_fixtures::read("metadata/polkadot-v15-spec1001002.scale"); // verifies the digest
+        ferroscale_test_support::read("metadata/polkadot-v15-spec1001002.scale"); // verifies the digest
         let path = metadata.display().to_string();
         let body = expanded_body(quote!(metadata = #path));
         let written =
@@ -255,7 +258,7 @@ mod tests {
     #[test]
     fn a_fixture_name_resolves_in_the_fixtures_folder() {
         let name = "metadata/polkadot-v14-spec9180.scale";
-        ferroscale_fixtures::read(name); // present and matching the manifest
+        ferroscale_test_support::read(name); // present and matching the manifest
         let out = expand(
             quote!(fixture = #name),
             quote!(
@@ -265,7 +268,7 @@ mod tests {
         )
         .expect("expands")
         .to_string();
-        let expected = ferroscale_fixtures::path(name).display().to_string();
+        let expected = ferroscale_test_support::path(name).display().to_string();
         let resolved = fixture_path(name).unwrap();
         assert_eq!(
             std::fs::canonicalize(&resolved).unwrap(),
@@ -273,6 +276,29 @@ mod tests {
         );
         assert!(out.contains("include_bytes"), "the file is tracked");
         assert!(out.contains("option_env"), "the variable is tracked");
+    }
+
+    #[test]
+    fn a_json_fixture_is_read_as_a_bare_registry() {
+        let name = "payloads/subtensor/test_types.json";
+        ferroscale_test_support::read(name); // present and matching the manifest
+        let out = expand(
+            quote!(fixture = #name),
+            quote!(
+                pub mod chain {}
+            ),
+            &workspace(),
+        )
+        .expect("expands")
+        .to_string();
+        assert!(
+            out.contains("DelegateInfo"),
+            "the registry's types are generated"
+        );
+        assert!(
+            !out.contains("RuntimeCall"),
+            "a bare registry has no runtime call"
+        );
     }
 
     #[test]
@@ -330,7 +356,7 @@ mod tests {
             );
             assert!(e.contains("inside the fixtures folder"), "{outside}: {e}");
         }
-        let v9 = ferroscale_fixtures::path("metadata/substrate-node-v9.scale")
+        let v9 = ferroscale_test_support::path("metadata/substrate-node-v9.scale")
             .display()
             .to_string();
         assert!(err(

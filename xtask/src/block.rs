@@ -34,14 +34,14 @@ const BLOCK_5M: Block = Block {
 };
 
 fn fixture(name: &str) -> Result<PathBuf, String> {
-    let path = ferroscale_fixtures::dir().join(name);
+    let path = ferroscale_test_support::dir().join(name);
     if path.is_file() {
         Ok(path)
     } else {
         Err(format!(
             "fixture {name} not found at {} (set {} to the fixtures folder)",
             path.display(),
-            ferroscale_fixtures::ENV_VAR
+            ferroscale_test_support::ENV_VAR
         ))
     }
 }

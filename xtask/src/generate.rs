@@ -8,8 +8,10 @@
 //!   fail if a checked-in file differs (CI runs this).
 //!
 //! Shipped chains go to `runtime-types/src/<chain>.rs`, registered in
-//! `runtime-types/src/chains.rs` and as cargo features; test-only chains go to
-//! the test crate `runtime-types/typed-tests/src/`.
+//! `runtime-types/src/chains.rs` and as cargo features. Test-only chains are
+//! not written here: the ferroscale-tests crate (`tests/src/lib.rs`) and the
+//! fixture chains (`tests/fixture-chains/`) expand them from the fixtures at
+//! compile time with `#[ferroscale_macros::runtime(fixture = "…")]`.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -22,55 +24,28 @@ struct Chain {
     name: &'static str,
     /// Fixture holding its metadata.
     fixture: &'static str,
-    /// Generated only for the tests (not a feature of the shipped crate).
-    test_only: bool,
-    /// The fixture is a bare `PortableRegistry` as JSON, not a metadata blob.
-    registry_json: bool,
 }
 
 const CHAINS: &[Chain] = &[
     Chain {
         name: "polkadot",
         fixture: "metadata/polkadot-v15-spec1001002.scale",
-        test_only: false,
-        registry_json: false,
     },
     Chain {
         name: "kusama",
         fixture: "metadata/kusama-v15-spec1001002.scale",
-        test_only: false,
-        registry_json: false,
     },
     Chain {
         name: "bittensor",
         fixture: "metadata/subtensor-v15-spec343.scale",
-        test_only: false,
-        registry_json: false,
     },
     Chain {
         name: "asset-hub",
         fixture: "metadata/statemint-v16-spec2000003-small.scale",
-        test_only: false,
-        registry_json: false,
     },
     Chain {
         name: "substrate-node",
         fixture: "metadata/substrate-node-v15-spec268.scale",
-        test_only: false,
-        registry_json: false,
-    },
-    Chain {
-        name: "polkadot-9180",
-        fixture: "metadata/polkadot-v14-spec9180.scale",
-        test_only: true,
-        registry_json: false,
-    },
-    // The registry bt-decode's Bittensor runtime-API results were encoded with.
-    Chain {
-        name: "subtensor-rpc",
-        fixture: "payloads/subtensor/test_types.json",
-        test_only: true,
-        registry_json: true,
     },
 ];
 
@@ -102,8 +77,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 .ok_or("--metadata: cannot derive a chain name from the file name; pass --name")?,
         };
         validate_name(&name)?;
-        let out = generate_one(&name, &file, false, false)?;
-        write_chain(&name, false, &out)?;
+        let out = generate_one(&name, &file)?;
+        write_chain(&name, &out)?;
         return register(&name);
     }
     let selected: Vec<&Chain> = match &chain {
@@ -118,15 +93,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut stale = Vec::new();
     for c in &selected {
         let file = fixtures_dir().join(c.fixture);
-        let out = generate_one(c.name, &file, c.test_only, c.registry_json)?;
+        let out = generate_one(c.name, &file)?;
         if check {
-            let path = output_path(c.name, c.test_only);
+            let path = output_path(c.name);
             let current = std::fs::read_to_string(&path).unwrap_or_default();
             if current != out {
                 stale.push(path.display().to_string());
             }
         } else {
-            write_chain(c.name, c.test_only, &out)?;
+            write_chain(c.name, &out)?;
         }
     }
     if check {
@@ -144,7 +119,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         eprintln!("generate --check: every generated file is up to date");
         return Ok(());
     }
-    for c in selected.iter().filter(|c| !c.test_only) {
+    for c in &selected {
         register(c.name)?;
     }
     Ok(())
@@ -168,7 +143,7 @@ fn validate_name(name: &str) -> Result<(), String> {
     }
 }
 
-/// The fixtures folder (same lookup as `ferroscale-fixtures`).
+/// The fixtures folder (same lookup as `ferroscale-test-support`).
 fn fixtures_dir() -> PathBuf {
     match std::env::var_os("FERROSCALE_FIXTURES") {
         Some(d) if !d.is_empty() => PathBuf::from(d),
@@ -180,15 +155,10 @@ fn module_name(chain: &str) -> String {
     chain.replace('-', "_")
 }
 
-fn output_path(chain: &str, test_only: bool) -> PathBuf {
-    let file = format!("{}.rs", module_name(chain));
-    if test_only {
-        workspace_root()
-            .join("runtime-types/typed-tests/src")
-            .join(file)
-    } else {
-        workspace_root().join("runtime-types/src").join(file)
-    }
+fn output_path(chain: &str) -> PathBuf {
+    workspace_root()
+        .join("runtime-types/src")
+        .join(format!("{}.rs", module_name(chain)))
 }
 
 fn chains_rs() -> PathBuf {
@@ -196,44 +166,27 @@ fn chains_rs() -> PathBuf {
 }
 
 /// Generates and formats one chain, printing what it produced.
-fn generate_one(
-    name: &str,
-    file: &Path,
-    test_only: bool,
-    registry_json: bool,
-) -> Result<String, String> {
+fn generate_one(name: &str, file: &Path) -> Result<String, String> {
     let bytes =
         std::fs::read(file).map_err(|e| format!("{name}: cannot read {}: {e}", file.display()))?;
     let start = Instant::now();
-    let generated = if registry_json {
-        let text =
-            String::from_utf8(bytes).map_err(|_| format!("{name}: registry JSON is not UTF-8"))?;
-        ferroscale_codegen::input::from_registry_json(&text)
-            .and_then(|input| ferroscale_codegen::generate_from(&input))
-    } else {
-        ferroscale_codegen::generate(&bytes)
-    }
-    .map_err(|e| format!("{name}: {e}"))?;
+    let generated = ferroscale_codegen::generate(&bytes).map_err(|e| format!("{name}: {e}"))?;
     let text = ferroscale_codegen::render(&generated.tokens).map_err(|e| format!("{name}: {e}"))?;
     let elapsed = start.elapsed();
     eprintln!(
-        "{name:>15}: {}, {} registry types -> {} definitions, {} lines, {} KiB, {:.0} ms{}",
-        match generated.metadata_version {
-            0 => "bare registry".to_owned(),
-            v => format!("V{v} metadata"),
-        },
+        "{name:>15}: V{} metadata, {} registry types -> {} definitions, {} lines, {} KiB, {:.0} ms",
+        generated.metadata_version,
         generated.registry_types,
         generated.definitions,
         text.lines().count(),
         text.len() / 1024,
         elapsed.as_secs_f64() * 1000.0,
-        if test_only { " (test-only)" } else { "" }
     );
     Ok(text)
 }
 
-fn write_chain(name: &str, test_only: bool, text: &str) -> Result<(), String> {
-    let path = output_path(name, test_only);
+fn write_chain(name: &str, text: &str) -> Result<(), String> {
+    let path = output_path(name);
     std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 

@@ -11,7 +11,7 @@ use crate::test::{run_step, workspace_root};
 pub const SCALECODEC_VERSION: &str = "1.2.12";
 
 /// The variable through which tests find the reference interpreter (read by
-/// `ferroscale_fixtures::reference`).
+/// `ferroscale_test_support::reference`).
 pub const ENV_VAR: &str = "FERROSCALE_REF_PYTHON";
 
 /// Creates `.venv-ref` when absent, makes sure it holds py-scale-codec

@@ -83,7 +83,7 @@ fn main() {
 
     // delegates_info: Vec<DelegateInfo> against the subtensor registry.
     if wanted("delegates") {
-        let json = ferroscale_fixtures::read_string("payloads/subtensor/test_types.json");
+        let json = ferroscale_test_support::read_string("payloads/subtensor/test_types.json");
         let reg: scale_info::PortableRegistry = serde_json::from_str(&json).expect("registry json");
         let mut graph = TypeGraph::new();
         let types = import_registry(&mut graph, &reg, "scale_info").expect("import");
@@ -102,7 +102,7 @@ fn main() {
             .find(|t| matches!(&t.ty.type_def, scale_info::TypeDef::Sequence(s) if s.type_param.id == di_id))
             .map(|t| t.id)
             .expect("Vec<DelegateInfo> in registry");
-        let bytes = ferroscale_fixtures::read_hex("payloads/subtensor/delegates_info.hex");
+        let bytes = ferroscale_test_support::read_hex("payloads/subtensor/delegates_info.hex");
         let plain = Context::new(&graph);
         let ss58 = Context::new(&graph).with_ss58(Some(42));
         assert_eq!(
@@ -166,7 +166,7 @@ fn main() {
     }
 
     // 100 event records, Polkadot spec 9180.
-    let md_bytes = ferroscale_fixtures::read("metadata/polkadot-v14-spec9180.scale");
+    let md_bytes = ferroscale_test_support::read("metadata/polkadot-v14-spec9180.scale");
     if wanted("events") {
         let md = decode_metadata(&md_bytes).unwrap();
         let frame_metadata::RuntimeMetadata::V14(v14) = &md.1 else {

@@ -501,7 +501,7 @@ fn decode_groups<const G: usize>(text: &[u8], out: &mut [u8; DECODE_CAP]) -> usi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ferroscale_fixtures::Xorshift;
+    use ferroscale_test_support::Xorshift;
 
     fn text(input: &[u8]) -> String {
         let mut out = [0u8; TEXT_CAP];

@@ -306,7 +306,7 @@ const _: () = assert!(MAX_ADDRESS_LEN <= base58::MAX_DECODE_TEXT);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ferroscale_fixtures::Xorshift;
+    use ferroscale_test_support::Xorshift;
 
     #[test]
     fn overlong_and_empty_input_is_refused_up_front() {

@@ -44,7 +44,7 @@ impl Loaded {
 
 /// Every V14+ metadata fixture (names from the manifest).
 pub fn portable_fixtures() -> Vec<String> {
-    ferroscale_fixtures::entries_under("metadata")
+    ferroscale_test_support::entries_under("metadata")
         .iter()
         .map(|e| e.name.to_string())
         .filter(|n| {
@@ -64,7 +64,7 @@ pub fn portable_fixtures() -> Vec<String> {
 /// Imports `name` and lists its constants and storage defaults (an
 /// `Optional` storage default decodes as `Option<value>`).
 pub fn load(name: &str) -> Loaded {
-    let bytes = ferroscale_fixtures::read(name);
+    let bytes = ferroscale_test_support::read(name);
     // The items are listed from frame-metadata's own decoding, independently
     // of the import (which reads core's model).
     let md = decode_metadata(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -1,8 +1,9 @@
 //! The fuzzing harness shared by the cargo-fuzz targets (`fuzz/fuzz_targets/`)
 //! and the bounded smoke fuzz that runs in CI
-//! (`dynamic/tests/hardening_smoke_fuzz.rs` includes this folder by path, so
-//! it must only use crates every ferroscale-dynamic test can see: core,
-//! dynamic, fixtures, frame-metadata, parity-scale-codec).
+//! (`dynamic/tests/hardening_smoke_fuzz.rs` and
+//! `tests/tests/typed_smoke_fuzz.rs` include this folder by path, so it must
+//! only use crates both of those test crates can see: core, dynamic,
+//! test-support, frame-metadata, parity-scale-codec).
 //!
 //! - [`targets`]: one entry point per fuzzed API; each takes arbitrary bytes
 //!   and must return without panicking, whatever they are.
@@ -11,8 +12,10 @@
 //! - [`seeds`]: seed inputs taken from the real fixtures.
 //! - [`mutate`]: a seeded xorshift mutator (the smoke fuzz's engine; libFuzzer
 //!   has its own).
+//! - [`smoke`]: the smoke fuzz's runner (seeds first, then mutated inputs).
 
 pub mod mutate;
 pub mod registries;
 pub mod seeds;
+pub mod smoke;
 pub mod targets;

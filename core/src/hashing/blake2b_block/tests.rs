@@ -2,7 +2,7 @@ use super::*;
 use blake2::digest::consts::{U16, U32};
 use blake2::digest::{Update, VariableOutput};
 use blake2::{Blake2b, Blake2b512, Blake2bVar, Digest};
-use ferroscale_fixtures::Xorshift;
+use ferroscale_test_support::Xorshift;
 
 /// A seeded xorshift64* byte stream, so every run checks the same inputs:
 /// each byte is the top byte of the starred output.

@@ -3,17 +3,17 @@
 //! block's call bytes.
 
 use ferroscale_runtime_types::{decode_all, polkadot, AccountId32};
-use ferroscale_typed_tests::polkadot_9180;
+use ferroscale_tests::polkadot_9180;
 use parity_scale_codec::Encode;
 
 #[test]
 fn system_account_keys_equal_the_chains_keys() {
-    let text = ferroscale_fixtures::read_string(
+    let text = ferroscale_test_support::read_string(
         "payloads/polkadot-block-10000000/storage_system_account.json",
     );
     let pairs: Vec<(String, String)> = serde_json::from_str(&text).unwrap();
     for (key, _) in &pairs {
-        let key = ferroscale_fixtures::decode_hex(key).unwrap();
+        let key = ferroscale_test_support::decode_hex(key).unwrap();
         let id: AccountId32 = decode_all(&key[48..]).unwrap();
         assert_eq!(
             polkadot_9180::pallets::system::storage::account(&id),
@@ -64,9 +64,10 @@ fn storage_defaults_decode() {
 
 #[test]
 fn call_constructors_encode_to_the_blocks_call_bytes() {
-    let text = ferroscale_fixtures::read_string("payloads/polkadot-block-10000000/extrinsics.json");
+    let text =
+        ferroscale_test_support::read_string("payloads/polkadot-block-10000000/extrinsics.json");
     let list: Vec<String> = serde_json::from_str(&text).unwrap();
-    let first = ferroscale_fixtures::decode_hex(&list[0]).unwrap();
+    let first = ferroscale_test_support::decode_hex(&list[0]).unwrap();
     let xt: polkadot_9180::UncheckedExtrinsic = decode_all(&first).unwrap();
     let polkadot_9180::RuntimeCall::Timestamp(
         polkadot_9180::runtime_types::pallet_timestamp::pallet::Call::set { now },

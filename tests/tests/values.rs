@@ -2,7 +2,7 @@
 
 use ferroscale_core::Value;
 use ferroscale_runtime_types::{decode_all, AccountId32, ToValue};
-use ferroscale_typed_tests::{polkadot_9180, subtensor_rpc};
+use ferroscale_tests::{polkadot_9180, subtensor_rpc};
 
 type DelegateInfo =
     subtensor_rpc::runtime_types::pallet_subtensor::rpc_info::delegate_info::DelegateInfo<
@@ -11,7 +11,7 @@ type DelegateInfo =
 
 #[test]
 fn delegates_info_becomes_a_list_of_dicts_in_field_order() {
-    let bytes = ferroscale_fixtures::read_hex("payloads/subtensor/delegates_info.hex");
+    let bytes = ferroscale_test_support::read_hex("payloads/subtensor/delegates_info.hex");
     let delegates: Vec<DelegateInfo> = decode_all(&bytes).unwrap();
     let value = delegates.to_value();
     let items = value.as_items().expect("a list");
@@ -59,9 +59,10 @@ fn delegates_info_becomes_a_list_of_dicts_in_field_order() {
 
 #[test]
 fn calls_become_nested_variant_dicts() {
-    let text = ferroscale_fixtures::read_string("payloads/polkadot-block-10000000/extrinsics.json");
+    let text =
+        ferroscale_test_support::read_string("payloads/polkadot-block-10000000/extrinsics.json");
     let list: Vec<String> = serde_json::from_str(&text).unwrap();
-    let first = ferroscale_fixtures::decode_hex(&list[0]).unwrap();
+    let first = ferroscale_test_support::decode_hex(&list[0]).unwrap();
     let xt: polkadot_9180::UncheckedExtrinsic = decode_all(&first).unwrap();
     let value = xt.to_value();
     let call = value.get("call").expect("call");

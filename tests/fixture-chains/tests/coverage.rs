@@ -1,6 +1,6 @@
 //! Every V14+ metadata fixture of the manifest has its constants and storage
 //! defaults round-tripped somewhere: by a test target of this crate (chains
-//! expanded by the proc-macro) or by `ferroscale-typed-tests` (the shipped
+//! expanded by the proc-macro) or by `ferroscale-tests` (the shipped
 //! chains and spec 9180). A fixture added to the manifest fails this test
 //! until a round-trip covers it.
 
@@ -14,7 +14,7 @@ fn roundtrip_test_sources() -> Vec<(String, String)> {
         .map(|e| e.expect("directory entry").path())
         .filter(|p| p.extension().is_some_and(|x| x == "rs") && !p.ends_with("coverage.rs"))
         .collect();
-    files.push(crate_dir.join("../typed-tests/tests/metadata_values.rs"));
+    files.push(crate_dir.join("../tests/metadata_values.rs"));
     files
         .into_iter()
         .map(|p| {
@@ -30,8 +30,8 @@ fn every_v14_plus_fixture_is_round_tripped() {
     let sources = roundtrip_test_sources();
     let mut missing = Vec::new();
     let mut covered = 0;
-    for entry in ferroscale_fixtures::entries_under("metadata") {
-        let bytes = ferroscale_fixtures::read(entry.name);
+    for entry in ferroscale_test_support::entries_under("metadata") {
+        let bytes = ferroscale_test_support::read(entry.name);
         if bytes.get(4).copied().unwrap_or(0) < 14 {
             continue;
         }

@@ -27,7 +27,7 @@ fn bittensor_343_constants_and_defaults_roundtrip() {
 fn polkadot_9180_constants_and_defaults_roundtrip() {
     check_chain(
         "metadata/polkadot-v14-spec9180.scale",
-        ferroscale_typed_tests::polkadot_9180::roundtrip_type,
+        ferroscale_tests::polkadot_9180::roundtrip_type,
     );
 }
 

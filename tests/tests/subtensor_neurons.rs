@@ -12,7 +12,7 @@
 //! read every neuron, with the three stake fields, to the last byte.
 
 use ferroscale_runtime_types::{decode_all, AccountId32};
-use ferroscale_typed_tests::subtensor_rpc::runtime_types::pallet_subtensor as st;
+use ferroscale_tests::subtensor_rpc::runtime_types::pallet_subtensor as st;
 use parity_scale_codec::{Compact, Decode, Encode};
 
 type NeuronInfo = st::rpc_info::neuron_info::NeuronInfo<AccountId32>;
@@ -48,8 +48,8 @@ type Weights = Vec<(Compact<u16>, Compact<u16>)>;
 
 #[test]
 fn the_generated_neuron_types_refuse_the_newer_layout() {
-    let neurons = ferroscale_fixtures::read_hex("payloads/subtensor/neurons.hex");
-    let lite = ferroscale_fixtures::read_hex("payloads/subtensor/neurons_lite.hex");
+    let neurons = ferroscale_test_support::read_hex("payloads/subtensor/neurons.hex");
+    let lite = ferroscale_test_support::read_hex("payloads/subtensor/neurons_lite.hex");
     assert!(decode_all::<Vec<NeuronInfo>>(&neurons).is_err());
     assert!(decode_all::<Vec<NeuronInfoLite>>(&lite).is_err());
     // Not even the first neuron: its `rank` (Compact<u16>) would be the
@@ -64,7 +64,7 @@ fn generated_pieces_read_every_neuron_with_the_three_stake_fields() {
         ("payloads/subtensor/neurons.hex", true),
         ("payloads/subtensor/neurons_lite.hex", false),
     ] {
-        let bytes = ferroscale_fixtures::read_hex(file);
+        let bytes = ferroscale_test_support::read_hex(file);
         let input = &mut &bytes[..];
         let count = Compact::<u32>::decode(input).unwrap().0;
         let mut again = Compact(count).encode();

@@ -5,13 +5,13 @@
 //! typed address, signature, signed extensions and call each equal what the
 //! dynamic encoder wrote for them.
 
-#[path = "../../../dynamic/tests/common/mod.rs"]
+#[path = "../../dynamic/tests/common/mod.rs"]
 mod common;
 
 use ferroscale_dynamic::encode::encode_value;
 use ferroscale_dynamic::Context;
 use ferroscale_runtime_types::{decode_all, AccountId32, MultiAddress};
-use ferroscale_typed_tests::polkadot_9180 as rt;
+use ferroscale_tests::polkadot_9180 as rt;
 use parity_scale_codec::Encode;
 
 #[test]
