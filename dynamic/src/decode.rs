@@ -9,7 +9,7 @@
 use std::marker::PhantomData;
 use std::ops::DerefMut;
 
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 
 use crate::error::Error;
 use crate::graph::{BitStore, Fields, Node, Prim, Special, TypeGraph, TypeIdx, Variant};
@@ -1309,7 +1309,7 @@ fn is_256(graph: &TypeGraph, ty: TypeIdx) -> bool {
 /// integer, most significant first, zero-padded to `bits` digits.
 pub(crate) fn render_bits(bytes: &[u8], bits: usize) -> String {
     // One rendering for this decoder and the generated types' values.
-    ferroscale_runtime_types::bits::py_bit_string(bytes, bits)
+    ferroscale_value::render::py_bit_string(bytes, bits)
 }
 
 /// A lower bound of the encoded size of `ty` (0 when unknown), used to bound

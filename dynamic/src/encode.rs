@@ -4,7 +4,7 @@
 //! or hex for account ids …). Everything [`mod@crate::decode`] produces encodes
 //! back to the same bytes.
 
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 
 use crate::decode::Context;
 use crate::error::Error;

@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-pub use ferroscale_core::value::Name;
+pub use ferroscale_value::Name;
 
 /// Index of a node in a [`TypeGraph`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

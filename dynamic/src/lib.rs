@@ -5,7 +5,7 @@
 //! The engine: every type becomes a node of a [`TypeGraph`] ([`graph`]),
 //! whether it came from a portable registry ([`portable`]) or from a type
 //! string / preset (`typestr`, `preset`, `registry`). [`mod@decode`] walks the
-//! graph into a [`Sink`]: the Rust [`Value`](ferroscale_core::value::Value)
+//! graph into a [`Sink`]: the Rust [`Value`](ferroscale_value::Value)
 //! tree via [`ValueSink`], a flat [`Document`] (the same values in a few
 //! arrays, names borrowed from the graph: several times faster to build),
 //! or Python objects in the `python` crate. [`mod@encode`] goes back from a

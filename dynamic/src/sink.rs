@@ -6,7 +6,7 @@
 //! graph (or from statics) for the whole decode: a sink can intern them by
 //! pointer, or keep the borrow ([`crate::document`]).
 
-use ferroscale_core::value::{Name, Value};
+use ferroscale_value::{Name, Value};
 
 /// Receives decoded values and builds the caller's representation.
 pub trait Sink<'n> {

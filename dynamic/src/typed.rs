@@ -5,7 +5,7 @@
 //! in (`ferroscale-runtime-types` with the `values` feature) with
 //! [`Registry::attach_typed_decoders`](crate::registry::Registry::attach_typed_decoders).
 //! When V14+ metadata is loaded afterwards, every type of its portable
-//! registry gets its structural hash ([`ferroscale_core::type_hash`]); a type
+//! registry gets its structural hash ([`ferroscale_metadata::type_hash`]); a type
 //! whose hash is in a table uses the typed decoder when it is also
 //! *eligible*. Equal hashes mean the same wire format and the same names, so
 //! the generated type decodes the same bytes; eligibility makes sure it also
@@ -46,8 +46,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use ferroscale_core::type_hash::TypeHasher;
-use ferroscale_runtime_types::typed::{find_decoder, TypedDecoder, TypedDecoderTable};
+use ferroscale_metadata::type_hash::TypeHasher;
+use ferroscale_value::typed::{find_decoder, TypedDecoder, TypedDecoderTable};
 use scale_info::PortableRegistry;
 
 use crate::decode::min_size;

@@ -10,7 +10,7 @@
 
 mod common;
 
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 use ferroscale_dynamic::{decode_value, Context, Node};
 use serde_json::{json, Value as Json};
 

@@ -23,7 +23,7 @@
 
 mod common;
 
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 use ferroscale_dynamic::document::Kind;
 use ferroscale_dynamic::typed::TypedFallback;
 use ferroscale_dynamic::{
@@ -819,7 +819,7 @@ mod typed {
             .zip(decoders)
             .map(|(&id, d)| {
                 (
-                    ferroscale_core::type_hash::type_hash(&portable, id).expect("hash"),
+                    ferroscale_metadata::type_hash::type_hash(&portable, id).expect("hash"),
                     d,
                 )
             })
@@ -1075,7 +1075,7 @@ fn every_node_kind_agrees_on_arbitrary_bytes() {
 /// 5,000,000 (V12 metadata, legacy events and calls).
 #[test]
 fn legacy_metadata_items_and_block_5000000_agree_with_decode_value() {
-    use ferroscale_core::metadata::{Metadata, StorageModifier};
+    use ferroscale_metadata::{Metadata, StorageModifier};
     use ferroscale_dynamic::registry::Registry;
     let mut tally = Tally::default();
     let (mut items, mut unresolved) = (0usize, 0usize);

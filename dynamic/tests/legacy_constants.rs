@@ -6,7 +6,7 @@
 mod common;
 
 use common::normalise;
-use ferroscale_core::metadata::{Metadata, StorageModifier};
+use ferroscale_metadata::{Metadata, StorageModifier};
 use ferroscale_dynamic::registry::Registry;
 use serde_json::{json, Value as Json};
 

@@ -7,8 +7,8 @@
 mod common;
 
 use common::normalise;
-use ferroscale_core::metadata::Metadata;
-use ferroscale_core::value::Value;
+use ferroscale_metadata::Metadata;
+use ferroscale_value::Value;
 use ferroscale_dynamic::registry::Registry;
 use serde_json::{json, Value as Json};
 

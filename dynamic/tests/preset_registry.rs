@@ -2,7 +2,7 @@
 //! and encoded; caching, overrides, spec switching, recursion, alias cycles,
 //! unknown names, hostile definitions and batch decoding.
 
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 use ferroscale_dynamic::preset::Preset;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::Error;

@@ -20,7 +20,7 @@
 
 use std::sync::Arc;
 
-use ferroscale_core::Value;
+use ferroscale_value::Value;
 use ferroscale_dynamic::{
     decode_prefix, decode_value, BitStore, Context, Field, Fields, Node, Prim, TypeGraph, TypeIdx,
     ValueSink, Variant,

@@ -6,7 +6,7 @@
 mod common;
 
 use common::subtensor as st;
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 use ferroscale_dynamic::registry::Registry;
 
 use ferroscale_dynamic::encode::encode_value;

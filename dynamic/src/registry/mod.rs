@@ -28,9 +28,9 @@ mod resolve;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use ferroscale_runtime_types::typed::TypedDecoderTable;
+use ferroscale_value::typed::TypedDecoderTable;
 
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 
 use crate::decode::{decode_value, Context};
 use crate::encode::encode_value;
@@ -192,14 +192,14 @@ impl Registry {
     }
 
     /// Loads runtime metadata: V9–V13 in any framing
-    /// [`ferroscale_core::metadata::Metadata::load`] accepts (read once, into
+    /// [`ferroscale_metadata::Metadata::load`] accepts (read once, into
     /// core's model). V14+ imports the portable registry (`scale_info::N`, path
     /// names, and py-scale-codec's `Address`/`AccountId`/`LookupSource`/
     /// `ExtrinsicSignature` aliases onto it); V9–V13 builds the calls and
     /// events tables with argument types resolved through this registry's
     /// presets (so load the presets and set the spec version first).
     pub fn load_metadata(&mut self, bytes: &[u8]) -> Result<(), Error> {
-        let md = ferroscale_core::metadata::Metadata::load(bytes)
+        let md = ferroscale_metadata::Metadata::load(bytes)
             .map_err(|e| Error::Import(e.to_string()))?;
         if md.version >= 14 {
             self.load_portable_metadata(&md)
@@ -212,7 +212,7 @@ impl Registry {
 
     fn load_portable_metadata(
         &mut self,
-        md: &ferroscale_core::metadata::Metadata,
+        md: &ferroscale_metadata::Metadata,
     ) -> Result<(), Error> {
         let imported = crate::portable::import_metadata(&mut self.graph, md)?;
         // The registry the core model already holds: no second decode.

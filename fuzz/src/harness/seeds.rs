@@ -9,7 +9,7 @@
 
 use std::collections::BTreeSet;
 
-use ferroscale_core::metadata::{Metadata, StorageModifier, TypeRef};
+use ferroscale_metadata::{Metadata, StorageModifier, TypeRef};
 use ferroscale_dynamic::preset::{presets_dir, Definition, EnumVariants, Preset, PRESET_NAMES};
 use parity_scale_codec::{Compact, Encode};
 

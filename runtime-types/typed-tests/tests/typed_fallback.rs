@@ -6,7 +6,7 @@
 //! the dynamic path while untouched types keep the typed one.
 
 use ferroscale_codegen::input::{load, ChainInput};
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::typed::TypedStatus;
 use ferroscale_fixtures::Xorshift;
@@ -148,7 +148,7 @@ fn portable_fixtures() -> Vec<&'static str> {
         .into_iter()
         .map(|e| e.name)
         .filter(|name| {
-            let md = ferroscale_core::metadata::Metadata::load(&ferroscale_fixtures::read(name));
+            let md = ferroscale_metadata::Metadata::load(&ferroscale_fixtures::read(name));
             md.is_ok_and(|m| m.version >= 14)
         })
         .collect()

@@ -1,6 +1,6 @@
 //! Generated types become dynamic values in py-scale-codec's shapes.
 
-use ferroscale_core::Value;
+use ferroscale_value::Value;
 use ferroscale_runtime_types::{decode_all, AccountId32, ToValue};
 use ferroscale_typed_tests::{polkadot_9180, subtensor_rpc};
 

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use scale_info::form::PortableForm;
 use scale_info::{Field, PortableRegistry, TypeDef, TypeDefPrimitive};
 
-use crate::hashing::blake2_128;
+use ferroscale_core::hashing::blake2_128;
 use crate::Error;
 
 /// Deepest nesting the walk follows before it refuses the registry.
