@@ -13,9 +13,9 @@ use ferroscale_value::Value;
 
 use crate::error::Error;
 use crate::graph::{BitStore, Fields, Node, Prim, Special, TypeGraph, TypeIdx, Variant};
+use crate::hook::DecodeHook;
 use crate::runtime::{Runtime, KEYS};
 use crate::sink::{Sink, ValueSink};
-use crate::typed::TypedFallback;
 
 /// Default nesting limit.
 pub const DEFAULT_MAX_DEPTH: u32 = 256;
@@ -37,8 +37,8 @@ pub struct Context<'a> {
     pub ss58_format: Option<u16>,
     /// Nesting limit.
     pub max_depth: u32,
-    /// Generated types to decode matching portable types with ([`crate::typed`]).
-    pub typed: Option<&'a TypedFallback>,
+    /// What may decode types in place of the walker ([`crate::hook`]).
+    pub hook: Option<&'a dyn DecodeHook>,
 }
 
 impl<'a> Context<'a> {
@@ -49,15 +49,15 @@ impl<'a> Context<'a> {
             runtime: None,
             ss58_format: None,
             max_depth: DEFAULT_MAX_DEPTH,
-            typed: None,
+            hook: None,
         }
     }
 
     /// With generated types for the portable types they match (built over
     /// this context's graph: [`crate::registry::Registry::context`] passes
     /// its own).
-    pub fn with_typed(mut self, typed: Option<&'a TypedFallback>) -> Self {
-        self.typed = typed;
+    pub fn with_hook(mut self, hook: Option<&'a dyn DecodeHook>) -> Self {
+        self.hook = hook;
         self
     }
 
@@ -332,7 +332,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         if self.depth >= self.ctx.max_depth {
             return Err(self.depth_limit(ty));
         }
-        match (node, self.ctx.typed) {
+        match (node, self.ctx.hook) {
             (Node::Prim(p), None) => self.prim(ty, *p),
             (Node::Compact(inner), None) => self.compact_value(ty, *inner),
             (Node::Special(Special::AccountId), None) => self.account(ty),
@@ -362,12 +362,12 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
     }
 
     /// [`Decoder::node`] for everything but those leaves (and for them too
-    /// when there are generated types to try first): the typed fallback,
-    /// then the dynamic decode one level deeper.
+    /// when there is a hook to try first): the hook, then the dynamic
+    /// decode one level deeper.
     #[inline(never)]
     fn composite(&mut self, ty: TypeIdx, node: &'a Node) -> Result<S::Out, Fail> {
-        if let Some(typed) = self.ctx.typed {
-            if let Some(v) = self.typed(typed, ty) {
+        if let Some(hook) = self.ctx.hook {
+            if let Some(v) = self.hooked(hook, ty) {
                 return Ok(v);
             }
         }
@@ -377,25 +377,15 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         r
     }
 
-    /// Decodes `ty` through a generated type, if one fits here
-    /// ([`crate::typed`]): `None` leaves it to the dynamic path, also when
-    /// the typed decoder fails (so errors stay the dynamic ones).
+    /// Decodes `ty` through the hook, if it takes it ([`crate::hook`]):
+    /// `None` leaves it to the walker.
     #[inline(never)]
-    fn typed(&mut self, typed: &TypedFallback, ty: TypeIdx) -> Option<S::Out> {
-        let entry = typed.entry(ty)?;
-        if entry.has_accounts && self.ctx.ss58_format.is_some() {
-            return None;
-        }
-        // The dynamic decoder could not hit its depth limit inside.
+    fn hooked(&mut self, hook: &dyn DecodeHook, ty: TypeIdx) -> Option<S::Out> {
         let room = self.ctx.max_depth.checked_sub(self.depth)?;
-        if entry.depth > room {
-            return None;
-        }
         let rest = self.data.get(self.pos..)?;
         let mut input = rest;
-        let v = (entry.decode)(room, &mut input).ok()?;
+        let v = hook.decode(ty, room, self.ctx.ss58_format, &mut input)?;
         self.pos += rest.len() - input.len();
-        typed.record_hit();
         Some(self.sink.value(v))
     }
 
@@ -564,7 +554,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         // often) goes to each record directly: the element's lookup, depth
         // check and two dispatches are the same for every record.
         if let (Some(Node::Special(Special::EventRecord(st))), None) =
-            (self.graph().get(inner), self.ctx.typed)
+            (self.graph().get(inner), self.ctx.hook)
         {
             if self.depth < self.ctx.max_depth {
                 self.depth += 1;

@@ -36,11 +36,11 @@ pub mod document;
 pub mod encode;
 pub mod error;
 pub mod graph;
+pub mod hook;
 pub mod metadata_value;
 pub mod portable;
 pub mod runtime;
 pub mod sink;
-pub mod typed;
 
 pub use batch::batch_decode;
 pub use decode::{decode, decode_prefix, decode_value, Context};

@@ -135,8 +135,8 @@ pub fn example(
     seed: u64,
     depth: u32,
 ) -> Option<ferroscale_value::Value> {
-    use ferroscale_value::Value;
     use ferroscale_dynamic::{Fields, Prim, Special};
+    use ferroscale_value::Value;
     if depth > 12 {
         return None;
     }
