@@ -59,8 +59,9 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use ferroscale_dynamic::decode::min_size;
-use ferroscale_dynamic::graph::{Fields, Node, Prim, Special, TypeGraph, TypeIdx, Variant};
+use ferroscale_dynamic::graph::{
+    min_size, Fields, Node, Prim, Special, TypeGraph, TypeIdx, Variant,
+};
 use ferroscale_dynamic::hook::{DecodeHook, HookFactory};
 use ferroscale_dynamic::portable::PortableTypes;
 use ferroscale_dynamic::registry::Registry;

@@ -23,6 +23,7 @@
 
 mod builtins;
 mod legacy;
+mod metadata_types;
 mod resolve;
 
 use std::collections::HashMap;
@@ -30,7 +31,8 @@ use std::sync::Arc;
 
 use ferroscale_value::Value;
 
-use crate::decode::{decode_value, Context};
+use crate::context::Context;
+use crate::decode::decode_value;
 use crate::encode::encode_value;
 use crate::error::Error;
 use crate::graph::{TypeGraph, TypeIdx};
@@ -41,6 +43,10 @@ use crate::runtime::Runtime;
 
 pub use builtins::{builtin, Builtin};
 pub use legacy::legacy_runtime;
+pub use metadata_types::{
+    compile_core_preset, install_core_preset, metadata_types, METADATA_VERSIONS,
+    NEWER_METADATA_TYPES,
+};
 
 /// Type strings resolved to graph nodes, over presets and portable registries.
 #[derive(Clone, Debug, Default)]
@@ -184,7 +190,8 @@ impl Registry {
     pub fn context(&self) -> Context<'_> {
         let ctx = Context::new(&self.graph)
             .with_ss58(self.ss58_format)
-            .with_hook(self.hook.as_deref());
+            .with_hook(self.hook.as_deref())
+            .with_metadata_types(metadata_types);
         match &self.runtime {
             Some(rt) => ctx.with_runtime(rt),
             None => ctx,
