@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use ferroscale_runtime_types::{decode_all, AccountId32};
 use ferroscale_tests::{polkadot_9180, subtensor_rpc};
+use ferroscale_typed_fallback::RegistryExt;
 use parity_scale_codec::{Decode, Encode};
 
 type DelegateInfo =
@@ -84,7 +85,7 @@ fn main() {
 }
 
 /// The dynamic layer to a `Value`, alone and with the generated types'
-/// `TYPED_DECODERS` attached (`ferroscale_dynamic::typed`), side by side.
+/// `TYPED_DECODERS` attached (`ferroscale-typed-fallback`), side by side.
 fn fallback(delegates: &[Vec<u8>]) {
     use ferroscale_dynamic::registry::Registry;
     let json = ferroscale_test_support::read_string("payloads/subtensor/test_types.json");
