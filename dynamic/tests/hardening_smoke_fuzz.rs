@@ -13,8 +13,9 @@
 //! build on two cores; `FERROSCALE_SMOKE_FUZZ_SCALE=N` multiplies them for a
 //! longer local run.
 
+// The fuzz package's own modules: `pub` there is its API to the targets.
 #[path = "../../fuzz/src/harness/mod.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, unreachable_pub)]
 mod harness;
 
 use harness::mutate::{mutate, Rng};

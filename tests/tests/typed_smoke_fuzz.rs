@@ -6,10 +6,12 @@
 //! a fixed number of inputs from the deterministic mutator. The dynamic
 //! layer's targets run in `dynamic/tests/hardening_smoke_fuzz.rs`.
 
+// The fuzz package's own modules: `pub` there is its API to the targets.
 #[path = "../../fuzz/src/harness/mod.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, unreachable_pub)]
 mod harness;
 #[path = "../../fuzz/src/typed_check.rs"]
+#[allow(unreachable_pub)]
 mod typed_check;
 
 use harness::smoke::smoke_with;
