@@ -52,3 +52,4 @@ pub use sink::{Sink, ValueSink};
 pub mod preset;
 pub mod registry;
 pub mod typestr;
+pub mod ops;

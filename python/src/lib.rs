@@ -12,8 +12,10 @@
 
 pub mod convert;
 pub mod errors;
+pub mod kinds;
 pub mod metadata;
 pub mod object;
+pub mod ops;
 pub mod registry;
 pub mod sink;
 pub mod ss58;
@@ -37,18 +39,28 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<object::ConfigBase>()?;
     m.add_class::<object::FastNode>()?;
     m.add("UNSET", object::unset(m.py()))?;
+    m.add_class::<kinds::TypeKind>()?;
+    m.add_class::<kinds::ClassInfo>()?;
     m.add_function(wrap_pyfunction!(ss58::ss58_encode, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_decode, m)?)?;
-    m.add_function(wrap_pyfunction!(ss58::ss58_is_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(ss58::is_valid_ss58_address, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_encode_account_index, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_decode_account_index, m)?)?;
+    m.add_function(wrap_pyfunction!(ss58::get_ss58_format, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::metadata_info, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::set_presets_dir, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::presets_dir, m)?)?;
-    m.add(
-        "NEWER_METADATA_TYPES",
-        ferroscale_dynamic::metadata_value::NEWER_METADATA_TYPES,
-    )?;
+    m.add_function(wrap_pyfunction!(ops::era_birth, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::era_death, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::multi_account_id, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::multi_address_account_id, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::encode_compact, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::decode_float, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::encode_float, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::trailing_zeros, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::next_power_of_two, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::decode_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
+    m.add("STORAGE_VERSION_VALUE", metadata::storage_version_value(m.py())?)?;
     Ok(())
 }

@@ -31,6 +31,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
 use pyo3::PyTraverseError;
 use std::sync::atomic::AtomicUsize;
+use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 
 use crate::registry::PyRegistry;
@@ -322,18 +323,24 @@ pub struct FastNode {
     generation: u64,
     decode: bool,
     encode: bool,
+    /// The type string, kept only when encoding depends on it (see
+    /// `ferroscale_dynamic::ops::object`), so that other objects carry none.
+    type_name: Option<Arc<str>>,
 }
 
 #[pymethods]
 impl FastNode {
-    /// The marker for `node` at registry `generation`.
+    /// The marker for `node` (of `type_string`) at registry `generation`.
     #[new]
-    fn new(node: u32, generation: u64, decode: bool, encode: bool) -> Self {
+    fn new(node: u32, generation: u64, decode: bool, encode: bool, type_string: &str) -> Self {
+        let type_name = ferroscale_dynamic::ops::portable_json::has_defaults(type_string)
+            .then(|| Arc::from(type_string));
         FastNode {
             node,
             generation,
             decode,
             encode,
+            type_name,
         }
     }
 }
@@ -347,6 +354,7 @@ struct FastPath {
     generation: u64,
     decode: bool,
     encode: bool,
+    type_name: Option<Arc<str>>,
 }
 
 /// The state of a scale object (`scalecodec.base.ScaleDecoder` subclasses
@@ -576,11 +584,11 @@ impl ScaleObject {
             slf.call_method0(intern!(py, "_before_decode"))?;
         }
         let raw: Vec<u8> = match &fast {
-            Some((node, registry)) => {
+            Some((node, registry, name)) => {
                 let Ok(mut reg) = registry.bind(py).try_borrow_mut() else {
                     return Err(PyValueError::new_err("registry is busy"));
                 };
-                reg.encode_node(py, TypeIdx(*node), &value)?
+                reg.encode_node(py, TypeIdx(*node), name.as_deref(), &value)?
             }
             None => slf
                 .call_method1(intern!(py, "_encode_value"), (&value,))?
@@ -639,7 +647,7 @@ impl ScaleObject {
 impl ScaleObject {
     /// The node and registry to encode with, when the object's class encodes
     /// exactly as its graph node does and the registry has not changed.
-    fn fast_encoder(slf: &Bound<'_, Self>) -> Option<(u32, Py<PyRegistry>)> {
+    fn fast_encoder(slf: &Bound<'_, Self>) -> Option<(u32, Py<PyRegistry>, Option<Arc<str>>)> {
         let py = slf.py();
         let this = slf.borrow();
         let fast = this.fast.as_ref().filter(|f| f.encode)?;
@@ -649,7 +657,8 @@ impl ScaleObject {
             .try_borrow()
             .ok()?
             .current_generation();
-        (current == fast.generation).then(|| (fast.node, fast.registry.clone_ref(py)))
+        (current == fast.generation)
+            .then(|| (fast.node, fast.registry.clone_ref(py), fast.type_name.clone()))
     }
 
     /// The decode of an object whose class decodes as its graph node does:
@@ -857,6 +866,7 @@ impl ConfigBase {
                     generation: m.generation,
                     decode: m.decode,
                     encode: m.encode,
+                    type_name: m.type_name.clone(),
                 })
             }
             None => None,
