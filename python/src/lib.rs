@@ -39,6 +39,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<object::ConfigBase>()?;
     m.add_class::<object::FastNode>()?;
     m.add("UNSET", object::unset(m.py()))?;
+    m.add_function(wrap_pyfunction!(object::restore_object, m)?)?;
     m.add_class::<kinds::TypeKind>()?;
     m.add_class::<kinds::ClassInfo>()?;
     m.add_function(wrap_pyfunction!(ss58::ss58_encode, m)?)?;

@@ -23,12 +23,12 @@
 //! runs the Python method `_create_scale_object`.
 
 use ferroscale_dynamic::TypeIdx;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::gc::PyVisit;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
 use pyo3::PyTraverseError;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
@@ -495,6 +495,168 @@ impl ScaleObject {
         self.metadata = value;
     }
 
+    /// The decoded (or encoded) value in py-scale-codec's shapes.
+    #[getter]
+    fn get_value(&self, py: Python<'_>) -> Py<PyAny> {
+        opt(py, &self.value)
+    }
+
+    #[setter]
+    fn set_value(&mut self, value: Option<Py<PyAny>>) {
+        self.value = value;
+        self.value_object = None;
+    }
+
+    /// The value as plain Python data (the same as `value` here).
+    #[getter]
+    fn get_value_serialized(&self, py: Python<'_>) -> Py<PyAny> {
+        opt(py, &self.value)
+    }
+
+    #[setter]
+    fn set_value_serialized(&mut self, value: Option<Py<PyAny>>) {
+        self.set_value(value);
+    }
+
+    /// The value with its parts as scale objects (the class's
+    /// `_build_value_object`), built on first read.
+    #[getter]
+    fn get_value_object<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        if let Some(v) = &slf.borrow().value_object {
+            return Ok(v.bind(py).clone());
+        }
+        let value = opt(py, &slf.borrow().value);
+        let built = slf.call_method1(intern!(py, "_build_value_object"), (value,))?;
+        slf.borrow_mut().value_object = Some(built.clone().unbind());
+        Ok(built)
+    }
+
+    #[setter]
+    fn set_value_object(&mut self, py: Python<'_>, value: Option<Py<PyAny>>) {
+        self.set_value_object_slot(py, value);
+    }
+
+    /// The value as plain Python data.
+    fn serialize(&self, py: Python<'_>) -> Py<PyAny> {
+        opt(py, &self.value)
+    }
+
+    /// py-scale-codec's subclasses decode in `process`; here Rust does.
+    /// (Static, so that the abstract method can be called on anything, as
+    /// py-scale-codec's suite does.)
+    #[staticmethod]
+    #[pyo3(signature = (*_args))]
+    fn process(_args: &Bound<'_, PyTuple>) -> PyResult<()> {
+        Err(PyNotImplementedError::new_err("decoding runs in Rust (decode)"))
+    }
+
+    /// py-scale-codec's subclasses encode in `process_encode`; here Rust does.
+    #[staticmethod]
+    #[pyo3(signature = (*_args))]
+    fn process_encode(_args: &Bound<'_, PyTuple>) -> PyResult<()> {
+        Err(PyNotImplementedError::new_err("encoding runs in Rust (encode)"))
+    }
+
+    /// Reads `length` bytes from the data.
+    fn get_next_bytes<'py>(&self, py: Python<'py>, length: isize) -> PyResult<Bound<'py, PyAny>> {
+        self.data_object(py)?.call_method1(intern!(py, "get_next_bytes"), (length,))
+    }
+
+    /// The data after its offset.
+    fn get_remaining_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.data_object(py)?.call_method0(intern!(py, "get_remaining_bytes"))
+    }
+
+    /// The bytes the last decode consumed (or the encoded bytes).
+    fn get_used_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let (Some(data), Some(start)) = (&self.data, self.data_start_offset) else {
+            return Ok(PyByteArray::new(py, &[]).into_any());
+        };
+        let data = data.bind(py);
+        let end = match self.data_end_offset {
+            Some(end) => end,
+            None => data.getattr(intern!(py, "offset"))?.extract()?,
+        };
+        let slice = pyo3::types::PySlice::new(py, start as isize, end.max(start) as isize, 1);
+        data.getattr(intern!(py, "data"))?.get_item(slice)
+    }
+
+    fn __str__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyString>> {
+        slf.getattr(intern!(slf.py(), "value"))?.str()
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let value = slf.getattr(intern!(slf.py(), "value"))?.repr()?;
+        Ok(format!("<{}(value={value})>", slf.get_type().name()?))
+    }
+
+    /// Compares the values (a scale object on the other side by its value).
+    fn __richcmp__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+        op: pyo3::basic::CompareOp,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let other = if other.is_instance_of::<ScaleObject>() {
+            other.getattr(intern!(py, "value"))?
+        } else {
+            other.clone()
+        };
+        slf.getattr(intern!(py, "value"))?.rich_compare(other, op)
+    }
+
+    /// The value's hash, or the object's identity for unhashable values.
+    fn __hash__(slf: &Bound<'_, Self>) -> PyResult<isize> {
+        match slf.getattr(intern!(slf.py(), "value"))?.hash() {
+            Ok(h) => Ok(h),
+            Err(e) if e.is_instance_of::<PyTypeError>(slf.py()) => Ok(slf.as_ptr() as isize),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn __getitem__<'py>(slf: &Bound<'py, Self>, item: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        slf.getattr(intern!(slf.py(), "value_object"))?.get_item(item)
+    }
+
+    fn __iter__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(slf.getattr(intern!(slf.py(), "value_object"))?.try_iter()?.into_any())
+    }
+
+    fn __int__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.py().get_type::<pyo3::types::PyInt>().call1((slf.getattr(intern!(slf.py(), "value"))?,))
+    }
+
+    fn __float__(slf: &Bound<'_, Self>) -> PyResult<f64> {
+        slf.py()
+            .get_type::<PyFloat>()
+            .call1((slf.getattr(intern!(slf.py(), "value"))?,))?
+            .extract()
+    }
+
+    fn __bool__(&self) -> bool {
+        true
+    }
+
+    /// Pickles as `(type string, the bytes behind the value, configuration)`:
+    /// the value is rebuilt by decoding those bytes in the unpickled configuration.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let data = match (&this.data, this.data_end_offset) {
+            (Some(_), Some(_)) => {
+                let used = this.get_used_bytes(py)?;
+                PyBytes::new(py, &used.extract::<Vec<u8>>()?).into_any()
+            }
+            _ => py.None().into_bound(py),
+        };
+        let config = opt(py, &this.runtime_config);
+        drop(this);
+        let restore = py.import("scalecodec._core")?.getattr("restore_object")?;
+        let type_string = slf.getattr(intern!(py, "type_string"))?;
+        (restore, (type_string, data, config)).into_pyobject(py)
+    }
+
     /// Decodes `data` (or the data given at creation) and returns the value;
     /// with `check_remaining`, bytes left after the value are an error.
     ///
@@ -645,6 +807,14 @@ impl ScaleObject {
 }
 
 impl ScaleObject {
+    /// The `ScaleBytes` the object reads from (a `ValueError` without one).
+    fn data_object<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.data {
+            Some(d) => Ok(d.bind(py).clone()),
+            None => Err(PyValueError::new_err("the object has no data")),
+        }
+    }
+
     /// The node and registry to encode with, when the object's class encodes
     /// exactly as its graph node does and the registry has not changed.
     fn fast_encoder(slf: &Bound<'_, Self>) -> Option<(u32, Py<PyRegistry>, Option<Arc<str>>)> {
@@ -707,6 +877,26 @@ impl ScaleObject {
         this.decoded = true;
         Ok(Some(value))
     }
+}
+
+/// Unpickles a scale object: `type_string`'s object in `config`, decoded
+/// from `data` when there is data.
+#[pyfunction]
+pub fn restore_object<'py>(
+    type_string: &Bound<'py, PyAny>,
+    data: Option<&[u8]>,
+    config: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = config.py();
+    let buffer = match data {
+        Some(d) => Bound::new(py, PyScaleBytes::new(&PyByteArray::new(py, d).into_any())?)?.into_any(),
+        None => py.None().into_bound(py),
+    };
+    let obj = config.call_method1(intern!(py, "create_scale_object"), (type_string, buffer))?;
+    if data.is_some() {
+        obj.call_method0(intern!(py, "decode"))?;
+    }
+    Ok(obj)
 }
 
 /// `None` as Python `None`.

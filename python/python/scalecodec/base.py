@@ -333,46 +333,8 @@ class ScaleDecoder(_core.ScaleObject):
         if metadata is not None:
             self.metadata = metadata
 
-    @property
-    def value(self) -> Any:
-        """The decoded (or encoded) value in py-scale-codec's shapes."""
-        return self._value
-
-    @value.setter
-    def value(self, value: Any) -> None:
-        self._value = value
-        self._value_object = _UNSET
-
-    @property
-    def value_serialized(self) -> Any:
-        """The value as plain Python data (the same as ``value`` here)."""
-        return self._value
-
-    @value_serialized.setter
-    def value_serialized(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def value_object(self) -> Any:
-        """The value with its parts as scale objects; built on first read."""
-        if self._value_object is _UNSET:
-            self._value_object = self._build_value_object(self._value)
-        return self._value_object
-
-    @value_object.setter
-    def value_object(self, value: Any) -> None:
-        self._value_object = value
-
     def _build_value_object(self, value: Any) -> Any:
         return _wrap_parts(value, self.runtime_config)
-
-    def process(self) -> Any:
-        """py-scale-codec's subclasses decode in ``process``; here Rust does."""
-        raise NotImplementedError
-
-    def process_encode(self, value: Any) -> ScaleBytes:
-        """py-scale-codec's subclasses encode in ``process_encode``; here Rust does."""
-        raise NotImplementedError
 
     def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
         node = type(self).__dict__.get("_node")
@@ -391,21 +353,6 @@ class ScaleDecoder(_core.ScaleObject):
 
     def _after_decode(self) -> None:
         pass
-
-    def get_next_bytes(self, length: int) -> bytearray:
-        """Reads ``length`` bytes from the data."""
-        return self.data.get_next_bytes(length)
-
-    def get_remaining_bytes(self) -> bytearray:
-        """The data after its offset."""
-        return self.data.get_remaining_bytes()
-
-    def get_used_bytes(self) -> bytearray:
-        """The bytes the last decode consumed."""
-        if self.data is None or self.data_start_offset is None:
-            return bytearray()
-        end = self.data_end_offset if self.data_end_offset is not None else self.data.offset
-        return self.data.data[self.data_start_offset:end]
 
     def _encode_value(self, value: Any) -> bytes:
         if self.type_string is None:
@@ -431,70 +378,6 @@ class ScaleDecoder(_core.ScaleObject):
                           runtime_config: Optional[RuntimeConfigurationObject] = None, **kwargs):
         """A scale object of ``type_string`` (py-scale-codec's classmethod form)."""
         return (runtime_config or RuntimeConfiguration()).create_scale_object(type_string, data=data, **kwargs)
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__}(value={self.value!r})>"
-
-    def _plain(self, other: Any) -> Any:
-        return other.value if isinstance(other, ScaleDecoder) else other
-
-    def __eq__(self, other: object) -> bool:
-        return self.value == self._plain(other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    def __lt__(self, other: Any) -> bool:
-        return self.value < self._plain(other)
-
-    def __le__(self, other: Any) -> bool:
-        return self.value <= self._plain(other)
-
-    def __gt__(self, other: Any) -> bool:
-        return self.value > self._plain(other)
-
-    def __ge__(self, other: Any) -> bool:
-        return self.value >= self._plain(other)
-
-    def __hash__(self) -> int:
-        try:
-            return hash(self.value)
-        except TypeError:
-            return id(self)
-
-    def __getitem__(self, item: Any) -> Any:
-        return self.value_object[item]
-
-    def __iter__(self):
-        return iter(self.value_object)
-
-    def __int__(self) -> int:
-        return int(self.value)
-
-    def __float__(self) -> float:
-        return float(self.value)
-
-    def __bool__(self) -> bool:
-        return True
-
-    def __reduce__(self):
-        # The value is rebuilt by decoding its bytes in the unpickled configuration.
-        data = bytes(self.get_used_bytes()) if self.data is not None and self.data_end_offset is not None else None
-        return (_restore_object, (self.type_string, data, self.runtime_config))
-
-    def serialize(self) -> Any:
-        """The value as plain Python data."""
-        return self.value_serialized
-
-
-def _restore_object(type_string: str, data: Optional[bytes], config: RuntimeConfigurationObject):
-    obj = config.create_scale_object(type_string, data=ScaleBytes(data) if data is not None else None)
-    if data is not None:
-        obj.decode()
-    return obj
 
 
 class ScaleType(ScaleDecoder):
