@@ -1000,6 +1000,77 @@ impl ConfigBase {
         registry.batch(py, type_strings, scale_bytes_list)
     }
 
+    /// SS58 format account ids render in (`None`: `"0x…"` hex).
+    #[getter]
+    fn get_ss58_format(&self, py: Python<'_>) -> PyResult<Option<u16>> {
+        Ok(self.registry(py)?.borrow().get_ss58_format())
+    }
+
+    #[setter]
+    fn set_ss58_format(&self, py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let format = match value.filter(|v| !v.is_none()) {
+            None => None,
+            Some(v) => Some(
+                v.extract::<u16>()
+                    .ok()
+                    .filter(|f| *f <= 16383 && !v.is_instance_of::<pyo3::types::PyBool>())
+                    .ok_or_else(|| PyValueError::new_err(format!("Invalid ss58_format {}", v.repr().map(|r| r.to_string()).unwrap_or_default())))?,
+            ),
+        };
+        self.registry(py)?.borrow_mut().set_ss58_format(format);
+        self.clear_classes(py)
+    }
+
+    /// The spec version whose preset `versioning` entries are applied.
+    #[getter]
+    fn get_active_spec_version_id(&self, py: Python<'_>) -> PyResult<Option<u64>> {
+        Ok(self.registry(py)?.borrow().active_spec_version_id())
+    }
+
+    /// Switches to `spec_version_id` (applies the presets' versioning).
+    fn set_active_spec_version_id(&self, py: Python<'_>, spec_version_id: u64) -> PyResult<()> {
+        let registry = self.registry(py)?;
+        if registry.borrow().active_spec_version_id() == Some(spec_version_id) {
+            return Ok(());
+        }
+        registry.borrow_mut().set_active_spec_version_id(spec_version_id);
+        self.clear_classes(py)
+    }
+
+    /// The spec version at `block_number` from the presets' `runtime_upgrades`.
+    fn get_runtime_id_from_upgrades(&self, py: Python<'_>, block_number: u64) -> PyResult<Option<u64>> {
+        Ok(self.registry(py)?.borrow().get_runtime_id_from_upgrades(block_number))
+    }
+
+    /// Marks the runtime-upgrade table as covering up to `block_number`.
+    fn set_runtime_upgrades_head(&self, py: Python<'_>, block_number: u64) -> PyResult<()> {
+        self.registry(py)?.borrow_mut().set_runtime_upgrades_head(block_number);
+        Ok(())
+    }
+
+    /// py-scale-codec's normalisation of a type name (`T::` removed …).
+    fn convert_type_string(&self, name: &str) -> String {
+        ferroscale_dynamic::runtime::convert_type_string(name)
+    }
+
+    /// Loads the metadata of a decoded `MetadataVersioned` object into the
+    /// registry unless it is loaded already (the class cache is dropped when
+    /// it loads).
+    fn _sync_metadata(&self, py: Python<'_>, metadata: &Bound<'_, PyAny>) -> PyResult<()> {
+        if metadata.is_none() {
+            return Ok(());
+        }
+        let raw = metadata.getattr(intern!(py, "_metadata_bytes")).ok().filter(|r| !r.is_none());
+        let Some(raw) = raw else {
+            return Err(PyValueError::new_err("metadata must be a decoded MetadataVersioned object"));
+        };
+        let raw: Vec<u8> = raw.extract()?;
+        if self.registry(py)?.borrow_mut().ensure_metadata(py, &raw)? {
+            self.clear_classes(py)?;
+        }
+        Ok(())
+    }
+
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
         visit.call(&self.registry)?;
         visit.call(&self.classes)
@@ -1012,6 +1083,22 @@ impl ConfigBase {
 }
 
 impl ConfigBase {
+    /// The registry (a `ValueError` before the Python `__init__` set it).
+    fn registry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyRegistry>> {
+        match &self.registry {
+            Some(r) => Ok(r.bind(py).clone()),
+            None => Err(PyValueError::new_err("configuration has no registry")),
+        }
+    }
+
+    /// Forgets the classes made for type strings (the registry changed).
+    fn clear_classes(&self, py: Python<'_>) -> PyResult<()> {
+        if let Some(c) = &self.classes {
+            c.bind(py).clear();
+        }
+        Ok(())
+    }
+
     /// `create_scale_object` for a cached class and `data` that is `None`
     /// or a `ScaleBytes`; `None` when the Python method must run.
     fn create_fast<'py>(

@@ -475,7 +475,7 @@ impl PyRegistry {
     }
 
     /// Switches the active spec version (applies the presets' versioning).
-    fn set_active_spec_version_id(&mut self, spec: u64) {
+    pub(crate) fn set_active_spec_version_id(&mut self, spec: u64) {
         self.touch();
         self.inner.set_active_spec_version_id(spec);
         self.log.push(Input::Spec(spec));
@@ -483,17 +483,17 @@ impl PyRegistry {
 
     /// The active spec version, if one was set.
     #[getter]
-    fn active_spec_version_id(&self) -> Option<u64> {
+    pub(crate) fn active_spec_version_id(&self) -> Option<u64> {
         self.inner.active_spec_version_id()
     }
 
     /// The spec version at `block` from the presets' `runtime_upgrades`.
-    fn get_runtime_id_from_upgrades(&self, block: u64) -> Option<u64> {
+    pub(crate) fn get_runtime_id_from_upgrades(&self, block: u64) -> Option<u64> {
         self.inner.get_runtime_id_from_upgrades(block)
     }
 
     /// Sets the newest block the runtime-upgrade table is known to cover.
-    fn set_runtime_upgrades_head(&mut self, block: u64) {
+    pub(crate) fn set_runtime_upgrades_head(&mut self, block: u64) {
         self.touch();
         self.inner
             .definitions_mut()
@@ -510,13 +510,13 @@ impl PyRegistry {
 
     /// The SS58 format account ids render in (`None`: hex).
     #[getter]
-    fn get_ss58_format(&self) -> Option<u16> {
+    pub(crate) fn get_ss58_format(&self) -> Option<u16> {
         self.inner.ss58_format()
     }
 
     /// Sets the SS58 format account ids render in.
     #[setter]
-    fn set_ss58_format(&mut self, format: Option<u16>) {
+    pub(crate) fn set_ss58_format(&mut self, format: Option<u16>) {
         self.touch();
         self.inner.set_ss58_format(format);
         self.log.push(Input::Ss58(format));
@@ -527,7 +527,7 @@ impl PyRegistry {
     ///
     /// Legacy metadata (V9–V13) is reloaded after the definitions changed,
     /// because its argument types resolve through the presets.
-    fn ensure_metadata(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<bool> {
+    pub(crate) fn ensure_metadata(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<bool> {
         if let Some(m) = &self.metadata {
             let stale = m.legacy && m.generation != self.inner.definitions().generation();
             if m.bytes == data && !stale {

@@ -93,9 +93,9 @@ class _TypesView(dict):
 class RuntimeConfigurationObject(_core.ConfigBase):
     """A type registry: presets, type overrides, the active spec version, a
     chain's portable registry and runtime (calls, events), SS58 format.
-    ``_registry``, ``_classes``, ``create_scale_object`` and ``batch_decode``
-    live in the Rust base class; ``_create_scale_object`` is the general
-    path it falls back on."""
+    ``_registry``, ``_classes``, ``create_scale_object``, ``batch_decode``,
+    ``ss58_format``, the spec-version and metadata methods live in the Rust
+    base class; ``_create_scale_object`` is the general path it falls back on."""
 
     def __init__(self, config_id: Optional[str] = None, ss58_format: Optional[int] = None,
                  only_primitives_on_init: bool = False, implements_scale_info: bool = False):
@@ -108,23 +108,6 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self.metadata = None
         if ss58_format is not None:
             self.ss58_format = ss58_format
-
-    @property
-    def ss58_format(self) -> Optional[int]:
-        """SS58 format account ids render in (``None``: ``"0x…"`` hex)."""
-        return self._registry.ss58_format
-
-    @ss58_format.setter
-    def ss58_format(self, value: Optional[int]) -> None:
-        if value is not None and (not isinstance(value, int) or not 0 <= value <= 16383):
-            raise ValueError(f"Invalid ss58_format {value!r}")
-        self._registry.ss58_format = value
-        self._classes.clear()
-
-    @property
-    def active_spec_version_id(self) -> Optional[int]:
-        """The spec version whose preset ``versioning`` entries are applied."""
-        return self._registry.active_spec_version_id
 
     def update_type_registry(self, type_registry: dict) -> None:
         """Applies a preset (``{"types": …, "versioning": …, "runtime_id": …}``)."""
@@ -159,20 +142,6 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self.metadata = None
         self._classes.clear()
 
-    def set_active_spec_version_id(self, spec_version_id: int) -> None:
-        """Switches to ``spec_version_id`` (applies the presets' versioning)."""
-        if spec_version_id != self.active_spec_version_id:
-            self._registry.set_active_spec_version_id(spec_version_id)
-            self._classes.clear()
-
-    def get_runtime_id_from_upgrades(self, block_number: int) -> Optional[int]:
-        """The spec version at ``block_number`` from the presets' ``runtime_upgrades``."""
-        return self._registry.get_runtime_id_from_upgrades(block_number)
-
-    def set_runtime_upgrades_head(self, block_number: int) -> None:
-        """Marks the runtime-upgrade table as covering up to ``block_number``."""
-        self._registry.set_runtime_upgrades_head(block_number)
-
     def add_portable_registry(self, metadata: "ScaleType") -> None:
         """Imports a V14+ metadata object's portable registry and runtime."""
         self._sync_metadata(metadata)
@@ -188,19 +157,6 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         if self._registry.load_portable_types(list(scale_info_types)):
             self._classes.clear()
         self.implements_scale_info = True
-
-    def _sync_metadata(self, metadata: Optional["ScaleType"]) -> None:
-        if metadata is None:
-            return
-        raw = getattr(metadata, "_metadata_bytes", None)
-        if raw is None:
-            raise ValueError("metadata must be a decoded MetadataVersioned object")
-        if self._registry.ensure_metadata(raw):
-            self._classes.clear()
-
-    def convert_type_string(self, name: str) -> str:
-        """py-scale-codec's normalisation of a type name (``T::`` removed …)."""
-        return _core.convert_type_string(name)
 
     def get_decoder_class(self, type_string: Union[str, dict]) -> Optional[type]:
         """The scale class for ``type_string``, or ``None`` when it is unknown."""
