@@ -537,6 +537,71 @@ impl ScaleObject {
         self.set_value_object_slot(py, value);
     }
 
+    /// Decoding hook (`decode` calls it unless the class decodes as its
+    /// graph node): `(value, bytes used)` of `data[offset:]`, decoded as the
+    /// class's node while the object still decodes as its class does (same
+    /// configuration, no `type_string` of its own), else by type string.
+    fn _decode_value<'py>(
+        slf: &Bound<'py, Self>,
+        data: &Bound<'py, PyAny>,
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let cls = slf.get_type();
+        let config = slf.getattr(intern!(py, "runtime_config"))?;
+        let registry = config.getattr(intern!(py, "_registry"))?;
+        let node = own_class_attr(&cls, intern!(py, "_node"))?;
+        let own_config = own_class_attr(&cls, intern!(py, "_runtime_config"))?;
+        if let (Some(node), Some(own_config)) = (node, own_config) {
+            let own_type_string = slf
+                .getattr(intern!(py, "__dict__"))?
+                .contains(intern!(py, "type_string"))?;
+            if own_config.is(&config) && !own_type_string {
+                return registry.call_method1(intern!(py, "decode_node"), (node, data, offset, check_remaining));
+            }
+        }
+        let type_string = Self::type_string_for(slf, "decode")?;
+        registry.call_method1(intern!(py, "decode"), (type_string, data, offset, check_remaining))
+    }
+
+    /// Hook run before decoding: loads the object's metadata, if any, into
+    /// its configuration.
+    fn _before_decode(slf: &Bound<'_, Self>) -> PyResult<()> {
+        let py = slf.py();
+        let (metadata, config) = {
+            let this = slf.borrow();
+            (opt(py, &this.metadata), opt(py, &this.runtime_config))
+        };
+        if !metadata.is_none(py) {
+            config.call_method1(py, intern!(py, "_sync_metadata"), (metadata,))?;
+        }
+        Ok(())
+    }
+
+    /// Hook run after decoding (nothing by default).
+    fn _after_decode(&self) {}
+
+    /// Encoding hook (`encode` calls it unless the class encodes as its
+    /// graph node): the bytes of `value` as the object's type string.
+    fn _encode_value<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let type_string = Self::type_string_for(slf, "encode")?;
+        let config = slf.getattr(intern!(py, "runtime_config"))?;
+        config
+            .getattr(intern!(py, "_registry"))?
+            .call_method1(intern!(py, "encode"), (type_string, value))
+    }
+
+    /// Hook giving the object's value after `encode(value)`: the value (a
+    /// scale object stands for its value).
+    fn _encoded_value<'py>(&self, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        if value.is_instance_of::<ScaleObject>() {
+            return value.getattr(intern!(value.py(), "value"));
+        }
+        Ok(value.clone())
+    }
+
     /// The value as plain Python data.
     fn serialize(&self, py: Python<'_>) -> Py<PyAny> {
         opt(py, &self.value)
@@ -807,6 +872,18 @@ impl ScaleObject {
 }
 
 impl ScaleObject {
+    /// The object's type string, or a `NotImplementedError` saying it cannot `what`.
+    fn type_string_for<'py>(slf: &Bound<'py, Self>, what: &str) -> PyResult<Bound<'py, PyAny>> {
+        let type_string = slf.getattr(intern!(slf.py(), "type_string"))?;
+        if type_string.is_none() {
+            return Err(PyNotImplementedError::new_err(format!(
+                "{} has no type string to {what} with",
+                slf.get_type().name()?
+            )));
+        }
+        Ok(type_string)
+    }
+
     /// The `ScaleBytes` the object reads from (a `ValueError` without one).
     fn data_object<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match &self.data {

@@ -253,11 +253,12 @@ def _restore_singleton(config_id: str, state: dict) -> RuntimeConfiguration:
 
 
 class ScaleDecoder(_core.ScaleObject):
-    """Base of every scale object. The state, ``decode`` and ``encode`` live
-    in the Rust base class; ``decode`` and ``encode`` call the hooks below
-    (``_before_decode``, ``_decode_value``, ``_after_decode``,
-    ``_encode_value``, ``_encoded_value``) unless the class's ``_fast_node``
-    says it decodes or encodes exactly as its graph node does.
+    """Base of every scale object. The state, ``decode``, ``encode``, the
+    value protocol and the default hooks (``_before_decode``,
+    ``_decode_value``, ``_after_decode``, ``_encode_value``,
+    ``_encoded_value``, which subclasses override) live in the Rust base
+    class; ``decode`` and ``encode`` skip the hooks when the class's
+    ``_fast_node`` says it decodes or encodes exactly as its graph node does.
 
     A subclass announces what it stands for: ``kinds`` (node kinds whose
     classes derive from it) and ``names`` (lower-case type strings it
@@ -291,32 +292,6 @@ class ScaleDecoder(_core.ScaleObject):
 
     def _build_value_object(self, value: Any) -> Any:
         return _wrap_parts(value, self.runtime_config)
-
-    def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
-        node = type(self).__dict__.get("_node")
-        # A class made for a type string knows its graph node: skip the
-        # lookup while the object still decodes as its class does.
-        if node is not None and self.runtime_config is type(self).__dict__.get("_runtime_config") \
-                and "type_string" not in self.__dict__:
-            return self.runtime_config._registry.decode_node(node, data, offset, check_remaining)
-        if self.type_string is None:
-            raise NotImplementedError(f"{type(self).__name__} has no type string to decode with")
-        return self.runtime_config._registry.decode(self.type_string, data, offset, check_remaining)
-
-    def _before_decode(self) -> None:
-        if self.metadata is not None:
-            self.runtime_config._sync_metadata(self.metadata)
-
-    def _after_decode(self) -> None:
-        pass
-
-    def _encode_value(self, value: Any) -> bytes:
-        if self.type_string is None:
-            raise NotImplementedError(f"{type(self).__name__} has no type string to encode with")
-        return self.runtime_config._registry.encode(self.type_string, value)
-
-    def _encoded_value(self, value: Any) -> Any:
-        return value.value if isinstance(value, ScaleDecoder) else value
 
     def generate_type_decomposition(self, max_recursion: int = 32) -> Any:
         """The type's shape down to primitive names (py-scale-codec's)."""

@@ -30,47 +30,26 @@ from scalecodec.exceptions import (  # noqa: F401 (py-scale-codec exports them h
 # Node kinds
 
 
-class Null(ScaleType, kinds=(K.Null,)):
-    """Zero bytes, value ``None``."""
-
-
-class Compact(ScaleType, kinds=(K.Compact,)):
-    """``Compact<T>``."""
-
-
-class Option(ScaleType, kinds=(K.Option,)):
-    """``Option<T>``: ``None`` or the inner value."""
-
-
-class OptionBytes(Option):
-    """``Option<Vec<u8>>``."""
+class Null(ScaleType, kinds=(K.Null,)): """Zero bytes, value ``None``."""
+class Compact(ScaleType, kinds=(K.Compact,)): """``Compact<T>``."""
+class Option(ScaleType, kinds=(K.Option,)): """``Option<T>``: ``None`` or the inner value."""
+class OptionBytes(Option): """``Option<Vec<u8>>``."""
 
 
 class Bytes(ScaleType, kinds=(K.Bytes,)):
     """``Vec<u8>``/``Bytes``: text when valid UTF-8, else ``"0x…"``."""
 
 
-class String(ScaleType, kinds=(K.Str,)):
-    """Text."""
+class String(ScaleType, kinds=(K.Str,)): """Text."""
 
 
 Str = GenericStringType = Text = String
 
 
-class HexBytes(ScaleType, kinds=(K.HexBytes,)):
-    """Bytes always rendered ``"0x…"``."""
-
-
-class Vec(ScaleType, kinds=(K.Seq,)):
-    """``Vec<T>``."""
-
-
-class BoundedVec(Vec):
-    """``BoundedVec<T, S>``."""
-
-
-class BTreeSet(Vec):
-    """``BTreeSet<T>``."""
+class HexBytes(ScaleType, kinds=(K.HexBytes,)): """Bytes always rendered ``"0x…"``."""
+class Vec(ScaleType, kinds=(K.Seq,)): """``Vec<T>``."""
+class BoundedVec(Vec): """``BoundedVec<T, S>``."""
+class BTreeSet(Vec): """``BTreeSet<T>``."""
 
 
 class FixedLengthArray(ScaleType, kinds=(K.Array, K.ByteArray)):
@@ -87,8 +66,7 @@ class Enum(ScaleType, kinds=(K.Enum, K.Result)):
         return getattr(self, "_index", None)
 
 
-class Set(ScaleType, kinds=(K.Set,)):
-    """A bit-flag set: list of flag names."""
+class Set(ScaleType, kinds=(K.Set,)): """A bit-flag set: list of flag names."""
 
 
 class BitVec(ScaleType, kinds=(K.BitSeq,)):
@@ -96,20 +74,10 @@ class BitVec(ScaleType, kinds=(K.BitSeq,)):
     list of bools, its length the number's bit length (py-scale-codec's)."""
 
 
-class Map(ScaleType):
-    """A map: list of ``(key, value)``."""
-
-
-class BTreeMap(Map, kinds=(K.Map,)):
-    """``BTreeMap<K, V>``."""
-
-
-class HashMap(Map):
-    """``HashMap<K, V>``."""
-
-
-class BoundedBTreeMap(Map):
-    """``BoundedBTreeMap<K, V, S>``."""
+class Map(ScaleType): """A map: list of ``(key, value)``."""
+class BTreeMap(Map, kinds=(K.Map,)): """``BTreeMap<K, V>``."""
+class HashMap(Map): """``HashMap<K, V>``."""
+class BoundedBTreeMap(Map): """``BoundedBTreeMap<K, V, S>``."""
 
 
 class _Composite(ScaleType):
@@ -145,22 +113,22 @@ class Struct(_Composite, kinds=(K.Struct,)):
 
 
 # Primitives: one class per kind, named as py-scale-codec names them.
-class Bool(ScalePrimitive, kinds=(K.Bool,)): """``bool``."""  # noqa: E701
-class U8(ScalePrimitive, kinds=(K.U8,)): """``u8``."""  # noqa: E701
-class U16(ScalePrimitive, kinds=(K.U16,)): """``u16``."""  # noqa: E701
-class U32(ScalePrimitive, kinds=(K.U32,)): """``u32``."""  # noqa: E701
-class U64(ScalePrimitive, kinds=(K.U64,)): """``u64``."""  # noqa: E701
-class U128(ScalePrimitive, kinds=(K.U128,)): """``u128``."""  # noqa: E701
-class U256(ScalePrimitive, kinds=(K.U256,)): """``u256``."""  # noqa: E701
-class I8(ScalePrimitive, kinds=(K.I8,)): """``i8``."""  # noqa: E701
-class I16(ScalePrimitive, kinds=(K.I16,)): """``i16``."""  # noqa: E701
-class I32(ScalePrimitive, kinds=(K.I32,)): """``i32``."""  # noqa: E701
-class I64(ScalePrimitive, kinds=(K.I64,)): """``i64``."""  # noqa: E701
-class I128(ScalePrimitive, kinds=(K.I128,)): """``i128``."""  # noqa: E701
-class I256(ScalePrimitive, kinds=(K.I256,)): """``i256``."""  # noqa: E701
-class H160(ScaleType): """20 bytes, ``"0x…"``."""  # noqa: E701
-class H256(ScaleType): """32 bytes, ``"0x…"``."""  # noqa: E701
-class H512(ScaleType): """64 bytes, ``"0x…"``."""  # noqa: E701
+class Bool(ScalePrimitive, kinds=(K.Bool,)): """``bool``."""
+class U8(ScalePrimitive, kinds=(K.U8,)): """``u8``."""
+class U16(ScalePrimitive, kinds=(K.U16,)): """``u16``."""
+class U32(ScalePrimitive, kinds=(K.U32,)): """``u32``."""
+class U64(ScalePrimitive, kinds=(K.U64,)): """``u64``."""
+class U128(ScalePrimitive, kinds=(K.U128,)): """``u128``."""
+class U256(ScalePrimitive, kinds=(K.U256,)): """``u256``."""
+class I8(ScalePrimitive, kinds=(K.I8,)): """``i8``."""
+class I16(ScalePrimitive, kinds=(K.I16,)): """``i16``."""
+class I32(ScalePrimitive, kinds=(K.I32,)): """``i32``."""
+class I64(ScalePrimitive, kinds=(K.I64,)): """``i64``."""
+class I128(ScalePrimitive, kinds=(K.I128,)): """``i128``."""
+class I256(ScalePrimitive, kinds=(K.I256,)): """``i256``."""
+class H160(ScaleType): """20 bytes, ``"0x…"``."""
+class H256(ScaleType): """32 bytes, ``"0x…"``."""
+class H512(ScaleType): """64 bytes, ``"0x…"``."""
 
 
 class RawBytes(ScaleType, names=("rawbytes",)):
@@ -175,8 +143,7 @@ class RawBytes(ScaleType, names=("rawbytes",)):
         return bytes(ScaleBytes(value).data)
 
 
-class CallBytes(RawBytes):
-    """A call as raw bytes."""
+class CallBytes(RawBytes): """A call as raw bytes."""
 
 
 class _Float(ScalePrimitive):
@@ -277,12 +244,8 @@ class GenericAccountId(ScaleType, kinds=(K.AccountId,)):
         return _core.ss58_encode(raw, fmt) if fmt is not None else "0x" + raw.hex()
 
 
-class GenericEthereumAccountId(ScaleType, kinds=(K.EthereumAccountId,)):
-    """A 20-byte account id."""
-
-
-class GenericAccountIndex(ScaleType, kinds=(K.AccountIndex,)):
-    """An account index."""
+class GenericEthereumAccountId(ScaleType, kinds=(K.EthereumAccountId,)): """A 20-byte account id."""
+class GenericAccountIndex(ScaleType, kinds=(K.AccountIndex,)): """An account index."""
 
 
 class GenericMultiAddress(ScaleType, kinds=(K.MultiAddress,)):
@@ -367,8 +330,7 @@ class GenericCall(_CallAccess, ScaleType, kinds=(K.Call,)):
         return _call_view(value, self.runtime_config)
 
 
-class _CallPart(_CallAccess, _Part):
-    """The call inside a decoded extrinsic."""
+class _CallPart(_CallAccess, _Part): """The call inside a decoded extrinsic."""
 
 
 class _UsedBytesPart(_Part):
@@ -418,16 +380,9 @@ class GenericExtrinsic(ScaleType, kinds=(K.Extrinsic,)):
 GenericExtrinsicV4 = GenericExtrinsic
 
 
-class Extrinsic(GenericExtrinsic):
-    """``Extrinsic`` (instantiable directly with ``metadata=``)."""
-
-
-class GenericEvent(ScaleType, kinds=(K.Event,)):
-    """A runtime event."""
-
-
-class GenericScaleInfoEvent(GenericEvent, kinds=(K.ScaleInfoEvent,)):
-    """A scale-info runtime event."""
+class Extrinsic(GenericExtrinsic): """``Extrinsic`` (instantiable directly with ``metadata=``)."""
+class GenericEvent(ScaleType, kinds=(K.Event,)): """A runtime event."""
+class GenericScaleInfoEvent(GenericEvent, kinds=(K.ScaleInfoEvent,)): """A scale-info runtime event."""
 
 
 class GenericEventRecord(ScaleType, kinds=(K.EventRecord,)):
@@ -442,12 +397,8 @@ class GenericEventRecord(ScaleType, kinds=(K.EventRecord,)):
 EventRecord = GenericEventRecord
 
 
-class GenericVote(ScaleType, kinds=(K.Vote,)):
-    """A conviction vote byte."""
-
-
-class Data(ScaleType, kinds=(K.IdentityData,)):
-    """Identity ``Data``."""
+class GenericVote(ScaleType, kinds=(K.Vote,)): """A conviction vote byte."""
+class Data(ScaleType, kinds=(K.IdentityData,)): """Identity ``Data``."""
 
 
 class WrapperKeepOpaque(ScaleType, kinds=(K.WrapperKeepOpaque,), names=("wrapperkeepopaque",)):
