@@ -1146,7 +1146,9 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
                 let b = self.take(n, ty)?;
                 Ok(self.sink.hex(b))
             }
-            Some(Node::Special(Special::LegacyAddress)) if self.data.get(self.pos) == Some(&0xff) => {
+            Some(Node::Special(Special::LegacyAddress))
+                if self.data.get(self.pos) == Some(&0xff) =>
+            {
                 self.pos += 1;
                 let key = self.take(32, ty)?;
                 Ok(self.sink.hex(key))

@@ -13,7 +13,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 /// What a type-graph node is.
-#[pyclass(eq, eq_int, hash, frozen, module = "scalecodec._core", name = "TypeKind")]
+#[pyclass(
+    eq,
+    eq_int,
+    hash,
+    frozen,
+    module = "scalecodec._core",
+    name = "TypeKind"
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 pub enum TypeKind {
@@ -191,7 +198,11 @@ fn definition(registry: &Registry, type_string: &str) -> Option<DefinitionShape>
             TypeRef::Null => None,
             TypeRef::Inline(fields) => Some(format!(
                 "{{{}}}",
-                fields.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+                fields
+                    .iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
         }
     };
@@ -208,21 +219,29 @@ fn definition(registry: &Registry, type_string: &str) -> Option<DefinitionShape>
                 name = target.clone();
                 continue;
             }
-            Definition::Struct { fields, .. } => {
-                ("struct", fields.iter().map(|(n, t)| (n.clone(), text(t))).collect())
-            }
-            Definition::Tuple { items, .. } => {
-                ("tuple", items.iter().map(|t| (String::new(), text(t))).collect())
-            }
-            Definition::Enum { variants: EnumVariants::Mapped(vs), .. } => {
-                ("enum", vs.iter().map(|(n, t)| (n.clone(), text(t))).collect())
-            }
-            Definition::Enum { variants: EnumVariants::Values(vs), .. } => {
-                ("enum", vs.iter().map(|(n, _)| (n.clone(), None)).collect())
-            }
-            Definition::Set { flags, .. } => {
-                ("set", flags.iter().map(|(n, _)| (n.clone(), None)).collect())
-            }
+            Definition::Struct { fields, .. } => (
+                "struct",
+                fields.iter().map(|(n, t)| (n.clone(), text(t))).collect(),
+            ),
+            Definition::Tuple { items, .. } => (
+                "tuple",
+                items.iter().map(|t| (String::new(), text(t))).collect(),
+            ),
+            Definition::Enum {
+                variants: EnumVariants::Mapped(vs),
+                ..
+            } => (
+                "enum",
+                vs.iter().map(|(n, t)| (n.clone(), text(t))).collect(),
+            ),
+            Definition::Enum {
+                variants: EnumVariants::Values(vs),
+                ..
+            } => ("enum", vs.iter().map(|(n, _)| (n.clone(), None)).collect()),
+            Definition::Set { flags, .. } => (
+                "set",
+                flags.iter().map(|(n, _)| (n.clone(), None)).collect(),
+            ),
         };
         return Some((kind, mapping, named.def.base_class().map(str::to_owned)));
     }
@@ -233,16 +252,27 @@ fn definition(registry: &Registry, type_string: &str) -> Option<DefinitionShape>
 fn pairs<'py>(py: Python<'py>, items: Vec<(String, Option<String>)>) -> PyResult<Py<PyAny>> {
     let out = PyList::empty(py);
     for (n, t) in items {
-        out.append(PyList::new(py, [n.into_pyobject(py)?.into_any(), t.into_pyobject(py)?])?)?;
+        out.append(PyList::new(
+            py,
+            [n.into_pyobject(py)?.into_any(), t.into_pyobject(py)?],
+        )?)?;
     }
     Ok(out.into_any().unbind())
 }
 
 /// The class attributes of `type_string`, resolved to node `idx` of `registry`.
-pub fn class_info(py: Python<'_>, registry: &Registry, type_string: &str, idx: TypeIdx) -> PyResult<ClassInfo> {
+pub fn class_info(
+    py: Python<'_>,
+    registry: &Registry,
+    type_string: &str,
+    idx: TypeIdx,
+) -> PyResult<ClassInfo> {
     let graph: &TypeGraph = registry.graph();
     let Some(node) = graph.get(idx) else {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!("no type node #{}", idx.0)));
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "no type node #{}",
+            idx.0
+        )));
     };
     let kind = TypeKind::of(node);
     let name = |t: TypeIdx| graph.describe(t);
@@ -271,7 +301,10 @@ pub fn class_info(py: Python<'_>, registry: &Registry, type_string: &str, idx: T
             info.type_mapping = Some(items.into_pyobject(py)?.into_any().unbind());
         }
         Node::Struct(fs) => {
-            let items = fs.iter().map(|f| (f.name.to_string(), Some(name(f.ty)))).collect();
+            let items = fs
+                .iter()
+                .map(|f| (f.name.to_string(), Some(name(f.ty))))
+                .collect();
             info.type_mapping = Some(pairs(py, items)?);
         }
         Node::Enum(vs) => {
@@ -281,7 +314,12 @@ pub fn class_info(py: Python<'_>, registry: &Registry, type_string: &str, idx: T
             };
             let items = vs
                 .iter()
-                .map(|v| (v.name.to_string(), Some(single(&v.fields).unwrap_or_else(|| "Null".into()))))
+                .map(|v| {
+                    (
+                        v.name.to_string(),
+                        Some(single(&v.fields).unwrap_or_else(|| "Null".into())),
+                    )
+                })
                 .collect();
             info.type_mapping = Some(pairs(py, items)?);
             info.value_list = Some(vs.iter().map(|v| v.name.to_string()).collect());
@@ -339,7 +377,10 @@ pub fn decomposition_to_py<'py>(py: Python<'py>, d: &Decomposition) -> PyResult<
             out.into_any()
         }
         Decomposition::Tuple(items) => {
-            let items = items.iter().map(|i| decomposition_to_py(py, i)).collect::<PyResult<Vec<_>>>()?;
+            let items = items
+                .iter()
+                .map(|i| decomposition_to_py(py, i))
+                .collect::<PyResult<Vec<_>>>()?;
             PyTuple::new(py, items)?.into_any()
         }
         Decomposition::Seq(inner) => PyList::new(py, [decomposition_to_py(py, inner)?])?.into_any(),
@@ -350,9 +391,15 @@ pub fn decomposition_to_py<'py>(py: Python<'py>, d: &Decomposition) -> PyResult<
 mod tests {
     #[test]
     fn sub_types_as_written() {
-        assert_eq!(super::sub_type_text("Vec<Foo<A, B>>").as_deref(), Some("Foo<A, B>"));
+        assert_eq!(
+            super::sub_type_text("Vec<Foo<A, B>>").as_deref(),
+            Some("Foo<A, B>")
+        );
         assert_eq!(super::sub_type_text("[u32; 4]").as_deref(), Some("u32"));
         assert_eq!(super::sub_type_text("u32"), None);
-        assert_eq!(super::split_top("A, (B, C), D<E, F>"), ["A", "(B, C)", "D<E, F>"]);
+        assert_eq!(
+            super::split_top("A, (B, C), D<E, F>"),
+            ["A", "(B, C)", "D<E, F>"]
+        );
     }
 }

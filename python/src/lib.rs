@@ -1,12 +1,16 @@
 //! `scalecodec._core`: the Rust half of the `scalecodec` Python package.
 //!
-//! The Python package is a thin layer: every decode, encode, type resolution
-//! and SS58 operation runs here, once per value, over `ferroscale_dynamic`'s
-//! registry. Modules: [`registry`] (the `Registry` class), [`object`] (the
-//! Rust bases of `ScaleBytes`, scale objects and configurations: the
-//! create-and-decode hot path), [`sink`] (decoding
-//! straight into Python objects with interned names), [`convert`] (Python
-//! values → `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
+//! The Python package only declares py-scale-codec's names and adapts them;
+//! every decode, encode, type resolution, SS58 and FRAME rule runs here, once
+//! per value, over `ferroscale_dynamic` (its `ops` module for what lies
+//! beside the type walk). Modules: [`registry`] (the `Registry` class),
+//! [`object`] (the Rust bases of `ScaleBytes`, scale objects and
+//! configurations: the create-and-decode hot path, the value protocol and
+//! the default hooks), [`kinds`] (`TypeKind` and `ClassInfo`: node kinds and
+//! class attributes as typed objects), [`ops`] (Era, multisig, addresses,
+//! compact, floats, `MetadataVersioned`), [`sink`] (decoding straight into
+//! Python objects with interned names), [`convert`] (Python values →
+//! `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
 //! exception classes, panic guard), [`ss58`], [`metadata`] (the metadata
 //! model as Python data), [`text`] (hex written straight into Python strings).
 
@@ -62,6 +66,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::next_power_of_two, m)?)?;
     m.add_function(wrap_pyfunction!(ops::decode_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
-    m.add("STORAGE_VERSION_VALUE", metadata::storage_version_value(m.py())?)?;
+    m.add(
+        "STORAGE_VERSION_VALUE",
+        metadata::storage_version_value(m.py())?,
+    )?;
     Ok(())
 }

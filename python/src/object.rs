@@ -31,8 +31,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
 use pyo3::PyTraverseError;
 use std::sync::atomic::AtomicUsize;
-use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
 
 use crate::registry::PyRegistry;
 
@@ -558,11 +558,17 @@ impl ScaleObject {
                 .getattr(intern!(py, "__dict__"))?
                 .contains(intern!(py, "type_string"))?;
             if own_config.is(&config) && !own_type_string {
-                return registry.call_method1(intern!(py, "decode_node"), (node, data, offset, check_remaining));
+                return registry.call_method1(
+                    intern!(py, "decode_node"),
+                    (node, data, offset, check_remaining),
+                );
             }
         }
         let type_string = Self::type_string_for(slf, "decode")?;
-        registry.call_method1(intern!(py, "decode"), (type_string, data, offset, check_remaining))
+        registry.call_method1(
+            intern!(py, "decode"),
+            (type_string, data, offset, check_remaining),
+        )
     }
 
     /// Hook run before decoding: loads the object's metadata, if any, into
@@ -584,7 +590,10 @@ impl ScaleObject {
 
     /// Encoding hook (`encode` calls it unless the class encodes as its
     /// graph node): the bytes of `value` as the object's type string.
-    fn _encode_value<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn _encode_value<'py>(
+        slf: &Bound<'py, Self>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let type_string = Self::type_string_for(slf, "encode")?;
         let config = slf.getattr(intern!(py, "runtime_config"))?;
@@ -613,24 +622,30 @@ impl ScaleObject {
     #[staticmethod]
     #[pyo3(signature = (*_args))]
     fn process(_args: &Bound<'_, PyTuple>) -> PyResult<()> {
-        Err(PyNotImplementedError::new_err("decoding runs in Rust (decode)"))
+        Err(PyNotImplementedError::new_err(
+            "decoding runs in Rust (decode)",
+        ))
     }
 
     /// py-scale-codec's subclasses encode in `process_encode`; here Rust does.
     #[staticmethod]
     #[pyo3(signature = (*_args))]
     fn process_encode(_args: &Bound<'_, PyTuple>) -> PyResult<()> {
-        Err(PyNotImplementedError::new_err("encoding runs in Rust (encode)"))
+        Err(PyNotImplementedError::new_err(
+            "encoding runs in Rust (encode)",
+        ))
     }
 
     /// Reads `length` bytes from the data.
     fn get_next_bytes<'py>(&self, py: Python<'py>, length: isize) -> PyResult<Bound<'py, PyAny>> {
-        self.data_object(py)?.call_method1(intern!(py, "get_next_bytes"), (length,))
+        self.data_object(py)?
+            .call_method1(intern!(py, "get_next_bytes"), (length,))
     }
 
     /// The data after its offset.
     fn get_remaining_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.data_object(py)?.call_method0(intern!(py, "get_remaining_bytes"))
+        self.data_object(py)?
+            .call_method0(intern!(py, "get_remaining_bytes"))
     }
 
     /// The bytes the last decode consumed (or the encoded bytes).
@@ -680,16 +695,25 @@ impl ScaleObject {
         }
     }
 
-    fn __getitem__<'py>(slf: &Bound<'py, Self>, item: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        slf.getattr(intern!(slf.py(), "value_object"))?.get_item(item)
+    fn __getitem__<'py>(
+        slf: &Bound<'py, Self>,
+        item: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        slf.getattr(intern!(slf.py(), "value_object"))?
+            .get_item(item)
     }
 
     fn __iter__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(slf.getattr(intern!(slf.py(), "value_object"))?.try_iter()?.into_any())
+        Ok(slf
+            .getattr(intern!(slf.py(), "value_object"))?
+            .try_iter()?
+            .into_any())
     }
 
     fn __int__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        slf.py().get_type::<pyo3::types::PyInt>().call1((slf.getattr(intern!(slf.py(), "value"))?,))
+        slf.py()
+            .get_type::<pyo3::types::PyInt>()
+            .call1((slf.getattr(intern!(slf.py(), "value"))?,))
     }
 
     fn __float__(slf: &Bound<'_, Self>) -> PyResult<f64> {
@@ -904,8 +928,13 @@ impl ScaleObject {
             .try_borrow()
             .ok()?
             .current_generation();
-        (current == fast.generation)
-            .then(|| (fast.node, fast.registry.clone_ref(py), fast.type_name.clone()))
+        (current == fast.generation).then(|| {
+            (
+                fast.node,
+                fast.registry.clone_ref(py),
+                fast.type_name.clone(),
+            )
+        })
     }
 
     /// The decode of an object whose class decodes as its graph node does:
@@ -966,7 +995,9 @@ pub fn restore_object<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = config.py();
     let buffer = match data {
-        Some(d) => Bound::new(py, PyScaleBytes::new(&PyByteArray::new(py, d).into_any())?)?.into_any(),
+        Some(d) => {
+            Bound::new(py, PyScaleBytes::new(&PyByteArray::new(py, d).into_any())?)?.into_any()
+        }
         None => py.None().into_bound(py),
     };
     let obj = config.call_method1(intern!(py, "create_scale_object"), (type_string, buffer))?;
@@ -1091,7 +1122,12 @@ impl ConfigBase {
                 v.extract::<u16>()
                     .ok()
                     .filter(|f| *f <= 16383 && !v.is_instance_of::<pyo3::types::PyBool>())
-                    .ok_or_else(|| PyValueError::new_err(format!("Invalid ss58_format {}", v.repr().map(|r| r.to_string()).unwrap_or_default())))?,
+                    .ok_or_else(|| {
+                        PyValueError::new_err(format!(
+                            "Invalid ss58_format {}",
+                            v.repr().map(|r| r.to_string()).unwrap_or_default()
+                        ))
+                    })?,
             ),
         };
         self.registry(py)?.borrow_mut().set_ss58_format(format);
@@ -1110,18 +1146,29 @@ impl ConfigBase {
         if registry.borrow().active_spec_version_id() == Some(spec_version_id) {
             return Ok(());
         }
-        registry.borrow_mut().set_active_spec_version_id(spec_version_id);
+        registry
+            .borrow_mut()
+            .set_active_spec_version_id(spec_version_id);
         self.clear_classes(py)
     }
 
     /// The spec version at `block_number` from the presets' `runtime_upgrades`.
-    fn get_runtime_id_from_upgrades(&self, py: Python<'_>, block_number: u64) -> PyResult<Option<u64>> {
-        Ok(self.registry(py)?.borrow().get_runtime_id_from_upgrades(block_number))
+    fn get_runtime_id_from_upgrades(
+        &self,
+        py: Python<'_>,
+        block_number: u64,
+    ) -> PyResult<Option<u64>> {
+        Ok(self
+            .registry(py)?
+            .borrow()
+            .get_runtime_id_from_upgrades(block_number))
     }
 
     /// Marks the runtime-upgrade table as covering up to `block_number`.
     fn set_runtime_upgrades_head(&self, py: Python<'_>, block_number: u64) -> PyResult<()> {
-        self.registry(py)?.borrow_mut().set_runtime_upgrades_head(block_number);
+        self.registry(py)?
+            .borrow_mut()
+            .set_runtime_upgrades_head(block_number);
         Ok(())
     }
 
@@ -1137,9 +1184,14 @@ impl ConfigBase {
         if metadata.is_none() {
             return Ok(());
         }
-        let raw = metadata.getattr(intern!(py, "_metadata_bytes")).ok().filter(|r| !r.is_none());
+        let raw = metadata
+            .getattr(intern!(py, "_metadata_bytes"))
+            .ok()
+            .filter(|r| !r.is_none());
         let Some(raw) = raw else {
-            return Err(PyValueError::new_err("metadata must be a decoded MetadataVersioned object"));
+            return Err(PyValueError::new_err(
+                "metadata must be a decoded MetadataVersioned object",
+            ));
         };
         let raw: Vec<u8> = raw.extract()?;
         if self.registry(py)?.borrow_mut().ensure_metadata(py, &raw)? {

@@ -34,7 +34,8 @@ pub fn era_death(era: &Bound<'_, PyAny>, current: u64) -> u64 {
 /// bytes, 32 bytes each) with `threshold`.
 #[pyfunction]
 pub fn multi_account_id(accounts: Vec<Bound<'_, PyAny>>, threshold: i64) -> PyResult<String> {
-    let threshold = u16::try_from(threshold).map_err(|_| PyValueError::new_err("threshold must fit in a u16"))?;
+    let threshold = u16::try_from(threshold)
+        .map_err(|_| PyValueError::new_err("threshold must fit in a u16"))?;
     let keys = accounts
         .iter()
         .map(|a| {
@@ -43,7 +44,9 @@ pub fn multi_account_id(accounts: Vec<Bound<'_, PyAny>>, threshold: i64) -> PyRe
                 .map_err(|_| PyValueError::new_err("a multisig signatory is a 32-byte account"))
         })
         .collect::<PyResult<Vec<_>>>()?;
-    Ok(ferroscale_core::hex::encode_prefixed(&ops::multisig::multi_account_id(&keys, threshold)))
+    Ok(ferroscale_core::hex::encode_prefixed(
+        &ops::multisig::multi_account_id(&keys, threshold),
+    ))
 }
 
 /// The 32-byte account (hex without `0x`) behind an encoded `MultiAddress`, if any.
@@ -65,14 +68,23 @@ pub fn encode_compact<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyBytes> 
 /// An IEEE float of `size` bytes (4 or 8) from `data[offset:]`: `(value, bytes used)`.
 #[pyfunction]
 #[pyo3(signature = (data, offset, size, check_remaining=true))]
-pub fn decode_float(py: Python<'_>, data: &[u8], offset: usize, size: usize, check_remaining: bool) -> PyResult<(f64, usize)> {
+pub fn decode_float(
+    py: Python<'_>,
+    data: &[u8],
+    offset: usize,
+    size: usize,
+    check_remaining: bool,
+) -> PyResult<(f64, usize)> {
     let name = if size == 4 { "f32" } else { "f64" };
     let rest = data.get(offset..).unwrap_or(&[]);
     let Some(raw) = rest.get(..size) else {
         return Err(raise(
             py,
             "NotEnoughBytesError",
-            format!("decoding <{name}> at byte {offset}: needed {size} bytes, only {} left", rest.len()),
+            format!(
+                "decoding <{name}> at byte {offset}: needed {size} bytes, only {} left",
+                rest.len()
+            ),
         ));
     };
     if check_remaining && rest.len() != size {
@@ -94,7 +106,11 @@ pub fn decode_float(py: Python<'_>, data: &[u8], offset: usize, size: usize, che
 
 /// `value` (a Python float) as an IEEE float of `size` bytes (4 or 8).
 #[pyfunction]
-pub fn encode_float<'py>(py: Python<'py>, value: &Bound<'py, PyAny>, size: usize) -> PyResult<Bound<'py, PyBytes>> {
+pub fn encode_float<'py>(
+    py: Python<'py>,
+    value: &Bound<'py, PyAny>,
+    size: usize,
+) -> PyResult<Bound<'py, PyBytes>> {
     let Ok(f) = value.cast::<PyFloat>() else {
         return Err(PyValueError::new_err(format!("{value} is not a float")));
     };
@@ -128,22 +144,39 @@ pub fn next_power_of_two(value: i128) -> PyResult<u128> {
 /// configuration holds: `(value, bytes used, model)` where the model is
 /// [`crate::metadata::metadata_info`]'s dict.
 #[pyfunction]
-pub fn decode_metadata<'py>(py: Python<'py>, data: &[u8]) -> PyResult<(Bound<'py, PyAny>, usize, Bound<'py, PyAny>)> {
-    if data.len() >= 5 && &data[..4] == b"meta" && !ferroscale_dynamic::metadata_value::METADATA_VERSIONS.contains(&data[4]) {
+pub fn decode_metadata<'py>(
+    py: Python<'py>,
+    data: &[u8],
+) -> PyResult<(Bound<'py, PyAny>, usize, Bound<'py, PyAny>)> {
+    if data.len() >= 5
+        && &data[..4] == b"meta"
+        && !ferroscale_dynamic::metadata_value::METADATA_VERSIONS.contains(&data[4])
+    {
         return Err(PyValueError::new_err(format!(
             "metadata version {} is not supported (only V9 to V16)",
             data[4]
         )));
     }
-    let info = crate::metadata::metadata_info(py, data)
-        .map_err(|e| raise(py, "InvalidScaleTypeValueException", e.value(py).to_string()))?;
+    let info = crate::metadata::metadata_info(py, data).map_err(|e| {
+        raise(
+            py,
+            "InvalidScaleTypeValueException",
+            e.value(py).to_string(),
+        )
+    })?;
     guard("decoding metadata", || {
         let mut registry = ops::portable_json::metadata_definitions().map_err(|e| to_py(py, &e))?;
-        let ty = registry.resolve("MetadataVersioned").map_err(|e| to_py(py, &e))?;
-        let mut names = NameCache::default();
-        let mut sink = PySink { py, names: &mut names };
-        let (value, used) = ferroscale_dynamic::decode::decode_prefix(&registry.context(), ty, data, &mut sink)
+        let ty = registry
+            .resolve("MetadataVersioned")
             .map_err(|e| to_py(py, &e))?;
+        let mut names = NameCache::default();
+        let mut sink = PySink {
+            py,
+            names: &mut names,
+        };
+        let (value, used) =
+            ferroscale_dynamic::decode::decode_prefix(&registry.context(), ty, data, &mut sink)
+                .map_err(|e| to_py(py, &e))?;
         Ok((value, used, info.into_any()))
     })
 }

@@ -3,9 +3,9 @@
 //! (interned names, the metadata it was loaded with, and the log of inputs
 //! that rebuilds it when unpickled).
 
+use ferroscale_core::value::Value;
 use ferroscale_dynamic::account::PendingAccounts;
 use ferroscale_dynamic::decode::decode_prefix;
-use ferroscale_core::value::Value;
 use ferroscale_dynamic::graph::{Node, Special};
 use ferroscale_dynamic::ops::opaque::Fallback;
 use ferroscale_dynamic::preset::Preset;
@@ -227,7 +227,10 @@ impl PyRegistry {
         value: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<u8>> {
         let converted = to_value(value)?;
-        let is_call = matches!(self.inner.graph().get(ty), Some(Node::Special(Special::Call)));
+        let is_call = matches!(
+            self.inner.graph().get(ty),
+            Some(Node::Special(Special::Call))
+        );
         if is_call && !matches!(converted, Value::Dict(_)) {
             return Err(PyTypeError::new_err(format!(
                 "a call is encoded from a dict, not {}",
@@ -235,8 +238,13 @@ impl PyRegistry {
             )));
         }
         let encoded = guard("encoding", || {
-            ferroscale_dynamic::ops::object::encode_object(&self.inner.context(), ty, type_name, &converted)
-                .map_err(|e| to_py(py, &e))
+            ferroscale_dynamic::ops::object::encode_object(
+                &self.inner.context(),
+                ty,
+                type_name,
+                &converted,
+            )
+            .map_err(|e| to_py(py, &e))
         })?;
         if let (Some(sig), Ok(dict)) = (&encoded.signature, value.cast::<PyDict>()) {
             if let Some((variant, text)) = signature_parts(sig) {
@@ -329,7 +337,8 @@ impl PyRegistry {
             let call = guard("resolving a type", || self.resolve_idx(py, "Call"))?;
             return Ok((Some(call), Fallback::Fail));
         }
-        let pair = type_mapping.is_instance_of::<PyList>() || type_mapping.is_instance_of::<PyTuple>();
+        let pair =
+            type_mapping.is_instance_of::<PyList>() || type_mapping.is_instance_of::<PyTuple>();
         let from_mapping = match pair && type_mapping.len()? == 2 {
             true => type_mapping.get_item(1)?.extract::<String>().ok(),
             false => None,
@@ -667,9 +676,17 @@ impl PyRegistry {
         guard("decoding", || {
             let input = data.get(offset..).unwrap_or(&[]);
             let ctx = self.inner.context();
-            let mut sink = PySink { py, names: &mut self.names };
+            let mut sink = PySink {
+                py,
+                names: &mut self.names,
+            };
             let (value, used) = ferroscale_dynamic::ops::opaque::decode_opaque(
-                &ctx, type_string, inner, fallback, input, &mut sink,
+                &ctx,
+                type_string,
+                inner,
+                fallback,
+                input,
+                &mut sink,
             )
             .map_err(|e| to_py(py, &e))?;
             if check_remaining && used != input.len() {
@@ -696,8 +713,12 @@ impl PyRegistry {
         let (inner, _) = self.opaque_inner(py, type_string, type_mapping)?;
         let value = to_value(value)?;
         guard("encoding", || {
-            let bytes = ferroscale_dynamic::ops::opaque::encode_opaque(&self.inner.context(), inner, &value)
-                .map_err(|e| to_py(py, &e))?;
+            let bytes = ferroscale_dynamic::ops::opaque::encode_opaque(
+                &self.inner.context(),
+                inner,
+                &value,
+            )
+            .map_err(|e| to_py(py, &e))?;
             Ok(PyBytes::new(py, &bytes))
         })
     }
@@ -725,7 +746,11 @@ impl PyRegistry {
             pos += used;
         }
         if check_remaining && pos != data.len() {
-            let e = Error::RemainingScaleBytesNotEmpty { ty: "struct".into(), offset: pos, length: data.len() };
+            let e = Error::RemainingScaleBytesNotEmpty {
+                ty: "struct".into(),
+                offset: pos,
+                length: data.len(),
+            };
             return Err(to_py(py, &e));
         }
         let named = fields.iter().all(|(n, _)| n.is_some()) && !fields.is_empty();
@@ -772,7 +797,10 @@ impl PyRegistry {
         } else if fields.len() == 1 {
             vec![value.clone()]
         } else {
-            return Err(PyValueError::new_err(format!("expected {} values, got {value}", fields.len())));
+            return Err(PyValueError::new_err(format!(
+                "expected {} values, got {value}",
+                fields.len()
+            )));
         };
         let mut out = Vec::new();
         for ((_, ty), item) in fields.iter().zip(items) {
@@ -786,10 +814,15 @@ impl PyRegistry {
     /// or scale objects holding them) as `scale_info::N`, replacing the
     /// portable registry and runtime loaded before; returns whether it
     /// (re)loaded.
-    fn load_portable_types(&mut self, py: Python<'_>, types: Vec<Bound<'_, PyAny>>) -> PyResult<bool> {
+    fn load_portable_types(
+        &mut self,
+        py: Python<'_>,
+        types: Vec<Bound<'_, PyAny>>,
+    ) -> PyResult<bool> {
         let values = types.iter().map(to_value).collect::<PyResult<Vec<_>>>()?;
         let raw = guard("encoding a portable registry", || {
-            ferroscale_dynamic::ops::portable_json::v14_metadata_from_types(values).map_err(|e| to_py(py, &e))
+            ferroscale_dynamic::ops::portable_json::v14_metadata_from_types(values)
+                .map_err(|e| to_py(py, &e))
         })?;
         self.ensure_metadata(py, &raw)
     }

@@ -66,9 +66,14 @@ fn key_bytes(address: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         return Ok(b.to_vec());
     }
     let Ok(text) = address.extract::<String>() else {
-        return Err(PyValueError::new_err("public key must be a hex string or bytes"));
+        return Err(PyValueError::new_err(
+            "public key must be a hex string or bytes",
+        ));
     };
-    let digits = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")).unwrap_or(&text);
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .unwrap_or(&text);
     ferroscale_core::hex::decode(digits)
         .map_err(|_| PyValueError::new_err(format!("invalid hex public key: {text:?}")))
 }
@@ -76,7 +81,9 @@ fn key_bytes(address: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 /// The key an account is given as: an SS58 address, `"0x…"` hex or bytes.
 pub(crate) fn ss58_decode_any(account: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     match account.extract::<String>() {
-        Ok(text) if !text.starts_with("0x") => ss58::decode(&text, None).map(|d| d.payload).map_err(err),
+        Ok(text) if !text.starts_with("0x") => {
+            ss58::decode(&text, None).map(|d| d.payload).map_err(err)
+        }
         _ => key_bytes(account),
     }
 }
@@ -84,7 +91,10 @@ pub(crate) fn ss58_decode_any(account: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 /// The SS58 address of a public key or account-index payload (bytes or hex text).
 #[pyfunction]
 #[pyo3(signature = (address, ss58_format=None))]
-pub fn ss58_encode(address: &Bound<'_, PyAny>, ss58_format: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+pub fn ss58_encode(
+    address: &Bound<'_, PyAny>,
+    ss58_format: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
     let format = valid_format_arg(ss58_format)?.unwrap_or(42);
     let payload = key_bytes(address)?;
     ss58::encode(&payload, format).map_err(|e| match e {
@@ -100,7 +110,10 @@ pub fn ss58_encode(address: &Bound<'_, PyAny>, ss58_format: Option<&Bound<'_, Py
 /// returned as it is. With `valid_ss58_format` the address must carry it.
 #[pyfunction]
 #[pyo3(signature = (address, valid_ss58_format=None))]
-pub fn ss58_decode(address: &str, valid_ss58_format: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+pub fn ss58_decode(
+    address: &str,
+    valid_ss58_format: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
     if address.starts_with("0x") {
         return Ok(address.to_owned());
     }
@@ -113,7 +126,10 @@ pub fn ss58_decode(address: &str, valid_ss58_format: Option<&Bound<'_, PyAny>>) 
 /// Whether `value` is a valid SS58 address (of `valid_ss58_format`, when given).
 #[pyfunction]
 #[pyo3(signature = (value, valid_ss58_format=None))]
-pub fn is_valid_ss58_address(value: &str, valid_ss58_format: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+pub fn is_valid_ss58_address(
+    value: &str,
+    valid_ss58_format: Option<&Bound<'_, PyAny>>,
+) -> PyResult<bool> {
     Ok(ss58::is_valid(value, valid_format_arg(valid_ss58_format)?))
 }
 
@@ -134,14 +150,19 @@ pub fn ss58_encode_account_index(
 /// The account index of an SS58 account-index address.
 #[pyfunction]
 #[pyo3(signature = (address, valid_ss58_format=None))]
-pub fn ss58_decode_account_index(address: &str, valid_ss58_format: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+pub fn ss58_decode_account_index(
+    address: &str,
+    valid_ss58_format: Option<&Bound<'_, PyAny>>,
+) -> PyResult<u64> {
     ss58::decode_account_index(address, valid_format_arg(valid_ss58_format)?).map_err(err)
 }
 
 /// The network format an SS58 address carries.
 #[pyfunction]
 pub fn get_ss58_format(ss58_address: &str) -> PyResult<u16> {
-    ss58::decode(ss58_address, None).map(|d| d.format).map_err(err)
+    ss58::decode(ss58_address, None)
+        .map(|d| d.format)
+        .map_err(err)
 }
 
 #[cfg(test)]

@@ -44,7 +44,17 @@ pub fn decode(bytes: &[u8]) -> Option<(u128, usize)> {
 mod tests {
     #[test]
     fn round_trips_each_mode() {
-        for v in [0u128, 63, 64, 16383, 16384, (1 << 30) - 1, 1 << 30, u64::MAX as u128, u128::MAX] {
+        for v in [
+            0u128,
+            63,
+            64,
+            16383,
+            16384,
+            (1 << 30) - 1,
+            1 << 30,
+            u64::MAX as u128,
+            u128::MAX,
+        ] {
             let bytes = super::encode(v);
             assert_eq!(super::encoded_len(bytes[0]), bytes.len());
             assert_eq!(super::decode(&bytes), Some((v, bytes.len())));

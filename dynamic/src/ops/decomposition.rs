@@ -57,9 +57,11 @@ fn walk(graph: &TypeGraph, ty: TypeIdx, depth: u32) -> Decomposition {
                 )
             }
         }
-        Some(Node::Struct(fs)) => {
-            Decomposition::Fields(fs.iter().map(|f| (f.name.to_string(), next(f.ty))).collect())
-        }
+        Some(Node::Struct(fs)) => Decomposition::Fields(
+            fs.iter()
+                .map(|f| (f.name.to_string(), next(f.ty)))
+                .collect(),
+        ),
         Some(Node::Tuple(ts)) => Decomposition::Tuple(ts.iter().map(|t| next(*t)).collect()),
         Some(Node::Seq(t) | Node::Array(t, _)) => Decomposition::Seq(Box::new(next(*t))),
         Some(Node::Compact(t) | Node::Option(t)) => next(*t),

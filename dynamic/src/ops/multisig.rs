@@ -21,7 +21,13 @@ mod tests {
     #[test]
     fn order_of_signatories_does_not_matter() {
         let (a, b) = ([1u8; 32], [2u8; 32]);
-        assert_eq!(super::multi_account_id(&[a, b], 2), super::multi_account_id(&[b, a], 2));
-        assert_ne!(super::multi_account_id(&[a, b], 2), super::multi_account_id(&[a, b], 1));
+        assert_eq!(
+            super::multi_account_id(&[a, b], 2),
+            super::multi_account_id(&[b, a], 2)
+        );
+        assert_ne!(
+            super::multi_account_id(&[a, b], 2),
+            super::multi_account_id(&[a, b], 1)
+        );
     }
 }

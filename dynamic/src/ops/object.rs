@@ -52,7 +52,9 @@ pub fn encode_object(
         _ => value,
     };
     out.bytes = match ctx.graph.get(ty) {
-        Some(Node::BitSeq { .. }) => encode_value(ctx, ty, &Value::str(bit_digits(value).map_err(err)?))?,
+        Some(Node::BitSeq { .. }) => {
+            encode_value(ctx, ty, &Value::str(bit_digits(value).map_err(err)?))?
+        }
         Some(Node::Array(inner, n)) => match value.as_items() {
             // py-scale-codec encodes what it is given, element by element.
             Some(items) if items.len() != *n as usize => {
@@ -64,11 +66,15 @@ pub fn encode_object(
             }
             _ => encode_value(ctx, ty, value)?,
         },
-        Some(Node::Special(Special::MultiAddress(_))) => encode_value(ctx, ty, &multi_address(value)?)?,
+        Some(Node::Special(Special::MultiAddress(_))) => {
+            encode_value(ctx, ty, &multi_address(value)?)?
+        }
         Some(Node::Special(Special::Era)) => match value.as_items() {
             // py-scale-codec takes `(period, phase)` as ints only
             Some(items) if !items.iter().all(|i| matches!(i, Value::UInt(_))) => {
-                return Err(err(format!("(period, phase) must be two ints, got {value}")))
+                return Err(err(format!(
+                    "(period, phase) must be two ints, got {value}"
+                )))
             }
             _ => encode_value(ctx, ty, value)?,
         },
@@ -109,7 +115,14 @@ fn bit_digits(value: &Value) -> Result<String, String> {
         _ => return Err("BitVec value must be an int, '0b…' string or list of bools".into()),
     };
     let significant = digits.trim_start_matches('0');
-    Ok(format!("0b{}", if significant.is_empty() { "0" } else { significant }))
+    Ok(format!(
+        "0b{}",
+        if significant.is_empty() {
+            "0"
+        } else {
+            significant
+        }
+    ))
 }
 
 /// A `MultiAddress` given as an account index (an int, or the SS58 address
@@ -124,10 +137,12 @@ fn multi_address(value: &Value) -> Result<Value, Error> {
     let index = |i: u128| Value::Dict(vec![("Index".into(), Value::UInt(i))]);
     match value {
         Value::UInt(i) => Ok(index(*i)),
-        Value::Str(s) if s.starts_with("0x") && ![42, 66].contains(&s.len()) => Err(Error::UnknownType(format!(
-            "a MultiAddress of {} hex digits (give {{'Raw': …}} for other lengths)",
-            s.len() - 2
-        ))),
+        Value::Str(s) if s.starts_with("0x") && ![42, 66].contains(&s.len()) => {
+            Err(Error::UnknownType(format!(
+                "a MultiAddress of {} hex digits (give {{'Raw': …}} for other lengths)",
+                s.len() - 2
+            )))
+        }
         Value::Str(s) if !s.starts_with("0x") && s.len() < 20 => {
             ferroscale_core::ss58::decode_account_index(s, None)
                 .map(|i| index(u128::from(i)))
@@ -174,7 +189,7 @@ fn extrinsic(ctx: &Context<'_>, value: &Value) -> Option<(Value, Option<Value>)>
             changed = true;
         }
     }
-    changed.then(|| (Value::Dict(entries), signature))
+    changed.then_some((Value::Dict(entries), signature))
 }
 
 /// Whether the runtime's extrinsic signature is an enum of signature kinds
@@ -184,4 +199,49 @@ fn signature_is_enum(ctx: &Context<'_>) -> bool {
         return false;
     };
     matches!(ctx.graph.get(sig), Some(Node::Enum(vs)) if vs.iter().any(|v| &*v.name == "Sr25519"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::Registry;
+
+    #[test]
+    fn bit_sequences_count_the_number_s_bit_length() {
+        assert_eq!(bit_digits(&Value::UInt(5)).as_deref(), Ok("0b101"));
+        assert_eq!(
+            bit_digits(&Value::str("0b0000_0101")).as_deref(),
+            Ok("0b101")
+        );
+        let bools = Value::List(vec![
+            Value::Bool(false),
+            Value::Bool(true),
+            Value::Bool(true),
+        ]);
+        assert_eq!(bit_digits(&bools).as_deref(), Ok("0b11"));
+        assert_eq!(bit_digits(&Value::UInt(0)).as_deref(), Ok("0b0"));
+        assert!(bit_digits(&Value::str("0b102")).is_err());
+        assert!(bit_digits(&Value::Int(-1)).is_err());
+    }
+
+    #[test]
+    fn arrays_take_lists_of_another_length_element_by_element() {
+        let mut registry = Registry::new();
+        let ty = registry.resolve("[u32; 1]").expect("array");
+        let value = Value::List(vec![Value::UInt(1), Value::UInt(2)]);
+        let out = encode_object(&registry.context(), ty, None, &value).expect("encodes");
+        assert_eq!(out.bytes, [1, 0, 0, 0, 2, 0, 0, 0]);
+    }
+
+    #[test]
+    fn multi_addresses_from_account_indices() {
+        assert_eq!(
+            multi_address(&Value::UInt(7)).ok(),
+            Some(Value::Dict(vec![("Index".into(), Value::UInt(7))]))
+        );
+        assert!(matches!(
+            multi_address(&Value::str("0x1234")),
+            Err(Error::UnknownType(_))
+        ));
+    }
 }

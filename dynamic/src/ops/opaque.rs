@@ -54,7 +54,11 @@ pub fn decode_opaque<'a, S: Sink<'a>>(
 
 /// Encodes an opaque wrapper: `value` as `inner`, or a `"0x…"` string as
 /// the wrapped bytes themselves, behind their compact length.
-pub fn encode_opaque(ctx: &Context<'_>, inner: Option<TypeIdx>, value: &Value) -> Result<Vec<u8>, Error> {
+pub fn encode_opaque(
+    ctx: &Context<'_>,
+    inner: Option<TypeIdx>,
+    value: &Value,
+) -> Result<Vec<u8>, Error> {
     let raw_hex = value.as_str().and_then(|s| s.strip_prefix("0x"));
     let body = match (raw_hex, inner) {
         (Some(h), _) => ferroscale_core::hex::decode(h).map_err(|e| Error::Encode {
@@ -71,4 +75,57 @@ pub fn encode_opaque(ctx: &Context<'_>, inner: Option<TypeIdx>, value: &Value) -
     let mut out = super::compact::encode(body.len() as u128);
     out.extend_from_slice(&body);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::Registry;
+    use crate::sink::ValueSink;
+
+    #[test]
+    fn wrapped_values_and_their_fallbacks() {
+        let mut registry = Registry::new();
+        let u32_ty = registry.resolve("u32").expect("u32");
+        let ctx = registry.context();
+        let bytes = [0x10, 1, 0, 0, 0];
+        let (v, used) = decode_opaque(
+            &ctx,
+            "W",
+            Some(u32_ty),
+            Fallback::Hex,
+            &bytes,
+            &mut ValueSink,
+        )
+        .expect("decodes");
+        assert_eq!((v, used), (Value::UInt(1), 5));
+        let short = [0x0c, 1, 0, 0];
+        let (v, _) = decode_opaque(
+            &ctx,
+            "W",
+            Some(u32_ty),
+            Fallback::Hex,
+            &short,
+            &mut ValueSink,
+        )
+        .expect("hex");
+        assert_eq!(v, Value::str("0x010000"));
+        assert!(decode_opaque(
+            &ctx,
+            "W",
+            Some(u32_ty),
+            Fallback::Fail,
+            &short,
+            &mut ValueSink
+        )
+        .is_err());
+        let cut = [0x10, 1];
+        let e = decode_opaque(&ctx, "W", Some(u32_ty), Fallback::Hex, &cut, &mut ValueSink)
+            .unwrap_err();
+        assert!(matches!(e, Error::NotEnoughBytes { .. }));
+        assert_eq!(
+            encode_opaque(&ctx, Some(u32_ty), &Value::UInt(1)).expect("encodes"),
+            bytes
+        );
+    }
 }

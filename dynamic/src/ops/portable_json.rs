@@ -79,7 +79,10 @@ pub fn has_defaults(type_name: &str) -> bool {
     )
 }
 
-fn with_defaults(value: Value, defaults: &[(&str, fn() -> Value)]) -> Value {
+/// A key and the maker of its default value.
+type KeyDefault<'k> = (&'k str, fn() -> Value);
+
+fn with_defaults(value: Value, defaults: &[KeyDefault<'_>]) -> Value {
     let Value::Dict(mut entries) = value else {
         return value;
     };
@@ -116,7 +119,14 @@ fn empty() -> Value {
 }
 
 fn field(value: Value) -> Value {
-    with_defaults(value, &[("name", || Value::Null), ("typeName", || Value::Null), ("docs", empty)])
+    with_defaults(
+        value,
+        &[
+            ("name", || Value::Null),
+            ("typeName", || Value::Null),
+            ("docs", empty),
+        ],
+    )
 }
 
 fn variant(value: Value) -> Value {
@@ -140,7 +150,10 @@ fn type_def(value: Value) -> Value {
 }
 
 fn registry_type(value: Value) -> Value {
-    let value = with_defaults(value, &[("path", empty), ("params", empty), ("docs", empty)]);
+    let value = with_defaults(
+        value,
+        &[("path", empty), ("params", empty), ("docs", empty)],
+    );
     map_key(value, "def", type_def)
 }
 
@@ -156,12 +169,18 @@ mod tests {
     fn fills_what_scale_info_json_leaves_out() {
         let composite = Value::Dict(vec![(
             "composite".into(),
-            Value::Dict(vec![("fields".into(), Value::List(vec![Value::Dict(vec![("type".into(), Value::UInt(1))])]))]),
+            Value::Dict(vec![(
+                "fields".into(),
+                Value::List(vec![Value::Dict(vec![("type".into(), Value::UInt(1))])]),
+            )]),
         )]);
         let ty = Value::Dict(vec![("def".into(), composite)]);
         let filled = fill_defaults("RegistryType", ty);
         assert_eq!(filled.get("path"), Some(&Value::List(vec![])));
-        let fields = filled.get("def").and_then(|d| d.get("composite")).and_then(|c| c.get("fields"));
+        let fields = filled
+            .get("def")
+            .and_then(|d| d.get("composite"))
+            .and_then(|c| c.get("fields"));
         let first = &fields.and_then(Value::as_items).expect("fields")[0];
         assert_eq!(first.get("typeName"), Some(&Value::Null));
         assert_eq!(first.get("docs"), Some(&Value::List(vec![])));
