@@ -196,7 +196,7 @@ fn roundtrip_dispatch(gen: &TypeGen<'_>) -> TokenStream {
 /// The structural hash of every registry type (`None` where the registry is
 /// too deep to hash, which codegen would have refused already).
 fn type_hashes(input: &ChainInput) -> Vec<Option<u128>> {
-    let mut hasher = ferroscale_core::type_hash::TypeHasher::new(&input.types);
+    let mut hasher = ferroscale_metadata::type_hash::TypeHasher::new(&input.types);
     (0..input.types.types.len() as u32)
         .map(|id| hasher.hash(id).ok())
         .collect()
@@ -244,7 +244,7 @@ fn hash_table(gen: &TypeGen<'_>, hashes: &[Option<u128>]) -> TokenStream {
         Some(quote!((#id, #h)))
     });
     quote! {
-        /// The structural hash (`ferroscale_core::type_hash`) of each metadata
+        /// The structural hash (`ferroscale_metadata::type_hash`) of each metadata
         /// type these types were generated from, by type id, ascending: a
         /// generated decoder fits another runtime's type exactly when the
         /// hashes are equal.

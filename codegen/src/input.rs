@@ -1,11 +1,11 @@
 //! What code generation reads from a metadata blob: the portable type registry
 //! and the few chain-level facts (outer enums, the extrinsic's parts, pallets).
 //!
-//! Read through the project's one metadata model (`ferroscale_core::metadata`),
+//! Read through the project's one metadata model (`ferroscale_metadata`),
 //! so that every version with a type registry (V14, V15, V16) feeds the same
 //! generator and the loader's framing, limits and consistency checks apply.
 
-use ferroscale_core::metadata::{Metadata, StorageHasher, StorageModifier, TypeRef};
+use ferroscale_metadata::{Metadata, StorageHasher, StorageModifier, TypeRef};
 use scale_info::PortableRegistry;
 
 use crate::CodegenError;

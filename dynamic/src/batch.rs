@@ -2,7 +2,7 @@
 //! type-string front end (resolving each distinct string once) lives next to
 //! the registry; this takes resolved [`TypeIdx`]s.
 
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 
 use crate::account::PendingAccounts;
 use crate::decode::{decode, Context};

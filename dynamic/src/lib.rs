@@ -5,7 +5,7 @@
 //! The engine: every type becomes a node of a [`TypeGraph`] ([`graph`]),
 //! whether it came from a portable registry ([`portable`]) or from a type
 //! string / preset (`typestr`, `preset`, `registry`). [`mod@decode`] walks the
-//! graph into a [`Sink`]: the Rust [`Value`](ferroscale_core::value::Value)
+//! graph into a [`Sink`]: the Rust [`Value`](ferroscale_value::Value)
 //! tree via [`ValueSink`], a flat [`Document`] (the same values in a few
 //! arrays, names borrowed from the graph: several times faster to build),
 //! or Python objects in the `python` crate. [`mod@encode`] goes back from a
@@ -31,19 +31,21 @@
 
 pub mod account;
 pub mod batch;
+pub mod context;
 pub mod decode;
 pub mod document;
 pub mod encode;
 pub mod error;
 pub mod graph;
-pub mod metadata_value;
+pub mod hook;
+pub mod metadata_types;
 pub mod portable;
 pub mod runtime;
 pub mod sink;
-pub mod typed;
 
 pub use batch::batch_decode;
-pub use decode::{decode, decode_prefix, decode_value, Context};
+pub use context::Context;
+pub use decode::{decode, decode_prefix, decode_value};
 pub use document::{Document, ValueRef};
 pub use error::Error;
 pub use graph::{BitStore, Field, Fields, Name, Node, Prim, Special, TypeGraph, TypeIdx, Variant};

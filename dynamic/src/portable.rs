@@ -1,5 +1,5 @@
 //! Import of a scale-info `PortableRegistry` (V14–V16 metadata, read through
-//! core's metadata model, [`ferroscale_core::metadata`]) into the
+//! core's metadata model, [`ferroscale_metadata`]) into the
 //! [`TypeGraph`]: one node per registry id (`scale_info::N`), path names
 //! (`sp_core::crypto::accountid32`, lower-cased as py-scale-codec registers
 //! them), and py-scale-codec's overrides by path (AccountId32, MultiAddress,
@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use ferroscale_core::metadata::{Metadata, Pallet as MdPallet, PalletEnum, SignedExtension};
+use ferroscale_metadata::{Metadata, Pallet as MdPallet, PalletEnum, SignedExtension};
 use frame_metadata::RuntimeMetadataPrefixed;
 use parity_scale_codec::DecodeLimit;
 use scale_info::form::PortableForm;

@@ -6,7 +6,7 @@
 //! graph (or from statics) for the whole decode: a sink can intern them by
 //! pointer, or keep the borrow ([`crate::document`]).
 
-use ferroscale_core::value::{Name, Value};
+use ferroscale_value::{Name, Value};
 
 /// Receives decoded values and builds the caller's representation.
 pub trait Sink<'n> {
@@ -87,8 +87,8 @@ pub trait Sink<'n> {
         self.dict_end(d)
     }
 
-    /// A whole value built elsewhere (a generated type's value, see
-    /// [`crate::typed`]). By default it is rebuilt with this sink's own
+    /// A whole value built elsewhere (by a [`crate::hook::DecodeHook`], e.g.
+    /// a generated type's value). By default it is rebuilt with this sink's own
     /// methods, so every sink takes one; [`ValueSink`] just moves it.
     fn value(&mut self, v: Value) -> Self::Out {
         match v {

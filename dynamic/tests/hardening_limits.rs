@@ -45,7 +45,7 @@ fn vec_vec_u8() -> (TypeGraph, TypeIdx) {
     (g, outer)
 }
 
-fn not_enough_bytes(r: Result<ferroscale_core::Value, Error>, at: usize) {
+fn not_enough_bytes(r: Result<ferroscale_value::Value, Error>, at: usize) {
     match r {
         Err(Error::NotEnoughBytes { offset, .. }) => assert_eq!(offset, at),
         other => panic!("expected NotEnoughBytes at {at}, got {other:?}"),
@@ -255,7 +255,7 @@ fn compact_past_2_pow_128_is_refused_for_u128() {
     input.extend_from_slice(&[0xff; 16]);
     assert_eq!(
         decode_value(&ctx, ty, &input),
-        Ok(ferroscale_core::Value::UInt(u128::MAX))
+        Ok(ferroscale_value::Value::UInt(u128::MAX))
     );
 }
 
@@ -265,7 +265,7 @@ fn compact_past_2_pow_128_is_refused_for_u128() {
 /// error and without allocating what they claim.
 #[test]
 fn metadata_with_a_2_pow_30_type_count() {
-    use ferroscale_core::metadata::Metadata;
+    use ferroscale_metadata::Metadata;
 
     let real = ferroscale_fixtures::read("metadata/polkadot-v14-spec9180.scale");
     // Magic, version 14, then the type count: a compact that is 2 bytes long
@@ -275,7 +275,7 @@ fn metadata_with_a_2_pow_30_type_count() {
     hostile.extend_from_slice(&real[7..]);
     let (r, peak) = measure(|| Metadata::from_bytes(&hostile));
     match r {
-        Err(ferroscale_core::Error::Metadata { .. }) => {}
+        Err(ferroscale_metadata::Error::Metadata { .. }) => {}
         other => panic!(
             "expected a metadata error, got {:?}",
             other.map(|m| m.version)

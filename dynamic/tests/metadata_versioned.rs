@@ -6,9 +6,9 @@
 mod common;
 
 use common::normalise;
-use ferroscale_core::value::Value;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::Error;
+use ferroscale_value::Value;
 
 /// Every metadata fixture: (name, bytes).
 fn fixtures() -> Vec<(String, Vec<u8>)> {
@@ -79,7 +79,7 @@ fn every_metadata_fixture_decodes_and_roundtrips() {
 fn values_agree_with_the_core_model() {
     let mut r = Registry::new();
     for (name, bytes) in fixtures() {
-        let md = ferroscale_core::metadata::Metadata::load(&bytes).unwrap();
+        let md = ferroscale_metadata::Metadata::load(&bytes).unwrap();
         let v = r.decode("MetadataVersioned", &bytes).unwrap();
         let (_, inner) = versioned(&v);
         let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);

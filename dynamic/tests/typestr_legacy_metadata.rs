@@ -5,9 +5,9 @@
 
 use std::collections::BTreeSet;
 
-use ferroscale_core::metadata::Metadata;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::typestr::parse;
+use ferroscale_metadata::Metadata;
 
 /// (fixture, type string, why) that py-scale-codec 1.2.12 cannot resolve
 /// either with the same presets.
@@ -92,7 +92,7 @@ fn spec_from_name(name: &str) -> Option<u64> {
 /// Every type string of legacy metadata.
 fn type_strings(md: &Metadata) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    let mut add = |t: &ferroscale_core::metadata::TypeRef| {
+    let mut add = |t: &ferroscale_metadata::TypeRef| {
         if let Some(s) = t.name() {
             out.insert(s.to_string());
         }

@@ -6,7 +6,7 @@
 //! in their place). Nesting is capped so a self-referencing list cannot
 //! recurse without bound.
 
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{

@@ -1,7 +1,7 @@
 //! The core metadata model (any version V9–V16) as plain Python data, from
 //! which the Python layer builds its metadata, pallet and storage objects.
 
-use ferroscale_core::metadata::{
+use ferroscale_metadata::{
     Metadata, Pallet, PalletEnum, StorageEntry, StorageModifier, TypeRef, Variant,
 };
 use pyo3::exceptions::PyValueError;

@@ -150,7 +150,7 @@ pub fn decode_metadata<'py>(
 ) -> PyResult<(Bound<'py, PyAny>, usize, Bound<'py, PyAny>)> {
     if data.len() >= 5
         && &data[..4] == b"meta"
-        && !ferroscale_dynamic::metadata_value::METADATA_VERSIONS.contains(&data[4])
+        && !ferroscale_dynamic::registry::METADATA_VERSIONS.contains(&data[4])
     {
         return Err(PyValueError::new_err(format!(
             "metadata version {} is not supported (only V9 to V16)",

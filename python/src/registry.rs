@@ -3,7 +3,6 @@
 //! (interned names, the metadata it was loaded with, and the log of inputs
 //! that rebuilds it when unpickled).
 
-use ferroscale_core::value::Value;
 use ferroscale_dynamic::account::PendingAccounts;
 use ferroscale_dynamic::decode::decode_prefix;
 use ferroscale_dynamic::graph::{Node, Special};
@@ -11,6 +10,7 @@ use ferroscale_dynamic::ops::opaque::Fallback;
 use ferroscale_dynamic::preset::Preset;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{Error, TypeIdx};
+use ferroscale_value::Value;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};

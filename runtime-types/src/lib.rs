@@ -40,7 +40,7 @@ pub use opaque::WrapperKeepOpaque;
 pub use values::ToValue;
 
 /// The structural hash of the metadata type a generated type was made from
-/// (`ferroscale_core::type_hash`): the dynamic layer may decode a runtime's
+/// (`ferroscale_metadata::type_hash`): the dynamic layer may decode a runtime's
 /// type with the generated one only where the hashes are equal.
 pub trait TypeHash {
     /// The hash.

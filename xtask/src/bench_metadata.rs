@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use ferroscale_core::metadata::Metadata;
+use ferroscale_metadata::Metadata;
 
 /// Runs the benchmark.
 pub fn run(args: &[String]) -> Result<(), String> {

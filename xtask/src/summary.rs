@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use ferroscale_core::metadata::Metadata;
+use ferroscale_metadata::Metadata;
 
 /// Runs the command: `args` is `[FILE]`.
 pub fn run(args: &[String]) -> Result<(), String> {

@@ -10,8 +10,8 @@
 
 use std::time::{Duration, Instant};
 
-use ferroscale_core::metadata::Metadata;
-use ferroscale_core::value::Value;
+use ferroscale_metadata::Metadata;
+use ferroscale_value::Value;
 use ferroscale_dynamic::encode::encode_value;
 use ferroscale_dynamic::portable::{
     decode_metadata, import_metadata, import_metadata_bytes, import_registry,

@@ -20,7 +20,6 @@
 
 pub mod blake2b_block;
 mod digest;
-mod from_metadata;
 mod hasher;
 mod storage_key;
 

@@ -35,7 +35,7 @@ mod view;
 
 pub use view::{Entries, Items, Kind, ValueRef};
 
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 
 use crate::decode::{decode_owned, Context};
 use crate::error::Error;

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 
 use super::{Document, Entry, Key, Slot};
 

@@ -9,7 +9,7 @@
 //! [`encode_object`] applies them and encodes; values nested inside others
 //! follow the type alone ([`crate::encode::encode_value`]).
 
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 
 use crate::decode::Context;
 use crate::encode::encode_value;

@@ -2,7 +2,7 @@
 //! of another type (`WrapperKeepOpaque<T>`, `OpaqueCall`), decoded and
 //! encoded as one unit, whatever type string named them.
 
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 
 use crate::decode::{decode, Context};
 use crate::error::Error;

@@ -4,14 +4,14 @@
 
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use ferroscale_core::value::Value;
+use ferroscale_value::Value;
 
 use crate::error::Error;
 use crate::preset::Preset;
 use crate::registry::Registry;
 
 /// A registry of py-scale-codec's `core` preset plus the V15/V16 metadata
-/// definitions ([`crate::metadata_value::NEWER_METADATA_TYPES`]), shared by
+/// definitions ([`crate::registry::NEWER_METADATA_TYPES`]), shared by
 /// the process: metadata values and portable registries decode and encode
 /// through it the same whatever presets a caller's own registry holds.
 pub fn metadata_definitions() -> Result<MutexGuard<'static, Registry>, Error> {
@@ -19,7 +19,7 @@ pub fn metadata_definitions() -> Result<MutexGuard<'static, Registry>, Error> {
     if REGISTRY.get().is_none() {
         let mut registry = Registry::new();
         registry.update(&Preset::named("core")?);
-        registry.update_types_json(crate::metadata_value::NEWER_METADATA_TYPES)?;
+        registry.update_types_json(crate::registry::NEWER_METADATA_TYPES)?;
         let _ = REGISTRY.set(Mutex::new(registry));
     }
     let registry = REGISTRY.get().expect("set above");

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use ferroscale_core::metadata::{Metadata, PalletEnum, TypeRef};
+use ferroscale_metadata::{Metadata, PalletEnum, TypeRef};
 
 use super::Registry;
 use crate::error::Error;

@@ -134,9 +134,9 @@ pub fn example(
     ty: TypeIdx,
     seed: u64,
     depth: u32,
-) -> Option<ferroscale_core::value::Value> {
-    use ferroscale_core::value::Value;
+) -> Option<ferroscale_value::Value> {
     use ferroscale_dynamic::{Fields, Prim, Special};
+    use ferroscale_value::Value;
     if depth > 12 {
         return None;
     }
@@ -285,8 +285,8 @@ pub fn reference_script(body: &str) -> String {
 /// A decoded value in the normal form the py-scale-codec differential tests
 /// compare in: dicts keep their order as pairs, tuples are lists, integers
 /// beyond 64 bits are `"int:N"` text.
-pub fn normalise(v: &ferroscale_core::value::Value) -> serde_json::Value {
-    use ferroscale_core::value::Value;
+pub fn normalise(v: &ferroscale_value::Value) -> serde_json::Value {
+    use ferroscale_value::Value;
     use serde_json::{json, Value as Json};
     let int = |n: String, small: Option<i64>| {
         small.map_or_else(|| json!(format!("int:{n}")), |i| json!(i))
@@ -321,7 +321,7 @@ pub fn signed_extrinsic(
     call: &ferroscale_dynamic::runtime::Item,
     seed: u64,
 ) -> Option<Vec<u8>> {
-    use ferroscale_core::value::Value;
+    use ferroscale_value::Value;
     let rt = &l.imported.runtime;
     let args = call
         .args
@@ -355,8 +355,8 @@ pub fn event_record_example(
     pallet: &ferroscale_dynamic::runtime::Pallet,
     event: &ferroscale_dynamic::runtime::Item,
     seed: u64,
-) -> Option<ferroscale_core::value::Value> {
-    use ferroscale_core::value::Value;
+) -> Option<ferroscale_value::Value> {
+    use ferroscale_value::Value;
     let values = event
         .args
         .iter()

@@ -95,7 +95,7 @@ pub fn expected_counts(bytes: &[u8]) -> Result<Expected, String> {
 /// type, or when the numbers checked differ from what the metadata holds.
 pub fn check_chain(fixture: &str, roundtrip: Roundtrip) -> Counts {
     let bytes = ferroscale_fixtures::read(fixture);
-    let metadata = ferroscale_core::metadata::Metadata::load(&bytes)
+    let metadata = ferroscale_metadata::Metadata::load(&bytes)
         .unwrap_or_else(|e| panic!("{fixture}: metadata does not load: {e}"));
     let registry = metadata
         .types
@@ -131,7 +131,7 @@ pub fn check_chain(fixture: &str, roundtrip: Roundtrip) -> Counts {
         }
         for e in pallet.storage_entries() {
             let what = format!("storage default {}.{}", pallet.name, e.name);
-            if e.modifier == ferroscale_core::metadata::StorageModifier::Optional {
+            if e.modifier == ferroscale_metadata::StorageModifier::Optional {
                 // An `OptionQuery` entry's default is `None` of `Option<value>`,
                 // which is the single byte 0 whatever the value type.
                 if e.default == [0] {
@@ -196,7 +196,7 @@ pub fn check_chain(fixture: &str, roundtrip: Roundtrip) -> Counts {
 }
 
 /// The registry id of a V14+ type reference; panics for a legacy name.
-fn type_id(ty: &ferroscale_core::metadata::TypeRef, what: &str, fixture: &str) -> u32 {
+fn type_id(ty: &ferroscale_metadata::TypeRef, what: &str, fixture: &str) -> u32 {
     ty.id()
         .unwrap_or_else(|| panic!("{fixture}: {what} names type `{ty}` instead of a registry id"))
 }

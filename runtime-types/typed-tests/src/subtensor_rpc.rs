@@ -14667,7 +14667,7 @@ pub mod runtime_types {
         }
     }
 }
-/// The structural hash (`ferroscale_core::type_hash`) of each metadata
+/// The structural hash (`ferroscale_metadata::type_hash`) of each metadata
 /// type these types were generated from, by type id, ascending: a
 /// generated decoder fits another runtime's type exactly when the
 /// hashes are equal.

@@ -10,7 +10,7 @@
 //! kind, every signature kind, immortal and mortal eras, and nonces and tips
 //! across the compact widths are combined.
 
-use ferroscale_core::metadata::Metadata;
+use ferroscale_metadata::Metadata;
 use ferroscale_runtime_types::{decode_all, AccountId32, MultiAddress};
 use ferroscale_typed_tests::polkadot_9180::{
     self as rt,

@@ -1,7 +1,7 @@
 //! The structural hashes the generated code carries match the hashes
 //! computed from the metadata, and tell when a type changed between runtimes.
 
-use ferroscale_core::type_hash::TypeHasher;
+use ferroscale_metadata::type_hash::TypeHasher;
 use ferroscale_runtime_types::{polkadot, TypeHash};
 use ferroscale_typed_tests::polkadot_9180;
 

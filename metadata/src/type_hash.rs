@@ -20,8 +20,8 @@ use std::collections::HashMap;
 use scale_info::form::PortableForm;
 use scale_info::{Field, PortableRegistry, TypeDef, TypeDefPrimitive};
 
-use crate::hashing::blake2_128;
 use crate::Error;
+use ferroscale_core::hashing::blake2_128;
 
 /// Deepest nesting the walk follows before it refuses the registry.
 const MAX_DEPTH: usize = 512;

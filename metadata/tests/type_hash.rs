@@ -1,7 +1,7 @@
 //! Structural hashes on real registries: equal shapes hash equal across
 //! runtimes and type ids, changed shapes hash differently, cycles terminate.
 
-use ferroscale_core::type_hash::{type_hash, TypeHasher};
+use ferroscale_metadata::type_hash::{type_hash, TypeHasher};
 use frame_metadata::{RuntimeMetadata, RuntimeMetadataPrefixed};
 use parity_scale_codec::Decode;
 use scale_info::PortableRegistry;

@@ -1,9 +1,10 @@
-//! Runtime metadata of every version from V9 to V16, loaded through
-//! `frame-metadata` into one model ([`Metadata`]) that the rest of ferroscale
-//! uses: codegen, the dynamic layer and the storage-key builder.
+//! ferroscale-metadata: runtime metadata of every version from V9 to V16,
+//! loaded through `frame-metadata` into one model ([`Metadata`]) that the
+//! layers above use (codegen, the dynamic layer), and the utilities over its
+//! type registry ([`type_hash`]: structural hashes, does a generated type fit?).
 //!
 //! ```no_run
-//! use ferroscale_core::metadata::Metadata;
+//! use ferroscale_metadata::Metadata;
 //!
 //! let bytes = std::fs::read("polkadot-v14-spec9180.scale").unwrap();
 //! let metadata = Metadata::load(&bytes).unwrap();
@@ -28,17 +29,20 @@
 //! offset) or [`Error::MetadataContent`] (decoded, but does not hold
 //! together), never a panic; no allocation is sized by an untrusted length.
 
+mod error;
+mod hasher;
 mod legacy;
 mod load;
 mod model;
 mod modern;
 mod registry_check;
 mod runtime_version;
+pub mod type_hash;
 
 pub use load::{MAGIC, SUPPORTED_VERSIONS};
 pub use model::*;
 
-use crate::error::Error;
+pub use error::Error;
 
 impl Metadata {
     /// Loads binary metadata: a `RuntimeMetadataPrefixed` (`meta` magic, then

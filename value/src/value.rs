@@ -60,7 +60,7 @@ impl Value {
 
     /// `"0x…"` hex text of `bytes`.
     pub fn hex(bytes: &[u8]) -> Self {
-        crate::hex::with_prefixed(bytes, |text| Value::Str(text.into()))
+        ferroscale_core::hex::with_prefixed(bytes, |text| Value::Str(text.into()))
     }
 
     /// py-scale-codec's rendering of a byte string: UTF-8 text when valid, else `"0x…"`.

@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 
 use scale_info::PortableRegistry;
 
-/// The project's one storage-hasher enum (from [`crate::hashing`]), so that
+/// The project's one storage-hasher enum (from `ferroscale_core::hashing`), so that
 /// hashers taken from the model feed the storage-key builder directly.
-pub use crate::hashing::StorageHasher;
+pub use ferroscale_core::hashing::StorageHasher;
 
 /// A reference to a type: an id into [`Metadata::types`] (V14+) or a legacy
 /// type string (V9–V13).

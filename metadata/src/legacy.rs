@@ -16,6 +16,7 @@ use super::model::{
     Storage, StorageEntry, StorageHasher, StorageModifier, TypeRef, Variant,
 };
 use crate::error::Error;
+use crate::hasher::FrameHasher;
 
 /// The decoded side of a `DecodeDifferent`. Decoding only ever produces
 /// `Decoded`; the `Encode` side (static data of a running runtime) reads as
@@ -273,7 +274,7 @@ macro_rules! legacy_converter {
                             let shape = match entry.ty {
                                 Ty::Plain(value) => KeyShape::plain(type_ref(value)),
                                 Ty::Map { hasher, key, value, $linked: linked } => KeyShape {
-                                    hashers: vec![StorageHasher::from(&hasher)],
+                                    hashers: vec![hasher.to_ours()],
                                     keys: vec![type_ref(key)],
                                     value: type_ref(value),
                                     linked,
@@ -281,8 +282,8 @@ macro_rules! legacy_converter {
                                 Ty::DoubleMap { hasher, key1, key2, value, key2_hasher } => {
                                     KeyShape {
                                         hashers: vec![
-                                            StorageHasher::from(&hasher),
-                                            StorageHasher::from(&key2_hasher),
+                                            hasher.to_ours(),
+                                            key2_hasher.to_ours(),
                                         ],
                                         keys: vec![type_ref(key1), type_ref(key2)],
                                         value: type_ref(value),
@@ -290,7 +291,7 @@ macro_rules! legacy_converter {
                                     }
                                 }
                                 $(Ty::$NMap { keys, hashers, value } => KeyShape {
-                                    hashers: owned(hashers).iter().map(StorageHasher::from).collect(),
+                                    hashers: owned(hashers).iter().map(FrameHasher::to_ours).collect(),
                                     keys: owned(keys).into_iter().map(TypeRef::Name).collect(),
                                     value: type_ref(value),
                                     linked: false,

@@ -4,12 +4,12 @@
 //! 9180), and every value decodes as that runtime's `AccountInfo`, whose
 //! shape is first confirmed against the metadata's type registry.
 //!
-//! The metadata comes through `ferroscale_core::metadata` (the project's
+//! The metadata comes through `ferroscale_metadata` (the project's
 //! model), so this also checks that the model hands out the right prefix,
 //! hasher and types for a storage entry.
 
 use ferroscale_core::hashing::{split_storage_key, storage_key, StorageHasher};
-use ferroscale_core::metadata::Metadata;
+use ferroscale_metadata::Metadata;
 use parity_scale_codec::{Decode, DecodeAll};
 use scale_info::form::PortableForm;
 use scale_info::{PortableRegistry, TypeDef, TypeDefPrimitive};

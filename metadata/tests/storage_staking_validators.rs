@@ -5,7 +5,7 @@
 
 use ferroscale_core::hashing::{split_storage_key, storage_key, StorageHasher};
 use ferroscale_core::hex::{decode as unhex, encode_prefixed as hex};
-use ferroscale_core::metadata::{Metadata, TypeRef};
+use ferroscale_metadata::{Metadata, TypeRef};
 use parity_scale_codec::{Compact, Decode, DecodeAll};
 
 const METADATA: &str = "metadata/polkadot-v12-spec30.scale";

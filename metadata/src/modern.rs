@@ -17,6 +17,7 @@ use super::model::{
 };
 use super::registry_check;
 use crate::error::Error;
+use crate::hasher::FrameHasher;
 
 /// V14: the registry, pallets, the extrinsic type and the runtime type.
 pub(super) fn from_v14(m: v14::RuntimeMetadataV14) -> Result<Metadata, Error> {
@@ -430,7 +431,7 @@ fn storage_entry(
             key,
             value,
         } => {
-            let hashers: Vec<StorageHasher> = hashers.iter().map(StorageHasher::from).collect();
+            let hashers: Vec<StorageHasher> = hashers.iter().map(FrameHasher::to_ours).collect();
             let keys = split_key(types, key.id, hashers.len()).ok_or_else(|| {
                 Error::MetadataContent(format!(
                     "storage {pallet}.{}: {} hashers but key type {} is not a tuple of that many",

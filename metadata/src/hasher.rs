@@ -1,25 +1,23 @@
 //! [`StorageHasher`] from each `frame-metadata` version's own hasher enum.
 //! V15 and V16 reuse V14's; V9 and V10 have no `Identity`.
 
+use ferroscale_core::hashing::StorageHasher;
 use frame_metadata::{v10, v11, v12, v13, v14, v9};
 
-use super::hasher::StorageHasher;
+/// A `frame-metadata` hasher enum that maps onto ours (a local trait: the
+/// orphan rule forbids `From` between two foreign types).
+pub(crate) trait FrameHasher {
+    /// The same hasher as ours (same SCALE index).
+    fn to_ours(&self) -> StorageHasher;
+}
 
-/// One `From` impl per frame-metadata hasher enum, variant by variant (so a
-/// reordering upstream is a compile error here, not a silent mix-up).
 macro_rules! from_frame_metadata {
     ($module:ident: $($variant:ident),+) => {
-        impl From<&$module::StorageHasher> for StorageHasher {
-            fn from(h: &$module::StorageHasher) -> Self {
-                match h {
+        impl FrameHasher for $module::StorageHasher {
+            fn to_ours(&self) -> StorageHasher {
+                match self {
                     $($module::StorageHasher::$variant => StorageHasher::$variant,)+
                 }
-            }
-        }
-
-        impl From<$module::StorageHasher> for StorageHasher {
-            fn from(h: $module::StorageHasher) -> Self {
-                StorageHasher::from(&h)
             }
         }
     };
@@ -49,9 +47,9 @@ mod tests {
             v14::StorageHasher::Identity,
         ];
         for h in v14_all {
-            assert_eq!(StorageHasher::from(&h).encode(), h.encode());
+            assert_eq!(h.to_ours().encode(), h.encode());
         }
         let v9 = v9::StorageHasher::Twox64Concat;
-        assert_eq!(StorageHasher::from(&v9).encode(), v9.encode());
+        assert_eq!(v9.to_ours().encode(), v9.encode());
     }
 }

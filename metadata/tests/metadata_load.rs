@@ -8,7 +8,7 @@
 //! `frame-metadata` decodes directly, without this crate's framing or
 //! conversion; spec versions are checked against the file names.
 
-use ferroscale_core::metadata::{Metadata, StorageHasher, StorageModifier, TypeRef};
+use ferroscale_metadata::{Metadata, StorageHasher, StorageModifier, TypeRef};
 use frame_metadata::{RuntimeMetadata, RuntimeMetadataPrefixed};
 use parity_scale_codec::{Compact, Decode, Encode};
 

@@ -123,7 +123,7 @@ fn framing(bytes: &[u8]) -> Result<Framing, Error> {
         what: format!(
             "not metadata: expected the magic 0x6d657461 ('meta'), an RPC wrapping of it, \
              or a version byte 9–16; found 0x{}",
-            crate::hex::encode_prefixed(shown).trim_start_matches("0x")
+            ferroscale_core::hex::encode_prefixed(shown).trim_start_matches("0x")
         ),
         offset: 0,
     })
@@ -243,7 +243,7 @@ impl Input for TrackingInput<'_> {
 
 /// Decodes `0x` hex text (whitespace around it is ignored), then loads it.
 pub(super) fn from_hex(text: &str) -> Result<Metadata, Error> {
-    let bytes = crate::hex::decode(text.trim())?;
+    let bytes = ferroscale_core::hex::decode(text.trim())?;
     from_bytes(&bytes)
 }
 
