@@ -4,9 +4,9 @@
 //! every decode, encode, type resolution, SS58 and FRAME rule runs here, once
 //! per value, over `ferroscale_dynamic` (its `ops` module for what lies
 //! beside the type walk). Modules: [`registry`] (the `Registry` class),
-//! [`object`] (the Rust bases of `ScaleBytes`, scale objects and
-//! configurations: the create-and-decode hot path, the value protocol and
-//! the default hooks), [`kinds`] (`TypeKind` and `ClassInfo`: node kinds and
+//! [`scale_bytes`] (`ScaleBytes`), [`object`] (the Rust bases of scale
+//! objects and configurations: the create-and-decode hot path, the value
+//! protocol and the default hooks), [`kinds`] (`TypeKind` and `ClassInfo`: node kinds and
 //! class attributes as typed objects), [`ops`] (Era, multisig, addresses,
 //! compact, floats, `MetadataVersioned`), [`sink`] (decoding straight into
 //! Python objects with interned names), [`convert`] (Python values →
@@ -21,6 +21,7 @@ pub mod metadata;
 pub mod object;
 pub mod ops;
 pub mod registry;
+pub mod scale_bytes;
 pub mod sink;
 pub mod ss58;
 pub mod text;
@@ -38,7 +39,7 @@ fn convert_type_string(name: &str) -> String {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<registry::PyRegistry>()?;
-    m.add_class::<object::PyScaleBytes>()?;
+    m.add_class::<scale_bytes::PyScaleBytes>()?;
     m.add_class::<object::ScaleObject>()?;
     m.add_class::<object::ConfigBase>()?;
     m.add_class::<object::FastNode>()?;

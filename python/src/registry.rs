@@ -31,7 +31,7 @@ fn batch_input_bytes(item: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(b) = item.cast::<PyByteArray>() {
         return Ok(b.to_vec());
     }
-    if let Ok(sb) = item.cast::<crate::object::PyScaleBytes>() {
+    if let Ok(sb) = item.cast::<crate::scale_bytes::PyScaleBytes>() {
         let data = sb.get().buffer().clone_ref(item.py());
         return batch_input_bytes(data.bind(item.py()));
     }
