@@ -66,6 +66,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::trailing_zeros, m)?)?;
     m.add_function(wrap_pyfunction!(ops::next_power_of_two, m)?)?;
     m.add_function(wrap_pyfunction!(ops::decode_metadata, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::check_type_def, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
     m.add(
         "STORAGE_VERSION_VALUE",

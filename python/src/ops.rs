@@ -180,3 +180,12 @@ pub fn decode_metadata<'py>(
         Ok((value, used, info.into_any()))
     })
 }
+
+/// Checks that a portable-registry type (a `RegistryType` value or its
+/// scale object) has a definition kind py-scale-codec knows
+/// (`NotImplementedError` naming it otherwise).
+#[pyfunction]
+pub fn check_type_def(py: Python<'_>, registry_type: &Bound<'_, PyAny>) -> PyResult<()> {
+    let value = crate::convert::to_value(registry_type)?;
+    ops::portable_json::check_type_def(&value).map_err(|e| to_py(py, &e))
+}

@@ -45,6 +45,37 @@ pub fn v14_metadata_from_types(types: Vec<Value>) -> Result<Vec<u8>, Error> {
     Ok(out)
 }
 
+/// The kinds of scale-info type definition py-scale-codec 1.2.12 knows (lower-case).
+pub const TYPE_DEF_KINDS: [&str; 9] = [
+    "composite",
+    "variant",
+    "sequence",
+    "array",
+    "tuple",
+    "primitive",
+    "compact",
+    "bitsequence",
+    "historicmetacompat",
+];
+
+/// Checks that a `RegistryType` value (`{"path", "params", "def", "docs"}`)
+/// has a definition of a kind in [`TYPE_DEF_KINDS`]; the error names the
+/// kind found.
+pub fn check_type_def(registry_type: &Value) -> Result<(), Error> {
+    let kind = match registry_type.get("def") {
+        Some(Value::Dict(entries)) => entries.first().map(|(k, _)| k.to_string()),
+        Some(Value::Str(s)) => Some(s.to_string()),
+        _ => None,
+    };
+    match kind {
+        Some(k) if TYPE_DEF_KINDS.contains(&k.to_lowercase().as_str()) => Ok(()),
+        other => Err(Error::UnknownType(format!(
+            "RegistryTypeDef {} not implemented",
+            other.as_deref().unwrap_or("None")
+        ))),
+    }
+}
+
 /// `value` as a value of the scale-info type named `type_name`
 /// (`PortableRegistry`, `PortableType`, `RegistryType`, `TypeDef`,
 /// `TypeDefComposite`, `TypeDefVariant`, `Field`, `Variant`) with what

@@ -177,18 +177,11 @@ class RuntimeConfigurationObject(_core.ConfigBase):
             return None
         return _class_for_node(self, type_string, idx)
 
-    _SCALE_INFO_DEFS = ("composite", "variant", "sequence", "array", "tuple", "primitive",
-                        "compact", "bitsequence", "historicmetacompat")
-
     def get_decoder_class_for_scale_info_definition(self, type_string: str, scale_info_type: "ScaleType",
                                                     prefix: str) -> Optional[type]:
-        """The class of ``type_string`` after checking the definition kind of a
-        portable-registry type (registries are imported whole, in Rust)."""
-        value = getattr(scale_info_type, "value", scale_info_type)
-        definition = value.get("def") if isinstance(value, dict) else None
-        kind = next(iter(definition)) if isinstance(definition, dict) and definition else definition
-        if not isinstance(kind, str) or kind.lower() not in self._SCALE_INFO_DEFS:
-            raise NotImplementedError(f"RegistryTypeDef {kind!r} not implemented")
+        """The class of ``type_string`` once the portable-registry type's
+        definition kind is checked (registries are imported whole, in Rust)."""
+        _core.check_type_def(scale_info_type)
         return self.get_decoder_class(type_string)
 
     def _create_scale_object(self, type_string: str, data: Optional[ScaleBytes] = None, **kwargs) -> "ScaleType":

@@ -308,7 +308,11 @@ def _call_view(value: Any, config: RuntimeConfigurationObject) -> Any:
 
 
 class _CallAccess:
-    """``call_module`` / ``call_function`` of a call's ``value_object``."""
+    """A call's ``value_object`` (pallet and call as objects with ``.name``)
+    and its ``call_module`` / ``call_function``."""
+
+    def _build_value_object(self, value: Any) -> Any:
+        return _call_view(value, self.runtime_config)
 
     @property
     def call_module(self) -> Any:
@@ -325,9 +329,6 @@ class GenericCall(_CallAccess, ScaleType, kinds=(K.Call,)):
     """A call: ``{"call_index", "call_function", "call_module", "call_args", "call_hash"}``."""
 
     type_string = "Call"
-
-    def _build_value_object(self, value: Any) -> Any:
-        return _call_view(value, self.runtime_config)
 
 
 class _CallPart(_CallAccess, _Part): """The call inside a decoded extrinsic."""
@@ -354,12 +355,11 @@ class GenericExtrinsic(ScaleType, kinds=(K.Extrinsic,)):
         return "signature" in self.value if self.decoded and isinstance(self.value, dict) else None
 
     def _build_value_object(self, value: Any) -> Any:
-        if not isinstance(value, dict):
-            return _wrap_parts(value, self.runtime_config)
         view = _wrap_parts(value, self.runtime_config)
+        if not isinstance(value, dict):
+            return view
         if "call" in value:
             view["call"] = _CallPart(value["call"], self.runtime_config)
-            view["call"]._value_object = _call_view(value["call"], self.runtime_config)
         if "extrinsic_length" in value:
             prefix = _core.encode_compact(value["extrinsic_length"])
             view["extrinsic_length"] = _UsedBytesPart(value["extrinsic_length"], self.runtime_config, prefix)
