@@ -932,8 +932,10 @@ impl ConfigBase {
                 "metadata must be a decoded MetadataVersioned object",
             ));
         };
-        let raw: Vec<u8> = raw.extract()?;
-        if self.registry(py)?.borrow_mut().ensure_metadata(py, &raw)? {
+        // Borrowed, not copied: a metadata object is synced before every
+        // decode of an object that carries one.
+        let raw = raw.cast_into::<PyBytes>()?;
+        if self.registry(py)?.borrow_mut().ensure_metadata(py, raw.as_bytes())? {
             self.clear_classes(py)?;
         }
         Ok(())

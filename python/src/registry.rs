@@ -246,8 +246,8 @@ impl PyRegistry {
             )
             .map_err(|e| to_py(py, &e))
         })?;
-        if let (Some(sig), Ok(dict)) = (&encoded.signature, value.cast::<PyDict>()) {
-            if let Some((variant, text)) = signature_parts(sig) {
+        if let Some((variant, text)) = encoded.signature.as_ref().and_then(signature_parts) {
+            if let Ok(dict) = value.cast::<PyDict>() {
                 let d = PyDict::new(py);
                 d.set_item(variant, text)?;
                 dict.set_item("signature", d)?;
