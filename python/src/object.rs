@@ -935,7 +935,11 @@ impl ConfigBase {
         // Borrowed, not copied: a metadata object is synced before every
         // decode of an object that carries one.
         let raw = raw.cast_into::<PyBytes>()?;
-        if self.registry(py)?.borrow_mut().ensure_metadata(py, raw.as_bytes())? {
+        if self
+            .registry(py)?
+            .borrow_mut()
+            .ensure_metadata(py, raw.as_bytes())?
+        {
             self.clear_classes(py)?;
         }
         Ok(())
