@@ -137,7 +137,8 @@ class RawBytes(ScaleType, names=("rawbytes",)):
     type_string = "RawBytes"
 
     def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
-        return "0x" + bytes(data[offset:]).hex(), len(data) - offset
+        rest = bytes(data[offset:])
+        return "0x" + rest.hex(), len(rest)
 
     def _encode_value(self, value: Any) -> bytes:
         return bytes(ScaleBytes(value).data)
