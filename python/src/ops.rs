@@ -6,10 +6,11 @@
 use ferroscale_dynamic::ops;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyFloat, PyTuple};
 
 use crate::errors::{guard, raise, to_py};
-use crate::sink::{NameCache, PySink};
+use crate::registry::PyRegistry;
 
 /// `(period, phase)` of an Era value, `None` when immortal (`"00"`).
 fn mortal(era: &Bound<'_, PyAny>) -> Option<(u64, u64)> {
@@ -139,6 +140,20 @@ pub fn next_power_of_two(value: i128) -> PyResult<u128> {
         .ok_or_else(|| PyValueError::new_err("no power of two that large"))
 }
 
+/// The registry of py-scale-codec's metadata definitions
+/// ([`ops::portable_json::metadata_definitions`]), built on first use and
+/// kept with its interned names for the process. A Python object, so that
+/// a re-entrant use (a finalizer run while it decodes) is an error, not a
+/// deadlock.
+pub(crate) fn metadata_definitions(py: Python<'_>) -> PyResult<&Bound<'_, PyRegistry>> {
+    static DEFINITIONS: PyOnceLock<Py<PyRegistry>> = PyOnceLock::new();
+    let registry = DEFINITIONS.get_or_try_init(py, || {
+        let inner = ops::portable_json::metadata_definitions().map_err(|e| to_py(py, &e))?;
+        Py::new(py, PyRegistry::with_inner(inner))
+    })?;
+    Ok(registry.bind(py))
+}
+
 /// Decodes runtime metadata (`MetadataVersioned`, V9–V16) from the start of
 /// `data` with py-scale-codec's metadata definitions, whatever presets a
 /// configuration holds: `(value, bytes used, model)` where the model is
@@ -146,39 +161,32 @@ pub fn next_power_of_two(value: i128) -> PyResult<u128> {
 #[pyfunction]
 pub fn decode_metadata<'py>(
     py: Python<'py>,
-    data: &[u8],
+    data: &Bound<'py, PyBytes>,
 ) -> PyResult<(Bound<'py, PyAny>, usize, Bound<'py, PyAny>)> {
-    if data.len() >= 5
-        && &data[..4] == b"meta"
-        && !ferroscale_dynamic::registry::METADATA_VERSIONS.contains(&data[4])
+    let bytes = data.as_bytes();
+    if bytes.len() >= 5
+        && &bytes[..4] == b"meta"
+        && !ferroscale_dynamic::registry::METADATA_VERSIONS.contains(&bytes[4])
     {
         return Err(PyValueError::new_err(format!(
             "metadata version {} is not supported (only V9 to V16)",
-            data[4]
+            bytes[4]
         )));
     }
-    let info = crate::metadata::metadata_info(py, data).map_err(|e| {
+    let info = crate::metadata::metadata_info(py, bytes).map_err(|e| {
         raise(
             py,
             "InvalidScaleTypeValueException",
             e.value(py).to_string(),
         )
     })?;
-    guard("decoding metadata", || {
-        let mut registry = ops::portable_json::metadata_definitions().map_err(|e| to_py(py, &e))?;
-        let ty = registry
-            .resolve("MetadataVersioned")
-            .map_err(|e| to_py(py, &e))?;
-        let mut names = NameCache::default();
-        let mut sink = PySink {
-            py,
-            names: &mut names,
-        };
-        let (value, used) =
-            ferroscale_dynamic::decode::decode_prefix(&registry.context(), ty, data, &mut sink)
-                .map_err(|e| to_py(py, &e))?;
-        Ok((value, used, info.into_any()))
-    })
+    let mut registry = metadata_definitions(py)?.try_borrow_mut()?;
+    let ty = guard("resolving a type", || {
+        registry.resolve_idx(py, "MetadataVersioned")
+    })?;
+    let (value, used) =
+        registry.decode_at(py, ty, Some("MetadataVersioned"), data.as_any(), 0, false)?;
+    Ok((value, used, info.into_any()))
 }
 
 /// Checks that a portable-registry type (a `RegistryType` value or its

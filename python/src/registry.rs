@@ -205,7 +205,14 @@ fn next_generation() -> u64 {
 const STACK_COPY: usize = 64;
 
 impl PyRegistry {
-    fn resolve_idx(&mut self, py: Python<'_>, type_string: &str) -> PyResult<TypeIdx> {
+    /// A Python registry around `inner` (built in Rust).
+    pub(crate) fn with_inner(inner: Registry) -> Self {
+        let mut registry = PyRegistry::new();
+        registry.inner = inner;
+        registry
+    }
+
+    pub(crate) fn resolve_idx(&mut self, py: Python<'_>, type_string: &str) -> PyResult<TypeIdx> {
         self.inner.resolve(type_string).map_err(|e| to_py(py, &e))
     }
 
@@ -820,10 +827,16 @@ impl PyRegistry {
         types: Vec<Bound<'_, PyAny>>,
     ) -> PyResult<bool> {
         let values = types.iter().map(to_value).collect::<PyResult<Vec<_>>>()?;
+        let definitions = crate::ops::metadata_definitions(py)?;
+        let mut definitions = definitions.try_borrow_mut()?;
         let raw = guard("encoding a portable registry", || {
-            ferroscale_dynamic::ops::portable_json::v14_metadata_from_types(values)
-                .map_err(|e| to_py(py, &e))
+            ferroscale_dynamic::ops::portable_json::v14_metadata_from_types(
+                &mut definitions.inner,
+                values,
+            )
+            .map_err(|e| to_py(py, &e))
         })?;
+        drop(definitions);
         self.ensure_metadata(py, &raw)
     }
 

@@ -2,8 +2,6 @@
 //! "type": {"path", "params", "def", "docs"}}]}`), and the registry of
 //! py-scale-codec's metadata type definitions they are encoded with.
 
-use std::sync::{Mutex, MutexGuard, OnceLock};
-
 use ferroscale_value::Value;
 
 use crate::error::Error;
@@ -11,34 +9,32 @@ use crate::preset::Preset;
 use crate::registry::Registry;
 
 /// A registry of py-scale-codec's `core` preset plus the V15/V16 metadata
-/// definitions ([`crate::registry::NEWER_METADATA_TYPES`]), shared by
-/// the process: metadata values and portable registries decode and encode
-/// through it the same whatever presets a caller's own registry holds.
-pub fn metadata_definitions() -> Result<MutexGuard<'static, Registry>, Error> {
-    static REGISTRY: OnceLock<Mutex<Registry>> = OnceLock::new();
-    if REGISTRY.get().is_none() {
-        let mut registry = Registry::new();
-        registry.update(&Preset::named("core")?);
-        registry.update_types_json(crate::registry::NEWER_METADATA_TYPES)?;
-        let _ = REGISTRY.set(Mutex::new(registry));
-    }
-    let registry = REGISTRY.get().expect("set above");
-    // A panic while the lock was held leaves the registry as usable as
-    // before: resolving only adds to its caches.
-    Ok(registry.lock().unwrap_or_else(|e| e.into_inner()))
+/// definitions ([`crate::registry::NEWER_METADATA_TYPES`]): metadata values
+/// and portable registries decode and encode through it the same whatever
+/// presets a caller's own registry holds. Build it once and keep it (it
+/// reads the `core` preset).
+pub fn metadata_definitions() -> Result<Registry, Error> {
+    let mut registry = Registry::new();
+    registry.update(&Preset::named("core")?);
+    registry.update_types_json(crate::registry::NEWER_METADATA_TYPES)?;
+    Ok(registry)
 }
 
 /// V14 metadata bytes holding the portable registry `types` (the list of
 /// `{"id", "type"}` values) and nothing else: no pallets, extrinsic type 0,
-/// version 4, no extensions, runtime type 0. Loading it imports the types
-/// as `scale_info::N`.
-pub fn v14_metadata_from_types(types: Vec<Value>) -> Result<Vec<u8>, Error> {
+/// version 4, no extensions, runtime type 0, encoded with `definitions`
+/// (from [`metadata_definitions`]). Loading it imports the types as
+/// `scale_info::N`.
+pub fn v14_metadata_from_types(
+    definitions: &mut Registry,
+    types: Vec<Value>,
+) -> Result<Vec<u8>, Error> {
     if types.is_empty() {
         return Err(Error::Usage("no portable types given".into()));
     }
     let registry_value = Value::Dict(vec![("types".into(), Value::List(types))]);
     let registry_value = fill_defaults("PortableRegistry", registry_value);
-    let encoded = metadata_definitions()?.encode("PortableRegistry", &registry_value)?;
+    let encoded = definitions.encode("PortableRegistry", &registry_value)?;
     let mut out = b"meta\x0e".to_vec();
     out.extend_from_slice(&encoded);
     out.extend_from_slice(&[0x00, 0x00, 0x04, 0x00, 0x00]);
