@@ -38,7 +38,8 @@ pub fn decode_opaque<'a, S: Sink<'a>>(
         needed,
         available: bytes.len(),
     };
-    let (len, used) = super::compact::decode(bytes).ok_or_else(|| short(1))?;
+    let prefix = bytes.first().map_or(1, |b| super::compact::encoded_len(*b));
+    let (len, used) = super::compact::decode(bytes).ok_or_else(|| short(prefix as u64))?;
     let body = usize::try_from(len)
         .ok()
         .and_then(|n| bytes.get(used..used.checked_add(n)?))
