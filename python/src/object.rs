@@ -14,7 +14,7 @@
 //!   `__init__`, as the Python version did;
 //! * `ScaleObject::decode` and `ScaleObject::encode` go straight to the
 //!   registry when the object's class was made for a graph node and changes
-//!   nothing about decoding or encoding (`class_for_node` marks such classes
+//!   nothing about decoding or encoding (`base._class_for_node` marks such classes
 //!   with a [`FastNode`]); otherwise they follow py-scale-codec's steps and
 //!   call the class's hooks (`_before_decode`, `_decode_value`,
 //!   `_after_decode`, `_encode_value`, `_encoded_value`: the defaults are
@@ -53,7 +53,7 @@ pub fn unset(py: Python<'_>) -> &Bound<'_, PyAny> {
         .bind(py)
 }
 
-/// `_fast_node` of a class made by `class_for_node`: its graph node, the
+/// `_fast_node` of a class made by `base._class_for_node`: its graph node, the
 /// registry generation it was resolved in, and whether the class decodes
 /// and encodes exactly as the node does (no Python hook overridden).
 #[pyclass(frozen, module = "scalecodec._core", name = "FastNode")]
@@ -1022,7 +1022,7 @@ impl ConfigBase {
             }
             None => None,
         };
-        // Classes marked by `class_for_node` are scale classes; any other
+        // Classes marked by `base._class_for_node` are scale classes; any other
         // class must be one before it is instantiated here.
         if fast.is_none() && !cls.is_subclass_of::<ScaleObject>()? {
             return Ok(None);
