@@ -6,7 +6,7 @@
 use scale_info::{PortableRegistry, TypeDef};
 
 /// Strongly connected components of the by-value containment graph.
-pub struct Recursion {
+pub(crate) struct Recursion {
     /// Component of each type id (index = type id).
     component: Vec<u32>,
     /// Whether a component is recursive (more than one type, or a self-loop).
@@ -15,7 +15,7 @@ pub struct Recursion {
 
 impl Recursion {
     /// Analyses every type of the registry.
-    pub fn new(types: &PortableRegistry) -> Self {
+    pub(crate) fn new(types: &PortableRegistry) -> Self {
         let n = types.types.len();
         let edges: Vec<Vec<u32>> = (0..n)
             .map(|i| by_value_children(&types.types[i].ty.type_def))
@@ -38,7 +38,7 @@ impl Recursion {
     }
 
     /// Whether a field of type `field` inside type `holder` must be boxed.
-    pub fn needs_box(&self, holder: u32, field: u32) -> bool {
+    pub(crate) fn needs_box(&self, holder: u32, field: u32) -> bool {
         match (
             self.component.get(holder as usize),
             self.component.get(field as usize),
