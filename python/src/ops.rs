@@ -6,7 +6,6 @@
 use ferroscale_dynamic::ops;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyFloat, PyTuple};
 
 use crate::errors::{guard, raise, to_py};
@@ -140,20 +139,6 @@ pub fn next_power_of_two(value: i128) -> PyResult<u128> {
         .ok_or_else(|| PyValueError::new_err("no power of two that large"))
 }
 
-/// The registry of py-scale-codec's metadata definitions
-/// ([`ops::portable_json::metadata_definitions`]), built on first use and
-/// kept with its interned names for the process. A Python object, so that
-/// a re-entrant use (a finalizer run while it decodes) is an error, not a
-/// deadlock.
-pub(crate) fn metadata_definitions(py: Python<'_>) -> PyResult<&Bound<'_, PyRegistry>> {
-    static DEFINITIONS: PyOnceLock<Py<PyRegistry>> = PyOnceLock::new();
-    let registry = DEFINITIONS.get_or_try_init(py, || {
-        let inner = ops::portable_json::metadata_definitions().map_err(|e| to_py(py, &e))?;
-        Py::new(py, PyRegistry::with_inner(inner))
-    })?;
-    Ok(registry.bind(py))
-}
-
 /// Decodes runtime metadata (`MetadataVersioned`, V9–V16) from the start of
 /// `data` with py-scale-codec's metadata definitions, whatever presets a
 /// configuration holds: `(value, bytes used, model)` where the model is
@@ -180,7 +165,7 @@ pub fn decode_metadata<'py>(
             e.value(py).to_string(),
         )
     })?;
-    let mut registry = metadata_definitions(py)?.try_borrow_mut()?;
+    let mut registry = PyRegistry::metadata_definitions(py)?.try_borrow_mut()?;
     let ty = guard("resolving a type", || {
         registry.resolve_idx(py, "MetadataVersioned")
     })?;

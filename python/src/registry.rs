@@ -13,6 +13,7 @@ use ferroscale_dynamic::{Error, TypeIdx};
 use ferroscale_value::Value;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::convert::to_value;
@@ -205,6 +206,21 @@ fn next_generation() -> u64 {
 const STACK_COPY: usize = 64;
 
 impl PyRegistry {
+    /// The registry of py-scale-codec's metadata definitions
+    /// ([`ferroscale_dynamic::ops::portable_json::metadata_definitions`]),
+    /// built on first use and kept with its interned names for the process.
+    /// A Python object, so that a re-entrant use (a finalizer run while it
+    /// decodes) is an error, not a deadlock.
+    pub(crate) fn metadata_definitions(py: Python<'_>) -> PyResult<&Bound<'_, PyRegistry>> {
+        static DEFINITIONS: PyOnceLock<Py<PyRegistry>> = PyOnceLock::new();
+        let registry = DEFINITIONS.get_or_try_init(py, || {
+            let inner = ferroscale_dynamic::ops::portable_json::metadata_definitions()
+                .map_err(|e| to_py(py, &e))?;
+            Py::new(py, PyRegistry::with_inner(inner))
+        })?;
+        Ok(registry.bind(py))
+    }
+
     /// A Python registry around `inner` (built in Rust).
     pub(crate) fn with_inner(inner: Registry) -> Self {
         let mut registry = PyRegistry::new();
@@ -827,7 +843,7 @@ impl PyRegistry {
         types: Vec<Bound<'_, PyAny>>,
     ) -> PyResult<bool> {
         let values = types.iter().map(to_value).collect::<PyResult<Vec<_>>>()?;
-        let definitions = crate::ops::metadata_definitions(py)?;
+        let definitions = PyRegistry::metadata_definitions(py)?;
         let mut definitions = definitions.try_borrow_mut()?;
         let raw = guard("encoding a portable registry", || {
             ferroscale_dynamic::ops::portable_json::v14_metadata_from_types(
