@@ -5,12 +5,11 @@
 //! succeeds used every byte; a type string's canonical form reads back as
 //! itself), the entry point asserts it, so a broken promise is a crash too.
 
-use ferroscale_metadata::Metadata;
 use ferroscale_dynamic::portable::import_metadata_bytes;
 use ferroscale_dynamic::preset::{Definitions, Preset};
-use ferroscale_dynamic::runtime::convert_type_string;
-use ferroscale_dynamic::typestr::{parse, parse_key, rewrite_text};
+use ferroscale_dynamic::typestr::{convert_type_string, parse, parse_key, rewrite_text};
 use ferroscale_dynamic::{decode_prefix, decode_value, Context, TypeGraph, TypeIdx, ValueSink};
+use ferroscale_metadata::Metadata;
 
 use super::registries;
 
