@@ -153,6 +153,10 @@ pub(crate) enum ItemKind {
     Event,
 }
 
+/// What an importer says about one argument: its type in the graph and the
+/// type name shown for it (`None` when the metadata has none).
+pub(crate) type ArgType = Result<(TypeIdx, Option<Name>), Error>;
+
 /// The builder of a runtime's call and event tables from the metadata
 /// model's pallets; what differs between metadata families — how an
 /// argument's type is found and how its name is shown — comes in as a
@@ -191,7 +195,7 @@ impl PalletTables {
     pub(crate) fn add(
         &mut self,
         pallet: &MdPallet,
-        arg: &mut impl FnMut(ItemKind, &MdVariant, &MdField) -> Result<(TypeIdx, Option<Name>), Error>,
+        arg: &mut impl FnMut(ItemKind, &MdVariant, &MdField) -> ArgType,
     ) -> Result<(), Error> {
         if let Some(calls) = &pallet.call_enum {
             let items = items(calls, ItemKind::Call, arg)?;
@@ -217,7 +221,7 @@ impl PalletTables {
 fn items(
     e: &PalletEnum,
     kind: ItemKind,
-    arg: &mut impl FnMut(ItemKind, &MdVariant, &MdField) -> Result<(TypeIdx, Option<Name>), Error>,
+    arg: &mut impl FnMut(ItemKind, &MdVariant, &MdField) -> ArgType,
 ) -> Result<Vec<Item>, Error> {
     let mut out = Vec::with_capacity(e.variants.len());
     for v in &e.variants {
