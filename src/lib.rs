@@ -4,11 +4,13 @@
 //! [`core`] (hex, SS58, storage hashing), [`metadata`] (runtime metadata
 //! V9–V16 in one model, structural type hashes), [`value`] (the dynamic
 //! `Value` and `ToValue`), [`dynamic`] (py-scale-codec type strings,
-//! registries, dynamic decode/encode) and [`runtime_types`] (types generated
-//! from chain metadata, one feature per chain).
+//! registries, dynamic decode/encode), [`runtime_types`] (types generated
+//! from chain metadata, one feature per chain) and [`typed_fallback`] (the
+//! dynamic layer decoding through generated types).
 
 pub use ferroscale_core as core;
 pub use ferroscale_dynamic as dynamic;
 pub use ferroscale_metadata as metadata;
 pub use ferroscale_runtime_types as runtime_types;
+pub use ferroscale_typed_fallback as typed_fallback;
 pub use ferroscale_value as value;

@@ -6,7 +6,7 @@
 
 use ferroscale_core::ss58::{self, Address};
 
-use crate::decode::Context;
+use crate::context::Context;
 use crate::graph::{Node, Special, TypeIdx};
 
 /// SS58 text of a 32-byte account for `format`, or `None` for formats the

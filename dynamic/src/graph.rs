@@ -352,3 +352,33 @@ impl TypeGraph {
         &self.nodes
     }
 }
+
+/// A lower bound of the encoded size of `ty` (0 when unknown), used to bound
+/// length prefixes before allocating.
+pub fn min_size(graph: &TypeGraph, ty: TypeIdx, depth: u32) -> u64 {
+    if depth > 6 {
+        return 0;
+    }
+    let Some(node) = graph.get(ty) else { return 0 };
+    match node {
+        Node::Prim(p) => p.fixed_size().unwrap_or(1) as u64,
+        Node::Null | Node::Unresolved(_) => 0,
+        Node::Compact(_) | Node::Seq(_) | Node::Bytes | Node::Map(..) | Node::BitSeq { .. } => 1,
+        Node::ByteArray(n) => *n as u64,
+        Node::Array(t, n) => (*n as u64).saturating_mul(min_size(graph, *t, depth + 1)),
+        Node::Tuple(ts) => ts.iter().fold(0u64, |a, t| {
+            a.saturating_add(min_size(graph, *t, depth + 1))
+        }),
+        Node::Struct(fs) => fs.iter().fold(0u64, |a, f| {
+            a.saturating_add(min_size(graph, f.ty, depth + 1))
+        }),
+        Node::Enum(_) | Node::Option(_) | Node::Result(..) => 1,
+        Node::Set { byte_len, .. } => *byte_len as u64,
+        Node::Special(s) => match s {
+            Special::AccountId => 32,
+            Special::EthereumAccountId => 20,
+            Special::AccountIndex => 4,
+            _ => 1,
+        },
+    }
+}

@@ -31,19 +31,21 @@
 
 pub mod account;
 pub mod batch;
+pub mod context;
 pub mod decode;
 pub mod document;
 pub mod encode;
 pub mod error;
 pub mod graph;
-pub mod metadata_value;
+pub mod hook;
+pub mod metadata_types;
 pub mod portable;
 pub mod runtime;
 pub mod sink;
-pub mod typed;
 
 pub use batch::batch_decode;
-pub use decode::{decode, decode_prefix, decode_value, Context};
+pub use context::Context;
+pub use decode::{decode, decode_prefix, decode_value};
 pub use document::{Document, ValueRef};
 pub use error::Error;
 pub use graph::{BitStore, Field, Fields, Name, Node, Prim, Special, TypeGraph, TypeIdx, Variant};

@@ -87,8 +87,8 @@ pub trait Sink<'n> {
         self.dict_end(d)
     }
 
-    /// A whole value built elsewhere (a generated type's value, see
-    /// [`crate::typed`]). By default it is rebuilt with this sink's own
+    /// A whole value built elsewhere (by a [`crate::hook::DecodeHook`], e.g.
+    /// a generated type's value). By default it is rebuilt with this sink's own
     /// methods, so every sink takes one; [`ValueSink`] just moves it.
     fn value(&mut self, v: Value) -> Self::Out {
         match v {

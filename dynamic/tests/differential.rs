@@ -10,8 +10,8 @@
 
 mod common;
 
-use ferroscale_value::Value;
 use ferroscale_dynamic::{decode_value, Context, Node};
+use ferroscale_value::Value;
 use serde_json::{json, Value as Json};
 
 /// One Python process decodes every case; ints are tagged strings so that

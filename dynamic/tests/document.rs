@@ -17,18 +17,17 @@
 //!   included, always holds what a fresh decode gives;
 //! - integers wider than 64 bits (u128, i128, U256, I256, `Compact<U256>`)
 //!   keep their numbers;
-//! - values that come from generated types (the typed fallback, through
+//! - values that come from a decode hook (generated types, through
 //!   `Sink::value`) land in the document as they are;
 //! - and the checks themselves notice a changed value.
 
 mod common;
 
-use ferroscale_value::Value;
 use ferroscale_dynamic::document::Kind;
-use ferroscale_dynamic::typed::TypedFallback;
 use ferroscale_dynamic::{
     decode_value, Context, Document, Error, Node, Prim, TypeGraph, TypeIdx, ValueRef,
 };
+use ferroscale_value::Value;
 
 /// A probe key no decoded dict has.
 const ABSENT_KEY: &str = "\u{0}no such key";
@@ -779,23 +778,60 @@ fn wide_integers_keep_their_numbers() {
     );
 }
 
-/// Values of generated (here: std) Rust types, through the typed fallback.
+/// Values of generated (here: std) Rust types, through a decode hook that
+/// runs their derived `Decode` and `ToValue` (what the typed fallback does).
 mod typed {
     use super::*;
-    use ferroscale_runtime_types::typed::{decode_to_value, TypedDecoder};
+    use std::collections::HashMap;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use ferroscale_dynamic::hook::DecodeHook;
+    use ferroscale_value::typed::{decode_to_value, TypedDecoder};
     use parity_scale_codec::Encode;
     use scale_info::{meta_type, PortableRegistry};
+
+    /// Decodes the four types through their Rust types, counting each use.
+    #[derive(Debug)]
+    struct RustTypes {
+        decoders: HashMap<TypeIdx, TypedDecoder>,
+        hits: AtomicU64,
+    }
+
+    impl RustTypes {
+        fn hits(&self) -> u64 {
+            self.hits.load(Ordering::Relaxed)
+        }
+    }
+
+    impl DecodeHook for RustTypes {
+        fn decode(
+            &self,
+            ty: TypeIdx,
+            depth_room: u32,
+            _ss58_format: Option<u16>,
+            input: &mut &[u8],
+        ) -> Option<Value> {
+            let decode = self.decoders.get(&ty)?;
+            let v = decode(depth_room, input).ok()?;
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            Some(v)
+        }
+
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
+    }
 
     type Pairs = Vec<(u32, Option<u128>)>;
     type Outcome = Result<Vec<i128>, (bool, String)>;
     type Nested = Vec<Option<Result<u64, (String, [u16; 3])>>>;
     type Table = Vec<(String, Vec<(bool, i64)>)>;
 
-    /// A registry of the four types, imported into a graph, with a typed
-    /// decoder table made from their structural hashes.
+    /// A registry of the four types, imported into a graph, with a hook
+    /// that decodes them through their Rust types.
     struct Setup {
         graph: TypeGraph,
-        fallback: TypedFallback,
+        fallback: RustTypes,
         ids: [TypeIdx; 4],
     }
 
@@ -814,27 +850,19 @@ mod typed {
             decode_to_value::<Nested>,
             decode_to_value::<Table>,
         ];
-        let mut table: Vec<(u128, TypedDecoder)> = ids
-            .iter()
-            .zip(decoders)
-            .map(|(&id, d)| {
-                (
-                    ferroscale_metadata::type_hash::type_hash(&portable, id).expect("hash"),
-                    d,
-                )
-            })
-            .collect();
-        table.sort_by_key(|&(h, _)| h);
-        let table: &'static [(u128, TypedDecoder)] = Box::leak(table.into_boxed_slice());
         let mut graph = TypeGraph::new();
         let types =
             ferroscale_dynamic::portable::import_registry(&mut graph, &portable, "scale_info")
                 .expect("import");
-        let fallback = TypedFallback::build(&graph, &types, &portable, &[table]);
         let idx = |id: u32| types.idx(id).expect("id in range");
+        let ids = ids.map(idx);
+        let fallback = RustTypes {
+            decoders: ids.iter().copied().zip(decoders).collect(),
+            hits: AtomicU64::new(0),
+        };
         Setup {
             fallback,
-            ids: ids.map(idx),
+            ids,
             graph,
         }
     }
@@ -901,8 +929,7 @@ mod typed {
     #[test]
     fn typed_fallback_values_land_in_the_document_unchanged() {
         let s = setup();
-        assert_eq!(s.fallback.typed_count(), 4, "{:?}", s.fallback);
-        let typed = Context::new(&s.graph).with_typed(Some(&s.fallback));
+        let typed = Context::new(&s.graph).with_hook(Some(&s.fallback));
         let dynamic = Context::new(&s.graph);
         let mut tally = Tally::default();
         let mut reused = Document::new();
@@ -1075,8 +1102,8 @@ fn every_node_kind_agrees_on_arbitrary_bytes() {
 /// 5,000,000 (V12 metadata, legacy events and calls).
 #[test]
 fn legacy_metadata_items_and_block_5000000_agree_with_decode_value() {
-    use ferroscale_metadata::{Metadata, StorageModifier};
     use ferroscale_dynamic::registry::Registry;
+    use ferroscale_metadata::{Metadata, StorageModifier};
     let mut tally = Tally::default();
     let (mut items, mut unresolved) = (0usize, 0usize);
     for entry in ferroscale_fixtures::entries_under("metadata") {

@@ -6,8 +6,8 @@
 mod common;
 
 use common::normalise;
-use ferroscale_metadata::{Metadata, StorageModifier};
 use ferroscale_dynamic::registry::Registry;
+use ferroscale_metadata::{Metadata, StorageModifier};
 use serde_json::{json, Value as Json};
 
 /// For each group: load presets, switch spec, decode `[type, hex]` items.

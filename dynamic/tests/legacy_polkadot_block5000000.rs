@@ -7,9 +7,9 @@
 mod common;
 
 use common::normalise;
+use ferroscale_dynamic::registry::Registry;
 use ferroscale_metadata::Metadata;
 use ferroscale_value::Value;
-use ferroscale_dynamic::registry::Registry;
 use serde_json::{json, Value as Json};
 
 const METADATA: &str = "metadata/polkadot-v12-spec30.scale";

@@ -6,9 +6,9 @@
 mod common;
 
 use common::normalise;
-use ferroscale_value::Value;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::Error;
+use ferroscale_value::Value;
 
 /// Every metadata fixture: (name, bytes).
 fn fixtures() -> Vec<(String, Vec<u8>)> {

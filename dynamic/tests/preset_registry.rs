@@ -2,11 +2,11 @@
 //! and encoded; caching, overrides, spec switching, recursion, alias cycles,
 //! unknown names, hostile definitions and batch decoding.
 
-use ferroscale_value::Value;
 use ferroscale_dynamic::preset::Preset;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::Error;
 use ferroscale_fixtures::Xorshift;
+use ferroscale_value::Value;
 
 fn with(presets: &[&str]) -> Registry {
     Registry::with_presets(presets).unwrap_or_else(|e| panic!("{e}"))

@@ -20,12 +20,12 @@
 
 use std::sync::Arc;
 
-use ferroscale_value::Value;
 use ferroscale_dynamic::{
     decode_prefix, decode_value, BitStore, Context, Field, Fields, Node, Prim, TypeGraph, TypeIdx,
     ValueSink, Variant,
 };
 use ferroscale_fixtures::Xorshift;
+use ferroscale_value::Value;
 use parity_scale_codec::{Compact, Encode};
 use proptest::prelude::*;
 

@@ -13,10 +13,10 @@
 
 use std::sync::OnceLock;
 
-use ferroscale_metadata::{Metadata, StorageModifier, TypeRef};
 use ferroscale_dynamic::encode::encode_value;
 use ferroscale_dynamic::portable::{import_metadata_bytes, ImportedMetadata};
 use ferroscale_dynamic::{decode_value, Context, TypeGraph};
+use ferroscale_metadata::{Metadata, StorageModifier, TypeRef};
 use ferroscale_runtime_types::{bittensor, polkadot};
 use proptest::prelude::*;
 

@@ -6,8 +6,8 @@
 mod common;
 
 use common::subtensor as st;
-use ferroscale_value::Value;
 use ferroscale_dynamic::registry::Registry;
+use ferroscale_value::Value;
 
 use ferroscale_dynamic::encode::encode_value;
 use ferroscale_dynamic::portable::import_registry;

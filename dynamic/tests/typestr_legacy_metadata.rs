@@ -5,9 +5,9 @@
 
 use std::collections::BTreeSet;
 
-use ferroscale_metadata::Metadata;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::typestr::parse;
+use ferroscale_metadata::Metadata;
 
 /// (fixture, type string, why) that py-scale-codec 1.2.12 cannot resolve
 /// either with the same presets.

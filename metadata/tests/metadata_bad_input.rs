@@ -2,9 +2,9 @@
 //! prefix of real blobs, thousands of seeded random mutations, and the
 //! specific malformed framings (magic, version, wrappers, hex, trailing bytes).
 
-use ferroscale_metadata::Metadata;
-use ferroscale_metadata::Error;
 use ferroscale_fixtures::Xorshift;
+use ferroscale_metadata::Error;
+use ferroscale_metadata::Metadata;
 use parity_scale_codec::Encode;
 
 fn fixture(name: &str) -> Vec<u8> {

@@ -6,8 +6,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use ferroscale_metadata::Metadata;
 use ferroscale_metadata::Error;
+use ferroscale_metadata::Metadata;
 use parity_scale_codec::{Compact, Decode, Encode};
 
 /// Wraps the system allocator, tracking live bytes and their peak.

@@ -47,7 +47,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metadata::presets_dir, m)?)?;
     m.add(
         "NEWER_METADATA_TYPES",
-        ferroscale_dynamic::metadata_value::NEWER_METADATA_TYPES,
+        ferroscale_dynamic::registry::NEWER_METADATA_TYPES,
     )?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
     Ok(())

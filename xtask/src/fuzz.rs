@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use crate::test::workspace_root;
+use crate::workspace::workspace_root;
 
 /// The fuzz targets (binaries of `fuzz/Cargo.toml`).
 const TARGETS: [&str; 6] = [

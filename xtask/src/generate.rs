@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::test::workspace_root;
+use crate::workspace::workspace_root;
 
 /// A chain the generator knows by name.
 struct Chain {

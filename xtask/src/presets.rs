@@ -12,7 +12,7 @@ use std::process::Command;
 
 use sha2::{Digest, Sha256};
 
-use crate::test::workspace_root;
+use crate::workspace::workspace_root;
 
 /// The distribution the presets come from.
 const REQUIREMENT: &str = "scalecodec==1.2.12";

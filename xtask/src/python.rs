@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
 
-use crate::test::{run_step, workspace_root};
+use crate::workspace::{run_step, workspace_root};
 
 /// The list of reference-suite tests known not to pass yet.
 const KNOWN_FAILURES: &str = "python/compat/known-failures.txt";

@@ -5,7 +5,7 @@
 
 use std::process::Command;
 
-use crate::test::{run_step, workspace_root};
+use crate::workspace::{run_step, workspace_root};
 
 /// The py-scale-codec release the project matches.
 pub const SCALECODEC_VERSION: &str = "1.2.12";

@@ -23,26 +23,30 @@
 
 mod builtins;
 mod legacy;
+mod metadata_types;
 mod resolve;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use ferroscale_value::typed::TypedDecoderTable;
-
 use ferroscale_value::Value;
 
-use crate::decode::{decode_value, Context};
+use crate::context::Context;
+use crate::decode::decode_value;
 use crate::encode::encode_value;
 use crate::error::Error;
 use crate::graph::{TypeGraph, TypeIdx};
+use crate::hook::{DecodeHook, HookFactory};
 use crate::portable::PortableTypes;
 use crate::preset::{Definitions, Preset, TypeDefs};
 use crate::runtime::Runtime;
-use crate::typed::TypedFallback;
 
 pub use builtins::{builtin, Builtin};
 pub use legacy::legacy_runtime;
+pub use metadata_types::{
+    compile_core_preset, install_core_preset, metadata_types, METADATA_VERSIONS,
+    NEWER_METADATA_TYPES,
+};
 
 /// Type strings resolved to graph nodes, over presets and portable registries.
 #[derive(Clone, Debug, Default)]
@@ -61,10 +65,10 @@ pub struct Registry {
     /// Nodes standing for names that could not be found: (name, why).
     unknown_nodes: HashMap<TypeIdx, (String, String)>,
     ss58_format: Option<u16>,
-    /// Generated-type decoder tables attached by the user ([`crate::typed`]).
-    typed_tables: Vec<TypedDecoderTable>,
-    /// Their matches in the loaded portable registry.
-    typed: Option<Arc<TypedFallback>>,
+    /// What builds a decode hook for each portable registry ([`crate::hook`]).
+    hook_factory: Option<Arc<dyn HookFactory>>,
+    /// The hook built for the loaded portable registry.
+    hook: Option<Arc<dyn DecodeHook>>,
 }
 
 impl Registry {
@@ -107,7 +111,7 @@ impl Registry {
         self.defs.clear();
         self.portable = None;
         self.runtime = None;
-        self.typed = None;
+        self.hook = None;
         self.cache.clear();
         self.strings.clear();
     }
@@ -162,29 +166,32 @@ impl Registry {
         self.ss58_format
     }
 
-    /// Attaches a generated chain's `TYPED_DECODERS` table
-    /// (`ferroscale_runtime_types::<chain>::TYPED_DECODERS`, `values`
-    /// feature): V14+ metadata (or a bare portable registry) loaded from now
-    /// on decodes the portable types
-    /// whose structural hash is in an attached table through the generated
-    /// type, where that gives the dynamic value ([`crate::typed`]); all other
-    /// types, and every type of a runtime whose types changed, decode
-    /// dynamically. Attach before [`Registry::load_metadata`].
-    pub fn attach_typed_decoders(&mut self, table: TypedDecoderTable) {
-        self.typed_tables.push(table);
+    /// Attaches what builds a decode hook ([`crate::hook`]) for every V14+
+    /// metadata (or bare portable registry) loaded from now on, replacing
+    /// any factory attached before; e.g. `ferroscale-typed-fallback`, which
+    /// decodes through generated chain types. Attach before
+    /// [`Registry::load_metadata`].
+    pub fn attach_hook_factory(&mut self, factory: Arc<dyn HookFactory>) {
+        self.hook_factory = Some(factory);
     }
 
-    /// The typed decoders matched to the loaded portable registry, if tables
-    /// were attached: which types use them, and how often they were used.
-    pub fn typed_fallback(&self) -> Option<&TypedFallback> {
-        self.typed.as_deref()
+    /// The attached hook factory, if any.
+    pub fn hook_factory(&self) -> Option<&Arc<dyn HookFactory>> {
+        self.hook_factory.as_ref()
     }
 
-    /// The decoding context: graph, runtime, ss58 format and typed decoders.
+    /// The hook built for the loaded portable registry, if a factory is
+    /// attached and offered one.
+    pub fn decode_hook(&self) -> Option<&Arc<dyn DecodeHook>> {
+        self.hook.as_ref()
+    }
+
+    /// The decoding context: graph, runtime, ss58 format and decode hook.
     pub fn context(&self) -> Context<'_> {
         let ctx = Context::new(&self.graph)
             .with_ss58(self.ss58_format)
-            .with_typed(self.typed.as_deref());
+            .with_hook(self.hook.as_deref())
+            .with_metadata_types(metadata_types);
         match &self.runtime {
             Some(rt) => ctx.with_runtime(rt),
             None => ctx,
@@ -199,8 +206,8 @@ impl Registry {
     /// events tables with argument types resolved through this registry's
     /// presets (so load the presets and set the spec version first).
     pub fn load_metadata(&mut self, bytes: &[u8]) -> Result<(), Error> {
-        let md = ferroscale_metadata::Metadata::load(bytes)
-            .map_err(|e| Error::Import(e.to_string()))?;
+        let md =
+            ferroscale_metadata::Metadata::load(bytes).map_err(|e| Error::Import(e.to_string()))?;
         if md.version >= 14 {
             self.load_portable_metadata(&md)
         } else {
@@ -210,16 +217,13 @@ impl Registry {
         }
     }
 
-    fn load_portable_metadata(
-        &mut self,
-        md: &ferroscale_metadata::Metadata,
-    ) -> Result<(), Error> {
+    fn load_portable_metadata(&mut self, md: &ferroscale_metadata::Metadata) -> Result<(), Error> {
         let imported = crate::portable::import_metadata(&mut self.graph, md)?;
         // The registry the core model already holds: no second decode.
-        self.typed = md.types.as_ref().and_then(|registry| {
-            crate::typed::match_registry(&self.graph, &imported.types, registry, &self.typed_tables)
-                .map(Arc::new)
-        });
+        self.hook = md
+            .types
+            .as_ref()
+            .and_then(|registry| self.build_hook(&imported.types, registry));
         let base = imported.types.base;
         let id_of = |idx: Option<TypeIdx>| idx.map(|i| i.0 - base);
         let x = &imported.runtime.extrinsic;
@@ -253,14 +257,23 @@ impl Registry {
         registry: &scale_info::PortableRegistry,
     ) -> Result<(), Error> {
         let types = crate::portable::import_registry(&mut self.graph, registry, "scale_info")?;
-        self.typed =
-            crate::typed::match_registry(&self.graph, &types, registry, &self.typed_tables)
-                .map(Arc::new);
+        self.hook = self.build_hook(&types, registry);
         self.portable = Some(types);
         // Cached resolutions may name types of the previous registry.
         self.cache.clear();
         self.strings.clear();
         Ok(())
+    }
+
+    /// The attached factory's hook for a portable registry just imported as `types`.
+    fn build_hook(
+        &self,
+        types: &PortableTypes,
+        registry: &scale_info::PortableRegistry,
+    ) -> Option<Arc<dyn DecodeHook>> {
+        self.hook_factory
+            .as_ref()?
+            .build(&self.graph, types, registry)
     }
 
     /// Installs a runtime built elsewhere (e.g. by [`legacy_runtime`]).

@@ -9,8 +9,8 @@
 
 use std::collections::BTreeSet;
 
-use ferroscale_metadata::{Metadata, StorageModifier, TypeRef};
 use ferroscale_dynamic::preset::{presets_dir, Definition, EnumVariants, Preset, PRESET_NAMES};
+use ferroscale_metadata::{Metadata, StorageModifier, TypeRef};
 use parity_scale_codec::{Compact, Encode};
 
 use super::registries::REGISTRY_FIXTURES;

@@ -7,6 +7,7 @@
 use std::time::{Duration, Instant};
 
 use ferroscale_runtime_types::{decode_all, AccountId32};
+use ferroscale_typed_fallback::RegistryExt;
 use ferroscale_typed_tests::{polkadot_9180, subtensor_rpc};
 use parity_scale_codec::{Decode, Encode};
 
@@ -83,7 +84,7 @@ fn main() {
 }
 
 /// The dynamic layer to a `Value`, alone and with the generated types'
-/// `TYPED_DECODERS` attached (`ferroscale_dynamic::typed`), side by side.
+/// `TYPED_DECODERS` attached (`ferroscale-typed-fallback`), side by side.
 fn fallback(delegates: &[Vec<u8>]) {
     use ferroscale_dynamic::registry::Registry;
     let json = ferroscale_fixtures::read_string("payloads/subtensor/test_types.json");

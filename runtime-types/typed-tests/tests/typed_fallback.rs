@@ -1,4 +1,4 @@
-//! The dynamic layer's fallback onto generated types (`ferroscale_dynamic::typed`):
+//! The dynamic layer's fallback onto generated types (`ferroscale-typed-fallback`):
 //! with every generated chain's `TYPED_DECODERS` attached, every constant
 //! and storage default of every V14+ fixture decodes to the same value as
 //! the dynamic path alone gives, and a large share of them actually goes
@@ -6,12 +6,12 @@
 //! the dynamic path while untouched types keep the typed one.
 
 use ferroscale_codegen::input::{load, ChainInput};
-use ferroscale_value::Value;
 use ferroscale_dynamic::registry::Registry;
-use ferroscale_dynamic::typed::TypedStatus;
 use ferroscale_fixtures::Xorshift;
 use ferroscale_runtime_types::typed::TypedDecoderTable;
+use ferroscale_typed_fallback::{RegistryExt, TypedStatus};
 use ferroscale_typed_tests::{polkadot_9180, subtensor_rpc};
+use ferroscale_value::Value;
 use frame_metadata::{RuntimeMetadata, RuntimeMetadataPrefixed};
 use parity_scale_codec::{Decode, Encode};
 use scale_info::{TypeDef, TypeDefPrimitive};
@@ -83,7 +83,7 @@ struct Tally {
     typed: usize,
     /// Values whose own (top-level) type was decoded typed.
     typed_top: usize,
-    /// Values of a leaf type (read directly by design, see `ferroscale_dynamic::typed`)
+    /// Values of a leaf type (read directly by design, see `ferroscale-typed-fallback`)
     /// or of `Option<…>` with a `None` default (no type below to decode).
     leaves: usize,
     /// Values of composite types decoded dynamically, and why.

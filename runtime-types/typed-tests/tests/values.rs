@@ -1,8 +1,8 @@
 //! Generated types become dynamic values in py-scale-codec's shapes.
 
-use ferroscale_value::Value;
 use ferroscale_runtime_types::{decode_all, AccountId32, ToValue};
 use ferroscale_typed_tests::{polkadot_9180, subtensor_rpc};
+use ferroscale_value::Value;
 
 type DelegateInfo =
     subtensor_rpc::runtime_types::pallet_subtensor::rpc_info::delegate_info::DelegateInfo<

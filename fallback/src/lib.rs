@@ -1,9 +1,20 @@
-//! Fallback onto generated types: decoding a portable-registry type through
-//! a generated Rust type (derived `Decode`, then `ToValue`) where one fits.
+//! ferroscale-typed-fallback: the dynamic layer decoding a portable-registry
+//! type through a generated Rust type (derived `Decode`, then `ToValue`)
+//! where one fits. It plugs into the walker's hook
+//! ([`ferroscale_dynamic::hook`]), so neither the dynamic layer nor the
+//! generated chains depend on each other.
 //!
 //! A service attaches the `TYPED_DECODERS` tables of the chains it compiled
 //! in (`ferroscale-runtime-types` with the `values` feature) with
-//! [`Registry::attach_typed_decoders`](crate::registry::Registry::attach_typed_decoders).
+//! [`RegistryExt::attach_typed_decoders`]:
+//!
+//! ```ignore
+//! use ferroscale_typed_fallback::RegistryExt;
+//! let mut registry = ferroscale_dynamic::registry::Registry::new();
+//! registry.attach_typed_decoders(ferroscale_runtime_types::polkadot::TYPED_DECODERS);
+//! registry.load_metadata(&metadata_bytes)?;
+//! ```
+//!
 //! When V14+ metadata is loaded afterwards, every type of its portable
 //! registry gets its structural hash ([`ferroscale_metadata::type_hash`]); a type
 //! whose hash is in a table uses the typed decoder when it is also
@@ -42,20 +53,25 @@
 //! decoder runs on the same bytes, so errors and lenient readings stay the
 //! dynamic layer's own.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
+use ferroscale_dynamic::graph::{
+    min_size, Fields, Node, Prim, Special, TypeGraph, TypeIdx, Variant,
+};
+use ferroscale_dynamic::hook::{DecodeHook, HookFactory};
+use ferroscale_dynamic::portable::PortableTypes;
+use ferroscale_dynamic::registry::Registry;
 use ferroscale_metadata::type_hash::TypeHasher;
 use ferroscale_value::typed::{find_decoder, TypedDecoder, TypedDecoderTable};
+use ferroscale_value::Value;
 use scale_info::PortableRegistry;
 
-use crate::decode::min_size;
-use crate::graph::{Fields, Node, Prim, Special, TypeGraph, TypeIdx};
-use crate::portable::PortableTypes;
-
 /// Deepest walk the eligibility check follows (deeper types are decoded dynamically).
-const MAX_WALK: u32 = crate::decode::DEFAULT_MAX_DEPTH;
+const MAX_WALK: u32 = ferroscale_dynamic::decode::DEFAULT_MAX_DEPTH;
 
 /// Why a leaf type (primitive, bytes, compact, account id …) decodes dynamically.
 const LEAF: &str = "a leaf: reading it directly is as fast, and builds the value once";
@@ -188,22 +204,117 @@ impl TypedFallback {
         self.hits.load(Ordering::Relaxed)
     }
 
-    /// Counts one value decoded through the typed path.
-    #[inline]
-    pub(crate) fn record_hit(&self) {
-        self.hits.fetch_add(1, Ordering::Relaxed);
+    /// The fallback a registry decodes through, if typed decoders are attached
+    /// and V14+ types were loaded since.
+    pub fn of(registry: &Registry) -> Option<&TypedFallback> {
+        registry.decode_hook()?.as_any().downcast_ref()
     }
 }
 
-/// Matches a portable registry just imported into `graph` as `types`
-/// against `tables`; `None` without tables.
-pub(crate) fn match_registry(
-    graph: &TypeGraph,
-    types: &PortableTypes,
-    registry: &PortableRegistry,
-    tables: &[TypedDecoderTable],
-) -> Option<TypedFallback> {
-    (!tables.is_empty()).then(|| TypedFallback::build(graph, types, registry, tables))
+impl DecodeHook for TypedFallback {
+    #[inline]
+    fn decode(
+        &self,
+        ty: TypeIdx,
+        depth_room: u32,
+        ss58_format: Option<u16>,
+        input: &mut &[u8],
+    ) -> Option<Value> {
+        let entry = self.entry(ty)?;
+        if entry.has_accounts && ss58_format.is_some() {
+            return None;
+        }
+        // The dynamic decoder could not hit its depth limit inside.
+        if entry.depth > depth_room {
+            return None;
+        }
+        let mut rest = *input;
+        let v = (entry.decode)(depth_room, &mut rest).ok()?;
+        *input = rest;
+        self.hits.fetch_add(1, Ordering::Relaxed);
+        Some(v)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The typed decoder tables attached to a registry: builds a
+/// [`TypedFallback`] for each portable registry it loads.
+#[derive(Clone, Debug, Default)]
+pub struct TypedDecoders {
+    tables: Vec<TypedDecoderTable>,
+}
+
+impl TypedDecoders {
+    /// Tables of generated chains (`ferroscale_runtime_types::<chain>::TYPED_DECODERS`).
+    pub fn new(tables: impl IntoIterator<Item = TypedDecoderTable>) -> Self {
+        TypedDecoders {
+            tables: tables.into_iter().collect(),
+        }
+    }
+
+    /// The attached tables.
+    pub fn tables(&self) -> &[TypedDecoderTable] {
+        &self.tables
+    }
+}
+
+impl HookFactory for TypedDecoders {
+    fn build(
+        &self,
+        graph: &TypeGraph,
+        types: &PortableTypes,
+        registry: &PortableRegistry,
+    ) -> Option<Arc<dyn DecodeHook>> {
+        if self.tables.is_empty() {
+            return None;
+        }
+        Some(Arc::new(TypedFallback::build(
+            graph,
+            types,
+            registry,
+            &self.tables,
+        )))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The typed fallback as methods of [`Registry`].
+pub trait RegistryExt {
+    /// Attaches a generated chain's `TYPED_DECODERS` table
+    /// (`ferroscale_runtime_types::<chain>::TYPED_DECODERS`, `values`
+    /// feature), beside tables attached before: V14+ metadata (or a bare
+    /// portable registry) loaded from now on decodes the portable types
+    /// whose structural hash is in an attached table through the generated
+    /// type, where that gives the dynamic value (see the crate docs); all
+    /// other types, and every type of a runtime whose types changed, decode
+    /// dynamically. Attach before `Registry::load_metadata`.
+    fn attach_typed_decoders(&mut self, table: TypedDecoderTable);
+
+    /// The typed decoders matched to the loaded portable registry, if tables
+    /// were attached: which types use them, and how often they were used.
+    fn typed_fallback(&self) -> Option<&TypedFallback>;
+}
+
+impl RegistryExt for Registry {
+    fn attach_typed_decoders(&mut self, table: TypedDecoderTable) {
+        let mut tables: Vec<TypedDecoderTable> = self
+            .hook_factory()
+            .and_then(|f| f.as_any().downcast_ref::<TypedDecoders>())
+            .map(|f| f.tables.clone())
+            .unwrap_or_default();
+        tables.push(table);
+        self.attach_hook_factory(Arc::new(TypedDecoders { tables }));
+    }
+
+    fn typed_fallback(&self) -> Option<&TypedFallback> {
+        TypedFallback::of(self)
+    }
 }
 
 /// What the eligibility walk learns about an eligible subtree.
@@ -345,7 +456,7 @@ impl Walk<'_> {
     }
 }
 
-fn variant_types(variants: &[crate::graph::Variant]) -> impl Iterator<Item = TypeIdx> + '_ {
+fn variant_types(variants: &[Variant]) -> impl Iterator<Item = TypeIdx> + '_ {
     variants.iter().flat_map(|v| match &v.fields {
         Fields::Unit => Vec::new(),
         Fields::Unnamed(ts) => ts.clone(),

@@ -7,7 +7,7 @@
 //! `core` preset (`MetadataV9` … `MetadataV14` and their parts); so do we,
 //! with [`NEWER_METADATA_TYPES`] (our definitions of V15 and V16, shaped like
 //! the V14 ones) on top. Those definitions live in a private graph built
-//! once per process ([`MetadataTypes`]), so a metadata value is the same
+//! once per process ([`MetadataTypes`], `crate::metadata_types`), so a metadata value is the same
 //! whatever presets the caller's registry holds, and every registry's
 //! `MetadataVersioned` node decodes through it.
 //!
@@ -16,12 +16,12 @@
 //! module ships them in its package) hands it over with
 //! [`install_core_preset`] first.
 
-use std::sync::OnceLock;
-
 use crate::error::Error;
-use crate::graph::{Name, TypeGraph, TypeIdx};
+use crate::graph::Name;
+use crate::metadata_types::{self, MetadataTypes};
 use crate::preset::Preset;
-use crate::registry::Registry;
+
+use super::Registry;
 
 /// The metadata versions decoded (the version byte after the magic).
 pub const METADATA_VERSIONS: std::ops::RangeInclusive<u8> = 9..=16;
@@ -112,73 +112,37 @@ pub const NEWER_METADATA_TYPES: &str = r#"{
 // - `ExtrinsicMetadataV16.versions` is a `Vec<u8>`, which py-scale-codec's
 //   language renders as `Bytes` (text or hex), like every `Vec<u8>`.
 
-/// The metadata definitions, compiled into their own graph.
-#[derive(Debug)]
-pub struct MetadataTypes {
-    graph: TypeGraph,
-    /// (version byte, `MetadataV<n>` node, the variant name `"V<n>"`).
-    versions: Vec<(u8, TypeIdx, Name)>,
+/// Compiles the `MetadataV<n>` definitions of `core` (py-scale-codec's
+/// `core` preset, V9–V14) and [`NEWER_METADATA_TYPES`] (V15, V16).
+pub fn compile_core_preset(core: &Preset) -> Result<MetadataTypes, Error> {
+    let mut registry = Registry::new();
+    registry.update(core);
+    registry.update_types_json(NEWER_METADATA_TYPES)?;
+    let mut versions = Vec::new();
+    for v in METADATA_VERSIONS {
+        let idx = registry.resolve_strict(&format!("MetadataV{v}"))?;
+        versions.push((v, idx, Name::from(format!("V{v}"))));
+    }
+    Ok(MetadataTypes::new(registry.graph().clone(), versions))
 }
-
-impl MetadataTypes {
-    /// Compiles the `MetadataV<n>` definitions of `core` (py-scale-codec's
-    /// `core` preset, V9–V14) and [`NEWER_METADATA_TYPES`] (V15, V16).
-    pub fn from_core_preset(core: &Preset) -> Result<Self, Error> {
-        let mut registry = Registry::new();
-        registry.update(core);
-        registry.update_types_json(NEWER_METADATA_TYPES)?;
-        let mut versions = Vec::new();
-        for v in METADATA_VERSIONS {
-            let idx = registry.resolve_strict(&format!("MetadataV{v}"))?;
-            versions.push((v, idx, Name::from(format!("V{v}"))));
-        }
-        Ok(MetadataTypes {
-            graph: registry.graph().clone(),
-            versions,
-        })
-    }
-
-    /// The graph the definitions were compiled into.
-    pub fn graph(&self) -> &TypeGraph {
-        &self.graph
-    }
-
-    /// The node of `MetadataV<version>` and its variant name `"V<version>"`.
-    pub fn version(&self, version: u8) -> Option<(TypeIdx, &Name)> {
-        self.versions
-            .iter()
-            .find(|(v, _, _)| *v == version)
-            .map(|(_, idx, name)| (*idx, name))
-    }
-
-    /// The version byte of a variant name (`"V14"` → 14).
-    pub fn version_of(&self, name: &str) -> Option<u8> {
-        self.versions
-            .iter()
-            .find(|(_, _, n)| &**n == name)
-            .map(|(v, _, _)| *v)
-    }
-}
-
-static TYPES: OnceLock<MetadataTypes> = OnceLock::new();
 
 /// Compiles the metadata definitions from `core` (py-scale-codec's `core`
 /// preset) for this process, unless they already are: the first
 /// installation wins (the definitions are those of the pinned preset,
 /// whoever reads it).
 pub fn install_core_preset(core: &Preset) -> Result<&'static MetadataTypes, Error> {
-    if let Some(t) = TYPES.get() {
+    if let Some(t) = metadata_types::get() {
         return Ok(t);
     }
-    let types = MetadataTypes::from_core_preset(core)?;
-    Ok(TYPES.get_or_init(|| types))
+    Ok(metadata_types::install(compile_core_preset(core)?))
 }
 
 /// The process's metadata definitions: those installed, else compiled from
 /// the `core` preset in [`crate::preset::presets_dir`] (an error naming
-/// `cargo xtask presets` when it is not there).
+/// `cargo xtask presets` when it is not there). What
+/// [`Registry::context`] gives its decodes and encodes.
 pub fn metadata_types() -> Result<&'static MetadataTypes, Error> {
-    match TYPES.get() {
+    match metadata_types::get() {
         Some(t) => Ok(t),
         None => install_core_preset(&Preset::named("core")?),
     }

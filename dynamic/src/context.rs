@@ -1,0 +1,74 @@
+//! What a decode or an encode reads besides the bytes: the type graph, the
+//! active runtime, the SS58 format, the nesting limit, the decode hook and
+//! where the `MetadataVersioned` definitions come from.
+
+use crate::error::Error;
+use crate::graph::TypeGraph;
+use crate::hook::DecodeHook;
+use crate::metadata_types::MetadataTypes;
+use crate::runtime::Runtime;
+
+/// Default nesting limit.
+pub const DEFAULT_MAX_DEPTH: u32 = 256;
+
+/// Where the definitions `MetadataVersioned` values decode and encode with
+/// come from: the registry layer compiles them from py-scale-codec's `core`
+/// preset once per process ([`crate::registry::metadata_types`]).
+pub type MetadataTypesSource = fn() -> Result<&'static MetadataTypes, Error>;
+
+/// Everything a decode reads besides the bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a> {
+    /// The type graph.
+    pub graph: &'a TypeGraph,
+    /// The active runtime (needed by Call and Extrinsic).
+    pub runtime: Option<&'a Runtime>,
+    /// SS58 format for AccountId rendering; `None` renders `"0x…"`.
+    pub ss58_format: Option<u16>,
+    /// Nesting limit.
+    pub max_depth: u32,
+    /// What may decode types in place of the walker ([`crate::hook`]).
+    pub hook: Option<&'a dyn DecodeHook>,
+    /// The `MetadataVersioned` definitions ([`MetadataTypesSource`]).
+    pub metadata_types: MetadataTypesSource,
+}
+
+impl<'a> Context<'a> {
+    /// A context over `graph` without runtime or ss58 format.
+    pub fn new(graph: &'a TypeGraph) -> Self {
+        Context {
+            graph,
+            runtime: None,
+            ss58_format: None,
+            max_depth: DEFAULT_MAX_DEPTH,
+            hook: None,
+            metadata_types: crate::metadata_types::installed,
+        }
+    }
+
+    /// With a hook that decodes some types in place of the walker (built
+    /// over this context's graph: [`crate::registry::Registry::context`]
+    /// passes its own).
+    pub fn with_hook(mut self, hook: Option<&'a dyn DecodeHook>) -> Self {
+        self.hook = hook;
+        self
+    }
+
+    /// With an active runtime.
+    pub fn with_runtime(mut self, runtime: &'a Runtime) -> Self {
+        self.runtime = Some(runtime);
+        self
+    }
+
+    /// With a source of `MetadataVersioned` definitions.
+    pub fn with_metadata_types(mut self, source: MetadataTypesSource) -> Self {
+        self.metadata_types = source;
+        self
+    }
+
+    /// With an ss58 format for account ids.
+    pub fn with_ss58(mut self, format: Option<u16>) -> Self {
+        self.ss58_format = format;
+        self
+    }
+}

@@ -1,0 +1,147 @@
+//! Calls and extrinsics: the runtime's call table, signed and unsigned
+//! extrinsics with their signed extensions.
+
+use std::ops::DerefMut;
+
+use crate::graph::{Node, Special, TypeIdx};
+use crate::runtime::Runtime;
+use crate::runtime::KEYS;
+use crate::sink::Sink;
+
+use crate::decode::{Decoder, Fail};
+
+impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
+    #[inline(never)]
+    pub(in crate::decode) fn call(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
+        let k = &*KEYS;
+        let rt = self.runtime(ty)?;
+        let start = self.pos;
+        let pi = self.byte(ty)?;
+        let Some(pallet) = rt.pallet_by_index(pi) else {
+            return Err(self.invalid(ty, start, format!("no pallet with index {pi}")));
+        };
+        let ci = self.byte(ty)?;
+        let Some(call) = pallet.call(ci) else {
+            return Err(self.invalid(
+                ty,
+                start + 1,
+                format!("pallet {} has no call with index {ci}", pallet.name),
+            ));
+        };
+        let mut args = self.sink.seq_begin(call.args.len());
+        for a in &call.args {
+            let v = if rt.portable {
+                self.node(a.ty)?
+            } else {
+                self.serialized(a.ty)?
+            };
+            let mut d = self.sink.dict_begin(3);
+            let name = match &a.name {
+                Some(n) => self.sink.name(n),
+                None => self.sink.null(),
+            };
+            self.sink.dict_insert(&mut d, &k.name, name);
+            let tn = match &a.type_name {
+                Some(n) => self.sink.name(n),
+                None => self.sink.null(),
+            };
+            self.sink.dict_insert(&mut d, &k.type_, tn);
+            self.sink.dict_insert(&mut d, &k.value, v);
+            let d = self.sink.dict_end(d);
+            self.sink.seq_push(&mut args, d);
+        }
+        let hash = ferroscale_core::hashing::blake2_256(&self.data[start..self.pos]);
+        let mut d = self.sink.dict_begin(5);
+        let idx = self.sink.hex(&[pi, ci]);
+        self.sink.dict_insert(&mut d, &k.call_index, idx);
+        let f = self.sink.name(&call.name);
+        self.sink.dict_insert(&mut d, &k.call_function, f);
+        let m = self.sink.name(&pallet.name);
+        self.sink.dict_insert(&mut d, &k.call_module, m);
+        let a = self.sink.list_end(args);
+        self.sink.dict_insert(&mut d, &k.call_args, a);
+        let h = self.sink.hex(&hash);
+        self.sink.dict_insert(&mut d, &k.call_hash, h);
+        Ok(self.sink.dict_end(d))
+    }
+
+    #[inline(never)]
+    pub(in crate::decode) fn extrinsic(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
+        let k = &*KEYS;
+        let rt = self.runtime(ty)?;
+        let start = self.pos;
+        let len = self.length(ty, 1)?;
+        let end = self.pos + len;
+        // Everything of this extrinsic must lie within its length prefix.
+        let full = self.data;
+        self.data = &full[..end];
+        let r = self.extrinsic_body(ty, rt, start, len);
+        self.data = full;
+        let (fields, call) = r?;
+        if self.pos != end {
+            return Err(self.invalid(
+                ty,
+                self.pos,
+                format!(
+                    "extrinsic length prefix says {len} bytes, the content used {}",
+                    self.pos - (end - len)
+                ),
+            ));
+        }
+        let hash = ferroscale_core::hashing::blake2_256(&full[start..end]);
+        let mut d = self.sink.dict_begin(fields.len() + 3);
+        let h = self.sink.hex(&hash);
+        self.sink.dict_insert(&mut d, &k.extrinsic_hash, h);
+        let l = self.sink.uint(len as u128);
+        self.sink.dict_insert(&mut d, &k.extrinsic_length, l);
+        for (key, v) in fields {
+            self.sink.dict_insert(&mut d, key, v);
+        }
+        self.sink.dict_insert(&mut d, &k.call, call);
+        Ok(self.sink.dict_end(d))
+    }
+
+    #[allow(clippy::type_complexity)]
+    #[inline(never)]
+    pub(in crate::decode) fn extrinsic_body(
+        &mut self,
+        ty: TypeIdx,
+        rt: &'a Runtime,
+        _start: usize,
+        _len: usize,
+    ) -> Result<(Vec<(&'a crate::graph::Name, S::Out)>, S::Out), Fail> {
+        let k = &*KEYS;
+        let at = self.pos;
+        let version = self.byte(ty)?;
+        let signed = version & 0x80 != 0;
+        if version & 0x7f != 4 {
+            return Err(self.invalid(
+                ty,
+                at,
+                format!("unsupported extrinsic version {}", version & 0x7f),
+            ));
+        }
+        let mut fields = Vec::new();
+        if signed {
+            let x = &rt.extrinsic;
+            let (Some(addr), Some(sig)) = (x.address, x.signature) else {
+                return Err(self.invalid(ty, at, "runtime has no address/signature types"));
+            };
+            let a = self.node(addr)?;
+            fields.push((&k.address, a));
+            let s = self.node(sig)?;
+            fields.push((&k.signature, s));
+            for e in &x.extensions {
+                let v = self.node(e.ty)?;
+                fields.push((&e.key, v));
+            }
+        }
+        let call = match rt.extrinsic.call {
+            Some(c) if matches!(self.graph().get(c), Some(Node::Special(Special::Call))) => {
+                self.node(c)?
+            }
+            _ => self.call(ty)?,
+        };
+        Ok((fields, call))
+    }
+}

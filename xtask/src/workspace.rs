@@ -1,0 +1,27 @@
+//! The workspace's root and running its tools: what every command uses.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Root of the workspace (the xtask lives one level below it).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask has a parent")
+        .to_path_buf()
+}
+
+/// Runs a command in the workspace root, failing with its description when it fails.
+pub fn run_step(what: &str, program: &str, args: &[&str]) -> Result<(), String> {
+    eprintln!("\n=== {what}: {program} {}", args.join(" "));
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(workspace_root())
+        .status()
+        .map_err(|e| format!("{what}: cannot start {program}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{what} failed ({status})"))
+    }
+}
