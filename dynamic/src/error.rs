@@ -5,6 +5,7 @@ use std::fmt;
 
 /// An error of decoding, encoding, importing or resolving types.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Error {
     /// Input ended: `ty` needed `needed` bytes at `offset`, only `available` were left.
     NotEnoughBytes {
@@ -61,7 +62,9 @@ pub enum Error {
         /// What was wrong with the value.
         reason: String,
     },
-    /// Metadata or a portable registry that cannot be imported.
+    /// Metadata that cannot be loaded (the metadata layer's error, kept whole).
+    Metadata(ferroscale_metadata::Error),
+    /// Metadata or a portable registry that loads but cannot be imported.
     Import(String),
     /// A type string or name that could not be found.
     UnknownType(String),
@@ -101,6 +104,7 @@ impl fmt::Display for Error {
                 write!(f, "<{ty}> needs runtime metadata, but none is active")
             }
             Error::Encode { ty, reason } => write!(f, "encoding <{ty}>: {reason}"),
+            Error::Metadata(e) => write!(f, "importing types: {e}"),
             Error::Import(m) => write!(f, "importing types: {m}"),
             Error::UnknownType(m) => write!(f, "unknown type: {m}"),
             Error::Usage(m) => write!(f, "{m}"),
@@ -110,7 +114,22 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Metadata(e) => Some(e),
+            Error::TypeString(e) => Some(e),
+            Error::Preset(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ferroscale_metadata::Error> for Error {
+    fn from(e: ferroscale_metadata::Error) -> Self {
+        Error::Metadata(e)
+    }
+}
 
 impl From<crate::typestr::ParseError> for Error {
     fn from(e: crate::typestr::ParseError) -> Self {

@@ -76,7 +76,7 @@ pub fn import_metadata_bytes(
     graph: &mut TypeGraph,
     bytes: &[u8],
 ) -> Result<ImportedMetadata, Error> {
-    let md = Metadata::load(bytes).map_err(|e| Error::Import(e.to_string()))?;
+    let md = Metadata::load(bytes)?;
     import_metadata(graph, &md)
 }
 

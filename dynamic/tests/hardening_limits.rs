@@ -286,7 +286,7 @@ fn metadata_with_a_2_pow_30_type_count() {
         let mut g = TypeGraph::new();
         import_metadata_bytes(&mut g, &hostile).map(|_| g.len())
     });
-    assert!(matches!(r, Err(Error::Import(_))), "{r:?}");
+    assert!(matches!(r, Err(Error::Metadata(_))), "{r:?}");
     assert!(
         peak_import < 64 * MIB,
         "dynamic: peak {} MiB",

@@ -131,6 +131,7 @@ fn expand(args: TokenStream, item: TokenStream, manifest_dir: &Path) -> syn::Res
     } = module;
     Ok(quote! {
         #(#attrs)*
+        #[allow(missing_docs)] // documented where the metadata documents it
         #vis mod #ident { #body }
         const _: &[u8] = include_bytes!(#path);
         #env_dependency

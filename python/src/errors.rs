@@ -32,9 +32,8 @@ pub fn to_py(py: Python<'_>, e: &Error) -> PyErr {
         | Error::Unresolved { .. }
         | Error::TypeString(_)
         | Error::Preset(_) => PyNotImplementedError::new_err(message),
-        Error::Encode { .. } | Error::NoRuntime { .. } | Error::Import(_) | Error::Usage(_) => {
-            PyValueError::new_err(message)
-        }
+        // Encoding, runtime, import and usage errors, and any kind added later.
+        _ => PyValueError::new_err(message),
     }
 }
 

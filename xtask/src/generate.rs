@@ -293,7 +293,7 @@ fn registration_text(chains: &[String]) -> String {
     for c in chains {
         let m = module_name(c);
         out.push_str(&format!(
-            "\n/// Runtime types of `{c}` (cargo feature `{c}`).\n#[cfg(feature = \"{c}\")]\n#[path = \"{m}.rs\"]\n#[rustfmt::skip] // formatted by the generator (prettyplease)\npub mod {m};\n"
+            "\n/// Runtime types of `{c}` (cargo feature `{c}`).\n#[cfg(feature = \"{c}\")]\n#[path = \"{m}.rs\"]\n#[rustfmt::skip] // formatted by the generator (prettyplease)\n#[allow(missing_docs)] // documented where the metadata documents it\npub mod {m};\n"
         ));
     }
     out

@@ -207,7 +207,7 @@ impl Registry {
     /// presets (so load the presets and set the spec version first).
     pub fn load_metadata(&mut self, bytes: &[u8]) -> Result<(), Error> {
         let md =
-            ferroscale_metadata::Metadata::load(bytes).map_err(|e| Error::Import(e.to_string()))?;
+            ferroscale_metadata::Metadata::load(bytes)?;
         if md.version >= 14 {
             self.load_portable_metadata(&md)
         } else {
