@@ -8,7 +8,7 @@ use scale_info::form::PortableForm;
 use scale_info::{PortableRegistry, TypeDef};
 
 /// Strongly connected components of the by-value containment graph.
-pub struct Recursion {
+pub(crate) struct Recursion {
     /// Component of each type id (index = type id).
     components: Components,
     /// Whether a component is recursive (more than one type, or a self-loop).
@@ -17,7 +17,7 @@ pub struct Recursion {
 
 impl Recursion {
     /// Analyses every type of the registry.
-    pub fn new(types: &PortableRegistry) -> Self {
+    pub(crate) fn new(types: &PortableRegistry) -> Self {
         let edges: Vec<Vec<u32>> = types
             .types
             .iter()
@@ -32,7 +32,7 @@ impl Recursion {
     }
 
     /// Whether a field of type `field` inside type `holder` must be boxed.
-    pub fn needs_box(&self, holder: u32, field: u32) -> bool {
+    pub(crate) fn needs_box(&self, holder: u32, field: u32) -> bool {
         match (
             self.components.of(holder as usize),
             self.components.of(field as usize),
