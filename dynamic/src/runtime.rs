@@ -4,7 +4,7 @@
 //! [`crate::portable::import_metadata`] (V14+, argument types are registry
 //! ids) and [`crate::registry::legacy_runtime`] (V9–V13, argument types are
 //! type strings compiled through presets) — build the call and event tables
-//! with the one [`PalletTables`] builder here.
+//! with the one `PalletTables` builder here (crate-internal).
 
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
