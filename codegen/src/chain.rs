@@ -40,7 +40,7 @@ impl ModNode {
 }
 
 /// The whole module body.
-pub fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
+pub(crate) fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
     let mut root = ModNode::default();
     let mut definitions = Vec::with_capacity(gen.shapes.len());
     for shape in &gen.shapes {

@@ -25,7 +25,7 @@ use crate::types::TypeGen;
 const SECTION_DEPTH: usize = 3;
 
 /// The `pallets` module.
-pub fn pallets_module(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
+pub(crate) fn pallets_module(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
     let mut seen = BTreeSet::new();
     let modules = input.pallets.iter().map(|p| {
         let name = unique(&mut seen, snake(&p.name));

@@ -9,7 +9,7 @@ use scale_info::{PortableRegistry, Type, TypeDef, TypeDefPrimitive};
 
 /// How a type with a well-known path is rendered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Substitute {
+pub(crate) enum Substitute {
     /// A hand-written type of `ferroscale_runtime_types` taking the metadata
     /// type's generic parameters positionally (`n` of them).
     Runtime(&'static str, usize),
@@ -24,7 +24,10 @@ pub enum Substitute {
 }
 
 /// The substitute for `ty`, if its path is well known and its shape matches.
-pub fn substitute_for(types: &PortableRegistry, ty: &Type<PortableForm>) -> Option<Substitute> {
+pub(crate) fn substitute_for(
+    types: &PortableRegistry,
+    ty: &Type<PortableForm>,
+) -> Option<Substitute> {
     let segments: Vec<&str> = ty.path.segments.iter().map(String::as_str).collect();
     let params = ty.type_params.len();
     let s = match segments.as_slice() {

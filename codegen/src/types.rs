@@ -36,7 +36,7 @@ enum Class {
 
 /// One generated definition (a struct or an enum).
 #[derive(Debug, Clone)]
-pub struct Shape {
+pub(crate) struct Shape {
     /// Module segments below `runtime_types` (already valid identifiers).
     pub module: Vec<String>,
     /// Type name (a valid identifier).
@@ -104,7 +104,7 @@ impl Params {
 }
 
 /// The writer of type references and definitions for one registry.
-pub struct TypeGen<'a> {
+pub(crate) struct TypeGen<'a> {
     types: &'a PortableRegistry,
     recursion: Recursion,
     class: Vec<Class>,
@@ -118,7 +118,7 @@ pub struct TypeGen<'a> {
 
 impl<'a> TypeGen<'a> {
     /// Classifies every type, names the generated ones and resolves collisions.
-    pub fn new(types: &'a PortableRegistry) -> Result<Self, CodegenError> {
+    pub(crate) fn new(types: &'a PortableRegistry) -> Result<Self, CodegenError> {
         validate(types)?;
         let mut class = Vec::with_capacity(types.types.len());
         let mut groups: BTreeMap<(Vec<String>, String), Vec<u32>> = BTreeMap::new();
@@ -264,22 +264,22 @@ impl<'a> TypeGen<'a> {
     }
 
     /// Whether a shape's definition keeps generic parameters.
-    pub fn is_generic(&self, shape: usize) -> bool {
+    pub(crate) fn is_generic(&self, shape: usize) -> bool {
         !self.used[shape].is_empty()
     }
 
     /// The registry the types come from.
-    pub fn registry(&self) -> &'a PortableRegistry {
+    pub(crate) fn registry(&self) -> &'a PortableRegistry {
         self.types
     }
 
     /// Number of registry types.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.types.types.len()
     }
 
     /// Whether a type id can be written on its own (bit-order markers cannot).
-    pub fn is_standalone(&self, id: u32) -> bool {
+    pub(crate) fn is_standalone(&self, id: u32) -> bool {
         !matches!(
             self.class.get(id as usize),
             Some(Class::Substituted(Substitute::BitOrder(_))) | None
@@ -292,14 +292,14 @@ impl<'a> TypeGen<'a> {
 
     /// The type `id` as written at depth `depth` below the chain module, with no
     /// generic parameters in scope.
-    pub fn type_ref(&self, id: u32, depth: usize) -> TokenStream {
+    pub(crate) fn type_ref(&self, id: u32, depth: usize) -> TokenStream {
         self.ref_in(id, depth, &Params::none())
     }
 
     /// The declared type of a field of type `id` inside type `holder` (the
     /// compact attribute's inner type, boxed where the definition boxes it),
     /// and whether the field is left out of the definition (a `PhantomData`).
-    pub fn field_decl(&self, holder: u32, id: u32, depth: usize) -> Option<TokenStream> {
+    pub(crate) fn field_decl(&self, holder: u32, id: u32, depth: usize) -> Option<TokenStream> {
         if self.is_unit(id) {
             return None;
         }
@@ -307,13 +307,13 @@ impl<'a> TypeGen<'a> {
     }
 
     /// Whether `id` is written as the generated enum (not substituted).
-    pub fn is_generated_variant(&self, id: u32) -> bool {
+    pub(crate) fn is_generated_variant(&self, id: u32) -> bool {
         matches!(self.class.get(id as usize), Some(Class::Generated(_)))
             && matches!(self.ty(id).type_def, TypeDef::Variant(_))
     }
 
     /// A tuple of the given types (the extrinsic's `Extra`).
-    pub fn tuple_ref(&self, ids: &[u32], depth: usize) -> TokenStream {
+    pub(crate) fn tuple_ref(&self, ids: &[u32], depth: usize) -> TokenStream {
         let items = ids.iter().map(|&id| self.type_ref(id, depth));
         quote!((#(#items,)*))
     }
@@ -434,7 +434,7 @@ impl<'a> TypeGen<'a> {
     }
 
     /// The item (struct or enum with derives) of a shape, written at `depth`.
-    pub fn definition(&self, shape: &Shape, depth: usize) -> TokenStream {
+    pub(crate) fn definition(&self, shape: &Shape, depth: usize) -> TokenStream {
         let rep = shape.instances[0];
         let params = Params::of(self.ty(rep));
         let name = ident(&shape.name);
@@ -464,7 +464,7 @@ impl<'a> TypeGen<'a> {
 
     /// The `CompactAs` impl for a newtype used inside `Compact`, if it is one
     /// over an unsigned integer.
-    pub fn compact_impl(&self, shape_index: usize, depth: usize) -> Option<TokenStream> {
+    pub(crate) fn compact_impl(&self, shape_index: usize, depth: usize) -> Option<TokenStream> {
         if !self.compact_shapes.borrow().contains(&shape_index) {
             return None;
         }
@@ -514,7 +514,7 @@ impl<'a> TypeGen<'a> {
 
     /// `impl ToValue` for a shape (behind the `values` feature of the crate
     /// that holds the generated code): the value contract's shapes.
-    pub fn to_value_impl(&self, shape: &Shape) -> TokenStream {
+    pub(crate) fn to_value_impl(&self, shape: &Shape) -> TokenStream {
         let rep = shape.instances[0];
         let params = Params::of(self.ty(rep));
         // Marks the kept parameters.

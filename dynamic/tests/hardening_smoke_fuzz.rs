@@ -10,10 +10,12 @@
 //! build on two cores; `FERROSCALE_SMOKE_FUZZ_SCALE=N` multiplies them for a
 //! longer local run.
 
+// The fuzz package's own modules: `pub` there is its API to the targets.
 #[path = "../../fuzz/src/harness/mod.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, unreachable_pub)]
 mod harness;
 #[path = "../../fuzz/src/typed_check.rs"]
+#[allow(unreachable_pub)]
 mod typed_check;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};

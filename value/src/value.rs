@@ -165,7 +165,7 @@ impl fmt::Display for Value {
 }
 
 /// Decimal digits of a little-endian 256-bit unsigned integer.
-pub fn u256_to_decimal(le: &[u8; 32]) -> String {
+pub(crate) fn u256_to_decimal(le: &[u8; 32]) -> String {
     let mut limbs: Vec<u32> = le
         .chunks(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))

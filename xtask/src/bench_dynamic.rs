@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 /// Builds and runs `bench/dynamic` in release mode, passing `args` through.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .ok_or("xtask has no parent directory")?

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use ferroscale_metadata::Metadata;
 
 /// Runs the benchmark.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut iterations = 20usize;
     let mut files = Vec::new();
     let mut args = args.iter();

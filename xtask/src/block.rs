@@ -50,7 +50,7 @@ fn fixture(name: &str) -> Result<PathBuf, String> {
 const SHOWN_CHARS: usize = 1500;
 
 /// Entry point: `block [--legacy] [--full]`.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let block = if args.iter().any(|a| a == "--legacy") {
         &BLOCK_5M
     } else {

@@ -39,7 +39,7 @@ type Edges = BTreeMap<ModPath, BTreeMap<String, BTreeMap<String, PathBuf>>>;
 
 /// Checks every crate of the workspace (or of the checkout at the first
 /// argument, e.g. an older worktree).
-pub fn run(args: &[String]) -> Result<(), String> {
+pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let root = args.first().map_or_else(workspace_root, PathBuf::from);
     let mut problems = Vec::new();
     let mut checked = 0;

@@ -29,7 +29,7 @@ fn fuzz_dir() -> PathBuf {
 }
 
 /// Entry point of `cargo xtask fuzz`.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub(crate) fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("seed") => seed(&args[1..]),
         Some("run") => fuzz(&args[1..]),

@@ -75,7 +75,7 @@ const CHAINS: &[Chain] = &[
 ];
 
 /// Entry point of `cargo xtask generate …`.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut chain: Option<String> = None;
     let mut metadata: Option<PathBuf> = None;
     let mut name: Option<String> = None;

@@ -108,7 +108,7 @@ const FILES: [(&str, &str); 20] = [
 ];
 
 /// Where the presets go.
-pub fn presets_dir() -> PathBuf {
+pub(crate) fn presets_dir() -> PathBuf {
     workspace_root().join("python/python/scalecodec/type_registry")
 }
 
@@ -206,7 +206,7 @@ with zipfile.ZipFile(wheel) as z:
 }
 
 /// Makes sure every preset is in place with its pinned checksum.
-pub fn ensure() -> Result<(), String> {
+pub(crate) fn ensure() -> Result<(), String> {
     let dir = presets_dir();
     let stale = stale_files(&dir);
     if stale.is_empty() {
@@ -236,7 +236,7 @@ pub fn ensure() -> Result<(), String> {
 }
 
 /// `cargo xtask presets`.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub(crate) fn run(args: &[String]) -> Result<(), String> {
     if let Some(extra) = args.first() {
         return Err(format!("presets takes no arguments, got {extra:?}"));
     }

@@ -29,7 +29,7 @@ const PINNED_TESTS: &str = "python/pinned-tests";
 const COMPAT_SUITE: &str = "../shared/compat/pyscalecodec-suite";
 
 /// The venv the Python tests run in (created when absent).
-pub fn venv_python() -> Result<String, String> {
+pub(crate) fn venv_python() -> Result<String, String> {
     let root = workspace_root();
     let py = root.join(".venv/bin/python");
     if !py.exists() {
@@ -52,7 +52,7 @@ pub fn venv_python() -> Result<String, String> {
 }
 
 /// Builds and installs the module, then runs both Python suites.
-pub fn test() -> Result<(), String> {
+pub(crate) fn test() -> Result<(), String> {
     let root = workspace_root();
     if !root.join(PRESETS).join("core.json").exists() {
         return Err(format!(

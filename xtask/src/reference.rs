@@ -8,15 +8,15 @@ use std::process::Command;
 use crate::workspace::{run_step, workspace_root};
 
 /// The py-scale-codec release the project matches.
-pub const SCALECODEC_VERSION: &str = "1.2.12";
+pub(crate) const SCALECODEC_VERSION: &str = "1.2.12";
 
 /// The variable through which tests find the reference interpreter (read by
 /// `ferroscale_fixtures::reference`).
-pub const ENV_VAR: &str = "FERROSCALE_REF_PYTHON";
+pub(crate) const ENV_VAR: &str = "FERROSCALE_REF_PYTHON";
 
 /// Creates `.venv-ref` when absent, makes sure it holds py-scale-codec
 /// 1.2.12, and returns its interpreter's path.
-pub fn python() -> Result<String, String> {
+pub(crate) fn python() -> Result<String, String> {
     let root = workspace_root();
     let py = root.join(".venv-ref/bin/python");
     if !py.exists() {

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use ferroscale_metadata::Metadata;
 
 /// Runs the command: `args` is `[FILE]`.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let [path] = args else {
         return Err("usage: cargo xtask summary FILE  (metadata, binary or 0x hex)".into());
     };

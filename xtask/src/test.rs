@@ -3,7 +3,7 @@
 use crate::workspace::run_step;
 
 /// `--rust-only` skips the Python module and suites.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let rust_only = args.iter().any(|a| a == "--rust-only");
     run_step("format", "cargo", &["fmt", "--all", "--", "--check"])?;
     crate::cycles::run(&[])?;

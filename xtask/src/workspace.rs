@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Root of the workspace (the xtask lives one level below it).
-pub fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("xtask has a parent")
@@ -12,7 +12,7 @@ pub fn workspace_root() -> PathBuf {
 }
 
 /// Runs a command in the workspace root, failing with its description when it fails.
-pub fn run_step(what: &str, program: &str, args: &[&str]) -> Result<(), String> {
+pub(crate) fn run_step(what: &str, program: &str, args: &[&str]) -> Result<(), String> {
     eprintln!("\n=== {what}: {program} {}", args.join(" "));
     let status = Command::new(program)
         .args(args)

@@ -12,7 +12,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 /// The counting allocator (delegates to the system allocator).
-pub struct PeakAlloc;
+pub(crate) struct PeakAlloc;
 
 thread_local! {
     static LIVE: Cell<usize> = const { Cell::new(0) };
@@ -67,7 +67,7 @@ unsafe impl GlobalAlloc for PeakAlloc {
 
 /// Runs `f` and returns its result with the peak number of bytes this thread
 /// had allocated at once during the call, above what was live before it.
-pub fn measure<R>(f: impl FnOnce() -> R) -> (R, usize) {
+pub(crate) fn measure<R>(f: impl FnOnce() -> R) -> (R, usize) {
     let start = LIVE.with(Cell::get);
     PEAK.with(|p| p.set(start));
     let r = f();
@@ -76,4 +76,4 @@ pub fn measure<R>(f: impl FnOnce() -> R) -> (R, usize) {
 }
 
 /// One mebibyte.
-pub const MIB: usize = 1 << 20;
+pub(crate) const MIB: usize = 1 << 20;

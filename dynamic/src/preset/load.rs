@@ -52,7 +52,7 @@ fn expect_uint(value: &Json, path: &str) -> Result<u64> {
 }
 
 /// Parses a preset document.
-pub fn preset_from_json(doc: &Json) -> Result<Preset> {
+pub(super) fn preset_from_json(doc: &Json) -> Result<Preset> {
     let members = expect_object(doc, "")?;
     let mut preset = Preset::default();
     for (key, value) in members {
@@ -91,7 +91,7 @@ pub fn preset_from_json(doc: &Json) -> Result<Preset> {
 }
 
 /// `{"Name": definition, …}`.
-pub fn type_defs(value: &Json, path: &str) -> Result<TypeDefs> {
+pub(super) fn type_defs(value: &Json, path: &str) -> Result<TypeDefs> {
     let members = expect_object(value, path)?;
     members
         .iter()

@@ -211,7 +211,7 @@ fn static_name(lower: &str) -> &'static str {
 /// Names that py-scale-codec only knows from `core.json`, resolved without
 /// it too so that a registry without presets understands the basics. A
 /// loaded preset's definitions of the same names take precedence.
-pub fn fallback_alias(lower: &str) -> Option<&'static str> {
+pub(super) fn fallback_alias(lower: &str) -> Option<&'static str> {
     Some(match lower {
         "text" => "String",
         "accountid" => "GenericAccountId",

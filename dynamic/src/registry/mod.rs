@@ -206,8 +206,7 @@ impl Registry {
     /// events tables with argument types resolved through this registry's
     /// presets (so load the presets and set the spec version first).
     pub fn load_metadata(&mut self, bytes: &[u8]) -> Result<(), Error> {
-        let md =
-            ferroscale_metadata::Metadata::load(bytes)?;
+        let md = ferroscale_metadata::Metadata::load(bytes)?;
         if md.version >= 14 {
             self.load_portable_metadata(&md)
         } else {

@@ -2,21 +2,21 @@
 //! constants and storage defaults.
 #![allow(dead_code)]
 
-pub mod subtensor;
+pub(crate) mod subtensor;
 
 use ferroscale_dynamic::portable::{import_metadata, ImportedMetadata};
 use ferroscale_dynamic::{Node, Special, TypeGraph, TypeIdx};
 use ferroscale_metadata::{Metadata, StorageModifier, TypeRef};
 
 /// One constant value or storage default of a metadata fixture.
-pub struct Item {
+pub(crate) struct Item {
     pub what: String,
     pub ty: TypeIdx,
     pub bytes: Vec<u8>,
 }
 
 /// A metadata fixture imported into its own graph.
-pub struct Loaded {
+pub(crate) struct Loaded {
     pub name: String,
     pub graph: TypeGraph,
     pub imported: ImportedMetadata,
@@ -26,7 +26,7 @@ pub struct Loaded {
 impl Loaded {
     /// The value type of storage item `name` (`"System.Events"`), found by
     /// its storage default.
-    pub fn storage_type(&self, name: &str) -> TypeIdx {
+    pub(crate) fn storage_type(&self, name: &str) -> TypeIdx {
         let what = format!("{name} (storage default)");
         self.items
             .iter()
@@ -36,14 +36,14 @@ impl Loaded {
     }
 
     /// A node for a whole extrinsic (`"Extrinsic"`) in this metadata's graph.
-    pub fn extrinsic_node(&mut self) -> TypeIdx {
+    pub(crate) fn extrinsic_node(&mut self) -> TypeIdx {
         self.graph
             .add(Node::Special(Special::Extrinsic), Some("Extrinsic".into()))
     }
 }
 
 /// Every V14+ metadata fixture (names from the manifest).
-pub fn portable_fixtures() -> Vec<String> {
+pub(crate) fn portable_fixtures() -> Vec<String> {
     ferroscale_fixtures::entries_under("metadata")
         .iter()
         .map(|e| e.name.to_string())
@@ -63,7 +63,7 @@ pub fn portable_fixtures() -> Vec<String> {
 
 /// Imports `name` and lists its constants and storage defaults (an
 /// `Optional` storage default decodes as `Option<value>`).
-pub fn load(name: &str) -> Loaded {
+pub(crate) fn load(name: &str) -> Loaded {
     let bytes = ferroscale_fixtures::read(name);
     let md = Metadata::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut graph = TypeGraph::new();
@@ -105,7 +105,7 @@ pub fn load(name: &str) -> Loaded {
 /// metadata types): integers from `seed`, the `seed`-th enum variant, one
 /// element per sequence. `None` when the type is too deep or needs runtime
 /// context this generator does not model.
-pub fn example(
+pub(crate) fn example(
     graph: &TypeGraph,
     ty: TypeIdx,
     seed: u64,
@@ -242,7 +242,7 @@ fn compacted_prim(graph: &TypeGraph, ty: TypeIdx) -> Option<ferroscale_dynamic::
 /// The start of every py-scale-codec reference script of these tests: the
 /// imports, and `norm`, the Python side of [`normalise`] (the same normal
 /// form computed from py-scale-codec's values).
-pub const PY_PRELUDE: &str = r#"import json, sys
+pub(crate) const PY_PRELUDE: &str = r#"import json, sys
 from scalecodec.base import RuntimeConfigurationObject, ScaleBytes
 from scalecodec.type_registry import load_type_registry_preset
 def norm(v):
@@ -254,14 +254,14 @@ def norm(v):
 "#;
 
 /// A reference script: [`PY_PRELUDE`] followed by `body`.
-pub fn reference_script(body: &str) -> String {
+pub(crate) fn reference_script(body: &str) -> String {
     format!("{PY_PRELUDE}{body}")
 }
 
 /// A decoded value in the normal form the py-scale-codec differential tests
 /// compare in: dicts keep their order as pairs, tuples are lists, integers
 /// beyond 64 bits are `"int:N"` text.
-pub fn normalise(v: &ferroscale_value::Value) -> serde_json::Value {
+pub(crate) fn normalise(v: &ferroscale_value::Value) -> serde_json::Value {
     use ferroscale_value::Value;
     use serde_json::{json, Value as Json};
     let int = |n: String, small: Option<i64>| {
@@ -289,7 +289,7 @@ pub fn normalise(v: &ferroscale_value::Value) -> serde_json::Value {
 /// argument has no example value or the encoder refuses it. Used by the
 /// py-scale-codec differential test and by the typed tests of signed
 /// extrinsics.
-pub fn signed_extrinsic(
+pub(crate) fn signed_extrinsic(
     l: &Loaded,
     ctx: &ferroscale_dynamic::Context<'_>,
     xt: TypeIdx,
@@ -326,7 +326,7 @@ pub fn signed_extrinsic(
 /// An `EventRecord` value (py-scale-codec's input shape) for `event` of
 /// `pallet`, with example attributes (`None` when the example generator
 /// cannot fill an argument): applied in an extrinsic, one topic.
-pub fn event_record_example(
+pub(crate) fn event_record_example(
     l: &Loaded,
     pallet: &ferroscale_dynamic::runtime::Pallet,
     event: &ferroscale_dynamic::runtime::Item,

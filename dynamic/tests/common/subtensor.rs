@@ -24,13 +24,13 @@ use scale_info::{PortableRegistry, TypeDef};
 use serde_json::{json, Value as Json};
 
 /// The subtensor registry of `test_types.json`.
-pub fn registry() -> PortableRegistry {
+pub(crate) fn registry() -> PortableRegistry {
     let json = ferroscale_fixtures::read_string("payloads/subtensor/test_types.json");
     serde_json::from_str(&json).expect("test_types.json is a PortableRegistry")
 }
 
 /// The id of the registry type whose path ends with `name`.
-pub fn id_by_name(reg: &PortableRegistry, name: &str) -> u32 {
+pub(crate) fn id_by_name(reg: &PortableRegistry, name: &str) -> u32 {
     reg.types
         .iter()
         .find(|t| t.ty.path.segments.last().map(String::as_str) == Some(name))
@@ -39,14 +39,14 @@ pub fn id_by_name(reg: &PortableRegistry, name: &str) -> u32 {
 }
 
 /// Whether some registry type's path ends with `name`.
-pub fn has_name(reg: &PortableRegistry, name: &str) -> bool {
+pub(crate) fn has_name(reg: &PortableRegistry, name: &str) -> bool {
     reg.types
         .iter()
         .any(|t| t.ty.path.segments.last().map(String::as_str) == Some(name))
 }
 
 /// The named fields of composite `id`: (name, type id).
-pub fn fields(reg: &PortableRegistry, id: u32) -> Vec<(String, u32)> {
+pub(crate) fn fields(reg: &PortableRegistry, id: u32) -> Vec<(String, u32)> {
     let ty = reg.resolve(id).expect("type id in the registry");
     let TypeDef::Composite(c) = &ty.type_def else {
         panic!("type {id} is not a composite");
@@ -124,7 +124,7 @@ fn subnet_info(reg: &PortableRegistry) -> Json {
 
 /// The `types` object (py-scale-codec preset format) of the payload types
 /// the registry lacks: `RaoNeuronInfo`, `RaoNeuronInfoLite`, `SubnetInfo`.
-pub fn payload_definitions(reg: &PortableRegistry) -> Json {
+pub(crate) fn payload_definitions(reg: &PortableRegistry) -> Json {
     json!({
         "RaoNeuronInfo": rao_neuron(reg, "NeuronInfo"),
         "RaoNeuronInfoLite": rao_neuron(reg, "NeuronInfoLite"),
@@ -133,7 +133,7 @@ pub fn payload_definitions(reg: &PortableRegistry) -> Json {
 }
 
 /// A registry over the subtensor types `reg` plus [`payload_definitions`].
-pub fn payload_registry(reg: &PortableRegistry) -> ferroscale_dynamic::registry::Registry {
+pub(crate) fn payload_registry(reg: &PortableRegistry) -> ferroscale_dynamic::registry::Registry {
     let mut registry = ferroscale_dynamic::registry::Registry::new();
     registry.load_portable_registry(reg).expect("import");
     registry
@@ -143,7 +143,7 @@ pub fn payload_registry(reg: &PortableRegistry) -> ferroscale_dynamic::registry:
 }
 
 /// One payload file and the type string it decodes as.
-pub struct Payload {
+pub(crate) struct Payload {
     pub file: &'static str,
     pub type_string: String,
     pub items: usize,
@@ -151,7 +151,7 @@ pub struct Payload {
 
 /// Every payload file of `payloads/subtensor/` with its type string
 /// (registry ids resolved) and number of items.
-pub fn payloads(reg: &PortableRegistry) -> Vec<Payload> {
+pub(crate) fn payloads(reg: &PortableRegistry) -> Vec<Payload> {
     let delegate = id_by_name(reg, "DelegateInfo");
     let at = |file: &'static str, type_string: String, items: usize| Payload {
         file,

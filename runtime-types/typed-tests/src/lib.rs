@@ -8,7 +8,9 @@
 //! `cargo xtask generate --chain subtensor-rpc`.
 
 #[rustfmt::skip] // formatted by the generator (prettyplease)
+#[allow(missing_docs)]
 pub mod polkadot_9180;
 
 #[rustfmt::skip] // formatted by the generator (prettyplease)
+#[allow(missing_docs)]
 pub mod subtensor_rpc;
