@@ -51,6 +51,7 @@ pub use error::Error;
 pub use graph::{BitStore, Field, Fields, Name, Node, Prim, Special, TypeGraph, TypeIdx, Variant};
 pub use runtime::Runtime;
 pub use sink::{Sink, ValueSink};
+pub mod ops;
 pub mod preset;
 pub mod registry;
 pub mod typestr;

@@ -1,20 +1,27 @@
 //! `scalecodec._core`: the Rust half of the `scalecodec` Python package.
 //!
-//! The Python package is a thin layer: every decode, encode, type resolution
-//! and SS58 operation runs here, once per value, over `ferroscale_dynamic`'s
-//! registry. Modules: [`registry`] (the `Registry` class), [`object`] (the
-//! Rust bases of `ScaleBytes`, scale objects and configurations: the
-//! create-and-decode hot path), [`sink`] (decoding
-//! straight into Python objects with interned names), [`convert`] (Python
-//! values → `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
+//! The Python package only declares py-scale-codec's names and adapts them;
+//! every decode, encode, type resolution, SS58 and FRAME rule runs here, once
+//! per value, over `ferroscale_dynamic` (its `ops` module for what lies
+//! beside the type walk). Modules: [`registry`] (the `Registry` class),
+//! [`scale_bytes`] (`ScaleBytes`), [`object`] (the Rust bases of scale
+//! objects and configurations: the create-and-decode hot path, the value
+//! protocol and the default hooks), [`kinds`] (`TypeKind` and `ClassInfo`: node kinds and
+//! class attributes as typed objects), [`ops`] (Era, multisig, addresses,
+//! compact, floats, `MetadataVersioned`), [`sink`] (decoding straight into
+//! Python objects with interned names), [`convert`] (Python values →
+//! `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
 //! exception classes, panic guard), [`ss58`], [`metadata`] (the metadata
 //! model as Python data), [`text`] (hex written straight into Python strings).
 
 pub mod convert;
 pub mod errors;
+pub mod kinds;
 pub mod metadata;
 pub mod object;
+pub mod ops;
 pub mod registry;
+pub mod scale_bytes;
 pub mod sink;
 pub mod ss58;
 pub mod text;
@@ -32,23 +39,38 @@ fn convert_type_string(name: &str) -> String {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<registry::PyRegistry>()?;
-    m.add_class::<object::PyScaleBytes>()?;
+    m.add_class::<scale_bytes::PyScaleBytes>()?;
     m.add_class::<object::ScaleObject>()?;
     m.add_class::<object::ConfigBase>()?;
     m.add_class::<object::FastNode>()?;
     m.add("UNSET", object::unset(m.py()))?;
+    m.add_function(wrap_pyfunction!(object::restore_object, m)?)?;
+    m.add_class::<kinds::TypeKind>()?;
+    m.add_class::<kinds::ClassInfo>()?;
     m.add_function(wrap_pyfunction!(ss58::ss58_encode, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_decode, m)?)?;
-    m.add_function(wrap_pyfunction!(ss58::ss58_is_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(ss58::is_valid_ss58_address, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_encode_account_index, m)?)?;
     m.add_function(wrap_pyfunction!(ss58::ss58_decode_account_index, m)?)?;
+    m.add_function(wrap_pyfunction!(ss58::get_ss58_format, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::metadata_info, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::set_presets_dir, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::presets_dir, m)?)?;
-    m.add(
-        "NEWER_METADATA_TYPES",
-        ferroscale_dynamic::registry::NEWER_METADATA_TYPES,
-    )?;
+    m.add_function(wrap_pyfunction!(ops::era_birth, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::era_death, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::multi_account_id, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::multi_address_account_id, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::encode_compact, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::decode_float, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::encode_float, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::trailing_zeros, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::next_power_of_two, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::decode_metadata, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::check_type_def, m)?)?;
     m.add_function(wrap_pyfunction!(convert_type_string, m)?)?;
+    m.add(
+        "STORAGE_VERSION_VALUE",
+        metadata::storage_version_value(m.py())?,
+    )?;
     Ok(())
 }

@@ -68,6 +68,42 @@ fn storage_dict<'py>(py: Python<'py>, s: &StorageEntry) -> PyResult<Bound<'py, P
     Ok(d)
 }
 
+/// The name and docs of the storage-version entry py-scale-codec lists first
+/// in every pallet with storage (a `u16` under a reserved name).
+const STORAGE_VERSION: (&str, &str) = (
+    ":__STORAGE_VERSION__:",
+    "Returns the current pallet version from storage",
+);
+
+/// The storage-version entry in the model's shape (see [`STORAGE_VERSION`]).
+fn storage_version_entry(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("name", STORAGE_VERSION.0)?;
+    d.set_item("modifier", "Default")?;
+    d.set_item("hashers", PyList::empty(py))?;
+    d.set_item("key", py.None())?;
+    d.set_item("keys", PyList::empty(py))?;
+    d.set_item("value", "u16")?;
+    d.set_item("default", PyBytes::new(py, &[0, 0]))?;
+    d.set_item("docs", [STORAGE_VERSION.1])?;
+    d.set_item("linked", false)?;
+    Ok(d)
+}
+
+/// The storage-version entry as py-scale-codec's metadata value shows it
+/// (`scalecodec._core.STORAGE_VERSION_VALUE`).
+pub fn storage_version_value(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("name", STORAGE_VERSION.0)?;
+    d.set_item("modifier", "Default")?;
+    let ty = PyDict::new(py);
+    ty.set_item("Plain", "u16")?;
+    d.set_item("type", ty)?;
+    d.set_item("default", "0x0000")?;
+    d.set_item("documentation", [STORAGE_VERSION.1])?;
+    Ok(d)
+}
+
 fn pallet_dict<'py>(py: Python<'py>, p: &Pallet) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("name", &p.name)?;
@@ -90,6 +126,7 @@ fn pallet_dict<'py>(py: Python<'py>, p: &Pallet) -> PyResult<Bound<'py, PyDict>>
             let sd = PyDict::new(py);
             sd.set_item("prefix", &s.prefix)?;
             let entries = PyList::empty(py);
+            entries.append(storage_version_entry(py)?)?;
             for e in &s.entries {
                 entries.append(storage_dict(py, e)?)?;
             }

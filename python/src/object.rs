@@ -1,5 +1,5 @@
 //! The hot path of py-scale-codec's object API, in Rust: the base classes of
-//! `ScaleBytes`, of every scale object and of `RuntimeConfigurationObject`.
+//! every scale object and of `RuntimeConfigurationObject`.
 //!
 //! `config.create_scale_object("u32", ScaleBytes(b)).decode()` is the call
 //! py-scale-codec users make for every value. Through Python methods it took
@@ -7,33 +7,37 @@
 //! decode. Here the three steps are Rust (`scalecodec.base` subclasses
 //! these classes):
 //!
-//! * [`PyScaleBytes`] is py-scale-codec's `ScaleBytes` (buffer, offset and its
-//!   helper methods);
+//! * [`PyScaleBytes`] (`crate::scale_bytes`) is py-scale-codec's `ScaleBytes`
+//!   (buffer, offset and its helper methods);
 //! * `ConfigBase::create_scale_object` finds the class in the
 //!   configuration's class cache and creates the object without running
 //!   `__init__`, as the Python version did;
 //! * `ScaleObject::decode` and `ScaleObject::encode` go straight to the
 //!   registry when the object's class was made for a graph node and changes
-//!   nothing about decoding or encoding (`class_for_node` marks such classes
+//!   nothing about decoding or encoding (`base._class_for_node` marks such classes
 //!   with a [`FastNode`]); otherwise they follow py-scale-codec's steps and
-//!   call the class's Python hooks (`_before_decode`, `_decode_value`,
-//!   `_after_decode`, `_encode_value`, `_encoded_value`).
+//!   call the class's hooks (`_before_decode`, `_decode_value`,
+//!   `_after_decode`, `_encode_value`, `_encoded_value`: the defaults are
+//!   here, subclasses override them in Python);
+//! * the rest of a scale object's protocol (`value`, `value_object`,
+//!   comparisons, hashing, iteration, pickling) is here too, so that the
+//!   Python classes only declare what differs.
 //!
 //! `create_scale_object` with options, or on the first use of a type string,
 //! runs the Python method `_create_scale_object`.
 
 use ferroscale_dynamic::TypeIdx;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
 use pyo3::gc::PyVisit;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
 use pyo3::PyTraverseError;
-use std::sync::atomic::AtomicUsize;
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
 
 use crate::registry::PyRegistry;
+use crate::scale_bytes::{unsupported, PyScaleBytes};
 
 /// The "not built yet" marker of `_value_object` (`scalecodec.base._UNSET`).
 static UNSET: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -49,271 +53,7 @@ pub fn unset(py: Python<'_>) -> &Bound<'_, PyAny> {
         .bind(py)
 }
 
-/// py-scale-codec's `ScaleBytes`: a byte buffer (`data`, a `bytearray` as
-/// py-scale-codec keeps it) with a read `offset` and its `length`.
-///
-/// Frozen (no borrow flag to take on every decode): `data` is fixed at
-/// construction, as py-scale-codec never replaces it, and `offset` and
-/// `length` are atomics the getters and setters read and write.
-#[pyclass(
-    frozen,
-    subclass,
-    weakref,
-    module = "scalecodec.base",
-    name = "ScaleBytes"
-)]
-pub struct PyScaleBytes {
-    data: Py<PyAny>,
-    offset: AtomicUsize,
-    length: AtomicUsize,
-}
-
-#[pymethods]
-impl PyScaleBytes {
-    /// `ScaleBytes(data)`: `bytearray` (kept as is), `bytes` (copied into a
-    /// `bytearray`) or `"0x…"` hex text; anything else is a `ValueError`.
-    #[new]
-    fn new(data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let buffer = to_bytearray(data)?;
-        let length = buffer.len()?;
-        Ok(PyScaleBytes::with(buffer.unbind(), length))
-    }
-
-    /// The bytes (a `bytearray`).
-    #[getter]
-    fn data(&self, py: Python<'_>) -> Py<PyAny> {
-        self.data.clone_ref(py)
-    }
-
-    /// Where the next read starts.
-    #[getter]
-    fn get_offset(&self) -> usize {
-        self.offset()
-    }
-
-    #[setter]
-    fn set_offset(&self, value: usize) {
-        self.set_offset_to(value);
-    }
-
-    /// Length of `data` when it was given.
-    #[getter]
-    fn get_length(&self) -> usize {
-        self.length.load(Relaxed)
-    }
-
-    #[setter]
-    fn set_length(&self, value: usize) {
-        self.length.store(value, Relaxed);
-    }
-
-    /// The next `length` bytes (a `bytearray`); advances the offset.
-    fn get_next_bytes<'py>(&self, py: Python<'py>, length: isize) -> PyResult<Bound<'py, PyAny>> {
-        let Ok(length) = usize::try_from(length) else {
-            return Err(PyValueError::new_err("length must not be negative"));
-        };
-        let offset = self.offset();
-        let end = offset.saturating_add(length);
-        let total = self.get_length();
-        if end > total {
-            return Err(crate::errors::raise(
-                py,
-                "RemainingScaleBytesNotEmptyException",
-                format!("No more bytes available (needed: {end} / total: {total})"),
-            ));
-        }
-        let part = self.slice(py, offset, Some(end))?;
-        self.set_offset_to(end);
-        Ok(part)
-    }
-
-    /// Everything after the offset; moves the offset to the end.
-    fn get_remaining_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let part = self.slice(py, self.offset(), None)?;
-        self.set_offset_to(self.get_length());
-        Ok(part)
-    }
-
-    /// Bytes after the offset.
-    fn get_remaining_length(&self) -> isize {
-        self.get_length() as isize - self.offset() as isize
-    }
-
-    /// Back to the start.
-    fn reset(&self) {
-        self.set_offset_to(0);
-    }
-
-    /// A copy of the buffer (offset at 0).
-    fn copy(&self, py: Python<'_>) -> PyResult<Self> {
-        let data = PyByteArray::from(self.data.bind(py))?;
-        let length = data.len();
-        Ok(PyScaleBytes::with(data.into_any().unbind(), length))
-    }
-
-    /// `ScaleBytes` of this buffer followed by `other` (a `ScaleBytes`,
-    /// `bytes`, `bytearray` or `"0x…"` hex text).
-    fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let py = other.py();
-        let tail: Bound<'_, PyAny> = if let Ok(sb) = other.cast::<PyScaleBytes>() {
-            sb.get().data.bind(py).clone()
-        } else if other.is_instance_of::<PyBytes>() || other.is_instance_of::<PyByteArray>() {
-            other.clone()
-        } else if other
-            .cast::<PyString>()
-            .is_ok_and(|s| s.to_str().is_ok_and(|t| t.starts_with("0x")))
-        {
-            to_bytearray(other)?
-        } else {
-            return Err(PyValueError::new_err("Data type not supported"));
-        };
-        let joined = self.data.bind(py).add(tail)?;
-        PyScaleBytes::new(&joined)
-    }
-
-    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        match other.cast::<PyScaleBytes>() {
-            Ok(o) => {
-                let equal = self.data.bind(py).eq(o.get().data.bind(py))?;
-                Ok(pyo3::types::PyBool::new(py, equal)
-                    .to_owned()
-                    .into_any()
-                    .unbind())
-            }
-            Err(_) => Ok(py.NotImplemented()),
-        }
-    }
-
-    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
-        PyBytes::new(py, &self.to_vec(py)?).hash()
-    }
-
-    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
-        self.data.bind(py).len()
-    }
-
-    fn __str__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        self.to_hex(py)
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(format!("<ScaleBytes(data={})>", self.to_hex(py)?))
-    }
-
-    /// `"0x…"` hex of the whole buffer.
-    fn to_hex<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        crate::text::hex_prefixed(py, &self.to_vec(py)?)
-    }
-
-    /// Pickles as `(class, (bytearray,), offset)`.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let this = slf.get();
-        let data = PyByteArray::from(this.data.bind(py))?;
-        (slf.get_type(), (data,), this.offset()).into_pyobject(py)
-    }
-
-    fn __setstate__(&self, offset: usize) {
-        self.set_offset_to(offset);
-    }
-
-    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        visit.call(&self.data)
-    }
-}
-
-impl PyScaleBytes {
-    fn with(data: Py<PyAny>, length: usize) -> Self {
-        PyScaleBytes {
-            data,
-            offset: AtomicUsize::new(0),
-            length: AtomicUsize::new(length),
-        }
-    }
-
-    /// The bytes object.
-    pub(crate) fn buffer(&self) -> &Py<PyAny> {
-        &self.data
-    }
-
-    /// The read offset.
-    pub(crate) fn offset(&self) -> usize {
-        self.offset.load(Relaxed)
-    }
-
-    fn set_offset_to(&self, value: usize) {
-        self.offset.store(value, Relaxed);
-    }
-
-    /// `data[start:end]`.
-    fn slice<'py>(
-        &self,
-        py: Python<'py>,
-        start: usize,
-        end: Option<usize>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let data = self.data.bind(py);
-        let end = match end {
-            Some(e) => e,
-            None => data.len()?.max(start),
-        };
-        data.get_item(pyo3::types::PySlice::new(
-            py,
-            start as isize,
-            end as isize,
-            1,
-        ))
-    }
-
-    /// A copy of the bytes.
-    fn to_vec(&self, py: Python<'_>) -> PyResult<Vec<u8>> {
-        let data = self.data.bind(py);
-        if let Ok(b) = data.cast::<PyByteArray>() {
-            return Ok(b.to_vec());
-        }
-        data.extract::<Vec<u8>>()
-    }
-}
-
-/// py-scale-codec's `ScaleBytes` input rules: a `bytearray` as is, `bytes`
-/// copied into one, `"0x…"` hex text decoded by `bytearray.fromhex`.
-fn to_bytearray<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let py = data.py();
-    if data.is_instance_of::<PyByteArray>() {
-        return Ok(data.clone());
-    }
-    if let Ok(b) = data.cast::<PyBytes>() {
-        return Ok(PyByteArray::new(py, b.as_bytes()).into_any());
-    }
-    if let Ok(s) = data.cast::<PyString>() {
-        let text = s.to_str()?;
-        let Some(hex) = text.strip_prefix("0x") else {
-            return Err(unsupported(data));
-        };
-        return py
-            .get_type::<PyByteArray>()
-            .call_method1("fromhex", (hex,))
-            .map_err(|_| {
-                let shown: String = text.chars().take(40).collect();
-                PyValueError::new_err(format!("Provided data is not valid hex: '{shown}'"))
-            });
-    }
-    Err(unsupported(data))
-}
-
-/// py-scale-codec's error for data of an unsupported type.
-fn unsupported(data: &Bound<'_, PyAny>) -> PyErr {
-    let name = data
-        .get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_default();
-    PyValueError::new_err(format!(
-        "Provided data is not in supported format: provided '{name}'"
-    ))
-}
-
-/// `_fast_node` of a class made by `class_for_node`: its graph node, the
+/// `_fast_node` of a class made by `base._class_for_node`: its graph node, the
 /// registry generation it was resolved in, and whether the class decodes
 /// and encodes exactly as the node does (no Python hook overridden).
 #[pyclass(frozen, module = "scalecodec._core", name = "FastNode")]
@@ -322,18 +62,24 @@ pub struct FastNode {
     generation: u64,
     decode: bool,
     encode: bool,
+    /// The type string, kept only when encoding depends on it (see
+    /// `ferroscale_dynamic::ops::object`), so that other objects carry none.
+    type_name: Option<Arc<str>>,
 }
 
 #[pymethods]
 impl FastNode {
-    /// The marker for `node` at registry `generation`.
+    /// The marker for `node` (of `type_string`) at registry `generation`.
     #[new]
-    fn new(node: u32, generation: u64, decode: bool, encode: bool) -> Self {
+    fn new(node: u32, generation: u64, decode: bool, encode: bool, type_string: &str) -> Self {
+        let type_name = ferroscale_dynamic::ops::portable_json::has_defaults(type_string)
+            .then(|| Arc::from(type_string));
         FastNode {
             node,
             generation,
             decode,
             encode,
+            type_name,
         }
     }
 }
@@ -347,6 +93,7 @@ struct FastPath {
     generation: u64,
     decode: bool,
     encode: bool,
+    type_name: Option<Arc<str>>,
 }
 
 /// The state of a scale object (`scalecodec.base.ScaleDecoder` subclasses
@@ -487,6 +234,257 @@ impl ScaleObject {
         self.metadata = value;
     }
 
+    /// The decoded (or encoded) value in py-scale-codec's shapes.
+    #[getter]
+    fn get_value(&self, py: Python<'_>) -> Py<PyAny> {
+        opt(py, &self.value)
+    }
+
+    #[setter]
+    fn set_value(&mut self, value: Option<Py<PyAny>>) {
+        self.value = value;
+        self.value_object = None;
+    }
+
+    /// The value as plain Python data (the same as `value` here).
+    #[getter]
+    fn get_value_serialized(&self, py: Python<'_>) -> Py<PyAny> {
+        opt(py, &self.value)
+    }
+
+    #[setter]
+    fn set_value_serialized(&mut self, value: Option<Py<PyAny>>) {
+        self.set_value(value);
+    }
+
+    /// The value with its parts as scale objects (the class's
+    /// `_build_value_object`), built on first read.
+    #[getter]
+    fn get_value_object<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        if let Some(v) = &slf.borrow().value_object {
+            return Ok(v.bind(py).clone());
+        }
+        let value = opt(py, &slf.borrow().value);
+        let built = slf.call_method1(intern!(py, "_build_value_object"), (value,))?;
+        slf.borrow_mut().value_object = Some(built.clone().unbind());
+        Ok(built)
+    }
+
+    #[setter]
+    fn set_value_object(&mut self, py: Python<'_>, value: Option<Py<PyAny>>) {
+        self.set_value_object_slot(py, value);
+    }
+
+    /// Decoding hook (`decode` calls it unless the class decodes as its
+    /// graph node): `(value, bytes used)` of `data[offset:]`, decoded as the
+    /// class's node while the object still decodes as its class does (same
+    /// configuration, no `type_string` of its own), else by type string.
+    fn _decode_value<'py>(
+        slf: &Bound<'py, Self>,
+        data: &Bound<'py, PyAny>,
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let cls = slf.get_type();
+        let config = slf.getattr(intern!(py, "runtime_config"))?;
+        let registry = config.getattr(intern!(py, "_registry"))?;
+        let node = own_class_attr(&cls, intern!(py, "_node"))?;
+        let own_config = own_class_attr(&cls, intern!(py, "_runtime_config"))?;
+        if let (Some(node), Some(own_config)) = (node, own_config) {
+            let own_type_string = slf
+                .getattr(intern!(py, "__dict__"))?
+                .contains(intern!(py, "type_string"))?;
+            if own_config.is(&config) && !own_type_string {
+                return registry.call_method1(
+                    intern!(py, "decode_node"),
+                    (node, data, offset, check_remaining),
+                );
+            }
+        }
+        let type_string = Self::type_string_for(slf, "decode")?;
+        registry.call_method1(
+            intern!(py, "decode"),
+            (type_string, data, offset, check_remaining),
+        )
+    }
+
+    /// Hook run before decoding: loads the object's metadata, if any, into
+    /// its configuration.
+    fn _before_decode(slf: &Bound<'_, Self>) -> PyResult<()> {
+        let py = slf.py();
+        let (metadata, config) = {
+            let this = slf.borrow();
+            (opt(py, &this.metadata), opt(py, &this.runtime_config))
+        };
+        if !metadata.is_none(py) {
+            config.call_method1(py, intern!(py, "_sync_metadata"), (metadata,))?;
+        }
+        Ok(())
+    }
+
+    /// Hook run after decoding (nothing by default).
+    fn _after_decode(&self) {}
+
+    /// Encoding hook (`encode` calls it unless the class encodes as its
+    /// graph node): the bytes of `value` as the object's type string.
+    fn _encode_value<'py>(
+        slf: &Bound<'py, Self>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let type_string = Self::type_string_for(slf, "encode")?;
+        let config = slf.getattr(intern!(py, "runtime_config"))?;
+        config
+            .getattr(intern!(py, "_registry"))?
+            .call_method1(intern!(py, "encode"), (type_string, value))
+    }
+
+    /// Hook giving the object's value after `encode(value)`: the value (a
+    /// scale object stands for its value).
+    fn _encoded_value<'py>(&self, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        if value.is_instance_of::<ScaleObject>() {
+            return value.getattr(intern!(value.py(), "value"));
+        }
+        Ok(value.clone())
+    }
+
+    /// The value as plain Python data.
+    fn serialize(&self, py: Python<'_>) -> Py<PyAny> {
+        opt(py, &self.value)
+    }
+
+    /// py-scale-codec's subclasses decode in `process`; here Rust does.
+    /// (Static, so that the abstract method can be called on anything, as
+    /// py-scale-codec's suite does.)
+    #[staticmethod]
+    #[pyo3(signature = (*_args))]
+    fn process(_args: &Bound<'_, PyTuple>) -> PyResult<()> {
+        Err(PyNotImplementedError::new_err(
+            "decoding runs in Rust (decode)",
+        ))
+    }
+
+    /// py-scale-codec's subclasses encode in `process_encode`; here Rust does.
+    #[staticmethod]
+    #[pyo3(signature = (*_args))]
+    fn process_encode(_args: &Bound<'_, PyTuple>) -> PyResult<()> {
+        Err(PyNotImplementedError::new_err(
+            "encoding runs in Rust (encode)",
+        ))
+    }
+
+    /// Reads `length` bytes from the data.
+    fn get_next_bytes<'py>(&self, py: Python<'py>, length: isize) -> PyResult<Bound<'py, PyAny>> {
+        self.data_object(py)?
+            .call_method1(intern!(py, "get_next_bytes"), (length,))
+    }
+
+    /// The data after its offset.
+    fn get_remaining_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.data_object(py)?
+            .call_method0(intern!(py, "get_remaining_bytes"))
+    }
+
+    /// The bytes the last decode consumed (or the encoded bytes).
+    fn get_used_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let (Some(data), Some(start)) = (&self.data, self.data_start_offset) else {
+            return Ok(PyByteArray::new(py, &[]).into_any());
+        };
+        let data = data.bind(py);
+        let end = match self.data_end_offset {
+            Some(end) => end,
+            None => data.getattr(intern!(py, "offset"))?.extract()?,
+        };
+        let slice = pyo3::types::PySlice::new(py, start as isize, end.max(start) as isize, 1);
+        data.getattr(intern!(py, "data"))?.get_item(slice)
+    }
+
+    fn __str__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyString>> {
+        slf.getattr(intern!(slf.py(), "value"))?.str()
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let value = slf.getattr(intern!(slf.py(), "value"))?.repr()?;
+        Ok(format!("<{}(value={value})>", slf.get_type().name()?))
+    }
+
+    /// Compares the values (a scale object on the other side by its value).
+    fn __richcmp__<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+        op: pyo3::basic::CompareOp,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let other = if other.is_instance_of::<ScaleObject>() {
+            other.getattr(intern!(py, "value"))?
+        } else {
+            other.clone()
+        };
+        slf.getattr(intern!(py, "value"))?.rich_compare(other, op)
+    }
+
+    /// The value's hash, or the object's identity for unhashable values.
+    fn __hash__(slf: &Bound<'_, Self>) -> PyResult<isize> {
+        match slf.getattr(intern!(slf.py(), "value"))?.hash() {
+            Ok(h) => Ok(h),
+            Err(e) if e.is_instance_of::<PyTypeError>(slf.py()) => Ok(slf.as_ptr() as isize),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn __getitem__<'py>(
+        slf: &Bound<'py, Self>,
+        item: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        slf.getattr(intern!(slf.py(), "value_object"))?
+            .get_item(item)
+    }
+
+    fn __iter__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(slf
+            .getattr(intern!(slf.py(), "value_object"))?
+            .try_iter()?
+            .into_any())
+    }
+
+    fn __int__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.py()
+            .get_type::<pyo3::types::PyInt>()
+            .call1((slf.getattr(intern!(slf.py(), "value"))?,))
+    }
+
+    fn __float__(slf: &Bound<'_, Self>) -> PyResult<f64> {
+        slf.py()
+            .get_type::<PyFloat>()
+            .call1((slf.getattr(intern!(slf.py(), "value"))?,))?
+            .extract()
+    }
+
+    fn __bool__(&self) -> bool {
+        true
+    }
+
+    /// Pickles as `(type string, the bytes behind the value, configuration)`:
+    /// the value is rebuilt by decoding those bytes in the unpickled configuration.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let data = match (&this.data, this.data_end_offset) {
+            (Some(_), Some(_)) => {
+                let used = this.get_used_bytes(py)?;
+                PyBytes::new(py, &used.extract::<Vec<u8>>()?).into_any()
+            }
+            _ => py.None().into_bound(py),
+        };
+        let config = opt(py, &this.runtime_config);
+        drop(this);
+        let restore = py.import("scalecodec._core")?.getattr("restore_object")?;
+        let type_string = slf.getattr(intern!(py, "type_string"))?;
+        (restore, (type_string, data, config)).into_pyobject(py)
+    }
+
     /// Decodes `data` (or the data given at creation) and returns the value;
     /// with `check_remaining`, bytes left after the value are an error.
     ///
@@ -576,11 +574,11 @@ impl ScaleObject {
             slf.call_method0(intern!(py, "_before_decode"))?;
         }
         let raw: Vec<u8> = match &fast {
-            Some((node, registry)) => {
+            Some((node, registry, name)) => {
                 let Ok(mut reg) = registry.bind(py).try_borrow_mut() else {
                     return Err(PyValueError::new_err("registry is busy"));
                 };
-                reg.encode_node(py, TypeIdx(*node), &value)?
+                reg.encode_node(py, TypeIdx(*node), name.as_deref(), &value)?
             }
             None => slf
                 .call_method1(intern!(py, "_encode_value"), (&value,))?
@@ -637,9 +635,29 @@ impl ScaleObject {
 }
 
 impl ScaleObject {
+    /// The object's type string, or a `NotImplementedError` saying it cannot `what`.
+    fn type_string_for<'py>(slf: &Bound<'py, Self>, what: &str) -> PyResult<Bound<'py, PyAny>> {
+        let type_string = slf.getattr(intern!(slf.py(), "type_string"))?;
+        if type_string.is_none() {
+            return Err(PyNotImplementedError::new_err(format!(
+                "{} has no type string to {what} with",
+                slf.get_type().name()?
+            )));
+        }
+        Ok(type_string)
+    }
+
+    /// The `ScaleBytes` the object reads from (a `ValueError` without one).
+    fn data_object<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.data {
+            Some(d) => Ok(d.bind(py).clone()),
+            None => Err(PyValueError::new_err("the object has no data")),
+        }
+    }
+
     /// The node and registry to encode with, when the object's class encodes
     /// exactly as its graph node does and the registry has not changed.
-    fn fast_encoder(slf: &Bound<'_, Self>) -> Option<(u32, Py<PyRegistry>)> {
+    fn fast_encoder(slf: &Bound<'_, Self>) -> Option<(u32, Py<PyRegistry>, Option<Arc<str>>)> {
         let py = slf.py();
         let this = slf.borrow();
         let fast = this.fast.as_ref().filter(|f| f.encode)?;
@@ -649,7 +667,13 @@ impl ScaleObject {
             .try_borrow()
             .ok()?
             .current_generation();
-        (current == fast.generation).then(|| (fast.node, fast.registry.clone_ref(py)))
+        (current == fast.generation).then(|| {
+            (
+                fast.node,
+                fast.registry.clone_ref(py),
+                fast.type_name.clone(),
+            )
+        })
     }
 
     /// The decode of an object whose class decodes as its graph node does:
@@ -698,6 +722,28 @@ impl ScaleObject {
         this.decoded = true;
         Ok(Some(value))
     }
+}
+
+/// Unpickles a scale object: `type_string`'s object in `config`, decoded
+/// from `data` when there is data.
+#[pyfunction]
+pub fn restore_object<'py>(
+    type_string: &Bound<'py, PyAny>,
+    data: Option<&[u8]>,
+    config: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = config.py();
+    let buffer = match data {
+        Some(d) => {
+            Bound::new(py, PyScaleBytes::new(&PyByteArray::new(py, d).into_any())?)?.into_any()
+        }
+        None => py.None().into_bound(py),
+    };
+    let obj = config.call_method1(intern!(py, "create_scale_object"), (type_string, buffer))?;
+    if data.is_some() {
+        obj.call_method0(intern!(py, "decode"))?;
+    }
+    Ok(obj)
 }
 
 /// `None` as Python `None`.
@@ -801,6 +847,104 @@ impl ConfigBase {
         registry.batch(py, type_strings, scale_bytes_list)
     }
 
+    /// SS58 format account ids render in (`None`: `"0x…"` hex).
+    #[getter]
+    fn get_ss58_format(&self, py: Python<'_>) -> PyResult<Option<u16>> {
+        Ok(self.registry(py)?.borrow().get_ss58_format())
+    }
+
+    #[setter]
+    fn set_ss58_format(&self, py: Python<'_>, value: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let format = match value.filter(|v| !v.is_none()) {
+            None => None,
+            Some(v) => Some(
+                v.extract::<u16>()
+                    .ok()
+                    .filter(|f| *f <= 16383 && !v.is_instance_of::<pyo3::types::PyBool>())
+                    .ok_or_else(|| {
+                        PyValueError::new_err(format!(
+                            "Invalid ss58_format {}",
+                            v.repr().map(|r| r.to_string()).unwrap_or_default()
+                        ))
+                    })?,
+            ),
+        };
+        self.registry(py)?.borrow_mut().set_ss58_format(format);
+        self.clear_classes(py)
+    }
+
+    /// The spec version whose preset `versioning` entries are applied.
+    #[getter]
+    fn get_active_spec_version_id(&self, py: Python<'_>) -> PyResult<Option<u64>> {
+        Ok(self.registry(py)?.borrow().active_spec_version_id())
+    }
+
+    /// Switches to `spec_version_id` (applies the presets' versioning).
+    fn set_active_spec_version_id(&self, py: Python<'_>, spec_version_id: u64) -> PyResult<()> {
+        let registry = self.registry(py)?;
+        if registry.borrow().active_spec_version_id() == Some(spec_version_id) {
+            return Ok(());
+        }
+        registry
+            .borrow_mut()
+            .set_active_spec_version_id(spec_version_id);
+        self.clear_classes(py)
+    }
+
+    /// The spec version at `block_number` from the presets' `runtime_upgrades`.
+    fn get_runtime_id_from_upgrades(
+        &self,
+        py: Python<'_>,
+        block_number: u64,
+    ) -> PyResult<Option<u64>> {
+        Ok(self
+            .registry(py)?
+            .borrow()
+            .get_runtime_id_from_upgrades(block_number))
+    }
+
+    /// Marks the runtime-upgrade table as covering up to `block_number`.
+    fn set_runtime_upgrades_head(&self, py: Python<'_>, block_number: u64) -> PyResult<()> {
+        self.registry(py)?
+            .borrow_mut()
+            .set_runtime_upgrades_head(block_number);
+        Ok(())
+    }
+
+    /// py-scale-codec's normalisation of a type name (`T::` removed …).
+    fn convert_type_string(&self, name: &str) -> String {
+        ferroscale_dynamic::runtime::convert_type_string(name)
+    }
+
+    /// Loads the metadata of a decoded `MetadataVersioned` object into the
+    /// registry unless it is loaded already (the class cache is dropped when
+    /// it loads).
+    fn _sync_metadata(&self, py: Python<'_>, metadata: &Bound<'_, PyAny>) -> PyResult<()> {
+        if metadata.is_none() {
+            return Ok(());
+        }
+        let raw = metadata
+            .getattr(intern!(py, "_metadata_bytes"))
+            .ok()
+            .filter(|r| !r.is_none());
+        let Some(raw) = raw else {
+            return Err(PyValueError::new_err(
+                "metadata must be a decoded MetadataVersioned object",
+            ));
+        };
+        // Borrowed, not copied: a metadata object is synced before every
+        // decode of an object that carries one.
+        let raw = raw.cast_into::<PyBytes>()?;
+        if self
+            .registry(py)?
+            .borrow_mut()
+            .ensure_metadata(py, raw.as_bytes())?
+        {
+            self.clear_classes(py)?;
+        }
+        Ok(())
+    }
+
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
         visit.call(&self.registry)?;
         visit.call(&self.classes)
@@ -813,6 +957,22 @@ impl ConfigBase {
 }
 
 impl ConfigBase {
+    /// The registry (a `ValueError` before the Python `__init__` set it).
+    fn registry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyRegistry>> {
+        match &self.registry {
+            Some(r) => Ok(r.bind(py).clone()),
+            None => Err(PyValueError::new_err("configuration has no registry")),
+        }
+    }
+
+    /// Forgets the classes made for type strings (the registry changed).
+    fn clear_classes(&self, py: Python<'_>) -> PyResult<()> {
+        if let Some(c) = &self.classes {
+            c.bind(py).clear();
+        }
+        Ok(())
+    }
+
     /// `create_scale_object` for a cached class and `data` that is `None`
     /// or a `ScaleBytes`; `None` when the Python method must run.
     fn create_fast<'py>(
@@ -857,11 +1017,12 @@ impl ConfigBase {
                     generation: m.generation,
                     decode: m.decode,
                     encode: m.encode,
+                    type_name: m.type_name.clone(),
                 })
             }
             None => None,
         };
-        // Classes marked by `class_for_node` are scale classes; any other
+        // Classes marked by `base._class_for_node` are scale classes; any other
         // class must be one before it is instantiated here.
         if fast.is_none() && !cls.is_subclass_of::<ScaleObject>()? {
             return Ok(None);

@@ -5,16 +5,20 @@
 
 use ferroscale_dynamic::account::PendingAccounts;
 use ferroscale_dynamic::decode::decode_prefix;
-use ferroscale_dynamic::graph::{Fields, Node};
-use ferroscale_dynamic::preset::{Definition, EnumVariants, Preset, TypeRef};
+use ferroscale_dynamic::graph::{Node, Special};
+use ferroscale_dynamic::ops::opaque::Fallback;
+use ferroscale_dynamic::preset::Preset;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{Error, TypeIdx};
+use ferroscale_value::Value;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::convert::to_value;
 use crate::errors::{guard, to_py};
+use crate::kinds::ClassInfo;
 use crate::sink::{NameCache, PySink};
 
 /// The bytes of a `batch_decode` item that is not `bytes`: what py-scale-codec's
@@ -28,7 +32,7 @@ fn batch_input_bytes(item: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(b) = item.cast::<PyByteArray>() {
         return Ok(b.to_vec());
     }
-    if let Ok(sb) = item.cast::<crate::object::PyScaleBytes>() {
+    if let Ok(sb) = item.cast::<crate::scale_bytes::PyScaleBytes>() {
         let data = sb.get().buffer().clone_ref(item.py());
         return batch_input_bytes(data.bind(item.py()));
     }
@@ -46,6 +50,16 @@ fn batch_input_bytes(item: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         "expected bytes, hex str or ScaleBytes, not {}",
         item.get_type().name()?
     )))
+}
+
+/// `(variant, signature text)` of a signature value `{"Sr25519": "0x…"}`.
+fn signature_parts(sig: &Value) -> Option<(&str, &str)> {
+    match sig {
+        Value::Dict(entries) if entries.len() == 1 => {
+            Some((&*entries[0].0, entries[0].1.as_str()?))
+        }
+        _ => None,
+    }
 }
 
 /// The error of a group of accounts that could not be rendered.
@@ -192,7 +206,29 @@ fn next_generation() -> u64 {
 const STACK_COPY: usize = 64;
 
 impl PyRegistry {
-    fn resolve_idx(&mut self, py: Python<'_>, type_string: &str) -> PyResult<TypeIdx> {
+    /// The registry of py-scale-codec's metadata definitions
+    /// ([`ferroscale_dynamic::ops::portable_json::metadata_definitions`]),
+    /// built on first use and kept with its interned names for the process.
+    /// A Python object, so that a re-entrant use (a finalizer run while it
+    /// decodes) is an error, not a deadlock.
+    pub(crate) fn metadata_definitions(py: Python<'_>) -> PyResult<&Bound<'_, PyRegistry>> {
+        static DEFINITIONS: PyOnceLock<Py<PyRegistry>> = PyOnceLock::new();
+        let registry = DEFINITIONS.get_or_try_init(py, || {
+            let inner = ferroscale_dynamic::ops::portable_json::metadata_definitions()
+                .map_err(|e| to_py(py, &e))?;
+            Py::new(py, PyRegistry::with_inner(inner))
+        })?;
+        Ok(registry.bind(py))
+    }
+
+    /// A Python registry around `inner` (built in Rust).
+    pub(crate) fn with_inner(inner: Registry) -> Self {
+        let mut registry = PyRegistry::new();
+        registry.inner = inner;
+        registry
+    }
+
+    pub(crate) fn resolve_idx(&mut self, py: Python<'_>, type_string: &str) -> PyResult<TypeIdx> {
         self.inner.resolve(type_string).map_err(|e| to_py(py, &e))
     }
 
@@ -201,18 +237,46 @@ impl PyRegistry {
         self.generation
     }
 
-    /// Encodes `value` as node `ty`.
+    /// Encodes `value` given to a scale object of node `ty` (type string
+    /// `type_name`, when known), with py-scale-codec's input rules for such
+    /// values ([`ferroscale_dynamic::ops::object`]). An extrinsic signature
+    /// given as `signature_version` plus text is written back into the
+    /// caller's dict as encoded, as py-scale-codec does.
     pub(crate) fn encode_node(
         &mut self,
         py: Python<'_>,
         ty: TypeIdx,
+        type_name: Option<&str>,
         value: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<u8>> {
-        let value = to_value(value)?;
-        guard("encoding", || {
-            ferroscale_dynamic::encode::encode_value(&self.inner.context(), ty, &value)
-                .map_err(|e| to_py(py, &e))
-        })
+        let converted = to_value(value)?;
+        let is_call = matches!(
+            self.inner.graph().get(ty),
+            Some(Node::Special(Special::Call))
+        );
+        if is_call && !matches!(converted, Value::Dict(_)) {
+            return Err(PyTypeError::new_err(format!(
+                "a call is encoded from a dict, not {}",
+                value.get_type().name()?
+            )));
+        }
+        let encoded = guard("encoding", || {
+            ferroscale_dynamic::ops::object::encode_object(
+                &self.inner.context(),
+                ty,
+                type_name,
+                &converted,
+            )
+            .map_err(|e| to_py(py, &e))
+        })?;
+        if let Some((variant, text)) = encoded.signature.as_ref().and_then(signature_parts) {
+            if let Ok(dict) = value.cast::<PyDict>() {
+                let d = PyDict::new(py);
+                d.set_item(variant, text)?;
+                dict.set_item("signature", d)?;
+            }
+        }
+        Ok(encoded.bytes)
     }
 
     /// `batch_decode`: see the Python method (and `ConfigBase.batch_decode`).
@@ -282,6 +346,32 @@ impl PyRegistry {
             }
             Ok(out.finish())
         })
+    }
+
+    /// The wrapped type of an opaque wrapper class (see `decode_opaque`) and
+    /// what its value is when the bytes do not decode as one.
+    fn opaque_inner(
+        &mut self,
+        py: Python<'_>,
+        type_string: &str,
+        type_mapping: &Bound<'_, PyAny>,
+    ) -> PyResult<(Option<TypeIdx>, Fallback)> {
+        if type_string.eq_ignore_ascii_case("OpaqueCall") {
+            let call = guard("resolving a type", || self.resolve_idx(py, "Call"))?;
+            return Ok((Some(call), Fallback::Fail));
+        }
+        let pair =
+            type_mapping.is_instance_of::<PyList>() || type_mapping.is_instance_of::<PyTuple>();
+        let from_mapping = match pair && type_mapping.len()? == 2 {
+            true => type_mapping.get_item(1)?.extract::<String>().ok(),
+            false => None,
+        };
+        let inner = from_mapping.or_else(|| crate::kinds::sub_type_text(type_string));
+        let idx = match inner {
+            Some(t) => Some(guard("resolving a type", || self.resolve_idx(py, &t))?),
+            None => None,
+        };
+        Ok((idx, Fallback::Hex))
     }
 
     /// Marks the registry as changed.
@@ -417,7 +507,7 @@ impl PyRegistry {
     }
 
     /// Switches the active spec version (applies the presets' versioning).
-    fn set_active_spec_version_id(&mut self, spec: u64) {
+    pub(crate) fn set_active_spec_version_id(&mut self, spec: u64) {
         self.touch();
         self.inner.set_active_spec_version_id(spec);
         self.log.push(Input::Spec(spec));
@@ -425,17 +515,17 @@ impl PyRegistry {
 
     /// The active spec version, if one was set.
     #[getter]
-    fn active_spec_version_id(&self) -> Option<u64> {
+    pub(crate) fn active_spec_version_id(&self) -> Option<u64> {
         self.inner.active_spec_version_id()
     }
 
     /// The spec version at `block` from the presets' `runtime_upgrades`.
-    fn get_runtime_id_from_upgrades(&self, block: u64) -> Option<u64> {
+    pub(crate) fn get_runtime_id_from_upgrades(&self, block: u64) -> Option<u64> {
         self.inner.get_runtime_id_from_upgrades(block)
     }
 
     /// Sets the newest block the runtime-upgrade table is known to cover.
-    fn set_runtime_upgrades_head(&mut self, block: u64) {
+    pub(crate) fn set_runtime_upgrades_head(&mut self, block: u64) {
         self.touch();
         self.inner
             .definitions_mut()
@@ -452,13 +542,13 @@ impl PyRegistry {
 
     /// The SS58 format account ids render in (`None`: hex).
     #[getter]
-    fn get_ss58_format(&self) -> Option<u16> {
+    pub(crate) fn get_ss58_format(&self) -> Option<u16> {
         self.inner.ss58_format()
     }
 
     /// Sets the SS58 format account ids render in.
     #[setter]
-    fn set_ss58_format(&mut self, format: Option<u16>) {
+    pub(crate) fn set_ss58_format(&mut self, format: Option<u16>) {
         self.touch();
         self.inner.set_ss58_format(format);
         self.log.push(Input::Ss58(format));
@@ -469,7 +559,7 @@ impl PyRegistry {
     ///
     /// Legacy metadata (V9–V13) is reloaded after the definitions changed,
     /// because its argument types resolve through the presets.
-    fn ensure_metadata(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<bool> {
+    pub(crate) fn ensure_metadata(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<bool> {
         if let Some(m) = &self.metadata {
             let stale = m.legacy && m.generation != self.inner.definitions().generation();
             if m.bytes == data && !stale {
@@ -541,14 +631,9 @@ impl PyRegistry {
         type_string: &str,
         value: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let value = to_value(value)?;
-        guard("encoding", || {
-            let bytes = self
-                .inner
-                .encode(type_string, &value)
-                .map_err(|e| to_py(py, &e))?;
-            Ok(PyBytes::new(py, &bytes))
-        })
+        let ty = guard("resolving a type", || self.resolve_idx(py, type_string))?;
+        let bytes = self.encode_node(py, ty, Some(type_string), value)?;
+        Ok(PyBytes::new(py, &bytes))
     }
 
     /// Decodes `data_list[i]` as `type_strings[i]` (each must consume all
@@ -579,174 +664,196 @@ impl PyRegistry {
         self.inner.graph().describe(TypeIdx(idx))
     }
 
-    /// `(kind, children, names)` of node `idx`: the node kind (`"Seq"`,
-    /// `"Struct"`, `"Enum"`, `"Special:Era"` …), child node indices and the
-    /// field/variant/flag names, for the Python classes' `sub_type`,
-    /// `type_mapping` and `value_list`.
-    fn node_info<'py>(&self, py: Python<'py>, idx: u32) -> PyResult<Bound<'py, PyTuple>> {
-        let Some(node) = self.inner.graph().get(TypeIdx(idx)) else {
-            return Err(PyValueError::new_err(format!("no type node #{idx}")));
-        };
-        let mut children: Vec<Option<u32>> = Vec::new();
-        let mut names: Vec<String> = Vec::new();
-        let kind: String = match node {
-            Node::Prim(p) => format!("Prim:{p:?}"),
-            Node::Null => "Null".into(),
-            Node::Compact(t) => {
-                children.push(Some(t.0));
-                "Compact".into()
-            }
-            Node::Seq(t) => {
-                children.push(Some(t.0));
-                "Seq".into()
-            }
-            Node::Bytes => "Bytes".into(),
-            Node::ByteArray(n) => format!("ByteArray:{n}"),
-            Node::Array(t, n) => {
-                children.push(Some(t.0));
-                format!("Array:{n}")
-            }
-            Node::Tuple(ts) => {
-                children.extend(ts.iter().map(|t| Some(t.0)));
-                "Tuple".into()
-            }
-            Node::Struct(fs) => {
-                for f in fs {
-                    children.push(Some(f.ty.0));
-                    names.push(f.name.to_string());
-                }
-                "Struct".into()
-            }
-            Node::Enum(vs) => {
-                for v in vs {
-                    names.push(v.name.to_string());
-                    children.push(match &v.fields {
-                        Fields::Unit => None,
-                        Fields::Unnamed(ts) if ts.len() == 1 => Some(ts[0].0),
-                        _ => None,
-                    });
-                }
-                "Enum".into()
-            }
-            Node::Option(t) => {
-                children.push(Some(t.0));
-                "Option".into()
-            }
-            Node::Result(a, b) => {
-                children.push(Some(a.0));
-                children.push(Some(b.0));
-                "Result".into()
-            }
-            Node::Set { byte_len, flags } => {
-                names.extend(flags.iter().map(|(n, _)| n.to_string()));
-                format!("Set:{byte_len}")
-            }
-            Node::BitSeq { .. } => "BitSeq".into(),
-            Node::Map(k, v) => {
-                children.push(Some(k.0));
-                children.push(Some(v.0));
-                "Map".into()
-            }
-            Node::Special(s) => {
-                let name = format!("{s:?}");
-                let short = name.split('(').next().unwrap_or("").to_owned();
-                format!("Special:{short}")
-            }
-            Node::Unresolved(n) => format!("Unresolved:{n}"),
-        };
-        let dict = PyDict::new(py);
-        dict.set_item("kind", kind)?;
-        PyTuple::new(
-            py,
-            [
-                dict.get_item("kind")?
-                    .unwrap_or_else(|| py.None().into_bound(py)),
-                children.into_pyobject(py)?.into_any(),
-                names.into_pyobject(py)?.into_any(),
-            ],
-        )
+    /// The class attributes of `type_string` (resolved to node `idx`): its
+    /// kind, `sub_type`, `type_mapping`, `value_list`, `element_count` and
+    /// the preset's `base_class`.
+    fn class_info(&self, py: Python<'_>, type_string: &str, idx: u32) -> PyResult<ClassInfo> {
+        crate::kinds::class_info(py, &self.inner, type_string, TypeIdx(idx))
     }
 
-    /// The preset definition behind `type_string` as written (aliases
-    /// followed; `Name<A, B>` falls back to `Name`): `(kind, mapping,
-    /// base_class)` with kind `"struct"` (mapping `[[field, type]]`),
-    /// `"tuple"` (`[type]`), `"enum"` (`[[name, type or None]]`) or `"set"`
-    /// (`[name]`); `None` when no preset defines it.
-    fn definition_info<'py>(
-        &self,
+    /// py-scale-codec's `generate_type_decomposition` of node `idx`.
+    fn decomposition<'py>(&self, py: Python<'py>, idx: u32) -> PyResult<Bound<'py, PyAny>> {
+        if self.inner.graph().get(TypeIdx(idx)).is_none() {
+            return Err(PyValueError::new_err(format!("no type node #{idx}")));
+        }
+        let d = ferroscale_dynamic::ops::decomposition::decompose(self.inner.graph(), TypeIdx(idx));
+        crate::kinds::decomposition_to_py(py, &d)
+    }
+
+    /// Decodes an opaque wrapper (`WrapperKeepOpaque<T>`, `OpaqueCall`) of
+    /// class `type_string` from `data[offset:]`: the wrapped type is
+    /// `type_mapping[1]` when given, else the type string's argument;
+    /// `OpaqueCall` holds a `Call` that must decode, the others fall back to
+    /// `"0x…"`. Returns `(value, bytes used)`.
+    #[pyo3(signature = (type_string, type_mapping, data, offset=0, check_remaining=true))]
+    fn decode_opaque<'py>(
+        &mut self,
         py: Python<'py>,
         type_string: &str,
-    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
-        let defs = self.inner.definitions();
-        let mut name = type_string.trim().to_owned();
-        // Alias chains in presets are short; the cap only stops cycles.
-        for _ in 0..32 {
-            let found = defs
-                .lookup(&name)
-                .or_else(|| name.find('<').and_then(|i| defs.lookup(name[..i].trim())));
-            let Some(named) = found else {
-                return Ok(None);
-            };
-            let text = |t: &TypeRef| -> Option<String> {
-                match t {
-                    TypeRef::Named(s) => Some(s.clone()),
-                    TypeRef::Null => None,
-                    TypeRef::Inline(fields) => Some(format!(
-                        "{{{}}}",
-                        fields
-                            .iter()
-                            .map(|(n, _)| n.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )),
-                    TypeRef::Invalid(s) => Some(s.clone()),
-                }
-            };
-            let (kind, mapping): (&str, Bound<'py, PyAny>) = match &named.def {
-                Definition::Alias(target) => {
-                    if target.eq_ignore_ascii_case(&name) {
-                        return Ok(None);
-                    }
-                    name = target.clone();
-                    continue;
-                }
-                Definition::Struct { fields, .. } => {
-                    let m: Vec<(String, Option<String>)> =
-                        fields.iter().map(|(n, t)| (n.clone(), text(t))).collect();
-                    ("struct", m.into_pyobject(py)?.into_any())
-                }
-                Definition::Tuple { items, .. } => {
-                    let m: Vec<Option<String>> = items.iter().map(text).collect();
-                    ("tuple", m.into_pyobject(py)?.into_any())
-                }
-                Definition::Enum { variants, .. } => match variants {
-                    EnumVariants::Mapped(vs) => {
-                        let m: Vec<(String, Option<String>)> =
-                            vs.iter().map(|(n, t)| (n.clone(), text(t))).collect();
-                        ("enum", m.into_pyobject(py)?.into_any())
-                    }
-                    EnumVariants::Values(vs) => {
-                        let m: Vec<(String, Option<String>)> =
-                            vs.iter().map(|(n, _)| (n.clone(), None)).collect();
-                        ("enum", m.into_pyobject(py)?.into_any())
-                    }
-                },
-                Definition::Set { flags, .. } => {
-                    let m: Vec<String> = flags.iter().map(|(n, _)| n.clone()).collect();
-                    ("set", m.into_pyobject(py)?.into_any())
-                }
-            };
-            let base = named.def.base_class().map(str::to_owned);
-            return Ok(Some(PyTuple::new(
+        type_mapping: &Bound<'py, PyAny>,
+        data: &[u8],
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        let (inner, fallback) = self.opaque_inner(py, type_string, type_mapping)?;
+        guard("decoding", || {
+            let input = data.get(offset..).unwrap_or(&[]);
+            let ctx = self.inner.context();
+            let mut sink = PySink {
                 py,
-                [
-                    kind.into_pyobject(py)?.into_any(),
-                    mapping,
-                    base.into_pyobject(py)?.into_any(),
-                ],
-            )?));
+                names: &mut self.names,
+            };
+            let (value, used) = ferroscale_dynamic::ops::opaque::decode_opaque(
+                &ctx,
+                type_string,
+                inner,
+                fallback,
+                input,
+                &mut sink,
+            )
+            .map_err(|e| to_py(py, &e))?;
+            if check_remaining && used != input.len() {
+                let e = Error::RemainingScaleBytesNotEmpty {
+                    ty: type_string.to_owned(),
+                    offset: offset + used,
+                    length: data.len(),
+                };
+                return Err(to_py(py, &e));
+            }
+            Ok((value, used))
+        })
+    }
+
+    /// Encodes `value` as the opaque wrapper of class `type_string` (see
+    /// [`Self::decode_opaque`]); `"0x…"` text is taken as the wrapped bytes.
+    fn encode_opaque<'py>(
+        &mut self,
+        py: Python<'py>,
+        type_string: &str,
+        type_mapping: &Bound<'py, PyAny>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let (inner, _) = self.opaque_inner(py, type_string, type_mapping)?;
+        let value = to_value(value)?;
+        guard("encoding", || {
+            let bytes = ferroscale_dynamic::ops::opaque::encode_opaque(
+                &self.inner.context(),
+                inner,
+                &value,
+            )
+            .map_err(|e| to_py(py, &e))?;
+            Ok(PyBytes::new(py, &bytes))
+        })
+    }
+
+    /// Decodes the fields `[(name or None, type string)]` one after the
+    /// other from `data[offset:]` (a class that defines its own
+    /// `type_mapping`): a dict by name, a tuple without names (one unnamed
+    /// field: its value). Returns `(value, bytes used)`.
+    #[pyo3(signature = (fields, data, offset=0, check_remaining=true))]
+    fn decode_fields<'py>(
+        &mut self,
+        py: Python<'py>,
+        fields: Vec<(Option<String>, String)>,
+        data: &[u8],
+        offset: usize,
+        check_remaining: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, usize)> {
+        let mut values = Vec::with_capacity(fields.len());
+        let mut pos = offset;
+        let buffer = PyBytes::new(py, data).into_any();
+        for (_, ty) in &fields {
+            let idx = guard("resolving a type", || self.resolve_idx(py, ty))?;
+            let (v, used) = self.decode_at(py, idx, Some(ty), &buffer, pos, false)?;
+            values.push(v);
+            pos += used;
         }
-        Ok(None)
+        if check_remaining && pos != data.len() {
+            let e = Error::RemainingScaleBytesNotEmpty {
+                ty: "struct".into(),
+                offset: pos,
+                length: data.len(),
+            };
+            return Err(to_py(py, &e));
+        }
+        let named = fields.iter().all(|(n, _)| n.is_some()) && !fields.is_empty();
+        let value = if named {
+            let d = PyDict::new(py);
+            for ((n, _), v) in fields.iter().zip(values) {
+                d.set_item(n.as_deref().unwrap_or(""), v)?;
+            }
+            d.into_any()
+        } else if values.len() == 1 {
+            values.pop().expect("one value")
+        } else {
+            PyTuple::new(py, values)?.into_any()
+        };
+        Ok((value, pos - offset))
+    }
+
+    /// Encodes `value` as the fields `[(name or None, type string)]` one
+    /// after the other: from a dict by name, a list or tuple by position, or
+    /// (one field) the value itself.
+    fn encode_fields<'py>(
+        &mut self,
+        py: Python<'py>,
+        fields: Vec<(Option<String>, String)>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let items: Vec<Bound<'py, PyAny>> = if let Ok(d) = value.cast::<PyDict>() {
+            fields
+                .iter()
+                .map(|(n, _)| {
+                    let key = n.as_deref().unwrap_or("");
+                    d.get_item(key)?
+                        .ok_or_else(|| PyValueError::new_err(format!("value has no field '{key}'")))
+                })
+                .collect::<PyResult<_>>()?
+        } else if let Some(seq) = value
+            .cast::<PyList>()
+            .ok()
+            .map(|l| l.iter().collect::<Vec<_>>())
+            .or_else(|| value.cast::<PyTuple>().ok().map(|t| t.iter().collect()))
+            .filter(|s: &Vec<_>| s.len() == fields.len())
+        {
+            seq
+        } else if fields.len() == 1 {
+            vec![value.clone()]
+        } else {
+            return Err(PyValueError::new_err(format!(
+                "expected {} values, got {value}",
+                fields.len()
+            )));
+        };
+        let mut out = Vec::new();
+        for ((_, ty), item) in fields.iter().zip(items) {
+            let idx = guard("resolving a type", || self.resolve_idx(py, ty))?;
+            out.extend(self.encode_node(py, idx, Some(ty), &item)?);
+        }
+        Ok(PyBytes::new(py, &out))
+    }
+
+    /// Imports a bare portable registry (a list of `{"id", "type"}` values,
+    /// or scale objects holding them) as `scale_info::N`, replacing the
+    /// portable registry and runtime loaded before; returns whether it
+    /// (re)loaded.
+    fn load_portable_types(
+        &mut self,
+        py: Python<'_>,
+        types: Vec<Bound<'_, PyAny>>,
+    ) -> PyResult<bool> {
+        let values = types.iter().map(to_value).collect::<PyResult<Vec<_>>>()?;
+        let definitions = PyRegistry::metadata_definitions(py)?;
+        let mut definitions = definitions.try_borrow_mut()?;
+        let raw = guard("encoding a portable registry", || {
+            ferroscale_dynamic::ops::portable_json::v14_metadata_from_types(
+                &mut definitions.inner,
+                values,
+            )
+            .map_err(|e| to_py(py, &e))
+        })?;
+        drop(definitions);
+        self.ensure_metadata(py, &raw)
     }
 
     /// The inputs that rebuild this registry, for pickling.

@@ -3,6 +3,7 @@
 use ferroscale_core::ss58;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyByteArray, PyBytes};
 
 /// py-scale-codec's message for an SS58 error (its tests compare messages).
 ///
@@ -41,39 +42,127 @@ fn err(e: ferroscale_core::error::Error) -> PyErr {
     PyValueError::new_err(text)
 }
 
-/// Encodes a public key / account index payload as an SS58 address.
-#[pyfunction]
-pub fn ss58_encode(payload: &[u8], format: u16) -> PyResult<String> {
-    ss58::encode(payload, format).map_err(err)
+/// An `ss58_format` argument: an int from 0 to 16383.
+fn format_arg(format: &Bound<'_, PyAny>) -> PyResult<u16> {
+    format
+        .extract::<i64>()
+        .ok()
+        .filter(|f| !format.is_instance_of::<PyBool>() && (0..=16383).contains(f))
+        .map(|f| f as u16)
+        .ok_or_else(|| PyValueError::new_err("Invalid value for ss58_format"))
 }
 
-/// Decodes an SS58 address into `(format, payload)`; with `valid_format` the
-/// address must carry that format.
-#[pyfunction]
-#[pyo3(signature = (address, valid_format=None))]
-pub fn ss58_decode(address: &str, valid_format: Option<u16>) -> PyResult<(u16, Vec<u8>)> {
-    let d = ss58::decode(address, valid_format).map_err(err)?;
-    Ok((d.format, d.payload))
+/// An optional `valid_ss58_format` argument.
+fn valid_format_arg(format: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u16>> {
+    format.filter(|f| !f.is_none()).map(format_arg).transpose()
 }
 
-/// Whether `address` is a valid SS58 address (of `format`, when given).
-#[pyfunction]
-#[pyo3(signature = (address, format=None))]
-pub fn ss58_is_valid(address: &str, format: Option<u16>) -> bool {
-    ss58::is_valid(address, format)
+/// A public key given as bytes or hex text (with or without `0x`).
+fn key_bytes(address: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(b) = address.cast::<PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    if let Ok(b) = address.cast::<PyByteArray>() {
+        return Ok(b.to_vec());
+    }
+    let Ok(text) = address.extract::<String>() else {
+        return Err(PyValueError::new_err(
+            "public key must be a hex string or bytes",
+        ));
+    };
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .unwrap_or(&text);
+    ferroscale_core::hex::decode(digits)
+        .map_err(|_| PyValueError::new_err(format!("invalid hex public key: {text:?}")))
 }
 
-/// Encodes an account index as an SS58 address.
+/// The key an account is given as: an SS58 address, `"0x…"` hex or bytes.
+pub(crate) fn ss58_decode_any(account: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    match account.extract::<String>() {
+        Ok(text) if !text.starts_with("0x") => {
+            ss58::decode(&text, None).map(|d| d.payload).map_err(err)
+        }
+        _ => key_bytes(account),
+    }
+}
+
+/// The SS58 address of a public key or account-index payload (bytes or hex text).
 #[pyfunction]
-pub fn ss58_encode_account_index(index: u64, format: u16) -> PyResult<String> {
+#[pyo3(signature = (address, ss58_format=None))]
+pub fn ss58_encode(
+    address: &Bound<'_, PyAny>,
+    ss58_format: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let format = valid_format_arg(ss58_format)?.unwrap_or(42);
+    let payload = key_bytes(address)?;
+    ss58::encode(&payload, format).map_err(|e| match e {
+        // py-scale-codec rejects the reserved formats as values of the argument.
+        ferroscale_core::error::Error::Ss58(m) if m.contains("is reserved") => {
+            PyValueError::new_err("Invalid value for ss58_format")
+        }
+        other => err(other),
+    })
+}
+
+/// The public key (hex without `0x`) of an SS58 address; `"0x…"` text is
+/// returned as it is. With `valid_ss58_format` the address must carry it.
+#[pyfunction]
+#[pyo3(signature = (address, valid_ss58_format=None))]
+pub fn ss58_decode(
+    address: &str,
+    valid_ss58_format: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    if address.starts_with("0x") {
+        return Ok(address.to_owned());
+    }
+    let d = ss58::decode(address, valid_format_arg(valid_ss58_format)?).map_err(err)?;
+    let mut key = String::with_capacity(2 * d.payload.len());
+    ferroscale_core::hex::push_hex(&mut key, &d.payload);
+    Ok(key)
+}
+
+/// Whether `value` is a valid SS58 address (of `valid_ss58_format`, when given).
+#[pyfunction]
+#[pyo3(signature = (value, valid_ss58_format=None))]
+pub fn is_valid_ss58_address(
+    value: &str,
+    valid_ss58_format: Option<&Bound<'_, PyAny>>,
+) -> PyResult<bool> {
+    Ok(ss58::is_valid(value, valid_format_arg(valid_ss58_format)?))
+}
+
+/// The SS58 address of an account index (up to 8 bytes).
+#[pyfunction]
+#[pyo3(signature = (account_index, ss58_format=None))]
+pub fn ss58_encode_account_index(
+    account_index: &Bound<'_, PyAny>,
+    ss58_format: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let index = account_index
+        .extract::<u64>()
+        .map_err(|_| PyValueError::new_err("Value too large for an account index"))?;
+    let format = valid_format_arg(ss58_format)?.unwrap_or(42);
     ss58::encode_account_index(index, format).map_err(err)
 }
 
-/// Decodes an SS58 account-index address.
+/// The account index of an SS58 account-index address.
 #[pyfunction]
-#[pyo3(signature = (address, valid_format=None))]
-pub fn ss58_decode_account_index(address: &str, valid_format: Option<u16>) -> PyResult<u64> {
-    ss58::decode_account_index(address, valid_format).map_err(err)
+#[pyo3(signature = (address, valid_ss58_format=None))]
+pub fn ss58_decode_account_index(
+    address: &str,
+    valid_ss58_format: Option<&Bound<'_, PyAny>>,
+) -> PyResult<u64> {
+    ss58::decode_account_index(address, valid_format_arg(valid_ss58_format)?).map_err(err)
+}
+
+/// The network format an SS58 address carries.
+#[pyfunction]
+pub fn get_ss58_format(ss58_address: &str) -> PyResult<u16> {
+    ss58::decode(ss58_address, None)
+        .map(|d| d.format)
+        .map_err(err)
 }
 
 #[cfg(test)]

@@ -359,6 +359,15 @@ impl<'c, 'a> Encoder<'c, 'a> {
                 _ => None,
             }
             .ok_or_else(|| self.err(ty, format!("parameter '{name}' not specified")))?;
+            // A legacy `OpaqueCall` argument (bytes to the type graph) may be
+            // given as the call it holds, as py-scale-codec takes it.
+            if a.type_name.as_deref() == Some("OpaqueCall") && matches!(val, Value::Dict(_)) {
+                let mut inner = Vec::new();
+                self.call(ty, val, &mut inner)?;
+                compact(inner.len() as u128, out);
+                out.extend_from_slice(&inner);
+                continue;
+            }
             self.node(a.ty, val, out)?;
         }
         Ok(())

@@ -1,26 +1,19 @@
-"""Runtime configurations, byte buffers and the generic scale object.
+"""Runtime configurations, byte buffers, the generic scale object and the
+classes made for type strings.
 
-Design (see also the package docstring):
-
-* :class:`RuntimeConfigurationObject` owns one Rust ``_core.Registry``. Preset
-  dicts, type overrides, spec versions and metadata go to Rust as they come
-  in; Python keeps only a mirror of the merged ``types`` (for code that reads
+* :class:`RuntimeConfigurationObject` owns one Rust ``_core.Registry``:
+  presets, type overrides, spec versions and metadata go to Rust as they
+  come in; Python keeps a mirror of the merged ``types`` (for code that reads
   ``type_registry['types']``) and a cache of classes per type string.
-* :class:`ScaleType` is one generic class. ``decode()`` hands the whole input
-  to Rust once and gets back the finished Python value (built by a Rust sink
-  with interned field and variant names); ``value_object`` (scale objects
-  for the parts) is only built when read. ``encode(value)`` is one Rust call.
-* Classes returned by ``get_decoder_class`` are created on demand per
-  registry and type string, carrying ``type_string``, ``sub_type`` and
-  ``type_mapping``; types with extra user-facing attributes (extrinsics,
-  calls, events, metadata, Era, account ids) use subclasses from
-  :mod:`scalecodec.types`.
-* The per-value path is Rust: :class:`ScaleBytes` is ``_core.ScaleBytes``,
-  and the configuration and scale objects subclass ``_core.ConfigBase`` and
-  ``_core.ScaleObject``, whose ``create_scale_object``, ``batch_decode``,
-  ``decode`` and ``encode`` skip Python entirely for classes that decode and
-  encode as their graph node (see ``class_for_node``); other classes get
-  py-scale-codec's steps with their Python hooks called.
+* :class:`ScaleDecoder` is the one generic scale object. Decoding and
+  encoding run in Rust (``_core.ScaleObject``); ``value_object`` is built
+  only when read.
+* ``get_decoder_class`` makes a class per type string from what Rust says
+  about its graph node (``_core.ClassInfo``, whose ``kind`` is a
+  ``_core.TypeKind``): the class of that kind, or of the preset's
+  ``base_class``. The classes of :mod:`scalecodec.types` announce their kinds
+  and names when they are defined (``__init_subclass__``), so this module
+  never imports that one.
 """
 import json
 import os
@@ -34,22 +27,20 @@ from scalecodec.exceptions import InvalidScaleTypeValueException, RemainingScale
 # presets this package ships, wherever the wheel was unpacked.
 _core.set_presets_dir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "type_registry"))
 
-__all__ = [
-    "ScaleBytes",
-    "ScaleDecoder",
-    "ScaleType",
-    "ScalePrimitive",
-    "RuntimeConfiguration",
-    "RuntimeConfigurationObject",
-    "RemainingScaleBytesNotEmptyException",
-    "InvalidScaleTypeValueException",
-    "Singleton",
-]
+__all__ = ["ScaleBytes", "ScaleDecoder", "ScaleType", "ScalePrimitive", "RuntimeConfiguration",
+           "RuntimeConfigurationObject", "RemainingScaleBytesNotEmptyException",
+           "InvalidScaleTypeValueException", "Singleton"]
 
-
-# py-scale-codec's byte buffer (``data``, ``offset``, ``length`` and its
-# helper methods), implemented in Rust: decoding reads it directly.
+#: py-scale-codec's byte buffer, in Rust: decoding reads it directly.
 ScaleBytes = _core.ScaleBytes
+_UNSET = _core.UNSET
+
+#: Scale classes by name (a preset's ``base_class``), by node kind, and by
+#: the type strings that have a class of their own; filled as classes are
+#: defined (see ``ScaleDecoder.__init_subclass__``).
+_BY_CLASS_NAME: Dict[str, type] = {}
+_BY_KIND: Dict[Any, type] = {}
+_BY_TYPE_STRING: Dict[str, type] = {}
 
 
 class Singleton(type):
@@ -66,13 +57,9 @@ class Singleton(type):
             return cls._instances[key]
 
 
-_UNSET = _core.UNSET
-
-
 class _TypesView(dict):
-    """``type_registry['types']``: keys are the lower-cased names the presets
-    define; values read as their decoder classes (py-scale-codec stores
-    classes there), created on first read."""
+    """``type_registry['types']``: the lower-cased names the presets define;
+    values read as their decoder classes (as py-scale-codec stores them)."""
 
     def __init__(self, config: "RuntimeConfigurationObject"):
         super().__init__()
@@ -104,14 +91,11 @@ class _TypesView(dict):
 
 
 class RuntimeConfigurationObject(_core.ConfigBase):
-    """A type registry: presets, type overrides, the active spec version,
-    a chain's portable registry and runtime (calls, events), SS58 format.
-
-    ``_registry``, ``_classes``, ``batch_decode`` (cyscale's) and
-    ``create_scale_object`` (for cached classes without options) live in
-    the Rust base class; ``_create_scale_object`` is the general path it
-    falls back on.
-    """
+    """A type registry: presets, type overrides, the active spec version, a
+    chain's portable registry and runtime (calls, events), SS58 format.
+    ``_registry``, ``_classes``, ``create_scale_object``, ``batch_decode``,
+    ``ss58_format``, the spec-version and metadata methods live in the Rust
+    base class; ``_create_scale_object`` is the general path it falls back on."""
 
     def __init__(self, config_id: Optional[str] = None, ss58_format: Optional[int] = None,
                  only_primitives_on_init: bool = False, implements_scale_info: bool = False):
@@ -125,38 +109,17 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         if ss58_format is not None:
             self.ss58_format = ss58_format
 
-    # -- configuration ---------------------------------------------------
-
-    @property
-    def ss58_format(self) -> Optional[int]:
-        """SS58 format account ids render in (``None``: ``"0x…"`` hex)."""
-        return self._registry.ss58_format
-
-    @ss58_format.setter
-    def ss58_format(self, value: Optional[int]) -> None:
-        if value is not None and (not isinstance(value, int) or not 0 <= value <= 16383):
-            raise ValueError(f"Invalid ss58_format {value!r}")
-        self._registry.ss58_format = value
-        self._classes.clear()
-
-    @property
-    def active_spec_version_id(self) -> Optional[int]:
-        """The spec version whose preset ``versioning`` entries are applied."""
-        return self._registry.active_spec_version_id
-
     def update_type_registry(self, type_registry: dict) -> None:
         """Applies a preset (``{"types": …, "versioning": …, "runtime_id": …}``)."""
         if not isinstance(type_registry, dict):
             raise TypeError("type_registry must be a dict")
         self._registry.update_preset(json.dumps(type_registry))
         self._mirror_types(type_registry.get("types") or {})
-        for api, spec in (type_registry.get("runtime_api") or {}).items():
-            self.type_registry["runtime_api"][api] = spec
+        self.type_registry["runtime_api"].update(type_registry.get("runtime_api") or {})
         for key in ("runtime_id", "versioning", "runtime_upgrades", "chain_id"):
             if key in type_registry:
                 self.type_registry[key] = type_registry[key]
-        if "chain_id" in type_registry:
-            self.chain_id = type_registry["chain_id"]
+        self.chain_id = type_registry.get("chain_id", self.chain_id)
         self._classes.clear()
 
     def update_type_registry_types(self, types_dict: dict) -> None:
@@ -168,9 +131,8 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self._classes.clear()
 
     def _mirror_types(self, types: dict) -> None:
-        view = self.type_registry["types"]
         for name, definition in types.items():
-            dict.__setitem__(view, name.lower(), definition)
+            dict.__setitem__(self.type_registry["types"], name.lower(), definition)
 
     def clear_type_registry(self) -> None:
         """Forgets every definition, the portable registry and the runtime."""
@@ -180,63 +142,21 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self.metadata = None
         self._classes.clear()
 
-    def set_active_spec_version_id(self, spec_version_id: int) -> None:
-        """Switches to ``spec_version_id`` (applies the presets' versioning)."""
-        if spec_version_id != self.active_spec_version_id:
-            self._registry.set_active_spec_version_id(spec_version_id)
-            self._classes.clear()
-
-    def get_runtime_id_from_upgrades(self, block_number: int) -> Optional[int]:
-        """The spec version at ``block_number`` from the presets' ``runtime_upgrades``."""
-        return self._registry.get_runtime_id_from_upgrades(block_number)
-
-    def set_runtime_upgrades_head(self, block_number: int) -> None:
-        """Marks the runtime-upgrade table as covering up to ``block_number``."""
-        self._registry.set_runtime_upgrades_head(block_number)
-
     def add_portable_registry(self, metadata: "ScaleType") -> None:
-        """Imports a V14+ metadata object's portable registry (``scale_info::N``,
-        path names) and its runtime (calls, events, extensions)."""
+        """Imports a V14+ metadata object's portable registry and runtime."""
         self._sync_metadata(metadata)
         self.implements_scale_info = True
         self.metadata = metadata
         self._classes.clear()
 
     def update_from_scale_info_types(self, scale_info_types: list, prefix: Optional[str] = None) -> None:
-        """Imports a bare portable registry (a list of ``{"id", "type"}`` values,
-        or the objects of a decoded ``PortableRegistry``) as ``scale_info::N``.
-
-        The Rust registry imports portable types as part of runtime metadata,
-        so the types are wrapped in a V14 metadata without pallets. This
-        replaces a portable registry or runtime loaded before.
-        """
+        """Imports a bare portable registry (``{"id", "type"}`` values or their
+        scale objects) as ``scale_info::N``, replacing the one loaded before."""
         if prefix not in (None, "scale_info"):
             raise NotImplementedError(f"update_from_scale_info_types: prefix {prefix!r} is not supported")
-        types = [t.value if isinstance(t, ScaleDecoder) else t for t in scale_info_types]
-        if not types:
-            raise ValueError("update_from_scale_info_types: no types given")
-        from scalecodec.types import _metadata_value_config  # the metadata type definitions
-        registry = _metadata_value_config().create_scale_object("PortableRegistry").encode({"types": types}).data
-        # V14: types, no pallets, extrinsic {ty 0, version 4, no extensions}, runtime type 0
-        raw = b"meta\x0e" + bytes(registry) + b"\x00" + b"\x00\x04\x00" + b"\x00"
-        if self._registry.ensure_metadata(raw):
+        if self._registry.load_portable_types(list(scale_info_types)):
             self._classes.clear()
         self.implements_scale_info = True
-
-    def _sync_metadata(self, metadata: Optional["ScaleType"]) -> None:
-        if metadata is None:
-            return
-        raw = getattr(metadata, "_metadata_bytes", None)
-        if raw is None:
-            raise ValueError("metadata must be a decoded MetadataVersioned object")
-        if self._registry.ensure_metadata(raw):
-            self._classes.clear()
-
-    # -- types -----------------------------------------------------------
-
-    def convert_type_string(self, name: str) -> str:
-        """py-scale-codec's normalisation of a type name (``T::`` removed …)."""
-        return _core.convert_type_string(name)
 
     def get_decoder_class(self, type_string: Union[str, dict]) -> Optional[type]:
         """The scale class for ``type_string``, or ``None`` when it is unknown."""
@@ -244,35 +164,24 @@ class RuntimeConfigurationObject(_core.ConfigBase):
             return None
         cls = self._classes.get(type_string, _UNSET)
         if cls is _UNSET:
-            cls = self._make_class(type_string)
-            self._classes[type_string] = cls
+            cls = self._classes[type_string] = self._make_class(type_string)
         return cls
 
     def _make_class(self, type_string: str) -> Optional[type]:
-        from scalecodec.types import _BY_NAME, class_for_node
-        named = _BY_NAME.get(type_string.lower())
-        if named is not None:
-            return type(named.__name__, (named,), {"_runtime_config": self})
+        own = _BY_TYPE_STRING.get(type_string.lower())
+        if own is not None:
+            return type(own.__name__, (own,), {"_runtime_config": self})
         try:
             idx = self._registry.resolve(type_string)
         except NotImplementedError:
             return None
-        return class_for_node(self, type_string, idx)
-
-    _SCALE_INFO_DEFS = ("composite", "variant", "sequence", "array", "tuple", "primitive",
-                        "compact", "bitsequence", "historicmetacompat")
+        return _class_for_node(self, type_string, idx)
 
     def get_decoder_class_for_scale_info_definition(self, type_string: str, scale_info_type: "ScaleType",
                                                     prefix: str) -> Optional[type]:
-        """The class for a portable-registry type definition (``RegistryType``
-        value). Portable registries are imported in Rust as a whole
-        (``add_portable_registry``); this only checks the definition kind and
-        returns the class of ``type_string``."""
-        value = scale_info_type.value if isinstance(scale_info_type, ScaleDecoder) else scale_info_type
-        definition = value.get("def") if isinstance(value, dict) else None
-        kind = next(iter(definition)) if isinstance(definition, dict) and definition else definition
-        if not isinstance(kind, str) or kind.lower() not in self._SCALE_INFO_DEFS:
-            raise NotImplementedError(f"RegistryTypeDef {kind!r} not implemented")
+        """The class of ``type_string`` once the portable-registry type's
+        definition kind is checked (registries are imported whole, in Rust)."""
+        _core.check_type_def(scale_info_type)
         return self.get_decoder_class(type_string)
 
     def _create_scale_object(self, type_string: str, data: Optional[ScaleBytes] = None, **kwargs) -> "ScaleType":
@@ -280,33 +189,26 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         use of a type string, options, data that is not a ``ScaleBytes``)."""
         if not isinstance(type_string, str):
             raise TypeError(f"type string must be a str, not {type(type_string).__name__}")
-        cls = self._classes.get(type_string)
+        cls = self._classes.get(type_string) or self.get_decoder_class(type_string)
         if cls is None:
-            cls = self.get_decoder_class(type_string)
-            if cls is None:
-                raise NotImplementedError(f'Decoder class for "{type_string}" not found')
+            raise NotImplementedError(f'Decoder class for "{type_string}" not found')
         if kwargs:
             kwargs.setdefault("runtime_config", self)
             return cls(data=data, **kwargs)
-        # The common case without options: skip the keyword-argument
-        # __init__ (this is on the hot path of small decodes).
         if data is not None and not isinstance(data, ScaleBytes):
             raise ValueError("Provided data is not in supported format: provided '{}'".format(type(data).__name__))
+        # Without options the class's __init__ is skipped, as the Rust path does.
         obj = cls.__new__(cls)
-        obj.runtime_config = self
-        obj.data = data
+        obj.runtime_config, obj.data = self, data
         obj.data_start_offset = data.offset if data is not None else None
         return obj
 
-    # -- pickling --------------------------------------------------------
-
     def __getstate__(self) -> dict:
+        types = self.type_registry
         return {
             "config_id": self.config_id,
             "registry": self._registry.__getstate__(),
-            "type_registry": {
-                k: (v.definitions() if isinstance(v, _TypesView) else v) for k, v in self.type_registry.items()
-            },
+            "type_registry": {k: (v.definitions() if isinstance(v, _TypesView) else v) for k, v in types.items()},
             "implements_scale_info": self.implements_scale_info,
             "chain_id": self.chain_id,
         }
@@ -319,8 +221,7 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self.type_registry = {"types": _TypesView(self), "runtime_api": {}}
         for key, value in state["type_registry"].items():
             if key == "types":
-                for name, definition in value.items():
-                    dict.__setitem__(self.type_registry["types"], name, definition)
+                dict.update(self.type_registry["types"], value)
             else:
                 self.type_registry[key] = value
         self.implements_scale_info = state["implements_scale_info"]
@@ -329,8 +230,7 @@ class RuntimeConfigurationObject(_core.ConfigBase):
 
 
 class RuntimeConfiguration(RuntimeConfigurationObject, metaclass=Singleton):
-    """The shared configuration per ``config_id`` (``RuntimeConfiguration()`` is
-    always the same object)."""
+    """The shared configuration per ``config_id``."""
 
     def __init__(self, config_id: str = "default", **kwargs):
         super().__init__(config_id=config_id, **kwargs)
@@ -346,127 +246,51 @@ def _restore_singleton(config_id: str, state: dict) -> RuntimeConfiguration:
 
 
 class ScaleDecoder(_core.ScaleObject):
-    """Base of every scale object: holds the data, the runtime configuration
-    and the decoded value. Decoding and encoding run in Rust.
-
-    ``runtime_config``, ``data``, ``data_start_offset``, ``data_end_offset``,
-    ``_value``, ``_value_object``, ``decoded``, ``metadata``, ``decode`` and
-    ``encode`` live in the Rust base class. ``decode`` and ``encode`` follow
-    py-scale-codec's steps and call the hooks below (``_before_decode``,
+    """Base of every scale object. The state, ``decode``, ``encode``, the
+    value protocol and the default hooks (``_before_decode``,
     ``_decode_value``, ``_after_decode``, ``_encode_value``,
-    ``_encoded_value``), except for classes whose ``_fast_node`` says they
-    decode or encode exactly as their graph node does.
-    """
+    ``_encoded_value``, which subclasses override) live in the Rust base
+    class; ``decode`` and ``encode`` skip the hooks when the class's
+    ``_fast_node`` says it decodes or encodes exactly as its graph node does.
+
+    A subclass announces what it stands for: ``kinds`` (node kinds whose
+    classes derive from it) and ``names`` (lower-case type strings it
+    decodes itself)."""
 
     type_string: Optional[str] = None
     type_mapping: Any = None
     sub_type: Optional[str] = None
     debug = False
 
+    def __init_subclass__(cls, kinds: tuple = (), names: tuple = (), **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        # classes made for a configuration are not catalogue entries
+        if "_runtime_config" not in cls.__dict__:
+            _BY_CLASS_NAME.setdefault(cls.__name__, cls)
+        _BY_KIND.update(dict.fromkeys(kinds, cls))
+        _BY_TYPE_STRING.update(dict.fromkeys(names, cls))
+
     def __init__(self, data: Optional[ScaleBytes] = None, sub_type: Optional[str] = None,
-                 runtime_config: Optional[RuntimeConfigurationObject] = None):
+                 metadata: Optional["ScaleType"] = None,
+                 runtime_config: Optional[RuntimeConfigurationObject] = None, **kwargs: Any):
         if data is not None and not isinstance(data, ScaleBytes):
             raise ValueError("Provided data is not in supported format: provided '{}'".format(type(data).__name__))
-        if runtime_config is None:
-            runtime_config = RuntimeConfiguration()
-        self.runtime_config = runtime_config
+        self.runtime_config = runtime_config or type(self).__dict__.get("_runtime_config") or RuntimeConfiguration()
         self.data = data
         self.data_start_offset = data.offset if data is not None else None
         if sub_type is not None:
             self.sub_type = sub_type
-
-    # -- value -----------------------------------------------------------
-
-    @property
-    def value(self) -> Any:
-        """The decoded (or encoded) value in py-scale-codec's shapes."""
-        return self._value
-
-    @value.setter
-    def value(self, value: Any) -> None:
-        self._value = value
-        self._value_object = _UNSET
-
-    @property
-    def value_serialized(self) -> Any:
-        """The value as plain Python data (the same as ``value`` here)."""
-        return self._value
-
-    @value_serialized.setter
-    def value_serialized(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def value_object(self) -> Any:
-        """The value with its parts as scale objects; built on first read."""
-        if self._value_object is _UNSET:
-            self._value_object = self._build_value_object(self._value)
-        return self._value_object
-
-    @value_object.setter
-    def value_object(self, value: Any) -> None:
-        self._value_object = value
+        if metadata is not None:
+            self.metadata = metadata
 
     def _build_value_object(self, value: Any) -> Any:
         return _wrap_parts(value, self.runtime_config)
 
-    # -- decoding --------------------------------------------------------
-
-    def process(self) -> Any:
-        """Subclasses of py-scale-codec decode in ``process``; here Rust does."""
-        raise NotImplementedError
-
-    def process_encode(self, value: Any) -> ScaleBytes:
-        """Subclasses of py-scale-codec encode in ``process_encode``; here Rust does."""
-        raise NotImplementedError
-
-    def _decode_value(self, data: bytearray, offset: int, check_remaining: bool):
-        cls = type(self)
-        node = cls.__dict__.get("_node")
-        # Classes from get_decoder_class know their graph node: skip the
-        # type-string lookup when the object still decodes as its class does.
-        if node is not None and self.runtime_config is cls.__dict__.get("_runtime_config") \
-                and "type_string" not in self.__dict__:
-            return self.runtime_config._registry.decode_node(node, data, offset, check_remaining)
-        if self.type_string is None:
-            raise NotImplementedError(f"{type(self).__name__} has no type string to decode with")
-        return self.runtime_config._registry.decode(self.type_string, data, offset, check_remaining)
-
-    def _before_decode(self) -> None:
-        if self.metadata is not None:
-            self.runtime_config._sync_metadata(self.metadata)
-
-    def _after_decode(self) -> None:
-        pass
-
-    def get_next_bytes(self, length: int) -> bytearray:
-        """Reads ``length`` bytes from the data."""
-        return self.data.get_next_bytes(length)
-
-    def get_remaining_bytes(self) -> bytearray:
-        """The data after its offset."""
-        return self.data.get_remaining_bytes()
-
-    def get_used_bytes(self) -> bytearray:
-        """The bytes the last decode consumed."""
-        if self.data is None or self.data_start_offset is None:
-            return bytearray()
-        end = self.data_end_offset if self.data_end_offset is not None else self.data.offset
-        return self.data.data[self.data_start_offset:end]
-
-    # -- encoding --------------------------------------------------------
-
-    def _encode_value(self, value: Any) -> bytes:
-        if self.type_string is None:
-            raise NotImplementedError(f"{type(self).__name__} has no type string to encode with")
-        return self.runtime_config._registry.encode(self.type_string, value)
-
-    def _encoded_value(self, value: Any) -> Any:
-        if isinstance(value, ScaleDecoder):
-            return value.value
-        return value
-
-    # -- helpers ---------------------------------------------------------
+    def generate_type_decomposition(self, max_recursion: int = 32) -> Any:
+        """The type's shape down to primitive names (py-scale-codec's)."""
+        registry = self.runtime_config._registry
+        idx = type(self).__dict__.get("_node")
+        return registry.decomposition(registry.resolve(self.type_string) if idx is None else idx)
 
     @classmethod
     def convert_type(cls, name: str) -> str:
@@ -477,92 +301,11 @@ class ScaleDecoder(_core.ScaleObject):
     def get_decoder_class(cls, type_string: str, data: Optional[ScaleBytes] = None,
                           runtime_config: Optional[RuntimeConfigurationObject] = None, **kwargs):
         """A scale object of ``type_string`` (py-scale-codec's classmethod form)."""
-        config = runtime_config or RuntimeConfiguration()
-        return config.create_scale_object(type_string, data=data, **kwargs)
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__}(value={self.value!r})>"
-
-    def _plain(self, other: Any) -> Any:
-        return other.value if isinstance(other, ScaleDecoder) else other
-
-    def __eq__(self, other: object) -> bool:
-        return self.value == self._plain(other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    def __lt__(self, other: Any) -> bool:
-        return self.value < self._plain(other)
-
-    def __le__(self, other: Any) -> bool:
-        return self.value <= self._plain(other)
-
-    def __gt__(self, other: Any) -> bool:
-        return self.value > self._plain(other)
-
-    def __ge__(self, other: Any) -> bool:
-        return self.value >= self._plain(other)
-
-    def __hash__(self) -> int:
-        try:
-            return hash(self.value)
-        except TypeError:
-            return id(self)
-
-    def __getitem__(self, item: Any) -> Any:
-        return self.value_object[item]
-
-    def __iter__(self):
-        return iter(self.value_object)
-
-    def __int__(self) -> int:
-        return int(self.value)
-
-    def __float__(self) -> float:
-        return float(self.value)
-
-    def __bool__(self) -> bool:
-        return True
-
-    def __reduce__(self):
-        # (type string, the bytes behind the value, configuration): the value
-        # is rebuilt by decoding those bytes in the unpickled configuration.
-        data = bytes(self.get_used_bytes()) if self.data is not None and self.data_end_offset is not None else None
-        return (_restore_object, (self.type_string, data, self.runtime_config))
-
-    def serialize(self) -> Any:
-        """The value as plain Python data."""
-        return self.value_serialized
-
-
-def _restore_object(type_string: str, data: Optional[bytes], config: RuntimeConfigurationObject):
-    obj = config.create_scale_object(type_string, data=ScaleBytes(data) if data is not None else None)
-    if data is not None:
-        obj.decode()
-    return obj
+        return (runtime_config or RuntimeConfiguration()).create_scale_object(type_string, data=data, **kwargs)
 
 
 class ScaleType(ScaleDecoder):
     """A scale object that may carry runtime metadata (for calls and events)."""
-
-    def __init__(self, data: Optional[ScaleBytes] = None, sub_type: Optional[str] = None,
-                 metadata: Optional["ScaleType"] = None, runtime_config: Optional[RuntimeConfigurationObject] = None,
-                 **kwargs):
-        if data is not None and not isinstance(data, ScaleBytes):
-            raise ValueError("Provided data is not in supported format: provided '{}'".format(type(data).__name__))
-        if runtime_config is None:
-            runtime_config = type(self).__dict__.get("_runtime_config") or RuntimeConfiguration()
-        self.runtime_config = runtime_config
-        self.data = data
-        self.data_start_offset = data.offset if data is not None else None
-        if sub_type is not None:
-            self.sub_type = sub_type
-        if metadata is not None:
-            self.metadata = metadata
 
 
 class ScalePrimitive(ScaleType):
@@ -580,9 +323,7 @@ class _Part(ScaleType):
         self.decoded = True
 
     def _build_value_object(self, value: Any) -> Any:
-        if isinstance(value, (list, tuple, dict)):
-            return _wrap_parts(value, self.runtime_config)
-        return value
+        return _wrap_parts(value, self.runtime_config) if isinstance(value, (list, tuple, dict)) else value
 
 
 def _wrap_parts(value: Any, config: RuntimeConfigurationObject) -> Any:
@@ -595,3 +336,44 @@ def _wrap_parts(value: Any, config: RuntimeConfigurationObject) -> Any:
     return value
 
 
+# Methods whose override means a class decodes / encodes differently from its node.
+_DECODE_HOOKS = ("decode", "_decode_value", "_before_decode", "_after_decode")
+_ENCODE_HOOKS = ("encode", "_encode_value", "_encoded_value", "_before_decode")
+
+
+def _inherits(cls: type, hooks: tuple) -> bool:
+    return all(getattr(cls, hook) is getattr(ScaleDecoder, hook) for hook in hooks)
+
+
+def _class_for_node(config: RuntimeConfigurationObject, type_string: str, idx: int) -> type:
+    """The class of ``type_string`` (resolved to graph node ``idx``) in ``config``."""
+    info = config._registry.class_info(type_string, idx)
+    base = _BY_KIND.get(info.kind, ScalePrimitive if info.kind == _core.TypeKind.Char else ScaleType)
+    attrs: Dict[str, Any] = {"type_string": type_string, "_runtime_config": config, "_node": idx}
+    for key in ("sub_type", "type_mapping", "value_list", "element_count"):
+        if getattr(info, key) is not None:
+            attrs[key] = getattr(info, key)
+    if type_string.startswith("scale_info::"):
+        attrs["scale_info_type"] = _portable_type_of(config, type_string)
+    named = _BY_CLASS_NAME.get(info.base_class) if info.base_class else None
+    bases = (base,) if named is None or named is base else (named,) if issubclass(named, base) else (named, base)
+    cls = type(type_string if type_string.isidentifier() else base.__name__, bases, attrs)
+    # Rust decodes / encodes objects of a class that changes nothing about
+    # it without calling Python, while the registry stays at this generation.
+    plain_decode, plain_encode = _inherits(cls, _DECODE_HOOKS), _inherits(cls, _ENCODE_HOOKS)
+    if plain_decode or plain_encode:
+        cls._fast_node = _core.FastNode(idx, config._registry.generation, plain_decode, plain_encode, type_string)
+    return cls
+
+
+def _portable_type_of(config: RuntimeConfigurationObject, type_string: str) -> Optional[ScaleType]:
+    """The portable-registry entry ``scale_info::N`` names, from the metadata."""
+    try:
+        types = config.metadata.portable_registry.value["types"]
+        type_id = int(type_string[len("scale_info::"):])
+    except (AttributeError, ValueError, TypeError, KeyError):
+        return None
+    # ids are the positions in the registries seen so far; search if not
+    entry = types[type_id] if 0 <= type_id < len(types) and types[type_id]["id"] == type_id else \
+        next((t for t in types if t["id"] == type_id), None)
+    return None if entry is None else _Part(entry["type"], config, "PortableType")

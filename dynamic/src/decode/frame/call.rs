@@ -127,7 +127,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             let (Some(addr), Some(sig)) = (x.address, x.signature) else {
                 return Err(self.invalid(ty, at, "runtime has no address/signature types"));
             };
-            let a = self.node(addr)?;
+            let a = self.serialized(addr)?;
             fields.push((&k.address, a));
             let s = self.node(sig)?;
             fields.push((&k.signature, s));

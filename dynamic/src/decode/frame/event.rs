@@ -64,13 +64,22 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
 
     /// A value as py-scale-codec's `serialize()` gives it (legacy call and
     /// event arguments): like the value, except that `Bytes` render as hex.
+    /// A legacy address's account key is `"0x…"` there too (its bare value has no `0x`).
     pub(in crate::decode) fn serialized(&mut self, ty: TypeIdx) -> Result<S::Out, Fail> {
-        if matches!(self.graph().get(ty), Some(Node::Bytes)) {
-            let n = self.length(ty, 1)?;
-            let b = self.take(n, ty)?;
-            Ok(self.sink.hex(b))
-        } else {
-            self.node(ty)
+        match self.graph().get(ty) {
+            Some(Node::Bytes) => {
+                let n = self.length(ty, 1)?;
+                let b = self.take(n, ty)?;
+                Ok(self.sink.hex(b))
+            }
+            Some(Node::Special(Special::LegacyAddress))
+                if self.data.get(self.pos) == Some(&0xff) =>
+            {
+                self.pos += 1;
+                let key = self.take(32, ty)?;
+                Ok(self.sink.hex(key))
+            }
+            _ => self.node(ty),
         }
     }
 

@@ -1,0 +1,405 @@
+//! Type kinds and class attributes as typed Python objects: `TypeKind` (what
+//! a graph node is, which picks a scale class) and `ClassInfo` (the
+//! attributes py-scale-codec's classes carry: `sub_type`, `type_mapping`,
+//! `value_list`, `element_count`, the preset's `base_class`), plus a type's
+//! decomposition as Python data.
+
+use ferroscale_dynamic::graph::{Fields, Node, Prim, Special, TypeGraph};
+use ferroscale_dynamic::ops::decomposition::Decomposition;
+use ferroscale_dynamic::preset::{Definition, EnumVariants, TypeRef};
+use ferroscale_dynamic::registry::Registry;
+use ferroscale_dynamic::TypeIdx;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+/// What a type-graph node is.
+#[pyclass(
+    eq,
+    eq_int,
+    hash,
+    frozen,
+    module = "scalecodec._core",
+    name = "TypeKind"
+)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum TypeKind {
+    Bool,
+    U8,
+    U16,
+    U32,
+    U64,
+    U128,
+    U256,
+    I8,
+    I16,
+    I32,
+    I64,
+    I128,
+    I256,
+    Char,
+    Str,
+    Null,
+    Compact,
+    Seq,
+    Bytes,
+    ByteArray,
+    Array,
+    Tuple,
+    Struct,
+    Enum,
+    #[pyo3(name = "Option")]
+    OptionOf,
+    #[pyo3(name = "Result")]
+    ResultOf,
+    Set,
+    BitSeq,
+    Map,
+    AccountId,
+    EthereumAccountId,
+    AccountIndex,
+    MultiAddress,
+    LegacyAddress,
+    Era,
+    Call,
+    Extrinsic,
+    Event,
+    ScaleInfoEvent,
+    EventRecord,
+    IdentityData,
+    HexBytes,
+    MetadataVersioned,
+    Vote,
+    WrapperKeepOpaque,
+    Unresolved,
+}
+
+impl TypeKind {
+    /// The kind of `node`.
+    pub fn of(node: &Node) -> Self {
+        match node {
+            Node::Prim(p) => match p {
+                Prim::Bool => TypeKind::Bool,
+                Prim::U8 => TypeKind::U8,
+                Prim::U16 => TypeKind::U16,
+                Prim::U32 => TypeKind::U32,
+                Prim::U64 => TypeKind::U64,
+                Prim::U128 => TypeKind::U128,
+                Prim::U256 => TypeKind::U256,
+                Prim::I8 => TypeKind::I8,
+                Prim::I16 => TypeKind::I16,
+                Prim::I32 => TypeKind::I32,
+                Prim::I64 => TypeKind::I64,
+                Prim::I128 => TypeKind::I128,
+                Prim::I256 => TypeKind::I256,
+                Prim::Char => TypeKind::Char,
+                Prim::Str => TypeKind::Str,
+            },
+            Node::Null => TypeKind::Null,
+            Node::Compact(_) => TypeKind::Compact,
+            Node::Seq(_) => TypeKind::Seq,
+            Node::Bytes => TypeKind::Bytes,
+            Node::ByteArray(_) => TypeKind::ByteArray,
+            Node::Array(..) => TypeKind::Array,
+            Node::Tuple(_) => TypeKind::Tuple,
+            Node::Struct(_) => TypeKind::Struct,
+            Node::Enum(_) => TypeKind::Enum,
+            Node::Option(_) => TypeKind::OptionOf,
+            Node::Result(..) => TypeKind::ResultOf,
+            Node::Set { .. } => TypeKind::Set,
+            Node::BitSeq { .. } => TypeKind::BitSeq,
+            Node::Map(..) => TypeKind::Map,
+            Node::Special(s) => match s {
+                Special::AccountId => TypeKind::AccountId,
+                Special::EthereumAccountId => TypeKind::EthereumAccountId,
+                Special::AccountIndex => TypeKind::AccountIndex,
+                Special::MultiAddress(_) => TypeKind::MultiAddress,
+                Special::LegacyAddress => TypeKind::LegacyAddress,
+                Special::Era => TypeKind::Era,
+                Special::Call => TypeKind::Call,
+                Special::Extrinsic => TypeKind::Extrinsic,
+                Special::Event => TypeKind::Event,
+                Special::ScaleInfoEvent(_) => TypeKind::ScaleInfoEvent,
+                Special::EventRecord(_) => TypeKind::EventRecord,
+                Special::IdentityData => TypeKind::IdentityData,
+                Special::HexBytes => TypeKind::HexBytes,
+                Special::MetadataVersioned => TypeKind::MetadataVersioned,
+                Special::Vote => TypeKind::Vote,
+                Special::WrapperKeepOpaque(_) => TypeKind::WrapperKeepOpaque,
+            },
+            Node::Unresolved(_) => TypeKind::Unresolved,
+        }
+    }
+}
+
+/// The attributes of the scale class of one type string.
+#[pyclass(frozen, get_all, module = "scalecodec._core", name = "ClassInfo")]
+pub struct ClassInfo {
+    /// The node's kind.
+    kind: TypeKind,
+    /// The element / inner type as written (`Vec<T>`, `Option<T>`, `[T; N]`, `Compact<T>`).
+    sub_type: Option<String>,
+    /// Fields `[[name, type]]`, variants `[[name, type or "Null"]]` or tuple items `[type]`.
+    type_mapping: Option<Py<PyAny>>,
+    /// Variant or flag names (enums, sets).
+    value_list: Option<Vec<String>>,
+    /// Length of an array.
+    element_count: Option<u32>,
+    /// The `base_class` the preset's definition names, if any.
+    base_class: Option<String>,
+}
+
+/// The top-level comma-separated parts of `text`, each trimmed.
+fn split_top(text: &str) -> Vec<String> {
+    let (mut parts, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(text[start..i].trim().to_owned());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = text[start..].trim();
+    if !last.is_empty() {
+        parts.push(last.to_owned());
+    }
+    parts
+}
+
+/// The first generic argument of `type_string` as written (`Vec<Foo<A, B>>`
+/// → `Foo<A, B>`), or the element type of an array (`[T; N]` → `T`).
+pub fn sub_type_text(type_string: &str) -> Option<String> {
+    let s = type_string.trim();
+    if let (Some(open), true) = (s.find('<'), s.ends_with('>')) {
+        return split_top(&s[open + 1..s.len() - 1]).into_iter().next();
+    }
+    if s.starts_with('[') && s.ends_with(']') {
+        let semi = s.rfind(';')?;
+        return Some(s[1..semi].trim().to_owned());
+    }
+    None
+}
+
+/// A preset definition's shape: `(kind, [(name, type)], base_class)`.
+type DefinitionShape = (&'static str, Vec<(String, Option<String>)>, Option<String>);
+
+/// The preset definition behind `type_string` as written (aliases followed;
+/// `Name<A, B>` falls back to `Name`).
+fn definition(registry: &Registry, type_string: &str) -> Option<DefinitionShape> {
+    let defs = registry.definitions();
+    let mut name = type_string.trim().to_owned();
+    let text = |t: &TypeRef| -> Option<String> {
+        match t {
+            TypeRef::Named(s) | TypeRef::Invalid(s) => Some(s.clone()),
+            TypeRef::Null => None,
+            TypeRef::Inline(fields) => Some(format!(
+                "{{{}}}",
+                fields
+                    .iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    };
+    // Alias chains in presets are short; the cap only stops cycles.
+    for _ in 0..32 {
+        let named = defs
+            .lookup(&name)
+            .or_else(|| name.find('<').and_then(|i| defs.lookup(name[..i].trim())))?;
+        let (kind, mapping) = match &named.def {
+            Definition::Alias(target) => {
+                if target.eq_ignore_ascii_case(&name) {
+                    return None;
+                }
+                name = target.clone();
+                continue;
+            }
+            Definition::Struct { fields, .. } => (
+                "struct",
+                fields.iter().map(|(n, t)| (n.clone(), text(t))).collect(),
+            ),
+            Definition::Tuple { items, .. } => (
+                "tuple",
+                items.iter().map(|t| (String::new(), text(t))).collect(),
+            ),
+            Definition::Enum {
+                variants: EnumVariants::Mapped(vs),
+                ..
+            } => (
+                "enum",
+                vs.iter().map(|(n, t)| (n.clone(), text(t))).collect(),
+            ),
+            Definition::Enum {
+                variants: EnumVariants::Values(vs),
+                ..
+            } => ("enum", vs.iter().map(|(n, _)| (n.clone(), None)).collect()),
+            Definition::Set { flags, .. } => (
+                "set",
+                flags.iter().map(|(n, _)| (n.clone(), None)).collect(),
+            ),
+        };
+        return Some((kind, mapping, named.def.base_class().map(str::to_owned)));
+    }
+    None
+}
+
+/// `[[name, type]]` as a Python list.
+fn pairs<'py>(py: Python<'py>, items: Vec<(String, Option<String>)>) -> PyResult<Py<PyAny>> {
+    let out = PyList::empty(py);
+    for (n, t) in items {
+        out.append(PyList::new(
+            py,
+            [n.into_pyobject(py)?.into_any(), t.into_pyobject(py)?],
+        )?)?;
+    }
+    Ok(out.into_any().unbind())
+}
+
+/// The class attributes of `type_string`, resolved to node `idx` of `registry`.
+pub fn class_info(
+    py: Python<'_>,
+    registry: &Registry,
+    type_string: &str,
+    idx: TypeIdx,
+) -> PyResult<ClassInfo> {
+    let graph: &TypeGraph = registry.graph();
+    let Some(node) = graph.get(idx) else {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "no type node #{}",
+            idx.0
+        )));
+    };
+    let kind = TypeKind::of(node);
+    let name = |t: TypeIdx| graph.describe(t);
+    let mut info = ClassInfo {
+        kind,
+        sub_type: None,
+        type_mapping: None,
+        value_list: None,
+        element_count: None,
+        base_class: None,
+    };
+    match node {
+        Node::Compact(t) | Node::Seq(t) | Node::Option(t) | Node::Array(t, _) => {
+            info.sub_type = sub_type_text(type_string).or_else(|| Some(name(*t)));
+        }
+        _ => {}
+    }
+    match node {
+        Node::Array(_, n) | Node::ByteArray(n) => info.element_count = Some(*n),
+        Node::Tuple(ts) => {
+            let s = type_string.trim();
+            let items = match s.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+                Some(inner) => split_top(inner),
+                None => ts.iter().map(|t| name(*t)).collect(),
+            };
+            info.type_mapping = Some(items.into_pyobject(py)?.into_any().unbind());
+        }
+        Node::Struct(fs) => {
+            let items = fs
+                .iter()
+                .map(|f| (f.name.to_string(), Some(name(f.ty))))
+                .collect();
+            info.type_mapping = Some(pairs(py, items)?);
+        }
+        Node::Enum(vs) => {
+            let single = |fields: &Fields| match fields {
+                Fields::Unnamed(ts) if ts.len() == 1 => Some(name(ts[0])),
+                _ => None,
+            };
+            let items = vs
+                .iter()
+                .map(|v| {
+                    (
+                        v.name.to_string(),
+                        Some(single(&v.fields).unwrap_or_else(|| "Null".into())),
+                    )
+                })
+                .collect();
+            info.type_mapping = Some(pairs(py, items)?);
+            info.value_list = Some(vs.iter().map(|v| v.name.to_string()).collect());
+        }
+        Node::Set { flags, .. } => {
+            info.value_list = Some(flags.iter().map(|(n, _)| n.to_string()).collect());
+        }
+        _ => {}
+    }
+    if type_string.starts_with("scale_info::") {
+        return Ok(info);
+    }
+    if let Some((def_kind, mapping, base_class)) = definition(registry, type_string) {
+        info.base_class = base_class;
+        match (def_kind, kind) {
+            ("struct", TypeKind::Struct) => info.type_mapping = Some(pairs(py, mapping)?),
+            ("tuple", TypeKind::Tuple) => {
+                let items: Vec<Option<String>> = mapping.into_iter().map(|(_, t)| t).collect();
+                info.type_mapping = Some(items.into_pyobject(py)?.into_any().unbind());
+            }
+            ("enum", TypeKind::Enum) => {
+                let items = mapping
+                    .into_iter()
+                    .map(|(n, t)| (n, Some(t.unwrap_or_else(|| "Null".into()))))
+                    .collect();
+                info.type_mapping = Some(pairs(py, items)?);
+            }
+            _ => {}
+        }
+    }
+    Ok(info)
+}
+
+/// A decomposition as py-scale-codec gives it: names as `str`, variant-name
+/// lists, `{name: shape}` dicts, tuples and one-element lists.
+pub fn decomposition_to_py<'py>(py: Python<'py>, d: &Decomposition) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match d {
+        Decomposition::Name(n) => n.into_pyobject(py)?.into_any(),
+        Decomposition::Names(ns) => ns.into_pyobject(py)?.into_any(),
+        Decomposition::Variants(vs) => {
+            let out = PyDict::new(py);
+            for (n, v) in vs {
+                match v {
+                    Some(v) => out.set_item(n, decomposition_to_py(py, v)?)?,
+                    None => out.set_item(n, py.None())?,
+                }
+            }
+            out.into_any()
+        }
+        Decomposition::Fields(fs) => {
+            let out = PyDict::new(py);
+            for (n, v) in fs {
+                out.set_item(n, decomposition_to_py(py, v)?)?;
+            }
+            out.into_any()
+        }
+        Decomposition::Tuple(items) => {
+            let items = items
+                .iter()
+                .map(|i| decomposition_to_py(py, i))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyTuple::new(py, items)?.into_any()
+        }
+        Decomposition::Seq(inner) => PyList::new(py, [decomposition_to_py(py, inner)?])?.into_any(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sub_types_as_written() {
+        assert_eq!(
+            super::sub_type_text("Vec<Foo<A, B>>").as_deref(),
+            Some("Foo<A, B>")
+        );
+        assert_eq!(super::sub_type_text("[u32; 4]").as_deref(), Some("u32"));
+        assert_eq!(super::sub_type_text("u32"), None);
+        assert_eq!(
+            super::split_top("A, (B, C), D<E, F>"),
+            ["A", "(B, C)", "D<E, F>"]
+        );
+    }
+}

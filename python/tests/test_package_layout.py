@@ -1,0 +1,78 @@
+"""The package's own shape: the stub of the Rust module lists what it
+exports, and the Python modules import each other one way only, at module
+level (no import inside a function to dodge a cycle)."""
+import ast
+import pathlib
+
+import scalecodec
+from scalecodec import _core
+
+PACKAGE = pathlib.Path(scalecodec.__file__).parent
+
+
+def _stub_names(node: ast.AST) -> set:
+    names = set()
+    for n in node.body:
+        if isinstance(n, (ast.ClassDef, ast.FunctionDef)):
+            names.add(n.name)
+        elif isinstance(n, ast.AnnAssign):
+            names.add(n.target.id)
+        elif isinstance(n, ast.Assign):
+            names.update(t.id for t in n.targets if isinstance(t, ast.Name))
+    return names
+
+
+def test_core_stub_lists_every_export():
+    tree = ast.parse((PACKAGE / "_core.pyi").read_text())
+    exported = {n for n in dir(_core) if not n.startswith("__")}
+    assert exported <= _stub_names(tree)
+    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+        attrs = {a for a in vars(getattr(_core, cls.name)) if not a.startswith("__")}
+        assert attrs <= _stub_names(cls), cls.name
+
+
+def _imports(path: pathlib.Path) -> set:
+    out = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("scalecodec"):
+            out.add(node.module)
+            out.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.startswith("scalecodec"))
+    return out
+
+
+def _modules() -> dict:
+    mods = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        mods[name] = path
+    return mods
+
+
+def test_no_imports_inside_functions():
+    for name, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inner = [n for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom))]
+                assert not inner, f"{name}.{node.name} imports inside a function"
+
+
+def test_modules_import_one_way():
+    mods = _modules()
+    # the package itself imports everything; below it, edges must not loop
+    graph = {m: {i for i in _imports(p) if i in mods and i != "scalecodec"} for m, p in mods.items() if m != "scalecodec"}
+    state = {}
+
+    def visit(m, path):
+        if state.get(m) == "done":
+            return
+        assert state.get(m) != "open", f"import cycle: {' -> '.join(path + [m])}"
+        state[m] = "open"
+        for n in graph.get(m, ()):
+            visit(n, path + [m])
+        state[m] = "done"
+
+    for m in graph:
+        visit(m, [])
