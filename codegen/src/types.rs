@@ -12,6 +12,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
+use ferroscale_metadata::type_graph::{self, children, Components, RegistryFault};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use scale_info::form::PortableForm;
@@ -786,95 +787,47 @@ fn primitive(p: &TypeDefPrimitive) -> TokenStream {
     }
 }
 
-/// Every type id the registry mentions exists, and ids equal positions.
+/// Every type id the registry mentions exists, and ids equal positions
+/// (the metadata loader's own check; a bare registry has not been through it).
 fn validate(types: &PortableRegistry) -> Result<(), CodegenError> {
-    let n = types.types.len() as u32;
-    let check = |from: u32, to: u32| {
-        if to < n {
-            Ok(())
-        } else {
-            Err(CodegenError::Registry(format!(
-                "type {from} refers to type id {to}, which is not in the registry ({n} types)"
-            )))
-        }
-    };
-    for (i, t) in types.types.iter().enumerate() {
-        if t.id != i as u32 {
-            return Err(CodegenError::Registry(format!(
-                "type at position {i} has id {}; ids must be positions",
-                t.id
-            )));
-        }
-        for p in &t.ty.type_params {
-            if let Some(p) = p.ty {
-                check(t.id, p.id)?;
+    type_graph::check_registry(types).map_err(|fault| {
+        CodegenError::Registry(match fault {
+            RegistryFault::IdNotPosition { position, id } => {
+                format!("type at position {position} has id {id}; ids must be positions")
             }
-        }
-        for child in children(&t.ty.type_def) {
-            check(t.id, child)?;
-        }
-    }
-    Ok(())
-}
-
-/// Every type id a definition mentions.
-fn children(def: &TypeDef<PortableForm>) -> Vec<u32> {
-    match def {
-        TypeDef::Composite(c) => c.fields.iter().map(|f| f.ty.id).collect(),
-        TypeDef::Variant(v) => v
-            .variants
-            .iter()
-            .flat_map(|v| v.fields.iter().map(|f| f.ty.id))
-            .collect(),
-        TypeDef::Tuple(t) => t.fields.iter().map(|f| f.id).collect(),
-        TypeDef::Array(a) => vec![a.type_param.id],
-        TypeDef::Compact(c) => vec![c.type_param.id],
-        TypeDef::Sequence(s) => vec![s.type_param.id],
-        TypeDef::BitSequence(b) => vec![b.bit_store_type.id, b.bit_order_type.id],
-        TypeDef::Primitive(_) => Vec::new(),
-    }
+            RegistryFault::Dangling { from, to, len } => format!(
+                "type {from} refers to type id {to}, which is not in the registry ({len} types)"
+            ),
+            other => other.to_string(),
+        })
+    })
 }
 
 /// Types written in place (tuples, sequences, `Option` …) must not contain
-/// themselves: such a type has no finite Rust spelling.
+/// themselves: such a type has no finite Rust spelling. A generated
+/// definition on the way breaks the cycle (it has a name to refer to), so the
+/// graph looked at is the one between types written in place.
 fn check_inline_cycles(gen: &TypeGen<'_>) -> Result<(), CodegenError> {
-    let n = gen.types.types.len();
-    // 0 = unvisited, 1 = on the current path, 2 = done.
-    let mut state = vec![0u8; n];
-    for root in 0..n {
-        if state[root] != 0 || matches!(gen.class[root], Class::Generated(_)) {
-            continue;
-        }
-        let mut stack: Vec<(usize, Vec<u32>, usize)> =
-            vec![(root, children(&gen.ty(root as u32).type_def), 0)];
-        state[root] = 1;
-        while let Some((node, kids, pos)) = stack.last_mut() {
-            if let Some(&k) = kids.get(*pos) {
-                *pos += 1;
-                let k = k as usize;
-                if matches!(gen.class[k], Class::Generated(_)) {
-                    continue;
-                }
-                match state[k] {
-                    0 => {
-                        state[k] = 1;
-                        stack.push((k, children(&gen.ty(k as u32).type_def), 0));
-                    }
-                    1 => {
-                        return Err(CodegenError::Registry(format!(
-                            "type {k} contains itself only through anonymous types \
-                             (tuples, sequences, Option …), which no Rust type can spell"
-                        )))
-                    }
-                    _ => {}
-                }
-            } else {
-                state[*node] = 2;
-                stack.pop();
+    let inline = |id: usize| !matches!(gen.class[id], Class::Generated(_));
+    let edges: Vec<Vec<u32>> = (0..gen.types.types.len())
+        .map(|id| {
+            if !inline(id) {
+                return Vec::new();
             }
-        }
+            children(&gen.ty(id as u32).type_def)
+                .filter(|&k| inline(k as usize))
+                .collect()
+        })
+        .collect();
+    let components = Components::new(&edges);
+    let cyclic = components.cyclic(&edges);
+    match (0..edges.len()).find(|&k| components.of(k).is_some_and(|c| cyclic[c as usize])) {
+        Some(k) => Err(CodegenError::Registry(format!(
+            "type {k} contains itself only through anonymous types \
+             (tuples, sequences, Option …), which no Rust type can spell"
+        ))),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// The dict keys and variant names a type's value uses, each once, in order

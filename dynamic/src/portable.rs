@@ -13,9 +13,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use ferroscale_metadata::{Metadata, Pallet as MdPallet, PalletEnum, SignedExtension};
-use frame_metadata::RuntimeMetadataPrefixed;
-use parity_scale_codec::DecodeLimit;
+use ferroscale_metadata::{Metadata, Pallet as MdPallet, SignedExtension};
 use scale_info::form::PortableForm;
 use scale_info::{PortableRegistry, TypeDef, TypeDefPrimitive};
 
@@ -23,12 +21,8 @@ use crate::error::Error;
 use crate::graph::{
     BitStore, Field, Fields, Name, Node, Prim, Special, TypeGraph, TypeIdx, Variant,
 };
-use crate::runtime::{
-    convert_type_string, extension_key, Arg, Extension, ExtrinsicFormat, Item, Pallet, Runtime,
-};
-
-/// Nesting limit when decoding metadata blobs.
-const METADATA_DEPTH_LIMIT: u32 = 256;
+use crate::runtime::{extension_key, Extension, ExtrinsicFormat, PalletTables, Runtime};
+use crate::typestr::convert_type_string;
 
 /// Where a portable registry landed in the graph.
 #[derive(Clone, Debug)]
@@ -74,14 +68,6 @@ pub struct ImportedMetadata {
     pub runtime: Runtime,
     /// The metadata version (14, 15 or 16).
     pub version: u32,
-}
-
-/// Decodes `RuntimeMetadataPrefixed` bytes with frame-metadata (with a
-/// nesting limit), for callers that need frame-metadata's own form; the
-/// import itself reads core's model ([`import_metadata`]).
-pub fn decode_metadata(bytes: &[u8]) -> Result<RuntimeMetadataPrefixed, Error> {
-    RuntimeMetadataPrefixed::decode_all_with_depth_limit(METADATA_DEPTH_LIMIT, &mut &bytes[..])
-        .map_err(|e| Error::Import(format!("metadata does not decode: {e}")))
 }
 
 /// Imports V14–V16 metadata bytes (any form
@@ -485,42 +471,22 @@ fn build_runtime(
             .idx(id)
             .ok_or_else(|| Error::Import(format!("type id {id} out of range")))
     };
-    let items = |e: &Option<PalletEnum>| -> Result<Vec<Item>, Error> {
-        let Some(e) = e else { return Ok(Vec::new()) };
-        let mut out = Vec::with_capacity(e.variants.len());
-        for var in &e.variants {
-            let mut args = Vec::with_capacity(var.fields.len());
-            for f in &var.fields {
-                let ty = f.ty.id().ok_or_else(|| {
-                    Error::Import(format!("argument type {} is not a registry id", f.ty))
-                })?;
-                args.push(Arg {
-                    name: f.name.as_deref().map(Arc::from),
-                    type_name: f
-                        .type_name
-                        .as_deref()
-                        .map(|t| Arc::from(convert_type_string(t).as_str())),
-                    ty: idx(ty)?,
-                });
-            }
-            out.push(Item {
-                index: var.index,
-                name: Arc::from(var.name.as_str()),
-                args,
-            });
-        }
-        out.sort_by_key(|i| i.index);
-        Ok(out)
-    };
-    let mut list = Vec::with_capacity(pallets.len());
+    let mut tables = PalletTables::default();
     for p in pallets {
-        list.push(Pallet {
-            index: p.index,
-            name: Arc::from(p.name.as_str()),
-            calls: items(&p.call_enum)?,
-            events: items(&p.event_enum)?,
-        });
+        // V14+ lists every pallet, with or without calls and events.
+        tables.entry(p.index, &p.name);
+        tables.add(p, &mut |_, _, f| {
+            let ty = f.ty.id().ok_or_else(|| {
+                Error::Import(format!("argument type {} is not a registry id", f.ty))
+            })?;
+            let type_name = f
+                .type_name
+                .as_deref()
+                .map(|t| Arc::from(convert_type_string(t).as_str()));
+            Ok((idx(ty)?, type_name))
+        })?;
     }
+    let list = tables.into_pallets();
     let account_id = address.and_then(|a| {
         let t = reg.resolve(a)?;
         if t.path.segments.last().map(String::as_str) != Some("MultiAddress") {

@@ -1,13 +1,22 @@
 //! The runtime context special types need: pallets with their calls and
 //! events, the extrinsic format (address, signature, signed extensions) and
-//! the ss58 format for account rendering. Built from V14+ metadata by
-//! [`crate::portable::import_metadata`]; a legacy (V9–V13) importer can fill
-//! the same tables with arg types compiled from type strings.
+//! the ss58 format for account rendering. Both metadata importers —
+//! [`crate::portable::import_metadata`] (V14+, argument types are registry
+//! ids) and [`crate::registry::legacy_runtime`] (V9–V13, argument types are
+//! type strings compiled through presets) — build the call and event tables
+//! with the one `PalletTables` builder here (crate-internal).
 
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
 
+use ferroscale_metadata::{Field as MdField, Pallet as MdPallet, PalletEnum, Variant as MdVariant};
+
+use crate::error::Error;
 use crate::graph::{Name, TypeIdx};
+
+/// Kept at this path for the Python module, which binds it; the rules live
+/// in [`crate::typestr`] beside the parser's.
+pub use crate::typestr::convert_type_string;
 
 /// One argument of a call or event.
 #[derive(Clone, Debug)]
@@ -135,6 +144,106 @@ impl Runtime {
     }
 }
 
+/// Which of a pallet's tables an item belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ItemKind {
+    /// A call (extrinsic function).
+    Call,
+    /// An event.
+    Event,
+}
+
+/// What an importer says about one argument: its type in the graph and the
+/// type name shown for it (`None` when the metadata has none).
+pub(crate) type ArgType = Result<(TypeIdx, Option<Name>), Error>;
+
+/// The builder of a runtime's call and event tables from the metadata
+/// model's pallets; what differs between metadata families — how an
+/// argument's type is found and how its name is shown — comes in as a
+/// closure, the rest (one table per pallet byte, items sorted by index,
+/// argument names and order) is here once.
+///
+/// Each pallet enum goes under its own pallet byte
+/// ([`PalletEnum::pallet_index`]): in V9–V11, where calls and events count
+/// only the modules that have them, one byte can name a different module for
+/// calls than for events; the call module's name is then the one shown for
+/// both (a known limitation). Pallets keep the order they were first seen in.
+#[derive(Default)]
+pub(crate) struct PalletTables {
+    pallets: Vec<Pallet>,
+    at: HashMap<u8, usize>,
+}
+
+impl PalletTables {
+    /// The entry of pallet byte `index`, made (named `name`) when new.
+    pub(crate) fn entry(&mut self, index: u8, name: &str) -> &mut Pallet {
+        let pallets = &mut self.pallets;
+        let at = *self.at.entry(index).or_insert_with(|| {
+            pallets.push(Pallet {
+                index,
+                name: Name::from(name),
+                calls: Vec::new(),
+                events: Vec::new(),
+            });
+            pallets.len() - 1
+        });
+        &mut self.pallets[at]
+    }
+
+    /// Adds `pallet`'s calls and events. `arg` gives the graph type and the
+    /// shown type name of one argument (a field of a call or event variant).
+    pub(crate) fn add(
+        &mut self,
+        pallet: &MdPallet,
+        arg: &mut impl FnMut(ItemKind, &MdVariant, &MdField) -> ArgType,
+    ) -> Result<(), Error> {
+        if let Some(calls) = &pallet.call_enum {
+            let items = items(calls, ItemKind::Call, arg)?;
+            let slot = self.entry(calls.pallet_index, &pallet.name);
+            slot.name = Name::from(pallet.name.as_str());
+            slot.calls = items;
+        }
+        if let Some(events) = &pallet.event_enum {
+            let items = items(events, ItemKind::Event, arg)?;
+            self.entry(events.pallet_index, &pallet.name).events = items;
+        }
+        Ok(())
+    }
+
+    /// The pallets, in the order they were first seen.
+    pub(crate) fn into_pallets(self) -> Vec<Pallet> {
+        self.pallets
+    }
+}
+
+/// The items of one pallet enum, sorted by index (the lookup in
+/// [`Pallet::call`] and [`Pallet::event`] relies on it).
+fn items(
+    e: &PalletEnum,
+    kind: ItemKind,
+    arg: &mut impl FnMut(ItemKind, &MdVariant, &MdField) -> ArgType,
+) -> Result<Vec<Item>, Error> {
+    let mut out = Vec::with_capacity(e.variants.len());
+    for v in &e.variants {
+        let mut args = Vec::with_capacity(v.fields.len());
+        for f in &v.fields {
+            let (ty, type_name) = arg(kind, v, f)?;
+            args.push(Arg {
+                name: f.name.as_deref().map(Name::from),
+                type_name,
+                ty,
+            });
+        }
+        out.push(Item {
+            index: v.index,
+            name: Name::from(v.name.as_str()),
+            args,
+        });
+    }
+    out.sort_by_key(|i| i.index);
+    Ok(out)
+}
+
 /// The key under which py-scale-codec puts a signed extension's value, if it knows it.
 pub fn extension_key(identifier: &str) -> Option<&'static str> {
     Some(match identifier {
@@ -223,104 +332,3 @@ pub(crate) static KEYS: LazyLock<Keys> = LazyLock::new(|| {
         ],
     }
 });
-
-/// py-scale-codec's `convert_type_string`: the rewrites it applies to type
-/// names from metadata (`T::Balance` → `Balance`, `Vec<u8>` → `Bytes` …).
-pub fn convert_type_string(name: &str) -> String {
-    let mut s = name.replace("T::", "");
-    for pat in [
-        "<T>",
-        "<T as Trait>::",
-        "<T as Trait<I>>::",
-        "<T as Config>::",
-        "<T as Config<I>>::",
-    ] {
-        s = remove_ci(&s, pat);
-    }
-    s.retain(|c| c != '\n');
-    for prefix in [
-        "grandpa::",
-        "session::",
-        "slashing::",
-        "limits::",
-        "beefy_primitives::",
-        "xcm::opaque::",
-    ] {
-        if let Some(rest) = s.strip_prefix(prefix) {
-            s = rest.to_string();
-            break;
-        }
-    }
-    s = replace_ci(&s, "VecDeque<", "Vec<");
-    // `get`, not slicing: byte 4 of a hostile name may fall inside a
-    // multi-byte character. After an ASCII `Box<` and before the final `>`
-    // both cuts are on character boundaries.
-    if s.len() > 5 && s.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("Box<")) && s.ends_with('>')
-    {
-        s = s[4..s.len() - 1].to_string();
-    }
-    if s == "()" {
-        return "Null".into();
-    }
-    let lower = s.to_ascii_lowercase();
-    match lower.as_str() {
-        "vec<u8>" | "&[u8]" | "& 'static[u8]" => "Bytes".into(),
-        "<lookup as staticlookup>::source" => "LookupSource".into(),
-        "<balance as hascompact>::type" => "Compact<Balance>".into(),
-        "<blocknumber as hascompact>::type" => "Compact<BlockNumber>".into(),
-        "<moment as hascompact>::type" => "Compact<Moment>".into(),
-        "<inherentofflinereport as inherentofflinereport>::inherent" => {
-            "InherentOfflineReport".into()
-        }
-        _ => s,
-    }
-}
-
-fn remove_ci(s: &str, pat: &str) -> String {
-    replace_ci(s, pat, "")
-}
-
-/// Case-insensitive (ASCII) replacement of every occurrence of `pat`.
-fn replace_ci(s: &str, pat: &str, with: &str) -> String {
-    let lower = s.to_ascii_lowercase();
-    let pat_l = pat.to_ascii_lowercase();
-    let mut out = String::with_capacity(s.len());
-    let mut last = 0;
-    let mut from = 0;
-    while let Some(p) = lower[from..].find(&pat_l) {
-        let at = from + p;
-        out.push_str(&s[last..at]);
-        out.push_str(with);
-        last = at + pat.len();
-        from = last;
-    }
-    out.push_str(&s[last..]);
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn converts_type_names_like_py_scale_codec() {
-        assert_eq!(convert_type_string("T::AccountId"), "AccountId");
-        assert_eq!(convert_type_string("BalanceOf<T>"), "BalanceOf");
-        assert_eq!(convert_type_string("<T as Config>::Balance"), "Balance");
-        assert_eq!(convert_type_string("<T as Config<I>>::Hash"), "Hash");
-        assert_eq!(
-            convert_type_string("Box<<T as Config>::RuntimeCall>"),
-            "RuntimeCall"
-        );
-        assert_eq!(convert_type_string("Vec<u8>"), "Bytes");
-        assert_eq!(convert_type_string("()"), "Null");
-        assert_eq!(
-            convert_type_string("AccountIdLookupOf<T>"),
-            "AccountIdLookupOf"
-        );
-        assert_eq!(
-            convert_type_string("BoundedVec<u8, T::MaxLen>"),
-            "BoundedVec<u8, MaxLen>"
-        );
-    }
-}

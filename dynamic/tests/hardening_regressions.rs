@@ -8,8 +8,7 @@ mod hardening_support;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use ferroscale_dynamic::runtime::convert_type_string;
-use ferroscale_dynamic::typestr::{parse, parse_key};
+use ferroscale_dynamic::typestr::{convert_type_string, parse, parse_key};
 use ferroscale_dynamic::{decode_value, Context, Error, Node, TypeGraph, TypeIdx};
 use hardening_support::{measure, PeakAlloc, MIB};
 

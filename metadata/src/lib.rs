@@ -1,7 +1,9 @@
 //! ferroscale-metadata: runtime metadata of every version from V9 to V16,
 //! loaded through `frame-metadata` into one model ([`Metadata`]) that the
 //! layers above use (codegen, the dynamic layer), and the utilities over its
-//! type registry ([`type_hash`]: structural hashes, does a generated type fit?).
+//! type registry ([`type_graph`]: the types a type refers to, the registry
+//! check, strongly connected components; [`type_hash`]: structural hashes,
+//! does a generated type fit?).
 //!
 //! ```no_run
 //! use ferroscale_metadata::Metadata;
@@ -37,6 +39,7 @@ mod model;
 mod modern;
 mod registry_check;
 mod runtime_version;
+pub mod type_graph;
 pub mod type_hash;
 
 pub use load::{MAGIC, SUPPORTED_VERSIONS};

@@ -18,11 +18,12 @@ use super::model::{
 use super::registry_check;
 use crate::error::Error;
 use crate::hasher::FrameHasher;
+use crate::type_graph;
 
 /// V14: the registry, pallets, the extrinsic type and the runtime type.
 pub(super) fn from_v14(m: v14::RuntimeMetadataV14) -> Result<Metadata, Error> {
     let types = m.types;
-    registry_check::check_registry(&types)?;
+    type_graph::check_registry(&types)?;
     let pallets = m
         .pallets
         .into_iter()
@@ -56,7 +57,7 @@ pub(super) fn from_v14(m: v14::RuntimeMetadataV14) -> Result<Metadata, Error> {
 /// V15: V14 plus pallet docs, runtime APIs, outer enums and custom values.
 pub(super) fn from_v15(m: v15::RuntimeMetadataV15) -> Result<Metadata, Error> {
     let types = m.types;
-    registry_check::check_registry(&types)?;
+    type_graph::check_registry(&types)?;
     let pallets = m
         .pallets
         .into_iter()
@@ -130,7 +131,7 @@ pub(super) fn from_v15(m: v15::RuntimeMetadataV15) -> Result<Metadata, Error> {
 /// several extrinsic versions and transaction extensions per version.
 pub(super) fn from_v16(m: v16::RuntimeMetadataV16) -> Result<Metadata, Error> {
     let types = m.types;
-    registry_check::check_registry(&types)?;
+    type_graph::check_registry(&types)?;
     let pallets = m
         .pallets
         .into_iter()

@@ -1,67 +1,12 @@
 //! Consistency checks on V14+ metadata after decoding: the registry's ids are
-//! its positions, and every type id — inside the registry and in the model —
-//! resolves. Decoding alone does not guarantee either (a corrupted blob can
-//! decode fine and point anywhere); after these checks the layers above can
-//! use `PortableRegistry::resolve` on any id the model gives them.
-
-use scale_info::{PortableRegistry, TypeDef};
+//! its positions, and every type id — inside the registry
+//! ([`crate::type_graph::check_registry`]) and in the model — resolves.
+//! Decoding alone does not guarantee either (a corrupted blob can decode fine
+//! and point anywhere); after these checks the layers above can use
+//! `PortableRegistry::resolve` on any id the model gives them.
 
 use super::model::{Metadata, TypeRef};
 use crate::error::Error;
-
-/// Ids equal positions and every id a type refers to is in range.
-pub(super) fn check_registry(types: &PortableRegistry) -> Result<(), Error> {
-    let len = types.types.len();
-    let in_range = |id: u32, of: u32| -> Result<(), Error> {
-        if (id as usize) < len {
-            Ok(())
-        } else {
-            Err(Error::MetadataContent(format!(
-                "type {of} refers to type {id}, but the registry has {len} types"
-            )))
-        }
-    };
-    for (position, t) in types.types.iter().enumerate() {
-        if t.id as usize != position {
-            return Err(Error::MetadataContent(format!(
-                "registry entry {position} has id {} (ids must equal positions)",
-                t.id
-            )));
-        }
-        let of = t.id;
-        for param in &t.ty.type_params {
-            if let Some(ty) = param.ty {
-                in_range(ty.id, of)?;
-            }
-        }
-        match &t.ty.type_def {
-            TypeDef::Composite(c) => {
-                for f in &c.fields {
-                    in_range(f.ty.id, of)?;
-                }
-            }
-            TypeDef::Variant(v) => {
-                for f in v.variants.iter().flat_map(|v| &v.fields) {
-                    in_range(f.ty.id, of)?;
-                }
-            }
-            TypeDef::Sequence(s) => in_range(s.type_param.id, of)?,
-            TypeDef::Array(a) => in_range(a.type_param.id, of)?,
-            TypeDef::Tuple(t) => {
-                for f in &t.fields {
-                    in_range(f.id, of)?;
-                }
-            }
-            TypeDef::Primitive(_) => {}
-            TypeDef::Compact(c) => in_range(c.type_param.id, of)?,
-            TypeDef::BitSequence(b) => {
-                in_range(b.bit_store_type.id, of)?;
-                in_range(b.bit_order_type.id, of)?;
-            }
-        }
-    }
-    Ok(())
-}
 
 /// Every type id in the converted model resolves in its registry.
 pub(super) fn check_model_ids(m: &Metadata) -> Result<(), Error> {

@@ -17,11 +17,12 @@
 
 use std::collections::HashMap;
 
+use ferroscale_core::hashing::blake2_128;
 use scale_info::form::PortableForm;
 use scale_info::{Field, PortableRegistry, TypeDef, TypeDefPrimitive};
 
+use crate::type_graph::{self, Components};
 use crate::Error;
-use ferroscale_core::hashing::blake2_128;
 
 /// Deepest nesting the walk follows before it refuses the registry.
 const MAX_DEPTH: usize = 512;
@@ -181,100 +182,34 @@ impl<'a> TypeHasher<'a> {
     }
 }
 
-/// Strongly connected components of the "contains" graph (Tarjan's
-/// algorithm, iterative: registries come from outside and may be deep).
+/// Strongly connected component of each type id of the "contains" graph
+/// ([`type_graph::children`]), indexed by type id.
 fn components(types: &PortableRegistry) -> Vec<u32> {
-    const UNSEEN: u32 = u32::MAX;
-    let n = types.types.len();
-    let position: HashMap<u32, usize> = types
+    let position: HashMap<u32, u32> = types
         .types
         .iter()
         .enumerate()
-        .map(|(i, t)| (t.id, i))
+        .map(|(i, t)| (t.id, i as u32))
         .collect();
-    let edges: Vec<Vec<usize>> = types
+    let edges: Vec<Vec<u32>> = types
         .types
         .iter()
         .map(|t| {
-            children(&t.ty.type_def)
-                .into_iter()
+            type_graph::children(&t.ty.type_def)
                 .filter_map(|c| position.get(&c).copied())
                 .collect()
         })
         .collect();
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0u32; n];
-    let mut on_stack = vec![false; n];
-    let mut component = vec![UNSEEN; n];
-    let mut stack: Vec<usize> = Vec::new();
-    let (mut next, mut count) = (0u32, 0u32);
-    for root in 0..n {
-        if index[root] != UNSEEN {
-            continue;
-        }
-        let mut frames = vec![(root, 0usize)];
-        index[root] = next;
-        low[root] = next;
-        next += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (v, ref mut pos)) = frames.last_mut() {
-            if let Some(&w) = edges[v].get(*pos) {
-                *pos += 1;
-                if index[w] == UNSEEN {
-                    index[w] = next;
-                    low[w] = next;
-                    next += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    frames.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-            } else {
-                frames.pop();
-                if let Some(&(parent, _)) = frames.last() {
-                    low[parent] = low[parent].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    while let Some(w) = stack.pop() {
-                        on_stack[w] = false;
-                        component[w] = count;
-                        if w == v {
-                            break;
-                        }
-                    }
-                    count += 1;
-                }
-            }
-        }
-    }
+    let component = Components::new(&edges);
     // Indexed by type id (ids are positions in FRAME registries; others are
     // looked up through `position` and fall back to "no cycle").
-    let mut by_id = vec![UNSEEN; n];
+    let mut by_id = vec![u32::MAX; types.types.len()];
     for (i, t) in types.types.iter().enumerate() {
-        if let Some(slot) = by_id.get_mut(t.id as usize) {
-            *slot = component[i];
+        if let (Some(slot), Some(c)) = (by_id.get_mut(t.id as usize), component.of(i)) {
+            *slot = c;
         }
     }
     by_id
-}
-
-fn children(def: &TypeDef<PortableForm>) -> Vec<u32> {
-    match def {
-        TypeDef::Composite(c) => c.fields.iter().map(|f| f.ty.id).collect(),
-        TypeDef::Variant(v) => v
-            .variants
-            .iter()
-            .flat_map(|v| v.fields.iter().map(|f| f.ty.id))
-            .collect(),
-        TypeDef::Tuple(t) => t.fields.iter().map(|f| f.id).collect(),
-        TypeDef::Array(a) => vec![a.type_param.id],
-        TypeDef::Compact(c) => vec![c.type_param.id],
-        TypeDef::Sequence(s) => vec![s.type_param.id],
-        TypeDef::BitSequence(b) => vec![b.bit_store_type.id, b.bit_order_type.id],
-        TypeDef::Primitive(_) => Vec::new(),
-    }
 }
 
 fn digest(bytes: &[u8]) -> u128 {

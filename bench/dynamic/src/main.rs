@@ -13,9 +13,7 @@ use std::time::{Duration, Instant};
 use ferroscale_metadata::Metadata;
 use ferroscale_value::Value;
 use ferroscale_dynamic::encode::encode_value;
-use ferroscale_dynamic::portable::{
-    decode_metadata, import_metadata, import_metadata_bytes, import_registry,
-};
+use ferroscale_dynamic::portable::{import_metadata, import_metadata_bytes, import_registry};
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{
     decode_value, Context, Document, Fields, Node, Prim, Special, TypeGraph, TypeIdx,
@@ -168,22 +166,13 @@ fn main() {
     // 100 event records, Polkadot spec 9180.
     let md_bytes = ferroscale_test_support::read("metadata/polkadot-v14-spec9180.scale");
     if wanted("events") {
-        let md = decode_metadata(&md_bytes).unwrap();
-        let frame_metadata::RuntimeMetadata::V14(v14) = &md.1 else {
-            panic!("V14")
-        };
+        let md = Metadata::from_bytes(&md_bytes).unwrap();
+        let types = md.types.as_ref().expect("V14 registry");
         let mut graph = TypeGraph::new();
         let imported = import_metadata_bytes(&mut graph, &md_bytes).unwrap();
-        let events_id = v14
-            .pallets
-            .iter()
-            .find(|p| p.name == "System")
-            .and_then(|p| p.storage.as_ref())
-            .and_then(|s| s.entries.iter().find(|e| e.name == "Events"))
-            .map(|e| match &e.ty {
-                frame_metadata::v14::StorageEntryType::Plain(t) => t.id,
-                frame_metadata::v14::StorageEntryType::Map { value, .. } => value.id,
-            })
+        let events_id = md
+            .storage_entry("System", "Events")
+            .and_then(|(_, e)| e.value.id())
             .expect("System.Events");
         let events_ty = imported.types.idx(events_id).unwrap();
         let ctx = Context::new(&graph).with_runtime(&imported.runtime);
@@ -215,7 +204,7 @@ fn main() {
             100
         );
         let mut input = &bytes[..];
-        scale_value::scale::decode_as_type(&mut input, events_id, &v14.types)
+        scale_value::scale::decode_as_type(&mut input, events_id, types)
             .expect("scale-value decodes");
         assert!(input.is_empty());
         measure(
@@ -248,7 +237,7 @@ fn main() {
             iters * 20,
             || {
                 let mut input = &bytes[..];
-                scale_value::scale::decode_as_type(&mut input, events_id, &v14.types).unwrap()
+                scale_value::scale::decode_as_type(&mut input, events_id, types).unwrap()
             },
         );
     }
@@ -261,7 +250,16 @@ fn main() {
             "frame-metadata decode (what scale-value needs)",
             md_bytes.len(),
             iters,
-            || decode_metadata(&md_bytes).unwrap(),
+            || {
+                // scale-value's own input: frame-metadata's decoding, with
+                // the nesting limit a decoder of untrusted blobs needs.
+                use parity_scale_codec::DecodeLimit;
+                frame_metadata::RuntimeMetadataPrefixed::decode_all_with_depth_limit(
+                    256,
+                    &mut &md_bytes[..],
+                )
+                .unwrap()
+            },
         );
         measure(
             &mut rows,

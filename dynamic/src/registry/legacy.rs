@@ -2,15 +2,15 @@
 //! `Call`, `Extrinsic` and `Event` nodes decode against, with every argument
 //! type string resolved through the registry's presets.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use ferroscale_metadata::{Metadata, PalletEnum, TypeRef};
+use ferroscale_metadata::{Metadata, TypeRef};
 
 use super::Registry;
 use crate::error::Error;
 use crate::graph::Name;
-use crate::runtime::{convert_type_string, Arg, Extension, ExtrinsicFormat, Item, Pallet, Runtime};
+use crate::runtime::{Extension, ExtrinsicFormat, ItemKind, PalletTables, Runtime};
+use crate::typestr::convert_type_string;
 
 /// Extension data py-scale-codec reads for legacy metadata
 /// (`GenericExtrinsicV4` over `get_signed_extensions`), in its field order.
@@ -26,58 +26,12 @@ fn type_string(ty: &TypeRef) -> Result<&str, Error> {
         .ok_or_else(|| Error::Import("legacy metadata refers to a registry type id".to_string()))
 }
 
-/// The items (calls or events) of a pallet enum, arg types resolved.
-fn items(
-    registry: &mut Registry,
-    pallet: &str,
-    e: &PalletEnum,
-    calls: bool,
-) -> Result<Vec<Item>, Error> {
-    let mut out = Vec::with_capacity(e.variants.len());
-    for v in &e.variants {
-        let mut args = Vec::with_capacity(v.fields.len());
-        for f in &v.fields {
-            let raw = type_string(&f.ty)?;
-            let ty = registry.resolve(raw).map_err(|err| {
-                Error::Import(format!(
-                    "{pallet}.{} argument {:?} of type {raw:?}: {err}",
-                    v.name,
-                    f.name.as_deref().unwrap_or("")
-                ))
-            })?;
-            // py-scale-codec shows call argument types converted, event ones as written.
-            let type_name = if calls {
-                convert_type_string(raw)
-            } else {
-                raw.to_string()
-            };
-            args.push(Arg {
-                name: if calls {
-                    f.name.as_deref().map(Name::from)
-                } else {
-                    None
-                },
-                type_name: Some(Name::from(type_name)),
-                ty,
-            });
-        }
-        out.push(Item {
-            index: v.index,
-            name: Name::from(v.name.as_str()),
-            args,
-        });
-    }
-    out.sort_by_key(|i| i.index);
-    Ok(out)
-}
-
 /// Builds the runtime of legacy metadata over `registry`'s current
 /// definitions (load the presets and switch the spec version first).
 ///
-/// Calls and events are keyed by their pallet byte; in V9–V11, where calls
-/// and events count only the modules that have them, one byte can name a
-/// different module for calls than for events: the call module's name is
-/// then the one shown for both (a known limitation).
+/// Calls and events are keyed by their pallet byte (see
+/// [`PalletTables`](crate::runtime) for V9–V11, where one byte can name a
+/// different module for calls than for events).
 pub fn legacy_runtime(registry: &mut Registry, md: &Metadata) -> Result<Runtime, Error> {
     if md.version >= 14 {
         return Err(Error::Import(format!(
@@ -85,34 +39,29 @@ pub fn legacy_runtime(registry: &mut Registry, md: &Metadata) -> Result<Runtime,
             md.version
         )));
     }
-    let mut by_index: BTreeMap<u8, Pallet> = BTreeMap::new();
+    let mut tables = PalletTables::default();
     for p in &md.pallets {
-        if let Some(calls) = &p.call_enum {
-            let list = items(registry, &p.name, calls, true)?;
-            let slot = by_index
-                .entry(calls.pallet_index)
-                .or_insert_with(|| Pallet {
-                    index: calls.pallet_index,
-                    name: Name::from(p.name.as_str()),
-                    calls: Vec::new(),
-                    events: Vec::new(),
-                });
-            slot.name = Name::from(p.name.as_str());
-            slot.calls = list;
-        }
-        if let Some(events) = &p.event_enum {
-            let list = items(registry, &p.name, events, false)?;
-            let slot = by_index
-                .entry(events.pallet_index)
-                .or_insert_with(|| Pallet {
-                    index: events.pallet_index,
-                    name: Name::from(p.name.as_str()),
-                    calls: Vec::new(),
-                    events: Vec::new(),
-                });
-            slot.events = list;
-        }
+        tables.add(p, &mut |kind, v, f| {
+            let raw = type_string(&f.ty)?;
+            let ty = registry.resolve(raw).map_err(|err| {
+                Error::Import(format!(
+                    "{}.{} argument {:?} of type {raw:?}: {err}",
+                    p.name,
+                    v.name,
+                    f.name.as_deref().unwrap_or("")
+                ))
+            })?;
+            // py-scale-codec shows call argument types converted, event ones as written.
+            let type_name = match kind {
+                ItemKind::Call => convert_type_string(raw),
+                ItemKind::Event => raw.to_string(),
+            };
+            Ok((ty, Some(Name::from(type_name))))
+        })?;
     }
+    // Legacy tables are listed by pallet byte.
+    let mut pallets = tables.into_pallets();
+    pallets.sort_by_key(|p| p.index);
     let identifiers: Vec<&str> = md
         .extrinsic
         .signed_extensions
@@ -145,9 +94,5 @@ pub fn legacy_runtime(registry: &mut Registry, md: &Metadata) -> Result<Runtime,
         call: Some(registry.resolve("Call")?),
         extensions,
     };
-    Ok(Runtime::new(
-        by_index.into_values().collect(),
-        extrinsic,
-        false,
-    ))
+    Ok(Runtime::new(pallets, extrinsic, false))
 }

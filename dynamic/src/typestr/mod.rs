@@ -12,6 +12,10 @@
 //!    every level (`Box<T>` → `T`, `()` → `Null`, `Vec<u8>`/`&[u8]` → `Bytes`,
 //!    `<Balance as HasCompact>::Type` → `Compact<Balance>` …).
 //!
+//! A type *name* shown to the user (a call argument's `type`) goes through
+//! [`convert_type_string`] instead: the same rules on the whole string, the
+//! text otherwise kept as written, as py-scale-codec shows it.
+//!
 //! [`TypeExpr`]'s `Display` is the canonical form (one space after commas and
 //! semicolons, none elsewhere); registries key their caches on it.
 //! Nesting is capped at [`MAX_DEPTH`], so a hostile `Vec<Vec<Vec<…` fails with
@@ -25,4 +29,4 @@ mod rewrite;
 pub use ast::TypeExpr;
 pub use error::ParseError;
 pub use parse::{parse, parse_key, MAX_DEPTH};
-pub use rewrite::rewrite_text;
+pub use rewrite::{convert_type_string, rewrite_text};

@@ -2,21 +2,11 @@
 
 use super::ast::TypeExpr;
 use super::error::ParseError;
-use super::rewrite::rewrite_text;
+use super::rewrite::{rewrite_text, QUALIFIED_NAMES, STRIPPED_PREFIXES};
 
 /// Deepest nesting a type string may have. Real runtime types stay below 20;
 /// the cap keeps hostile input (`Vec<Vec<Vec<…`) from exhausting the stack.
 pub const MAX_DEPTH: usize = 64;
-
-/// Path prefixes py-scale-codec strips from the start of every (sub-)type string.
-const STRIPPED_PREFIXES: &[&str] = &[
-    "grandpa::",
-    "session::",
-    "slashing::",
-    "limits::",
-    "beefy_primitives::",
-    "xcm::opaque::",
-];
 
 /// Parses a type string as py-scale-codec reads it: textual rewrites first
 /// (`T::`, `<T as Trait>::` …), then the structural ones at every level
@@ -369,17 +359,13 @@ fn rewrite_qualified(expr: TypeExpr) -> TypeExpr {
     if trait_name.eq_ignore_ascii_case("HasCompact") && assoc.eq_ignore_ascii_case("Type") {
         return TypeExpr::Generic("Compact".into(), vec![(**self_ty).clone()]);
     }
-    if self_name.eq_ignore_ascii_case("Lookup")
-        && trait_name.eq_ignore_ascii_case("StaticLookup")
-        && assoc.eq_ignore_ascii_case("Source")
-    {
-        return TypeExpr::path("LookupSource");
-    }
-    if self_name.eq_ignore_ascii_case("InherentOfflineReport")
-        && trait_name.eq_ignore_ascii_case("InherentOfflineReport")
-        && assoc.eq_ignore_ascii_case("Inherent")
-    {
-        return TypeExpr::path("InherentOfflineReport");
+    for &(self_want, trait_want, assoc_want, plain) in QUALIFIED_NAMES {
+        if self_name.eq_ignore_ascii_case(self_want)
+            && trait_name.eq_ignore_ascii_case(trait_want)
+            && assoc.eq_ignore_ascii_case(assoc_want)
+        {
+            return TypeExpr::path(plain);
+        }
     }
     expr
 }

@@ -4,9 +4,9 @@
 
 pub(crate) mod subtensor;
 
-use ferroscale_dynamic::portable::{decode_metadata, import_metadata_bytes, ImportedMetadata};
+use ferroscale_dynamic::portable::{import_metadata, ImportedMetadata};
 use ferroscale_dynamic::{Node, Special, TypeGraph, TypeIdx};
-use frame_metadata::RuntimeMetadata;
+use ferroscale_metadata::{Metadata, StorageModifier, TypeRef};
 
 /// One constant value or storage default of a metadata fixture.
 pub(crate) struct Item {
@@ -65,57 +65,33 @@ pub(crate) fn portable_fixtures() -> Vec<String> {
 /// `Optional` storage default decodes as `Option<value>`).
 pub(crate) fn load(name: &str) -> Loaded {
     let bytes = ferroscale_test_support::read(name);
-    // The items are listed from frame-metadata's own decoding, independently
-    // of the import (which reads core's model).
-    let md = decode_metadata(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let md = Metadata::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut graph = TypeGraph::new();
-    let imported =
-        import_metadata_bytes(&mut graph, &bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let imported = import_metadata(&mut graph, &md).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut items = Vec::new();
     let mut push =
-        |graph: &mut TypeGraph, what: String, id: u32, optional: bool, bytes: Vec<u8>| {
+        |graph: &mut TypeGraph, what: String, ty: &TypeRef, optional: bool, bytes: &[u8]| {
+            let id = ty.id().expect("V14+ types are registry ids");
             let mut ty = imported.types.idx(id).expect("type id in range");
             if optional {
                 ty = graph.add(Node::Option(ty), None);
             }
-            items.push(Item { what, ty, bytes });
+            items.push(Item {
+                what,
+                ty,
+                bytes: bytes.to_vec(),
+            });
         };
-    macro_rules! walk {
-        ($m:expr, $optional:path) => {
-            for p in &$m.pallets {
-                for c in &p.constants {
-                    push(
-                        &mut graph,
-                        format!("{}.{} (constant)", p.name, c.name),
-                        c.ty.id,
-                        false,
-                        c.value.clone(),
-                    );
-                }
-                if let Some(s) = &p.storage {
-                    for e in &s.entries {
-                        let id = match &e.ty {
-                            frame_metadata::v14::StorageEntryType::Plain(t) => t.id,
-                            frame_metadata::v14::StorageEntryType::Map { value, .. } => value.id,
-                        };
-                        let optional = matches!(e.modifier, $optional);
-                        push(
-                            &mut graph,
-                            format!("{}.{} (storage default)", p.name, e.name),
-                            id,
-                            optional,
-                            e.default.clone(),
-                        );
-                    }
-                }
-            }
-        };
-    }
-    match &md.1 {
-        RuntimeMetadata::V14(m) => walk!(m, frame_metadata::v14::StorageEntryModifier::Optional),
-        RuntimeMetadata::V15(m) => walk!(m, frame_metadata::v14::StorageEntryModifier::Optional),
-        RuntimeMetadata::V16(m) => walk!(m, frame_metadata::v14::StorageEntryModifier::Optional),
-        _ => unreachable!("portable fixtures only"),
+    for p in &md.pallets {
+        for c in &p.constants {
+            let what = format!("{}.{} (constant)", p.name, c.name);
+            push(&mut graph, what, &c.ty, false, &c.value);
+        }
+        for e in p.storage_entries() {
+            let what = format!("{}.{} (storage default)", p.name, e.name);
+            let optional = e.modifier == StorageModifier::Optional;
+            push(&mut graph, what, &e.value, optional, &e.default);
+        }
     }
     Loaded {
         name: name.to_string(),

@@ -7,8 +7,7 @@
 
 use ferroscale_dynamic::portable::import_metadata_bytes;
 use ferroscale_dynamic::preset::{Definitions, Preset};
-use ferroscale_dynamic::runtime::convert_type_string;
-use ferroscale_dynamic::typestr::{parse, parse_key, rewrite_text};
+use ferroscale_dynamic::typestr::{convert_type_string, parse, parse_key, rewrite_text};
 use ferroscale_dynamic::{decode_prefix, decode_value, Context, TypeGraph, TypeIdx, ValueSink};
 use ferroscale_metadata::Metadata;
 
