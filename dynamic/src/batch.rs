@@ -5,7 +5,8 @@
 use ferroscale_value::Value;
 
 use crate::account::PendingAccounts;
-use crate::decode::{decode, Context};
+use crate::context::Context;
+use crate::decode::decode;
 use crate::error::Error;
 use crate::graph::TypeIdx;
 use crate::sink::{Sink, ValueSink};

@@ -29,29 +29,35 @@
 //! - a bit sequence of one zero bit renders `"0b0"`, like an empty one, and
 //!   encodes back as empty (py-scale-codec's `bin(0)` rendering).
 
-pub mod account;
-pub mod batch;
-pub mod context;
-pub mod decode;
+// Modules that are the API keep their paths; the engine's own modules are
+// private and export what users need below.
+mod account;
+mod batch;
+mod context;
+mod decode;
+mod encode;
+mod error;
+mod metadata_types;
+mod sink;
+
 pub mod document;
-pub mod encode;
-pub mod error;
 pub mod graph;
 pub mod hook;
-pub mod metadata_types;
-pub mod portable;
-pub mod runtime;
-pub mod sink;
-
-pub use batch::batch_decode;
-pub use context::Context;
-pub use decode::{decode, decode_prefix, decode_value};
-pub use document::{Document, ValueRef};
-pub use error::Error;
-pub use graph::{BitStore, Field, Fields, Name, Node, Prim, Special, TypeGraph, TypeIdx, Variant};
-pub use runtime::Runtime;
-pub use sink::{Sink, ValueSink};
 pub mod ops;
+pub mod portable;
 pub mod preset;
 pub mod registry;
+pub mod runtime;
 pub mod typestr;
+
+pub use account::{ss58_account, PendingAccounts};
+pub use batch::{batch_decode, batch_decode_into};
+pub use context::{Context, MetadataTypesSource, DEFAULT_MAX_DEPTH};
+pub use decode::{decode, decode_prefix, decode_value};
+pub use document::{Document, ValueRef};
+pub use encode::{encode_into, encode_value};
+pub use error::Error;
+pub use graph::{BitStore, Field, Fields, Name, Node, Prim, Special, TypeGraph, TypeIdx, Variant};
+pub use metadata_types::{installed as installed_metadata_types, MetadataTypes};
+pub use runtime::Runtime;
+pub use sink::{Sink, ValueSink};

@@ -354,7 +354,7 @@ fn built_inputs(
     xt: ferroscale_dynamic::TypeIdx,
     events_ty: ferroscale_dynamic::TypeIdx,
 ) -> (Vec<(String, Vec<u8>)>, Vec<(String, Vec<u8>)>) {
-    use ferroscale_dynamic::encode::encode_value;
+    use ferroscale_dynamic::encode_value;
     let rt = &l.imported.runtime;
     let mut calls = Vec::new();
     let mut events = Vec::new();

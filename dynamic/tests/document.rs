@@ -346,7 +346,7 @@ fn built_event_records(
                 continue;
             };
             let list = Value::List(vec![record]);
-            if let Ok(b) = ferroscale_dynamic::encode::encode_value(ctx, events_ty, &list) {
+            if let Ok(b) = ferroscale_dynamic::encode_value(ctx, events_ty, &list) {
                 out.push((format!("event {}.{}", p.name, e.name), b));
             }
         }
@@ -1236,7 +1236,7 @@ fn legacy_metadata_items_and_block_5000000_agree_with_decode_value() {
                     .iter()
                     .map(|a| {
                         let v = common::example(registry.graph(), a.ty, seed, 0)?;
-                        ferroscale_dynamic::encode::encode_value(&ctx, a.ty, &v).ok()
+                        ferroscale_dynamic::encode_value(&ctx, a.ty, &v).ok()
                     })
                     .collect();
                 let Some(args) = args else { continue };

@@ -1,7 +1,7 @@
 //! Every extrinsic of Polkadot block 10,000,000 (spec 9180) decodes into
 //! py-scale-codec's extrinsic shape and re-encodes to the same bytes.
 
-use ferroscale_dynamic::encode::encode_value;
+use ferroscale_dynamic::encode_value;
 use ferroscale_dynamic::portable::import_metadata_bytes;
 use ferroscale_dynamic::{decode_value, Context, Node, Special, TypeGraph};
 

@@ -6,9 +6,9 @@
 #[path = "../../core/tests/hardening_support/mod.rs"]
 mod hardening_support;
 
-use ferroscale_dynamic::decode::DEFAULT_MAX_DEPTH;
 use ferroscale_dynamic::portable::import_metadata_bytes;
 use ferroscale_dynamic::typestr::{parse, MAX_DEPTH};
+use ferroscale_dynamic::DEFAULT_MAX_DEPTH;
 use ferroscale_dynamic::{decode_value, Context, Document, Error, Node, Prim, TypeGraph, TypeIdx};
 use hardening_support::{measure, PeakAlloc, MIB};
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use ferroscale_dynamic::{decode_value, encode::encode_value, Context};
+use ferroscale_dynamic::{decode_value, encode_value, Context};
 
 #[test]
 fn constants_and_storage_defaults_decode_and_round_trip() {

@@ -1,7 +1,7 @@
 //! Every node kind decodes to py-scale-codec's value shape and encodes back to
 //! the same bytes; hostile inputs fail cleanly and quickly.
 
-use ferroscale_dynamic::encode::encode_value;
+use ferroscale_dynamic::encode_value;
 use ferroscale_dynamic::{
     batch_decode, decode_prefix, decode_value, BitStore, Context, Error, Field, Fields, Node, Prim,
     Special, TypeGraph, TypeIdx, ValueSink, Variant,

@@ -9,7 +9,7 @@ use common::subtensor as st;
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_value::Value;
 
-use ferroscale_dynamic::encode::encode_value;
+use ferroscale_dynamic::encode_value;
 use ferroscale_dynamic::portable::import_registry;
 use ferroscale_dynamic::{decode_value, Context, Node, TypeGraph, TypeIdx};
 

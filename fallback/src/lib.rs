@@ -71,7 +71,7 @@ use ferroscale_value::Value;
 use scale_info::PortableRegistry;
 
 /// Deepest walk the eligibility check follows (deeper types are decoded dynamically).
-const MAX_WALK: u32 = ferroscale_dynamic::decode::DEFAULT_MAX_DEPTH;
+const MAX_WALK: u32 = ferroscale_dynamic::DEFAULT_MAX_DEPTH;
 
 /// Why a leaf type (primitive, bytes, compact, account id …) decodes dynamically.
 const LEAF: &str = "a leaf: reading it directly is as fast, and builds the value once";

@@ -3,12 +3,12 @@
 //! (interned names, the metadata it was loaded with, and the log of inputs
 //! that rebuilds it when unpickled).
 
-use ferroscale_dynamic::account::PendingAccounts;
-use ferroscale_dynamic::decode::decode_prefix;
+use ferroscale_dynamic::decode_prefix;
 use ferroscale_dynamic::graph::{Node, Special};
 use ferroscale_dynamic::ops::opaque::Fallback;
 use ferroscale_dynamic::preset::Preset;
 use ferroscale_dynamic::registry::Registry;
+use ferroscale_dynamic::PendingAccounts;
 use ferroscale_dynamic::{Error, TypeIdx};
 use ferroscale_value::Value;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -337,7 +337,7 @@ impl PyRegistry {
                     py,
                     names: &mut self.names,
                 };
-                let v = ferroscale_dynamic::decode::decode(&ctx, ty, bytes, &mut sink)
+                let v = ferroscale_dynamic::decode(&ctx, ty, bytes, &mut sink)
                     .map_err(|e| to_py(py, &e))?;
                 out.set(i, v);
             }

@@ -13,7 +13,7 @@
 
 use std::sync::OnceLock;
 
-use ferroscale_dynamic::encode::encode_value;
+use ferroscale_dynamic::encode_value;
 use ferroscale_dynamic::portable::{import_metadata_bytes, ImportedMetadata};
 use ferroscale_dynamic::{decode_value, Context, TypeGraph};
 use ferroscale_metadata::{Metadata, StorageModifier, TypeRef};

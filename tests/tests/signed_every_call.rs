@@ -8,7 +8,7 @@
 #[path = "../../dynamic/tests/common/mod.rs"]
 mod common;
 
-use ferroscale_dynamic::encode::encode_value;
+use ferroscale_dynamic::encode_value;
 use ferroscale_dynamic::Context;
 use ferroscale_runtime_types::{decode_all, AccountId32, MultiAddress};
 use ferroscale_tests::polkadot_9180 as rt;

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use ferroscale_metadata::Metadata;
 use ferroscale_value::Value;
-use ferroscale_dynamic::encode::encode_value;
+use ferroscale_dynamic::encode_value;
 use ferroscale_dynamic::portable::{import_metadata, import_metadata_bytes, import_registry};
 use ferroscale_dynamic::registry::Registry;
 use ferroscale_dynamic::{

@@ -24,7 +24,7 @@ use std::ops::DerefMut;
 
 use ferroscale_value::Value;
 
-pub use crate::context::{Context, DEFAULT_MAX_DEPTH};
+use crate::context::Context;
 use crate::error::Error;
 use crate::graph::{min_size, TypeGraph, TypeIdx};
 use crate::sink::{Sink, ValueSink};

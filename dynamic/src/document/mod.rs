@@ -37,7 +37,8 @@ pub use view::{Entries, Items, Kind, ValueRef};
 
 use ferroscale_value::Value;
 
-use crate::decode::{decode_owned, Context};
+use crate::context::Context;
+use crate::decode::decode_owned;
 use crate::error::Error;
 use crate::graph::{Name, TypeIdx};
 

@@ -35,7 +35,7 @@ pub fn encode_into(
 }
 
 /// SCALE compact encoding of `v`.
-pub fn compact(v: u128, out: &mut Vec<u8>) {
+pub(crate) fn compact(v: u128, out: &mut Vec<u8>) {
     if v < 1 << 6 {
         out.push((v as u8) << 2);
     } else if v < 1 << 14 {

@@ -11,7 +11,7 @@
 
 use ferroscale_value::Value;
 
-use crate::decode::Context;
+use crate::context::Context;
 use crate::encode::encode_value;
 use crate::error::Error;
 use crate::graph::{Node, Special, TypeIdx};

@@ -4,7 +4,8 @@
 
 use ferroscale_value::Value;
 
-use crate::decode::{decode, Context};
+use crate::context::Context;
+use crate::decode::decode;
 use crate::error::Error;
 use crate::graph::TypeIdx;
 use crate::sink::Sink;

@@ -320,7 +320,7 @@ pub(crate) fn signed_extrinsic(
             ("call_args".into(), Value::Dict(args)),
         ]),
     ));
-    ferroscale_dynamic::encode::encode_value(ctx, xt, &Value::Dict(fields)).ok()
+    ferroscale_dynamic::encode_value(ctx, xt, &Value::Dict(fields)).ok()
 }
 
 /// An `EventRecord` value (py-scale-codec's input shape) for `event` of
