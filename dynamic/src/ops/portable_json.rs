@@ -14,10 +14,7 @@ use crate::registry::Registry;
 /// presets a caller's own registry holds. Build it once and keep it (it
 /// reads the `core` preset).
 pub fn metadata_definitions() -> Result<Registry, Error> {
-    let mut registry = Registry::new();
-    registry.update(&Preset::named("core")?);
-    registry.update_types_json(crate::registry::NEWER_METADATA_TYPES)?;
-    Ok(registry)
+    crate::registry::definitions_registry(&Preset::named("core")?)
 }
 
 /// V14 metadata bytes holding the portable registry `types` (the list of

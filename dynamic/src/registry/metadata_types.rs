@@ -112,12 +112,19 @@ pub const NEWER_METADATA_TYPES: &str = r#"{
 // - `ExtrinsicMetadataV16.versions` is a `Vec<u8>`, which py-scale-codec's
 //   language renders as `Bytes` (text or hex), like every `Vec<u8>`.
 
-/// Compiles the `MetadataV<n>` definitions of `core` (py-scale-codec's
-/// `core` preset, V9–V14) and [`NEWER_METADATA_TYPES`] (V15, V16).
-pub fn compile_core_preset(core: &Preset) -> Result<MetadataTypes, Error> {
+/// A registry of `core` (py-scale-codec's `core` preset, V9–V14 metadata
+/// definitions) plus [`NEWER_METADATA_TYPES`] (V15, V16).
+pub fn definitions_registry(core: &Preset) -> Result<Registry, Error> {
     let mut registry = Registry::new();
     registry.update(core);
     registry.update_types_json(NEWER_METADATA_TYPES)?;
+    Ok(registry)
+}
+
+/// Compiles the `MetadataV<n>` definitions of [`definitions_registry`] into
+/// their own graph.
+pub fn compile_core_preset(core: &Preset) -> Result<MetadataTypes, Error> {
+    let mut registry = definitions_registry(core)?;
     let mut versions = Vec::new();
     for v in METADATA_VERSIONS {
         let idx = registry.resolve_strict(&format!("MetadataV{v}"))?;

@@ -44,8 +44,8 @@ use crate::runtime::Runtime;
 pub use builtins::{builtin, Builtin};
 pub use legacy::legacy_runtime;
 pub use metadata_types::{
-    compile_core_preset, install_core_preset, metadata_types, METADATA_VERSIONS,
-    NEWER_METADATA_TYPES,
+    compile_core_preset, definitions_registry, install_core_preset, metadata_types,
+    METADATA_VERSIONS, NEWER_METADATA_TYPES,
 };
 
 /// Type strings resolved to graph nodes, over presets and portable registries.
