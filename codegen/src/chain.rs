@@ -115,7 +115,7 @@ fn aliases(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
         pub type Signature = #signature;
         /// The signed extensions' extra data, in order.
         pub type Extra = #extra;
-        /// A version-4 extrinsic of this runtime, with its length prefix.
+        /// An extrinsic of this runtime (format 4, or 5: bare and general), with its length prefix.
         pub type UncheckedExtrinsic = ::ferroscale_runtime_types::UncheckedExtrinsic<Address, RuntimeCall, Signature, Extra>;
     });
     }

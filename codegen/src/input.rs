@@ -98,9 +98,8 @@ pub fn from_metadata(metadata: Metadata) -> Result<ChainInput, CodegenError> {
         address: part(ext.address_type, "Address")?,
         call: part(ext.call_type, "Call")?,
         signature: part(ext.signature_type, "Signature")?,
-        // A signed (version 4) extrinsic carries the extensions of extension version 0.
         extra: ext
-            .extensions_for_version(0)
+            .signed_extensions_v4()
             .iter()
             .map(|e| part(e.ty, &e.identifier))
             .collect::<Result<_, _>>()?,

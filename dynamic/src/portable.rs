@@ -10,10 +10,12 @@
 //! [`TypeGraph::name_range`]), so building stays well under a millisecond
 //! for a full Polkadot registry.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use ferroscale_metadata::{Metadata, Pallet as MdPallet, SignedExtension};
+use ferroscale_metadata::{
+    Extrinsic as MdExtrinsic, Metadata, Pallet as MdPallet, SignedExtension,
+};
 use scale_info::form::PortableForm;
 use scale_info::{PortableRegistry, TypeDef, TypeDefPrimitive};
 
@@ -91,31 +93,7 @@ pub fn import_metadata(graph: &mut TypeGraph, md: &Metadata) -> Result<ImportedM
     };
     let types = import_registry(graph, reg, "scale_info")?;
     let x = &md.extrinsic;
-    // Extrinsic format 4 carries the extensions of extension version 0 (V16
-    // lists them per version; before V16, and when V16 lists no version 0,
-    // every extension applies).
-    let extensions = if x.extensions_by_version.contains_key(&0) {
-        x.extensions_for_version(0)
-    } else {
-        x.signed_extensions.iter().collect()
-    };
-    // V16 may list several formats; the decoder reads format 4.
-    let version = if md.version >= 16 {
-        x.versions.iter().copied().filter(|&v| v <= 4).max()
-    } else {
-        x.versions.first().copied()
-    }
-    .unwrap_or(4);
-    let runtime = build_runtime(
-        reg,
-        &types,
-        &md.pallets,
-        version,
-        x.address_type,
-        x.signature_type,
-        x.call_type,
-        &extensions,
-    )?;
+    let runtime = build_runtime(reg, &types, &md.pallets, x)?;
     Ok(ImportedMetadata {
         types,
         runtime,
@@ -455,16 +433,11 @@ fn is_zero_sized(reg: &PortableRegistry, id: u32, depth: u32) -> bool {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn build_runtime(
     reg: &PortableRegistry,
     types: &PortableTypes,
     pallets: &[MdPallet],
-    version: u8,
-    address: Option<u32>,
-    signature: Option<u32>,
-    call: Option<u32>,
-    extensions: &[&SignedExtension],
+    x: &MdExtrinsic,
 ) -> Result<Runtime, Error> {
     let idx = |id: u32| {
         types
@@ -487,7 +460,7 @@ fn build_runtime(
         })?;
     }
     let list = tables.into_pallets();
-    let account_id = address.and_then(|a| {
+    let account_id = x.address_type.and_then(|a| {
         let t = reg.resolve(a)?;
         if t.path.segments.last().map(String::as_str) != Some("MultiAddress") {
             return None;
@@ -498,26 +471,45 @@ fn build_runtime(
             .and_then(|p| p.ty)
             .and_then(|p| types.idx(p.id))
     });
-    let mut ext = Vec::new();
-    for e in extensions {
-        // An extension without data (or without a type) adds no bytes.
-        let Some(ty) = e.ty.filter(|&ty| !is_zero_sized(reg, ty, 0)) else {
-            continue;
-        };
-        let key = extension_key(&e.identifier).unwrap_or(e.identifier.as_str());
-        ext.push(Extension {
-            identifier: Arc::from(e.identifier.as_str()),
-            key: Arc::from(key),
-            ty: idx(ty)?,
-        });
-    }
+    let with_data = |list: Vec<&SignedExtension>| -> Result<Vec<Extension>, Error> {
+        let mut out = Vec::with_capacity(list.len());
+        for e in list {
+            // An extension without data (or without a type) adds no bytes.
+            let Some(ty) = e.ty.filter(|&ty| !is_zero_sized(reg, ty, 0)) else {
+                continue;
+            };
+            let key = extension_key(&e.identifier).unwrap_or(e.identifier.as_str());
+            out.push(Extension {
+                identifier: Arc::from(e.identifier.as_str()),
+                key: Arc::from(key),
+                ty: idx(ty)?,
+            });
+        }
+        Ok(out)
+    };
+    let extensions = with_data(x.signed_extensions_v4())?;
+    // A format-5 general transaction names its extension version in a byte
+    // of its own; without versions in the metadata, version 0 is everything.
+    let general_extensions = if x.extensions_by_version.is_empty() {
+        BTreeMap::from([(0, extensions.clone())])
+    } else {
+        x.extensions_by_version
+            .keys()
+            .map(|&v| Ok((v, with_data(x.extensions_for_version(v))?)))
+            .collect::<Result<_, Error>>()?
+    };
     let extrinsic = ExtrinsicFormat {
-        version,
-        address: address.map(idx).transpose()?,
-        signature: signature.map(idx).transpose()?,
+        versions: if x.versions.is_empty() {
+            vec![4]
+        } else {
+            x.versions.clone()
+        },
+        address: x.address_type.map(idx).transpose()?,
+        signature: x.signature_type.map(idx).transpose()?,
         account_id,
-        call: call.map(idx).transpose()?,
-        extensions: ext,
+        call: x.call_type.map(idx).transpose()?,
+        extensions,
+        general_extensions,
     };
     Ok(Runtime::new(list, extrinsic, true))
 }

@@ -6,7 +6,7 @@
 //! type strings compiled through presets) — build the call and event tables
 //! with the one `PalletTables` builder here (crate-internal).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, LazyLock};
 
 use ferroscale_metadata::{Field as MdField, Pallet as MdPallet, PalletEnum, Variant as MdVariant};
@@ -90,8 +90,9 @@ pub struct Extension {
 /// The extrinsic format of the runtime.
 #[derive(Clone, Debug, Default)]
 pub struct ExtrinsicFormat {
-    /// Extrinsic format version (4).
-    pub version: u8,
+    /// The extrinsic format versions the metadata lists (4 before V16; V16
+    /// runtimes list 4 and 5).
+    pub versions: Vec<u8>,
     /// `Address` type.
     pub address: Option<TypeIdx>,
     /// `ExtrinsicSignature` type.
@@ -100,8 +101,61 @@ pub struct ExtrinsicFormat {
     pub account_id: Option<TypeIdx>,
     /// The `RuntimeCall` type.
     pub call: Option<TypeIdx>,
-    /// Signed extensions that carry data, in metadata order.
+    /// Signed extensions that carry data, in metadata order: what a signed
+    /// format-4 extrinsic carries (transaction-extension version 0).
     pub extensions: Vec<Extension>,
+    /// What a format-5 general transaction carries after its
+    /// transaction-extension version byte: the extensions with data of each
+    /// version the metadata lists (V16's `transaction_extensions_by_version`;
+    /// version 0 alone, with every extension, when the metadata lists none).
+    pub general_extensions: BTreeMap<u8, Vec<Extension>>,
+}
+
+/// What an extrinsic's first byte says: its format version (low six bits)
+/// and its kind (high two bits). Format 4 has bare and signed extrinsics;
+/// format 5 has bare ones and general transactions (extensions without a
+/// signature of their own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preamble {
+    /// No signature, no extensions (unsigned extrinsics, inherents), of
+    /// format 4 or 5.
+    Bare(u8),
+    /// Format 4 signed: address, signature, the extensions of version 0.
+    Signed,
+    /// Format 5 general: a transaction-extension version byte, then the
+    /// extensions of that version.
+    General,
+}
+
+impl Preamble {
+    const VERSION_BITS: u8 = 0b0011_1111;
+    const SIGNED: u8 = 0b1000_0000;
+    const GENERAL: u8 = 0b0100_0000;
+
+    /// The preamble of first byte `byte`; `None` for any combination of
+    /// format and kind no runtime produces.
+    pub fn from_byte(byte: u8) -> Option<Self> {
+        match (byte & Self::VERSION_BITS, byte & !Self::VERSION_BITS) {
+            (version @ (4 | 5), 0) => Some(Preamble::Bare(version)),
+            (4, Self::SIGNED) => Some(Preamble::Signed),
+            (5, Self::GENERAL) => Some(Preamble::General),
+            _ => None,
+        }
+    }
+
+    /// The first byte of an extrinsic with this preamble.
+    pub fn byte(self) -> u8 {
+        match self {
+            Preamble::Bare(version) => version,
+            Preamble::Signed => 4 | Self::SIGNED,
+            Preamble::General => 5 | Self::GENERAL,
+        }
+    }
+
+    /// The extrinsic format version (4 or 5).
+    pub fn version(self) -> u8 {
+        self.byte() & Self::VERSION_BITS
+    }
 }
 
 /// The active runtime: what Call, Extrinsic and the legacy event types decode against.
@@ -271,6 +325,8 @@ pub(crate) struct Keys {
     pub address: Name,
     pub signature: Name,
     pub call: Name,
+    pub version: Name,
+    pub extension_version: Name,
     pub phase: Name,
     pub extrinsic_idx: Name,
     pub event: Name,
@@ -303,6 +359,8 @@ pub(crate) static KEYS: LazyLock<Keys> = LazyLock::new(|| {
         address: n("address"),
         signature: n("signature"),
         call: n("call"),
+        version: n("version"),
+        extension_version: n("extension_version"),
         phase: n("phase"),
         extrinsic_idx: n("extrinsic_idx"),
         event: n("event"),

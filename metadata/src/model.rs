@@ -364,6 +364,19 @@ pub struct Extrinsic {
 }
 
 impl Extrinsic {
+    /// The signed extensions a signed format-4 extrinsic carries: those of
+    /// transaction-extension version 0 when the metadata lists that version,
+    /// else every extension (before V16 there are no versions; a V16
+    /// runtime without a version 0 still signs with all of them). The one
+    /// rule the dynamic layer and codegen both follow.
+    pub fn signed_extensions_v4(&self) -> Vec<&SignedExtension> {
+        if self.extensions_by_version.contains_key(&0) {
+            self.extensions_for_version(0)
+        } else {
+            self.signed_extensions.iter().collect()
+        }
+    }
+
     /// The signed extensions of transaction-extension version
     /// `extension_version` (0 for everything before V16 and for signed V4
     /// extrinsics). Empty for a version the metadata does not list.

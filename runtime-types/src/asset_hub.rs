@@ -28,7 +28,7 @@ pub type Extra = (
     runtime_types::pallet_asset_conversion_tx_payment::ChargeAssetTxPayment,
     runtime_types::frame_metadata_hash_extension::CheckMetadataHash,
 );
-/// A version-4 extrinsic of this runtime, with its length prefix.
+/// An extrinsic of this runtime (format 4, or 5: bare and general), with its length prefix.
 pub type UncheckedExtrinsic = ::ferroscale_runtime_types::UncheckedExtrinsic<
     Address,
     RuntimeCall,

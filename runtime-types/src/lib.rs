@@ -33,7 +33,7 @@ pub use bytes::{AccountId20, H160, H256, H512, I256, U256};
 #[allow(unused_imports)] // empty when no chain feature is enabled
 pub use chains::*;
 pub use collections::{BTreeMap, BTreeSet};
-pub use extrinsic::{SignedPart, UncheckedExtrinsic};
+pub use extrinsic::{GeneralPart, Preamble, SignedPart, UncheckedExtrinsic};
 /// Storage keys, for the generated `pallets::<pallet>::storage` builders.
 pub use ferroscale_core::hashing::{storage_key, StorageHasher};
 pub use opaque::WrapperKeepOpaque;

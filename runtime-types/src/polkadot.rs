@@ -28,7 +28,7 @@ pub type Extra = (
     runtime_types::pallet_transaction_payment::ChargeTransactionPayment,
     runtime_types::polkadot_runtime_common::claims::PrevalidateAttests,
 );
-/// A version-4 extrinsic of this runtime, with its length prefix.
+/// An extrinsic of this runtime (format 4, or 5: bare and general), with its length prefix.
 pub type UncheckedExtrinsic = ::ferroscale_runtime_types::UncheckedExtrinsic<
     Address,
     RuntimeCall,

@@ -27,7 +27,7 @@ pub type Extra = (
     runtime_types::frame_system::extensions::check_weight::CheckWeight,
     runtime_types::pallet_asset_conversion_tx_payment::ChargeAssetTxPayment,
 );
-/// A version-4 extrinsic of this runtime, with its length prefix.
+/// An extrinsic of this runtime (format 4, or 5: bare and general), with its length prefix.
 pub type UncheckedExtrinsic = ::ferroscale_runtime_types::UncheckedExtrinsic<
     Address,
     RuntimeCall,

@@ -14,7 +14,9 @@
 pub use ferroscale_value::{name, ToValue, Value};
 
 use crate::bits::{BitOrder, BitSequence, BitStore};
-use crate::{AccountId20, AccountId32, BTreeMap, BTreeSet, MultiAddress, UncheckedExtrinsic};
+use crate::{
+    AccountId20, AccountId32, BTreeMap, BTreeSet, MultiAddress, Preamble, UncheckedExtrinsic,
+};
 use crate::{WrapperKeepOpaque, H160, H256, H512, I256, U256};
 
 macro_rules! hex_bytes {
@@ -99,13 +101,28 @@ impl<T> ToValue for WrapperKeepOpaque<T> {
 impl<A: ToValue, C: ToValue, S: ToValue, E: ToValue> ToValue for UncheckedExtrinsic<A, C, S, E> {
     /// `{"address", "signature", "extra", "call"}` for a signed extrinsic,
     /// `{"call"}` for an unsigned one (a reduced form of py-scale-codec's
-    /// extrinsic dict, which also carries hashes and the decoded era).
+    /// extrinsic dict, which also carries hashes and the decoded era);
+    /// format 5 adds `"version": 5`, and a general transaction its
+    /// `"extension_version"` and `"extra"`.
     fn to_value(&self) -> Value {
         let mut fields = Vec::new();
-        if let Some(s) = &self.signature {
-            fields.push((name("address"), s.address.to_value()));
-            fields.push((name("signature"), s.signature.to_value()));
-            fields.push((name("extra"), s.extra.to_value()));
+        if self.version() == 5 {
+            fields.push((name("version"), Value::UInt(5)));
+        }
+        match &self.preamble {
+            Preamble::Bare(_) => {}
+            Preamble::Signed(s) => {
+                fields.push((name("address"), s.address.to_value()));
+                fields.push((name("signature"), s.signature.to_value()));
+                fields.push((name("extra"), s.extra.to_value()));
+            }
+            Preamble::General(g) => {
+                fields.push((
+                    name("extension_version"),
+                    Value::UInt(g.extension_version.into()),
+                ));
+                fields.push((name("extra"), g.extensions.to_value()));
+            }
         }
         fields.push((name("call"), self.function.to_value()));
         Value::Dict(fields)

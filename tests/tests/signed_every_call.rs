@@ -35,7 +35,7 @@ fn every_call_signed_decodes_to_the_parts_the_dynamic_encoder_wrote() {
             let typed: rt::UncheckedExtrinsic =
                 decode_all(&bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_eq!(typed.encode(), bytes, "{what}: re-encoding differs");
-            let signed = typed.signature.as_ref().expect("signed");
+            let signed = typed.signature().expect("signed");
             assert_eq!(
                 signed.address,
                 MultiAddress::Id(AccountId32::from([7u8; 32])),

@@ -107,7 +107,7 @@ fn block_calls() -> Vec<BuiltCall> {
         .map(|(i, hex)| {
             let bytes = ferroscale_test_support::decode_hex(hex).expect("hex");
             let unsigned: rt::UncheckedExtrinsic = decode_all(&bytes).expect("decodes");
-            assert!(unsigned.signature.is_none());
+            assert!(unsigned.signature().is_none());
             // Past the length prefix and the version byte.
             let mut rest = &bytes[..];
             let _: Compact<u32> = parity_scale_codec::Decode::decode(&mut rest).unwrap();
@@ -265,7 +265,7 @@ fn built_signed_extrinsics_decode_to_their_parts_and_reencode() {
                     let what = format!("{} nonce {nonce} tip {tip} era {era:02x?}", call.label);
                     let xt: rt::UncheckedExtrinsic =
                         decode_all(&bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
-                    let signed = xt.signature.as_ref().expect("signed");
+                    let signed = xt.signature().expect("signed");
                     assert_eq!(signed.address, address, "{what}");
                     assert_eq!(signed.signature, signature, "{what}");
                     let (_, _, _, _, mortality, check_nonce, _, payment, _) = &signed.extra;
@@ -335,6 +335,79 @@ fn damaged_signed_extrinsics_are_errors() {
         assert!(
             decode_all::<rt::UncheckedExtrinsic>(&bytes).is_err(),
             "{what}: decoded"
+        );
+    }
+}
+
+/// The dynamic layer over the spec-9180 metadata, for the same bytes.
+fn dynamic_value(bytes: &[u8]) -> ferroscale_value::Value {
+    use ferroscale_dynamic::{decode_value, portable::import_metadata, Context, Node, Special};
+    let m = metadata();
+    let mut graph = ferroscale_dynamic::TypeGraph::new();
+    let imported = import_metadata(&mut graph, &m).expect("import");
+    let xt = graph.add(Node::Special(Special::Extrinsic), Some("Extrinsic".into()));
+    let ctx = Context::new(&graph).with_runtime(&imported.runtime);
+    decode_value(&ctx, xt, bytes).expect("the dynamic layer decodes it")
+}
+
+#[test]
+fn format_5_bare_and_general_decode_to_their_parts_and_reencode() {
+    use ferroscale_runtime_types::Preamble;
+    let m = metadata();
+    let call = remark(&m, b"format 5");
+    let framed = |inner: Vec<u8>| [compact(inner.len() as u128), inner].concat();
+
+    let bare = framed([vec![0x05], call.bytes.clone()].concat());
+    let xt: rt::UncheckedExtrinsic = decode_all(&bare).expect("bare format 5 decodes");
+    assert!(matches!(xt.preamble, Preamble::Bare(5)));
+    assert_eq!((xt.version(), xt.signature().is_none()), (5, true));
+    assert!(xt.function == call.expected);
+    assert_eq!(xt.encode(), bare);
+
+    for (i, era) in ERAS.iter().enumerate() {
+        let (nonce, tip) = (NONCES[i * 2], TIPS[i + 1]);
+        let general = framed(
+            [
+                vec![0x45, 0],
+                extra_bytes(&m, era, nonce, tip),
+                call.bytes.clone(),
+            ]
+            .concat(),
+        );
+        let what = format!("general, era {era:02x?} nonce {nonce} tip {tip}");
+        let xt: rt::UncheckedExtrinsic =
+            decode_all(&general).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let Preamble::General(part) = &xt.preamble else {
+            panic!("{what}: not general: {:?}", xt.preamble);
+        };
+        assert_eq!(part.extension_version, 0, "{what}");
+        let (_, _, _, _, mortality, check_nonce, _, payment, _) = &part.extensions;
+        assert_eq!(mortality.0.encode(), *era, "{what}: era");
+        assert_eq!((check_nonce.0, payment.0), (nonce, tip), "{what}");
+        assert!(xt.function == call.expected, "{what}: call differs");
+        assert_eq!(xt.encode(), general, "{what}: re-encoding differs");
+        // The dynamic layer reads the same parts from the same bytes.
+        let value = dynamic_value(&general);
+        assert_eq!(value.get("version").and_then(|v| v.as_u128()), Some(5));
+        assert_eq!(
+            value.get("nonce").and_then(|v| v.as_u128()),
+            Some(nonce.into())
+        );
+        assert_eq!(
+            value.get("tip").and_then(|v| v.as_u128()),
+            Some(tip),
+            "{what}"
+        );
+    }
+
+    // Extension versions other than 0, signed format 5 and general format 4
+    // are refused.
+    let extra = extra_bytes(&m, ERAS[0], 1, 1);
+    for head in [vec![0x45, 1], vec![0x85], vec![0x44, 0]] {
+        let bytes = framed([head.clone(), extra.clone(), call.bytes.clone()].concat());
+        assert!(
+            decode_all::<rt::UncheckedExtrinsic>(&bytes).is_err(),
+            "{head:02x?}: decoded"
         );
     }
 }

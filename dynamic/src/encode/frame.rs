@@ -8,7 +8,7 @@ use ferroscale_value::Value;
 use crate::context::Context;
 use crate::error::Error;
 use crate::graph::{Fields, Node, Special, TypeIdx};
-use crate::runtime::{Item, Runtime};
+use crate::runtime::{Extension, Item, Preamble, Runtime};
 
 use super::{compact, Encoder};
 
@@ -382,22 +382,39 @@ impl<'c, 'a> Encoder<'c, 'a> {
         let rt = self.runtime(ty)?;
         let x = &rt.extrinsic;
         let mut body = Vec::new();
-        let signed = v.get("address").is_some_and(|a| !matches!(a, Value::Null));
-        body.push(if signed { 0x84 } else { 0x04 });
-        if signed {
-            let (Some(addr), Some(sig)) = (x.address, x.signature) else {
-                return Err(self.err(ty, "runtime has no address/signature types"));
-            };
-            self.node(addr, v.get("address").unwrap_or(&Value::Null), &mut body)?;
-            let s = v
-                .get("signature")
-                .ok_or_else(|| self.err(ty, "missing 'signature'"))?;
-            self.node(sig, s, &mut body)?;
-            for e in &x.extensions {
-                let ev = v.get(&e.key).ok_or_else(|| {
-                    self.err(ty, format!("missing '{}' ({})", e.key, e.identifier))
-                })?;
-                self.node(e.ty, ev, &mut body)?;
+        let preamble = self.preamble(ty, v)?;
+        body.push(preamble.byte());
+        match preamble {
+            Preamble::Bare(_) => {}
+            Preamble::Signed => {
+                let (Some(addr), Some(sig)) = (x.address, x.signature) else {
+                    return Err(self.err(ty, "runtime has no address/signature types"));
+                };
+                self.node(addr, v.get("address").unwrap_or(&Value::Null), &mut body)?;
+                let s = v
+                    .get("signature")
+                    .ok_or_else(|| self.err(ty, "missing 'signature'"))?;
+                self.node(sig, s, &mut body)?;
+                self.extensions(ty, &x.extensions, v, &mut body)?;
+            }
+            Preamble::General => {
+                let version = v
+                    .get("extension_version")
+                    .and_then(Value::as_u128)
+                    .and_then(|n| u8::try_from(n).ok())
+                    .ok_or_else(|| self.err(ty, "'extension_version' must be a number 0-255"))?;
+                let Some(extensions) = x.general_extensions.get(&version) else {
+                    let known: Vec<u8> = x.general_extensions.keys().copied().collect();
+                    return Err(self.err(
+                        ty,
+                        format!(
+                            "unknown transaction-extension version {version} \
+                             (the metadata lists {known:?})"
+                        ),
+                    ));
+                };
+                body.push(version);
+                self.extensions(ty, extensions, v, &mut body)?;
             }
         }
         let call = v.get("call").unwrap_or(v);
@@ -407,6 +424,53 @@ impl<'c, 'a> Encoder<'c, 'a> {
         }
         compact(body.len() as u128, out);
         out.extend_from_slice(&body);
+        Ok(())
+    }
+
+    /// The preamble an extrinsic value asks for: format 5 when its `version`
+    /// says so (general when it names an `extension_version`, else bare);
+    /// otherwise format 4, signed when it has an `address`.
+    fn preamble(&self, ty: TypeIdx, v: &Value) -> Result<Preamble, Error> {
+        match v.get("version").and_then(Value::as_u128) {
+            None | Some(4) => {
+                let signed = v.get("address").is_some_and(|a| !matches!(a, Value::Null));
+                Ok(if signed {
+                    Preamble::Signed
+                } else {
+                    Preamble::Bare(4)
+                })
+            }
+            Some(5) => {
+                let general = v
+                    .get("extension_version")
+                    .is_some_and(|e| !matches!(e, Value::Null));
+                Ok(if general {
+                    Preamble::General
+                } else {
+                    Preamble::Bare(5)
+                })
+            }
+            Some(other) => Err(self.err(
+                ty,
+                format!("unsupported extrinsic version {other} (4 and 5 are known)"),
+            )),
+        }
+    }
+
+    /// Encodes the values of `extensions`, each read from `v` under its key.
+    fn extensions(
+        &mut self,
+        ty: TypeIdx,
+        extensions: &[Extension],
+        v: &Value,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        for e in extensions {
+            let ev = v
+                .get(&e.key)
+                .ok_or_else(|| self.err(ty, format!("missing '{}' ({})", e.key, e.identifier)))?;
+            self.node(e.ty, ev, out)?;
+        }
         Ok(())
     }
 

@@ -87,12 +87,15 @@ pub fn legacy_runtime(registry: &mut Registry, md: &Metadata) -> Result<Runtime,
         }
     }
     let extrinsic = ExtrinsicFormat {
-        version: md.extrinsic.versions.first().copied().unwrap_or(4),
+        versions: vec![md.extrinsic.versions.first().copied().unwrap_or(4)],
         address: Some(registry.resolve("Address")?),
         signature: Some(registry.resolve("ExtrinsicSignature")?),
         account_id: None,
         call: Some(registry.resolve("Call")?),
         extensions,
+        // Format 5 came with V16 metadata: a legacy runtime has no general
+        // transactions.
+        general_extensions: Default::default(),
     };
     Ok(Runtime::new(pallets, extrinsic, false))
 }

@@ -355,6 +355,12 @@ class GenericExtrinsic(ScaleType, kinds=(K.Extrinsic,)):
         """Whether the decoded extrinsic carries a signature (``None`` before decoding)."""
         return "signature" in self.value if self.decoded and isinstance(self.value, dict) else None
 
+    @property
+    def version(self) -> Optional[int]:
+        """The extrinsic format: 4, or 5 for a bare or general (``0x45``) transaction, whose
+        value also names its ``extension_version`` (``None`` before decoding)."""
+        return self.value.get("version", 4) if self.decoded and isinstance(self.value, dict) else None
+
     def _build_value_object(self, value: Any) -> Any:
         view = _wrap_parts(value, self.runtime_config)
         if not isinstance(value, dict):

@@ -1,11 +1,11 @@
-//! Calls and extrinsics: the runtime's call table, signed and unsigned
-//! extrinsics with their signed extensions.
+//! Calls and extrinsics: the runtime's call table; format-4 extrinsics
+//! (unsigned, signed with their signed extensions) and format-5 ones (bare,
+//! general with the extensions of their transaction-extension version).
 
 use std::ops::DerefMut;
 
 use crate::graph::{Node, Special, TypeIdx};
-use crate::runtime::Runtime;
-use crate::runtime::KEYS;
+use crate::runtime::{Preamble, Runtime, KEYS};
 use crate::sink::Sink;
 
 use crate::decode::{Decoder, Fail};
@@ -112,28 +112,59 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
     ) -> Result<(Vec<(&'a crate::graph::Name, S::Out)>, S::Out), Fail> {
         let k = &*KEYS;
         let at = self.pos;
-        let version = self.byte(ty)?;
-        let signed = version & 0x80 != 0;
-        if version & 0x7f != 4 {
+        let first = self.byte(ty)?;
+        let Some(preamble) = Preamble::from_byte(first) else {
             return Err(self.invalid(
                 ty,
                 at,
-                format!("unsupported extrinsic version {}", version & 0x7f),
+                format!(
+                    "unsupported extrinsic version {} (first byte {first:#04x}; known: \
+                     0x04 unsigned and 0x84 signed of format 4, 0x05 bare and 0x45 general of format 5)",
+                    first & 0x3f
+                ),
             ));
-        }
+        };
+        let x = &rt.extrinsic;
         let mut fields = Vec::new();
-        if signed {
-            let x = &rt.extrinsic;
-            let (Some(addr), Some(sig)) = (x.address, x.signature) else {
-                return Err(self.invalid(ty, at, "runtime has no address/signature types"));
-            };
-            let a = self.serialized(addr)?;
-            fields.push((&k.address, a));
-            let s = self.node(sig)?;
-            fields.push((&k.signature, s));
-            for e in &x.extensions {
-                let v = self.node(e.ty)?;
-                fields.push((&e.key, v));
+        if preamble.version() == 5 {
+            let v = self.sink.uint(5);
+            fields.push((&k.version, v));
+        }
+        match preamble {
+            Preamble::Bare(_) => {}
+            Preamble::Signed => {
+                let (Some(addr), Some(sig)) = (x.address, x.signature) else {
+                    return Err(self.invalid(ty, at, "runtime has no address/signature types"));
+                };
+                let a = self.serialized(addr)?;
+                fields.push((&k.address, a));
+                let s = self.node(sig)?;
+                fields.push((&k.signature, s));
+                for e in &x.extensions {
+                    let v = self.node(e.ty)?;
+                    fields.push((&e.key, v));
+                }
+            }
+            Preamble::General => {
+                let at = self.pos;
+                let version = self.byte(ty)?;
+                let Some(extensions) = x.general_extensions.get(&version) else {
+                    let known: Vec<u8> = x.general_extensions.keys().copied().collect();
+                    return Err(self.invalid(
+                        ty,
+                        at,
+                        format!(
+                            "unknown transaction-extension version {version} \
+                             (the metadata lists {known:?})"
+                        ),
+                    ));
+                };
+                let v = self.sink.uint(version.into());
+                fields.push((&k.extension_version, v));
+                for e in extensions {
+                    let v = self.node(e.ty)?;
+                    fields.push((&e.key, v));
+                }
             }
         }
         let call = match rt.extrinsic.call {
