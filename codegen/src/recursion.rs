@@ -13,6 +13,12 @@ pub(crate) struct Recursion {
     components: Components,
     /// Whether a component is recursive (more than one type, or a self-loop).
     recursive: Vec<bool>,
+    /// Whether each type lies on a cycle of containment of any kind (a
+    /// sequence included): such a type reaches itself through its own
+    /// fields' types, so the bounds `derive(Encode, Decode)` infers from
+    /// those fields would make the trait solver chase them for ever
+    /// (`CallTrace<U256>` holding `Vec<CallTrace<U256>>`, E0275).
+    self_referring: Vec<bool>,
 }
 
 impl Recursion {
@@ -25,10 +31,30 @@ impl Recursion {
             .collect();
         let components = Components::new(&edges);
         let recursive = components.cyclic(&edges);
+        let all_edges: Vec<Vec<u32>> = types
+            .types
+            .iter()
+            .map(|t| type_graph::children(&t.ty.type_def).collect())
+            .collect();
+        let all = Components::new(&all_edges);
+        let cyclic = all.cyclic(&all_edges);
+        let self_referring = (0..types.types.len())
+            .map(|i| all.of(i).is_some_and(|c| cyclic[c as usize]))
+            .collect();
         Recursion {
             components,
             recursive,
+            self_referring,
         }
+    }
+
+    /// Whether type `id` reaches itself through the types of its fields,
+    /// by value or behind a sequence.
+    pub(crate) fn refers_to_itself(&self, id: u32) -> bool {
+        self.self_referring
+            .get(id as usize)
+            .copied()
+            .unwrap_or(false)
     }
 
     /// Whether a field of type `field` inside type `holder` must be boxed.

@@ -51,6 +51,8 @@ struct Params {
     /// (type id, name, position in the type's `type_params`).
     list: Vec<(u32, Ident, usize)>,
     used: RefCell<Vec<bool>>,
+    /// Parameters some field holds as `#[codec(compact)]`.
+    compact: RefCell<Vec<bool>>,
 }
 
 impl Params {
@@ -58,6 +60,7 @@ impl Params {
         Params {
             list: Vec::new(),
             used: RefCell::new(Vec::new()),
+            compact: RefCell::new(Vec::new()),
         }
     }
 
@@ -73,7 +76,40 @@ impl Params {
             }
         }
         let used = RefCell::new(vec![false; list.len()]);
-        Params { list, used }
+        let compact = RefCell::new(vec![false; list.len()]);
+        Params {
+            list,
+            used,
+            compact,
+        }
+    }
+
+    /// Records that a field holds parameter `id` as `#[codec(compact)]`.
+    fn mark_compact(&self, id: u32) {
+        if let Some(pos) = self.list.iter().position(|(t, _, _)| *t == id) {
+            self.compact.borrow_mut()[pos] = true;
+        }
+    }
+
+    /// The derive's bounds written out, for a type whose inferred bounds
+    /// would recurse: each used parameter bound by `codec` (the trait
+    /// `Encode` or `Decode`), and by `HasCompact` where a field holds it
+    /// compact.
+    fn codec_bounds(&self, codec: TokenStream) -> Vec<TokenStream> {
+        let used = self.used.borrow();
+        let compact = self.compact.borrow();
+        self.list
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| used[*i])
+            .map(|(i, (_, name, _))| {
+                if compact[i] {
+                    quote!(#name: #codec + ::parity_scale_codec::HasCompact)
+                } else {
+                    quote!(#name: #codec)
+                }
+            })
+            .collect()
     }
 
     fn lookup(&self, id: u32) -> Option<Ident> {
@@ -446,7 +482,22 @@ impl<'a> TypeGen<'a> {
             quote!(<#(#generics),*>)
         };
         // `Encode`/`Decode` are imported once per module (see `chain.rs`).
-        let derives = quote!(#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]);
+        let mut derives = quote!(#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]);
+        if !generics.is_empty()
+            && shape
+                .instances
+                .iter()
+                .any(|&i| self.recursion.refers_to_itself(i))
+        {
+            // The derive would bound every field type (`Vec<Self<T>>:
+            // Encode`, which needs itself); bound the parameters instead.
+            let encode = params.codec_bounds(quote!(Encode));
+            let decode = params.codec_bounds(quote!(Decode));
+            derives.extend(quote! {
+                #[codec(encode_bound(#(#encode),*))]
+                #[codec(decode_bound(#(#decode),*))]
+            });
+        }
         match &self.ty(rep).type_def {
             TypeDef::Variant(_) => quote! {
                 #derives
@@ -730,6 +781,7 @@ impl<'a> TypeGen<'a> {
                 let inner = c.type_param.id;
                 if self.compact_attribute_fits(inner, params) {
                     self.note_compact(inner);
+                    params.mark_compact(inner);
                     let ty = self.ref_in(inner, depth, params);
                     return (quote!(#[codec(compact)]), ty);
                 }

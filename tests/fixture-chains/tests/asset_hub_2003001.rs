@@ -1,0 +1,14 @@
+//! Polkadot Asset Hub spec 2003001 (V16, 28 view functions): every constant, storage default and custom value decodes with
+//! types the proc-macro generates from the fixture and re-encodes to its
+//! bytes.
+
+#[ferroscale_macros::runtime(fixture = "metadata/asset-hub-polkadot-v16-spec2003001.scale")]
+mod chain {}
+
+#[test]
+fn asset_hub_2003001_values_roundtrip_with_generated_types() {
+    ferroscale_fixture_chains::check_chain(
+        "metadata/asset-hub-polkadot-v16-spec2003001.scale",
+        chain::roundtrip_type,
+    );
+}

@@ -1,0 +1,14 @@
+//! Kusama spec 2003000 (V16, extrinsic formats 4 and 5): every constant, storage default and custom value decodes with
+//! types the proc-macro generates from the fixture and re-encodes to its
+//! bytes.
+
+#[ferroscale_macros::runtime(fixture = "metadata/kusama-v16-spec2003000.scale")]
+mod chain {}
+
+#[test]
+fn kusama_2003000_values_roundtrip_with_generated_types() {
+    ferroscale_fixture_chains::check_chain(
+        "metadata/kusama-v16-spec2003000.scale",
+        chain::roundtrip_type,
+    );
+}

@@ -1,0 +1,14 @@
+//! The substrate dev node, spec 268 (V16, pallet-revive: recursive generic types such as `CallTrace<U256>` holding `Vec<CallTrace<U256>>`): every constant, storage default and custom value decodes with
+//! types the proc-macro generates from the fixture and re-encodes to its
+//! bytes.
+
+#[ferroscale_macros::runtime(fixture = "metadata/substrate-node-v16-spec268.scale")]
+mod chain {}
+
+#[test]
+fn substrate_node_268_v16_values_roundtrip_with_generated_types() {
+    ferroscale_fixture_chains::check_chain(
+        "metadata/substrate-node-v16-spec268.scale",
+        chain::roundtrip_type,
+    );
+}
