@@ -113,8 +113,10 @@ impl Value {
     }
 }
 
-/// JSON-like rendering (tuples as arrays), for printing and for comparing
-/// with py-scale-codec's values serialised to JSON.
+/// JSON (tuples as arrays, integers of any width as JSON numbers, strings
+/// escaped as JSON requires): what the CLI prints, the columnar output
+/// stores, and what is compared with py-scale-codec's values serialised to
+/// JSON.
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fn seq(f: &mut fmt::Formatter<'_>, items: &[Value]) -> fmt::Result {
@@ -148,7 +150,7 @@ impl fmt::Display for Value {
                     write!(f, "-{}", u256_to_decimal(&mag))
                 }
             }
-            Value::Str(s) => write!(f, "{s:?}"),
+            Value::Str(s) => write_json_str(f, s),
             Value::List(items) | Value::Tuple(items) => seq(f, items),
             Value::Dict(entries) => {
                 f.write_str("{")?;
@@ -156,12 +158,40 @@ impl fmt::Display for Value {
                     if i > 0 {
                         f.write_str(", ")?;
                     }
-                    write!(f, "{k:?}: {v}")?;
+                    write_json_str(f, k)?;
+                    write!(f, ": {v}")?;
                 }
                 f.write_str("}")
             }
         }
     }
+}
+
+/// `text` as a JSON string literal: quotes, backslashes and control
+/// characters escaped, everything else as is (UTF-8).
+fn write_json_str(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    f.write_str("\"")?;
+    let mut plain = 0;
+    for (i, c) in text.char_indices() {
+        let escaped = match c {
+            '"' => "\\\"",
+            '\\' => "\\\\",
+            '\n' => "\\n",
+            '\r' => "\\r",
+            '\t' => "\\t",
+            c if (c as u32) < 0x20 => "",
+            _ => continue,
+        };
+        f.write_str(&text[plain..i])?;
+        if escaped.is_empty() {
+            write!(f, "\\u{:04x}", c as u32)?;
+        } else {
+            f.write_str(escaped)?;
+        }
+        plain = i + c.len_utf8();
+    }
+    f.write_str(&text[plain..])?;
+    f.write_str("\"")
 }
 
 /// Decimal digits of a little-endian 256-bit unsigned integer.
@@ -215,6 +245,19 @@ mod tests {
         assert_eq!(u256_to_decimal(&le), "511");
         assert_eq!(Value::I256(Box::new([0xff; 32])).to_string(), "-1");
         assert_eq!(u256_to_decimal(&[0xff; 32]).len(), 78);
+    }
+
+    #[test]
+    fn strings_render_as_json_a_json_parser_reads_back() {
+        // Every ASCII control character, quotes, backslashes and non-ASCII
+        // text, in keys and in values.
+        let text: String = (0u8..0x20)
+            .map(char::from)
+            .chain("\"\\/ é ✓ \u{7f}".chars())
+            .collect();
+        let v = Value::Dict(vec![(text.as_str().into(), Value::str(text.as_str()))]);
+        let parsed: serde_json::Value = serde_json::from_str(&v.to_string()).expect("valid JSON");
+        assert_eq!(parsed, serde_json::json!({ text.clone(): text }));
     }
 
     #[test]
