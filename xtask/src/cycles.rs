@@ -16,20 +16,20 @@ use std::path::{Path, PathBuf};
 
 use crate::workspace::workspace_root;
 
-/// Crates (folders with `Cargo.toml` and `src/`) whose modules are checked.
-const CRATES: &[&str] = &[
-    ".",
-    "core",
-    "metadata",
-    "value",
-    "codegen",
-    "macros",
-    "runtime-types",
-    "dynamic",
-    "fallback",
-    "python",
-    "xtask",
-];
+/// The crates whose modules are checked: the root package and every
+/// workspace member (the `members = [...]` line of the root `Cargo.toml`).
+fn crates(root: &Path) -> Result<Vec<String>, String> {
+    let manifest = root.join("Cargo.toml");
+    let text = fs::read_to_string(&manifest)
+        .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("members = ["))
+        .ok_or_else(|| format!("{} has no `members = [...]` line", manifest.display()))?;
+    let mut out = vec![".".to_owned()];
+    out.extend(line.split('"').skip(1).step_by(2).map(str::to_owned));
+    Ok(out)
+}
 
 /// A module path below the crate root (`["registry", "resolve"]`).
 type ModPath = Vec<String>;
@@ -43,7 +43,8 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let root = args.first().map_or_else(workspace_root, PathBuf::from);
     let mut problems = Vec::new();
     let mut checked = 0;
-    for krate in CRATES {
+    let crates = crates(&root)?;
+    for krate in &crates {
         let src = root.join(krate).join("src");
         if !src.is_dir() {
             continue;
@@ -55,7 +56,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     if problems.is_empty() {
         eprintln!(
             "module cycles: none ({checked} modules in {} crates)",
-            CRATES.len()
+            crates.len()
         );
         Ok(())
     } else {

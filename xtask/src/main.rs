@@ -3,7 +3,6 @@
 //! - `test`: everything CI runs (format, lints, Rust tests, Python module and suites).
 //! - `presets`: fetch the py-scale-codec presets into `python/python/scalecodec/type_registry/`.
 //! - `generate --chain NAME | --metadata FILE [--name NAME]`: runtime types (codegen).
-//! - `summary FILE`: load a metadata blob and print its pallets.
 //! - `cycles`: no import cycles between the modules of any crate.
 //! - `block [--legacy]`: decode and print the extrinsics of a real Polkadot block.
 //! - `bench-metadata [--iterations N] [FILE…]`: time metadata loading (run with `--release`).
@@ -19,7 +18,6 @@ mod generate;
 mod presets;
 mod python;
 mod reference;
-mod summary;
 mod test;
 mod workspace;
 
@@ -31,14 +29,13 @@ fn main() -> ExitCode {
         Some("test") => test::run(&args[1..]),
         Some("presets") => presets::run(&args[1..]),
         Some("generate") => generate::run(&args[1..]),
-        Some("summary") => summary::run(&args[1..]),
         Some("cycles") => cycles::run(&args[1..]),
         Some("block") => block::run(&args[1..]),
         Some("bench-metadata") => bench_metadata::run(&args[1..]),
         Some("bench-dynamic") => bench_dynamic::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
         _ => Err(format!(
-            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n  presets     fetch py-scale-codec 1.2.12 type-registry presets (pinned wheel, sha256-checked)\n  generate    runtime types from metadata ([--chain NAME | --metadata FILE [--name NAME]] [--check])\n  summary     load a metadata file (binary or hex) and print its pallets: summary FILE\n  cycles      check that no crate has import cycles between its modules
+            "usage: cargo xtask <command>\n\ncommands:\n  test        run every check CI runs\n  presets     fetch py-scale-codec 1.2.12 type-registry presets (pinned wheel, sha256-checked)\n  generate    runtime types from metadata ([--chain NAME | --metadata FILE [--name NAME]] [--check])\n  cycles      check that no crate has import cycles between its modules
   block       decode and print every extrinsic of Polkadot block 10,000,000 (--legacy: 5,000,000)\n  bench-metadata  time metadata loading (use --release): bench-metadata [--iterations N] [FILE...]\n  bench-dynamic   dynamic decoding next to scale-value (release, own workspace): bench-dynamic [--iterations N] [--only delegates|events|metadata]\n  fuzz        cargo-fuzz targets: fuzz seed [TARGET...] | fuzz run [--seconds N] [--asan] [TARGET...]\n\nunknown or missing command: {:?}",
             args.first()
         )),

@@ -1,0 +1,124 @@
+//! The command line: commands, their arguments and options.
+
+use std::path::PathBuf;
+
+use clap::{Args as ClapArgs, Parser, Subcommand};
+
+/// SCALE codec for Substrate chains: metadata, dynamic decoding and
+/// encoding in py-scale-codec's value shapes, SS58, and Rust codegen.
+#[derive(Parser, Debug)]
+#[command(name = "ferroscale", version, about)]
+pub(crate) struct Args {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+    /// Indent JSON output.
+    #[arg(long, global = true)]
+    pub(crate) pretty: bool,
+}
+
+/// What to do.
+#[derive(Subcommand, Debug)]
+pub(crate) enum Command {
+    /// Summary of a metadata file (binary or 0x hex): version, spec, pallets.
+    Metadata {
+        /// The metadata file.
+        file: PathBuf,
+        /// One pallet in detail: its calls, events, errors, constants and storage.
+        #[arg(long)]
+        pallet: Option<String>,
+        /// A type of the registry, by id (`42`) or path (`sp_runtime::DispatchError`).
+        #[arg(long = "type")]
+        type_: Option<String>,
+        /// JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Decode HEX as TYPE (a py-scale-codec type string: `u32`,
+    /// `Vec<AccountId>`, `scale_info::42` …).
+    Decode {
+        /// The type string.
+        #[arg(value_name = "TYPE")]
+        type_string: String,
+        /// The bytes: `0x…` hex, `@FILE` (binary or hex text) or `-` (stdin).
+        hex: String,
+        #[command(flatten)]
+        registry: RegistryArgs,
+    },
+    /// Encode a JSON value as TYPE; prints `0x…` hex.
+    Encode {
+        /// The type string.
+        #[arg(value_name = "TYPE")]
+        type_string: String,
+        /// The value as JSON (`@FILE` or `-` read it from a file or stdin).
+        json: String,
+        #[command(flatten)]
+        registry: RegistryArgs,
+    },
+    /// Decode an extrinsic (with its length prefix) against a runtime's metadata.
+    Extrinsic {
+        /// The bytes: `0x…` hex, `@FILE` or `-`.
+        hex: String,
+        #[command(flatten)]
+        registry: RegistryArgs,
+    },
+    /// Decode a block's `System.Events` storage value against a runtime's metadata.
+    Events {
+        /// The bytes: `0x…` hex, `@FILE` or `-`.
+        hex: String,
+        #[command(flatten)]
+        registry: RegistryArgs,
+    },
+    /// SS58 addresses.
+    Ss58 {
+        #[command(subcommand)]
+        action: Ss58Action,
+    },
+    /// Rust types (`parity_scale_codec` derives) for every type of a V14+ metadata file.
+    Generate {
+        /// The metadata file.
+        file: PathBuf,
+        /// Write the module here instead of stdout.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+/// SS58 conversions.
+#[derive(Subcommand, Debug)]
+pub(crate) enum Ss58Action {
+    /// Public key or account id (`0x…`) to an address.
+    Encode {
+        /// The payload bytes, `0x…` hex.
+        hex: String,
+        /// The network format (0 Polkadot, 2 Kusama, 42 generic substrate).
+        #[arg(long, default_value_t = 42)]
+        format: u16,
+    },
+    /// Address to its network format and payload.
+    Decode {
+        /// The address.
+        address: String,
+        /// Refuse addresses of any other network format.
+        #[arg(long)]
+        format: Option<u16>,
+    },
+}
+
+/// What the dynamic registry is built from.
+#[derive(ClapArgs, Debug, Default)]
+pub(crate) struct RegistryArgs {
+    /// Runtime metadata (binary or 0x hex; V9–V16). V14+ needs no presets.
+    #[arg(long)]
+    pub(crate) metadata: Option<PathBuf>,
+    /// py-scale-codec type-registry presets to load first, in order
+    /// (`core,legacy,polkadot`); needed for legacy (V9–V13) metadata and
+    /// for preset type names.
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) presets: Vec<String>,
+    /// The runtime's spec version, for presets with versioned types.
+    #[arg(long)]
+    pub(crate) spec: Option<u64>,
+    /// Render account ids as SS58 addresses of this network format.
+    #[arg(long)]
+    pub(crate) ss58: Option<u16>,
+}

@@ -1,0 +1,167 @@
+//! `ferroscale metadata FILE`: a metadata file's version, spec, type count
+//! and one line per pallet; `--pallet NAME` one pallet's items; `--type
+//! ID|PATH` one registry type; `--json` the same as JSON.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use ferroscale_metadata::{Metadata, Pallet};
+use ferroscale_value::Value;
+
+use crate::input;
+
+/// Runs the command.
+pub(crate) fn run(
+    file: &Path,
+    pallet: Option<&str>,
+    type_: Option<&str>,
+    json: bool,
+    pretty: bool,
+) -> Result<String, String> {
+    let path = file.display().to_string();
+    let metadata = Metadata::load(&input::file(file)?).map_err(|e| format!("{path}: {e}"))?;
+    if let Some(name) = pallet {
+        let p = metadata.pallet(name).ok_or_else(|| {
+            let names: Vec<&str> = metadata.pallets.iter().map(|p| p.name.as_str()).collect();
+            format!(
+                "{path} has no pallet {name:?} (it has {})",
+                names.join(", ")
+            )
+        })?;
+        return Ok(crate::output::json(&pallet_value(p), pretty));
+    }
+    if let Some(wanted) = type_ {
+        return type_description(&metadata, wanted, pretty);
+    }
+    Ok(if json {
+        crate::output::json(&summary_value(&metadata), pretty)
+    } else {
+        render(&path, &metadata)
+    })
+}
+
+fn names<'a>(items: impl IntoIterator<Item = &'a str>) -> Value {
+    Value::List(items.into_iter().map(Value::str).collect())
+}
+
+fn pallet_value(p: &Pallet) -> Value {
+    Value::Dict(vec![
+        ("name".into(), Value::str(p.name.as_str())),
+        ("index".into(), Value::UInt(p.index.into())),
+        (
+            "calls".into(),
+            names(p.calls().iter().map(|v| v.name.as_str())),
+        ),
+        (
+            "events".into(),
+            names(p.events().iter().map(|v| v.name.as_str())),
+        ),
+        (
+            "errors".into(),
+            names(p.errors().iter().map(|v| v.name.as_str())),
+        ),
+        (
+            "constants".into(),
+            names(p.constants.iter().map(|c| c.name.as_str())),
+        ),
+        (
+            "storage".into(),
+            names(p.storage_entries().iter().map(|e| e.name.as_str())),
+        ),
+    ])
+}
+
+fn summary_value(m: &Metadata) -> Value {
+    let opt = |v: Option<Value>| v.unwrap_or(Value::Null);
+    Value::Dict(vec![
+        ("version".into(), Value::UInt(m.version.into())),
+        ("spec_name".into(), opt(m.spec_name().map(Value::str))),
+        (
+            "spec_version".into(),
+            opt(m.spec_version().map(|v| Value::UInt(v.into()))),
+        ),
+        ("types".into(), Value::UInt(m.type_count() as u128)),
+        (
+            "pallets".into(),
+            Value::List(m.pallets.iter().map(pallet_value).collect()),
+        ),
+    ])
+}
+
+/// One registry type (V14+), by id or by its path's last segments.
+fn type_description(m: &Metadata, wanted: &str, pretty: bool) -> Result<String, String> {
+    let types = m
+        .types
+        .as_ref()
+        .ok_or("legacy metadata (V9–V13) has no type registry: its types are strings")?;
+    let found = match wanted.parse::<u32>() {
+        Ok(id) => types.types.iter().find(|t| t.id == id),
+        Err(_) => types
+            .types
+            .iter()
+            .find(|t| t.ty.path.segments.join("::") == wanted)
+            .or_else(|| {
+                types
+                    .types
+                    .iter()
+                    .find(|t| t.ty.path.segments.last().is_some_and(|s| s == wanted))
+            }),
+    };
+    let t = found.ok_or_else(|| format!("no type {wanted:?} in the registry"))?;
+    // scale-info's own JSON of the type (id, path, params, definition, docs).
+    let json = serde_json::to_string(t).map_err(|e| e.to_string())?;
+    if !pretty {
+        return Ok(json);
+    }
+    let parsed: serde_json::Value = serde_json::from_str(&json).map_err(|e| e.to_string())?;
+    serde_json::to_string_pretty(&parsed).map_err(|e| e.to_string())
+}
+
+/// The summary as text: a header, then a table of pallets.
+pub(crate) fn render(path: &str, m: &Metadata) -> String {
+    let mut out = String::new();
+    let spec = match &m.runtime_version {
+        Some(v) => format!("{} {}", v.spec_name, v.spec_version),
+        None => "unknown (no System.Version constant)".into(),
+    };
+    let types = match &m.types {
+        Some(t) => t.types.len().to_string(),
+        None => "none (legacy metadata: types are strings)".into(),
+    };
+    // Writing into a String cannot fail.
+    let _ = writeln!(out, "file:     {path}");
+    let _ = writeln!(out, "metadata: V{}", m.version);
+    let _ = writeln!(out, "spec:     {spec}");
+    let _ = writeln!(out, "types:    {types}");
+    let _ = writeln!(out, "pallets:  {}", m.pallets.len());
+    if m.version >= 15 {
+        let _ = writeln!(out, "apis:     {}", m.apis.len());
+    }
+    let _ = writeln!(out);
+    let name_width = m
+        .pallets
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(0)
+        .max("pallet".len());
+    let _ = writeln!(
+        out,
+        "{:>5}  {:<name_width$}  {:>5}  {:>6}  {:>6}  {:>9}  {:>7}",
+        "index", "pallet", "calls", "events", "errors", "constants", "storage"
+    );
+    for p in &m.pallets {
+        let _ = writeln!(
+            out,
+            "{:>5}  {:<name_width$}  {:>5}  {:>6}  {:>6}  {:>9}  {:>7}",
+            p.index,
+            p.name,
+            p.calls().len(),
+            p.events().len(),
+            p.errors().len(),
+            p.constants.len(),
+            p.storage_entries().len()
+        );
+    }
+    out
+}

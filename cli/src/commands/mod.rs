@@ -1,0 +1,35 @@
+//! One module per command family; [`run`] dispatches.
+
+mod codec;
+mod generate;
+mod metadata;
+mod ss58;
+
+use crate::cli::{Args, Command};
+
+/// Runs a parsed command line: the text for stdout, or the error message.
+pub(crate) fn run(args: Args) -> Result<String, String> {
+    let pretty = args.pretty;
+    match args.command {
+        Command::Metadata {
+            file,
+            pallet,
+            type_,
+            json,
+        } => metadata::run(&file, pallet.as_deref(), type_.as_deref(), json, pretty),
+        Command::Decode {
+            type_string,
+            hex,
+            registry,
+        } => codec::decode(&type_string, &hex, &registry, pretty),
+        Command::Encode {
+            type_string,
+            json,
+            registry,
+        } => codec::encode(&type_string, &json, &registry),
+        Command::Extrinsic { hex, registry } => codec::extrinsic(&hex, &registry, pretty),
+        Command::Events { hex, registry } => codec::events(&hex, &registry, pretty),
+        Command::Ss58 { action } => ss58::run(action, pretty),
+        Command::Generate { file, out } => generate::run(&file, out.as_deref()),
+    }
+}

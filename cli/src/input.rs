@@ -1,0 +1,79 @@
+//! Reading what the user gives: bytes as hex, files or stdin; metadata
+//! files; JSON values.
+
+use std::io::Read;
+use std::path::Path;
+
+use ferroscale_value::Value;
+
+/// The text of an argument: as is, `@FILE` read from a file, `-` from stdin.
+pub(crate) fn text(arg: &str) -> Result<String, String> {
+    if arg == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("cannot read stdin: {e}"))?;
+        Ok(s)
+    } else if let Some(path) = arg.strip_prefix('@') {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))
+    } else {
+        Ok(arg.to_owned())
+    }
+}
+
+/// Bytes of an argument: `0x…` hex, `@FILE` (binary, or hex text) or `-`.
+pub(crate) fn bytes(arg: &str) -> Result<Vec<u8>, String> {
+    if let Some(path) = arg.strip_prefix('@') {
+        let raw = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        return Ok(match std::str::from_utf8(&raw) {
+            Ok(t) if t.trim_start().starts_with("0x") => hex(t.trim(), path)?,
+            _ => raw,
+        });
+    }
+    let t = text(arg)?;
+    hex(t.trim(), "the argument")
+}
+
+fn hex(text: &str, what: &str) -> Result<Vec<u8>, String> {
+    ferroscale_core::hex::decode(text).map_err(|e| format!("{what}: not hex: {e}"))
+}
+
+/// A metadata file's bytes (binary or hex text; the loader accepts both).
+pub(crate) fn file(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// A JSON text as a dynamic value: objects keep their keys (order does not
+/// matter to the encoder, which looks fields up by name); integers beyond
+/// 64 bits are given as strings of digits (`"340282366920938463463374607431768211455"`).
+pub(crate) fn json_value(text: &str) -> Result<Value, String> {
+    let json: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("the value is not JSON: {e}"))?;
+    from_json(&json)
+}
+
+fn from_json(json: &serde_json::Value) -> Result<Value, String> {
+    use serde_json::Value as J;
+    Ok(match json {
+        J::Null => Value::Null,
+        J::Bool(b) => Value::Bool(*b),
+        J::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                Value::UInt(u.into())
+            } else if let Some(i) = n.as_i64() {
+                Value::Int(i.into())
+            } else {
+                return Err(format!(
+                    "{n}: SCALE has no fractions; give integers beyond 64 bits as strings of digits"
+                ));
+            }
+        }
+        J::String(s) => Value::str(s.as_str()),
+        J::Array(items) => Value::List(items.iter().map(from_json).collect::<Result<_, _>>()?),
+        J::Object(map) => Value::Dict(
+            map.iter()
+                .map(|(k, v)| Ok((k.as_str().into(), from_json(v)?)))
+                .collect::<Result<_, String>>()?,
+        ),
+    })
+}
