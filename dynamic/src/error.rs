@@ -70,6 +70,18 @@ pub enum Error {
     UnknownType(String),
     /// Misuse of an API, e.g. batches of different lengths.
     Usage(String),
+    /// A storage entry, constant, call or event the loaded metadata does not have.
+    NotFound {
+        /// What was looked up.
+        kind: ItemKind,
+        /// Its pallet.
+        pallet: String,
+        /// Its name.
+        name: String,
+    },
+    /// A storage key that is not a key of the entry it was read as (wrong
+    /// prefix, short digest, a digest that does not match its key).
+    StorageKey(String),
     /// A type string that does not parse (offset and caret excerpt inside).
     TypeString(crate::typestr::ParseError),
     /// A type-registry preset that cannot be loaded or resolved.
@@ -108,8 +120,47 @@ impl fmt::Display for Error {
             Error::Import(m) => write!(f, "importing types: {m}"),
             Error::UnknownType(m) => write!(f, "unknown type: {m}"),
             Error::Usage(m) => write!(f, "{m}"),
+            Error::NotFound { kind, pallet, name } => {
+                write!(f, "the metadata has no {kind} {pallet}.{name}")
+            }
+            Error::StorageKey(m) => write!(f, "{m}"),
             Error::TypeString(e) => write!(f, "{e}"),
             Error::Preset(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// What kind of metadata item an error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemKind {
+    /// A storage entry.
+    Storage,
+    /// A constant.
+    Constant,
+    /// A call.
+    Call,
+    /// An event.
+    Event,
+}
+
+impl fmt::Display for ItemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ItemKind::Storage => "storage entry",
+            ItemKind::Constant => "constant",
+            ItemKind::Call => "call",
+            ItemKind::Event => "event",
+        })
+    }
+}
+
+impl Error {
+    /// [`Error::NotFound`].
+    pub(crate) fn not_found(kind: ItemKind, pallet: &str, name: &str) -> Self {
+        Error::NotFound {
+            kind,
+            pallet: pallet.to_owned(),
+            name: name.to_owned(),
         }
     }
 }

@@ -24,6 +24,7 @@
 mod builtins;
 mod legacy;
 mod metadata_types;
+mod named;
 mod resolve;
 
 use std::collections::HashMap;
@@ -43,6 +44,7 @@ use crate::runtime::Runtime;
 
 pub use builtins::{builtin, Builtin};
 pub use legacy::legacy_runtime;
+pub use named::StorageKeyPart;
 pub use metadata_types::{
     compile_core_preset, definitions_registry, install_core_preset, metadata_types,
     METADATA_VERSIONS, NEWER_METADATA_TYPES,
@@ -69,6 +71,18 @@ pub struct Registry {
     hook_factory: Option<Arc<dyn HookFactory>>,
     /// The hook built for the loaded portable registry.
     hook: Option<Arc<dyn DecodeHook>>,
+    /// The loaded metadata (storage entries and constants by name, [`named`]).
+    metadata: Option<Arc<ferroscale_metadata::Metadata>>,
+}
+
+/// The registry id of `System.Events`' element type (`Vec<EventRecord<…>>`).
+fn event_record_id(md: &ferroscale_metadata::Metadata) -> Option<u32> {
+    let events = md.storage_entry("System", "Events")?.1;
+    let seq = md.types.as_ref()?.resolve(events.value.id()?)?;
+    match &seq.type_def {
+        scale_info::TypeDef::Sequence(s) => Some(s.type_param.id),
+        _ => None,
+    }
 }
 
 impl Registry {
@@ -111,6 +125,7 @@ impl Registry {
         self.defs.clear();
         self.portable = None;
         self.runtime = None;
+        self.metadata = None;
         self.hook = None;
         self.cache.clear();
         self.strings.clear();
@@ -205,15 +220,23 @@ impl Registry {
     /// `ExtrinsicSignature` aliases onto it); V9–V13 builds the calls and
     /// events tables with argument types resolved through this registry's
     /// presets (so load the presets and set the spec version first).
+    ///
+    /// An already loaded [`ferroscale_metadata::Metadata`] goes through
+    /// [`Registry::from_metadata`] / [`Registry::load_metadata_model`].
     pub fn load_metadata(&mut self, bytes: &[u8]) -> Result<(), Error> {
         let md = ferroscale_metadata::Metadata::load(bytes)?;
+        self.load_model(Arc::new(md))
+    }
+
+    fn load_model(&mut self, md: Arc<ferroscale_metadata::Metadata>) -> Result<(), Error> {
         if md.version >= 14 {
-            self.load_portable_metadata(&md)
+            self.load_portable_metadata(&md)?;
         } else {
             let runtime = legacy::legacy_runtime(self, &md)?;
             self.runtime = Some(runtime);
-            Ok(())
         }
+        self.metadata = Some(md);
+        Ok(())
     }
 
     fn load_portable_metadata(&mut self, md: &ferroscale_metadata::Metadata) -> Result<(), Error> {
@@ -240,6 +263,11 @@ impl Registry {
         }
         if let Some(signature) = id_of(x.signature) {
             aliases.push(alias("ExtrinsicSignature", signature));
+        }
+        // py-scale-codec's habit `Vec<EventRecord>`: the element type of
+        // `System.Events`, whatever its path in this runtime.
+        if let Some(record) = event_record_id(md) {
+            aliases.push(alias("EventRecord", record));
         }
         self.portable = Some(imported.types);
         self.runtime = Some(imported.runtime);
