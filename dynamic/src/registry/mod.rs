@@ -92,11 +92,25 @@ impl Registry {
     }
 
     /// A registry with shipped presets loaded in order (e.g. `["core",
-    /// "legacy", "polkadot"]`); see [`crate::preset::presets_dir`].
+    /// "legacy", "polkadot"]`), found at run time by
+    /// [`crate::preset::presets_dir`] (`$FERROSCALE_PRESETS_DIR` or
+    /// [`crate::preset::set_presets_dir`]).
     pub fn with_presets(names: &[&str]) -> Result<Self, Error> {
         let mut registry = Registry::new();
         for name in names {
             registry.update(&Preset::named(name)?);
+        }
+        Ok(registry)
+    }
+
+    /// [`Registry::with_presets`] from the folder `dir`.
+    pub fn with_presets_from(
+        dir: impl AsRef<std::path::Path>,
+        names: &[&str],
+    ) -> Result<Self, Error> {
+        let mut registry = Registry::new();
+        for name in names {
+            registry.update(&Preset::named_in(dir.as_ref(), name)?);
         }
         Ok(registry)
     }
