@@ -55,9 +55,7 @@ pub(crate) fn module_body(input: &ChainInput, gen: &TypeGen<'_>, options: &Optio
         let depth = 1 + shape.module.len();
         let extra = gen.compact_impl(i, depth);
         let hash_impl = type_hash_impl(gen, i, &hashes);
-        let value_impl = values
-            .as_ref()
-            .map(|gate| gen.to_value_impl(shape, gate));
+        let value_impl = values.as_ref().map(|gate| gen.to_value_impl(shape, gate));
         let extra = quote!(#extra #hash_impl #value_impl);
         let mut node = &mut root;
         for m in &shape.module {

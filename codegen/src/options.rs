@@ -46,7 +46,10 @@ pub struct Options {
 
 impl std::fmt::Debug for Options {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let path = self.crate_path.as_ref().map(|p| p.to_token_stream().to_string());
+        let path = self
+            .crate_path
+            .as_ref()
+            .map(|p| p.to_token_stream().to_string());
         f.debug_struct("Options")
             .field("crate_path", &path)
             .field("values", &self.values)
@@ -77,7 +80,9 @@ const CODEC: &str = "parity_scale_codec";
 /// what the xtask writes).
 pub(crate) fn rename_crates(tokens: TokenStream, path: &syn::Path) -> TokenStream {
     let root = path.to_token_stream();
-    if path.leading_colon.is_some() && path.segments.len() == 1 && path.segments[0].ident == RUNTIME_TYPES
+    if path.leading_colon.is_some()
+        && path.segments.len() == 1
+        && path.segments[0].ident == RUNTIME_TYPES
     {
         return tokens;
     }
@@ -93,13 +98,20 @@ fn rewrite(tokens: TokenStream, root: &TokenStream, codec: &TokenStream) -> Toke
         // `::name` is `:` (joint), `:` (alone), then the identifier (the
         // generator names these crates by absolute paths only).
         {
-            if let (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)), Some(TokenTree::Ident(id))) =
-                (tokens.get(i), tokens.get(i + 1), tokens.get(i + 2))
+            if let (
+                Some(TokenTree::Punct(a)),
+                Some(TokenTree::Punct(b)),
+                Some(TokenTree::Ident(id)),
+            ) = (tokens.get(i), tokens.get(i + 1), tokens.get(i + 2))
             {
                 if a.as_char() == ':' && a.spacing() == Spacing::Joint && b.as_char() == ':' {
                     let name = id.to_string();
                     if name == RUNTIME_TYPES || name == CODEC {
-                        out.extend(if name == CODEC { codec.clone() } else { root.clone() });
+                        out.extend(if name == CODEC {
+                            codec.clone()
+                        } else {
+                            root.clone()
+                        });
                         i += 3;
                         continue;
                     }
@@ -146,7 +158,12 @@ mod tests {
             .to_string()
         );
         let own: syn::Path = syn::parse_quote!(::ferroscale_runtime_types);
-        let code = quote!(use ::parity_scale_codec::Encode;);
-        assert_eq!(rename_crates(code.clone(), &own).to_string(), code.to_string());
+        let code = quote!(
+            use ::parity_scale_codec::Encode;
+        );
+        assert_eq!(
+            rename_crates(code.clone(), &own).to_string(),
+            code.to_string()
+        );
     }
 }

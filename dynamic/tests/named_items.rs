@@ -53,7 +53,12 @@ fn system_account_keys_read_back_and_rebuild_and_values_decode_by_name() {
             .decode(
                 &format!(
                     "scale_info::{}",
-                    md.storage_entry("System", "Account").unwrap().1.value.id().unwrap()
+                    md.storage_entry("System", "Account")
+                        .unwrap()
+                        .1
+                        .value
+                        .id()
+                        .unwrap()
                 ),
                 value,
             )
@@ -74,8 +79,12 @@ fn registry_over_a_loaded_metadata_equals_one_over_its_bytes() {
     from_bytes.load_metadata(&bytes).unwrap();
     let (_, value) = &account_pairs()[0];
     assert_eq!(
-        from_model.decode_storage("System", "Account", value).unwrap(),
-        from_bytes.decode_storage("System", "Account", value).unwrap()
+        from_model
+            .decode_storage("System", "Account", value)
+            .unwrap(),
+        from_bytes
+            .decode_storage("System", "Account", value)
+            .unwrap()
     );
     assert_eq!(from_model.metadata(), Some(&md));
 }
@@ -122,7 +131,10 @@ fn wrong_names_and_foreign_keys_are_errors_that_say_what() {
             name: "Acount".into()
         }
     );
-    assert_eq!(e.to_string(), "the metadata has no storage entry System.Acount");
+    assert_eq!(
+        e.to_string(),
+        "the metadata has no storage entry System.Acount"
+    );
     assert!(matches!(
         registry.constant("Nope", "X").unwrap_err(),
         Error::NotFound {
@@ -149,22 +161,32 @@ fn wrong_names_and_foreign_keys_are_errors_that_say_what() {
         Error::Usage(_)
     ));
     // Without metadata: the item is named.
-    let e = Registry::new().constant("Balances", "ExistentialDeposit").unwrap_err();
-    assert!(e.to_string().contains("constant Balances.ExistentialDeposit"), "{e}");
+    let e = Registry::new()
+        .constant("Balances", "ExistentialDeposit")
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("constant Balances.ExistentialDeposit"),
+        "{e}"
+    );
 }
 
 #[test]
 fn py_scale_codec_common_strings_resolve_against_v14_metadata() {
     let md = metadata("metadata/polkadot-v14-spec1000001.scale");
     let mut registry = Registry::from_metadata(&md).unwrap();
-    let events = ferroscale_test_support::read_string("payloads/polkadot-block-18468942/events.hex");
+    let events =
+        ferroscale_test_support::read_string("payloads/polkadot-block-18468942/events.hex");
     let events = hex(events.trim());
     let by_name = registry.decode_events(&events).unwrap();
     let Value::List(records) = &by_name else {
         panic!("a list of event records: {by_name:?}")
     };
     assert_eq!(records.len(), 58);
-    assert_eq!(registry.decode("Vec<EventRecord>", &events).unwrap(), by_name);
+    assert_eq!(
+        registry.decode("Vec<EventRecord>", &events).unwrap(),
+        by_name
+    );
     // One record alone (58 fits the one-byte compact prefix).
     let record = registry.resolve("EventRecord").unwrap();
     let (first, _) = ferroscale_dynamic::decode_prefix(

@@ -38,13 +38,11 @@ fn missing_presets_name_every_way_to_give_them() {
     assert!(Preset::named_in(&empty, "../core").is_err());
 
     // The explicit folder needs nothing configured.
-    let dir = configured.expect(
-        "FERROSCALE_PRESETS_DIR (set by this workspace's .cargo/config.toml, or by CI)",
-    );
+    let dir = configured
+        .expect("FERROSCALE_PRESETS_DIR (set by this workspace's .cargo/config.toml, or by CI)");
     std::env::remove_var(PRESETS_DIR_ENV);
-    let mut registry = Registry::with_presets_from(&dir, &["core", "polkadot"]).unwrap_or_else(
-        |e| panic!("{e} (run `cargo xtask presets` first)"),
-    );
+    let mut registry = Registry::with_presets_from(&dir, &["core", "polkadot"])
+        .unwrap_or_else(|e| panic!("{e} (run `cargo xtask presets` first)"));
     assert_eq!(
         registry.decode("Compact<u32>", &[0x04]).unwrap(),
         ferroscale_value::Value::UInt(1)

@@ -29,11 +29,11 @@
 
 use std::path::{Path, PathBuf};
 
+use ferroscale_codegen::{Include, Options};
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::parse::Parser;
 use syn::punctuated::Punctuated;
-use ferroscale_codegen::{Include, Options};
 use syn::{Expr, ExprLit, ItemMod, Lit, MetaNameValue, Token};
 
 /// Generates a chain's runtime types into the annotated (empty) module.
@@ -122,7 +122,8 @@ fn expand(args: TokenStream, item: TokenStream, manifest_dir: &Path) -> syn::Res
         ));
     }
     let (source, options) = parse_args(args, manifest_dir)?;
-    let body = generate_body(&source, &options).map_err(|e| syn::Error::new_spanned(&module.ident, e))?;
+    let body =
+        generate_body(&source, &options).map_err(|e| syn::Error::new_spanned(&module.ident, e))?;
     let path = match &source {
         Source::Metadata(p) | Source::RegistryJson(p) | Source::Fixture(p) => {
             p.display().to_string()
@@ -391,14 +392,25 @@ mod tests {
             full.contains(":: ferroscale :: runtime_types :: codec"),
             "the codec is named through the facade"
         );
-        for absent in [":: ferroscale_runtime_types", ":: parity_scale_codec", "feature ="] {
+        for absent in [
+            ":: ferroscale_runtime_types",
+            ":: parity_scale_codec",
+            "feature =",
+        ] {
             if let Some(at) = full.find(absent) {
-                let from = full[..at].char_indices().rev().nth(80).map_or(0, |(i, _)| i);
+                let from = full[..at]
+                    .char_indices()
+                    .rev()
+                    .nth(80)
+                    .map_or(0, |(i, _)| i);
                 panic!("`{absent}` in the expansion: …{}", &full[from..at + 40]);
             }
         }
         assert!(full.contains("TYPED_DECODERS") && full.contains("impl ToValue for"));
-        assert!(full.contains("SPEC_VERSION : u32 = 9180u32"), "the spec is recorded");
+        assert!(
+            full.contains("SPEC_VERSION : u32 = 9180u32"),
+            "the spec is recorded"
+        );
         assert!(!full.contains("roundtrip_type"));
         let lean = expand(
             quote!(fixture = #name, values = false, roundtrip = true),

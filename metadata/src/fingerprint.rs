@@ -127,7 +127,10 @@ const LISTED: usize = 5;
 impl fmt::Display for RuntimeMismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (name, version) = &self.types_spec;
-        write!(f, "types generated for {name} spec {version} do not fit this metadata (")?;
+        write!(
+            f,
+            "types generated for {name} spec {version} do not fit this metadata ("
+        )?;
         match &self.metadata_spec {
             Some((n, v)) => write!(f, "{n} spec {v}")?,
             None => f.write_str("no System.Version")?,
@@ -135,14 +138,24 @@ impl fmt::Display for RuntimeMismatch {
         f.write_str("): ")?;
         match &self.problem {
             Problem::NoTypeRegistry { version } => {
-                write!(f, "metadata V{version} has no type registry to compare with")
+                write!(
+                    f,
+                    "metadata V{version} has no type registry to compare with"
+                )
             }
             Problem::Unhashable(why) => write!(f, "its type registry cannot be hashed: {why}"),
             Problem::Items(items) => {
                 let n = items.len();
-                let verb = if n == 1 { "item differs" } else { "items differ" };
+                let verb = if n == 1 {
+                    "item differs"
+                } else {
+                    "items differ"
+                };
                 write!(f, "{n} {verb}")?;
-                for (i, d) in items.iter().take(LISTED).enumerate() {
+                // Changed items first: those are the silent misreads.
+                let changed = items.iter().filter(|d| d.change == Change::Changed);
+                let other = items.iter().filter(|d| d.change != Change::Changed);
+                for (i, d) in changed.chain(other).take(LISTED).enumerate() {
                     f.write_str(if i == 0 { ": " } else { "; " })?;
                     write!(f, "{d}")?;
                 }
@@ -300,12 +313,9 @@ impl Metadata {
         match kind {
             ItemKind::Call => of(&|p| p.calls().iter().map(|v| v.name.clone()).collect()),
             ItemKind::Event => of(&|p| p.events().iter().map(|v| v.name.clone()).collect()),
-            ItemKind::Storage => of(&|p| {
-                p.storage_entries()
-                    .iter()
-                    .map(|e| e.name.clone())
-                    .collect()
-            }),
+            ItemKind::Storage => {
+                of(&|p| p.storage_entries().iter().map(|e| e.name.clone()).collect())
+            }
             ItemKind::Constant => of(&|p| p.constants.iter().map(|c| c.name.clone()).collect()),
             ItemKind::Extrinsic => EXTRINSIC_PARTS
                 .iter()

@@ -18,7 +18,9 @@ fn the_shipped_module_fits_the_metadata_it_was_generated_from() {
     assert_eq!(metadata.spec_version(), Some(polkadot::SPEC_VERSION));
     let fingerprint = metadata.fingerprint().unwrap();
     assert_eq!(fingerprint.hash, polkadot::METADATA_HASH);
-    metadata.check(&polkadot::RUNTIME).expect("fits its own runtime");
+    metadata
+        .check(&polkadot::RUNTIME)
+        .expect("fits its own runtime");
     for kind in ItemKind::ALL {
         let items = polkadot::RUNTIME.items(kind);
         assert_eq!(items.len(), fingerprint.items(kind).len(), "{kind}");
@@ -63,7 +65,9 @@ fn spec_9180_is_refused_before_its_system_account_is_misread() {
     assert!(items.contains(&account), "{err}");
     // Pallets added after 9180 are in the types only; none of 9180's is lost
     // without being reported.
-    assert!(items.iter().any(|d| d.change == Change::MissingFromMetadata));
+    assert!(items
+        .iter()
+        .any(|d| d.change == Change::MissingFromMetadata));
     let message = err.to_string();
     assert!(
         message.starts_with(
@@ -103,5 +107,9 @@ fn legacy_metadata_cannot_be_checked_and_says_so() {
     let metadata = load("metadata/polkadot-v12-spec30.scale");
     let err = metadata.check(&polkadot::RUNTIME).unwrap_err();
     assert_eq!(err.problem, Problem::NoTypeRegistry { version: 12 });
-    assert!(err.to_string().contains("metadata V12 has no type registry"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("metadata V12 has no type registry"),
+        "{err}"
+    );
 }

@@ -103,19 +103,24 @@ impl Registry {
         let ctx = self.context();
         let mut values: Vec<Option<Value>> = vec![None; types.len()];
         let mut failure: Option<Error> = None;
-        let parts = split_storage_key_with(key, &prefix, entry, &e.hashers, |i, bytes| {
-            match decode_prefix(&ctx, types[i], bytes, &mut ValueSink) {
-                Ok((v, used)) => {
-                    values[i] = Some(v);
-                    Ok(Some(used))
-                }
-                Err(err) => {
-                    let msg = format!("key {i}: {err}");
-                    failure = Some(err);
-                    Err(ferroscale_core::Error::Storage(msg))
-                }
-            }
-        });
+        let parts =
+            split_storage_key_with(
+                key,
+                &prefix,
+                entry,
+                &e.hashers,
+                |i, bytes| match decode_prefix(&ctx, types[i], bytes, &mut ValueSink) {
+                    Ok((v, used)) => {
+                        values[i] = Some(v);
+                        Ok(Some(used))
+                    }
+                    Err(err) => {
+                        let msg = format!("key {i}: {err}");
+                        failure = Some(err);
+                        Err(ferroscale_core::Error::Storage(msg))
+                    }
+                },
+            );
         let parts = match (parts, failure) {
             (Ok(p), _) => p,
             (Err(_), Some(err)) => return Err(err),
