@@ -210,10 +210,13 @@ impl Registry {
                     ty: format!("scale_info::{id}"),
                 })?;
                 if *id >= portable.count {
-                    return Err(Error::UnknownType(format!(
-                        "scale_info::{id} (the registry has {} types)",
-                        portable.count
-                    )));
+                    return Err(Error::unknown_type(
+                        format!("scale_info::{id}"),
+                        format!(
+                            "scale_info::{id} (the registry has {} types)",
+                            portable.count
+                        ),
+                    ));
                 }
                 Ok(TypeIdx(portable.base + id))
             }
