@@ -7,6 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use scale_info::TypeDef;
 
+use crate::fingerprint::hash_literal;
 use crate::idents::ident;
 use crate::input::ChainInput;
 use crate::options::Options;
@@ -213,11 +214,6 @@ fn type_hashes(input: &ChainInput) -> Vec<Option<u128>> {
     (0..input.types.types.len() as u32)
         .map(|id| hasher.hash(id).ok())
         .collect()
-}
-
-pub(crate) fn hash_literal(h: u128) -> TokenStream {
-    let lit = syn::LitInt::new(&format!("0x{h:032x}"), proc_macro2::Span::call_site());
-    quote!(#lit)
 }
 
 /// `impl TypeHash` for a definition without generic parameters whose

@@ -6,8 +6,6 @@ use ferroscale_metadata::fingerprint::{Fingerprint, ItemKind};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::chain::hash_literal;
-
 /// The items.
 pub(crate) fn runtime_items(f: &Fingerprint) -> TokenStream {
     let spec_name = f.spec_name.clone().unwrap_or_default();
@@ -47,4 +45,10 @@ pub(crate) fn runtime_items(f: &Fingerprint) -> TokenStream {
                 extrinsic: #extrinsic,
             };
     }
+}
+
+/// A `u128` hash as a hex literal (`0x…`, 32 digits).
+pub(crate) fn hash_literal(h: u128) -> TokenStream {
+    let lit = syn::LitInt::new(&format!("0x{h:032x}"), proc_macro2::Span::call_site());
+    quote!(#lit)
 }

@@ -48,7 +48,7 @@ pub use metadata_types::{
     compile_core_preset, definitions_registry, install_core_preset, metadata_types,
     METADATA_VERSIONS, NEWER_METADATA_TYPES,
 };
-pub use named::StorageKeyPart;
+pub use named::{events_named, StorageKeyPart};
 
 /// Type strings resolved to graph nodes, over presets and portable registries.
 #[derive(Clone, Debug, Default)]

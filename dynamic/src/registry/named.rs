@@ -34,6 +34,26 @@ pub struct StorageKeyPart {
     pub value: Option<Value>,
 }
 
+/// The records of a decoded `System.Events` value whose event is
+/// `pallet.name` (e.g. `("Balances", "Transfer")`), read from the records'
+/// `module_id` and `event_id` (py-scale-codec's record shape).
+pub fn events_named<'v>(events: &'v Value, pallet: &str, name: &str) -> Vec<&'v Value> {
+    let Value::List(records) = events else {
+        return Vec::new();
+    };
+    records
+        .iter()
+        .filter(|r| {
+            let field = |key: &str| {
+                r.get(key)
+                    .or_else(|| r.get("event").and_then(|e| e.get(key)))
+                    .and_then(Value::as_str)
+            };
+            field("module_id") == Some(pallet) && field("event_id") == Some(name)
+        })
+        .collect()
+}
+
 impl Registry {
     /// A registry over an already loaded [`Metadata`] (no second parse):
     /// the same as [`Registry::new`] then [`Registry::load_metadata_model`].
@@ -171,7 +191,8 @@ impl Registry {
         decode_value(&self.context(), ty, &c.value)
     }
 
-    /// Decodes the `System.Events` storage value: every event record of a block.
+    /// Decodes the `System.Events` storage value: every event record of a
+    /// block (pick events by name with [`events_named`]).
     pub fn decode_events(&mut self, bytes: &[u8]) -> Result<Value, Error> {
         self.decode_storage("System", "Events", bytes)
     }
