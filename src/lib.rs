@@ -6,7 +6,15 @@
 //! `Value` and `ToValue`), [`dynamic`] (py-scale-codec type strings,
 //! registries, dynamic decode/encode), [`runtime_types`] (types generated
 //! from chain metadata, one feature per chain) and [`typed_fallback`] (the
-//! dynamic layer decoding through generated types).
+//! dynamic layer decoding through generated types), and [`runtime`] (the
+//! proc-macro generating a runtime's types at compile time; feature `macros`,
+//! on by default).
+//!
+//! One dependency is enough: the shipped chains are features of this crate
+//! (`ferroscale = { features = ["polkadot"] }` gives
+//! `ferroscale::runtime_types::polkadot`, with its `ToValue` impls and
+//! `TYPED_DECODERS` under the default feature `values`), and the macro's
+//! expansion names everything it uses through `::ferroscale`.
 
 pub use ferroscale_core as core;
 pub use ferroscale_dynamic as dynamic;
@@ -14,3 +22,8 @@ pub use ferroscale_metadata as metadata;
 pub use ferroscale_runtime_types as runtime_types;
 pub use ferroscale_typed_fallback as typed_fallback;
 pub use ferroscale_value as value;
+
+/// `#[ferroscale::runtime(metadata = "path/to/metadata.scale")] mod chain {}`:
+/// a runtime's types generated at compile time (see `ferroscale_macros`).
+#[cfg(feature = "macros")]
+pub use ferroscale_macros::runtime;

@@ -7,8 +7,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use scale_info::TypeDef;
 
+use crate::fingerprint::hash_literal;
 use crate::idents::ident;
 use crate::input::ChainInput;
+use crate::options::Options;
 use crate::types::TypeGen;
 
 /// A module of the `runtime_types` tree.
@@ -40,7 +42,8 @@ impl ModNode {
 }
 
 /// The whole module body.
-pub(crate) fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream {
+pub(crate) fn module_body(input: &ChainInput, gen: &TypeGen<'_>, options: &Options) -> TokenStream {
+    let values = options.values.attr();
     let mut root = ModNode::default();
     let mut definitions = Vec::with_capacity(gen.shapes.len());
     for shape in &gen.shapes {
@@ -53,7 +56,7 @@ pub(crate) fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream 
         let depth = 1 + shape.module.len();
         let extra = gen.compact_impl(i, depth);
         let hash_impl = type_hash_impl(gen, i, &hashes);
-        let value_impl = gen.to_value_impl(shape);
+        let value_impl = values.as_ref().map(|gate| gen.to_value_impl(shape, gate));
         let extra = quote!(#extra #hash_impl #value_impl);
         let mut node = &mut root;
         for m in &shape.module {
@@ -63,9 +66,18 @@ pub(crate) fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream 
     }
     let tree = root.into_tokens();
     let aliases = aliases(input, gen);
-    let dispatch = roundtrip_dispatch(gen);
+    let dispatch = options
+        .roundtrip
+        .attr()
+        .map(|gate| roundtrip_dispatch(gen, &gate));
     let hash_table = hash_table(gen, &hashes);
-    let decoders = typed_decoders(gen, &hashes);
+    let decoders = values
+        .as_ref()
+        .map(|gate| typed_decoders(gen, &hashes, gate));
+    let runtime = input
+        .fingerprint
+        .as_ref()
+        .map(crate::fingerprint::runtime_items);
     let pallets = if input.pallets.is_empty() {
         quote!()
     } else {
@@ -84,6 +96,8 @@ pub(crate) fn module_body(input: &ChainInput, gen: &TypeGen<'_>) -> TokenStream 
         #![allow(clippy::all, non_camel_case_types, non_snake_case, dead_code, unused_imports, unexpected_cfgs)]
 
         #aliases
+
+        #runtime
 
         /// Every type of the runtime, by its metadata path.
         pub mod runtime_types { #tree }
@@ -172,7 +186,7 @@ fn event_enum_from_storage(input: &ChainInput) -> Option<u32> {
 
 /// `roundtrip_type(id, bytes)`: decode `bytes` as registry type `id` with the
 /// generated types, re-encode, and return the bytes (tests compare them).
-fn roundtrip_dispatch(gen: &TypeGen<'_>) -> TokenStream {
+fn roundtrip_dispatch(gen: &TypeGen<'_>, gate: &TokenStream) -> TokenStream {
     let arms = (0..gen.len() as u32)
         .filter(|&id| gen.is_standalone(id))
         .map(|id| {
@@ -183,7 +197,7 @@ fn roundtrip_dispatch(gen: &TypeGen<'_>) -> TokenStream {
         /// Decodes `bytes` as the metadata's type `type_id` with the generated
         /// types (all input consumed, nesting capped) and encodes the result
         /// again; `None` for an id with no standalone Rust type.
-        #[cfg(feature = "roundtrip")]
+        #gate
         pub fn roundtrip_type(type_id: u32, bytes: &[u8]) -> Option<Result<Vec<u8>, ::parity_scale_codec::Error>> {
             Some(match type_id {
                 #(#arms)*
@@ -200,11 +214,6 @@ fn type_hashes(input: &ChainInput) -> Vec<Option<u128>> {
     (0..input.types.types.len() as u32)
         .map(|id| hasher.hash(id).ok())
         .collect()
-}
-
-fn hash_literal(h: u128) -> TokenStream {
-    let lit = syn::LitInt::new(&format!("0x{h:032x}"), proc_macro2::Span::call_site());
-    quote!(#lit)
 }
 
 /// `impl TypeHash` for a definition without generic parameters whose
@@ -252,13 +261,13 @@ fn hash_table(gen: &TypeGen<'_>, hashes: &[Option<u128>]) -> TokenStream {
     }
 }
 
-/// `TYPED_DECODERS` (behind the `values` feature): for each distinct
+/// `TYPED_DECODERS` (under the `values` option's `gate`): for each distinct
 /// structural hash of a standalone type, the typed decoder of the type with
 /// the lowest id of that hash (equal hashes mean equal wire format and names,
 /// so any of them would do), sorted by hash for binary search. This is what
 /// the dynamic layer attaches to decode matching runtime types through the
 /// generated `Decode` and `ToValue`.
-fn typed_decoders(gen: &TypeGen<'_>, hashes: &[Option<u128>]) -> TokenStream {
+fn typed_decoders(gen: &TypeGen<'_>, hashes: &[Option<u128>], gate: &TokenStream) -> TokenStream {
     let mut by_hash: BTreeMap<u128, u32> = BTreeMap::new();
     for (id, h) in hashes.iter().enumerate() {
         let id = id as u32;
@@ -278,7 +287,7 @@ fn typed_decoders(gen: &TypeGen<'_>, hashes: &[Option<u128>]) -> TokenStream {
         /// `ferroscale_runtime_types::typed`): attach them to a dynamic
         /// registry to decode the types this runtime shares with the active
         /// one through the generated code.
-        #[cfg(feature = "values")]
+        #gate
         pub static TYPED_DECODERS: ::ferroscale_runtime_types::typed::TypedDecoderTable = &[#(#rows),*];
     }
 }

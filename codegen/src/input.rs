@@ -5,6 +5,7 @@
 //! so that every version with a type registry (V14, V15, V16) feeds the same
 //! generator and the loader's framing, limits and consistency checks apply.
 
+use ferroscale_metadata::fingerprint::Fingerprint;
 use ferroscale_metadata::{Metadata, StorageHasher, StorageModifier, TypeRef};
 use scale_info::PortableRegistry;
 
@@ -76,6 +77,9 @@ pub struct ChainInput {
     pub runtime_event: Option<u32>,
     /// `RuntimeError` (V15+).
     pub runtime_error: Option<u32>,
+    /// The runtime's fingerprint (spec, hashes of every item), written into
+    /// the module as `RUNTIME`; `None` for a bare type registry.
+    pub fingerprint: Option<Fingerprint>,
 }
 
 /// Loads a metadata blob (any framing `Metadata::load` accepts) into the generator's input.
@@ -87,6 +91,14 @@ pub fn load(bytes: &[u8]) -> Result<ChainInput, CodegenError> {
 /// The generator's input from a loaded metadata model (V14 or later).
 pub fn from_metadata(metadata: Metadata) -> Result<ChainInput, CodegenError> {
     let version = metadata.version;
+    let fingerprint = match metadata.types {
+        Some(_) => Some(
+            metadata
+                .fingerprint()
+                .map_err(|e| CodegenError::Registry(e.to_string()))?,
+        ),
+        None => None,
+    };
     let types = metadata.types.ok_or(CodegenError::PreV14(version))?;
     let ext = &metadata.extrinsic;
     let part = |ty: Option<u32>, name: &str| {
@@ -148,6 +160,7 @@ pub fn from_metadata(metadata: Metadata) -> Result<ChainInput, CodegenError> {
         extrinsic: Some(extrinsic),
         runtime_event: metadata.outer_enums.as_ref().map(|o| o.event),
         runtime_error: metadata.outer_enums.as_ref().map(|o| o.error),
+        fingerprint,
     })
 }
 
@@ -173,5 +186,6 @@ pub fn from_registry_json(text: &str) -> Result<ChainInput, CodegenError> {
         extrinsic: None,
         runtime_event: None,
         runtime_error: None,
+        fingerprint: None,
     })
 }

@@ -14,8 +14,10 @@
 
 mod chain;
 mod error;
+mod fingerprint;
 pub mod idents;
 pub mod input;
+mod options;
 mod pallets;
 mod recursion;
 mod substitutes;
@@ -25,6 +27,7 @@ use proc_macro2::TokenStream;
 
 pub use error::CodegenError;
 pub use input::ChainInput;
+pub use options::{Include, Options};
 
 /// What one generation produced.
 #[derive(Debug, Clone)]
@@ -39,16 +42,33 @@ pub struct Generated {
     pub definitions: usize,
 }
 
-/// Generates the module body for a `RuntimeMetadataPrefixed` blob (V14+).
+/// Generates the module body for a `RuntimeMetadataPrefixed` blob (V14+),
+/// as `cargo xtask generate` writes it ([`Options::default`]).
 pub fn generate(metadata: &[u8]) -> Result<Generated, CodegenError> {
-    let input = input::load(metadata)?;
-    generate_from(&input)
+    generate_with(metadata, &Options::default())
 }
 
-/// Generates the module body from already loaded input.
+/// Generates the module body for a metadata blob with the given options.
+pub fn generate_with(metadata: &[u8], options: &Options) -> Result<Generated, CodegenError> {
+    let input = input::load(metadata)?;
+    generate_from_with(&input, options)
+}
+
+/// Generates the module body from already loaded input ([`Options::default`]).
 pub fn generate_from(input: &ChainInput) -> Result<Generated, CodegenError> {
+    generate_from_with(input, &Options::default())
+}
+
+/// Generates the module body from already loaded input with the given options.
+pub fn generate_from_with(
+    input: &ChainInput,
+    options: &Options,
+) -> Result<Generated, CodegenError> {
     let gen = types::TypeGen::new(&input.types)?;
-    let tokens = chain::module_body(input, &gen);
+    let mut tokens = chain::module_body(input, &gen, options);
+    if let Some(path) = &options.crate_path {
+        tokens = options::rename_crates(tokens, path);
+    }
     Ok(Generated {
         tokens,
         metadata_version: input.version,

@@ -482,7 +482,12 @@ impl<'a> TypeGen<'a> {
             quote!(<#(#generics),*>)
         };
         // `Encode`/`Decode` are imported once per module (see `chain.rs`).
-        let mut derives = quote!(#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]);
+        // The derive names the codec crate itself: the user's crate of a
+        // macro expansion need not depend on parity-scale-codec.
+        let mut derives = quote! {
+            #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
+        };
         if !generics.is_empty()
             && shape
                 .instances
@@ -563,9 +568,9 @@ impl<'a> TypeGen<'a> {
         })
     }
 
-    /// `impl ToValue` for a shape (behind the `values` feature of the crate
-    /// that holds the generated code): the value contract's shapes.
-    pub(crate) fn to_value_impl(&self, shape: &Shape) -> TokenStream {
+    /// `impl ToValue` for a shape, under `gate` (the `values` option's
+    /// attribute): the value contract's shapes.
+    pub(crate) fn to_value_impl(&self, shape: &Shape, gate: &TokenStream) -> TokenStream {
         let rep = shape.instances[0];
         let params = Params::of(self.ty(rep));
         // Marks the kept parameters.
@@ -698,7 +703,7 @@ impl<'a> TypeGen<'a> {
         };
         let ty_name = ident(&shape.name);
         quote! {
-            #[cfg(feature = "values")]
+            #gate
             impl #impl_generics ToValue for #ty_name #ty_generics {
                 fn to_value(&self) -> Value { #table #body }
             }

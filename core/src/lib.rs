@@ -9,6 +9,7 @@
 //! one layer up.
 
 pub mod error;
+pub mod fingerprint;
 pub mod hashing;
 pub mod hex;
 pub mod ss58;

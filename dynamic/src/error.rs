@@ -1,5 +1,7 @@
 //! Errors of the dynamic layer. Decoding errors name the type (its display
-//! name, e.g. `scale_info::42` or `Vec<u32>`), the byte offset and what failed.
+//! name, e.g. `Vec<u32>`, or for a runtime's type its shape and registry id,
+//! `Compact<u64>` and 116), where in the value it was (`Timestamp.set.now`),
+//! the byte offset and what failed, in one line.
 
 use std::fmt;
 
@@ -11,6 +13,11 @@ pub enum Error {
     NotEnoughBytes {
         /// Display name of the type being decoded.
         ty: String,
+        /// Its id in the runtime's type registry, when it is a registry type.
+        type_id: Option<u32>,
+        /// Where in the value: field, variant and call names joined by `.`,
+        /// sequence positions as `[i]` (`Timestamp.set.now`); empty at the top.
+        path: String,
         /// Byte offset where the read started.
         offset: usize,
         /// Bytes the read needed.
@@ -31,6 +38,10 @@ pub enum Error {
     Invalid {
         /// Display name of the type being decoded.
         ty: String,
+        /// Its id in the runtime's type registry, when it is a registry type.
+        type_id: Option<u32>,
+        /// Where in the value (see [`Error::NotEnoughBytes`]).
+        path: String,
         /// Byte offset of the offending data.
         offset: usize,
         /// What was wrong.
@@ -40,6 +51,10 @@ pub enum Error {
     DepthLimit {
         /// Display name of the type at which the limit was hit.
         ty: String,
+        /// Its id in the runtime's type registry, when it is a registry type.
+        type_id: Option<u32>,
+        /// Where in the value (see [`Error::NotEnoughBytes`]).
+        path: String,
         /// Byte offset at that point.
         offset: usize,
         /// The limit.
@@ -66,10 +81,37 @@ pub enum Error {
     Metadata(ferroscale_metadata::Error),
     /// Metadata or a portable registry that loads but cannot be imported.
     Import(String),
-    /// A type string or name that could not be found.
-    UnknownType(String),
+    /// A type string or name that could not be found or compiled.
+    UnknownType {
+        /// The name at fault: the unknown name, or the definition that
+        /// cannot be compiled.
+        name: String,
+        /// What failed and where (the type string and offset, the chain of
+        /// definitions that led there).
+        message: String,
+    },
     /// Misuse of an API, e.g. batches of different lengths.
     Usage(String),
+    /// A storage entry, constant, call or event the loaded metadata does not have.
+    NotFound {
+        /// What was looked up.
+        kind: ItemKind,
+        /// Its pallet.
+        pallet: String,
+        /// Its name.
+        name: String,
+    },
+    /// Items the loaded metadata's version cannot list: runtime APIs
+    /// before V15, view functions before V16.
+    NotInMetadata {
+        /// What was asked for.
+        kind: ItemKind,
+        /// The loaded metadata's version.
+        version: u32,
+    },
+    /// A storage key that is not a key of the entry it was read as (wrong
+    /// prefix, short digest, a digest that does not match its key).
+    StorageKey(String),
     /// A type string that does not parse (offset and caret excerpt inside).
     TypeString(crate::typestr::ParseError),
     /// A type-registry preset that cannot be loaded or resolved.
@@ -81,24 +123,39 @@ impl fmt::Display for Error {
         match self {
             Error::NotEnoughBytes {
                 ty,
+                type_id,
+                path,
                 offset,
                 needed,
                 available,
-            } => write!(
-                f,
-                "decoding <{ty}> at byte {offset}: needed {needed} bytes, only {available} left"
-            ),
+            } => {
+                decoding(f, ty, *type_id, path, *offset)?;
+                write!(f, "needed {needed} bytes, only {available} left")
+            }
             Error::RemainingScaleBytesNotEmpty { ty, offset, length } => write!(
                 f,
-                "decoding <{ty}>: bytes remaining after the value - current offset: {offset} / length: {length}"
+                "decoding {ty}: bytes remaining after the value - current offset: {offset} / length: {length}"
             ),
-            Error::Invalid { ty, offset, reason } => {
-                write!(f, "decoding <{ty}> at byte {offset}: {reason}")
+            Error::Invalid {
+                ty,
+                type_id,
+                path,
+                offset,
+                reason,
+            } => {
+                decoding(f, ty, *type_id, path, *offset)?;
+                f.write_str(reason)
             }
-            Error::DepthLimit { ty, offset, limit } => write!(
-                f,
-                "decoding <{ty}> at byte {offset}: nesting deeper than the limit of {limit}"
-            ),
+            Error::DepthLimit {
+                ty,
+                type_id,
+                path,
+                offset,
+                limit,
+            } => {
+                decoding(f, ty, *type_id, path, *offset)?;
+                write!(f, "nesting deeper than the limit of {limit}")
+            }
             Error::Unresolved { name } => write!(f, "type '{name}' was never resolved"),
             Error::NoRuntime { ty } => {
                 write!(f, "<{ty}> needs runtime metadata, but none is active")
@@ -106,10 +163,109 @@ impl fmt::Display for Error {
             Error::Encode { ty, reason } => write!(f, "encoding <{ty}>: {reason}"),
             Error::Metadata(e) => write!(f, "importing types: {e}"),
             Error::Import(m) => write!(f, "importing types: {m}"),
-            Error::UnknownType(m) => write!(f, "unknown type: {m}"),
+            Error::UnknownType { message, .. } => write!(f, "unknown type: {message}"),
             Error::Usage(m) => write!(f, "{m}"),
+            Error::NotFound { kind, pallet, name } => {
+                write!(f, "the metadata has no {kind} {pallet}.{name}")
+            }
+            Error::NotInMetadata { kind, version } => {
+                let since = if *kind == ItemKind::ViewFunction { 16 } else { 15 };
+                write!(
+                    f,
+                    "metadata V{version} has no {kind} metadata (listed from V{since} on; \
+                     fetch the metadata with Metadata_metadata_at_version({since}))"
+                )
+            }
+            Error::StorageKey(m) => write!(f, "{m}"),
             Error::TypeString(e) => write!(f, "{e}"),
             Error::Preset(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// `decoding Compact<u64> (type 116) at Timestamp.set.now, byte 5: `.
+fn decoding(
+    f: &mut fmt::Formatter<'_>,
+    ty: &str,
+    type_id: Option<u32>,
+    path: &str,
+    offset: usize,
+) -> fmt::Result {
+    write!(f, "decoding {ty}")?;
+    if let Some(id) = type_id {
+        write!(f, " (type {id})")?;
+    }
+    if path.is_empty() {
+        write!(f, " at byte {offset}: ")
+    } else {
+        write!(f, " at {path}, byte {offset}: ")
+    }
+}
+
+/// What kind of metadata item an error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemKind {
+    /// A storage entry.
+    Storage,
+    /// A constant.
+    Constant,
+    /// A call.
+    Call,
+    /// An event.
+    Event,
+    /// A runtime API method (the "pallet" is its trait).
+    RuntimeApi,
+    /// A pallet view function.
+    ViewFunction,
+}
+
+impl fmt::Display for ItemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ItemKind::Storage => "storage entry",
+            ItemKind::Constant => "constant",
+            ItemKind::Call => "call",
+            ItemKind::Event => "event",
+            ItemKind::RuntimeApi => "runtime API",
+            ItemKind::ViewFunction => "view function",
+        })
+    }
+}
+
+impl Error {
+    /// The error with `segment` put in front of its position: a field,
+    /// variant or call name (joined with `.`), or a sequence position `[i]`.
+    /// Errors without a position are returned as they are.
+    #[cold]
+    pub(crate) fn within(mut self: Box<Self>, segment: &str) -> Box<Self> {
+        if let Error::NotEnoughBytes { path, .. }
+        | Error::Invalid { path, .. }
+        | Error::DepthLimit { path, .. } = &mut *self
+        {
+            let joined = if path.is_empty() || path.starts_with('[') {
+                format!("{segment}{path}")
+            } else {
+                format!("{segment}.{path}")
+            };
+            *path = joined;
+        }
+        self
+    }
+
+    /// [`Error::UnknownType`].
+    pub(crate) fn unknown_type(name: impl Into<String>, message: String) -> Self {
+        Error::UnknownType {
+            name: name.into(),
+            message,
+        }
+    }
+
+    /// [`Error::NotFound`].
+    pub(crate) fn not_found(kind: ItemKind, pallet: &str, name: &str) -> Self {
+        Error::NotFound {
+            kind,
+            pallet: pallet.to_owned(),
+            name: name.to_owned(),
         }
     }
 }

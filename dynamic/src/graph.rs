@@ -7,6 +7,7 @@
 //! compiling its children (which may point back at it), then [`TypeGraph::set`].
 
 use std::fmt;
+use std::sync::Arc;
 
 pub use ferroscale_value::Name;
 
@@ -63,7 +64,49 @@ pub enum Prim {
     Str,
 }
 
+impl Special {
+    /// The name people know the FRAME type by, for the specials that have
+    /// no inner type of their own.
+    pub fn label(&self) -> Option<&'static str> {
+        Some(match self {
+            Special::AccountId => "AccountId",
+            Special::EthereumAccountId => "AccountId20",
+            Special::AccountIndex => "AccountIndex",
+            Special::LegacyAddress => "Address",
+            Special::Era => "Era",
+            Special::Call => "Call",
+            Special::Extrinsic => "Extrinsic",
+            Special::Event => "Event",
+            Special::IdentityData => "Data",
+            Special::MetadataVersioned => "MetadataVersioned",
+            Special::Vote => "Vote",
+            _ => return None,
+        })
+    }
+}
+
 impl Prim {
+    /// The Rust name (`u64`, `bool`, `str` …).
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            Prim::Bool => "bool",
+            Prim::U8 => "u8",
+            Prim::U16 => "u16",
+            Prim::U32 => "u32",
+            Prim::U64 => "u64",
+            Prim::U128 => "u128",
+            Prim::U256 => "u256",
+            Prim::I8 => "i8",
+            Prim::I16 => "i16",
+            Prim::I32 => "i32",
+            Prim::I64 => "i64",
+            Prim::I128 => "i128",
+            Prim::I256 => "i256",
+            Prim::Char => "char",
+            Prim::Str => "str",
+        }
+    }
+
     /// Encoded size in bytes, `None` for variable-size [`Prim::Str`].
     pub fn fixed_size(self) -> Option<usize> {
         Some(match self {
@@ -237,6 +280,9 @@ pub struct TypeGraph {
     /// Ranges named lazily as `prefix::offset` (portable registries: `scale_info::N`),
     /// so importing a registry formats no strings.
     ranges: Vec<NamedRange>,
+    /// Short path names of nodes outside the ranges (the enum behind a
+    /// runtime's `MultiAddress`), for [`TypeGraph::label`].
+    labels: std::collections::HashMap<u32, Name>,
 }
 
 /// A range of nodes whose display names are `prefix::(index - start)`.
@@ -245,6 +291,9 @@ struct NamedRange {
     start: u32,
     len: u32,
     prefix: Name,
+    /// Per node, the last segment of its type's path (`MultiAddress`), for
+    /// error messages ([`TypeGraph::label`]); empty when not known.
+    labels: Arc<[Option<Name>]>,
 }
 
 impl TypeGraph {
@@ -259,6 +308,7 @@ impl TypeGraph {
             nodes: Vec::with_capacity(n),
             names: Vec::with_capacity(n),
             ranges: Vec::new(),
+            labels: Default::default(),
         }
     }
 
@@ -310,11 +360,112 @@ impl TypeGraph {
 
     /// Names the nodes `start..start + len` lazily as `prefix::0`, `prefix::1` ….
     pub fn name_range(&mut self, start: TypeIdx, len: u32, prefix: Name) {
+        self.name_range_with_labels(start, len, prefix, Vec::new());
+    }
+
+    /// [`TypeGraph::name_range`], with each node's short path name
+    /// (`labels[i]` for node `start + i`) for [`TypeGraph::label`].
+    pub fn name_range_with_labels(
+        &mut self,
+        start: TypeIdx,
+        len: u32,
+        prefix: Name,
+        labels: Vec<Option<Name>>,
+    ) {
         self.ranges.push(NamedRange {
             start: start.0,
             len,
             prefix,
+            labels: labels.into(),
         });
+    }
+
+    /// Gives `idx` a short name for [`TypeGraph::label`] (not a display name:
+    /// [`TypeGraph::describe`] and type-string lookups do not see it).
+    pub fn set_label(&mut self, idx: TypeIdx, label: Name) {
+        self.labels.insert(idx.0, label);
+    }
+
+    /// The range holding `idx` and its offset in it.
+    fn range_of(&self, idx: TypeIdx) -> Option<(&NamedRange, u32)> {
+        self.ranges
+            .iter()
+            .rev()
+            .find(|r| idx.0 >= r.start && idx.0 - r.start < r.len)
+            .map(|r| (r, idx.0 - r.start))
+    }
+
+    /// The id of `idx` in the registry it was imported from (`116` for
+    /// `scale_info::116`), if it came from one.
+    pub fn registry_id(&self, idx: TypeIdx) -> Option<u32> {
+        if self.name(idx).is_some() {
+            return None;
+        }
+        self.range_of(idx).map(|(_, offset)| offset)
+    }
+
+    /// A name for people: the display name, else (a registry's type) the
+    /// Rust-like shape — `Compact<u64>`, `Vec<AccountId32>`, the last
+    /// segment of a type's path —, else [`TypeGraph::describe`].
+    pub fn label(&self, idx: TypeIdx) -> String {
+        self.label_in(idx, 0)
+    }
+
+    fn label_in(&self, idx: TypeIdx, depth: u32) -> String {
+        if let Some(n) = self.name(idx) {
+            // Built-in classes are named by their lower-cased lookup key
+            // (`genericextrinsic`): people read the FRAME name.
+            if let Some(Node::Special(s)) = self.get(idx) {
+                if !n.chars().any(|c| c.is_ascii_uppercase()) {
+                    if let Some(label) = s.label() {
+                        return label.to_owned();
+                    }
+                }
+            }
+            return n.to_string();
+        }
+        // Deep or recursive shapes stop at the registry name.
+        let inner = |i: TypeIdx| {
+            if depth >= 4 {
+                self.describe(i)
+            } else {
+                self.label_in(i, depth + 1)
+            }
+        };
+        match self.get(idx) {
+            Some(Node::Prim(p)) => p.rust_name().to_owned(),
+            Some(Node::Null) => "()".to_owned(),
+            Some(Node::Compact(i)) => format!("Compact<{}>", inner(*i)),
+            Some(Node::Bytes) => "Vec<u8>".to_owned(),
+            Some(Node::ByteArray(n)) => format!("[u8; {n}]"),
+            Some(Node::Array(i, n)) => format!("[{}; {n}]", inner(*i)),
+            Some(Node::Seq(i)) => format!("Vec<{}>", inner(*i)),
+            Some(Node::Option(i)) => format!("Option<{}>", inner(*i)),
+            Some(Node::Result(a, b)) => format!("Result<{}, {}>", inner(*a), inner(*b)),
+            // Tuples, structs, enums and FRAME types: the last segment of
+            // the path (`H256`, `MultiAddress`); a tuple without one by shape.
+            Some(node) => match self.path_label(idx) {
+                Some(l) => l.to_string(),
+                None => match node {
+                    Node::Tuple(items) => {
+                        let items: Vec<String> = items.iter().map(|i| inner(*i)).collect();
+                        format!("({})", items.join(", "))
+                    }
+                    _ => self.describe(idx),
+                },
+            },
+            None => self.describe(idx),
+        }
+    }
+
+    /// The short path name recorded for `idx`, if any.
+    fn path_label(&self, idx: TypeIdx) -> Option<&Name> {
+        if let Some((r, offset)) = self.range_of(idx) {
+            if let Some(Some(l)) = r.labels.get(offset as usize) {
+                return Some(l);
+            }
+        }
+        self.labels.get(&idx.0)
     }
 
     /// A name for error messages: the display name, else the lazily formed
@@ -323,10 +474,8 @@ impl TypeGraph {
         if let Some(n) = self.name(idx) {
             return n.to_string();
         }
-        for r in self.ranges.iter().rev() {
-            if idx.0 >= r.start && idx.0 - r.start < r.len {
-                return format!("{}::{}", r.prefix, idx.0 - r.start);
-            }
+        if let Some((r, offset)) = self.range_of(idx) {
+            return format!("{}::{offset}", r.prefix);
         }
         idx.to_string()
     }

@@ -56,7 +56,7 @@ pub use context::{Context, MetadataTypesSource, DEFAULT_MAX_DEPTH};
 pub use decode::{decode, decode_prefix, decode_value};
 pub use document::{Document, ValueRef};
 pub use encode::{encode_into, encode_value};
-pub use error::Error;
+pub use error::{Error, ItemKind};
 pub use graph::{BitStore, Field, Fields, Name, Node, Prim, Special, TypeGraph, TypeIdx, Variant};
 pub use metadata_types::{installed as installed_metadata_types, MetadataTypes};
 pub use runtime::Runtime;

@@ -209,8 +209,10 @@ pub fn import_registry(
     // Extra nodes (the enum behind MultiAddress/Event, the struct behind
     // EventRecord) go after the registry's nodes.
     let mut aux: Vec<Node> = Vec::new();
+    let mut aux_labels: Vec<(TypeIdx, Name)> = Vec::new();
     let aux_base = base + count_u32;
     let mut by_path: HashMap<String, TypeIdx> = HashMap::with_capacity(count / 2);
+    let mut labels: Vec<Option<Name>> = Vec::with_capacity(count);
     graph.reserve_nodes(count);
 
     for t in &reg.types {
@@ -228,6 +230,9 @@ pub fn import_registry(
                 let inner = natural()?;
                 let at = TypeIdx(aux_base + aux.len() as u32);
                 aux.push(inner);
+                if let Some(last) = ty.path.segments.last() {
+                    aux_labels.push((at, Name::from(last.as_str())));
+                }
                 Node::Special(match path_override(&ty.path.segments) {
                     PathOverride::MultiAddress => Special::MultiAddress(at),
                     PathOverride::Event => Special::ScaleInfoEvent(at),
@@ -257,6 +262,7 @@ pub fn import_registry(
             },
         };
         graph.add(node, None);
+        labels.push(ty.path.segments.last().map(|s| Name::from(s.as_str())));
         if !ty.path.segments.is_empty() {
             let mut key = String::with_capacity(64);
             for (i, s) in ty.path.segments.iter().enumerate() {
@@ -270,9 +276,12 @@ pub fn import_registry(
         }
     }
     let prefix: Name = Arc::from(prefix);
-    graph.name_range(TypeIdx(base), count_u32, prefix.clone());
+    graph.name_range_with_labels(TypeIdx(base), count_u32, prefix.clone(), labels);
     for node in aux {
         graph.add(node, None);
+    }
+    for (at, label) in aux_labels {
+        graph.set_label(at, label);
     }
     let types = PortableTypes {
         prefix,

@@ -264,7 +264,10 @@ fn unknown_names_are_named_with_their_place() {
     let mut r = with(&["core"]);
     // The whole type unknown: an error naming it and where it is.
     let err = r.resolve("NoSuchType").unwrap_err();
-    assert!(matches!(err, Error::UnknownType(_)));
+    assert!(
+        matches!(&err, Error::UnknownType { name, .. } if name == "NoSuchType"),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("'NoSuchType'"), "{err}");
     // Nested: py-scale-codec resolves lazily, so the type resolves, an empty
     // Vec decodes, and decoding an element fails naming the type.

@@ -1,10 +1,13 @@
 //! ferroscale-macros: `#[ferroscale::runtime(metadata = "path/to/file.scale")]`
 //! expands a module to the same runtime types `cargo xtask generate` writes.
+//! Use it through the facade (`ferroscale::runtime`): the expansion names
+//! the crates it needs through `::ferroscale`, so `ferroscale` is the only
+//! dependency the invoking crate needs.
 //!
 //! ```text
-//! #[ferroscale_macros::runtime(metadata = "metadata/polkadot.scale")]
+//! #[ferroscale::runtime(metadata = "metadata/polkadot.scale")]
 //! pub mod polkadot {}
-//! // polkadot::RuntimeCall, polkadot::runtime_types::… are now in scope.
+//! // polkadot::RuntimeCall, polkadot::runtime_types::…, polkadot::RUNTIME are now in scope.
 //! ```
 //!
 //! The path is relative to the invoking crate's `CARGO_MANIFEST_DIR`. Instead
@@ -15,12 +18,18 @@
 //! `.json`): `$FERROSCALE_FIXTURES/<name>` when that variable is set, else
 //! `../shared/fixtures/<name>` beside the ferroscale checkout, the same lookup
 //! as the `ferroscale-test-support` crate. A missing file is a compile error
-//! naming it and both places. The expansion refers to
-//! `::ferroscale_runtime_types` and `::parity_scale_codec`, so the invoking
-//! crate depends on both.
+//! naming it and both places.
+//!
+//! Options: `crate = "::ferroscale_runtime_types"` names the runtime-types
+//! crate by another path (default `::ferroscale::runtime_types`; the codec is
+//! named through its `codec` re-export); `values = false` leaves out the
+//! `ToValue` impls and `TYPED_DECODERS` (included by default: the expansion
+//! never depends on the invoking crate's cargo features); `roundtrip = true`
+//! adds `roundtrip_type(type_id, bytes)` (the project's real-data tests).
 
 use std::path::{Path, PathBuf};
 
+use ferroscale_codegen::{Include, Options};
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::parse::Parser;
@@ -112,8 +121,9 @@ fn expand(args: TokenStream, item: TokenStream, manifest_dir: &Path) -> syn::Res
             "ferroscale::runtime expects an empty module: `pub mod name {}`",
         ));
     }
-    let source = parse_args(args, manifest_dir)?;
-    let body = generate_body(&source).map_err(|e| syn::Error::new_spanned(&module.ident, e))?;
+    let (source, options) = parse_args(args, manifest_dir)?;
+    let body =
+        generate_body(&source, &options).map_err(|e| syn::Error::new_spanned(&module.ident, e))?;
     let path = match &source {
         Source::Metadata(p) | Source::RegistryJson(p) | Source::Fixture(p) => {
             p.display().to_string()
@@ -141,7 +151,7 @@ fn expand(args: TokenStream, item: TokenStream, manifest_dir: &Path) -> syn::Res
 }
 
 /// Generates the module body (the same tokens the xtask renders to a file).
-fn generate_body(source: &Source) -> Result<TokenStream, String> {
+fn generate_body(source: &Source, options: &Options) -> Result<TokenStream, String> {
     let (path, json) = match source {
         Source::Metadata(p) => (p, false),
         Source::RegistryJson(p) => (p, true),
@@ -152,45 +162,69 @@ fn generate_body(source: &Source) -> Result<TokenStream, String> {
         let text = String::from_utf8(bytes)
             .map_err(|_| format!("{} is not UTF-8 JSON", path.display()))?;
         ferroscale_codegen::input::from_registry_json(&text)
-            .and_then(|input| ferroscale_codegen::generate_from(&input))
+            .and_then(|input| ferroscale_codegen::generate_from_with(&input, options))
     } else {
-        ferroscale_codegen::generate(&bytes)
+        ferroscale_codegen::generate_with(&bytes, options)
     }
     .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(generated.tokens)
 }
 
-fn parse_args(args: TokenStream, manifest_dir: &Path) -> syn::Result<Source> {
+/// The default path of `ferroscale-runtime-types` in the expansion: through
+/// the facade, the one dependency a user's crate has.
+const DEFAULT_CRATE: &str = "::ferroscale::runtime_types";
+
+fn parse_args(args: TokenStream, manifest_dir: &Path) -> syn::Result<(Source, Options)> {
     let pairs = Punctuated::<MetaNameValue, Token![,]>::parse_terminated.parse2(args.clone())?;
     let mut source = None;
+    let mut options = Options {
+        crate_path: Some(syn::parse_str(DEFAULT_CRATE).expect("a valid path")),
+        // Decided here, not by a `cfg` in the user's crate, whose features
+        // know nothing of ours.
+        values: Include::Always,
+        roundtrip: Include::Never,
+    };
     for pair in pairs {
+        // (syn reads `crate` in an attribute's arguments as an identifier too.)
         let key = pair
             .path
             .get_ident()
             .map(|i| i.to_string())
             .unwrap_or_default();
-        let Expr::Lit(ExprLit {
-            lit: Lit::Str(value),
-            ..
-        }) = &pair.value
-        else {
-            return Err(syn::Error::new_spanned(
-                &pair.value,
-                "expected a string literal",
-            ));
-        };
+        match key.as_str() {
+            "values" | "roundtrip" => {
+                let on = bool_value(&pair.value)?;
+                let include = if on { Include::Always } else { Include::Never };
+                if key == "values" {
+                    options.values = include;
+                } else {
+                    options.roundtrip = include;
+                }
+                continue;
+            }
+            "crate" => {
+                let text = str_value(&pair.value)?;
+                options.crate_path = Some(syn::parse_str(&text.value()).map_err(|e| {
+                    syn::Error::new_spanned(&text, format!("`crate` must be a path: {e}"))
+                })?);
+                continue;
+            }
+            _ => {}
+        }
+        let value = str_value(&pair.value)?;
         let path = manifest_dir.join(value.value());
         let s = match key.as_str() {
             "metadata" => Source::Metadata(path),
             "registry_json" => Source::RegistryJson(path),
             "fixture" => Source::Fixture(
-                fixture_path(&value.value()).map_err(|e| syn::Error::new_spanned(value, e))?,
+                fixture_path(&value.value()).map_err(|e| syn::Error::new_spanned(&value, e))?,
             ),
             _ => {
                 return Err(syn::Error::new_spanned(
                     &pair.path,
                     "unknown argument: expected `metadata = \"…\"`, `registry_json = \"…\"` \
-                     or `fixture = \"…\"`",
+                     or `fixture = \"…\"`, and optionally `crate = \"…\"`, `values = false`, \
+                     `roundtrip = true`",
                 ))
             }
         };
@@ -201,12 +235,31 @@ fn parse_args(args: TokenStream, manifest_dir: &Path) -> syn::Result<Source> {
             ));
         }
     }
-    source.ok_or_else(|| {
+    let source = source.ok_or_else(|| {
         syn::Error::new_spanned(
             args,
             "missing source: `#[ferroscale::runtime(metadata = \"path/to/file.scale\")]`",
         )
-    })
+    })?;
+    Ok((source, options))
+}
+
+fn str_value(value: &Expr) -> syn::Result<syn::LitStr> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Ok(s.clone()),
+        other => Err(syn::Error::new_spanned(other, "expected a string literal")),
+    }
+}
+
+fn bool_value(value: &Expr) -> syn::Result<bool> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Bool(b), ..
+        }) => Ok(b.value),
+        other => Err(syn::Error::new_spanned(other, "expected `true` or `false`")),
+    }
 }
 
 #[cfg(test)]
@@ -247,13 +300,36 @@ mod tests {
         let metadata = fixtures.join("metadata/polkadot-v15-spec1001002.scale");
         ferroscale_test_support::read("metadata/polkadot-v15-spec1001002.scale"); // verifies the digest
         let path = metadata.display().to_string();
-        let body = expanded_body(quote!(metadata = #path));
+        let body = expanded_body(
+            quote!(metadata = #path, crate = "::ferroscale_runtime_types", roundtrip = true),
+        );
         let written =
             std::fs::read_to_string(workspace().join("runtime-types/src/polkadot.rs")).unwrap();
-        assert!(
-            body == written,
-            "macro expansion differs from runtime-types/src/polkadot.rs"
-        );
+        // The committed file gates these parts behind features of its crate;
+        // the expansion includes them as asked. Nothing else may differ.
+        let gates = [
+            "#[cfg(feature = \"values\")]",
+            "#[cfg(feature = \"roundtrip\")]",
+        ];
+        let ungated: String = written
+            .lines()
+            .filter(|l| !gates.contains(&l.trim()))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(ungated.len() < written.len(), "the file has gated parts");
+        if body != ungated {
+            let line = body
+                .lines()
+                .zip(ungated.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            panic!(
+                "macro expansion differs from runtime-types/src/polkadot.rs at line {}: {:?} vs {:?}",
+                line + 1,
+                body.lines().nth(line),
+                ungated.lines().nth(line)
+            );
+        }
     }
 
     #[test]
@@ -300,6 +376,51 @@ mod tests {
             out.contains("from a bare type registry"),
             "read as a bare registry, not as metadata"
         );
+    }
+
+    #[test]
+    fn the_expansion_names_the_facade_and_ignores_the_users_features() {
+        let name = "metadata/polkadot-v14-spec9180.scale";
+        ferroscale_test_support::read(name);
+        let item = quote!(
+            pub mod chain {}
+        );
+        let full = expand(quote!(fixture = #name), item.clone(), &workspace())
+            .expect("expands")
+            .to_string();
+        assert!(
+            full.contains(":: ferroscale :: runtime_types :: codec"),
+            "the codec is named through the facade"
+        );
+        for absent in [
+            ":: ferroscale_runtime_types",
+            ":: parity_scale_codec",
+            "feature =",
+        ] {
+            if let Some(at) = full.find(absent) {
+                let from = full[..at]
+                    .char_indices()
+                    .rev()
+                    .nth(80)
+                    .map_or(0, |(i, _)| i);
+                panic!("`{absent}` in the expansion: …{}", &full[from..at + 40]);
+            }
+        }
+        assert!(full.contains("TYPED_DECODERS") && full.contains("impl ToValue for"));
+        assert!(
+            full.contains("SPEC_VERSION : u32 = 9180u32"),
+            "the spec is recorded"
+        );
+        assert!(!full.contains("roundtrip_type"));
+        let lean = expand(
+            quote!(fixture = #name, values = false, roundtrip = true),
+            item,
+            &workspace(),
+        )
+        .expect("expands")
+        .to_string();
+        assert!(!lean.contains("TYPED_DECODERS") && !lean.contains("impl ToValue for"));
+        assert!(lean.contains("roundtrip_type"));
     }
 
     #[test]

@@ -4,7 +4,11 @@
 use ferroscale_runtime_types::polkadot as generated;
 use parity_scale_codec::Encode;
 
-#[ferroscale_macros::runtime(fixture = "metadata/polkadot-v15-spec1001002.scale")]
+#[ferroscale_macros::runtime(
+    fixture = "metadata/polkadot-v15-spec1001002.scale",
+    crate = "::ferroscale_runtime_types",
+    values = false
+)]
 pub mod polkadot {}
 
 fn constant(pallet: &str, name: &str) -> Vec<u8> {

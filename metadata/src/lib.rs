@@ -32,6 +32,7 @@
 //! together), never a panic; no allocation is sized by an untrusted length.
 
 mod error;
+pub mod fingerprint;
 mod hasher;
 mod legacy;
 mod load;

@@ -41,6 +41,13 @@ const fn row(
 
 const TABLE: &[Expected] = &[
     row(
+        "asset-hub-polkadot-v16-spec2003001.scale",
+        16,
+        60,
+        1131,
+        Some(("statemint", 2003001)),
+    ),
+    row(
         "bittensor-v14-spec329.scale",
         14,
         28,
@@ -89,6 +96,13 @@ const TABLE: &[Expected] = &[
         995,
         Some(("kusama", 1001002)),
     ),
+    row(
+        "kusama-v16-spec2003000.scale",
+        16,
+        63,
+        1116,
+        Some(("kusama", 2003000)),
+    ),
     row("kusama-v9-spec1021.scale", 9, 28, 0, None),
     row("node-template-v12.scale", 12, 9, 0, None),
     row(
@@ -127,6 +141,13 @@ const TABLE: &[Expected] = &[
         Some(("polkadot", 1001002)),
     ),
     row(
+        "polkadot-v16-spec2003000.scale",
+        16,
+        61,
+        1051,
+        Some(("polkadot", 2003000)),
+    ),
+    row(
         "rococo-v15-spec1021002.scale",
         15,
         67,
@@ -161,6 +182,13 @@ const TABLE: &[Expected] = &[
         15,
         71,
         926,
+        Some(("node", 268)),
+    ),
+    row(
+        "substrate-node-v16-spec268.scale",
+        16,
+        85,
+        1137,
         Some(("node", 268)),
     ),
     row("substrate-node-v9.scale", 9, 25, 0, None),

@@ -28,7 +28,7 @@ pub fn to_py(py: Python<'_>, e: &Error) -> PyErr {
         }
         Error::NotEnoughBytes { .. } => raise(py, "NotEnoughBytesError", message),
         Error::Invalid { .. } | Error::DepthLimit { .. } => raise(py, "ScaleDecodeError", message),
-        Error::UnknownType(_)
+        Error::UnknownType { .. }
         | Error::Unresolved { .. }
         | Error::TypeString(_)
         | Error::Preset(_) => PyNotImplementedError::new_err(message),

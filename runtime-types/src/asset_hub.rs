@@ -41,12 +41,101 @@ pub type RuntimeEvent = runtime_types::asset_hub_polkadot_runtime::RuntimeEvent;
 pub type RuntimeError = runtime_types::asset_hub_polkadot_runtime::RuntimeError;
 /// Why a dispatch failed.
 pub type DispatchError = runtime_types::sp_runtime::DispatchError;
+/// The `spec_name` of the runtime these types were generated from
+/// (empty when its metadata had no `System.Version`).
+pub const SPEC_NAME: &str = "statemint";
+/// The `spec_version` of the runtime these types were generated from.
+pub const SPEC_VERSION: u32 = 2000003u32;
+/// The hash of the whole runtime these types were generated from
+/// (`ferroscale_metadata::fingerprint`): equal for a runtime whose
+/// calls, events, storage, constants and extrinsic format decode the same.
+pub const METADATA_HASH: u128 = 0xcff94611c33cbc4085501cdf33ac1937;
+/// The runtime these types were generated from, item by item: check it
+/// against a loaded runtime with `Metadata::check(&RUNTIME)` (all of it)
+/// or `Metadata::check_item(&RUNTIME, kind, pallet, name)` (one item)
+/// before decoding that runtime's data.
+pub static RUNTIME: ::ferroscale_runtime_types::RuntimeFingerprint = ::ferroscale_runtime_types::RuntimeFingerprint {
+    spec_name: SPEC_NAME,
+    spec_version: SPEC_VERSION,
+    hash: METADATA_HASH,
+    calls: &[
+        ("System", "apply_authorized_upgrade", 0xe7afd0377947d83ee68377d8059d4724),
+        ("System", "authorize_upgrade", 0x43ca5f83d07f7b11e0c9790c68572528),
+        (
+            "System",
+            "authorize_upgrade_without_checks",
+            0x485a432ea72270c5094492b0cd037d17,
+        ),
+        ("System", "do_task", 0x1ef4b0d3dfdae6b0be26af89bba0112d),
+        ("System", "kill_prefix", 0x81be1c90286169d5c68acc1c52dfcba9),
+        ("System", "kill_storage", 0x17ee38e747affd7b6af9f9a4bb06cf8c),
+        ("System", "remark", 0x3f42776cc60a891530deed8a46d4b844),
+        ("System", "remark_with_event", 0xcd7e38f9e372fc73c8422f53362e92ab),
+        ("System", "set_code", 0xe1cff5028a5aaa71e07de8616ed68c2c),
+        ("System", "set_code_without_checks", 0xd00ee99bd4f8ab2af507243c7cb5ac66),
+        ("System", "set_heap_pages", 0x2fc65701800a340fb75a56322ea8bcba),
+        ("System", "set_storage", 0x2303080dd0d16f1d024643e5eb76e3bf),
+    ],
+    events: &[
+        ("System", "CodeUpdated", 0x41c85f9f674e258594cf4184cda122ad),
+        ("System", "ExtrinsicFailed", 0x2abc87ab66ae9a70814d0ab59a113d05),
+        ("System", "ExtrinsicSuccess", 0xacb475408fa4d328d5396d4157c46cf9),
+        ("System", "KilledAccount", 0xbded750b03f3285477fb06f22fe28858),
+        ("System", "NewAccount", 0x19fa87910fa7a7d3beee3856958c97f8),
+        (
+            "System",
+            "RejectedInvalidAuthorizedUpgrade",
+            0xa8b0ae754bffeca96803875558d0ff95,
+        ),
+        ("System", "Remarked", 0xd78696a6deb8e80fb4af6c1197e069be),
+        ("System", "TaskCompleted", 0x5d18a7e187e021ee3cc7ddfc71d48cfa),
+        ("System", "TaskFailed", 0x1f90bd80f646047aae237a6b8c8b6f4e),
+        ("System", "TaskStarted", 0xdca9637fd6784747a394e022d76acf28),
+        ("System", "UpgradeAuthorized", 0x0c27cfd187ea1e0dfdb2a130e045a026),
+    ],
+    storage: &[
+        ("System", "Account", 0x9d60b6e4fac48c15f24c6e54f5f8ca13),
+        ("System", "AllExtrinsicsLen", 0x9ae5a6bd54843a61e0aaec07cccb84be),
+        ("System", "AuthorizedUpgrade", 0xf088e2babd6b5d03ec51238616a8378b),
+        ("System", "BlockHash", 0x2bfa07525c607a1a3f74ca9c233c9e28),
+        ("System", "BlockWeight", 0xdf6d583f5be96cd5613efd31dcb82c49),
+        ("System", "Digest", 0x1f24618a5cae9a2da9c0b313a3c182f8),
+        ("System", "EventCount", 0x40b1121e7f31edeb9a550566f63b836d),
+        ("System", "EventTopics", 0x52cca9a26447b8b89ef255773b9b84e1),
+        ("System", "Events", 0x080f48e74b74ad1e77191e902adae9bb),
+        ("System", "ExecutionPhase", 0x555e3a07db3897a65dce6faec49670f0),
+        ("System", "ExtrinsicCount", 0x9ae5a6bd54843a61e0aaec07cccb84be),
+        ("System", "ExtrinsicData", 0x17f17bb99043c99152862bc56d28943f),
+        ("System", "ExtrinsicWeightReclaimed", 0x94c14f866bb9925182559d66d0dc314d),
+        ("System", "InherentsApplied", 0xd38a6c6f7d1f785182ab2b7d9395e4e3),
+        ("System", "LastRuntimeUpgrade", 0xf18196a0ce81da3a314d5ac11d6cd0e5),
+        ("System", "Number", 0x40b1121e7f31edeb9a550566f63b836d),
+        ("System", "ParentHash", 0x056a0c2a1359d50cbe3feb9f51ec7140),
+        ("System", "UpgradedToTripleRefCount", 0xd38a6c6f7d1f785182ab2b7d9395e4e3),
+        ("System", "UpgradedToU32RefCount", 0xd38a6c6f7d1f785182ab2b7d9395e4e3),
+    ],
+    constants: &[
+        ("System", "BlockHashCount", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("System", "BlockLength", 0xeed5741a03f30f3f51f4d04fc181283b),
+        ("System", "BlockWeights", 0x7e3cadcc1a390138ae8d2e4997783881),
+        ("System", "DbWeight", 0x17c48806abe538acdc001d575a70c1eb),
+        ("System", "SS58Prefix", 0x901758137abf070051a9375f98339a59),
+        ("System", "Version", 0xa3c27a38411629fbe713b15ce689b4be),
+    ],
+    extrinsic: &[
+        ("", "Address", 0x014fa4566dba2f9163d9e62bff89db3c),
+        ("", "Call", 0x2d505020705711e9ab9c733f8e060dbe),
+        ("", "Extra", 0x03d21e4d232de87927e296c5033f7fdf),
+        ("", "Signature", 0xf06c34864a64880d145d1cfa20ae2e84),
+    ],
+};
 /// Every type of the runtime, by its metadata path.
 pub mod runtime_types {
     pub mod asset_hub_polkadot_runtime {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum OriginCaller {
             #[codec(index = 0u8)]
             system(
@@ -94,6 +183,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ProxyType {
             #[codec(index = 0u8)]
             Any,
@@ -159,6 +249,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeCall {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Call),
@@ -562,6 +653,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeError {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Error),
@@ -901,6 +993,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeEvent {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Event),
@@ -1306,6 +1399,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeParameters {
             #[codec(index = 0u8)]
             StakingElection(
@@ -1347,6 +1441,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeParametersKey {
             #[codec(index = 0u8)]
             StakingElection(
@@ -1388,6 +1483,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeParametersValue {
             #[codec(index = 0u8)]
             StakingElection(
@@ -1429,6 +1525,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeTask {}
         impl ::ferroscale_runtime_types::TypeHash for RuntimeTask {
             const TYPE_HASH: u128 = 0x58b9ee09ac1c7d8fd56c9b1d89d9170a;
@@ -1440,6 +1537,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SessionKeys {
             pub aura: super::super::runtime_types::sp_consensus_aura::ed25519::app_ed25519::Public,
         }
@@ -1460,6 +1558,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum RcPalletsOrigin {
                 #[codec(index = 0u8)]
                 system(
@@ -1502,6 +1601,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MaxOnIdleWeight;
                 impl ::ferroscale_runtime_types::TypeHash for MaxOnIdleWeight {
                     const TYPE_HASH: u128 = 0xbc1481adfa068587d7dafbfb55f73b0f;
@@ -1513,6 +1613,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MaxOnInitWeight;
                 impl ::ferroscale_runtime_types::TypeHash for MaxOnInitWeight {
                     const TYPE_HASH: u128 = 0x7dd6f0bca6c9d58f96aa95f3b07fe015;
@@ -1524,6 +1625,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Parameters {
                     #[codec(index = 0u8)]
                     MaxOnInitWeight(
@@ -1581,6 +1683,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ParametersKey {
                     #[codec(index = 0u8)]
                     MaxOnInitWeight(
@@ -1620,6 +1723,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ParametersValue {
                     #[codec(index = 0u8)]
                     MaxOnInitWeight(
@@ -1667,6 +1771,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MaxScheduledPerBlock;
                 impl ::ferroscale_runtime_types::TypeHash for MaxScheduledPerBlock {
                     const TYPE_HASH: u128 = 0x9e719afd94abb8536cf6ad1ec58fc36b;
@@ -1678,6 +1783,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MaximumWeight;
                 impl ::ferroscale_runtime_types::TypeHash for MaximumWeight {
                     const TYPE_HASH: u128 = 0xc89e19c8b262f6a836379c06cd4c9c41;
@@ -1689,6 +1795,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Parameters {
                     #[codec(index = 0u8)]
                     MaxScheduledPerBlock(
@@ -1740,6 +1847,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ParametersKey {
                     #[codec(index = 0u8)]
                     MaxScheduledPerBlock(
@@ -1779,6 +1887,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ParametersValue {
                     #[codec(index = 0u8)]
                     MaxScheduledPerBlock(u32),
@@ -1820,6 +1929,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MaxElectingVoters;
                 impl ::ferroscale_runtime_types::TypeHash for MaxElectingVoters {
                     const TYPE_HASH: u128 = 0x0452133d6384b917a61aad39ccc7e1f3;
@@ -1831,6 +1941,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MaxEraDuration;
                 impl ::ferroscale_runtime_types::TypeHash for MaxEraDuration {
                     const TYPE_HASH: u128 = 0xa8bcfbe1712232fcec2e8c555dfe517f;
@@ -1842,6 +1953,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MaxSignedSubmissions;
                 impl ::ferroscale_runtime_types::TypeHash for MaxSignedSubmissions {
                     const TYPE_HASH: u128 = 0xdd48f7ec0ec0e10f314a269706af640c;
@@ -1853,6 +1965,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MinerPages;
                 impl ::ferroscale_runtime_types::TypeHash for MinerPages {
                     const TYPE_HASH: u128 = 0x462773fa73e7e87f0205ebc4a383360e;
@@ -1864,6 +1977,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Parameters {
                     #[codec(index = 0u8)]
                     SignedPhase(
@@ -1988,6 +2102,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ParametersKey {
                     #[codec(index = 0u8)]
                     SignedPhase(
@@ -2077,6 +2192,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ParametersValue {
                     #[codec(index = 0u8)]
                     SignedPhase(u32),
@@ -2152,6 +2268,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct SignedPhase;
                 impl ::ferroscale_runtime_types::TypeHash for SignedPhase {
                     const TYPE_HASH: u128 = 0xaf3484abacc9820350ad08b636dfb4e6;
@@ -2163,6 +2280,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct TargetSnapshotPerBlock;
                 impl ::ferroscale_runtime_types::TypeHash for TargetSnapshotPerBlock {
                     const TYPE_HASH: u128 = 0x4e976a1654168ecfd99043f72b049be2;
@@ -2174,6 +2292,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct UnsignedPhase;
                 impl ::ferroscale_runtime_types::TypeHash for UnsignedPhase {
                     const TYPE_HASH: u128 = 0x331a8227817590656ef94bc2e0b6157e;
@@ -2192,6 +2311,7 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub enum Origin {
                         #[codec(index = 0u8)]
                         StakingAdmin,
@@ -2281,6 +2401,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct NposCompactSolution16 {
                 pub votes1: Vec<
                     (
@@ -2526,6 +2647,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BoundedBTreeMap<K, V>(
                 pub ::ferroscale_runtime_types::BTreeMap<K, V>,
             );
@@ -2540,6 +2662,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BoundedVec<T>(pub Vec<T>);
             #[cfg(feature = "values")]
             impl<T: ToValue> ToValue for BoundedVec<T> {
@@ -2554,6 +2677,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set_validation_data {
@@ -2605,6 +2729,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 OverlappingUpgrades,
@@ -2652,6 +2777,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ValidationFunctionStored,
@@ -2745,6 +2871,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AbridgedInboundMessagesCollection<Message> {
                 pub full_messages: Vec<Message>,
                 pub hashed_messages: Vec<
@@ -2773,6 +2900,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AbridgedInboundMessagesCollection2<Message> {
                 pub full_messages: Vec<Message>,
                 pub hashed_messages: Vec<
@@ -2804,6 +2932,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BasicParachainInherentData {
                 pub validation_data: super::super::super::runtime_types::polkadot_primitives::v8::PersistedValidationData<
                     ::ferroscale_runtime_types::H256,
@@ -2850,6 +2979,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct InboundMessagesData {
                 pub downward_messages: super::super::super::runtime_types::cumulus_pallet_parachain_system::parachain_inherent::AbridgedInboundMessagesCollection<
                     super::super::super::runtime_types::polkadot_core_primitives::InboundDownwardMessage<
@@ -2895,6 +3025,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {}
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0xca96852afbea55311e2575886b457187;
@@ -2906,6 +3037,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 InvalidFormat([u8; 32usize]),
@@ -2956,6 +3088,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Origin {
                 #[codec(index = 0u8)]
                 Relay,
@@ -2992,6 +3125,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 1u8)]
                 suspend_xcm_execution,
@@ -3053,6 +3187,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 BadQueueConfig,
@@ -3094,6 +3229,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 XcmpMessageSent { message_hash: [u8; 32usize] },
@@ -3127,6 +3263,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum AggregateMessageOrigin {
             #[codec(index = 0u8)]
             Here,
@@ -3160,6 +3297,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct HashedMessage {
             pub sent_at: u32,
             pub msg_hash: ::ferroscale_runtime_types::H256,
@@ -3185,6 +3323,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BoundedSupport<AccountId> {
             pub total: u128,
             pub voters: super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -3205,6 +3344,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BoundedSupports<AccountId>(
             pub super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 (
@@ -3226,6 +3366,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CheckMetadataHash {
             pub mode: super::super::runtime_types::frame_metadata_hash_extension::Mode,
         }
@@ -3243,6 +3384,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Mode {
             #[codec(index = 0u8)]
             Disabled,
@@ -3269,6 +3411,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DispatchClass {
                 #[codec(index = 0u8)]
                 Normal,
@@ -3300,6 +3443,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Pays {
                 #[codec(index = 0u8)]
                 Yes,
@@ -3323,6 +3467,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PerDispatchClass<T> {
                 pub normal: T,
                 pub operational: T,
@@ -3351,6 +3496,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PostDispatchInfo {
                 pub actual_weight: Option<
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -3378,6 +3524,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum RawOrigin<AccountId> {
                 #[codec(index = 0u8)]
                 Root,
@@ -3419,6 +3566,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ProcessMessageError {
                     #[codec(index = 0u8)]
                     BadFormat,
@@ -3472,6 +3620,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Bounded {
                     #[codec(index = 0u8)]
                     Legacy { hash: ::ferroscale_runtime_types::H256 },
@@ -3532,6 +3681,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum DispatchTime<BlockNumber> {
                     #[codec(index = 0u8)]
                     At(BlockNumber),
@@ -3565,6 +3715,7 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub enum BalanceStatus {
                         #[codec(index = 0u8)]
                         Free,
@@ -3589,6 +3740,7 @@ pub mod runtime_types {
                         }
                     }
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub struct IdAmount<Id, Balance> {
                         pub id: Id,
                         pub amount: Balance,
@@ -3618,6 +3770,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct AccountInfo<Nonce, AccountData> {
             pub nonce: Nonce,
             pub consumers: Nonce,
@@ -3650,6 +3803,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CodeUpgradeAuthorization {
             pub code_hash: ::ferroscale_runtime_types::H256,
             pub check_version: bool,
@@ -3672,6 +3826,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct DispatchEventInfo {
             pub weight: super::super::runtime_types::sp_weights::weight_v2::Weight,
             pub class: super::super::runtime_types::frame_support::dispatch::DispatchClass,
@@ -3696,6 +3851,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EventRecord<E, T> {
             pub phase: super::super::runtime_types::frame_system::Phase,
             pub event: E,
@@ -3717,6 +3873,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct LastRuntimeUpgradeInfo {
             #[codec(compact)]
             pub spec_version: u32,
@@ -3740,6 +3897,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Phase {
             #[codec(index = 0u8)]
             ApplyExtrinsic(u32),
@@ -3775,6 +3933,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckGenesis;
                 impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
                     const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
@@ -3790,6 +3949,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
                 );
@@ -3807,6 +3967,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckNonZeroSender;
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
                     const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
@@ -3822,6 +3983,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckNonce(#[codec(compact)] pub u32);
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
                     const TYPE_HASH: u128 = 0x13c22df9f6cbc059fece62142c8596dc;
@@ -3837,6 +3999,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckSpecVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
                     const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
@@ -3852,6 +4015,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckTxVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
                     const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
@@ -3867,6 +4031,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckWeight;
                 impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
                     const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
@@ -3883,6 +4048,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlockLength {
                 pub max: super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
                     u32,
@@ -3904,6 +4070,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlockWeights {
                 pub base_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub max_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -3937,6 +4104,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct WeightsPerClass {
                 pub base_extrinsic: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub max_extrinsic: Option<
@@ -3981,6 +4149,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 remark { remark: Vec<u8> },
@@ -4145,6 +4314,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidSpecName,
@@ -4214,6 +4384,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ExtrinsicSuccess {
@@ -4397,6 +4568,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum MigrationStage {
             #[codec(index = 0u8)]
             Pending,
@@ -4438,6 +4610,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum PalletEventName {
             #[codec(index = 0u8)]
             AssetRates,
@@ -4566,6 +4739,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 receive_accounts {
@@ -5133,6 +5307,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 FailedToUnreserveDeposit,
@@ -5236,6 +5411,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 StageTransition {
@@ -5550,6 +5726,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 unreserve_lease_deposit {
@@ -5651,6 +5828,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NoLeaseReserve,
@@ -5720,6 +5898,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 LeaseUnreserveRemaining {
@@ -5817,6 +5996,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 create_pool {
@@ -6005,6 +6185,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidAssetPair,
@@ -6138,6 +6319,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 PoolCreated {
@@ -6358,6 +6540,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ChargeAssetTxPayment {
             #[codec(compact)]
             pub tip: u128,
@@ -6385,6 +6568,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 AssetTxFeePaid {
@@ -6450,6 +6634,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 create {
@@ -6514,6 +6699,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 UnknownAssetKind,
@@ -6545,6 +6731,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 AssetRateCreated {
@@ -6623,6 +6810,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 create {
@@ -7349,6 +7537,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call2 {
                 #[codec(index = 0u8)]
                 create {
@@ -8077,6 +8266,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call3 {
                 #[codec(index = 0u8)]
                 create {
@@ -8776,6 +8966,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 BalanceLow,
@@ -8887,6 +9078,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Created {
@@ -9392,6 +9584,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event2 {
                 #[codec(index = 0u8)]
                 Created {
@@ -9927,6 +10120,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ListError {
                 #[codec(index = 0u8)]
                 Duplicate,
@@ -9970,6 +10164,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 rebag {
@@ -10048,6 +10243,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 List(
@@ -10077,6 +10273,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Rebagged {
@@ -10138,6 +10335,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 transfer_allow_death {
@@ -10329,6 +10527,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 VestingBalance,
@@ -10398,6 +10597,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Endowed {
@@ -10724,6 +10924,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum UnexpectedKind {
                 #[codec(index = 0u8)]
                 BalanceUpdated,
@@ -10755,6 +10956,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AccountData<Balance> {
                 pub free: Balance,
                 pub reserved: Balance,
@@ -10785,6 +10987,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum AdjustmentDirection {
                 #[codec(index = 0u8)]
                 Increase,
@@ -10809,6 +11012,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BalanceLock<Balance> {
                 pub id: [u8; 8usize],
                 pub amount: Balance,
@@ -10832,6 +11036,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ExtraFlags(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for ExtraFlags {
                 const TYPE_HASH: u128 = 0x83ab3da8634b9bc88448338778b392b9;
@@ -10843,6 +11048,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Reasons {
                 #[codec(index = 0u8)]
                 Fee,
@@ -10875,6 +11081,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum BountyStatus<AccountId, BlockNumber> {
             #[codec(index = 0u8)]
             Proposed,
@@ -10964,6 +11171,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 propose_bounty { #[codec(compact)] value: u128, description: Vec<u8> },
@@ -11158,6 +11366,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InsufficientProposersBalance,
@@ -11227,6 +11436,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 BountyProposed { index: u32 },
@@ -11429,6 +11639,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 add_child_bounty {
@@ -11614,6 +11825,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 ParentBountyNotActive,
@@ -11647,6 +11859,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Added { index: u32, child_index: u32 },
@@ -11745,6 +11958,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set_invulnerables { new: Vec<::ferroscale_runtime_types::AccountId32> },
@@ -11860,6 +12074,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManyCandidates,
@@ -11957,6 +12172,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewInvulnerables {
@@ -12128,6 +12344,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Conviction {
                 #[codec(index = 0u8)]
                 None,
@@ -12179,6 +12396,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 vote {
@@ -12315,6 +12533,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotOngoing,
@@ -12382,6 +12601,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Delegated(
@@ -12480,6 +12700,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Delegations<Balance> {
                 pub votes: Balance,
                 pub capital: Balance,
@@ -12500,6 +12721,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Tally<Votes> {
                 pub ayes: Votes,
                 pub nays: Votes,
@@ -12527,6 +12749,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum AccountVote<Balance> {
                 #[codec(index = 0u8)]
                 Standard {
@@ -12592,6 +12815,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Casting<Balance, BlockNumber> {
                 pub votes: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (
@@ -12633,6 +12857,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Delegating<Balance, AccountId, BlockNumber> {
                 pub balance: Balance,
                 pub target: AccountId,
@@ -12673,6 +12898,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PriorLock<BlockNumber, Balance>(pub BlockNumber, pub Balance);
             #[cfg(feature = "values")]
             impl<BlockNumber: ToValue, Balance: ToValue> ToValue
@@ -12684,6 +12910,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Vote(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Vote {
                 const TYPE_HASH: u128 = 0x0f383dad6bd95928759ac78e01acf5d9;
@@ -12695,6 +12922,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Voting<Balance, AccountId, BlockNumber> {
                 #[codec(index = 0u8)]
                 Casting(
@@ -12742,6 +12970,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotAllowed,
@@ -12811,6 +13040,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Delegated {
@@ -12917,6 +13147,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 StakingDelegation,
@@ -12942,6 +13173,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum AdminOperation {
             #[codec(index = 0u8)]
             ForceRotateRound,
@@ -13003,6 +13235,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 manage {
@@ -13032,6 +13265,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 Fallback,
@@ -13063,6 +13297,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 PhaseTransitioned {
@@ -13116,6 +13351,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     register {
@@ -13206,6 +13442,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     PhaseNotSigned,
@@ -13263,6 +13500,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     Registered(
@@ -13375,6 +13613,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PagedRawSolution {
                 pub solution_pages: Vec<
                     super::super::super::runtime_types::asset_hub_polkadot_runtime::staking::NposCompactSolution16,
@@ -13408,6 +13647,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Phase {
                 #[codec(index = 0u8)]
                 Off,
@@ -13484,6 +13724,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     submit_unsigned {
@@ -13522,6 +13763,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum FeasibilityError {
                 #[codec(index = 0u8)]
                 WrongWinnerCount,
@@ -13595,6 +13837,7 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub enum Call {}
                     impl ::ferroscale_runtime_types::TypeHash for Call {
                         const TYPE_HASH: u128 = 0xa7d47cd84504b935938223a8045784e5;
@@ -13606,6 +13849,7 @@ pub mod runtime_types {
                         }
                     }
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub enum Event {
                         #[codec(index = 0u8)]
                         VerificationFailed(
@@ -13677,6 +13921,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 claim { index: u32 },
@@ -13784,6 +14029,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotAssigned,
@@ -13823,6 +14069,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 IndexAssigned {
@@ -13914,6 +14161,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 reap_page {
@@ -13980,6 +14228,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotReapable,
@@ -14037,6 +14286,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ProcessingFailed {
@@ -14153,6 +14403,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Timepoint<BlockNumber> {
             pub height: BlockNumber,
             pub index: BlockNumber,
@@ -14174,6 +14425,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 as_multi_threshold_1 {
@@ -14331,6 +14583,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 MinimumThreshold,
@@ -14406,6 +14659,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewMultisig {
@@ -14569,6 +14823,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 create {
@@ -15490,6 +15745,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NoPermission,
@@ -15697,6 +15953,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Created {
@@ -16550,6 +16807,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum AttributeNamespace<AccountId> {
                 #[codec(index = 0u8)]
                 Pallet,
@@ -16586,6 +16844,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BitFlags(pub u64);
             impl ::ferroscale_runtime_types::TypeHash for BitFlags {
                 const TYPE_HASH: u128 = 0xfd69979d6a58cff31a0983d16e53448f;
@@ -16597,6 +16856,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CancelAttributesApprovalWitness {
                 pub account_attributes: u32,
             }
@@ -16620,6 +16880,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CollectionConfig<Price, BlockNumber> {
                 pub settings: super::super::super::runtime_types::pallet_nfts::types::BitFlags,
                 pub max_supply: Option<BlockNumber>,
@@ -16652,6 +16913,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum CollectionSetting {
                 #[codec(index = 1u8)]
                 TransferableItems,
@@ -16691,6 +16953,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DestroyWitness {
                 #[codec(compact)]
                 pub item_metadatas: u32,
@@ -16725,6 +16988,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ItemConfig {
                 pub settings: super::super::super::runtime_types::pallet_nfts::types::BitFlags,
             }
@@ -16744,6 +17008,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ItemSetting {
                 #[codec(index = 1u8)]
                 Transferable,
@@ -16775,6 +17040,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ItemTip<CollectionId, AccountId, Amount> {
                 pub collection: CollectionId,
                 pub item: CollectionId,
@@ -16807,6 +17073,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct MintSettings<Price, BlockNumber> {
                 pub mint_type: super::super::super::runtime_types::pallet_nfts::types::MintType<
                     BlockNumber,
@@ -16844,6 +17111,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum MintType<CollectionId> {
                 #[codec(index = 0u8)]
                 Issuer,
@@ -16876,6 +17144,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct MintWitness<ItemId, Balance> {
                 pub owned_item: Option<ItemId>,
                 pub mint_price: Option<Balance>,
@@ -16899,6 +17168,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PalletAttributes<CollectionId> {
                 #[codec(index = 0u8)]
                 UsedToClaim(CollectionId),
@@ -16924,6 +17194,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PreSignedAttributes<CollectionId, AccountId> {
                 pub collection: CollectionId,
                 pub item: CollectionId,
@@ -16961,6 +17232,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PreSignedMint<CollectionId, AccountId, Balance> {
                 pub collection: CollectionId,
                 pub item: CollectionId,
@@ -17002,6 +17274,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PriceDirection {
                 #[codec(index = 0u8)]
                 Send,
@@ -17025,6 +17298,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PriceWithDirection<Amount> {
                 pub amount: Amount,
                 pub direction: super::super::super::runtime_types::pallet_nfts::types::PriceDirection,
@@ -17051,6 +17325,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum BondExtra<Balance> {
             #[codec(index = 0u8)]
             FreeBalance(Balance),
@@ -17071,6 +17346,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BondedPoolInner {
             pub commission: super::super::runtime_types::pallet_nomination_pools::Commission,
             pub member_counter: u32,
@@ -17108,6 +17384,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ClaimPermission {
             #[codec(index = 0u8)]
             Permissioned,
@@ -17141,6 +17418,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Commission {
             pub current: Option<
                 (
@@ -17191,6 +17469,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CommissionChangeRate<BlockNumber> {
             pub max_increase: super::super::runtime_types::sp_arithmetic::per_things::Perbill,
             pub min_delay: BlockNumber,
@@ -17210,6 +17489,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum CommissionClaimPermission<AccountId> {
             #[codec(index = 0u8)]
             Permissionless,
@@ -17231,6 +17511,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ConfigOp<T> {
             #[codec(index = 0u8)]
             Noop,
@@ -17255,6 +17536,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct PoolMember {
             pub pool_id: u32,
             pub points: u128,
@@ -17290,6 +17572,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct PoolRoles<AccountId> {
             pub depositor: AccountId,
             pub root: Option<AccountId>,
@@ -17318,6 +17601,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum PoolState {
             #[codec(index = 0u8)]
             Open,
@@ -17346,6 +17630,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 join { #[codec(compact)] amount: u128, pool_id: u32 },
@@ -17869,6 +18154,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DefensiveError {
                 #[codec(index = 0u8)]
                 NotEnoughSpaceInUnbondPool,
@@ -17920,6 +18206,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 PoolNotFound,
@@ -18113,6 +18400,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Created {
@@ -18593,6 +18881,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum FreezeReason {
                 #[codec(index = 0u8)]
                 PoolMinBalance,
@@ -18619,6 +18908,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set_parameter {
@@ -18649,6 +18939,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Updated {
@@ -18702,6 +18993,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 note_preimage { bytes: Vec<u8> },
@@ -18779,6 +19071,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooBig,
@@ -18830,6 +19123,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Noted { hash: ::ferroscale_runtime_types::H256 },
@@ -18883,6 +19177,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Preimage,
@@ -18908,6 +19203,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum DepositKind {
             #[codec(index = 0u8)]
             Proxies,
@@ -18930,6 +19226,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ProxyDefinition<AccountId, ProxyType, BlockNumber> {
             pub delegate: AccountId,
             pub proxy_type: ProxyType,
@@ -18959,6 +19256,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 proxy {
@@ -19217,6 +19515,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooMany,
@@ -19268,6 +19567,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ProxyExecuted {
@@ -19465,6 +19765,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Account<AccountId, Balance, HoldReason, FreezeReason> {
                 pub who: AccountId,
                 pub free: Balance,
@@ -19537,6 +19838,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum RcBountiesMessage<AccountId, Balance, BlockNumber> {
                 #[codec(index = 0u8)]
                 BountyCount(BlockNumber),
@@ -19598,6 +19900,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Bounty<AccountId, Balance, BlockNumber> {
                     pub proposer: AccountId,
                     pub value: Balance,
@@ -19644,6 +19947,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PortableChildBountiesMessage {
                 #[codec(index = 0u8)]
                 ChildBountyCount(u32),
@@ -19782,6 +20086,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PortableChildBounty {
                 pub parent_bounty: u32,
                 pub value: u128,
@@ -19819,6 +20124,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PortableChildBountyStatus {
                 #[codec(index = 0u8)]
                 Added,
@@ -19892,6 +20198,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum RcClaimsMessage<AccountId, Balance, BlockNumber> {
                 #[codec(index = 0u8)]
                 StorageValues { total: Balance },
@@ -19981,6 +20288,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum RcConvictionVotingMessage<AccountId, Class, Voting, Balance> {
                 #[codec(index = 0u8)]
                 VotingFor(AccountId, Class, Voting),
@@ -20027,6 +20335,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum RcCrowdloanMessage<BlockNumber, AccountId, Balance> {
                 #[codec(index = 0u8)]
                 LeaseReserve {
@@ -20131,6 +20440,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RcIndicesIndex<AccountIndex, AccountId, Balance> {
                 pub index: AccountIndex,
                 pub who: AccountId,
@@ -20166,6 +20476,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RcMultisig<AccountId, Balance> {
                 pub creator: AccountId,
                 pub deposit: Balance,
@@ -20192,6 +20503,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct RcPreimageChunk {
                     pub preimage_hash: ::ferroscale_runtime_types::H256,
                     pub preimage_len: u32,
@@ -20233,6 +20545,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct RcPreimageLegacyStatus<AccountId, Balance> {
                     pub hash: ::ferroscale_runtime_types::H256,
                     pub depositor: AccountId,
@@ -20266,6 +20579,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PortableRequestStatus {
                     pub hash: ::ferroscale_runtime_types::H256,
                     pub request_status: super::super::super::super::runtime_types::pallet_rc_migrator::preimage::request_status::PortableRequestStatusInner,
@@ -20291,6 +20605,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum PortableRequestStatusInner {
                     #[codec(index = 0u8)]
                     Unrequested {
@@ -20369,6 +20684,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RcProxy<AccountId, Balance, ProxyType, BlockNumber> {
                 pub delegator: AccountId,
                 pub deposit: Balance,
@@ -20407,6 +20723,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RcProxyAnnouncement<AccountId, Balance> {
                 pub depositor: AccountId,
                 pub deposit: Balance,
@@ -20433,6 +20750,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReferendaMessage<Track> {
                 pub referendum_count: Option<u32>,
                 pub deciding_count: Vec<(Track, u32)>,
@@ -20465,6 +20783,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum RcSchedulerMessage<BlockNumber> {
                 #[codec(index = 0u8)]
                 IncompleteSince(BlockNumber),
@@ -20512,6 +20831,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SchedulerAgendaMessage<B, S> {
                 pub block: B,
                 pub agenda: Vec<Option<S>>,
@@ -20535,6 +20855,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Scheduled<Call, BlockNumber, PalletsOrigin> {
                     pub maybe_id: Option<[u8; 32usize]>,
                     pub priority: u8,
@@ -20576,6 +20897,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PortableBag {
                     pub head: Option<::ferroscale_runtime_types::AccountId32>,
                     pub tail: Option<::ferroscale_runtime_types::AccountId32>,
@@ -20606,6 +20928,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum PortableBagsListMessage {
                     #[codec(index = 0u8)]
                     Node {
@@ -20659,6 +20982,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PortableNode {
                     pub id: ::ferroscale_runtime_types::AccountId32,
                     pub prev: Option<::ferroscale_runtime_types::AccountId32>,
@@ -20700,6 +21024,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum PortableDelegatedStakingMessage {
                     #[codec(index = 0u8)]
                     Delegators {
@@ -20779,6 +21104,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PortableActiveEraInfo {
                     pub index: u32,
                     pub start: Option<u64>,
@@ -20802,6 +21128,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PortableEraRewardPoints {
                     pub total: u32,
                     pub individual: super::super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -20829,6 +21156,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PortableExposurePage {
                     pub page_total: u128,
                     pub others: super::super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -20856,6 +21184,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum PortableForcing {
                     #[codec(index = 0u8)]
                     NotForcing,
@@ -20891,6 +21220,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PortableIndividualExposure {
                     pub who: ::ferroscale_runtime_types::AccountId32,
                     pub value: u128,
@@ -20915,6 +21245,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PortableNominations {
                     pub targets: super::super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                         ::ferroscale_runtime_types::AccountId32,
@@ -20948,6 +21279,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PortablePagedExposureMetadata {
                     pub total: u128,
                     pub own: u128,
@@ -20983,6 +21315,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum PortableRewardDestination {
                     #[codec(index = 0u8)]
                     Staked,
@@ -21026,6 +21359,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PortableStakingLedger {
                     pub stash: ::ferroscale_runtime_types::AccountId32,
                     pub total: u128,
@@ -21061,6 +21395,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum PortableStakingMessage {
                     #[codec(index = 0u8)]
                     Values(
@@ -21372,6 +21707,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PortableUnappliedSlash {
                     pub validator: ::ferroscale_runtime_types::AccountId32,
                     pub own: u128,
@@ -21413,6 +21749,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PortableUnlockChunk {
                     pub value: u128,
                     pub era: u32,
@@ -21436,6 +21773,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PortableValidatorPrefs {
                     pub commission: super::super::super::super::runtime_types::sp_arithmetic::per_things::Perbill,
                     pub blocked: bool,
@@ -21461,6 +21799,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct StakingValues<Balance> {
                     pub validator_count: Option<u32>,
                     pub min_validator_count: Option<u32>,
@@ -21550,6 +21889,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct NomPoolsStorageValues<Balance> {
                     pub total_value_locked: Option<Balance>,
                     pub min_join_bond: Option<Balance>,
@@ -21597,6 +21937,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum RcNomPoolsMessage {
                     #[codec(index = 0u8)]
                     StorageValues {
@@ -21754,6 +22095,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct RewardPool {
                     pub last_recorded_reward_counter: super::super::super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
                     pub last_recorded_total_payouts: u128,
@@ -21793,6 +22135,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct SubPools {
                     pub no_era: super::super::super::super::runtime_types::pallet_rc_migrator::staking::nom_pools_alias::UnbondPool,
                     pub with_era: super::super::super::super::runtime_types::bounded_collections::bounded_btree_map::BoundedBTreeMap<
@@ -21820,6 +22163,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct UnbondPool {
                     pub points: u128,
                     pub balance: u128,
@@ -21849,6 +22193,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PortablePaymentState {
                 #[codec(index = 0u8)]
                 Pending,
@@ -21888,6 +22233,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PortableSpendStatus {
                 pub asset_kind: super::super::super::runtime_types::polkadot_runtime_common::impls::VersionedLocatableAsset,
                 pub amount: u128,
@@ -21928,6 +22274,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PortableTreasuryMessage {
                 #[codec(index = 0u8)]
                 ProposalCount(u32),
@@ -22020,6 +22367,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct MigrationFinishedData<Balance> {
                 pub rc_balance_kept: Balance,
             }
@@ -22039,6 +22387,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PortableFreezeReason {
                 #[codec(index = 0u8)]
                 NominationPools(
@@ -22065,6 +22414,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PortableHoldReason {
                 #[codec(index = 0u8)]
                 Preimage(
@@ -22144,6 +22494,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum QueuePriority<BlockNumber> {
                 #[codec(index = 0u8)]
                 Config,
@@ -22184,6 +22535,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RcVestingSchedule {
                 pub who: ::ferroscale_runtime_types::AccountId32,
                 pub schedules: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -22218,6 +22570,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 submit {
@@ -22358,6 +22711,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotOngoing,
@@ -22435,6 +22789,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Submitted {
@@ -22732,6 +23087,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DecidingStatus<BlockNumber> {
                 pub since: BlockNumber,
                 pub confirming: Option<BlockNumber>,
@@ -22753,6 +23109,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Deposit<AccountId, Balance> {
                 pub who: AccountId,
                 pub amount: Balance,
@@ -22774,6 +23131,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ReferendumInfo<
                 TrackId,
                 RuntimeOrigin,
@@ -22949,6 +23307,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReferendumStatus<
                 TrackId,
                 RuntimeOrigin,
@@ -23048,6 +23407,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RetryConfig<Period> {
             pub total_retries: u8,
             pub remaining: u8,
@@ -23076,6 +23436,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 schedule {
@@ -23294,6 +23655,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 FailedToSchedule,
@@ -23335,6 +23697,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Scheduled { when: u32, index: u32 },
@@ -23506,6 +23869,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set_keys {
@@ -23546,6 +23910,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidProof,
@@ -23587,6 +23952,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewSession { session_index: u32 },
@@ -23647,6 +24013,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Keys,
@@ -23674,6 +24041,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum HoldReason {
                     #[codec(index = 0u8)]
                     Staking,
@@ -23700,6 +24068,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Forcing {
             #[codec(index = 0u8)]
             NotForcing,
@@ -23733,6 +24102,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RewardDestination<AccountId> {
             #[codec(index = 0u8)]
             Staked,
@@ -23769,6 +24139,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ValidatorPrefs {
             #[codec(compact)]
             pub commission: super::super::runtime_types::sp_arithmetic::per_things::Perbill,
@@ -23794,6 +24165,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct UnlockChunk<Balance> {
                 #[codec(compact)]
                 pub value: Balance,
@@ -23821,6 +24193,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     bond {
@@ -24352,6 +24725,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ConfigOp<T> {
                     #[codec(index = 0u8)]
                     Noop,
@@ -24380,6 +24754,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     NotController,
@@ -24559,6 +24934,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     EraPaid { era_index: u32, validator_payout: u128, remainder: u128 },
@@ -24999,6 +25375,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum UnexpectedKind {
                     #[codec(index = 0u8)]
                     EraDurationBoundExceeded,
@@ -25036,6 +25413,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Offence<AccountId> {
             pub offender: AccountId,
             pub reporters: Vec<AccountId>,
@@ -25061,6 +25439,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SessionReport<AccountId> {
             pub end_index: u32,
             pub validator_points: Vec<(AccountId, u32)>,
@@ -25093,6 +25472,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 relay_session_report {
@@ -25149,6 +25529,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 SessionReportReceived {
@@ -25223,6 +25604,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum UnexpectedKind {
                 #[codec(index = 0u8)]
                 SessionReportIntegrityFailed,
@@ -25278,6 +25660,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 control_auto_migration {
@@ -25411,6 +25794,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 MaxSignedLimits,
@@ -25456,6 +25840,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Migrated {
@@ -25531,6 +25916,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 SlashForMigrate,
@@ -25551,6 +25937,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum MigrationCompute {
                 #[codec(index = 0u8)]
                 Signed,
@@ -25574,6 +25961,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct MigrationLimits {
                 pub size: u32,
                 pub item: u32,
@@ -25597,6 +25985,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct MigrationTask {
                 pub progress_top: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
                 pub progress_child: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
@@ -25634,6 +26023,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Progress {
                 #[codec(index = 0u8)]
                 ToStart,
@@ -25679,6 +26069,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
@@ -25712,6 +26103,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 TransactionFeePaid {
@@ -25760,6 +26152,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Proposal<AccountId, Balance> {
             pub proposer: AccountId,
             pub value: Balance,
@@ -25792,6 +26185,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 3u8)]
                 spend_local {
@@ -25905,6 +26299,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidIndex,
@@ -25968,6 +26363,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Spending { budget_remaining: u128 },
@@ -26186,6 +26582,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 create {
@@ -26762,6 +27159,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NoPermission,
@@ -26869,6 +27267,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Created {
@@ -27407,6 +27806,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DestroyWitness {
                 #[codec(compact)]
                 pub items: u32,
@@ -27447,6 +27847,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 batch {
@@ -27608,6 +28009,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManyCalls,
@@ -27628,6 +28030,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 BatchInterrupted {
@@ -27732,6 +28135,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 vest,
@@ -27864,6 +28268,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotVesting,
@@ -27905,6 +28310,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 VestingCreated {
@@ -27975,6 +28381,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct VestingInfo<Balance, BlockNumber> {
                 pub locked: Balance,
                 pub per_block: Balance,
@@ -28010,6 +28417,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 whitelist_call { call_hash: ::ferroscale_runtime_types::H256 },
@@ -28093,6 +28501,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 UnavailablePreImage,
@@ -28134,6 +28543,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 CallWhitelisted { call_hash: ::ferroscale_runtime_types::H256 },
@@ -28206,6 +28616,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ExecutionError {
                 #[codec(index = 0u8)]
                 Overflow,
@@ -28399,6 +28810,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 send {
@@ -28742,6 +29154,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 Unreachable,
@@ -28901,6 +29314,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Attempted {
@@ -29496,6 +29910,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 AuthorizeAlias,
@@ -29516,6 +29931,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Origin {
                 #[codec(index = 0u8)]
                 Xcm(
@@ -29557,6 +29973,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 report_bridge_status {
@@ -29596,6 +30013,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 DeliveryFeeFactorDecreased {
@@ -29648,6 +30066,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum VersionedLocatableAccount {
                 #[codec(index = 4u8)]
                 V4 {
@@ -29704,6 +30123,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct InboundDownwardMessage<BlockNumber> {
             pub sent_at: BlockNumber,
             pub msg: Vec<u8>,
@@ -29722,6 +30142,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct InboundHrmpMessage<BlockNumber> {
             pub sent_at: BlockNumber,
             pub data: Vec<u8>,
@@ -29745,6 +30166,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct HeadData(pub Vec<u8>);
             impl ::ferroscale_runtime_types::TypeHash for HeadData {
                 const TYPE_HASH: u128 = 0x6616650329c91b02ad5b723534d70616;
@@ -29756,6 +30178,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Id(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for Id {
                 const TYPE_HASH: u128 = 0xecf90193012ebdef744dd9f50e9c276d;
@@ -29773,6 +30196,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PersistedValidationData<H, N> {
                 pub parent_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
                 pub relay_parent_number: N,
@@ -29811,6 +30235,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct EcdsaSignature(pub [u8; 65usize]);
             impl ::ferroscale_runtime_types::TypeHash for EcdsaSignature {
                 const TYPE_HASH: u128 = 0x40381f1b5f7164f9fdf1d1c003b15794;
@@ -29822,6 +30247,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct EthereumAddress(pub [u8; 20usize]);
             impl ::ferroscale_runtime_types::TypeHash for EthereumAddress {
                 const TYPE_HASH: u128 = 0xd36d0fa96988abefb7187c0e068ff80e;
@@ -29833,6 +30259,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum StatementKind {
                 #[codec(index = 0u8)]
                 Regular,
@@ -29859,6 +30286,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     claim {
@@ -29981,6 +30409,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     InvalidEthereumSignature,
@@ -30028,6 +30457,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     Claimed {
@@ -30076,6 +30506,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum VersionedLocatableAsset {
                 #[codec(index = 3u8)]
                 V3 {
@@ -30148,6 +30579,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ProxyType {
                 #[codec(index = 0u8)]
                 Any,
@@ -30204,6 +30636,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct AssetMetadata {
             pub name: super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 u8,
@@ -30235,6 +30668,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum BasicOperatingMode {
                 #[codec(index = 0u8)]
                 Normal,
@@ -30262,6 +30696,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum MessageId {
                 #[codec(index = 0u8)]
                 Inbound(u64),
@@ -30300,6 +30735,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set_operating_mode {
@@ -30374,6 +30810,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 UnsupportedLocationVersion,
@@ -30449,6 +30886,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 MessageSent {
@@ -30515,6 +30953,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ArithmeticError {
             #[codec(index = 0u8)]
             Underflow,
@@ -30547,6 +30986,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FixedU128(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
                 const TYPE_HASH: u128 = 0x17c6bf814d64622dd7b4e4f5fb852442;
@@ -30562,6 +31002,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PerU16(pub u16);
             impl ::parity_scale_codec::CompactAs for PerU16 {
                 type As = u16;
@@ -30587,6 +31028,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Perbill(pub u32);
             impl ::parity_scale_codec::CompactAs for Perbill {
                 type As = u32;
@@ -30612,6 +31054,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Percent(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Percent {
                 const TYPE_HASH: u128 = 0x731b5e2a65bb015f1c4c471dfecc01fe;
@@ -30623,6 +31066,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Permill(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for Permill {
                 const TYPE_HASH: u128 = 0xcd9a29b75460287f91b8264ae44aca45;
@@ -30641,6 +31085,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Public(pub [u8; 32usize]);
                 impl ::ferroscale_runtime_types::TypeHash for Public {
                     const TYPE_HASH: u128 = 0xb35fdf7566700f981dfbac3bda816f20;
@@ -30658,6 +31103,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ElectionScore {
             pub minimal_stake: u128,
             pub sum_stake: u128,
@@ -30687,6 +31133,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Error {
             #[codec(index = 0u8)]
             SolutionWeightOverflow,
@@ -30748,6 +31195,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum DispatchError {
             #[codec(index = 0u8)]
             Other,
@@ -30837,6 +31285,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct DispatchErrorWithPostInfo<Info> {
             pub post_info: Info,
             pub error: super::super::runtime_types::sp_runtime::DispatchError,
@@ -30855,6 +31304,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ModuleError {
             pub index: u8,
             pub error: [u8; 4usize],
@@ -30876,6 +31326,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum MultiSignature {
             #[codec(index = 0u8)]
             Ed25519([u8; 64usize]),
@@ -30907,6 +31358,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum TokenError {
             #[codec(index = 0u8)]
             FundsUnavailable,
@@ -30964,6 +31416,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum TransactionalError {
             #[codec(index = 0u8)]
             LimitReached,
@@ -30990,6 +31443,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Block<Header, Extrinsic> {
                     pub header: Header,
                     pub extrinsics: Vec<Extrinsic>,
@@ -31017,6 +31471,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Digest {
                     pub logs: Vec<
                         super::super::super::super::runtime_types::sp_runtime::generic::digest::DigestItem,
@@ -31038,6 +31493,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum DigestItem {
                     #[codec(index = 6u8)]
                     PreRuntime([u8; 4usize], Vec<u8>),
@@ -31111,6 +31567,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Era {
                     #[codec(index = 0u8)]
                     Immortal,
@@ -33178,6 +33635,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Header<Number> {
                     pub parent_hash: ::ferroscale_runtime_types::H256,
                     #[codec(compact)]
@@ -33218,6 +33676,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum TrieError {
                 #[codec(index = 0u8)]
                 InvalidStateRoot,
@@ -33299,6 +33758,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlakeTwo256;
             impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
                 const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
@@ -33316,6 +33776,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct StorageProof {
                 pub trie_nodes: ::ferroscale_runtime_types::BTreeSet<Vec<u8>>,
             }
@@ -33342,6 +33803,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RuntimeVersion {
             pub spec_name: String,
             pub impl_name: String,
@@ -33390,6 +33852,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RuntimeDbWeight {
             pub read: u64,
             pub write: u64,
@@ -33414,6 +33877,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Weight {
                 #[codec(compact)]
                 pub ref_time: u64,
@@ -33446,6 +33910,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {}
             impl ::ferroscale_runtime_types::TypeHash for Call {
                 const TYPE_HASH: u128 = 0x1f1de421f562cea95bbcd1ac41b39aff;
@@ -33464,6 +33929,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiLocation {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::xcm::v3::junctions::Junctions,
@@ -33493,6 +33959,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Instruction {
                 #[codec(index = 0u8)]
                 WithdrawAsset(
@@ -34206,6 +34673,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PalletInfo {
                 #[codec(compact)]
                 pub index: u32,
@@ -34254,6 +34722,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct QueryResponseInfo {
                 pub destination: super::super::super::runtime_types::staging_xcm::v4::location::Location,
                 #[codec(compact)]
@@ -34286,6 +34755,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Response {
                 #[codec(index = 0u8)]
                 Null,
@@ -34361,6 +34831,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Xcm(
                 pub Vec<super::super::super::runtime_types::staging_xcm::v4::Instruction>,
             );
@@ -34374,6 +34845,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Asset {
                     pub id: super::super::super::super::runtime_types::staging_xcm::v4::asset::AssetId,
                     pub fun: super::super::super::super::runtime_types::staging_xcm::v4::asset::Fungibility,
@@ -34397,6 +34869,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetFilter {
                     #[codec(index = 0u8)]
                     Definite(
@@ -34433,6 +34906,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct AssetId(
                     pub super::super::super::super::runtime_types::staging_xcm::v4::location::Location,
                 );
@@ -34446,6 +34920,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetInstance {
                     #[codec(index = 0u8)]
                     Undefined,
@@ -34509,6 +34984,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Assets(
                     pub Vec<
                         super::super::super::super::runtime_types::staging_xcm::v4::asset::Asset,
@@ -34524,6 +35000,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
                     Fungible(#[codec(compact)] u128),
@@ -34558,6 +35035,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum WildAsset {
                     #[codec(index = 0u8)]
                     All,
@@ -34629,6 +35107,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
@@ -34657,6 +35136,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Junction {
                     #[codec(index = 0u8)]
                     Parachain(#[codec(compact)] u32),
@@ -34800,6 +35280,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum NetworkId {
                     #[codec(index = 0u8)]
                     ByGenesis([u8; 32usize]),
@@ -34889,6 +35370,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Junctions {
                     #[codec(index = 0u8)]
                     Here,
@@ -34996,6 +35478,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Location {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::staging_xcm::v4::junctions::Junctions,
@@ -35025,6 +35508,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Hint {
                 #[codec(index = 0u8)]
                 AssetClaimer {
@@ -35055,6 +35539,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Instruction {
                 #[codec(index = 0u8)]
                 WithdrawAsset(
@@ -35854,6 +36339,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PalletInfo {
                 #[codec(compact)]
                 pub index: u32,
@@ -35902,6 +36388,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct QueryResponseInfo {
                 pub destination: super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 #[codec(compact)]
@@ -35934,6 +36421,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Response {
                 #[codec(index = 0u8)]
                 Null,
@@ -36009,6 +36497,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Xcm(
                 pub Vec<super::super::super::runtime_types::staging_xcm::v5::Instruction>,
             );
@@ -36022,6 +36511,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Asset {
                     pub id: super::super::super::super::runtime_types::staging_xcm::v5::asset::AssetId,
                     pub fun: super::super::super::super::runtime_types::staging_xcm::v5::asset::Fungibility,
@@ -36045,6 +36535,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetFilter {
                     #[codec(index = 0u8)]
                     Definite(
@@ -36081,6 +36572,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct AssetId(
                     pub super::super::super::super::runtime_types::staging_xcm::v5::location::Location,
                 );
@@ -36094,6 +36586,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetInstance {
                     #[codec(index = 0u8)]
                     Undefined,
@@ -36157,6 +36650,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetTransferFilter {
                     #[codec(index = 0u8)]
                     Teleport(
@@ -36206,6 +36700,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Assets(
                     pub Vec<
                         super::super::super::super::runtime_types::staging_xcm::v5::asset::Asset,
@@ -36221,6 +36716,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
                     Fungible(#[codec(compact)] u128),
@@ -36255,6 +36751,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum WildAsset {
                     #[codec(index = 0u8)]
                     All,
@@ -36326,6 +36823,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
@@ -36354,6 +36852,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Junction {
                     #[codec(index = 0u8)]
                     Parachain(#[codec(compact)] u32),
@@ -36497,6 +36996,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum NetworkId {
                     #[codec(index = 0u8)]
                     ByGenesis([u8; 32usize]),
@@ -36574,6 +37074,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Junctions {
                     #[codec(index = 0u8)]
                     Here,
@@ -36681,6 +37182,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Location {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::staging_xcm::v5::junctions::Junctions,
@@ -36709,6 +37211,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct InstructionError {
                     pub index: u8,
                     pub error: super::super::super::super::runtime_types::xcm::v5::traits::Error,
@@ -36732,6 +37235,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Outcome {
                     #[codec(index = 0u8)]
                     Complete {
@@ -36799,6 +37303,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum TransferType {
                     #[codec(index = 0u8)]
                     Teleport,
@@ -36846,6 +37351,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VersionedAssetId {
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::multiasset::AssetId),
@@ -36876,6 +37382,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VersionedAssets {
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::multiasset::MultiAssets),
@@ -36906,6 +37413,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VersionedLocation {
             #[codec(index = 3u8)]
             V3(
@@ -36938,6 +37446,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VersionedXcm {
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::Xcm),
@@ -36968,6 +37477,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DoubleEncoded {
                 pub encoded: Vec<u8>,
             }
@@ -36991,6 +37501,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Instruction {
                 #[codec(index = 0u8)]
                 WithdrawAsset(
@@ -37702,6 +38213,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum MaybeErrorCode {
                 #[codec(index = 0u8)]
                 Success,
@@ -37749,6 +38261,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum OriginKind {
                 #[codec(index = 0u8)]
                 Native,
@@ -37784,6 +38297,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PalletInfo {
                 #[codec(compact)]
                 pub index: u32,
@@ -37832,6 +38346,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct QueryResponseInfo {
                 pub destination: super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
                 #[codec(compact)]
@@ -37864,6 +38379,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Response {
                 #[codec(index = 0u8)]
                 Null,
@@ -37939,6 +38455,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum WeightLimit {
                 #[codec(index = 0u8)]
                 Unlimited,
@@ -37969,6 +38486,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Xcm(
                 pub Vec<super::super::super::runtime_types::xcm::v3::Instruction>,
             );
@@ -37982,6 +38500,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum BodyId {
                     #[codec(index = 0u8)]
                     Unit,
@@ -38049,6 +38568,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum BodyPart {
                     #[codec(index = 0u8)]
                     Voice,
@@ -38137,6 +38657,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Junction {
                     #[codec(index = 0u8)]
                     Parachain(#[codec(compact)] u32),
@@ -38280,6 +38801,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum NetworkId {
                     #[codec(index = 0u8)]
                     ByGenesis([u8; 32usize]),
@@ -38369,6 +38891,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Junctions {
                     #[codec(index = 0u8)]
                     Here,
@@ -38558,6 +39081,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetId {
                     #[codec(index = 0u8)]
                     Concrete(
@@ -38592,6 +39116,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetInstance {
                     #[codec(index = 0u8)]
                     Undefined,
@@ -38655,6 +39180,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
                     Fungible(#[codec(compact)] u128),
@@ -38689,6 +39215,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiAsset {
                     pub id: super::super::super::super::runtime_types::xcm::v3::multiasset::AssetId,
                     pub fun: super::super::super::super::runtime_types::xcm::v3::multiasset::Fungibility,
@@ -38712,6 +39239,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum MultiAssetFilter {
                     #[codec(index = 0u8)]
                     Definite(
@@ -38748,6 +39276,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiAssets(
                     pub Vec<
                         super::super::super::super::runtime_types::xcm::v3::multiasset::MultiAsset,
@@ -38763,6 +39292,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
@@ -38787,6 +39317,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum WildMultiAsset {
                     #[codec(index = 0u8)]
                     All,
@@ -38862,6 +39393,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     Overflow,
@@ -39073,6 +39605,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum SendError {
                     #[codec(index = 0u8)]
                     NotApplicable,
@@ -39130,6 +39663,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     Overflow,

@@ -43,11 +43,1568 @@ pub type RuntimeEvent = runtime_types::node_subtensor_runtime::RuntimeEvent;
 pub type RuntimeError = runtime_types::node_subtensor_runtime::RuntimeError;
 /// Why a dispatch failed.
 pub type DispatchError = runtime_types::sp_runtime::DispatchError;
+/// The `spec_name` of the runtime these types were generated from
+/// (empty when its metadata had no `System.Version`).
+pub const SPEC_NAME: &str = "node-subtensor";
+/// The `spec_version` of the runtime these types were generated from.
+pub const SPEC_VERSION: u32 = 343u32;
+/// The hash of the whole runtime these types were generated from
+/// (`ferroscale_metadata::fingerprint`): equal for a runtime whose
+/// calls, events, storage, constants and extrinsic format decode the same.
+pub const METADATA_HASH: u128 = 0x1b2cf5417a7d9f10166abbe40aebfedc;
+/// The runtime these types were generated from, item by item: check it
+/// against a loaded runtime with `Metadata::check(&RUNTIME)` (all of it)
+/// or `Metadata::check_item(&RUNTIME, kind, pallet, name)` (one item)
+/// before decoding that runtime's data.
+pub static RUNTIME: ::ferroscale_runtime_types::RuntimeFingerprint = ::ferroscale_runtime_types::RuntimeFingerprint {
+    spec_name: SPEC_NAME,
+    spec_version: SPEC_VERSION,
+    hash: METADATA_HASH,
+    calls: &[
+        ("AdminUtils", "schedule_grandpa_change", 0x11b36baaebad107176298032619e4a78),
+        ("AdminUtils", "sudo_set_activity_cutoff", 0x94e2d9aa83adc2c09d177953b7540bc4),
+        ("AdminUtils", "sudo_set_adjustment_alpha", 0x80cedee02a3196c0b3e4e2678faec155),
+        (
+            "AdminUtils",
+            "sudo_set_adjustment_interval",
+            0xaea160d04c7401f01c7a570613cb21f9,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_admin_freeze_window",
+            0x7f6bc1cb84c00b0854c33a4f94a52559,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_alpha_sigmoid_steepness",
+            0x84ce251cb1b0223b75d2d303d5f457e1,
+        ),
+        ("AdminUtils", "sudo_set_alpha_values", 0x72e54efffe6f575e1f007625168d864f),
+        (
+            "AdminUtils",
+            "sudo_set_bonds_moving_average",
+            0x046c1a8d882fbd88720ab3852b1a3214,
+        ),
+        ("AdminUtils", "sudo_set_bonds_penalty", 0x8511489d44258f822e0273272282b991),
+        (
+            "AdminUtils",
+            "sudo_set_bonds_reset_enabled",
+            0xe679b983845e84c0783f5bfa9c4f3eae,
+        ),
+        ("AdminUtils", "sudo_set_ck_burn", 0x44a5edd35207c6581ecedc0c0a8e0679),
+        (
+            "AdminUtils",
+            "sudo_set_coldkey_swap_schedule_duration",
+            0x26ff87a62591ba4094880dd6f0e258b5,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_commit_reveal_version",
+            0x16a52b271f4be18a9a98502e63920759,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_commit_reveal_weights_enabled",
+            0xa471cd9a2090beeca4bbc30e945552a8,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_commit_reveal_weights_interval",
+            0x629437508db14d0d10aca6b098294802,
+        ),
+        ("AdminUtils", "sudo_set_default_take", 0x080f77f70c3105d9ccac27f6616f67cd),
+        ("AdminUtils", "sudo_set_difficulty", 0xce48eddc9253e9ebdcf112094ba53fe8),
+        (
+            "AdminUtils",
+            "sudo_set_dissolve_network_schedule_duration",
+            0x482ec084818dcea18e9d10b3b7960539,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_ema_price_halving_period",
+            0x18754f8454a685da0126a4933a9c164d,
+        ),
+        ("AdminUtils", "sudo_set_evm_chain_id", 0x2bf161129a25a68dbda80b251eaa87ca),
+        ("AdminUtils", "sudo_set_immunity_period", 0x9d8e6324aed10c0c278d6f11c5f37624),
+        ("AdminUtils", "sudo_set_kappa", 0x8c36372e3a99bcafa3782a228e9b227c),
+        (
+            "AdminUtils",
+            "sudo_set_liquid_alpha_enabled",
+            0x3f7fde864d9a423565c934167518a582,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_lock_reduction_interval",
+            0xde9593393fa3fc4784446dc11c3e406b,
+        ),
+        ("AdminUtils", "sudo_set_max_allowed_uids", 0x4ed95227628529e33cb79c59ff900405),
+        (
+            "AdminUtils",
+            "sudo_set_max_allowed_validators",
+            0xe1eea433b6be8c734b8ed35a6336f752,
+        ),
+        ("AdminUtils", "sudo_set_max_burn", 0x158fae31b17691aea35de0caca27f912),
+        ("AdminUtils", "sudo_set_max_difficulty", 0x7bd16a19bf955ed1c0bcfcfef354acea),
+        (
+            "AdminUtils",
+            "sudo_set_max_registrations_per_block",
+            0x12ce15be66c31d1fea7c144df2e1f525,
+        ),
+        ("AdminUtils", "sudo_set_mechanism_count", 0xa8f1748360226098cd0e418881b1f1b4),
+        (
+            "AdminUtils",
+            "sudo_set_mechanism_emission_split",
+            0xb891bb3ff544fef60d4564c9ae109235,
+        ),
+        ("AdminUtils", "sudo_set_min_allowed_uids", 0xd483020b863326dc48901fcc43ac528c),
+        (
+            "AdminUtils",
+            "sudo_set_min_allowed_weights",
+            0x20cbeabf1c9a6e0ccaee3f5919bce48c,
+        ),
+        ("AdminUtils", "sudo_set_min_burn", 0xdeefdbc454364daf888d49173b69edc0),
+        ("AdminUtils", "sudo_set_min_delegate_take", 0xa9a40d842d88bf79ad46db299003595f),
+        ("AdminUtils", "sudo_set_min_difficulty", 0xa7709039833aa56bee1efc76502c9d85),
+        (
+            "AdminUtils",
+            "sudo_set_network_immunity_period",
+            0x23ae1dfcfaec23b172c29ef632e06a7c,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_network_min_lock_cost",
+            0xf2bd3ac21f17972ff2d2a35c3e12ee94,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_network_pow_registration_allowed",
+            0xdacc9bda8f575f171be4530dac3934ff,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_network_rate_limit",
+            0x14e3117e01424d3a50df1b891e4c3285,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_network_registration_allowed",
+            0x024dce4aacd2473cf001c5d40e756229,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_nominator_min_required_stake",
+            0x0f998acc21d8ae07f9286ea4b985583b,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_owner_hparam_rate_limit",
+            0x8f7745a51814d414dec58bfcf2c67b46,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_owner_immune_neuron_limit",
+            0x2ed0a408bd8568e8250ecfc19a577eb4,
+        ),
+        ("AdminUtils", "sudo_set_rao_recycled", 0xe1b5560de4b062f0ed96c243970174b8),
+        ("AdminUtils", "sudo_set_recycle_or_burn", 0x7ef606b41c7e8cfad1e01f3efa01c78b),
+        ("AdminUtils", "sudo_set_rho", 0x70322f65d03ba8a5f4d998797bea15cb),
+        (
+            "AdminUtils",
+            "sudo_set_serving_rate_limit",
+            0xb61c094387c20711eb3aa21ac51bcdc1,
+        ),
+        ("AdminUtils", "sudo_set_sn_owner_hotkey", 0x54de8f552ee1baaea7d352560d64d816),
+        ("AdminUtils", "sudo_set_stake_threshold", 0x7a4e27a8b7212c2aa4cb60b135cea42a),
+        ("AdminUtils", "sudo_set_subnet_limit", 0xf67cfbc915ea111c5cb43baaba83d58a),
+        (
+            "AdminUtils",
+            "sudo_set_subnet_moving_alpha",
+            0xa95da43a650074e16ff6a1eef485b713,
+        ),
+        ("AdminUtils", "sudo_set_subnet_owner_cut", 0xe1af0e71d15cb375dd90d469ce013133),
+        (
+            "AdminUtils",
+            "sudo_set_subnet_owner_hotkey",
+            0x317e91589405938b41a64b4a8ecb3ea6,
+        ),
+        ("AdminUtils", "sudo_set_subtoken_enabled", 0xc37b5913e6b0851c33cbc675579f10cf),
+        ("AdminUtils", "sudo_set_tao_flow_cutoff", 0xdd1a8b9d6ccf943a417833a7f6caa251),
+        (
+            "AdminUtils",
+            "sudo_set_tao_flow_normalization_exponent",
+            0x4dfcd520bfb8b90cb6e2c3c11441ca71,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_tao_flow_smoothing_factor",
+            0x3429ea76f48060475460ee53039c6614,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_target_registrations_per_interval",
+            0xc992e06b7fbda790b57505c87cdc0d3d,
+        ),
+        ("AdminUtils", "sudo_set_tempo", 0xab2385400a4b5dbbd38486d596846824),
+        ("AdminUtils", "sudo_set_toggle_transfer", 0xcb904c5b21b2bc5f301f642219d30e08),
+        ("AdminUtils", "sudo_set_total_issuance", 0xbe9b1dc4a501d5abe71b40c4030a22f9),
+        (
+            "AdminUtils",
+            "sudo_set_tx_delegate_take_rate_limit",
+            0xab66a719ec5d1e2fa06e7490c9e94d90,
+        ),
+        ("AdminUtils", "sudo_set_tx_rate_limit", 0xd3a4b14b068b7ffa45bda140ef5d8a11),
+        (
+            "AdminUtils",
+            "sudo_set_weights_set_rate_limit",
+            0x1008341a0c3bae39a7ac04819e0ac241,
+        ),
+        (
+            "AdminUtils",
+            "sudo_set_weights_version_key",
+            0x942712df7bdafa1ebba3dc947dcb6ec4,
+        ),
+        ("AdminUtils", "sudo_set_yuma3_enabled", 0x5ffafa663dfae340ffec733802d64d25),
+        ("AdminUtils", "sudo_toggle_evm_precompile", 0xb90dca13e053ab9041e4a81d970177fb),
+        (
+            "AdminUtils",
+            "sudo_trim_to_max_allowed_uids",
+            0xa497c4d2140a4ff432bb3e5b23a0fcfd,
+        ),
+        ("AdminUtils", "swap_authorities", 0x817b61a60fa4f097fb11899a68a11dda),
+        ("Balances", "burn", 0x9fd257ddf569d05cd758785d884f0ad7),
+        ("Balances", "force_adjust_total_issuance", 0x7c0b5c4228fb4e3cde7d653ed3778b41),
+        ("Balances", "force_set_balance", 0x593de545d90249c145eb52a768764824),
+        ("Balances", "force_transfer", 0x8c2efac3ec7e193de74f3ac8b1dfbefa),
+        ("Balances", "force_unreserve", 0x768a3f1a4530043a8bda1e6215ec9a75),
+        ("Balances", "transfer_all", 0xec65c400fd845a9702627dd5b5ad7a44),
+        ("Balances", "transfer_allow_death", 0xf5cce89410c9116bac97a354f5ea1103),
+        ("Balances", "transfer_keep_alive", 0x0945c5fcf71400679049e729ce6bc5fa),
+        ("Balances", "upgrade_accounts", 0x45108eb04482b5334a9d12959acadab6),
+        ("BaseFee", "set_base_fee_per_gas", 0xb20107f7aa82433bdc942228d5ee60f2),
+        ("BaseFee", "set_elasticity", 0x317cbaaf1eb9610861f118c216de9b48),
+        ("Commitments", "set_commitment", 0xe33072fbcd4597fc02b5e016712b5fa4),
+        ("Commitments", "set_max_space", 0xe747b93d885c5bdc88238dbc43d41c79),
+        ("Contracts", "call", 0x698d6b26156f995abc784a28cd0dfeb1),
+        ("Contracts", "call_old_weight", 0x6947c44a6bee2853bd062b63e4892c65),
+        ("Contracts", "instantiate", 0x9ebaff0b769a244e4a8821de9fb65dca),
+        ("Contracts", "instantiate_old_weight", 0xf931b84f5e9804f0349aeff77e44cbb7),
+        ("Contracts", "instantiate_with_code", 0xbd63c94ce9da1b59e4e6900a6631da24),
+        (
+            "Contracts",
+            "instantiate_with_code_old_weight",
+            0x00a07529b6e98c532503f16e201c2f79,
+        ),
+        ("Contracts", "migrate", 0x899a22306bdf88fecd968ccec35a5ace),
+        ("Contracts", "remove_code", 0x151617ee8ef2e56232ccfa4fad9c83c7),
+        ("Contracts", "set_code", 0x821676f4b78d7065e35155d986e7d265),
+        ("Contracts", "upload_code", 0x3101214101ab33b088f4a0501f259a81),
+        ("Crowdloan", "contribute", 0x8691a49d70f06578c236b6c7e6a57283),
+        ("Crowdloan", "create", 0xe9fbf61ed9ce05d80e010f5391c8aaa9),
+        ("Crowdloan", "dissolve", 0xdd10c92b41d324fc4dc0c6f1a392e60d),
+        ("Crowdloan", "finalize", 0x5b3dbccaaac26ad1a531e7297e5a1a9f),
+        ("Crowdloan", "refund", 0x5f7ed1be05e16a00f533d1471e874bf7),
+        ("Crowdloan", "update_cap", 0x0b5c5a9149f9a2bbb177c86399b53e48),
+        ("Crowdloan", "update_end", 0x7e8f4da87ecdebd278643d04f7607bec),
+        ("Crowdloan", "update_min_contribution", 0xec5e514a376898dada38590c1c041ab3),
+        ("Crowdloan", "withdraw", 0xa3074f25ff3e62587ded6de2563b24ed),
+        ("Drand", "set_beacon_config", 0x9f421b9a61aa88cf78ae33cb62e7408a),
+        ("Drand", "set_oldest_stored_round", 0xb0915e29dfd4d30a4c12d253f841ab06),
+        ("Drand", "write_pulse", 0xda3ffef5fe565aa450e3bde91f95c86d),
+        ("EVM", "call", 0xa6b9964be0a2a3afe19716a4d432b2c0),
+        ("EVM", "create", 0x413237a4222e68cd3bcf26d357361baa),
+        ("EVM", "create2", 0xb9af5da0d75dd213373314b2eb9bf6fd),
+        ("EVM", "disable_whitelist", 0x9eab6c78abf4873f78a39f86f10c57bb),
+        ("EVM", "set_whitelist", 0x4dbb6015a2b6da2f84042c9b39cfb8fa),
+        ("EVM", "withdraw", 0x7df08ca594051c672d084c64530cea46),
+        ("Ethereum", "transact", 0x8e9909e7f0a6ce48ddb084b23bd348e6),
+        ("Grandpa", "note_stalled", 0x99c6c9970537fb6c7028f80ec4a782dd),
+        ("Grandpa", "report_equivocation", 0xb386eba052add618038d1b24e4ce20e5),
+        ("Grandpa", "report_equivocation_unsigned", 0xdc8b091a13a021fd2b687b7c1c819938),
+        ("Multisig", "approve_as_multi", 0xa02ed0addd3cd3383aa04baef21105d6),
+        ("Multisig", "as_multi", 0xb3a16afcf36da0ffbbe96cf512d49735),
+        ("Multisig", "as_multi_threshold_1", 0x44adc75928b1ab6d0c61684e42342ba8),
+        ("Multisig", "cancel_as_multi", 0x4010995bc1d43b0db430b6bc709ea4ea),
+        ("Multisig", "poke_deposit", 0xa1266876ef12da400624303c5d9a2260),
+        ("Preimage", "ensure_updated", 0x8c2975c2d20bd254cb5d93896fc108f7),
+        ("Preimage", "note_preimage", 0xf5236d1534f6e0472c2bf0e9e8c7685d),
+        ("Preimage", "request_preimage", 0xfa9301d61273823b9698d7ee67e54e28),
+        ("Preimage", "unnote_preimage", 0x950dcf5dde737198b9fff4dd2eafe7a8),
+        ("Preimage", "unrequest_preimage", 0x676c007c940f8973a5287e05a0b80f2c),
+        ("Proxy", "add_proxy", 0x9ffc3981d13d0a304e59378753719e45),
+        ("Proxy", "announce", 0x19318733d7b70b221a7dd7d8994eae1a),
+        ("Proxy", "create_pure", 0xd43520099166a62e89b28d8446ab594b),
+        ("Proxy", "kill_pure", 0x7fb9e2cb6e2e9a89ffc67b4bc191fe59),
+        ("Proxy", "poke_deposit", 0x201ff06d69f4c1eb5534d1242b397a95),
+        ("Proxy", "proxy", 0x42ab5e27733f5963c8fded66916b76a6),
+        ("Proxy", "proxy_announced", 0x4736cf3573679fa44f4bb956faeac5a1),
+        ("Proxy", "reject_announcement", 0x760fe656e6cf62a5d28ec1587d94d9de),
+        ("Proxy", "remove_announcement", 0xae17c414b5b5c98f49389838bdfa3fc7),
+        ("Proxy", "remove_proxies", 0x541b34041acc74a3038ec38c60b46f91),
+        ("Proxy", "remove_proxy", 0x5723976dbdf6ebb04a93ac59715d8197),
+        ("Registry", "clear_identity", 0x164bac4ea479319dfa756e60fbd89d57),
+        ("Registry", "set_identity", 0x90fa9eafc1848cfbd158464f51f15529),
+        ("SafeMode", "enter", 0x5550dd98395d94e4dca2ba5f7fe8a627),
+        ("SafeMode", "extend", 0x2708d0f94d5409a816ab6c66b1f8c06b),
+        ("SafeMode", "force_enter", 0x7b171f5c0d821e1e9360089669dfd0b3),
+        ("SafeMode", "force_exit", 0x3a00f46736214cbd3d670681379cf1de),
+        ("SafeMode", "force_extend", 0x6f0ac0c36f824338afebdb6bd3b4fe7c),
+        ("SafeMode", "force_release_deposit", 0x2e91357884881c4cd33162426c0edc2c),
+        ("SafeMode", "force_slash_deposit", 0xea54b7fc917ae272c01ed89f6cf074d0),
+        ("SafeMode", "release_deposit", 0x0220aa61eb75df3cf01cd8c20926b4f4),
+        ("Scheduler", "cancel", 0x79378f90137ace3748574ab40cf6cb9f),
+        ("Scheduler", "cancel_named", 0xfe32ffe49b0b2c0d04a1ae0ec0998993),
+        ("Scheduler", "cancel_retry", 0x52acd1827fe42d0a86f032652e7b1b04),
+        ("Scheduler", "cancel_retry_named", 0x8f0db4ff8f766faa3bf6d47703bba50b),
+        ("Scheduler", "schedule", 0xe29fdcfa934fd5754de4a3a3b0ef3078),
+        ("Scheduler", "schedule_after", 0x6128affb3b3d795163cf66f2ce170772),
+        ("Scheduler", "schedule_named", 0x9dc17e86a6e6b30269908394649cca23),
+        ("Scheduler", "schedule_named_after", 0xf8b393c1853f4d5aca4e7a238fdf91c5),
+        ("Scheduler", "set_retry", 0x7e02d84e0a7cac0c1ac09e369f7c1b20),
+        ("Scheduler", "set_retry_named", 0x4549fef0477a97d578ab68f33cf9392d),
+        ("SubtensorModule", "add_stake", 0x1b4d8ae7cc81b8285180cd2e11a4bd82),
+        ("SubtensorModule", "add_stake_limit", 0x4d64a8fb14158073d7011f557fed7ce0),
+        ("SubtensorModule", "associate_evm_key", 0x449b036957706fe1ba11abb9a6b3ed9c),
+        ("SubtensorModule", "batch_commit_weights", 0x3691f3a41b3c86e8d53190186ff973bf),
+        ("SubtensorModule", "batch_reveal_weights", 0xb5f141131a6f3ceac7aa86b43b38f4d9),
+        ("SubtensorModule", "batch_set_weights", 0x626562b67d88cc777a221864144df888),
+        ("SubtensorModule", "burn_alpha", 0x1ef319918d49d5dd3da609ae02445416),
+        ("SubtensorModule", "burned_register", 0xbbdfc0c02d66ae936a9ec9aeb073a5b7),
+        ("SubtensorModule", "claim_root", 0x506ed82c9a77b2422291396ea90c7589),
+        (
+            "SubtensorModule",
+            "commit_crv3_mechanism_weights",
+            0x4b1b704df3f461af21996d197e8283bb,
+        ),
+        (
+            "SubtensorModule",
+            "commit_mechanism_weights",
+            0xa83e60d54d1f0097052f3fdb07524e4b,
+        ),
+        (
+            "SubtensorModule",
+            "commit_timelocked_mechanism_weights",
+            0x743655a577ad2892275adcf925b2fd01,
+        ),
+        (
+            "SubtensorModule",
+            "commit_timelocked_weights",
+            0x444805cd54405b12cf094d900eedd6b9,
+        ),
+        ("SubtensorModule", "commit_weights", 0x90c581bd20e24ef94472358a1069ca7c),
+        ("SubtensorModule", "decrease_take", 0x655a52717e742d4ae897ed27ad5a4b07),
+        ("SubtensorModule", "dissolve_network", 0x6db0283d74e36c6c84f8e9aaf81c3b6e),
+        ("SubtensorModule", "faucet", 0x74276dec5ac263ca36bda78e3a5a5e0b),
+        ("SubtensorModule", "increase_take", 0xc5d77c094b92980bb5929eaa1a743205),
+        ("SubtensorModule", "move_stake", 0xb07e671dbd4653e02ac252e4ae9818f8),
+        ("SubtensorModule", "recycle_alpha", 0x1e751e393845c5f460530d1cf4248e81),
+        ("SubtensorModule", "register", 0x9080a0e9dac9919f73dfb8d754168180),
+        (
+            "SubtensorModule",
+            "register_leased_network",
+            0xde3331a9f67a5154e62b55616c5f79f8,
+        ),
+        ("SubtensorModule", "register_network", 0x45d97a585238965ebb4687572085d7bc),
+        (
+            "SubtensorModule",
+            "register_network_with_identity",
+            0xa33e421dbd02258b64c29906b2db316b,
+        ),
+        ("SubtensorModule", "remove_stake", 0xde6562a26cbf7a73250ea679dc2eb97b),
+        (
+            "SubtensorModule",
+            "remove_stake_full_limit",
+            0x80a554c8fc42727a21f3d187b11418ed,
+        ),
+        ("SubtensorModule", "remove_stake_limit", 0xd4a05d09d972084a2b920505574f9076),
+        (
+            "SubtensorModule",
+            "reveal_mechanism_weights",
+            0xb3ecf650113485e5c9a76d26dd11aac4,
+        ),
+        ("SubtensorModule", "reveal_weights", 0xe264fac89cbdbff3c67fcbedecea03f6),
+        ("SubtensorModule", "root_dissolve_network", 0x04d8765f29cadd6152975dd8b3b76646),
+        ("SubtensorModule", "root_register", 0x72f4fd0f0db0a099b95d2ce79db1ca34),
+        ("SubtensorModule", "schedule_swap_coldkey", 0xe357252636b7550b1d04fee7e090dd6d),
+        ("SubtensorModule", "serve_axon", 0x74fa4af9ee2716c42b89db06227f1661),
+        ("SubtensorModule", "serve_axon_tls", 0x25f78f5e55ce6c609be7ba46c77ef752),
+        ("SubtensorModule", "serve_prometheus", 0xb3a24b87bb6bd4f15baa2dd180410ba0),
+        ("SubtensorModule", "set_childkey_take", 0x3300fa60b961c0bd2eada8725bbc0aa8),
+        ("SubtensorModule", "set_children", 0x0b454d6f5680c9c585be72a874c90074),
+        (
+            "SubtensorModule",
+            "set_coldkey_auto_stake_hotkey",
+            0xed86dbb2d6ff36b21894c56d025343fd,
+        ),
+        ("SubtensorModule", "set_identity", 0xd5aa3bd302668079a0c4e7baef1a999e),
+        ("SubtensorModule", "set_mechanism_weights", 0xda81499dadfac56a878423d64d3cf828),
+        (
+            "SubtensorModule",
+            "set_pending_childkey_cooldown",
+            0xab1882d4212f92710b70284b927ab66a,
+        ),
+        ("SubtensorModule", "set_root_claim_type", 0x117f724dba11249219e1fd2b9208907b),
+        ("SubtensorModule", "set_subnet_identity", 0x767fa10a81f87fb6ab3a832b05e11955),
+        ("SubtensorModule", "set_weights", 0x8d12eb82c9472cea75f8d4a7ca0b9233),
+        ("SubtensorModule", "start_call", 0xdebe953743107c399e31d62931596abf),
+        (
+            "SubtensorModule",
+            "sudo_set_max_childkey_take",
+            0xf3a3de181854fb438a67afec6114f9c8,
+        ),
+        (
+            "SubtensorModule",
+            "sudo_set_min_childkey_take",
+            0xd763d515f2c9adeba49bb4cac3289f56,
+        ),
+        (
+            "SubtensorModule",
+            "sudo_set_num_root_claims",
+            0xa7e3c36656bb3b0139a12d6a06b1024f,
+        ),
+        (
+            "SubtensorModule",
+            "sudo_set_root_claim_threshold",
+            0xab1cf36f6575f38e990bd7915ec22f0c,
+        ),
+        (
+            "SubtensorModule",
+            "sudo_set_tx_childkey_take_rate_limit",
+            0x876c574b461ed59a06e5379d1f88d198,
+        ),
+        ("SubtensorModule", "swap_coldkey", 0xf2e60efc4a3e7de1db261218dc2128ae),
+        ("SubtensorModule", "swap_hotkey", 0x31ebd3e938546d63bab69746b398f5c6),
+        ("SubtensorModule", "swap_stake", 0x2e05866a8655760cd042d7743f6f40a8),
+        ("SubtensorModule", "swap_stake_limit", 0x89c72c95a8dd55bb63bc27cbdaf6a5ed),
+        ("SubtensorModule", "terminate_lease", 0x1734066117442960bd1100ce1f652063),
+        ("SubtensorModule", "transfer_stake", 0xbd3d7fe0a48a30138aa5e13aba31844b),
+        ("SubtensorModule", "try_associate_hotkey", 0xf5210371eb2d443e1f402ddaada2d3df),
+        ("SubtensorModule", "unstake_all", 0x9bc8625c4cc889b7e518f2a52674704f),
+        ("SubtensorModule", "unstake_all_alpha", 0x0b05b7681e2924f8d72bf89fe4d08bf9),
+        ("SubtensorModule", "update_symbol", 0xd48b86319991806308dbc1d529ee5028),
+        ("Sudo", "remove_key", 0x6d9d2ddf0326a4bfa97e2b5eaaca1edb),
+        ("Sudo", "set_key", 0xd1102f6a2f62c4bee424f07d41363f0f),
+        ("Sudo", "sudo", 0xe6ca2be2a02ac65311ae2eafa90a3f52),
+        ("Sudo", "sudo_as", 0x198d245987b229bdbc19096d1b2eafb9),
+        ("Sudo", "sudo_unchecked_weight", 0xf5a378b34917d1c48cb70239680266e8),
+        ("Swap", "add_liquidity", 0xbc3dc112ebe001e661654a36f5079c07),
+        ("Swap", "modify_position", 0x07e01bed8dc2dc667b06714f594d3011),
+        ("Swap", "remove_liquidity", 0x50a48d3f261ed6e534750122c23b9334),
+        ("Swap", "set_fee_rate", 0x203b805ea3e5218d1eb76b1a09d14d93),
+        ("Swap", "toggle_user_liquidity", 0xe7190bf7cbabc95ac19ae40af5dc588d),
+        ("System", "apply_authorized_upgrade", 0xe7afd0377947d83ee68377d8059d4724),
+        ("System", "authorize_upgrade", 0x43ca5f83d07f7b11e0c9790c68572528),
+        (
+            "System",
+            "authorize_upgrade_without_checks",
+            0x485a432ea72270c5094492b0cd037d17,
+        ),
+        ("System", "kill_prefix", 0x81be1c90286169d5c68acc1c52dfcba9),
+        ("System", "kill_storage", 0x17ee38e747affd7b6af9f9a4bb06cf8c),
+        ("System", "remark", 0x3f42776cc60a891530deed8a46d4b844),
+        ("System", "remark_with_event", 0xcd7e38f9e372fc73c8422f53362e92ab),
+        ("System", "set_code", 0xe1cff5028a5aaa71e07de8616ed68c2c),
+        ("System", "set_code_without_checks", 0xd00ee99bd4f8ab2af507243c7cb5ac66),
+        ("System", "set_heap_pages", 0x2fc65701800a340fb75a56322ea8bcba),
+        ("System", "set_storage", 0x2303080dd0d16f1d024643e5eb76e3bf),
+        ("Timestamp", "set", 0x97bb8fa11e5cac63bb6270356b148fba),
+        ("Utility", "as_derivative", 0xab76b6fdaff123110993de8554e174b1),
+        ("Utility", "batch", 0x40fee78789bd61fe3efab50eedcd99d4),
+        ("Utility", "batch_all", 0xfac18b1832a8d34e1c68491e39f5d709),
+        ("Utility", "dispatch_as", 0xaefd77b0bf39c240cb32004817579f62),
+        ("Utility", "dispatch_as_fallible", 0x3155259bb91884ed59ab89a7c3a6bbce),
+        ("Utility", "force_batch", 0xbf43cac2b4220f4a3176b48638d36fb3),
+        ("Utility", "if_else", 0x1b28293308b9982262bd4db4ef01cbf8),
+        ("Utility", "with_weight", 0x6a5a89918552dc37a986c241eee029fd),
+    ],
+    events: &[
+        ("AdminUtils", "BondsResetToggled", 0x76e7e0e319c6bbe8edeecc4000d2b8c2),
+        ("AdminUtils", "PrecompileUpdated", 0xe679d6ecabd6fff21296946e38e07308),
+        ("AdminUtils", "Yuma3EnableToggled", 0x743557eab3d17befc37dbf4006bc812e),
+        ("Balances", "BalanceSet", 0xb6db085174bc6c1d0a7f382d423170e0),
+        ("Balances", "Burned", 0xe3367afdf44c52d73f4c1a1e67b79b5f),
+        ("Balances", "Deposit", 0x1a7733dccbd890e07dc24d7a47ccf49e),
+        ("Balances", "DustLost", 0xd1d399871736f1a120ab9038bcc9f888),
+        ("Balances", "Endowed", 0x7af4bc1cd3cab86dab3e9600ded61764),
+        ("Balances", "Frozen", 0xcd97cf4ff53e79941e56cbeb1e5ab5ea),
+        ("Balances", "Issued", 0x595706c57610500fd096aa4487f06883),
+        ("Balances", "Locked", 0x1383fe9a5e6603eff9271298d45c3618),
+        ("Balances", "Minted", 0xabd42e35a3437f753026919d518bf9cc),
+        ("Balances", "Rescinded", 0x1f41958b23b02bba9fa91143147948ec),
+        ("Balances", "ReserveRepatriated", 0xb4f36c1a73270975951c581855abb08a),
+        ("Balances", "Reserved", 0xaa06c520d2adc7b3044d2de6aacbaa41),
+        ("Balances", "Restored", 0xcd20731bccb8e2ffbda90cde664c5d65),
+        ("Balances", "Slashed", 0x28a7f13c12925c336b361f0c5f122f9a),
+        ("Balances", "Suspended", 0x8c2104df64d439206d2d37e2eb303483),
+        ("Balances", "Thawed", 0x00584a62ef6ed3cabe74cdb406363ca8),
+        ("Balances", "TotalIssuanceForced", 0xd46f38bf2db21e2969c1601e35ce4582),
+        ("Balances", "Transfer", 0xf0a992aff4e03bcf8e5bf7d38e242900),
+        ("Balances", "Unlocked", 0x54b0784d1dabe33be197a42f82af493c),
+        ("Balances", "Unreserved", 0x13519c6fbaf4497728d13443152acfcf),
+        ("Balances", "Upgraded", 0x4af4988cd57942eceb2cf9998822645c),
+        ("Balances", "Withdraw", 0x722188e23d798073f13fcc417ccd2e51),
+        ("BaseFee", "BaseFeeOverflow", 0xc96a26cb3bda445462816eddccab402c),
+        ("BaseFee", "NewBaseFeePerGas", 0x2865c673c86ecdce11fcb96f6cacc9de),
+        ("BaseFee", "NewElasticity", 0xc1736824b4093c16a65189499f5cc1ac),
+        ("Commitments", "Commitment", 0x1e65480603de73ad549a1d8b3f52297a),
+        ("Commitments", "CommitmentRevealed", 0x747b69c96d22138bfa09a8445503198c),
+        ("Commitments", "TimelockCommitment", 0x8cf8d0e561b4844229a63b67139ca22b),
+        ("Contracts", "Called", 0x4f08759f2949cac1c45c3be5873bcc93),
+        ("Contracts", "CodeRemoved", 0xb5d9029f62bfc8201976c45b11c82810),
+        ("Contracts", "CodeStored", 0x6cf2bab731f03aa04f25fc15f1aff6ca),
+        ("Contracts", "ContractCodeUpdated", 0x6cdb2f1015b90be2ab7b0a1341da8191),
+        ("Contracts", "ContractEmitted", 0xd74aabb47071e26cb6f33ad29e412c87),
+        ("Contracts", "DelegateCalled", 0x0014ff8dcff39a0561fcc19d2aaceb36),
+        ("Contracts", "Instantiated", 0x7b99640e3583e31aa01e89aead74aa0d),
+        (
+            "Contracts",
+            "StorageDepositTransferredAndHeld",
+            0xed3318f19966b0ece65ebb21ee95a98e,
+        ),
+        (
+            "Contracts",
+            "StorageDepositTransferredAndReleased",
+            0x4566fad8907d8a318e6cac8c275014bb,
+        ),
+        ("Contracts", "Terminated", 0xbff64880aa511187a9575e5b1c266728),
+        ("Crowdloan", "AllRefunded", 0xe1aa4ed810d6c006688a813ce82aa9ae),
+        ("Crowdloan", "CapUpdated", 0x5271de269495428f7b176c5ebeb56161),
+        ("Crowdloan", "Contributed", 0xa3cf0c03be807d317f5d340e3f22b28f),
+        ("Crowdloan", "Created", 0xccd86c82d244b317bbdda4908136b2b2),
+        ("Crowdloan", "Dissolved", 0xdb178300ce6fac994fc775dc485d69e3),
+        ("Crowdloan", "EndUpdated", 0x0ccab950db0ec40ea21e22e3b74c67ae),
+        ("Crowdloan", "Finalized", 0xc71af38589017e77f2e11ba000c29dd1),
+        ("Crowdloan", "MinContributionUpdated", 0x199817cb7822d60a12cc02c1ac2b1ebb),
+        ("Crowdloan", "PartiallyRefunded", 0xa1f9aae59d8e082f112f44d7d56ca8b2),
+        ("Crowdloan", "Withdrew", 0xb2b6af466e80c64334177cca9151d548),
+        ("Drand", "BeaconConfigChanged", 0xb3eb8a2c5591fbfcc1c02751cb2d19c7),
+        ("Drand", "NewPulse", 0x0cc8abc399032eb7a58534ac89ea0cdb),
+        ("Drand", "SetOldestStoredRound", 0x18f88bb1a994a696a1c8a1e6fde25d81),
+        ("EVM", "Created", 0x7706e458d000ceba67ceb74bfb198da9),
+        ("EVM", "CreatedFailed", 0x59eceb284be3d70acef60edb33f60810),
+        ("EVM", "Executed", 0x5f11f113ce822178863fa71f1301571b),
+        ("EVM", "ExecutedFailed", 0x4cb2dc3ae2bbb53b92992c91d59b0b61),
+        ("EVM", "Log", 0xcae52568d89d8ec77846b6e9383ac61c),
+        ("Ethereum", "Executed", 0xe20511d4c4f069595a0f8e255c049747),
+        ("Grandpa", "NewAuthorities", 0x04a261f326dc9147dca7dde7ef4c84ee),
+        ("Grandpa", "Paused", 0x187d58f8e22574d28eb553936bcd309a),
+        ("Grandpa", "Resumed", 0x6ed07650755ed12685481a606739818d),
+        ("Multisig", "DepositPoked", 0xea437e846ccc384b249e23fb4c26befb),
+        ("Multisig", "MultisigApproval", 0xdaf8ed94e2caabc1886ccfcb7262e9b9),
+        ("Multisig", "MultisigCancelled", 0x5122da372a3f03a65d371986e9760132),
+        ("Multisig", "MultisigExecuted", 0x246571bbb8e01fc84ff40053182e573d),
+        ("Multisig", "NewMultisig", 0xb0e58eaa02718dd6a76e7ea742b366b5),
+        ("Preimage", "Cleared", 0xc734dde38049e109b51635cdd35014f7),
+        ("Preimage", "Noted", 0x3dcfdf42fe63689dbb8772398b300433),
+        ("Preimage", "Requested", 0x859d2f7d5adcee5173152553005ccaa4),
+        ("Proxy", "Announced", 0xc4d66099579c855fbe9aa02b0941866e),
+        ("Proxy", "DepositPoked", 0x3fdd02aa82f1adfaea6075ff67938665),
+        ("Proxy", "ProxyAdded", 0xe18d27744a471b679b148ab86fd1420d),
+        ("Proxy", "ProxyExecuted", 0xf34a2d9a45d1476a29b18659e329c946),
+        ("Proxy", "ProxyRemoved", 0xac788434face46070aa1f924463b2d87),
+        ("Proxy", "PureCreated", 0x34b6c2c970b10d5613739fe15d17d809),
+        ("Proxy", "PureKilled", 0xc0109145d4ee5f0be7c66a80e0664bc3),
+        ("Registry", "IdentityDissolved", 0x1d23e0ed48059b634809e0381d4b5f88),
+        ("Registry", "IdentitySet", 0x7e6ab6dd50f060071113cba719ef0415),
+        ("SafeMode", "CannotDeposit", 0x5035ffce8ef91efb01e5b2f06cf600a5),
+        ("SafeMode", "CannotRelease", 0xb4b78a68912d0b10c44e18f7486d0455),
+        ("SafeMode", "DepositPlaced", 0xc160e8f857a488258779e5718741838a),
+        ("SafeMode", "DepositReleased", 0xccbd67d888c1bccf2779655dcd558a80),
+        ("SafeMode", "DepositSlashed", 0xacd583c6c61288814720c733e2a22dec),
+        ("SafeMode", "Entered", 0x9184ad7c1415ae09ac619d39270a1c38),
+        ("SafeMode", "Exited", 0xfd0d41b8d197b7b5443eccf99da43acd),
+        ("SafeMode", "Extended", 0x380922e80ffe964262067766f0a9ad29),
+        ("Scheduler", "AgendaIncomplete", 0xf4cf46db4ecbea92b7dfdd589f8b6d74),
+        ("Scheduler", "CallUnavailable", 0xfed9f7ca3257fb0066d4a4cfc23df690),
+        ("Scheduler", "Canceled", 0x2ee732c60dea7fd4fd45e1cf75123a69),
+        ("Scheduler", "Dispatched", 0x505dd74d751d1c35777b4a4fcdbb9391),
+        ("Scheduler", "PeriodicFailed", 0xd21f29a33294b2be3e20d0b39e68c37e),
+        ("Scheduler", "PermanentlyOverweight", 0xe301dd327b98cebaea2e0744bc86d1b5),
+        ("Scheduler", "RetryCancelled", 0xae6a595a5f8e809b130a0e02660c0ac3),
+        ("Scheduler", "RetryFailed", 0xe8608edb7c7e7a25f57f6bd923f86f37),
+        ("Scheduler", "RetrySet", 0x524e3786e3c523b948a60ec723ab434a),
+        ("Scheduler", "Scheduled", 0x8d2580f47d93ca0c5d806fef118dfbf6),
+        ("SubtensorModule", "ActivityCutoffSet", 0x006f907b9ec79cd3da4d145ed18f7f7f),
+        ("SubtensorModule", "AdjustmentAlphaSet", 0xe96ce9395604e70746f58da653817a36),
+        ("SubtensorModule", "AdjustmentIntervalSet", 0xccf495193727c3a8c9b58740507b84e6),
+        ("SubtensorModule", "AdminFreezeWindowSet", 0xed638e6b066c11213b41351cada74e69),
+        (
+            "SubtensorModule",
+            "AllBalanceUnstakedAndTransferredToNewColdkey",
+            0xa36b2a35e767adfc68fac1955ee345a0,
+        ),
+        ("SubtensorModule", "AlphaBurned", 0x6f7695939584f376b354a67b49e07857),
+        ("SubtensorModule", "AlphaRecycled", 0xfc1f90ae066f26540232df3287289ab8),
+        (
+            "SubtensorModule",
+            "AlphaSigmoidSteepnessSet",
+            0x871cfc703ae283821c16a842f8c2b28a,
+        ),
+        (
+            "SubtensorModule",
+            "ArbitrationPeriodExtended",
+            0x92115508e620d3da0686388bb76c0f86,
+        ),
+        ("SubtensorModule", "AutoStakeAdded", 0x686a9e94cdf2380b6c95fbd07e92ad66),
+        (
+            "SubtensorModule",
+            "AutoStakeDestinationSet",
+            0x83615c0715e3d6bf995e1df3f29b1217,
+        ),
+        ("SubtensorModule", "AxonServed", 0x0a5a9107b8c8b991649971f5f07985fa),
+        (
+            "SubtensorModule",
+            "BatchCompletedWithErrors",
+            0x61c7d1b6aa525214f0704da98ec1eb56,
+        ),
+        ("SubtensorModule", "BatchWeightItemFailed", 0x0711028c6558d15b764ac1581aa9514f),
+        ("SubtensorModule", "BatchWeightsCompleted", 0x7352a34ef53df6d5cb500424d202b4a6),
+        ("SubtensorModule", "BondsMovingAverageSet", 0x6975c3b5c7b1a4cd732489600d630b8e),
+        ("SubtensorModule", "BondsPenaltySet", 0x1ade6b5958598413b404f519a3113a8f),
+        ("SubtensorModule", "BondsResetOnSet", 0x81c76776272ad9fbb3da52fa8e4e233e),
+        ("SubtensorModule", "BulkBalancesSet", 0x21af9f4a3812d1a6ef32faa8f59ef576),
+        ("SubtensorModule", "BulkNeuronsRegistered", 0x4cb66467de0bd7f6e294807ef7ba3067),
+        ("SubtensorModule", "BurnSet", 0x89a48855cf0c4136027f47aa1df60c6a),
+        ("SubtensorModule", "CRV3WeightsCommitted", 0x5f784b857cdb5315029ad409fe09c708),
+        ("SubtensorModule", "CRV3WeightsRevealed", 0xef65c9b1a37e83b547890949258cd979),
+        ("SubtensorModule", "ChainIdentitySet", 0xbb041c8c9689f2c8cf73c81f2871fa0b),
+        ("SubtensorModule", "ChildKeyTakeSet", 0xdb586c08099dbbaf037752c94e52127b),
+        (
+            "SubtensorModule",
+            "ColdkeySwapScheduleDurationSet",
+            0x82a58dba18902da5f1f67e6db5b09828,
+        ),
+        ("SubtensorModule", "ColdkeySwapScheduled", 0x1ec1f608bb05b6061ed8ae84926e7683),
+        ("SubtensorModule", "ColdkeySwapped", 0xe3e7ecf568f768f181459a6ac5cbe64a),
+        ("SubtensorModule", "CommitRevealEnabled", 0x09d63b3c3c1f6fd02d9a5a92b1348e28),
+        (
+            "SubtensorModule",
+            "CommitRevealPeriodsSet",
+            0x9e87073314c7f3f8a41492220b16ce88,
+        ),
+        (
+            "SubtensorModule",
+            "CommitRevealVersionSet",
+            0xb045cfb39a1f5e1738d7d1a53b00a885,
+        ),
+        ("SubtensorModule", "DefaultTakeSet", 0xc4faf4e456feb59f7e40ec9d17202037),
+        ("SubtensorModule", "DelegateAdded", 0x5d0b8daa92cf4456f698bfd75c540872),
+        ("SubtensorModule", "DifficultySet", 0x894d79c7868e4fec74890bd43ff59fab),
+        (
+            "SubtensorModule",
+            "DissolveNetworkScheduleDurationSet",
+            0xd52a7c90517426d5e5213e87337c27e3,
+        ),
+        (
+            "SubtensorModule",
+            "DissolveNetworkScheduled",
+            0x2922fd4fcb18289e9fa32128efdc11ad,
+        ),
+        ("SubtensorModule", "EvmKeyAssociated", 0x38bd2de10c1e780527c24a7e10274641),
+        ("SubtensorModule", "Faucet", 0xa6cf79f4055990c376441846ca039d95),
+        (
+            "SubtensorModule",
+            "FirstEmissionBlockNumberSet",
+            0x90f6fa5226eb75917328928d255641e5,
+        ),
+        ("SubtensorModule", "HotkeySwapped", 0xba3cc870835d1c1b29dfe2d9ed41029f),
+        ("SubtensorModule", "HotkeySwappedOnSubnet", 0x0afc6c35028d98e7edc3b79ced4d1c95),
+        ("SubtensorModule", "ImmunityPeriodSet", 0xa431c3baaa20d967c9d9a6cf14205782),
+        (
+            "SubtensorModule",
+            "IncentiveAlphaEmittedToMiners",
+            0xd872956e49b0d300afccc70dd3041f3f,
+        ),
+        ("SubtensorModule", "KappaSet", 0xc2d1ffd45840b21471a2d5c7f743047a),
+        ("SubtensorModule", "MaxAllowedUidsSet", 0x7c8927d2a56455b2cd3796136c3e1b41),
+        (
+            "SubtensorModule",
+            "MaxAllowedValidatorsSet",
+            0x73fd474fbc42e1d1d3e019afcebf52d5,
+        ),
+        ("SubtensorModule", "MaxBurnSet", 0xa54bfa946dc5d510b4b060098b595b29),
+        ("SubtensorModule", "MaxChildKeyTakeSet", 0x7552e4ffb4880c0897d4f5335da4c130),
+        ("SubtensorModule", "MaxDelegateTakeSet", 0x459db3e31e4e857d1b78a3ea98ff42b1),
+        ("SubtensorModule", "MaxDifficultySet", 0xc7d2af238006296c38b8534b626c7975),
+        (
+            "SubtensorModule",
+            "MaxRegistrationsPerBlockSet",
+            0x0604c0271df10c69e244fbec54cc000d,
+        ),
+        ("SubtensorModule", "MaxWeightLimitSet", 0xb7c0abac979c484667951355e260b4aa),
+        ("SubtensorModule", "MinAllowedUidsSet", 0xb6d7db14d20cf2f995b36c4890f21cbf),
+        ("SubtensorModule", "MinAllowedWeightSet", 0x98f088469fb6b70fb2fdbb85493a9d9a),
+        ("SubtensorModule", "MinBurnSet", 0xf7bf8e44291274173932ad4bacee9760),
+        ("SubtensorModule", "MinChildKeyTakeSet", 0x010fc593412aadbfd284337c7f1b21fa),
+        ("SubtensorModule", "MinDelegateTakeSet", 0x91c12083adb37274a1e59400b5b4b8a8),
+        ("SubtensorModule", "MinDifficultySet", 0x64adcd2cd9f758684ded41ee73506256),
+        ("SubtensorModule", "NetworkAdded", 0xc64e576ff697ca067a15e4c7bf1f7ef1),
+        (
+            "SubtensorModule",
+            "NetworkImmunityPeriodSet",
+            0xf37611b72e24081e6c7e2b1b4ff1b2b4,
+        ),
+        (
+            "SubtensorModule",
+            "NetworkLockCostReductionIntervalSet",
+            0xfc391c5848be12db88ef0b2ef1f181e2,
+        ),
+        ("SubtensorModule", "NetworkMinLockCostSet", 0xede1620ce6025fdde115750742e785e0),
+        ("SubtensorModule", "NetworkRateLimitSet", 0x4979e273f90d273a8f8723173d68d2e6),
+        ("SubtensorModule", "NetworkRemoved", 0x1817dc1a4330f4dcfda590f9fc0e8f60),
+        ("SubtensorModule", "NeuronRegistered", 0x627e2d0c802e98abf21165455a548ac2),
+        (
+            "SubtensorModule",
+            "OwnerHyperparamRateLimitSet",
+            0x7b3f389662020bf0b0d842b1a4ceafb4,
+        ),
+        (
+            "SubtensorModule",
+            "PowRegistrationAllowed",
+            0xcb58fc4d47dc0f1f0db9a10109848a42,
+        ),
+        ("SubtensorModule", "PrometheusServed", 0x6d5f2cdfce17920c1bbc81030a18f713),
+        (
+            "SubtensorModule",
+            "RAORecycledForRegistrationSet",
+            0x4e55a7ac142fe58f143aa3f9f389109e,
+        ),
+        ("SubtensorModule", "RegistrationAllowed", 0x21de975d37b8722df867998434f5cec8),
+        (
+            "SubtensorModule",
+            "RegistrationPerIntervalSet",
+            0x740e718efed93adf4b30d6726032d592,
+        ),
+        ("SubtensorModule", "RhoSet", 0xbc8218cd3a5bc233eeb1c13f551e97ef),
+        ("SubtensorModule", "RootClaimTypeSet", 0xa20d117f761f87ba4dffc4fe1558238d),
+        ("SubtensorModule", "RootClaimed", 0x2aab5818ab229d22f438a2af3ceb5eb7),
+        ("SubtensorModule", "ScalingLawPowerSet", 0x80da75c1f784da074d573a62aedcf438),
+        ("SubtensorModule", "ServingRateLimitSet", 0x697819eb33b01dff5fb8fe89e83c5cee),
+        ("SubtensorModule", "SetChildren", 0x58153be5e92b9f75ba1f9282656f970c),
+        ("SubtensorModule", "SetChildrenScheduled", 0x83e477b8410105a2ee2ecfcf4afd67f5),
+        ("SubtensorModule", "StakeAdded", 0xa8edcd2992da329fc4dd211248796ea2),
+        ("SubtensorModule", "StakeMoved", 0x7f88da98646f5b475cc7e045c260b827),
+        ("SubtensorModule", "StakeRemoved", 0xb51b2f4d66c564779eba8723084f35a7),
+        ("SubtensorModule", "StakeSwapped", 0x4b42a12ad09cbe46ebe21b97884ca535),
+        ("SubtensorModule", "StakeThresholdSet", 0x853311df369432f6b8f3117b3b6cad62),
+        ("SubtensorModule", "StakeTransferred", 0x4633351cc5e9eff1a83209b10c7e2087),
+        ("SubtensorModule", "SubnetIdentityRemoved", 0xe7dfe907a8c42ce3c11be0df9121c9bb),
+        ("SubtensorModule", "SubnetIdentitySet", 0x7e13ad3d0e4969f05f5b7400b634f57f),
+        ("SubtensorModule", "SubnetLeaseCreated", 0xdfa8a2a72bbb55deff0b7e2695865719),
+        ("SubtensorModule", "SubnetLeaseTerminated", 0xefaf8b3c812d7aa523b7643edc030a51),
+        ("SubtensorModule", "SubnetLimitSet", 0x97f10060c831c21021d4cc2ddb2d79e6),
+        ("SubtensorModule", "SubnetOwnerCutSet", 0x256ea777a11176a05b03ff45d86eaa5a),
+        ("SubtensorModule", "SubnetOwnerHotkeySet", 0x8f5b0b3ee86ca3047d3a9b6565c9c360),
+        ("SubtensorModule", "Sudid", 0x39b28b76766463552325a03c2c58bb48),
+        ("SubtensorModule", "SymbolUpdated", 0xbe9146719a21549a9f07cad6cc68ed17),
+        ("SubtensorModule", "TakeDecreased", 0xf1f8df9906fb421f84f77290f1176e17),
+        ("SubtensorModule", "TakeIncreased", 0x738555500b56f1763abf57fd0ca9a912),
+        ("SubtensorModule", "TempoSet", 0x6a851243bfa2c8c3534a7aeec6b0b8c6),
+        (
+            "SubtensorModule",
+            "TimelockedWeightsCommitted",
+            0x542be66378355138660761ef808985c7,
+        ),
+        (
+            "SubtensorModule",
+            "TimelockedWeightsRevealed",
+            0x7b2375a757cbaee798f3726a6990227a,
+        ),
+        ("SubtensorModule", "TransferToggle", 0x7663b23c70fc68db0ae3cf11fc762993),
+        (
+            "SubtensorModule",
+            "TxChildKeyTakeRateLimitSet",
+            0xaf6737600356f74d75603033c43f4cf0,
+        ),
+        (
+            "SubtensorModule",
+            "TxDelegateTakeRateLimitSet",
+            0xdc3b289b2c5a4c77a15ddd43d4aec546,
+        ),
+        ("SubtensorModule", "TxRateLimitSet", 0x0a45954a16b07e1cae737002b7a23295),
+        ("SubtensorModule", "ValidatorPruneLenSet", 0xbb63c5f6a57bc1c4731c9879815b7d42),
+        ("SubtensorModule", "WeightsBatchRevealed", 0xd5a5e063a88ea1febff2eeddf10b725b),
+        ("SubtensorModule", "WeightsCommitted", 0x09e374545a7dc35721bd9a9c0da13da2),
+        ("SubtensorModule", "WeightsRevealed", 0x200b7f8925e0de76ed5eb22427801849),
+        ("SubtensorModule", "WeightsSet", 0x83c6659b4dc006da34c569cffca27cb5),
+        (
+            "SubtensorModule",
+            "WeightsSetRateLimitSet",
+            0xdd1c381ba36b784f3fddfd9247c22699,
+        ),
+        ("SubtensorModule", "WeightsVersionKeySet", 0xc6b0947a55d3c345beba3524bb2b5d13),
+        ("Sudo", "KeyChanged", 0x754244aff9ce1af9a7fc1a14ac95109f),
+        ("Sudo", "KeyRemoved", 0x90270faa4f0b060eef8587e64500bdab),
+        ("Sudo", "Sudid", 0x5bb30f66cd24fbb34fc9bfb4ed5ebfd8),
+        ("Sudo", "SudoAsDone", 0x9a589a531aa5e1633da14ee390f1c16b),
+        ("Swap", "FeeRateSet", 0x3e1539fc0ccb66521f0d8cf98e684bcf),
+        ("Swap", "LiquidityAdded", 0xdefcef1ae49888d1d70adb8ef54d228e),
+        ("Swap", "LiquidityModified", 0x93d8dceba41cedf69c6cb44b2e7cb134),
+        ("Swap", "LiquidityRemoved", 0x872e58c96948254827a1bffa5c785828),
+        ("Swap", "UserLiquidityToggled", 0x6ef746cbd83009376af825b414910153),
+        ("System", "CodeUpdated", 0x41c85f9f674e258594cf4184cda122ad),
+        ("System", "ExtrinsicFailed", 0x2abc87ab66ae9a70814d0ab59a113d05),
+        ("System", "ExtrinsicSuccess", 0xacb475408fa4d328d5396d4157c46cf9),
+        ("System", "KilledAccount", 0xbded750b03f3285477fb06f22fe28858),
+        ("System", "NewAccount", 0x19fa87910fa7a7d3beee3856958c97f8),
+        (
+            "System",
+            "RejectedInvalidAuthorizedUpgrade",
+            0x9797d1f3632be7a94fb5712eb6143550,
+        ),
+        ("System", "Remarked", 0xd78696a6deb8e80fb4af6c1197e069be),
+        ("System", "UpgradeAuthorized", 0x7c4485064091d29daaaa7c6427ab7059),
+        ("TransactionPayment", "TransactionFeePaid", 0xd197a049bdcdc596e72a875ff314316e),
+        ("Utility", "BatchCompleted", 0xdcb584b764b1ee3f5b141ea7dfa6706e),
+        ("Utility", "BatchCompletedWithErrors", 0x926769240171836bf731910f71873732),
+        ("Utility", "BatchInterrupted", 0xe35cd019fa352af209c50a93d0fb7e48),
+        ("Utility", "DispatchedAs", 0xcc89c7c060c605be09e66673ba83ac37),
+        ("Utility", "IfElseFallbackCalled", 0xcfe0e315aa404c89b58ba3b9d89d5ebe),
+        ("Utility", "IfElseMainSuccess", 0x9e24ee2f9b52da8ba49cf5351d1a26bf),
+        ("Utility", "ItemCompleted", 0x99672be90615e376028736d8a35e6848),
+        ("Utility", "ItemFailed", 0xb61342258c85a63af81dc9fb9aee7a6b),
+    ],
+    storage: &[
+        ("AdminUtils", "PrecompileEnable", 0x7d0ab001f510becc98cdcc536ce49ce9),
+        ("Aura", "Authorities", 0xef24a32ba2de2d619c02d42705eaa715),
+        ("Aura", "CurrentSlot", 0x5aa59cd22da8c62daabf7e814d7509dd),
+        ("Balances", "Account", 0xbc6ef394d8f7303f0dcc62638b1bebd8),
+        ("Balances", "Freezes", 0x14e68a968bc00b57ef083b10d6fc5ecf),
+        ("Balances", "Holds", 0x1ed9247b3ecaad67debf9af89e5f2c37),
+        ("Balances", "InactiveIssuance", 0x526cbd34fc8a9dee838be2882fddd548),
+        ("Balances", "Locks", 0xd749e55d7f58d5d177ddc25e79ca07b1),
+        ("Balances", "Reserves", 0xeac9b58f029e6f0ea222fdc0aafeb93c),
+        ("Balances", "TotalIssuance", 0x526cbd34fc8a9dee838be2882fddd548),
+        ("BaseFee", "BaseFeePerGas", 0x241bddfc26ccdf42b2c8d08f5b0c3fe3),
+        ("BaseFee", "Elasticity", 0x2cf8ae4cad15d0cd294ddc7f1ead4a49),
+        ("Commitments", "CommitmentOf", 0x3b75656ac699e336584e020fafca36fb),
+        ("Commitments", "LastBondsReset", 0x527cf1f12d88db1945e1123fb0ea5195),
+        ("Commitments", "LastCommitment", 0x527cf1f12d88db1945e1123fb0ea5195),
+        ("Commitments", "MaxSpace", 0x4f19ba5949848b8d7d4991902f646478),
+        ("Commitments", "RevealedCommitments", 0xb581a029ec774e8b31f31823e1f3dabd),
+        ("Commitments", "TimelockedIndex", 0xe7604280a31c19f25c6a38971e34bdf9),
+        ("Commitments", "UsedSpaceOf", 0x06c51c7821429ea8d27cab723b9432ea),
+        ("Contracts", "CodeInfoOf", 0xaf91d284938d70ccfd46c7b1010aaa34),
+        ("Contracts", "ContractInfoOf", 0x7029f1cdd438370b8e2f27050eba6ecd),
+        ("Contracts", "DeletionQueue", 0x292f9c2e731d57eb0207f6e504ae794e),
+        ("Contracts", "DeletionQueueCounter", 0x192fa04b086e903b1a629b38a8c09d94),
+        ("Contracts", "MigrationInProgress", 0x5cdce821b15f3558619f383169ba24db),
+        ("Contracts", "Nonce", 0xcd3240735fc46571ca17fbe366b30ce3),
+        ("Contracts", "PristineCode", 0x779909ddf9688054f4790b0b5efbde45),
+        ("Crowdloan", "Contributions", 0xb990e52f5063dfe2aec5ef08286035ba),
+        ("Crowdloan", "Crowdloans", 0x9f64f4ec2b9bb9ad723425454b12ea92),
+        ("Crowdloan", "CurrentCrowdloanId", 0xd59e150fbc58fa184a88781257552b11),
+        ("Crowdloan", "HasMigrationRun", 0x85ab8a89b14c2eb18dbf6c3b8e4f8f97),
+        ("Crowdloan", "NextCrowdloanId", 0x8691d6492320fd62a3127a048e6a707f),
+        ("Drand", "BeaconConfig", 0x1f27d591a76d27e67732fe22e8b3870c),
+        ("Drand", "HasMigrationRun", 0x85a0b7ee128acba97db0ac0c90aa2fd7),
+        ("Drand", "LastStoredRound", 0xeb32dcf82c0072988447d56fbd64db53),
+        ("Drand", "NextUnsignedAt", 0xa2ad214d895b3882d076fdcf174efd56),
+        ("Drand", "OldestStoredRound", 0xeb32dcf82c0072988447d56fbd64db53),
+        ("Drand", "Pulses", 0x1c6c92810be3d53534adf2ba111978e6),
+        ("EVM", "AccountCodes", 0x1af2eb8e5e54e3be2d664fc4f0b2c059),
+        ("EVM", "AccountCodesMetadata", 0xb4f00bac9d9ce8545bfb7df36f4ecfad),
+        ("EVM", "AccountStorages", 0x78c3ca2913c12751c5f7a2ac4342743c),
+        ("EVM", "DisableWhitelistCheck", 0x08bc0b18c0e05da6f12130c35540d0b7),
+        ("EVM", "WhitelistedCreators", 0x9e8bb012c97d5fa429992241ca92bfdf),
+        ("EVMChainId", "ChainId", 0x74431f2c275c0dc36d94fb925bc710de),
+        ("Ethereum", "BlockHash", 0xc600ffcbd597e92a6cfad42002527452),
+        ("Ethereum", "CounterForPending", 0xc4b7cf618c5ebe72fd3dcf7e0a4354b2),
+        ("Ethereum", "CurrentBlock", 0xac0024af352747fc1fdb7989084c616f),
+        ("Ethereum", "CurrentReceipts", 0x3e85f8c12d58a59d35fe79562b5f6068),
+        ("Ethereum", "CurrentTransactionStatuses", 0xe3d2a7eff2d679336d9202b3d87a7e34),
+        ("Ethereum", "Pending", 0xbd2d4d3855db3fb62c83c30377db215c),
+        ("Grandpa", "Authorities", 0x57a584526a2b91e5bf8569d4b27efadd),
+        ("Grandpa", "CurrentSetId", 0x4c86156d0fa525c5c87633a59afa027d),
+        ("Grandpa", "NextForced", 0x85f5a968363808528968118c027d2c2f),
+        ("Grandpa", "PendingChange", 0xd6ff103857efc7dff302dac5049bb8aa),
+        ("Grandpa", "SetIdSession", 0x87dc29e0022df9d93e09f4044acd789a),
+        ("Grandpa", "Stalled", 0xf6576b0851396562a0291fc4bcfe7bd1),
+        ("Grandpa", "State", 0x5559fa782226cd07eaf76221ffed5986),
+        ("Multisig", "Multisigs", 0xa881c4df70af2086e945683d080713d3),
+        ("Preimage", "PreimageFor", 0x0a87b45f1b39b75a910d6656bfd1fa05),
+        ("Preimage", "RequestStatusFor", 0xd4f80c9dce893852579af4e2b1846d87),
+        ("Preimage", "StatusFor", 0xb8243da9b06c9f35a39f5025a63381d9),
+        ("Proxy", "Announcements", 0x776194d82a7d3bbc1386f74695d0a21b),
+        ("Proxy", "Proxies", 0xcacda399dae3c99612be86770c616620),
+        (
+            "RandomnessCollectiveFlip",
+            "RandomMaterial",
+            0xb89f595b187cf0fe28c6ee51e2e36b32,
+        ),
+        ("Registry", "IdentityOf", 0x9532897cff387580c1347a977252d7b2),
+        ("SafeMode", "Deposits", 0x888031561fc84b10cb3b746f8b159c9f),
+        ("SafeMode", "EnteredUntil", 0xb76379d2718384ed0ee8a0fcfe9e6bf7),
+        ("Scheduler", "Agenda", 0x97fa5db857a6551d3ed7c5973333df71),
+        ("Scheduler", "IncompleteSince", 0x8562f0bd59571a567efcb2618be7bfb4),
+        ("Scheduler", "Lookup", 0xbf04c72b189c563aaeb1c80ea0c78c3f),
+        ("Scheduler", "Retries", 0xb6a7439018786c3e0e7940ad4e9fc25e),
+        (
+            "SubtensorModule",
+            "AccumulatedLeaseDividends",
+            0x07670d27123f5881f5bea955304c75cc,
+        ),
+        ("SubtensorModule", "Active", 0x8b4a6d2a6037513e0584992247a01e89),
+        ("SubtensorModule", "ActivityCutoff", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "AdjustmentAlpha", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "AdjustmentInterval", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "AdminFreezeWindow", 0x6de794db1d6244050caf38d7eea995e8),
+        ("SubtensorModule", "Alpha", 0x79f716e9c72817b6eed8746500a80f8a),
+        (
+            "SubtensorModule",
+            "AlphaDividendsPerSubnet",
+            0x9cc18ddffc9ea7b49070efeee34ec254,
+        ),
+        ("SubtensorModule", "AlphaMapLastKey", 0x530ac03023c90442fc663d8d79ca1af1),
+        ("SubtensorModule", "AlphaSigmoidSteepness", 0x05b18c4e72cd046d4348b09539206c63),
+        ("SubtensorModule", "AlphaValues", 0xc0679df4b952ddd300a284b110f05d2b),
+        ("SubtensorModule", "AssociatedEvmAddress", 0xdd82e2fe91fa3c384cf0cfd05aec8142),
+        ("SubtensorModule", "AutoStakeDestination", 0xdaac316e1114e3bb4d88730a9282af6c),
+        (
+            "SubtensorModule",
+            "AutoStakeDestinationColdkeys",
+            0xf22eefeaf4f63c0973cdfa856bbdc241,
+        ),
+        ("SubtensorModule", "Axons", 0x825a35e165fdd410fd3104f485a08f6d),
+        ("SubtensorModule", "BlockAtRegistration", 0x371db5515d57bc22f3aa638c7170f0a9),
+        ("SubtensorModule", "BlockEmission", 0x7281b74189e4728a0588bcbf9d85db09),
+        ("SubtensorModule", "BlocksSinceLastStep", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "Bonds", 0x55101c8de4b69c3f15ddd0c36b2c62d4),
+        ("SubtensorModule", "BondsMovingAverage", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "BondsPenalty", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "BondsResetOn", 0x82d734a0a3a2308dfee991cd955edd07),
+        ("SubtensorModule", "Burn", 0x77567323e810cd4f8eda425d4e174aee),
+        (
+            "SubtensorModule",
+            "BurnRegistrationsThisInterval",
+            0x9cd40ca69ef4549721f724fa441796ca,
+        ),
+        ("SubtensorModule", "CKBurn", 0x7281b74189e4728a0588bcbf9d85db09),
+        ("SubtensorModule", "CRV3WeightCommits", 0xd70d607b50bfdf3c6583aca4a5a84a61),
+        ("SubtensorModule", "CRV3WeightCommitsV2", 0x8d3e628e4d929597cfb669bc1d393f4f),
+        ("SubtensorModule", "ChildKeys", 0x3a978f54d70d029dd7a0282af44fe8ee),
+        ("SubtensorModule", "ChildkeyTake", 0xa1911fe241ed0ba2715cf4dd3a90e1c0),
+        (
+            "SubtensorModule",
+            "ColdkeySwapRescheduleDuration",
+            0x2c349ac8e535eefd7c9f74c827837df1,
+        ),
+        (
+            "SubtensorModule",
+            "ColdkeySwapScheduleDuration",
+            0x2c349ac8e535eefd7c9f74c827837df1,
+        ),
+        ("SubtensorModule", "ColdkeySwapScheduled", 0x2ecd8d88b2f62af782e258a7913a0a89),
+        (
+            "SubtensorModule",
+            "CommitRevealWeightsEnabled",
+            0x82d734a0a3a2308dfee991cd955edd07,
+        ),
+        (
+            "SubtensorModule",
+            "CommitRevealWeightsVersion",
+            0x6de794db1d6244050caf38d7eea995e8,
+        ),
+        ("SubtensorModule", "Consensus", 0x885898dd3482bb4907027cd74bdf7532),
+        ("SubtensorModule", "Delegates", 0xdac015496913d75c16d24d56b701894b),
+        ("SubtensorModule", "Difficulty", 0x77567323e810cd4f8eda425d4e174aee),
+        (
+            "SubtensorModule",
+            "DissolveNetworkScheduleDuration",
+            0x2c349ac8e535eefd7c9f74c827837df1,
+        ),
+        ("SubtensorModule", "Dividends", 0x885898dd3482bb4907027cd74bdf7532),
+        ("SubtensorModule", "EMAPriceHalvingBlocks", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "Emission", 0x3564c2ab3b654b8d9484f48292ede260),
+        (
+            "SubtensorModule",
+            "FirstEmissionBlockNumber",
+            0x28b11482743044de1396fb188a45f8d4,
+        ),
+        (
+            "SubtensorModule",
+            "FlowEmaSmoothingFactor",
+            0x7281b74189e4728a0588bcbf9d85db09,
+        ),
+        ("SubtensorModule", "FlowNormExponent", 0xa723c900b8f072a26a8fc9b9b8713609),
+        ("SubtensorModule", "HasMigrationRun", 0x9f2ab2bd4d1beebb5abb688c4eeeb84a),
+        ("SubtensorModule", "Identities", 0x9b242113ba0f5ff4aeb3cbffe93fa0c8),
+        ("SubtensorModule", "IdentitiesV2", 0x04372c18819b15e83b544ceaf8ec87d8),
+        ("SubtensorModule", "ImmuneOwnerUidsLimit", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "ImmunityPeriod", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "Incentive", 0x885898dd3482bb4907027cd74bdf7532),
+        ("SubtensorModule", "IsNetworkMember", 0x2267aae884ad0316f46a4674dd374838),
+        ("SubtensorModule", "Kappa", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "Keys", 0xe3ed229c3b0df09ecc2dbaff9c4f239a),
+        ("SubtensorModule", "LargestLocked", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "LastAdjustmentBlock", 0x77567323e810cd4f8eda425d4e174aee),
+        (
+            "SubtensorModule",
+            "LastColdkeyHotkeyStakeBlock",
+            0x0f9858b8025a889aa7e59350c79462b4,
+        ),
+        (
+            "SubtensorModule",
+            "LastHotkeyEmissionOnNetuid",
+            0x3ee97733a4fc30e41d9d99495ec2afb8,
+        ),
+        (
+            "SubtensorModule",
+            "LastHotkeySwapOnNetuid",
+            0x9cc18ddffc9ea7b49070efeee34ec254,
+        ),
+        (
+            "SubtensorModule",
+            "LastMechansimStepBlock",
+            0x77567323e810cd4f8eda425d4e174aee,
+        ),
+        ("SubtensorModule", "LastRateLimitedBlock", 0x7c580188b8ca4dfaa6d31667cfcc5d07),
+        ("SubtensorModule", "LastTxBlock", 0xc5f257a271cb5de5b00258644e85c55a),
+        (
+            "SubtensorModule",
+            "LastTxBlockChildKeyTake",
+            0xc5f257a271cb5de5b00258644e85c55a,
+        ),
+        (
+            "SubtensorModule",
+            "LastTxBlockDelegateTake",
+            0xc5f257a271cb5de5b00258644e85c55a,
+        ),
+        ("SubtensorModule", "LastUpdate", 0x3564c2ab3b654b8d9484f48292ede260),
+        ("SubtensorModule", "LiquidAlphaOn", 0x0fb5ee740a0827f2dd54e178f6a526cb),
+        ("SubtensorModule", "LoadedEmission", 0x30a2d9d991f9d46939b9f0ecb5fef19c),
+        ("SubtensorModule", "MaxAllowedUids", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "MaxAllowedValidators", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "MaxBurn", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "MaxChildkeyTake", 0x6de794db1d6244050caf38d7eea995e8),
+        ("SubtensorModule", "MaxDelegateTake", 0x6de794db1d6244050caf38d7eea995e8),
+        ("SubtensorModule", "MaxDifficulty", 0x77567323e810cd4f8eda425d4e174aee),
+        (
+            "SubtensorModule",
+            "MaxRegistrationsPerBlock",
+            0x9cd40ca69ef4549721f724fa441796ca,
+        ),
+        ("SubtensorModule", "MaxWeightsLimit", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "MechanismCountCurrent", 0xe689dd93194f74e1dda19091227ee107),
+        (
+            "SubtensorModule",
+            "MechanismEmissionSplit",
+            0x73129dbe378d6268baee8bf2f6de0885,
+        ),
+        ("SubtensorModule", "MinActivityCutoff", 0x6de794db1d6244050caf38d7eea995e8),
+        ("SubtensorModule", "MinAllowedUids", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "MinAllowedWeights", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "MinBurn", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "MinChildkeyTake", 0x6de794db1d6244050caf38d7eea995e8),
+        ("SubtensorModule", "MinDelegateTake", 0x6de794db1d6244050caf38d7eea995e8),
+        ("SubtensorModule", "MinDifficulty", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "NetworkImmunityPeriod", 0x7281b74189e4728a0588bcbf9d85db09),
+        ("SubtensorModule", "NetworkLastLockCost", 0x7281b74189e4728a0588bcbf9d85db09),
+        (
+            "SubtensorModule",
+            "NetworkLockReductionInterval",
+            0x7281b74189e4728a0588bcbf9d85db09,
+        ),
+        ("SubtensorModule", "NetworkMinLockCost", 0x7281b74189e4728a0588bcbf9d85db09),
+        (
+            "SubtensorModule",
+            "NetworkPowRegistrationAllowed",
+            0x82d734a0a3a2308dfee991cd955edd07,
+        ),
+        ("SubtensorModule", "NetworkRateLimit", 0x7281b74189e4728a0588bcbf9d85db09),
+        ("SubtensorModule", "NetworkRegisteredAt", 0x77567323e810cd4f8eda425d4e174aee),
+        (
+            "SubtensorModule",
+            "NetworkRegistrationAllowed",
+            0x82d734a0a3a2308dfee991cd955edd07,
+        ),
+        (
+            "SubtensorModule",
+            "NetworkRegistrationStartBlock",
+            0x7281b74189e4728a0588bcbf9d85db09,
+        ),
+        ("SubtensorModule", "NetworksAdded", 0x82d734a0a3a2308dfee991cd955edd07),
+        ("SubtensorModule", "NeuronCertificates", 0x44f3577b5eb72c35b4346f794beb3ba3),
+        ("SubtensorModule", "NextStakeJobId", 0x7281b74189e4728a0588bcbf9d85db09),
+        ("SubtensorModule", "NextSubnetLeaseId", 0x2c349ac8e535eefd7c9f74c827837df1),
+        (
+            "SubtensorModule",
+            "NominatorMinRequiredStake",
+            0x7281b74189e4728a0588bcbf9d85db09,
+        ),
+        ("SubtensorModule", "NumRootClaim", 0x7281b74189e4728a0588bcbf9d85db09),
+        ("SubtensorModule", "NumStakingColdkeys", 0x7281b74189e4728a0588bcbf9d85db09),
+        ("SubtensorModule", "OwnedHotkeys", 0x2a382ebf427de39408c47309f5e79957),
+        ("SubtensorModule", "Owner", 0x1655b11a1295ede2d803728c1334531f),
+        (
+            "SubtensorModule",
+            "OwnerHyperparamRateLimit",
+            0x6de794db1d6244050caf38d7eea995e8,
+        ),
+        (
+            "SubtensorModule",
+            "POWRegistrationsThisInterval",
+            0x9cd40ca69ef4549721f724fa441796ca,
+        ),
+        ("SubtensorModule", "ParentKeys", 0x3a978f54d70d029dd7a0282af44fe8ee),
+        (
+            "SubtensorModule",
+            "PendingChildKeyCooldown",
+            0x7281b74189e4728a0588bcbf9d85db09,
+        ),
+        ("SubtensorModule", "PendingChildKeys", 0x2409a1def649ee6098381d8daf368df1),
+        ("SubtensorModule", "PendingOwnerCut", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "PendingRootAlphaDivs", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "PendingServerEmission", 0x77567323e810cd4f8eda425d4e174aee),
+        (
+            "SubtensorModule",
+            "PendingValidatorEmission",
+            0x77567323e810cd4f8eda425d4e174aee,
+        ),
+        ("SubtensorModule", "Prometheus", 0xe683d104796f4534168b78150396eed0),
+        ("SubtensorModule", "PruningScores", 0x885898dd3482bb4907027cd74bdf7532),
+        (
+            "SubtensorModule",
+            "RAORecycledForRegistration",
+            0x77567323e810cd4f8eda425d4e174aee,
+        ),
+        ("SubtensorModule", "Rank", 0x885898dd3482bb4907027cd74bdf7532),
+        ("SubtensorModule", "RecycleOrBurn", 0x477368b1f7255de45a5e3df08478af39),
+        (
+            "SubtensorModule",
+            "RegistrationsThisBlock",
+            0x9cd40ca69ef4549721f724fa441796ca,
+        ),
+        (
+            "SubtensorModule",
+            "RegistrationsThisInterval",
+            0x9cd40ca69ef4549721f724fa441796ca,
+        ),
+        ("SubtensorModule", "RevealPeriodEpochs", 0xb88b6676a6db72b56b6132f496f7611a),
+        ("SubtensorModule", "Rho", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "RootClaimType", 0x2d98c74e775bb8d9c5613303408bbf19),
+        ("SubtensorModule", "RootClaimable", 0xc281bb3821040b044ce11dec394b4104),
+        (
+            "SubtensorModule",
+            "RootClaimableThreshold",
+            0x7081546826e08c8b671a58a7eae9878c,
+        ),
+        ("SubtensorModule", "RootClaimed", 0xdcb7a009b8db03295bf7e422cd0acebe),
+        ("SubtensorModule", "ScalingLawPower", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "ServingRateLimit", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "StakeThreshold", 0x7281b74189e4728a0588bcbf9d85db09),
+        ("SubtensorModule", "StakeWeight", 0x885898dd3482bb4907027cd74bdf7532),
+        ("SubtensorModule", "StakingColdkeys", 0x9249b5ea7eebf69fe0f6d63a0cececf3),
+        (
+            "SubtensorModule",
+            "StakingColdkeysByIndex",
+            0x9c64e42ce74ad34165408bde76ddc5cb,
+        ),
+        ("SubtensorModule", "StakingHotkeys", 0x2a382ebf427de39408c47309f5e79957),
+        (
+            "SubtensorModule",
+            "StakingOperationRateLimiter",
+            0xb95dbb648e492c0bb93f73b1f3db7446,
+        ),
+        ("SubtensorModule", "SubnetAlphaIn", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "SubnetAlphaInEmission", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "SubnetAlphaInProvided", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "SubnetAlphaOut", 0x77567323e810cd4f8eda425d4e174aee),
+        (
+            "SubtensorModule",
+            "SubnetAlphaOutEmission",
+            0x77567323e810cd4f8eda425d4e174aee,
+        ),
+        ("SubtensorModule", "SubnetEmaTaoFlow", 0xc024584b06db1e5729dee180ebe588c8),
+        ("SubtensorModule", "SubnetIdentities", 0x05e80f89e36d20c0f9911977f1a77487),
+        ("SubtensorModule", "SubnetIdentitiesV2", 0xb9751a1774d3d50e03e9f9279ba27c8d),
+        ("SubtensorModule", "SubnetIdentitiesV3", 0xa3267de60522add3faa0f8467f482479),
+        ("SubtensorModule", "SubnetLeaseShares", 0xe29bafc987afbdb72dea62e178c6046e),
+        ("SubtensorModule", "SubnetLeases", 0x767aa8c7c3d86a9809c9fe46b5e67188),
+        ("SubtensorModule", "SubnetLimit", 0x6de794db1d6244050caf38d7eea995e8),
+        ("SubtensorModule", "SubnetLocked", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "SubnetMechanism", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "SubnetMovingAlpha", 0x5d3c67dce9b0611cf9f169311a5a894b),
+        ("SubtensorModule", "SubnetMovingPrice", 0xd45328c3f5daa9ab40cfb1ce9faae700),
+        ("SubtensorModule", "SubnetOwner", 0x114fddfa5ff589df92a0ea0b0c2613f2),
+        ("SubtensorModule", "SubnetOwnerCut", 0x6de794db1d6244050caf38d7eea995e8),
+        ("SubtensorModule", "SubnetOwnerHotkey", 0x114fddfa5ff589df92a0ea0b0c2613f2),
+        ("SubtensorModule", "SubnetTAO", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "SubnetTaoFlow", 0xb2f16272e65c95b10bfb3c87a7a6e9f5),
+        ("SubtensorModule", "SubnetTaoInEmission", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "SubnetTaoProvided", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "SubnetUidToLeaseId", 0x9aafd156fd26a1b05ac4a3a02d06e030),
+        ("SubtensorModule", "SubnetVolume", 0x3cd794e7e8bd13a31175a7762b8c5359),
+        ("SubtensorModule", "SubnetworkN", 0x9cd40ca69ef4549721f724fa441796ca),
+        ("SubtensorModule", "SubtokenEnabled", 0x82d734a0a3a2308dfee991cd955edd07),
+        ("SubtensorModule", "TaoFlowCutoff", 0x5d3c67dce9b0611cf9f169311a5a894b),
+        ("SubtensorModule", "TaoWeight", 0x7281b74189e4728a0588bcbf9d85db09),
+        (
+            "SubtensorModule",
+            "TargetRegistrationsPerInterval",
+            0x9cd40ca69ef4549721f724fa441796ca,
+        ),
+        ("SubtensorModule", "Tempo", 0x9cd40ca69ef4549721f724fa441796ca),
+        (
+            "SubtensorModule",
+            "TimelockedWeightCommits",
+            0x8d3e628e4d929597cfb669bc1d393f4f,
+        ),
+        ("SubtensorModule", "TokenSymbol", 0x7665cda7e38ccde7f30ca99922fff7a5),
+        ("SubtensorModule", "TotalHotkeyAlpha", 0x3ee97733a4fc30e41d9d99495ec2afb8),
+        (
+            "SubtensorModule",
+            "TotalHotkeyAlphaLastEpoch",
+            0x3ee97733a4fc30e41d9d99495ec2afb8,
+        ),
+        ("SubtensorModule", "TotalHotkeyShares", 0x8176bc78738b918b4a926aff0bc4f2a2),
+        ("SubtensorModule", "TotalIssuance", 0x7281b74189e4728a0588bcbf9d85db09),
+        ("SubtensorModule", "TotalNetworks", 0x6de794db1d6244050caf38d7eea995e8),
+        ("SubtensorModule", "TotalStake", 0x7281b74189e4728a0588bcbf9d85db09),
+        (
+            "SubtensorModule",
+            "TransactionKeyLastBlock",
+            0xc4fd6f4f24eb6dd9808e4798ea6e2df6,
+        ),
+        ("SubtensorModule", "TransferToggle", 0x82d734a0a3a2308dfee991cd955edd07),
+        ("SubtensorModule", "Trust", 0x885898dd3482bb4907027cd74bdf7532),
+        (
+            "SubtensorModule",
+            "TxChildkeyTakeRateLimit",
+            0x7281b74189e4728a0588bcbf9d85db09,
+        ),
+        (
+            "SubtensorModule",
+            "TxDelegateTakeRateLimit",
+            0x7281b74189e4728a0588bcbf9d85db09,
+        ),
+        ("SubtensorModule", "TxRateLimit", 0x7281b74189e4728a0588bcbf9d85db09),
+        ("SubtensorModule", "Uids", 0x18d2527872dd2ecc1189c9f27bcf5dd6),
+        ("SubtensorModule", "UsedWork", 0xf73e91bf40dfc977b3ba1a5a43764875),
+        ("SubtensorModule", "ValidatorPermit", 0x8b4a6d2a6037513e0584992247a01e89),
+        ("SubtensorModule", "ValidatorPruneLen", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "ValidatorTrust", 0x885898dd3482bb4907027cd74bdf7532),
+        ("SubtensorModule", "WeightCommits", 0xe798c014db8889a6f5b7031d88ad3ef3),
+        ("SubtensorModule", "Weights", 0x55101c8de4b69c3f15ddd0c36b2c62d4),
+        ("SubtensorModule", "WeightsSetRateLimit", 0x77567323e810cd4f8eda425d4e174aee),
+        ("SubtensorModule", "WeightsVersionKey", 0x77567323e810cd4f8eda425d4e174aee),
+        (
+            "SubtensorModule",
+            "WeightsVersionKeyRateLimit",
+            0x7281b74189e4728a0588bcbf9d85db09,
+        ),
+        ("SubtensorModule", "Yuma3On", 0x0fb5ee740a0827f2dd54e178f6a526cb),
+        ("Sudo", "Key", 0x6ccd7ccaa2292b052abf7dd11417db1c),
+        ("Swap", "AlphaSqrtPrice", 0x33a8538595f3e7c9b828189542361bb7),
+        ("Swap", "CurrentLiquidity", 0x61d2cb4c5e1f3166adfe4f5e1394ef92),
+        ("Swap", "CurrentTick", 0xcd8479281434aaa24b57530965d3b2b5),
+        ("Swap", "EnabledUserLiquidity", 0x02b60f041769f74c20f65268afa25366),
+        ("Swap", "FeeGlobalAlpha", 0x33a8538595f3e7c9b828189542361bb7),
+        ("Swap", "FeeGlobalTao", 0x33a8538595f3e7c9b828189542361bb7),
+        ("Swap", "FeeRate", 0xc3affe2690580a7ed435fb630a8bf628),
+        ("Swap", "LastPositionId", 0xbd7bc56bc14b71bd2a06bb13cf55a479),
+        ("Swap", "Positions", 0x9b9e854fb5642dcc27755603d52b0147),
+        ("Swap", "ScrapReservoirAlpha", 0x61d2cb4c5e1f3166adfe4f5e1394ef92),
+        ("Swap", "ScrapReservoirTao", 0x61d2cb4c5e1f3166adfe4f5e1394ef92),
+        ("Swap", "SwapV3Initialized", 0x02b60f041769f74c20f65268afa25366),
+        ("Swap", "TickIndexBitmapWords", 0x42a76b3c0fe162675c81154413c2e36b),
+        ("Swap", "Ticks", 0x6ccdfce8a404a619a2f30299bf3e4122),
+        ("System", "Account", 0xc5ced6f73d7191ef74949cb0b58efe41),
+        ("System", "AllExtrinsicsLen", 0x9ae5a6bd54843a61e0aaec07cccb84be),
+        ("System", "AuthorizedUpgrade", 0xf088e2babd6b5d03ec51238616a8378b),
+        ("System", "BlockHash", 0x2bfa07525c607a1a3f74ca9c233c9e28),
+        ("System", "BlockWeight", 0xdf6d583f5be96cd5613efd31dcb82c49),
+        ("System", "Digest", 0x1f24618a5cae9a2da9c0b313a3c182f8),
+        ("System", "EventCount", 0x40b1121e7f31edeb9a550566f63b836d),
+        ("System", "EventTopics", 0x52cca9a26447b8b89ef255773b9b84e1),
+        ("System", "Events", 0x92ef19d5b5ce77ac09d00e20ddf309f9),
+        ("System", "ExecutionPhase", 0x555e3a07db3897a65dce6faec49670f0),
+        ("System", "ExtrinsicCount", 0x9ae5a6bd54843a61e0aaec07cccb84be),
+        ("System", "ExtrinsicData", 0x17f17bb99043c99152862bc56d28943f),
+        ("System", "ExtrinsicWeightReclaimed", 0x94c14f866bb9925182559d66d0dc314d),
+        ("System", "InherentsApplied", 0xd38a6c6f7d1f785182ab2b7d9395e4e3),
+        ("System", "LastRuntimeUpgrade", 0xf18196a0ce81da3a314d5ac11d6cd0e5),
+        ("System", "Number", 0x40b1121e7f31edeb9a550566f63b836d),
+        ("System", "ParentHash", 0x056a0c2a1359d50cbe3feb9f51ec7140),
+        ("System", "UpgradedToTripleRefCount", 0xd38a6c6f7d1f785182ab2b7d9395e4e3),
+        ("System", "UpgradedToU32RefCount", 0xd38a6c6f7d1f785182ab2b7d9395e4e3),
+        ("Timestamp", "DidUpdate", 0xaf39218f79e8b4235f02f3c212db8c77),
+        ("Timestamp", "Now", 0xc04be7874d3de89230226b75a89d87c3),
+        ("TransactionPayment", "NextFeeMultiplier", 0x3b7bd6efa05a2d9cbd8a84973a8b9519),
+        ("TransactionPayment", "StorageVersion", 0x1e968841a35fcb51d4c261483fcc3f62),
+    ],
+    constants: &[
+        ("Aura", "SlotDuration", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Balances", "ExistentialDeposit", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Balances", "MaxFreezes", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Balances", "MaxLocks", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Balances", "MaxReserves", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Commitments", "FieldDeposit", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Commitments", "InitialDeposit", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Commitments", "MaxFields", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Contracts", "ApiVersion", 0x00d111316ba1b28f67ce2aeed6a690b5),
+        (
+            "Contracts",
+            "CodeHashLockupDepositPercent",
+            0xdd7c64f04e137ef6866b0cd498915a2d,
+        ),
+        ("Contracts", "DefaultDepositLimit", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Contracts", "DepositPerByte", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Contracts", "DepositPerItem", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Contracts", "Environment", 0xcafe128e8b3994e8cf56afd9fc009bce),
+        ("Contracts", "MaxCodeLen", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Contracts", "MaxDebugBufferLen", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Contracts", "MaxDelegateDependencies", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Contracts", "MaxStorageKeyLen", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Contracts", "MaxTransientStorageSize", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Contracts", "Schedule", 0xeacfaadeab545fdc0fb6aa9d53b87185),
+        ("Contracts", "UnsafeUnstableInterface", 0xf25480fd3607a8a625c038ab8dd679a5),
+        ("Crowdloan", "AbsoluteMinimumContribution", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Crowdloan", "MaxContributors", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Crowdloan", "MaximumBlockDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Crowdloan", "MinimumBlockDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Crowdloan", "MinimumDeposit", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Crowdloan", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("Crowdloan", "RefundContributorsLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Drand", "HttpFetchTimeout", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Drand", "UnsignedPriority", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Grandpa", "MaxAuthorities", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Grandpa", "MaxNominators", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Grandpa", "MaxSetIdSessionEntries", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Multisig", "DepositBase", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Multisig", "DepositFactor", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Multisig", "MaxSignatories", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Proxy", "AnnouncementDepositBase", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Proxy", "AnnouncementDepositFactor", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Proxy", "MaxPending", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Proxy", "MaxProxies", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Proxy", "ProxyDepositBase", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Proxy", "ProxyDepositFactor", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Registry", "FieldDeposit", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Registry", "InitialDeposit", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Registry", "MaxAdditionalFields", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("SafeMode", "EnterDepositAmount", 0xcad08e761064c6f71795e7ebf4c71a46),
+        ("SafeMode", "EnterDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("SafeMode", "ExtendDepositAmount", 0xcad08e761064c6f71795e7ebf4c71a46),
+        ("SafeMode", "ExtendDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("SafeMode", "ReleaseDelay", 0xcdf65ff3af068388ac7b95aa08fb63dc),
+        ("Scheduler", "MaxScheduledPerBlock", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Scheduler", "MaximumWeight", 0x6f9951d8f3e1143c13df45faabb975dc),
+        ("SubtensorModule", "AlphaHigh", 0x901758137abf070051a9375f98339a59),
+        ("SubtensorModule", "AlphaLow", 0x901758137abf070051a9375f98339a59),
+        ("SubtensorModule", "DurationOfStartCall", 0x1c84c55df11a8e9c27e785801a04639b),
+        (
+            "SubtensorModule",
+            "HotkeySwapOnSubnetInterval",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        ("SubtensorModule", "InitialActivityCutoff", 0x901758137abf070051a9375f98339a59),
+        (
+            "SubtensorModule",
+            "InitialAdjustmentAlpha",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        (
+            "SubtensorModule",
+            "InitialAdjustmentInterval",
+            0x901758137abf070051a9375f98339a59,
+        ),
+        (
+            "SubtensorModule",
+            "InitialAlphaSigmoidSteepness",
+            0xd7a1d8157d749ace6b9917c2309ff5a7,
+        ),
+        (
+            "SubtensorModule",
+            "InitialBondsMovingAverage",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        ("SubtensorModule", "InitialBondsPenalty", 0x901758137abf070051a9375f98339a59),
+        ("SubtensorModule", "InitialBondsResetOn", 0xf25480fd3607a8a625c038ab8dd679a5),
+        ("SubtensorModule", "InitialBurn", 0x1c84c55df11a8e9c27e785801a04639b),
+        (
+            "SubtensorModule",
+            "InitialColdkeySwapRescheduleDuration",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "SubtensorModule",
+            "InitialColdkeySwapScheduleDuration",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "SubtensorModule",
+            "InitialDefaultChildKeyTake",
+            0x901758137abf070051a9375f98339a59,
+        ),
+        (
+            "SubtensorModule",
+            "InitialDefaultDelegateTake",
+            0x901758137abf070051a9375f98339a59,
+        ),
+        ("SubtensorModule", "InitialDifficulty", 0x1c84c55df11a8e9c27e785801a04639b),
+        (
+            "SubtensorModule",
+            "InitialDissolveNetworkScheduleDuration",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "SubtensorModule",
+            "InitialEmaPriceHalvingPeriod",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        ("SubtensorModule", "InitialEmissionValue", 0x901758137abf070051a9375f98339a59),
+        ("SubtensorModule", "InitialImmunityPeriod", 0x901758137abf070051a9375f98339a59),
+        ("SubtensorModule", "InitialIssuance", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("SubtensorModule", "InitialKappa", 0x901758137abf070051a9375f98339a59),
+        ("SubtensorModule", "InitialMaxAllowedUids", 0x901758137abf070051a9375f98339a59),
+        (
+            "SubtensorModule",
+            "InitialMaxAllowedValidators",
+            0x901758137abf070051a9375f98339a59,
+        ),
+        ("SubtensorModule", "InitialMaxBurn", 0x1c84c55df11a8e9c27e785801a04639b),
+        (
+            "SubtensorModule",
+            "InitialMaxChildKeyTake",
+            0x901758137abf070051a9375f98339a59,
+        ),
+        ("SubtensorModule", "InitialMaxDifficulty", 0x1c84c55df11a8e9c27e785801a04639b),
+        (
+            "SubtensorModule",
+            "InitialMaxRegistrationsPerBlock",
+            0x901758137abf070051a9375f98339a59,
+        ),
+        ("SubtensorModule", "InitialMinAllowedUids", 0x901758137abf070051a9375f98339a59),
+        (
+            "SubtensorModule",
+            "InitialMinAllowedWeights",
+            0x901758137abf070051a9375f98339a59,
+        ),
+        ("SubtensorModule", "InitialMinBurn", 0x1c84c55df11a8e9c27e785801a04639b),
+        (
+            "SubtensorModule",
+            "InitialMinChildKeyTake",
+            0x901758137abf070051a9375f98339a59,
+        ),
+        (
+            "SubtensorModule",
+            "InitialMinDelegateTake",
+            0x901758137abf070051a9375f98339a59,
+        ),
+        ("SubtensorModule", "InitialMinDifficulty", 0x1c84c55df11a8e9c27e785801a04639b),
+        (
+            "SubtensorModule",
+            "InitialNetworkImmunityPeriod",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        (
+            "SubtensorModule",
+            "InitialNetworkLockReductionInterval",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        (
+            "SubtensorModule",
+            "InitialNetworkMinLockCost",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        (
+            "SubtensorModule",
+            "InitialNetworkRateLimit",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        ("SubtensorModule", "InitialPruningScore", 0x901758137abf070051a9375f98339a59),
+        (
+            "SubtensorModule",
+            "InitialRAORecycledForRegistration",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        ("SubtensorModule", "InitialRho", 0x901758137abf070051a9375f98339a59),
+        (
+            "SubtensorModule",
+            "InitialScalingLawPower",
+            0x901758137abf070051a9375f98339a59,
+        ),
+        (
+            "SubtensorModule",
+            "InitialServingRateLimit",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        ("SubtensorModule", "InitialSubnetOwnerCut", 0x901758137abf070051a9375f98339a59),
+        ("SubtensorModule", "InitialTaoWeight", 0x1c84c55df11a8e9c27e785801a04639b),
+        (
+            "SubtensorModule",
+            "InitialTargetRegistrationsPerInterval",
+            0x901758137abf070051a9375f98339a59,
+        ),
+        ("SubtensorModule", "InitialTempo", 0x901758137abf070051a9375f98339a59),
+        (
+            "SubtensorModule",
+            "InitialTxChildKeyTakeRateLimit",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        (
+            "SubtensorModule",
+            "InitialTxDelegateTakeRateLimit",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        ("SubtensorModule", "InitialTxRateLimit", 0x1c84c55df11a8e9c27e785801a04639b),
+        (
+            "SubtensorModule",
+            "InitialValidatorPruneLen",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        (
+            "SubtensorModule",
+            "InitialWeightsVersionKey",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        ("SubtensorModule", "KeySwapCost", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("SubtensorModule", "KeySwapOnSubnetCost", 0x1c84c55df11a8e9c27e785801a04639b),
+        (
+            "SubtensorModule",
+            "LeaseDividendsDistributionInterval",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        ("SubtensorModule", "LiquidAlphaOn", 0xf25480fd3607a8a625c038ab8dd679a5),
+        ("SubtensorModule", "MaxBurnLowerBound", 0x1c84c55df11a8e9c27e785801a04639b),
+        (
+            "SubtensorModule",
+            "MaxImmuneUidsPercentage",
+            0x311b2d591bfc59fec57f1e69aa23247e,
+        ),
+        ("SubtensorModule", "MinBurnUpperBound", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Swap", "MaxFeeRate", 0x901758137abf070051a9375f98339a59),
+        ("Swap", "MaxPositions", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Swap", "MinimumLiquidity", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Swap", "MinimumReserve", 0x58772d74cba15d503e2ba96c83c27f51),
+        ("Swap", "ProtocolId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("System", "BlockHashCount", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("System", "BlockLength", 0xeed5741a03f30f3f51f4d04fc181283b),
+        ("System", "BlockWeights", 0x7e3cadcc1a390138ae8d2e4997783881),
+        ("System", "DbWeight", 0x17c48806abe538acdc001d575a70c1eb),
+        ("System", "SS58Prefix", 0x901758137abf070051a9375f98339a59),
+        ("System", "Version", 0xa3c27a38411629fbe713b15ce689b4be),
+        ("Timestamp", "MinimumPeriod", 0x1c84c55df11a8e9c27e785801a04639b),
+        (
+            "TransactionPayment",
+            "OperationalFeeMultiplier",
+            0x457c6a0e568c599dc04ba130235d5fcc,
+        ),
+        ("Utility", "batched_calls_limit", 0xbb090384e0baf6a2b591d65b66bef748),
+    ],
+    extrinsic: &[
+        ("", "Address", 0x014fa4566dba2f9163d9e62bff89db3c),
+        ("", "Call", 0x10d7c4c78195ece58769a09aaab613ee),
+        ("", "Extra", 0x5efb92d8fa1971f9b4f800d29e783bc6),
+        ("", "Signature", 0xf06c34864a64880d145d1cfa20ae2e84),
+    ],
+};
 /// Every type of the runtime, by its metadata path.
 pub mod runtime_types {
     use ::parity_scale_codec::{Decode, Encode};
     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+    #[codec(crate = ::parity_scale_codec)]
     pub struct NonZeroU64(pub u64);
     impl ::ferroscale_runtime_types::TypeHash for NonZeroU64 {
         const TYPE_HASH: u128 = 0x5d7b61b173e695de91f8581ec7e90995;
@@ -63,6 +1620,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BoundedBTreeMap<K, V>(
                 pub ::ferroscale_runtime_types::BTreeMap<K, V>,
             );
@@ -77,6 +1635,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BoundedVec<T>(pub Vec<T>);
             #[cfg(feature = "values")]
             impl<T: ToValue> ToValue for BoundedVec<T> {
@@ -89,6 +1648,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct WeakBoundedVec<T>(pub Vec<T>);
             #[cfg(feature = "values")]
             impl<T: ToValue> ToValue for WeakBoundedVec<T> {
@@ -102,6 +1662,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Bloom(pub [u8; 256usize]);
         impl ::ferroscale_runtime_types::TypeHash for Bloom {
             const TYPE_HASH: u128 = 0x0c1365877fb30ff393ac24b09886dedf;
@@ -118,6 +1679,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Block<T> {
                 pub header: super::super::super::runtime_types::ethereum::header::Header,
                 pub transactions: Vec<T>,
@@ -152,6 +1714,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Header {
                 pub parent_hash: ::ferroscale_runtime_types::H256,
                 pub ommers_hash: ::ferroscale_runtime_types::H256,
@@ -225,6 +1788,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Log {
                 pub address: ::ferroscale_runtime_types::H160,
                 pub topics: Vec<::ferroscale_runtime_types::H256>,
@@ -255,6 +1819,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct EIP658ReceiptData {
                 pub status_code: u8,
                 pub used_gas: super::super::super::runtime_types::primitive_types::U256,
@@ -289,6 +1854,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ReceiptV4 {
                 #[codec(index = 0u8)]
                 Legacy(
@@ -352,6 +1918,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum TransactionV3 {
                 #[codec(index = 0u8)]
                 Legacy(
@@ -414,6 +1981,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct EIP1559Transaction {
                     pub chain_id: u64,
                     pub nonce: super::super::super::super::runtime_types::primitive_types::U256,
@@ -473,6 +2041,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct AccessListItem {
                     pub address: ::ferroscale_runtime_types::H160,
                     pub storage_keys: Vec<::ferroscale_runtime_types::H256>,
@@ -498,6 +2067,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct EIP2930Transaction {
                     pub chain_id: u64,
                     pub nonce: super::super::super::super::runtime_types::primitive_types::U256,
@@ -549,6 +2119,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MalleableTransactionSignature {
                     pub odd_y_parity: bool,
                     pub r: ::ferroscale_runtime_types::H256,
@@ -581,6 +2152,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct TransactionSignature {
                     pub odd_y_parity: bool,
                     pub r: ::ferroscale_runtime_types::H256,
@@ -616,6 +2188,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct AuthorizationListItem {
                     pub chain_id: u64,
                     pub address: ::ferroscale_runtime_types::H160,
@@ -649,6 +2222,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct EIP7702Transaction {
                     pub chain_id: u64,
                     pub nonce: super::super::super::super::runtime_types::primitive_types::U256,
@@ -714,6 +2288,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct LegacyTransaction {
                     pub nonce: super::super::super::super::runtime_types::primitive_types::U256,
                     pub gas_price: super::super::super::super::runtime_types::primitive_types::U256,
@@ -757,6 +2332,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum TransactionAction {
                     #[codec(index = 0u8)]
                     Call(::ferroscale_runtime_types::H160),
@@ -784,6 +2360,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct TransactionRecoveryId(pub u64);
                 impl ::ferroscale_runtime_types::TypeHash for TransactionRecoveryId {
                     const TYPE_HASH: u128 = 0xd9baae54eaa3757dbcd1c7ebf6e04436;
@@ -795,6 +2372,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct TransactionSignature {
                     pub v: super::super::super::super::runtime_types::ethereum::transaction::legacy::TransactionRecoveryId,
                     pub r: ::ferroscale_runtime_types::H256,
@@ -828,6 +2406,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct H64(pub [u8; 8usize]);
             impl ::ferroscale_runtime_types::TypeHash for H64 {
                 const TYPE_HASH: u128 = 0x83de9fd7a831a62c26ab8b83b79a2c3c;
@@ -845,6 +2424,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Basic {
                 pub balance: super::super::super::runtime_types::primitive_types::U256,
                 pub nonce: super::super::super::runtime_types::primitive_types::U256,
@@ -874,6 +2454,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ExitError {
                 #[codec(index = 0u8)]
                 StackUnderflow,
@@ -967,6 +2548,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ExitFatal {
                 #[codec(index = 0u8)]
                 NotSupported,
@@ -1012,6 +2594,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ExitReason {
                 #[codec(index = 0u8)]
                 Succeed(
@@ -1065,6 +2648,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ExitRevert {
                 #[codec(index = 0u8)]
                 Reverted,
@@ -1085,6 +2669,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ExitSucceed {
                 #[codec(index = 0u8)]
                 Stopped,
@@ -1120,6 +2705,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Opcode(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Opcode {
                 const TYPE_HASH: u128 = 0x9fe09166b36554d4e023e5b2743f6e81;
@@ -1136,6 +2722,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Equivocation<Id, V, S> {
             pub round_number: u64,
             pub identity: Id,
@@ -1164,6 +2751,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Precommit<H, N> {
             pub target_hash: H,
             pub target_number: N,
@@ -1183,6 +2771,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Prevote<H, N> {
             pub target_hash: H,
             pub target_number: N,
@@ -1206,6 +2795,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ExecutionInfoV2<T> {
             pub exit_reason: super::super::runtime_types::evm_core::error::ExitReason,
             pub value: T,
@@ -1237,6 +2827,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct UsedGas {
             pub standard: super::super::runtime_types::primitive_types::U256,
             pub effective: super::super::runtime_types::primitive_types::U256,
@@ -1258,6 +2849,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct WeightInfo {
             pub ref_time_limit: Option<u64>,
             pub proof_size_limit: Option<u64>,
@@ -1294,6 +2886,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct TransactionStatus {
             pub transaction_hash: ::ferroscale_runtime_types::H256,
             pub transaction_index: u32,
@@ -1340,6 +2933,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct UncheckedExtrinsic<Address, Call, Signature, Extension>(
                 pub ::ferroscale_runtime_types::UncheckedExtrinsic<
                     Address,
@@ -1365,6 +2959,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CheckMetadataHash {
             pub mode: super::super::runtime_types::frame_metadata_hash_extension::Mode,
         }
@@ -1382,6 +2977,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Mode {
             #[codec(index = 0u8)]
             Disabled,
@@ -1407,6 +3003,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct PalletId(pub [u8; 8usize]);
         impl ::ferroscale_runtime_types::TypeHash for PalletId {
             const TYPE_HASH: u128 = 0x60e16c7c3115f240734943d4b9251f68;
@@ -1421,6 +3018,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DispatchClass {
                 #[codec(index = 0u8)]
                 Normal,
@@ -1452,6 +3050,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Pays {
                 #[codec(index = 0u8)]
                 Yes,
@@ -1475,6 +3074,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PerDispatchClass<T> {
                 pub normal: T,
                 pub operational: T,
@@ -1503,6 +3103,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum RawOrigin<AccountId> {
                 #[codec(index = 0u8)]
                 Root,
@@ -1544,6 +3145,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Bounded {
                     #[codec(index = 0u8)]
                     Legacy { hash: ::ferroscale_runtime_types::H256 },
@@ -1605,6 +3207,7 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub struct HoldConsideration(pub u64);
                     impl ::ferroscale_runtime_types::TypeHash for HoldConsideration {
                         const TYPE_HASH: u128 = 0x6c477e6a5bc5c1b91f6aa7e3a460a66c;
@@ -1620,6 +3223,7 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub enum BalanceStatus {
                         #[codec(index = 0u8)]
                         Free,
@@ -1644,6 +3248,7 @@ pub mod runtime_types {
                         }
                     }
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub struct IdAmount<Id, Balance> {
                         pub id: Id,
                         pub amount: Balance,
@@ -1673,6 +3278,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct AccountInfo<Nonce, AccountData> {
             pub nonce: Nonce,
             pub consumers: Nonce,
@@ -1705,6 +3311,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CodeUpgradeAuthorization {
             pub code_hash: ::ferroscale_runtime_types::H256,
             pub check_version: bool,
@@ -1727,6 +3334,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct DispatchEventInfo {
             pub weight: super::super::runtime_types::sp_weights::weight_v2::Weight,
             pub class: super::super::runtime_types::frame_support::dispatch::DispatchClass,
@@ -1751,6 +3359,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EventRecord<E, T> {
             pub phase: super::super::runtime_types::frame_system::Phase,
             pub event: E,
@@ -1772,6 +3381,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct LastRuntimeUpgradeInfo {
             #[codec(compact)]
             pub spec_version: u32,
@@ -1795,6 +3405,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Phase {
             #[codec(index = 0u8)]
             ApplyExtrinsic(u32),
@@ -1830,6 +3441,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckGenesis;
                 impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
                     const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
@@ -1845,6 +3457,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
                 );
@@ -1862,6 +3475,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckNonZeroSender;
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
                     const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
@@ -1877,6 +3491,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckSpecVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
                     const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
@@ -1892,6 +3507,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckTxVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
                     const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
@@ -1907,6 +3523,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckWeight;
                 impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
                     const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
@@ -1923,6 +3540,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlockLength {
                 pub max: super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
                     u32,
@@ -1944,6 +3562,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlockWeights {
                 pub base_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub max_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -1977,6 +3596,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct WeightsPerClass {
                 pub base_extrinsic: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub max_extrinsic: Option<
@@ -2021,6 +3641,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 remark { remark: Vec<u8> },
@@ -2171,6 +3792,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidSpecName,
@@ -2232,6 +3854,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ExtrinsicSuccess {
@@ -2372,6 +3995,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum OriginCaller {
             #[codec(index = 0u8)]
             system(
@@ -2401,6 +4025,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Runtime;
         impl ::ferroscale_runtime_types::TypeHash for Runtime {
             const TYPE_HASH: u128 = 0x7911c6154e711e31918c0bfe5ec2f331;
@@ -2412,6 +4037,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeCall {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Call),
@@ -2591,6 +4217,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeError {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Error),
@@ -2754,6 +4381,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeEvent {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Event),
@@ -2935,6 +4563,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeFreezeReason {}
         impl ::ferroscale_runtime_types::TypeHash for RuntimeFreezeReason {
             const TYPE_HASH: u128 = 0xb777b89ab5e61ec5f909341425ab19c4;
@@ -2946,6 +4575,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeHoldReason {
             #[codec(index = 14u8)]
             Preimage(super::super::runtime_types::pallet_preimage::pallet::HoldReason),
@@ -2990,6 +4620,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CheckNonce(#[codec(compact)] pub u32);
             impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
                 const TYPE_HASH: u128 = 0xc9d25ea8853c856bbb559941b45d433d;
@@ -3005,6 +4636,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ChargeTransactionPaymentWrapper {
                 pub charge_transaction_payment: super::super::super::runtime_types::pallet_transaction_payment::ChargeTransactionPayment,
             }
@@ -3035,6 +4667,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 swap_authorities {
@@ -4123,6 +5756,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 SubnetDoesNotExist,
@@ -4202,6 +5836,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 PrecompileUpdated {
@@ -4266,6 +5901,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PrecompileEnum {
                 #[codec(index = 0u8)]
                 BalanceTransfer,
@@ -4331,6 +5967,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 transfer_allow_death {
@@ -4522,6 +6159,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 VestingBalance,
@@ -4591,6 +6229,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Endowed {
@@ -4908,6 +6547,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AccountData<Balance> {
                 pub free: Balance,
                 pub reserved: Balance,
@@ -4938,6 +6578,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum AdjustmentDirection {
                 #[codec(index = 0u8)]
                 Increase,
@@ -4962,6 +6603,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BalanceLock<Balance> {
                 pub id: [u8; 8usize],
                 pub amount: Balance,
@@ -4985,6 +6627,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ExtraFlags(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for ExtraFlags {
                 const TYPE_HASH: u128 = 0x83ab3da8634b9bc88448338778b392b9;
@@ -4996,6 +6639,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Reasons {
                 #[codec(index = 0u8)]
                 Fee,
@@ -5023,6 +6667,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReserveData<ReserveIdentifier, Balance> {
                 pub id: ReserveIdentifier,
                 pub amount: Balance,
@@ -5050,6 +6695,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set_base_fee_per_gas {
@@ -5097,6 +6743,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewBaseFeePerGas {
@@ -5154,6 +6801,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set_commitment {
@@ -5202,6 +6850,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManyFieldsInCommitmentInfo,
@@ -5243,6 +6892,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Commitment { netuid: u16, who: ::ferroscale_runtime_types::AccountId32 },
@@ -5317,6 +6967,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CommitmentInfo {
                 pub fields: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     super::super::super::runtime_types::pallet_commitments::types::Data,
@@ -5338,6 +6989,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Data {
                 #[codec(index = 0u8)]
                 None,
@@ -6463,6 +8115,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Registration<Balance, BlockNumber> {
                 pub deposit: Balance,
                 pub block: BlockNumber,
@@ -6487,6 +8140,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct UsageTracker {
                 pub last_epoch: u64,
                 pub used_space: u64,
@@ -6517,6 +8171,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ApiVersion(pub u16);
         impl ::ferroscale_runtime_types::TypeHash for ApiVersion {
             const TYPE_HASH: u128 = 0x4bb6b100d90d54d121fbe3bd590bca79;
@@ -6528,6 +8183,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Environment {
             pub account_id: super::super::runtime_types::pallet_contracts::EnvironmentType,
             pub balance: super::super::runtime_types::pallet_contracts::EnvironmentType,
@@ -6565,6 +8221,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EnvironmentType;
         impl ::ferroscale_runtime_types::TypeHash for EnvironmentType {
             const TYPE_HASH: u128 = 0x061e67d843a7458fbbc1844896daa740;
@@ -6576,6 +8233,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Origin {
             #[codec(index = 0u8)]
             Root,
@@ -6602,6 +8260,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 call_old_weight {
@@ -6883,6 +8542,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidSchedule,
@@ -7066,6 +8726,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Instantiated {
@@ -7280,6 +8941,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 CodeUploadDepositReserve,
@@ -7313,6 +8975,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Code<Hash> {
                 #[codec(index = 0u8)]
                 Upload(Vec<u8>),
@@ -7341,6 +9004,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CodeUploadReturnValue<CodeHash, Balance> {
                 pub code_hash: CodeHash,
                 pub deposit: Balance,
@@ -7363,6 +9027,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ContractAccessError {
                 #[codec(index = 0u8)]
                 DoesntExist,
@@ -7394,6 +9059,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ContractResult<R, Balance, EventRecord> {
                 pub gas_consumed: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub gas_required: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -7434,6 +9100,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ExecReturnValue {
                 pub flags: super::super::super::runtime_types::pallet_contracts_uapi::flags::ReturnFlags,
                 pub data: Vec<u8>,
@@ -7457,6 +9124,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct InstantiateReturnValue<AccountId> {
                 pub result: super::super::super::runtime_types::pallet_contracts::primitives::ExecReturnValue,
                 pub account_id: AccountId,
@@ -7478,6 +9146,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum StorageDeposit<Balance> {
                 #[codec(index = 0u8)]
                 Refund(Balance),
@@ -7510,6 +9179,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct InstructionWeights {
                 pub base: u32,
             }
@@ -7529,6 +9199,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Limits {
                 pub event_topics: u32,
                 pub memory_pages: u32,
@@ -7574,6 +9245,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Schedule {
                 pub limits: super::super::super::runtime_types::pallet_contracts::schedule::Limits,
                 pub instruction_weights: super::super::super::runtime_types::pallet_contracts::schedule::InstructionWeights,
@@ -7603,6 +9275,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ContractInfo {
                 pub trie_id: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     u8,
@@ -7656,6 +9329,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DeletionQueueManager {
                 pub insert_counter: u32,
                 pub delete_counter: u32,
@@ -7688,6 +9362,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CodeInfo {
                 pub owner: ::ferroscale_runtime_types::AccountId32,
                 #[codec(compact)]
@@ -7727,6 +9402,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Determinism {
                 #[codec(index = 0u8)]
                 Enforced,
@@ -7757,6 +9433,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReturnFlags {
                 pub bits: u32,
             }
@@ -7781,6 +9458,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CrowdloanInfo<AccountId, Balance, BlockNumber, Call> {
             pub creator: AccountId,
             pub deposit: Balance,
@@ -7839,6 +9517,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 create {
@@ -8022,6 +9701,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 DepositTooLow,
@@ -8139,6 +9819,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Created {
@@ -8322,6 +10003,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DrandPriority;
             impl ::ferroscale_runtime_types::TypeHash for DrandPriority {
                 const TYPE_HASH: u128 = 0x420ddfcf3d9913aa22f1c45d5833273d;
@@ -8337,6 +10019,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 write_pulse {
@@ -8417,6 +10100,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NoneValue,
@@ -8460,6 +10144,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 BeaconConfigChanged,
@@ -8507,6 +10192,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BeaconConfiguration {
                 pub public_key: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     u8,
@@ -8558,6 +10244,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BeaconConfigurationPayload<Public, BlockNumber> {
                 pub block_number: BlockNumber,
                 pub config: super::super::super::runtime_types::pallet_drand::types::BeaconConfiguration,
@@ -8587,6 +10274,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Metadata {
                 pub beacon_id: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     u8,
@@ -8610,6 +10298,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Pulse {
                 pub round: u64,
                 pub randomness: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -8645,6 +10334,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PulsesPayload<Public, BlockNumber> {
                 pub block_number: BlockNumber,
                 pub pulses: Vec<
@@ -8681,6 +10371,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RawOrigin {
             #[codec(index = 0u8)]
             EthereumTransaction(::ferroscale_runtime_types::H160),
@@ -8704,6 +10395,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 transact {
@@ -8734,6 +10426,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidSignature,
@@ -8761,6 +10454,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Executed {
@@ -8817,6 +10511,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CodeMetadata {
             pub size: u64,
             pub hash: ::ferroscale_runtime_types::H256,
@@ -8841,6 +10536,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 withdraw { address: ::ferroscale_runtime_types::H160, value: u64 },
@@ -9065,6 +10761,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 BalanceLow,
@@ -9148,6 +10845,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Log { log: super::super::super::runtime_types::ethereum::log::Log },
@@ -9229,6 +10927,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct StoredPendingChange<N> {
             pub scheduled_at: N,
             pub delay: N,
@@ -9260,6 +10959,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum StoredState<N> {
             #[codec(index = 0u8)]
             Live,
@@ -9311,6 +11011,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 report_equivocation {
@@ -9391,6 +11092,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 PauseFailed,
@@ -9442,6 +11144,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewAuthorities {
@@ -9493,6 +11196,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Multisig<BlockNumber, Balance, AccountId> {
             pub when: super::super::runtime_types::pallet_multisig::Timepoint<
                 BlockNumber,
@@ -9526,6 +11230,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Timepoint<BlockNumber> {
             pub height: BlockNumber,
             pub index: BlockNumber,
@@ -9547,6 +11252,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 as_multi_threshold_1 {
@@ -9704,6 +11410,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 MinimumThreshold,
@@ -9779,6 +11486,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewMultisig {
@@ -9941,6 +11649,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum OldRequestStatus<AccountId, Balance> {
             #[codec(index = 0u8)]
             Unrequested { deposit: (AccountId, Balance), len: u32 },
@@ -9988,6 +11697,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RequestStatus<AccountId, Ticket> {
             #[codec(index = 0u8)]
             Unrequested { ticket: (AccountId, Ticket), len: u32 },
@@ -10044,6 +11754,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 note_preimage { bytes: Vec<u8> },
@@ -10121,6 +11832,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooBig,
@@ -10172,6 +11884,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Noted { hash: ::ferroscale_runtime_types::H256 },
@@ -10225,6 +11938,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Preimage,
@@ -10251,6 +11965,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set_identity {
@@ -10298,6 +12013,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 CannotRegister,
@@ -10331,6 +12047,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 IdentitySet { who: ::ferroscale_runtime_types::AccountId32 },
@@ -10373,6 +12090,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 RegistryIdentity,
@@ -10397,6 +12115,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Data {
                 #[codec(index = 0u8)]
                 None,
@@ -10972,6 +12691,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct IdentityInfo {
                 pub additional: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (
@@ -11026,6 +12746,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Registration<Balance> {
                 pub deposit: Balance,
                 pub info: super::super::super::runtime_types::pallet_registry::types::IdentityInfo,
@@ -11052,6 +12773,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 enter,
@@ -11141,6 +12863,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 Entered,
@@ -11188,6 +12911,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Entered { until: u32 },
@@ -11299,6 +13023,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ExitReason {
                 #[codec(index = 0u8)]
                 Timeout,
@@ -11322,6 +13047,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 EnterOrExtend,
@@ -11347,6 +13073,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RetryConfig<Period> {
             pub total_retries: u8,
             pub remaining: u8,
@@ -11372,6 +13099,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Scheduled<Name, Call, BlockNumber, PalletsOrigin> {
             pub maybe_id: Option<Name>,
             pub priority: u8,
@@ -11412,6 +13140,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 schedule {
@@ -11630,6 +13359,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 FailedToSchedule,
@@ -11671,6 +13401,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Scheduled { when: u32, index: u32 },
@@ -11841,6 +13572,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RateLimitKey<AccountId> {
             #[codec(index = 0u8)]
             SetSNOwnerHotkey(u16),
@@ -11901,6 +13633,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AxonInfo {
                 pub block: u64,
                 pub version: u32,
@@ -11947,6 +13680,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set_weights {
@@ -13260,6 +14994,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ChainIdentity {
                 pub name: Vec<u8>,
                 pub url: Vec<u8>,
@@ -13300,6 +15035,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ChainIdentityV2 {
                 pub name: Vec<u8>,
                 pub url: Vec<u8>,
@@ -13343,6 +15079,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 RootNetworkDoesNotExist,
@@ -13962,6 +15699,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NetworkAdded(u16, u16),
@@ -15467,6 +17205,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct NeuronCertificate {
                 pub public_key: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     u8,
@@ -15494,6 +17233,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PrometheusInfo {
                 pub block: u64,
                 pub version: u32,
@@ -15530,6 +17270,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum RecycleOrBurnEnum {
                 #[codec(index = 0u8)]
                 Burn,
@@ -15553,6 +17294,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum RootClaimTypeEnum {
                 #[codec(index = 0u8)]
                 Swap,
@@ -15576,6 +17318,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SubnetIdentity {
                 pub subnet_name: Vec<u8>,
                 pub github_repo: Vec<u8>,
@@ -15607,6 +17350,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SubnetIdentityV2 {
                 pub subnet_name: Vec<u8>,
                 pub github_repo: Vec<u8>,
@@ -15651,6 +17395,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SubnetIdentityV3 {
                 pub subnet_name: Vec<u8>,
                 pub github_repo: Vec<u8>,
@@ -15703,6 +17448,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct DelegateInfo<AccountId> {
                     pub delegate_ss58: AccountId,
                     #[codec(compact)]
@@ -15765,6 +17511,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct DynamicInfo<AccountId> {
                     #[codec(compact)]
                     pub netuid: u16,
@@ -15873,6 +17620,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Metagraph<AccountId> {
                     #[codec(compact)]
                     pub netuid: u16,
@@ -16181,6 +17929,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct SelectiveMetagraph<AccountId> {
                     #[codec(compact)]
                     pub netuid: u16,
@@ -16481,6 +18230,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct NeuronInfo<AccountId> {
                     pub hotkey: AccountId,
                     pub coldkey: AccountId,
@@ -16583,6 +18333,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct NeuronInfoLite<AccountId> {
                     pub hotkey: AccountId,
                     pub coldkey: AccountId,
@@ -16673,6 +18424,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct SubnetState<AccountId> {
                     #[codec(compact)]
                     pub netuid: u16,
@@ -16753,6 +18505,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct StakeInfo<AccountId> {
                     pub hotkey: AccountId,
                     pub coldkey: AccountId,
@@ -16809,6 +18562,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct SubnetHyperparams {
                     #[codec(compact)]
                     pub rho: u16,
@@ -16944,6 +18698,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct SubnetHyperparamsV2 {
                     #[codec(compact)]
                     pub rho: u16,
@@ -17101,6 +18856,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct SubnetInfo<AccountId> {
                     #[codec(compact)]
                     pub netuid: u16,
@@ -17193,6 +18949,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct SubnetInfov2<AccountId> {
                     #[codec(compact)]
                     pub netuid: u16,
@@ -17296,6 +19053,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct SubnetLease<AccountId, BlockNumber, Balance> {
                     pub beneficiary: AccountId,
                     pub coldkey: AccountId,
@@ -17342,6 +19100,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SubtensorTransactionExtension;
             impl ::ferroscale_runtime_types::TypeHash for SubtensorTransactionExtension {
                 const TYPE_HASH: u128 = 0x2ea0b498788f5d460c7c8eae8062a72d;
@@ -17358,6 +19117,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Hyperparameter {
                     #[codec(index = 0u8)]
                     Unknown,
@@ -17499,6 +19259,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Announcement<AccountId, Hash, BlockNumber> {
             pub real: AccountId,
             pub call_hash: Hash,
@@ -17521,6 +19282,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum DepositKind {
             #[codec(index = 0u8)]
             Proxies,
@@ -17543,6 +19305,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ProxyDefinition<AccountId, ProxyType, BlockNumber> {
             pub delegate: AccountId,
             pub proxy_type: ProxyType,
@@ -17572,6 +19335,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 proxy {
@@ -17830,6 +19594,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooMany,
@@ -17893,6 +19658,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ProxyExecuted {
@@ -18091,6 +19857,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     set_fee_rate { netuid: u16, rate: u16 },
@@ -18218,6 +19985,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     FeeRateTooHigh,
@@ -18307,6 +20075,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     FeeRateSet { netuid: u16, rate: u16 },
@@ -18500,6 +20269,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Position {
                 pub id: super::super::super::runtime_types::pallet_subtensor_swap::position::PositionId,
                 pub netuid: u16,
@@ -18542,6 +20312,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PositionId(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for PositionId {
                 const TYPE_HASH: u128 = 0xa04406cf639bbfed49b51c14874321e8;
@@ -18557,6 +20328,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum LayerLevel {
                 #[codec(index = 0u8)]
                 Top,
@@ -18584,6 +20356,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Tick {
                 pub liquidity_net: i128,
                 pub liquidity_gross: u64,
@@ -18618,6 +20391,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct TickIndex(pub i32);
             impl ::ferroscale_runtime_types::TypeHash for TickIndex {
                 const TYPE_HASH: u128 = 0x606160d5292d6b94571e97164e861e95;
@@ -18634,6 +20408,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SimSwapResult {
             pub tao_amount: u64,
             pub alpha_amount: u64,
@@ -18670,6 +20445,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 batch {
@@ -18831,6 +20607,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManyCalls,
@@ -18858,6 +20635,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 BatchInterrupted {
@@ -18962,6 +20740,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 sudo {
@@ -19057,6 +20836,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 RequireSudo,
@@ -19077,6 +20857,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Sudid {
@@ -19156,6 +20937,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
@@ -19188,6 +20970,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ChargeTransactionPayment(#[codec(compact)] pub u64);
         impl ::ferroscale_runtime_types::TypeHash for ChargeTransactionPayment {
             const TYPE_HASH: u128 = 0x4f10404f2901cd65c768ea02571d202e;
@@ -19199,6 +20982,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Releases {
             #[codec(index = 0u8)]
             V1Ancient,
@@ -19223,6 +21007,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 TransactionFeePaid {
@@ -19270,6 +21055,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FeeDetails<Balance> {
                 pub inclusion_fee: Option<
                     super::super::super::runtime_types::pallet_transaction_payment::types::InclusionFee<
@@ -19296,6 +21082,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct InclusionFee<Balance> {
                 pub base_fee: Balance,
                 pub len_fee: Balance,
@@ -19324,6 +21111,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RuntimeDispatchInfo<Balance, Weight> {
                 pub weight: Weight,
                 pub class: super::super::super::runtime_types::frame_support::dispatch::DispatchClass,
@@ -19358,6 +21146,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct U256(pub [u64; 4usize]);
         impl ::ferroscale_runtime_types::TypeHash for U256 {
             const TYPE_HASH: u128 = 0xe945ad319869b8991998e48966fe9a88;
@@ -19373,6 +21162,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ArithmeticError {
             #[codec(index = 0u8)]
             Underflow,
@@ -19405,6 +21195,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FixedU128(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
                 const TYPE_HASH: u128 = 0x17c6bf814d64622dd7b4e4f5fb852442;
@@ -19420,6 +21211,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Perbill(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for Perbill {
                 const TYPE_HASH: u128 = 0xea38661ed519891b58df3736ff592d11;
@@ -19431,6 +21223,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Percent(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Percent {
                 const TYPE_HASH: u128 = 0x731b5e2a65bb015f1c4c471dfecc01fe;
@@ -19442,6 +21235,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Permill(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for Permill {
                 const TYPE_HASH: u128 = 0xcd9a29b75460287f91b8264ae44aca45;
@@ -19460,6 +21254,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Public(pub [u8; 32usize]);
                 impl ::ferroscale_runtime_types::TypeHash for Public {
                     const TYPE_HASH: u128 = 0x5e78e39e0378db6df550c96946498bf2;
@@ -19477,6 +21272,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum AllowedSlots {
             #[codec(index = 0u8)]
             PrimarySlots,
@@ -19510,6 +21306,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BabeConfiguration {
             pub slot_duration: u64,
             pub epoch_length: u64,
@@ -19549,6 +21346,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BabeEpochConfiguration {
             pub c: (u64, u64),
             pub allowed_slots: super::super::runtime_types::sp_consensus_babe::AllowedSlots,
@@ -19570,6 +21368,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Epoch {
             pub epoch_index: u64,
             pub start_slot: super::super::runtime_types::sp_consensus_slots::Slot,
@@ -19609,6 +21408,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
             const TYPE_HASH: u128 = 0x67822a6fd5670aa9d7764973c4243e48;
@@ -19623,6 +21423,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0xba9156da580507b1d64a8e4abeafe632;
@@ -19639,6 +21440,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Equivocation<H, N> {
             #[codec(index = 0u8)]
             Prevote(
@@ -19673,6 +21475,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EquivocationProof<H, N> {
             pub set_id: u64,
             pub equivocation: super::super::runtime_types::sp_consensus_grandpa::Equivocation<
@@ -19697,6 +21500,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0xf7c5993dd34a8152be546486a908a6e4;
@@ -19708,6 +21512,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(pub [u8; 64usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x7eb9f6cf9de5bfedcaec3f8b71475c4e;
@@ -19724,6 +21529,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EquivocationProof<Header, Id> {
             pub offender: Id,
             pub slot: super::super::runtime_types::sp_consensus_slots::Slot,
@@ -19752,6 +21558,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Slot(pub u64);
         impl ::ferroscale_runtime_types::TypeHash for Slot {
             const TYPE_HASH: u128 = 0xfaffab54497a71f7cf8f219e549782bd;
@@ -19763,6 +21570,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SlotDuration(pub u64);
         impl ::ferroscale_runtime_types::TypeHash for SlotDuration {
             const TYPE_HASH: u128 = 0xdafef0e6c3c8cf70668ec30a4b5add73;
@@ -19778,6 +21586,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpaqueMetadata(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueMetadata {
             const TYPE_HASH: u128 = 0x8d9445126569435bb2a2e57eb0ff125a;
@@ -19789,6 +21598,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Void {}
         impl ::ferroscale_runtime_types::TypeHash for Void {
             const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
@@ -19803,6 +21613,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct KeyTypeId(pub [u8; 4usize]);
             impl ::ferroscale_runtime_types::TypeHash for KeyTypeId {
                 const TYPE_HASH: u128 = 0x268d0d112175a89065e2d6dadeab0a6f;
@@ -19819,6 +21630,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CheckInherentsResult {
             pub okay: bool,
             pub fatal_error: bool,
@@ -19843,6 +21655,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct InherentData {
             pub data: ::ferroscale_runtime_types::BTreeMap<[u8; 8usize], Vec<u8>>,
         }
@@ -19864,6 +21677,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum DispatchError {
             #[codec(index = 0u8)]
             Other,
@@ -19953,6 +21767,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ExtrinsicInclusionMode {
             #[codec(index = 0u8)]
             AllExtrinsics,
@@ -19975,6 +21790,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ModuleError {
             pub index: u8,
             pub error: [u8; 4usize],
@@ -19996,6 +21812,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum MultiSignature {
             #[codec(index = 0u8)]
             Ed25519([u8; 64usize]),
@@ -20027,6 +21844,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum MultiSigner {
             #[codec(index = 0u8)]
             Ed25519([u8; 32usize]),
@@ -20058,6 +21876,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpaqueValue(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueValue {
             const TYPE_HASH: u128 = 0x209d81dbfdb3d9d321a35a07aa568fc5;
@@ -20069,6 +21888,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum TokenError {
             #[codec(index = 0u8)]
             FundsUnavailable,
@@ -20126,6 +21946,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum TransactionalError {
             #[codec(index = 0u8)]
             LimitReached,
@@ -20152,6 +21973,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Block<Header, Extrinsic> {
                     pub header: Header,
                     pub extrinsics: Vec<Extrinsic>,
@@ -20179,6 +22001,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Digest {
                     pub logs: Vec<
                         super::super::super::super::runtime_types::sp_runtime::generic::digest::DigestItem,
@@ -20200,6 +22023,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum DigestItem {
                     #[codec(index = 6u8)]
                     PreRuntime([u8; 4usize], Vec<u8>),
@@ -20273,6 +22097,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Era {
                     #[codec(index = 0u8)]
                     Immortal,
@@ -22340,6 +24165,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Header<Number> {
                     pub parent_hash: ::ferroscale_runtime_types::H256,
                     #[codec(compact)]
@@ -22380,6 +24206,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum TrieError {
                 #[codec(index = 0u8)]
                 InvalidStateRoot,
@@ -22461,6 +24288,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlakeTwo256;
             impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
                 const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
@@ -22476,6 +24304,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum InvalidTransaction {
                 #[codec(index = 0u8)]
                 Call,
@@ -22551,6 +24380,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum TransactionSource {
                 #[codec(index = 0u8)]
                 InBlock,
@@ -22582,6 +24412,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum TransactionValidityError {
                 #[codec(index = 0u8)]
                 Invalid(
@@ -22617,6 +24448,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum UnknownTransaction {
                 #[codec(index = 0u8)]
                 CannotLookup,
@@ -22652,6 +24484,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ValidTransaction {
                 pub priority: u64,
                 pub requires: Vec<Vec<u8>>,
@@ -22693,6 +24526,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RuntimeVersion {
             pub spec_name: String,
             pub impl_name: String,
@@ -22741,6 +24575,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RuntimeDbWeight {
             pub read: u64,
             pub write: u64,
@@ -22765,6 +24600,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Weight {
                 #[codec(compact)]
                 pub ref_time: u64,
@@ -22796,6 +24632,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct FixedI128 {
             pub bits: i128,
         }
@@ -22813,6 +24650,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct FixedI64 {
             pub bits: i64,
         }
@@ -22830,6 +24668,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct FixedU128 {
             pub bits: u128,
         }
@@ -22852,6 +24691,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct B0;
             impl ::ferroscale_runtime_types::TypeHash for B0 {
                 const TYPE_HASH: u128 = 0x4354888be979a62d9e8dd68032b56fbf;
@@ -22863,6 +24703,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct B1;
             impl ::ferroscale_runtime_types::TypeHash for B1 {
                 const TYPE_HASH: u128 = 0x8978a9aa2ca0d17c27799a2a395c5c2c;
@@ -22878,6 +24719,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct UInt<U, B> {
                 pub msb: U,
                 pub lsb: B,
@@ -22898,6 +24740,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct UTerm;
             impl ::ferroscale_runtime_types::TypeHash for UTerm {
                 const TYPE_HASH: u128 = 0x77462025113a515be2ed63970e73577d;
@@ -22914,6 +24757,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ProxyType {
             #[codec(index = 0u8)]
             Any,

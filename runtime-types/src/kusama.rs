@@ -40,6 +40,1603 @@ pub type RuntimeEvent = runtime_types::staging_kusama_runtime::RuntimeEvent;
 pub type RuntimeError = runtime_types::staging_kusama_runtime::RuntimeError;
 /// Why a dispatch failed.
 pub type DispatchError = runtime_types::sp_runtime::DispatchError;
+/// The `spec_name` of the runtime these types were generated from
+/// (empty when its metadata had no `System.Version`).
+pub const SPEC_NAME: &str = "kusama";
+/// The `spec_version` of the runtime these types were generated from.
+pub const SPEC_VERSION: u32 = 1001002u32;
+/// The hash of the whole runtime these types were generated from
+/// (`ferroscale_metadata::fingerprint`): equal for a runtime whose
+/// calls, events, storage, constants and extrinsic format decode the same.
+pub const METADATA_HASH: u128 = 0x2fc1a059a09356f2920f6fa2e0fc7a5d;
+/// The runtime these types were generated from, item by item: check it
+/// against a loaded runtime with `Metadata::check(&RUNTIME)` (all of it)
+/// or `Metadata::check_item(&RUNTIME, kind, pallet, name)` (one item)
+/// before decoding that runtime's data.
+pub static RUNTIME: ::ferroscale_runtime_types::RuntimeFingerprint = ::ferroscale_runtime_types::RuntimeFingerprint {
+    spec_name: SPEC_NAME,
+    spec_version: SPEC_VERSION,
+    hash: METADATA_HASH,
+    calls: &[
+        ("AssetRate", "create", 0x2f6b723234619de3d95e1c870246dafc),
+        ("AssetRate", "remove", 0xb2502f3c3d3f861cca231cb5349d84da),
+        ("AssetRate", "update", 0xa86200f5256d543e87654e27edce154f),
+        ("Auctions", "bid", 0xc4ceae48110322f558e06b072b4859f4),
+        ("Auctions", "cancel_auction", 0x6d9fc04231e3650cd63f7c155517b0a7),
+        ("Auctions", "new_auction", 0xe180bf772226b884ee3af67eed7e73d9),
+        ("Babe", "plan_config_change", 0x4e5a695e84134ae0c6a5ce3c3efbdf31),
+        ("Babe", "report_equivocation", 0x57b05240b5b938b23f1139a79b46ccb2),
+        ("Babe", "report_equivocation_unsigned", 0xc6627e7ceb1e21c663838cd68069da25),
+        ("Balances", "force_set_balance", 0x1c5e16f1df2be102b7e20fd88f0094fe),
+        ("Balances", "force_transfer", 0xd54d24cd2ed5af74e2523045994d1cc3),
+        ("Balances", "force_unreserve", 0x7dc2cb12e41dfd0b4595c6a5525ba92b),
+        ("Balances", "transfer_all", 0x757dceea44b9bf999c655101ec1bc797),
+        ("Balances", "transfer_allow_death", 0xfbd788032ea49da4a24f80a5ede7c097),
+        ("Balances", "transfer_keep_alive", 0xc4d48a85907fff12bdba6597ecaa1d5a),
+        ("Balances", "upgrade_accounts", 0x55df6ea709f3dc580289249d89d37317),
+        ("Beefy", "report_equivocation", 0xa59c32fd7e73b6040ab0a66c888bec7e),
+        ("Beefy", "report_equivocation_unsigned", 0x93b2177e2f80a966def22b18f8a0e1a0),
+        ("Beefy", "set_new_genesis", 0x708ca73f57dd7de4760699f10f42b9b4),
+        ("Bounties", "accept_curator", 0x3fe4b732a59dedce3bea0d0758391578),
+        ("Bounties", "approve_bounty", 0x9eae9668e11c6d95f80feb06b81b9b6b),
+        ("Bounties", "award_bounty", 0x888f0053ea5f6836ff6dd1a471617c1d),
+        ("Bounties", "claim_bounty", 0xb259304fdc66bb6e7c99df4e716a0a5d),
+        ("Bounties", "close_bounty", 0x3f5334ef52bc853f0ef739ca51d75152),
+        ("Bounties", "extend_bounty_expiry", 0xb39accb0a2493c11f05221e9f87c5a00),
+        ("Bounties", "propose_bounty", 0xd41f396f46a1b955533be615fb831d79),
+        ("Bounties", "propose_curator", 0xe3aaf9b615a51bdcf1bbe06cc1dcc4ad),
+        ("Bounties", "unassign_curator", 0x1897dfc2022378a672dc7c975a32cd3f),
+        ("ChildBounties", "accept_curator", 0x93966a7f26bd85ea17eb423fbf7a0777),
+        ("ChildBounties", "add_child_bounty", 0x116c8cdaa337e6049e6ea2233832bbfd),
+        ("ChildBounties", "award_child_bounty", 0x4644d78effd1eda3da58b32f0b4dac38),
+        ("ChildBounties", "claim_child_bounty", 0x2ca534ddce94c9814d17955468012e09),
+        ("ChildBounties", "close_child_bounty", 0x189d641526d4ec0eecb77df799d33e8b),
+        ("ChildBounties", "propose_curator", 0x7b1c7d4a8256073c0979216890c520a2),
+        ("ChildBounties", "unassign_curator", 0xeeae8d9833dae1af9721a4a254d909ed),
+        ("Claims", "attest", 0x1b6efc0fd506f6aecdbd3602b8ca588f),
+        ("Claims", "claim", 0xc20461075546fd74235cf7ce2fa62d5e),
+        ("Claims", "claim_attest", 0xd8e035d368e03b14bc9752445522f5b8),
+        ("Claims", "mint_claim", 0xa705853e55c39b4c172ae35f8709914c),
+        ("Claims", "move_claim", 0xe8ddc2d7463370a10455344e4a0f23bf),
+        (
+            "Configuration",
+            "set_async_backing_params",
+            0x41faaa73a32ee49e5104e157efbd39d8,
+        ),
+        (
+            "Configuration",
+            "set_bypass_consistency_check",
+            0x9d9554ddf8188edba25aea4b54425f8b,
+        ),
+        (
+            "Configuration",
+            "set_code_retention_period",
+            0x572fb44fe3709774365778a2bf6f5d57,
+        ),
+        ("Configuration", "set_dispute_period", 0x0bca16f2b98a34dcab15a5b3ae6cdb9b),
+        (
+            "Configuration",
+            "set_dispute_post_conclusion_acceptance_period",
+            0xb1d26d3ee2ab47e735fde42525905980,
+        ),
+        ("Configuration", "set_executor_params", 0x175b25b2da71c35513f622e490de55bb),
+        (
+            "Configuration",
+            "set_group_rotation_frequency",
+            0x19aaca74cd8f47b3ac3161175b20a874,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_channel_max_capacity",
+            0x4c51c92e224bc71da6bd8929ebca6e03,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_channel_max_message_size",
+            0x0004adcfff1204aa261d206edb61cfc9,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_channel_max_total_size",
+            0x8ae9314c115e9d658c27b2746374a034,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_max_message_num_per_candidate",
+            0x2b460b17f7cd6914858cdfe73c289634,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_max_parachain_inbound_channels",
+            0xef66b38e1f1fb7c98cd48093b5857159,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_max_parachain_outbound_channels",
+            0x02911765f78c69a70a357d6a57ba4ab3,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_open_request_ttl",
+            0x3160e6475036f043ccc49b12389a946c,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_recipient_deposit",
+            0x53d2e28fc6227561cad258f0be96b346,
+        ),
+        ("Configuration", "set_hrmp_sender_deposit", 0xe2c21e67e8cbf84e944199ddaba7d418),
+        ("Configuration", "set_max_code_size", 0xf0a73d5cb5cc2f66e3bb1e57b7ba3ddb),
+        (
+            "Configuration",
+            "set_max_downward_message_size",
+            0x73c179e560d6e2f244b59c085fef2d47,
+        ),
+        ("Configuration", "set_max_head_data_size", 0xa22f190210df34a65e242dbe91ffcbf6),
+        ("Configuration", "set_max_pov_size", 0x7fa89df3d44cc0fd9fb189eecd2762aa),
+        (
+            "Configuration",
+            "set_max_upward_message_num_per_candidate",
+            0x67f577c9f78609776b09edd195e8f5ff,
+        ),
+        (
+            "Configuration",
+            "set_max_upward_message_size",
+            0x3653e1b8163801b59d041fd1d0ac72ee,
+        ),
+        (
+            "Configuration",
+            "set_max_upward_queue_count",
+            0xa6e5294a5d9eb379080e9584f8c9b5b0,
+        ),
+        (
+            "Configuration",
+            "set_max_upward_queue_size",
+            0xc3bf7adffe8966bde856677b9eb4fe22,
+        ),
+        ("Configuration", "set_max_validators", 0x3a1e410e54033487a4c1e65083003db0),
+        (
+            "Configuration",
+            "set_max_validators_per_core",
+            0x54ff888a34f1c25827eda0b26225dc8e,
+        ),
+        (
+            "Configuration",
+            "set_minimum_backing_votes",
+            0xaa84f17840415644bd800c90d78adba3,
+        ),
+        (
+            "Configuration",
+            "set_minimum_validation_upgrade_delay",
+            0x748c73579aa9bd9091698285fb366511,
+        ),
+        ("Configuration", "set_n_delay_tranches", 0x2dc2ea064252fed42e9277f66250dd3c),
+        ("Configuration", "set_needed_approvals", 0x92947317ba2b418dbdb5010bb76d27c8),
+        ("Configuration", "set_no_show_slots", 0xb899853a47953a13679fdc8d70f78392),
+        ("Configuration", "set_on_demand_base_fee", 0xb48cc1ebd0f8ee4f64f36054d351d92c),
+        ("Configuration", "set_on_demand_cores", 0xd6d8129b67716491fbcb94bf368104ea),
+        (
+            "Configuration",
+            "set_on_demand_fee_variability",
+            0x73618e0497448e7193acb672877ec4bc,
+        ),
+        (
+            "Configuration",
+            "set_on_demand_queue_max_size",
+            0xdeddbfabd83ed5d294a465b0f41cf070,
+        ),
+        ("Configuration", "set_on_demand_retries", 0x9061989124e6b1b8b31bb86429b6cd82),
+        (
+            "Configuration",
+            "set_on_demand_target_queue_utilization",
+            0xbe20b4874768fbc4b1dfc7bd4c5dc3e7,
+        ),
+        ("Configuration", "set_on_demand_ttl", 0x05369d17135af349efc44376756eb015),
+        (
+            "Configuration",
+            "set_paras_availability_period",
+            0xf52f8956c8b6e526bcd04c208107c6b1,
+        ),
+        ("Configuration", "set_pvf_voting_ttl", 0xd61a76888acb41d350e17761781aa0d0),
+        (
+            "Configuration",
+            "set_relay_vrf_modulo_samples",
+            0x4c3f5c6906f244eae6c22863630d617f,
+        ),
+        (
+            "Configuration",
+            "set_scheduling_lookahead",
+            0x6664e0851fdffbcf706054998483cccd,
+        ),
+        (
+            "Configuration",
+            "set_validation_upgrade_cooldown",
+            0x6a3fba5154b6ee3dda7bec5989dd9843,
+        ),
+        (
+            "Configuration",
+            "set_validation_upgrade_delay",
+            0x9546c9e962bd190b9dc012e697e8b810,
+        ),
+        (
+            "Configuration",
+            "set_zeroth_delay_tranche_width",
+            0xeddcb8d85a54829d51d02a264eb94b94,
+        ),
+        ("ConvictionVoting", "delegate", 0xc1cbacf6e92d45be98628fbfece751ef),
+        ("ConvictionVoting", "remove_other_vote", 0xfccac4c11c61b19513c381dfc1152949),
+        ("ConvictionVoting", "remove_vote", 0x5264ee0b01ff658e3fc3d03428f292e6),
+        ("ConvictionVoting", "undelegate", 0x07796bfa8c3064eaaed8fdc214f4f6c5),
+        ("ConvictionVoting", "unlock", 0x830e6aa168d75ffdf920210fb67441da),
+        ("ConvictionVoting", "vote", 0x5e2bd1a5b5ca348af47941cd961782ae),
+        ("Crowdloan", "add_memo", 0xa7add7a0c8f4e9ffb99b2e5e4ed66655),
+        ("Crowdloan", "contribute", 0x2d83c67a2286a2fca3dbd128c07ab5e8),
+        ("Crowdloan", "contribute_all", 0x0c6fcd7ca139f9f530b12efe6f10efdc),
+        ("Crowdloan", "create", 0xf9f61cce9b035ac83a295c9a938697a5),
+        ("Crowdloan", "dissolve", 0x55f4be7bda017858913f07e4ae261bfe),
+        ("Crowdloan", "edit", 0xe02120e71a1ed62d9364b54df934c95e),
+        ("Crowdloan", "poke", 0xc2603aac7f703e3a388d09d351f1f71b),
+        ("Crowdloan", "refund", 0x92b36a1eb43bbc7acd2b9194144ae9ab),
+        ("Crowdloan", "withdraw", 0x5dceb321af0b6db36e43697ff68d3d12),
+        (
+            "ElectionProviderMultiPhase",
+            "governance_fallback",
+            0xad80736a440fe2a6442dd2869bc07dcf,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "set_emergency_election_result",
+            0x44037dea6c865648d18cc66f10c676c0,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "set_minimum_untrusted_score",
+            0x95029d1bf179bbe56526d5825e891856,
+        ),
+        ("ElectionProviderMultiPhase", "submit", 0xb152d47bd6142facbc8ac4736a93cb51),
+        (
+            "ElectionProviderMultiPhase",
+            "submit_unsigned",
+            0xdb195188027aac4f7d1ed3d934a4dedb,
+        ),
+        ("FastUnstake", "control", 0xb34485dcfa8f54f61e69f9b22c99f57e),
+        ("FastUnstake", "deregister", 0x6320b553370f4010df822c85ae61771f),
+        ("FastUnstake", "register_fast_unstake", 0x9a653c0a582675d51e8adadb1cb1311b),
+        ("FellowshipCollective", "add_member", 0x682c2b8759fd9fd04e5cecc61b4e694f),
+        ("FellowshipCollective", "cleanup_poll", 0x49e900726ffb5b198b751fe5879658e7),
+        ("FellowshipCollective", "demote_member", 0x7add726005dac859255955099daeabc6),
+        ("FellowshipCollective", "promote_member", 0xdb6014f222ffaea2e60ab87d4988de51),
+        ("FellowshipCollective", "remove_member", 0xee4ac31eab1975935bcb959d6c06813d),
+        ("FellowshipCollective", "vote", 0xd65281fd1abecc41e4cbb071df19afa3),
+        ("FellowshipReferenda", "cancel", 0xeff2f6d71d7d85a192bfe18d50a045f0),
+        ("FellowshipReferenda", "kill", 0xff4e03a1f3a583b4176f56f3ba64d69c),
+        ("FellowshipReferenda", "nudge_referendum", 0x7e5a1b264107c517ddeeb46cb3f50160),
+        (
+            "FellowshipReferenda",
+            "one_fewer_deciding",
+            0x02485712f023483255f922514dba4548,
+        ),
+        (
+            "FellowshipReferenda",
+            "place_decision_deposit",
+            0x5332546f84143483cffb4784709a41ef,
+        ),
+        (
+            "FellowshipReferenda",
+            "refund_decision_deposit",
+            0x5151b59c96033eefccc6a96db071f721,
+        ),
+        (
+            "FellowshipReferenda",
+            "refund_submission_deposit",
+            0x8fa5d79f2e7f705b736d6297f3e1a801,
+        ),
+        ("FellowshipReferenda", "set_metadata", 0x48dad50460a7a2e278df96431aa2e23a),
+        ("FellowshipReferenda", "submit", 0x9de252ffc662098c7527d35320b38813),
+        ("Grandpa", "note_stalled", 0xfdfa22aa041ab0bfa1f7521ad731237d),
+        ("Grandpa", "report_equivocation", 0xbf46becd2bb828a87cdc4e84394bb43c),
+        ("Grandpa", "report_equivocation_unsigned", 0x3260471dc0c7f1a25a807c4b35155512),
+        ("Hrmp", "establish_system_channel", 0x1dcc2fdad5b3cd15d557a244bf0e15b0),
+        ("Hrmp", "force_clean_hrmp", 0xfd275bf78d98808c7c926b767bc48f8e),
+        ("Hrmp", "force_open_hrmp_channel", 0xd6a14c31023d72d5568474bb41b7a5b7),
+        ("Hrmp", "force_process_hrmp_close", 0x33093dc02a511acd205055077faa6398),
+        ("Hrmp", "force_process_hrmp_open", 0xf2b8496c162392b2e1a6be6778c0f3a7),
+        ("Hrmp", "hrmp_accept_open_channel", 0x2b9451611bc84a5753c05d8f44bd9ec7),
+        ("Hrmp", "hrmp_cancel_open_request", 0xf60e0b279ba44dd128427d2824c6a812),
+        ("Hrmp", "hrmp_close_channel", 0x9744704ad0e3c6f0a9dde973359928fe),
+        ("Hrmp", "hrmp_init_open_channel", 0x6d4d8f81ab61773d0f1c2b663252748d),
+        ("Hrmp", "poke_channel_deposits", 0x9ee84517baa18e199c329775c73be6bc),
+        ("Identity", "add_registrar", 0xa191a3bdb5ab1af98e3956c4b906848d),
+        ("Identity", "add_sub", 0xca4821903ed8f5039acd1c265b25912e),
+        ("Identity", "cancel_request", 0x3fdef3770082ae6dec32e2f3921db878),
+        ("Identity", "clear_identity", 0xcb0676e38a80b1b68a0be118c0b7ac62),
+        ("Identity", "kill_identity", 0x2787d1b85a968e98970d079ddeefea72),
+        ("Identity", "provide_judgement", 0x9cb43868a823cbcf47d9c68c1bf62ecf),
+        ("Identity", "quit_sub", 0xf54c1158910c065388428f84bb00f7be),
+        ("Identity", "remove_sub", 0x0deab0604af5434ceb2b546c3f817915),
+        ("Identity", "rename_sub", 0x39954519eccfef302ab2427178861894),
+        ("Identity", "request_judgement", 0xad8b4bc6608a601b4a338e8b7261cf7f),
+        ("Identity", "set_account_id", 0x50602e69c6909de08253c55f8b52a0bf),
+        ("Identity", "set_fee", 0x63cd6014c0e5398e7ae641909927d37b),
+        ("Identity", "set_fields", 0x8424ff82564e0ba38fd15c3b991e7eb5),
+        ("Identity", "set_identity", 0xa5614cce633f4ce57ddb62e0b4d8f038),
+        ("Identity", "set_subs", 0xcb8450a93da0d027d7d112eb2d9b6c89),
+        ("ImOnline", "heartbeat", 0xcf6d6473477605c70b2526d17694d013),
+        ("Indices", "claim", 0x3708ea47ae8915e71b78ec0c01840e4e),
+        ("Indices", "force_transfer", 0x19f5acb8f102ba8b16a75a2dd8fc7a00),
+        ("Indices", "free", 0xe8d75db7d797afe6abd19f1452d44385),
+        ("Indices", "freeze", 0xd490d41fbc8f95d96706f57fec81b999),
+        ("Indices", "transfer", 0x1ffdef0edcef9d8d39a99294592852cd),
+        ("Initializer", "force_approve", 0x0c0af8b43b45866a6b57aaee854da495),
+        ("MessageQueue", "execute_overweight", 0x6a053dd5f3d04dc4f0f0450431755796),
+        ("MessageQueue", "reap_page", 0xba6a0ad2cda1d82c49069c8afdadf47c),
+        ("Multisig", "approve_as_multi", 0x24f863d887b0378cefeb32f709ed37d6),
+        ("Multisig", "as_multi", 0x094d73049c1bed7631be9f059da22d12),
+        ("Multisig", "as_multi_threshold_1", 0xd7dfe3d1cdeede3e578aa6925262f9a5),
+        ("Multisig", "cancel_as_multi", 0x302961b4a962419448b02c566a404755),
+        ("Nis", "communify", 0xf4d1db694a7c784248359eedcb92d45e),
+        ("Nis", "fund_deficit", 0x049838ccca3fc6db8b3a23825760d8a4),
+        ("Nis", "place_bid", 0x2988c8b8dd262894cfc6a7f035e1b654),
+        ("Nis", "privatize", 0x6e6b7884267b951dadf1b417f628c775),
+        ("Nis", "retract_bid", 0x0419ba4aaf64cc56ca728bf6d7b116a4),
+        ("Nis", "thaw_communal", 0xc3322f878ba235dd38a5519b1799ca54),
+        ("Nis", "thaw_private", 0x9483ed803f223c9cc93d8bc02ad5f960),
+        (
+            "NisCounterpartBalances",
+            "force_set_balance",
+            0xa5ca93ffa3cffbe803ff949770587c95,
+        ),
+        ("NisCounterpartBalances", "force_transfer", 0xe8e79ea64c65145bd4f174157738345a),
+        (
+            "NisCounterpartBalances",
+            "force_unreserve",
+            0xf597b9f72850792359d7120db66b9b1e,
+        ),
+        ("NisCounterpartBalances", "transfer_all", 0xcd987aa71dc25ec9a8322441f7627b3d),
+        (
+            "NisCounterpartBalances",
+            "transfer_allow_death",
+            0x66fd39bdb326414aa02377cbfe9a8709,
+        ),
+        (
+            "NisCounterpartBalances",
+            "transfer_keep_alive",
+            0x70e0769ef5af1b6eae404485b08a150a,
+        ),
+        (
+            "NisCounterpartBalances",
+            "upgrade_accounts",
+            0xcc70593d29f6d974d7940053485aabad,
+        ),
+        ("NominationPools", "adjust_pool_deposit", 0x455699c2cbdbc582ca836a2e236e9343),
+        ("NominationPools", "bond_extra", 0x313a64f10efc501d429e123d5c7d36bd),
+        ("NominationPools", "bond_extra_other", 0x660268949a5d9327963aad47ef713eb2),
+        ("NominationPools", "chill", 0x833cd7d7b0964a28ace56b6f49225b56),
+        ("NominationPools", "claim_commission", 0x01269b6e11ed9ce012862946a6521498),
+        ("NominationPools", "claim_payout", 0x6610222643abd01aaf796d5e32ad4cc3),
+        ("NominationPools", "claim_payout_other", 0x7ffb9b57b41c39219da350a7d94b43e9),
+        ("NominationPools", "create", 0x9d81396c9fd2f6c21b0c91f3f0510a8d),
+        ("NominationPools", "create_with_pool_id", 0x3657e1e467e1dd769171319d470f267f),
+        ("NominationPools", "join", 0xca37f4a4462bed558e0ae41de440ab9b),
+        ("NominationPools", "nominate", 0xaaa8f7be08a8ca7976f2714f3021d190),
+        (
+            "NominationPools",
+            "pool_withdraw_unbonded",
+            0x6c446692bc83adbb8cd090a8d4740c8a,
+        ),
+        ("NominationPools", "set_claim_permission", 0x915248e24fa246a6dda64560d41db5dd),
+        ("NominationPools", "set_commission", 0xc476d00c0ce27da62dc7f60b241dd5a1),
+        (
+            "NominationPools",
+            "set_commission_change_rate",
+            0x5dc30e7f89213da30b9ccdb039ea9830,
+        ),
+        ("NominationPools", "set_commission_max", 0x2837235202b65be1dd47b222e07d44c5),
+        ("NominationPools", "set_configs", 0x8733db2f0718c2dd22f76a4ded346180),
+        ("NominationPools", "set_metadata", 0xb2e07c4226b83ce49a4ca69cc8bc575e),
+        ("NominationPools", "set_state", 0x1996eb983bdf30a7b826289d485d5610),
+        ("NominationPools", "unbond", 0x661e416703d1040c00f75b82e273b6d0),
+        ("NominationPools", "update_roles", 0xeb6b21e2371b25306ea09f954756eb3f),
+        ("NominationPools", "withdraw_unbonded", 0xb514c294d2aedfc5194aafbf56b614c5),
+        ("ParaInherent", "enter", 0xb91235e63f4d40c79907bcc79f8308aa),
+        ("Paras", "add_trusted_validation_code", 0x8d83ff735816ebb0b5424f225e4c6026),
+        ("Paras", "force_note_new_head", 0x93c187a8277b2da3692779cfd1cc374a),
+        ("Paras", "force_queue_action", 0x249472282b3f6cc4f4a367327dba547d),
+        ("Paras", "force_schedule_code_upgrade", 0x935de79777c4fda132527c216551b965),
+        ("Paras", "force_set_current_code", 0xad2fe9687e580dc61176edba85eff823),
+        ("Paras", "force_set_current_head", 0xa592b7ff68619e8ee927e81d5a0bb915),
+        ("Paras", "force_set_most_recent_context", 0x35682756e867d458ba468d4fb00ffac9),
+        ("Paras", "include_pvf_check_statement", 0x645514e7b463cf3563f9648233219558),
+        ("Paras", "poke_unused_validation_code", 0x14afe94b02cbb102c72e5c759f1e8955),
+        ("ParasDisputes", "force_unfreeze", 0x45f54737b7b205c672856d86645c25b9),
+        (
+            "ParasSlashing",
+            "report_dispute_lost_unsigned",
+            0xe86f3b829d312f9d6270d3d3e3695954,
+        ),
+        ("Preimage", "ensure_updated", 0xf82329fc02eb15e3c52c2c8afceb24ed),
+        ("Preimage", "note_preimage", 0x531510fc91b757790021e4c53bc8facb),
+        ("Preimage", "request_preimage", 0xf9b6e2e0318d5aa06f65d540b3246fdc),
+        ("Preimage", "unnote_preimage", 0x2217e29bcb555d3921f6c3f0d3721311),
+        ("Preimage", "unrequest_preimage", 0x0de70ce843a7c5a14dde7159d809a719),
+        ("Proxy", "add_proxy", 0x9042a03ca9375710375349a4e0b0a682),
+        ("Proxy", "announce", 0xa718cd423f1a38375d3dbcec4b84b771),
+        ("Proxy", "create_pure", 0xa11e19a0a34e74d519a617f8834be0e0),
+        ("Proxy", "kill_pure", 0x5ddfa916e1999ada9386ca169f20c54a),
+        ("Proxy", "proxy", 0x51ef434acd0b17ee28fe2c762fec275b),
+        ("Proxy", "proxy_announced", 0x109c5e9d6142cef2cbd3c0acadc66e5f),
+        ("Proxy", "reject_announcement", 0x2adfe7eb394301267d428806f8f89e50),
+        ("Proxy", "remove_announcement", 0x2bbbb6730773cf5bbf9ca27487cf72f8),
+        ("Proxy", "remove_proxies", 0xe5542abe71437a32e54ff72c15e5e9a4),
+        ("Proxy", "remove_proxy", 0x36b08d939a27392659461af39ed8890b),
+        ("Recovery", "as_recovered", 0x70fbb36218fe3b2e66dc251772e740a1),
+        ("Recovery", "cancel_recovered", 0xe33b15361ca8bc474f89c541f7926618),
+        ("Recovery", "claim_recovery", 0xcffe75c84711f34d16bead2c0971ee26),
+        ("Recovery", "close_recovery", 0x4f418b8deeebdf05ad88b3359579cf34),
+        ("Recovery", "create_recovery", 0x3d90ded89f92f4d3b36bf238474fcce2),
+        ("Recovery", "initiate_recovery", 0xeb3539bc9fc509413ce8da5379c8f13e),
+        ("Recovery", "remove_recovery", 0x57e3e1358165de7a42dac95201c4572c),
+        ("Recovery", "set_recovered", 0x4d586311feb2ed163a09d5211fe96841),
+        ("Recovery", "vouch_recovery", 0xa10b991f424c70ed85d7444a5efb35ad),
+        ("Referenda", "cancel", 0x24823f2258d7ec3b47decd8e87a06440),
+        ("Referenda", "kill", 0x3baf2ee12a4802aa31966c4905c171ed),
+        ("Referenda", "nudge_referendum", 0x72d654c53d6538a7f7eceb20bac734b6),
+        ("Referenda", "one_fewer_deciding", 0x1e73c29eb63b574748629feca9796a05),
+        ("Referenda", "place_decision_deposit", 0xd61329ad9c52cc239db1b5f43e46ee61),
+        ("Referenda", "refund_decision_deposit", 0xd60adb3648b950e943eadd0d7f8d75e3),
+        ("Referenda", "refund_submission_deposit", 0x1c2b6e4a2b2ee441a635417c745bd709),
+        ("Referenda", "set_metadata", 0x010bcb26ab7c2ad5aba2d9e37aaec311),
+        ("Referenda", "submit", 0xd04f4d34979841e06f926e549159596d),
+        ("Registrar", "add_lock", 0xd93324bbed1b9f906855519c582d350f),
+        ("Registrar", "deregister", 0x1a29763fee0041b3006c66bc5faa7605),
+        ("Registrar", "force_register", 0xf815a144ab906f9a3e30722ffbf02dcf),
+        ("Registrar", "register", 0x51f801a5d6b27e80e74febff22ab3bc5),
+        ("Registrar", "remove_lock", 0x93661d2b0b8da5189e0e12b192089aaa),
+        ("Registrar", "reserve", 0xbe4f670f08bbf6868f3b4ce244eae942),
+        ("Registrar", "schedule_code_upgrade", 0xefab057b2e01f5c44cfaa8677167a0e1),
+        ("Registrar", "set_current_head", 0xb05c6bbc4a70f82e0ea01e68db9a0bbc),
+        ("Registrar", "swap", 0xb2c387871381fb375edfa88a53fea89e),
+        ("Scheduler", "cancel", 0x1e2ac922a3617cbd31af5f02eb6d4240),
+        ("Scheduler", "cancel_named", 0x02ac96d7a7e2250035e873fb589b26ff),
+        ("Scheduler", "schedule", 0xfde67dbfdd47c5db41c5b28caa663685),
+        ("Scheduler", "schedule_after", 0x0c42c4b7987280509925575e6797f40d),
+        ("Scheduler", "schedule_named", 0x1b5a88afe7e83946c7aed7f1acfae3be),
+        ("Scheduler", "schedule_named_after", 0xe9a2270139338be608f067d09b743dd6),
+        ("Session", "purge_keys", 0xa458303feecc88875bc7f7a0001ca96e),
+        ("Session", "set_keys", 0x4a7caa264799ac1c08d7f81528c49aeb),
+        ("Slots", "clear_all_leases", 0xdbfc0a8d12c4dbf01155260243a17241),
+        ("Slots", "force_lease", 0xb25abc1424541649d3f1b5be730c38ae),
+        ("Slots", "trigger_onboard", 0x7a280e807ac4ce488b36a2063d358e01),
+        ("Society", "bestow_membership", 0xa267fdcaf8451e21e6f2a9d59a5068b5),
+        ("Society", "bid", 0x024cfdc1660edd8ab852736dd85f8f9e),
+        ("Society", "claim_membership", 0xc4046e8195551c97e36a8a753c55a2fb),
+        ("Society", "cleanup_candidacy", 0x673acb20f6fbf069e1b985eb80bc2f37),
+        ("Society", "cleanup_challenge", 0x1b345c233497b4023d42bce76040f485),
+        ("Society", "defender_vote", 0xd27db9899c4d85e04f17ca712ebed722),
+        ("Society", "dissolve", 0x9c2206a921c808b09646382b1de42abb),
+        ("Society", "drop_candidate", 0x4580753378f2d04f9e6755a631c3852d),
+        ("Society", "found_society", 0x3802ae3a2062a2b7aa0dc18594c1948c),
+        ("Society", "judge_suspended_member", 0xd2a3578d196b5f5c2d4c593793e963b4),
+        ("Society", "kick_candidate", 0x0982964c59b732a254b64984da954632),
+        ("Society", "payout", 0x7013bed4d008b4d93c3ba15a24a68bcb),
+        ("Society", "punish_skeptic", 0xe69b6ec5b2a692edabc5cf300d47ff65),
+        ("Society", "resign_candidacy", 0x8359d292f8752fd4cb2871f72ff5b0a8),
+        ("Society", "set_parameters", 0xc13883893863687e0a74313deefe2f7c),
+        ("Society", "unbid", 0xed6d111baefcf122c0e9ee07b356641b),
+        ("Society", "unvouch", 0xea4bbe8729c64d37b48095c30ae0493c),
+        ("Society", "vote", 0xf240bfd8d806cefffb4fb0378902a756),
+        ("Society", "vouch", 0x4c70c6a3563367e283d829996ce53b3e),
+        ("Society", "waive_repay", 0x908f0ad6faa3f6902e78bcc01c7e6143),
+        ("Staking", "bond", 0x7953a130d99578898b9d8c80cfc6c01a),
+        ("Staking", "bond_extra", 0x24b8f106870be8995f242a05207c2247),
+        ("Staking", "cancel_deferred_slash", 0x768b0c7d780268444b8a5046828ddc4a),
+        ("Staking", "chill", 0x6859e06d4a725dbec608f2f8891669ad),
+        ("Staking", "chill_other", 0xb22cdc3d879b6bd6f19cdaa91ec7aa33),
+        ("Staking", "force_apply_min_commission", 0x4942fdc23d697c348a025bb07669a4fc),
+        ("Staking", "force_new_era", 0xd5a02e99c4e0efa52324c313b62410b9),
+        ("Staking", "force_new_era_always", 0x2a8804ce875672ce06444f95f935566a),
+        ("Staking", "force_no_eras", 0xf4673e8fc4ec01086bd3cb18ec9d3445),
+        ("Staking", "force_unstake", 0x89136d23d1d7dbe812f7a1dfa6a7880f),
+        ("Staking", "increase_validator_count", 0x4540ed1adc4ca655fbfd21c43cd58b0b),
+        ("Staking", "kick", 0x7681897482c4d69489ca1a086f73b215),
+        ("Staking", "nominate", 0xbb8b263d27bf0cd9c83bed53517cc99c),
+        ("Staking", "payout_stakers", 0xa9fc68fef60c0f0be92b5638143ccac1),
+        ("Staking", "reap_stash", 0xaa11850b24ae919a3c877fdd03a04276),
+        ("Staking", "rebond", 0x55c12d52bdb35e650d13848dafb09222),
+        ("Staking", "scale_validator_count", 0x2a229007525b327be201222fc774f17b),
+        ("Staking", "set_controller", 0x355ea2458690ef7d8f66d45ca3b2e39d),
+        ("Staking", "set_invulnerables", 0x15447e45effb63573a076555021028bc),
+        ("Staking", "set_min_commission", 0x4ac774a08fdfa111844fd69a49d960e3),
+        ("Staking", "set_payee", 0x3eff00b0f8d4a2a8cc8e51630d5d9744),
+        ("Staking", "set_staking_configs", 0xcc2dd438fe08e19c7832cb9ecb444486),
+        ("Staking", "set_validator_count", 0x42c7b28bdb3da5230ae45e5a01f56a2f),
+        ("Staking", "unbond", 0xdb1729a4289ff913c5fc5a66b0202190),
+        ("Staking", "validate", 0x0aef3f38842003224a430196a9faaebe),
+        ("Staking", "withdraw_unbonded", 0x6eeb11688f297194e766176870d77a36),
+        ("StateTrieMigration", "continue_migrate", 0xd7d8c9b1d639429d515d0b2cbb0a9ae1),
+        (
+            "StateTrieMigration",
+            "control_auto_migration",
+            0xaab9344105ddb973666a9c86f909d3bf,
+        ),
+        ("StateTrieMigration", "force_set_progress", 0x6b0782b76b2cdbf28736b69f7e155b1f),
+        (
+            "StateTrieMigration",
+            "migrate_custom_child",
+            0x4abea2bb6a6910effc186696314471b8,
+        ),
+        ("StateTrieMigration", "migrate_custom_top", 0x3609f9967156f3e40ebd657fa852e71a),
+        (
+            "StateTrieMigration",
+            "set_signed_max_limits",
+            0xa47aa97314293bab6c012c7d0ba15804,
+        ),
+        ("System", "kill_prefix", 0x81be1c90286169d5c68acc1c52dfcba9),
+        ("System", "kill_storage", 0x17ee38e747affd7b6af9f9a4bb06cf8c),
+        ("System", "remark", 0x3f42776cc60a891530deed8a46d4b844),
+        ("System", "remark_with_event", 0xcd7e38f9e372fc73c8422f53362e92ab),
+        ("System", "set_code", 0xe1cff5028a5aaa71e07de8616ed68c2c),
+        ("System", "set_code_without_checks", 0xd00ee99bd4f8ab2af507243c7cb5ac66),
+        ("System", "set_heap_pages", 0x2fc65701800a340fb75a56322ea8bcba),
+        ("System", "set_storage", 0x2303080dd0d16f1d024643e5eb76e3bf),
+        ("Timestamp", "set", 0x97bb8fa11e5cac63bb6270356b148fba),
+        ("Treasury", "approve_proposal", 0x49e106bfb8d418301e754ed77bd122dc),
+        ("Treasury", "check_status", 0x49a4630f71bb8289a69ad7fc94f3d8e7),
+        ("Treasury", "payout", 0xf351d7404517d333e65f235d5469353a),
+        ("Treasury", "propose_spend", 0xa29703403671422a8c1ec1d4b650b82f),
+        ("Treasury", "reject_proposal", 0xb0d8aef7916b472faf1fa998df939edd),
+        ("Treasury", "remove_approval", 0x2c2b0b70f1a7ede25cf644eee4a8dde5),
+        ("Treasury", "spend", 0x60604841759f8eedbd43ddfc3d4e977d),
+        ("Treasury", "spend_local", 0x13b3a63874bb0958cd0aa24398b8da71),
+        ("Treasury", "void_spend", 0xeeb191e98f8a8abb5de527242a71204a),
+        ("Utility", "as_derivative", 0x41ef65574279ccc0bc7c5d69430725d0),
+        ("Utility", "batch", 0x1d79afe844dbff3db8b34113be96053c),
+        ("Utility", "batch_all", 0x133076da2f0c024ecb4ae359b63a07cf),
+        ("Utility", "dispatch_as", 0x8470c421fc7f45f612ae38051331d406),
+        ("Utility", "force_batch", 0x5ffdc162701d854c8e17f4d16df9fec7),
+        ("Utility", "with_weight", 0xea21b271d339c474e19fea343afcac1b),
+        ("Vesting", "force_vested_transfer", 0xdc4d8adb4ff731572cc444f856e8ce7f),
+        ("Vesting", "merge_schedules", 0xfa7d686f337c3d63d731ea345ac0e1bf),
+        ("Vesting", "vest", 0xbc7a4b7c27b4119531aa050c63687264),
+        ("Vesting", "vest_other", 0x4051a57e76947939a81a2ab4d5824511),
+        ("Vesting", "vested_transfer", 0x5c6071db4ec005df18b67c75d56c8a37),
+        ("VoterList", "put_in_front_of", 0x0abe07423a4fc038836f45ee0d28b700),
+        ("VoterList", "put_in_front_of_other", 0x15d9fae17171b8d0748478d5cbd23f6e),
+        ("VoterList", "rebag", 0x908044e965d18dd3c3320bed3d40d769),
+        ("Whitelist", "dispatch_whitelisted_call", 0x7ff3bf5a359a9d340b5357c288ef3cf2),
+        (
+            "Whitelist",
+            "dispatch_whitelisted_call_with_preimage",
+            0x1ed713310cb87c0385225d96164a663c,
+        ),
+        ("Whitelist", "remove_whitelisted_call", 0x34a10b2980f273e81c8ecede41f2a80e),
+        ("Whitelist", "whitelist_call", 0xf3b02bf5bde1af044880335838bb57f0),
+        ("XcmPallet", "execute", 0x8b9e4858540f49dc568c395bfbccda52),
+        ("XcmPallet", "force_default_xcm_version", 0x0094691d4adc3dbe243939cc555b606d),
+        (
+            "XcmPallet",
+            "force_subscribe_version_notify",
+            0x9f20bebf3ec144ee0ded1da2dbb934e0,
+        ),
+        ("XcmPallet", "force_suspension", 0x38dab68d32cedbadeeeb3f02f43b87aa),
+        (
+            "XcmPallet",
+            "force_unsubscribe_version_notify",
+            0xede6fbd599c878bc0b24e80059fe5884,
+        ),
+        ("XcmPallet", "force_xcm_version", 0x0a71df0a4c1faff416b1f2c5ea6aa89c),
+        (
+            "XcmPallet",
+            "limited_reserve_transfer_assets",
+            0x4ae75d11ffd8fd6cb96a970a2a7bc990,
+        ),
+        ("XcmPallet", "limited_teleport_assets", 0xe48c5d57b6bbb09c9047aa40c7d6369a),
+        ("XcmPallet", "reserve_transfer_assets", 0x2011621a15eedc7510843582e221e133),
+        ("XcmPallet", "send", 0x09025c6fa8f06565b3e5cb95a86b4eff),
+        ("XcmPallet", "teleport_assets", 0xb4177296db798a87b153e194ed18a7d3),
+    ],
+    events: &[
+        ("AssetRate", "AssetRateCreated", 0x77269e0257bb9fa399382988b6e400ee),
+        ("AssetRate", "AssetRateRemoved", 0xe7c33311e4ff94616585eff8346adda6),
+        ("AssetRate", "AssetRateUpdated", 0xb9aa09a1ccc7fa11788ffcec0ae8d597),
+        ("Auctions", "AuctionClosed", 0x8746cc0fd0fb41f795982c35d0e0344a),
+        ("Auctions", "AuctionStarted", 0x72ca13eb7fd3a179d9b6c98acfce9fa3),
+        ("Auctions", "BidAccepted", 0x91f3c3202fc565ba48dd52d1f1877c6e),
+        ("Auctions", "ReserveConfiscated", 0x9edc2a62b5870f236982bd917888d644),
+        ("Auctions", "Reserved", 0x2a467c5aaf194e946fa7e6bf1a85d72a),
+        ("Auctions", "Unreserved", 0xc6d321704719b0fdb1b9b307e3ec3b2a),
+        ("Auctions", "WinningOffset", 0xe7802daa8b52e67175a7edad4f915366),
+        ("Balances", "BalanceSet", 0x988462879535fcda34fdc4831b66e5d6),
+        ("Balances", "Burned", 0x1dd5969d7148ffa4b57c4c339e3c088b),
+        ("Balances", "Deposit", 0x54a3226b1a35bb38de0afb69d86d49c3),
+        ("Balances", "DustLost", 0xefed2e3e35fb48dcc7444b101e20b981),
+        ("Balances", "Endowed", 0x67262ad5535043af3efbb4beb90d2190),
+        ("Balances", "Frozen", 0x95d90a4120e9d86ec5f0af10b38ef7d2),
+        ("Balances", "Issued", 0x9365f86e9b5953669e7994379d24df9d),
+        ("Balances", "Locked", 0x70afebd2380087bc9a849daa73433589),
+        ("Balances", "Minted", 0xa9d1e23173f47c0246d6135ed0a1eb76),
+        ("Balances", "Rescinded", 0x131a1d1e6ed8af1841442e9e4391ee38),
+        ("Balances", "ReserveRepatriated", 0x90d819e161033fc8fdf75aca5c9f1caf),
+        ("Balances", "Reserved", 0x0958c02c0725dba5588dd6c664b13a10),
+        ("Balances", "Restored", 0x87a6b7d2c65fd4584103b226c5dd2fa0),
+        ("Balances", "Slashed", 0x2a09ec92652a7409ec3fffba8d860842),
+        ("Balances", "Suspended", 0x435a974d58eae9f3ecb4321ac0930f29),
+        ("Balances", "Thawed", 0x40626ce9689026cff839e1e722c2a079),
+        ("Balances", "Transfer", 0x489eead6dd76577dd590be4da5089681),
+        ("Balances", "Unlocked", 0x0408904681ccd706c8d33c183e83194e),
+        ("Balances", "Unreserved", 0x46b710eea4ae50cdd19e511bc9f2fed9),
+        ("Balances", "Upgraded", 0x066970a84a04a5ee1a28615ef359d450),
+        ("Balances", "Withdraw", 0xe8427b15ad8ccbeea6e1cca331224209),
+        ("Bounties", "BountyApproved", 0xb292bc9ab4219805f1126bea7a14a407),
+        ("Bounties", "BountyAwarded", 0xb578a44981a8da95dc309d3be5ecfdb0),
+        ("Bounties", "BountyBecameActive", 0x52891633bc655e3456bddea867ee3252),
+        ("Bounties", "BountyCanceled", 0xd7698a933e8e90d89f42a239eef79494),
+        ("Bounties", "BountyClaimed", 0x5f09a7c7f74ca4116a9634c58889aa73),
+        ("Bounties", "BountyExtended", 0x213bef0bfa370ce589364ea57ecef343),
+        ("Bounties", "BountyProposed", 0xb185849181ceb8dfb6281d8afaa16781),
+        ("Bounties", "BountyRejected", 0x4c49ff8f4e298f7e4714fc1b1898755c),
+        ("Bounties", "CuratorAccepted", 0x1ab623b15527482bb0eb92a3d10afccd),
+        ("Bounties", "CuratorProposed", 0xf8d402d4c9b06a5a7f8857654f3ea4a4),
+        ("Bounties", "CuratorUnassigned", 0x63c172d2110169e77293e89b40713d18),
+        ("ChildBounties", "Added", 0xc38c94d31ee30ed2ae09f1449effae83),
+        ("ChildBounties", "Awarded", 0x834feb2b458f55d3069dc66e058f46cc),
+        ("ChildBounties", "Canceled", 0x89ee24550ba41c30c112cee7b763cd23),
+        ("ChildBounties", "Claimed", 0x5d1393f509b5f3889c59a37126e8cfab),
+        ("Claims", "Claimed", 0x57bc6df02e9be4504eabf1b7540f6c96),
+        ("ConvictionVoting", "Delegated", 0xfc2e28f87f5474db8c93c44915c5c2c0),
+        ("ConvictionVoting", "Undelegated", 0xb312831d2fb4be8b01711dc9274d50c0),
+        ("Crowdloan", "AddedToNewRaise", 0x4bc9e12a968d13158f85b69874454881),
+        ("Crowdloan", "AllRefunded", 0xc50a3c3fc0d8053a2819651a6e85f311),
+        ("Crowdloan", "Contributed", 0x95102fec8f7be99746abd35f9ba4c0a9),
+        ("Crowdloan", "Created", 0x94f4c5a7f69c66e2b9968e58fbe0361e),
+        ("Crowdloan", "Dissolved", 0xed9241bd08c07acd8923069af95f330d),
+        ("Crowdloan", "Edited", 0x502a6edfd8e41f23280dfbe92c647124),
+        ("Crowdloan", "HandleBidResult", 0x8c7730587b3e181656d77f217c13381e),
+        ("Crowdloan", "MemoUpdated", 0x1febbeb4753c190678010e77333f9ee6),
+        ("Crowdloan", "PartiallyRefunded", 0x25b31256c9d9ebe22a86c3d8380cb2a1),
+        ("Crowdloan", "Withdrew", 0xe1c5a37afa2f553de1b72748b2362965),
+        (
+            "ElectionProviderMultiPhase",
+            "ElectionFailed",
+            0x03f2e6f07a6dad5a8c18a9b02e359760,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "ElectionFinalized",
+            0x576e5c195598207a09892c90a93bb9a8,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "PhaseTransitioned",
+            0x755d8a8a5f6f0e6c6d6961293e7b4719,
+        ),
+        ("ElectionProviderMultiPhase", "Rewarded", 0xf663c27878256fd5182d6638b6acef52),
+        ("ElectionProviderMultiPhase", "Slashed", 0xbcc58d31306b6e3521a7dc613394f970),
+        (
+            "ElectionProviderMultiPhase",
+            "SolutionStored",
+            0x063486931e04488673c2ebd582adac0e,
+        ),
+        ("FastUnstake", "BatchChecked", 0x195baa71ae7760d8ba2ffc1895d0e7cd),
+        ("FastUnstake", "BatchFinished", 0xf92926c5c349dc16e0438e8094fbe0e8),
+        ("FastUnstake", "InternalError", 0xd7dfbb520decb055804f55bba32a4c81),
+        ("FastUnstake", "Slashed", 0x3ba31f2c3408564d34892a0c5fbd2034),
+        ("FastUnstake", "Unstaked", 0x51b97061fcdaa6e8e88be6b6161d27d4),
+        ("FellowshipCollective", "MemberAdded", 0x3942a26f063dcca331302842204c8615),
+        ("FellowshipCollective", "MemberRemoved", 0xb6a1eadd5768b39f71f60711d7aadfc4),
+        ("FellowshipCollective", "RankChanged", 0x9d0a5f1b6377350db4445ca5d0a74b6c),
+        ("FellowshipCollective", "Voted", 0x8576bee73985d28430517159d0ee5e16),
+        ("FellowshipReferenda", "Approved", 0x1024c4dd2f2fa90dc2041e1010b3cf86),
+        ("FellowshipReferenda", "Cancelled", 0x825df3f2596f04886e92f4ae10de9cca),
+        ("FellowshipReferenda", "ConfirmAborted", 0x69bd4ec3782e4d7a08d178a6d4334f0e),
+        ("FellowshipReferenda", "ConfirmStarted", 0xe64007e17f1015b5389c0e7c6fcf7c1f),
+        ("FellowshipReferenda", "Confirmed", 0x74c808036a1b5145b5d5c630cc030373),
+        (
+            "FellowshipReferenda",
+            "DecisionDepositPlaced",
+            0xcc3c997873101aa43eaefdac639843a3,
+        ),
+        (
+            "FellowshipReferenda",
+            "DecisionDepositRefunded",
+            0x2ab307634eb0bc4cffd7fc3eff64f5d4,
+        ),
+        ("FellowshipReferenda", "DecisionStarted", 0x7d60c0af84587f54f9752a06b93dd2fb),
+        ("FellowshipReferenda", "DepositSlashed", 0x81e29f3e7b24ef9e850e62ea8e90b447),
+        ("FellowshipReferenda", "Killed", 0xa5fba8186f72604e280562f4df915a13),
+        ("FellowshipReferenda", "MetadataCleared", 0x755184ee73648ad8a85901dd163f90ae),
+        ("FellowshipReferenda", "MetadataSet", 0x3c020b45765235a91c6cfe8fffe4706b),
+        ("FellowshipReferenda", "Rejected", 0x4bace2f39f39f19facdd453b2bff4382),
+        (
+            "FellowshipReferenda",
+            "SubmissionDepositRefunded",
+            0xf4e97f65d048101dd1783a2671c5077e,
+        ),
+        ("FellowshipReferenda", "Submitted", 0x61ba3ad4f38fbe5738e1a6dc167c5ed3),
+        ("FellowshipReferenda", "TimedOut", 0xcb0b73c840b2edf75178721670262404),
+        ("Grandpa", "NewAuthorities", 0x8b67e6dc0699979e00f929afe957a3f1),
+        ("Grandpa", "Paused", 0x2e09efb8714619e59bc600f6a911893b),
+        ("Grandpa", "Resumed", 0x3238409bdfe4ad14679faabd39e54ffb),
+        ("Hrmp", "ChannelClosed", 0xdcd8c575141003c3892875fe26908bf5),
+        ("Hrmp", "HrmpChannelForceOpened", 0x34573feb9e652ba95deff7396cf448d7),
+        ("Hrmp", "HrmpSystemChannelOpened", 0x7097e63498968af88c0628021f29898b),
+        ("Hrmp", "OpenChannelAccepted", 0xf71d37928add588c2fe73b8ed19b1040),
+        ("Hrmp", "OpenChannelCanceled", 0x373bca54199a4dfba2be44b725e2e527),
+        ("Hrmp", "OpenChannelDepositsUpdated", 0xedd38c6b58bbef573b1e60e4dd44bff0),
+        ("Hrmp", "OpenChannelRequested", 0x80a2b654acd4263868027232c838e710),
+        ("Identity", "IdentityCleared", 0x5e9e91cb401f4417c489cb94d5a4fe09),
+        ("Identity", "IdentityKilled", 0xde86b1ead71004a8ed020c28f231eeb5),
+        ("Identity", "IdentitySet", 0x0eceb4f3ecf9b2d16085e8db155bc76e),
+        ("Identity", "JudgementGiven", 0xf86760adf4d045ed01878844fb9fc350),
+        ("Identity", "JudgementRequested", 0x729e18dd750a885515189e5f6fe926ab),
+        ("Identity", "JudgementUnrequested", 0x1eb42e818106195ac66740cccaea5703),
+        ("Identity", "RegistrarAdded", 0x9a4da68a63653c0fd0140b14e68ed321),
+        ("Identity", "SubIdentityAdded", 0x01b771c7e43c9eecda5e6edba26f05af),
+        ("Identity", "SubIdentityRemoved", 0x312cf28b34821aaeafed5c65aaee3ad0),
+        ("Identity", "SubIdentityRevoked", 0x2c35a62c7bf2baaefe41a265ef75693f),
+        ("ImOnline", "AllGood", 0x33e1a0e58b1bdf755f0904a98973c239),
+        ("ImOnline", "HeartbeatReceived", 0x0ed48377ef892871de2b7657fa9f231a),
+        ("ImOnline", "SomeOffline", 0x76ee19d26f5b315a33fcc501fa455f78),
+        ("Indices", "IndexAssigned", 0xcfcf4e4d924bcce22b12d6140b6ff573),
+        ("Indices", "IndexFreed", 0xa5bace3ac40489a0396b5c512927ae4f),
+        ("Indices", "IndexFrozen", 0xec6750d576713c45556a132869bfb673),
+        ("MessageQueue", "OverweightEnqueued", 0x91328bb97dbbbd838d04d5441b231ec1),
+        ("MessageQueue", "PageReaped", 0xef774958bf63422c2046056379e7963d),
+        ("MessageQueue", "Processed", 0x80128df0cbd19b085a25ed86b6d115b2),
+        ("MessageQueue", "ProcessingFailed", 0x1fd3be40690940f0177bfc9627235809),
+        ("Multisig", "MultisigApproval", 0xaffe7023159bf00204fed2c279f13a6c),
+        ("Multisig", "MultisigCancelled", 0xa071e30186989d74465fc1df03b09822),
+        ("Multisig", "MultisigExecuted", 0xdab48ecefd3fe4b7bf8244cc02111640),
+        ("Multisig", "NewMultisig", 0x76872caf069be3f102435f436abde61b),
+        ("Nis", "BidDropped", 0x2878e7d05e172916189c45e0e45e3663),
+        ("Nis", "BidPlaced", 0x9c06b1075bff684e5ed3b7a1338418d1),
+        ("Nis", "BidRetracted", 0xce61f7517922f448c698b5e6c2a1673f),
+        ("Nis", "Funded", 0xc9f8e48e021098952eaca14650b80dfc),
+        ("Nis", "Issued", 0x3f81897673e0a1aea33e4824e5f62b23),
+        ("Nis", "Thawed", 0x28ea54092575801c35d74443edecbcdc),
+        ("Nis", "Transferred", 0xd8575499d2ae53aed2113986222d7165),
+        ("NisCounterpartBalances", "BalanceSet", 0x24c7f955109f3fda4e617fa472ff83b4),
+        ("NisCounterpartBalances", "Burned", 0x1e9fcadc03ec4295480a177f831106ab),
+        ("NisCounterpartBalances", "Deposit", 0xa5adcbfd42113467caab020f1ced2901),
+        ("NisCounterpartBalances", "DustLost", 0x43c6e0781e2da5b47349a236288a210a),
+        ("NisCounterpartBalances", "Endowed", 0x10f3f97fd40b1656867066b4eee8a60a),
+        ("NisCounterpartBalances", "Frozen", 0xeab27ae223e004a73649190a1e5102ef),
+        ("NisCounterpartBalances", "Issued", 0x632ecb79bd7f5b087b3765d7194b2a1a),
+        ("NisCounterpartBalances", "Locked", 0xa75894e239b233e1f1c531f774bcc310),
+        ("NisCounterpartBalances", "Minted", 0x45e7e59b4bab867967b48f79cd17d739),
+        ("NisCounterpartBalances", "Rescinded", 0x630d318ac7574feed7700fc776376a56),
+        (
+            "NisCounterpartBalances",
+            "ReserveRepatriated",
+            0xf27639122a7abeb7cbe8e193eabd73de,
+        ),
+        ("NisCounterpartBalances", "Reserved", 0x9267672369683758061d12b2995c7dae),
+        ("NisCounterpartBalances", "Restored", 0x22fd835cf82170822f18923919eaba4b),
+        ("NisCounterpartBalances", "Slashed", 0x07fb1abccc40d95bf3966ab985977d6b),
+        ("NisCounterpartBalances", "Suspended", 0xdd5d9b4fa44b410f0502da01296566fe),
+        ("NisCounterpartBalances", "Thawed", 0x2261c7ca55e605fbd4a6a5defb77f9e3),
+        ("NisCounterpartBalances", "Transfer", 0xa70bdac65b0b0b445d8ea01a84437a39),
+        ("NisCounterpartBalances", "Unlocked", 0x41c69202692f76717d89a3f9a1a2fd78),
+        ("NisCounterpartBalances", "Unreserved", 0xb7413a65685f2605b06f3f0c7b9fcfea),
+        ("NisCounterpartBalances", "Upgraded", 0x1eaf859e5be76e9151df4c6ff5a0a688),
+        ("NisCounterpartBalances", "Withdraw", 0xbeaba596a929373832d8d41d6db151d6),
+        ("NominationPools", "Bonded", 0x13a9569ecb45a10da2302d89757ccb67),
+        ("NominationPools", "Created", 0x7321a8cf645a1b9f6bdb23c3ac9d882a),
+        ("NominationPools", "Destroyed", 0x1f5cd2001b4ab96d4b9966320715c67e),
+        ("NominationPools", "MemberRemoved", 0xa6d2568e84f44d7c06eab2d275df9ae6),
+        (
+            "NominationPools",
+            "MinBalanceDeficitAdjusted",
+            0x0f8d6fefc30e02cecee9f52fe201b518,
+        ),
+        (
+            "NominationPools",
+            "MinBalanceExcessAdjusted",
+            0x63cc31d799fe8abc4dcc64fb9cf5a839,
+        ),
+        ("NominationPools", "PaidOut", 0x7744511078f913fb151c0a5bf7288f4d),
+        (
+            "NominationPools",
+            "PoolCommissionChangeRateUpdated",
+            0x756fb0d83bea01ac7874503243231b4f,
+        ),
+        ("NominationPools", "PoolCommissionClaimed", 0xf9353981b08274104fb91265454a88ae),
+        ("NominationPools", "PoolCommissionUpdated", 0x209080628f46c2589637e6d75b47b28a),
+        (
+            "NominationPools",
+            "PoolMaxCommissionUpdated",
+            0x4bd8a44586239eadc81f0348456679e2,
+        ),
+        ("NominationPools", "PoolSlashed", 0x9a8bb505bf362a1a45da3b5161c2ddad),
+        ("NominationPools", "RolesUpdated", 0x1ea7a7525ee14649a7d49de468d14f8a),
+        ("NominationPools", "StateChanged", 0x9fc20a0d0c399585eae8b0195f881ebd),
+        ("NominationPools", "Unbonded", 0x9afefc62b5df80add3a0fc3b18f9faa7),
+        ("NominationPools", "UnbondingPoolSlashed", 0x30d9328c73a32a59326f2145ccc29ee2),
+        ("NominationPools", "Withdrawn", 0x021511cf8baf96235cdb82a787d4986a),
+        ("Offences", "Offence", 0xfe3ef3360a6f89b2857aaacf74653dd7),
+        ("ParaInclusion", "CandidateBacked", 0x12260b7ef8e01808dd048cd3b86828ba),
+        ("ParaInclusion", "CandidateIncluded", 0xc2dd0c5f50e7aec2620e01a021dbf3d4),
+        ("ParaInclusion", "CandidateTimedOut", 0x879630e9f09177e82700b68ef82cac98),
+        ("ParaInclusion", "UpwardMessagesReceived", 0x77d1d539085c2e160501fae755ea9a64),
+        ("Paras", "ActionQueued", 0x8011f40b52710f128d88b672c209cb91),
+        ("Paras", "CodeUpgradeScheduled", 0xcf8bacf47f009c0500f5ec177ae60bec),
+        ("Paras", "CurrentCodeUpdated", 0x6cede07ed92e6c7eec4d7bc202fe0fa7),
+        ("Paras", "CurrentHeadUpdated", 0x05e0063033bcff1ed934a80bcfbfb58b),
+        ("Paras", "NewHeadNoted", 0x384e2080ea6b47672862e4fe03f79eb1),
+        ("Paras", "PvfCheckAccepted", 0xa944fc05e79182595bcf5aaeba405394),
+        ("Paras", "PvfCheckRejected", 0x2410bab9c37b0c8c2185fc5c2085a96a),
+        ("Paras", "PvfCheckStarted", 0x2433603f1e05a1015b585049177cf397),
+        ("ParasDisputes", "DisputeConcluded", 0xb123e3637d62a7049587584055a086ca),
+        ("ParasDisputes", "DisputeInitiated", 0x158b0455f52374ccb071d80c02126399),
+        ("ParasDisputes", "Revert", 0x6afca35fb8de78636f4ec544f645bb6d),
+        ("Preimage", "Cleared", 0xf334caedc8b6d1a334673cba4a77c27b),
+        ("Preimage", "Noted", 0x2d738c4070cfe83c17758046c79b1631),
+        ("Preimage", "Requested", 0xf9505c4c70d4c11365cabb05935a7c8b),
+        ("Proxy", "Announced", 0x92bfa166e91a790446e978a53a0b6dce),
+        ("Proxy", "ProxyAdded", 0x0032bea9db9435fe9cdd7653122d1c51),
+        ("Proxy", "ProxyExecuted", 0x5eb42dfba90e93749a0d070c4d6c1555),
+        ("Proxy", "ProxyRemoved", 0x393b422b637a1c271087ac8f98855f81),
+        ("Proxy", "PureCreated", 0x75bbb5a39ccea7f68834214b3c0edfbc),
+        ("Recovery", "AccountRecovered", 0x8e1a4679ce2b44ec231feb0413f3ee3a),
+        ("Recovery", "RecoveryClosed", 0xaef25df9457b0562bde78ed95daf878a),
+        ("Recovery", "RecoveryCreated", 0x8e3c080bb59bd607ed42071a942bb9f4),
+        ("Recovery", "RecoveryInitiated", 0x1132e230a3bf210bf59fecffe82ac4bd),
+        ("Recovery", "RecoveryRemoved", 0x0e198e691cb13e40a98c974234b55b27),
+        ("Recovery", "RecoveryVouched", 0x9a0c1f760896e22983ec6aa87a2714f3),
+        ("Referenda", "Approved", 0x6d8ce1ceceab5d37c29d385a1fdc386f),
+        ("Referenda", "Cancelled", 0x4c44aa9c238568c66ac1fadf19f67718),
+        ("Referenda", "ConfirmAborted", 0x86a4b1360cb6053c0ea34991f517490d),
+        ("Referenda", "ConfirmStarted", 0x024adb4ccffa2c15dd09d759a6fd2c2f),
+        ("Referenda", "Confirmed", 0x0741a156db0fb7e66963513d7e18cfb5),
+        ("Referenda", "DecisionDepositPlaced", 0x3a43241c1911effcade6509a61d10893),
+        ("Referenda", "DecisionDepositRefunded", 0x586c39fdd1e213da9a58ecc3e8e45946),
+        ("Referenda", "DecisionStarted", 0xe3f7b502ac9b452b26612db32c08c615),
+        ("Referenda", "DepositSlashed", 0x2d7cd25fdf5233160ff99562820c0ccb),
+        ("Referenda", "Killed", 0xfdad3a76cfbc2d91c9baa107f79f8b53),
+        ("Referenda", "MetadataCleared", 0x80bcc2986d475221245d4287acde5e7b),
+        ("Referenda", "MetadataSet", 0x3638de756781f470d302be67e8ba468e),
+        ("Referenda", "Rejected", 0xe203964e7e359f65258ed59a7c10af37),
+        ("Referenda", "SubmissionDepositRefunded", 0x49cfb58725d9dbc80a0ee8d9d14b3d19),
+        ("Referenda", "Submitted", 0x6cd2e62cbc44ab9f0b03dc8f444214d1),
+        ("Referenda", "TimedOut", 0x5c8c4d2322e7d195705f6006f71ca460),
+        ("Registrar", "Deregistered", 0xe089bc771993219d2b97175291a03255),
+        ("Registrar", "Registered", 0x431fb4623e881b5ff8134ddb195b70ad),
+        ("Registrar", "Reserved", 0xef1377306ae4b0693c038f39f0a2feea),
+        ("Registrar", "Swapped", 0xb28ec227b7cb4c91fc1ebd39967c7814),
+        ("Scheduler", "CallUnavailable", 0xa386635d22b67a54d584753d69ef7f3a),
+        ("Scheduler", "Canceled", 0xfaa7cdbb63b15dcc67cb16c60ec555cb),
+        ("Scheduler", "Dispatched", 0x0b3e3e4efa79b109ece9824ae53ca577),
+        ("Scheduler", "PeriodicFailed", 0x147d85c3c5bd202c3a6f8c93a103f7bb),
+        ("Scheduler", "PermanentlyOverweight", 0x5ceafbba0db55995177080e0fb42f1c4),
+        ("Scheduler", "Scheduled", 0x8f753d782a1019ee000d0e7638083c7a),
+        ("Session", "NewSession", 0x8fa607d6c47e7de4a3ad9efb60edf812),
+        ("Slots", "Leased", 0x39337b343c7dc05690353f3894e3f3fa),
+        ("Slots", "NewLeasePeriod", 0x86e4bfd45df48e77a6a9886be05e1a45),
+        ("Society", "AutoUnbid", 0x1f7da271ffc43be842d36a6311dd7378),
+        ("Society", "Bid", 0xd1064d014d4e382f4064b459182ddbbf),
+        ("Society", "CandidateSuspended", 0x67da83b311a30b330a54f0ec62f59146),
+        ("Society", "Challenged", 0x7034d0825ae8fa61c7e53cbd2e4dd1d4),
+        ("Society", "DefenderVote", 0x9c016657a1b8f1dc6427f1bfe7e61342),
+        ("Society", "Deposit", 0xc8f4c024dfa4f674c8c0f3a27840e19d),
+        ("Society", "Elevated", 0xf715908f3d3663e623f8e2b8b70ed2c1),
+        ("Society", "Founded", 0x7112efa82cdac071c9eefc741bba8210),
+        ("Society", "Inducted", 0x84dfb574faa7f1d0c2b29de5d64dd91f),
+        ("Society", "MemberSuspended", 0xfc45d36964f5b8724b819cf95c340073),
+        ("Society", "NewParams", 0x10e114eaa09ba49becd3a7e21466164e),
+        ("Society", "SuspendedMemberJudgement", 0x7e2a1677bb900d845356607b95a3cade),
+        ("Society", "Unbid", 0x195cdebe79af22b05ce82c881aa38ccb),
+        ("Society", "Unfounded", 0x20e30b76a607842b5a58a26df83125dc),
+        ("Society", "Unvouch", 0x61621419a976ddaf499dbee663882c07),
+        ("Society", "Vote", 0xdaeeba11eb6eb3711e9c750fa2fd187f),
+        ("Society", "Vouch", 0x7b732ec971ca568550efd4a17330d8b6),
+        ("Staking", "Bonded", 0xe448110198d079871ce2372212863431),
+        ("Staking", "Chilled", 0x34879b83eff4e100b989374e96787bd6),
+        ("Staking", "EraPaid", 0x1c92f6352739c36c453743a43d23309c),
+        ("Staking", "ForceEra", 0xac6b2430b6ef6b40af57c2180c05c8ca),
+        ("Staking", "Kicked", 0xb53175378c65515217e96e3c864744ab),
+        ("Staking", "OldSlashingReportDiscarded", 0xb90a843a894794cbaeccc5ca053314de),
+        ("Staking", "PayoutStarted", 0xfc5e37434437357109f7262adfc52538),
+        ("Staking", "Rewarded", 0x3051f998842037f042581c35dcb91434),
+        ("Staking", "SlashReported", 0x044a0a72868de345660dde5e3a09cc8e),
+        ("Staking", "Slashed", 0xe26aab660f7221f8a73c213b42e66ad4),
+        ("Staking", "SnapshotTargetsSizeExceeded", 0x4b1d43118be0e432a8cb2ff317e1aa3f),
+        ("Staking", "SnapshotVotersSizeExceeded", 0x82f04ba773729f1c5c0864e7c61a8560),
+        ("Staking", "StakersElected", 0x9f400b04d09333a5918aacf32ac99a24),
+        ("Staking", "StakingElectionFailed", 0xdbcf948737008ae9afea14a87f4d4b45),
+        ("Staking", "Unbonded", 0x7704ba961a829eab4f884fb8a7ca90b9),
+        ("Staking", "ValidatorPrefsSet", 0xdc926ccdb8d74fc8d014dea72a3c0580),
+        ("Staking", "Withdrawn", 0x5eb36da267c177491d5c6d814c03906d),
+        (
+            "StateTrieMigration",
+            "AutoMigrationFinished",
+            0x1d6137b5bb1565bc95a332b73a583797,
+        ),
+        ("StateTrieMigration", "Halted", 0x2777436012f52ae1da401fa78e3a8395),
+        ("StateTrieMigration", "Migrated", 0x67cc87cd60997e14bb880c632d3fdb8b),
+        ("StateTrieMigration", "Slashed", 0xa5580ae6c9f9c579a221f3b5e4a60a1f),
+        ("System", "CodeUpdated", 0x41c85f9f674e258594cf4184cda122ad),
+        ("System", "ExtrinsicFailed", 0xa747a2ed97970bd2aa95b710ebee1a1d),
+        ("System", "ExtrinsicSuccess", 0x5d4518e189b790e6f5b98739f5473535),
+        ("System", "KilledAccount", 0xbded750b03f3285477fb06f22fe28858),
+        ("System", "NewAccount", 0x19fa87910fa7a7d3beee3856958c97f8),
+        ("System", "Remarked", 0xd78696a6deb8e80fb4af6c1197e069be),
+        ("TransactionPayment", "TransactionFeePaid", 0x1ea95c3654147a1b124cbeb33ca97d11),
+        ("Treasury", "AssetSpendApproved", 0x712882dd8fb76914495f72caabc1838a),
+        ("Treasury", "AssetSpendVoided", 0x300cbcc5bdae60afca2bd3a005e2f47b),
+        ("Treasury", "Awarded", 0x54fbc9e1809c31fcf4697f15f91c2943),
+        ("Treasury", "Burnt", 0x42b8489b27b0669ea06ecee5cc29d7a5),
+        ("Treasury", "Deposit", 0x6eb4ebd5fbff70f86d6759392137a1b1),
+        ("Treasury", "Paid", 0x1d32ebddca56665ba33556b095a72da9),
+        ("Treasury", "PaymentFailed", 0xcecb9a52735bf595cf15521861d7088d),
+        ("Treasury", "Proposed", 0x9f2f92a03612bfc35d0c3460153ad6e6),
+        ("Treasury", "Rejected", 0xe967def0738f8c847302ee57c4706595),
+        ("Treasury", "Rollover", 0x35f973ef25e42b640884bc5cfeb4f568),
+        ("Treasury", "SpendApproved", 0xc3126e602b190c88e1d7a01d444926b8),
+        ("Treasury", "SpendProcessed", 0xa9cc33e69e7fcc114d2a0297861307f6),
+        ("Treasury", "Spending", 0x41de6c66e8674af9fc911b1300b8bfa3),
+        ("Treasury", "UpdatedInactive", 0x57be59df5fa63aa448c8ea496de3197c),
+        ("Utility", "BatchCompleted", 0x032c02ed0f28abbdb620f2757e447713),
+        ("Utility", "BatchCompletedWithErrors", 0xd42c1edbd218890f52d4737ea68f64b5),
+        ("Utility", "BatchInterrupted", 0x7f5258dcde56f51e96cb1b68410e4c30),
+        ("Utility", "DispatchedAs", 0x998753cd569f2d7093ea95eaf4cfa7a2),
+        ("Utility", "ItemCompleted", 0xdbc764330ea62bcad511d67131c242e9),
+        ("Utility", "ItemFailed", 0xf955a242d5105d3a9943aea07b6726c4),
+        ("Vesting", "VestingCompleted", 0x9a0442ed2de6e28f5cead1a48ad05f6b),
+        ("Vesting", "VestingUpdated", 0x3d4ed802eda8448776029d7c2f9be6ed),
+        ("VoterList", "Rebagged", 0x665cf46f0fc0e125656e681d05dc019b),
+        ("VoterList", "ScoreUpdated", 0xec868f2660f14e7d486cd777f74602a9),
+        ("Whitelist", "CallWhitelisted", 0x21d34ca7184c692c2dc625dbc337d081),
+        ("Whitelist", "WhitelistedCallDispatched", 0xa4e3c1bb09a948c4a938e90bd0104689),
+        ("Whitelist", "WhitelistedCallRemoved", 0x571fe7e9d219b97833149cd8bdf45bb4),
+        ("XcmPallet", "AssetsClaimed", 0xdafddb6786dcf85d4a1e489886c5865a),
+        ("XcmPallet", "AssetsTrapped", 0x520837e2b6ee5d1438eeb25c1c0bae30),
+        ("XcmPallet", "Attempted", 0xc88b78a8d3a506927d714a191f7bb50b),
+        ("XcmPallet", "FeesPaid", 0x23cbf90693f528882444e703319eb4bf),
+        ("XcmPallet", "InvalidQuerier", 0xfdc6c2ccfef03fae6c9c3929a31421e1),
+        ("XcmPallet", "InvalidQuerierVersion", 0x326bf904632ae337d42e19c3ff4c92a4),
+        ("XcmPallet", "InvalidResponder", 0xe599d350f2068d84671a4787f6ea3976),
+        ("XcmPallet", "InvalidResponderVersion", 0x97753b22dea08e9abb5df1f9828cb7a8),
+        ("XcmPallet", "Notified", 0xa2f429b49005194cfb06a74b81905148),
+        ("XcmPallet", "NotifyDecodeFailed", 0x24f47673d6d4e1bd96898463ff6ca834),
+        ("XcmPallet", "NotifyDispatchError", 0x867ef8656d1a81a21bec5e9129051fb2),
+        ("XcmPallet", "NotifyOverweight", 0xdbb8df44a164fe9ebfce69d9a0847533),
+        ("XcmPallet", "NotifyTargetMigrationFail", 0xe5868d50eadf39e2b55c1424db8c91b8),
+        ("XcmPallet", "NotifyTargetSendFail", 0xdc5486fd7e7a1aefa328bc77f080aa53),
+        ("XcmPallet", "ResponseReady", 0xa343f1c8c22e45076ce76d0d878d8aa8),
+        ("XcmPallet", "ResponseTaken", 0x0bcc6168ec2843e3f0da7d386d565805),
+        ("XcmPallet", "Sent", 0x1bf62f729ea6478bfbff45629695366e),
+        ("XcmPallet", "SupportedVersionChanged", 0x2c9c4289f421dbd5e50384c48f22c7c7),
+        ("XcmPallet", "UnexpectedResponse", 0x8be1b91fd60f3e4cf929fd6200158b03),
+        ("XcmPallet", "VersionChangeNotified", 0xe333d0d66df0a95ae149ba7f8ff275d0),
+        ("XcmPallet", "VersionNotifyRequested", 0xaf18a63c4cd3426ad44d761c5cc4cd61),
+        ("XcmPallet", "VersionNotifyStarted", 0x5f7ae09fd5d2d51515398e10b77b35e7),
+        ("XcmPallet", "VersionNotifyUnrequested", 0x9ba27c4206fe3b65fa781135e194976a),
+    ],
+    storage: &[
+        ("AssetRate", "ConversionRateToNative", 0x4dad4fa12ab3ea579f47196b16698066),
+        ("Auctions", "AuctionCounter", 0xe8282e9f4b8d5c8629bb98371a15a8a0),
+        ("Auctions", "AuctionInfo", 0x242a371fb55a9b7171ff1036a1424402),
+        ("Auctions", "ReservedAmounts", 0x85256acc0b876e42c5352c3b3c3a0f4c),
+        ("Auctions", "Winning", 0xf69cd30ade61545296cf16bf3ff4e0b9),
+        ("Authorship", "Author", 0xd49f5fb14909e97ba16c227378a1455d),
+        ("Babe", "AuthorVrfRandomness", 0x6263ec6f39cc0f69cb43f12bf1015c03),
+        ("Babe", "Authorities", 0xa28f4d607f2cfcd57fac7fb2d33dd77d),
+        ("Babe", "CurrentSlot", 0x1e816a1aec7e7bc89551b9215bda551c),
+        ("Babe", "EpochConfig", 0xc62cc21da72e072ae1bd207c4ec200fb),
+        ("Babe", "EpochIndex", 0x2ccd869f9667545ec1140444350fc963),
+        ("Babe", "EpochStart", 0x5d77ac8af215f4c964d922342ed67183),
+        ("Babe", "GenesisSlot", 0x1e816a1aec7e7bc89551b9215bda551c),
+        ("Babe", "Initialized", 0xec0f1b536a0087ebd2b9c802c10e65f5),
+        ("Babe", "Lateness", 0x027360ed3b9364d63d0bda8750d48c17),
+        ("Babe", "NextAuthorities", 0xa28f4d607f2cfcd57fac7fb2d33dd77d),
+        ("Babe", "NextEpochConfig", 0xc62cc21da72e072ae1bd207c4ec200fb),
+        ("Babe", "NextRandomness", 0x0ed524845a378e822f600d08f1808c30),
+        ("Babe", "PendingEpochConfigChange", 0x00d272ee8081761f114828330f822141),
+        ("Babe", "Randomness", 0x0ed524845a378e822f600d08f1808c30),
+        ("Babe", "SegmentIndex", 0x027360ed3b9364d63d0bda8750d48c17),
+        ("Babe", "SkippedEpochs", 0xcde5e17d01441acbbebb736834a1d5b0),
+        ("Babe", "UnderConstruction", 0xd34802fa8707d87b04ffa59ee597d85d),
+        ("Balances", "Account", 0x8255c4fb392b4d0ec1f572dfe34cdffb),
+        ("Balances", "Freezes", 0x6d1f5e3998a841fda2caf6de395f13fb),
+        ("Balances", "Holds", 0xa68ce35fb49db8e11369445859bb6e02),
+        ("Balances", "InactiveIssuance", 0x41d8e1217acd29673fa73025aa92a3a5),
+        ("Balances", "Locks", 0xacb94cb31734bc5cb322c003f559d250),
+        ("Balances", "Reserves", 0x073d30656ff118d1baacd7ec6942479d),
+        ("Balances", "TotalIssuance", 0x41d8e1217acd29673fa73025aa92a3a5),
+        ("Beefy", "Authorities", 0x6228da737f53232183ebf6e1cabc67e7),
+        ("Beefy", "GenesisBlock", 0xa1c16a11ddba528fdb5e166ebdd10e87),
+        ("Beefy", "NextAuthorities", 0x6228da737f53232183ebf6e1cabc67e7),
+        ("Beefy", "SetIdSession", 0x04a499d174b2e2a4d8f1d209d53c138b),
+        ("Beefy", "ValidatorSetId", 0xc70ad1784f8f08d9ea804473a2947f44),
+        ("BeefyMmrLeaf", "BeefyAuthorities", 0xd730063e17a47c7ef7d3a338ff8763ae),
+        ("BeefyMmrLeaf", "BeefyNextAuthorities", 0xd730063e17a47c7ef7d3a338ff8763ae),
+        ("Bounties", "Bounties", 0xbc503fc92cad09f6ea95b36c7f5727af),
+        ("Bounties", "BountyApprovals", 0x34fb6a83162b80a9435eb09f27abe1a4),
+        ("Bounties", "BountyCount", 0xd0f016b812166c726cd80f58721bdaa6),
+        ("Bounties", "BountyDescriptions", 0xa34ced9e3b185f834d5352d039ddc307),
+        ("ChildBounties", "ChildBounties", 0x532cab5fd7cf16eb749be0241606d07b),
+        ("ChildBounties", "ChildBountyCount", 0xe6bd3f765bf03befd499fee068d72a8c),
+        ("ChildBounties", "ChildBountyDescriptions", 0x3b816a41e1679ba105832c5a87a3b60d),
+        ("ChildBounties", "ChildrenCuratorFees", 0xae279979c8abd48c61241094999276fc),
+        ("ChildBounties", "ParentChildBounties", 0x1ac30f28c4a4eb6a32d3fc9d81be491f),
+        ("Claims", "Claims", 0xc42e26627395213e3eb9485ff3267986),
+        ("Claims", "Preclaims", 0x7c73800c8548a0936e44eced50cf527c),
+        ("Claims", "Signing", 0x6b78888f53118e78403009dbb09c3129),
+        ("Claims", "Total", 0x6376e45e148f3a01244d3cf0b5820d0a),
+        ("Claims", "Vesting", 0x9700b4eeba9c69564f7b9a6822b50e0d),
+        ("Configuration", "ActiveConfig", 0x73c4885bbd50dcd60f4caa27e15fb581),
+        ("Configuration", "BypassConsistencyCheck", 0x63ea86064a534f88f5b93bdcbb50591c),
+        ("Configuration", "PendingConfigs", 0xf03207aa00849330c8fecb523d621dd7),
+        ("ConvictionVoting", "ClassLocksFor", 0x411bdbea97125359b94b1d0f430a934a),
+        ("ConvictionVoting", "VotingFor", 0xa828796be8f36e565ec956a0920cf657),
+        ("Crowdloan", "EndingsCount", 0x8691d6492320fd62a3127a048e6a707f),
+        ("Crowdloan", "Funds", 0x57e00377bf844f12acea486afbbfa189),
+        ("Crowdloan", "NewRaise", 0x00746808240ee1866c62e3f0d6ce5013),
+        ("Crowdloan", "NextFundIndex", 0x8691d6492320fd62a3127a048e6a707f),
+        ("Dmp", "DeliveryFeeFactor", 0x1bae20f541817284d3b8f6b3059e472d),
+        ("Dmp", "DownwardMessageQueueHeads", 0xc382f41fc0cb163eb81c61db995c11ec),
+        ("Dmp", "DownwardMessageQueues", 0x956f4ef0cc88f0915df45c5b55fad88f),
+        (
+            "ElectionProviderMultiPhase",
+            "CurrentPhase",
+            0x40f9c067257faf5e53b6e9882347f21e,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "DesiredTargets",
+            0xc70b1888ff75a6fd1177bc04f6dd2efe,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinimumUntrustedScore",
+            0x7f1d09be48f367b35e6977c8ab87e159,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "QueuedSolution",
+            0xe10314c22237e2b2ea58026100af5a17,
+        ),
+        ("ElectionProviderMultiPhase", "Round", 0x62c453de25c0ecd980a9b5cb57fb60b2),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedSubmissionIndices",
+            0x6de92e122386633fccf24fb029289abd,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedSubmissionNextIndex",
+            0x62c453de25c0ecd980a9b5cb57fb60b2,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedSubmissionsMap",
+            0x860a0564c6d8eef999e0ed4ed835a214,
+        ),
+        ("ElectionProviderMultiPhase", "Snapshot", 0xf7cbeefb2b33d81ef2c9ed1d673f33ef),
+        (
+            "ElectionProviderMultiPhase",
+            "SnapshotMetadata",
+            0x007390844aee7788a907a6a877fc76f0,
+        ),
+        ("FastUnstake", "CounterForQueue", 0xfef3af372dd968c5a6c6c507ad32ab2a),
+        ("FastUnstake", "ErasToCheckPerBlock", 0xfef3af372dd968c5a6c6c507ad32ab2a),
+        ("FastUnstake", "Head", 0x8331d3fa55f7ff1a203552db9f57fa77),
+        ("FastUnstake", "Queue", 0x08e6a83891bf6b0317103fff89cc3e2f),
+        ("FellowshipCollective", "IdToIndex", 0xcaa3a5ac9dcde86e1b1608a49c663759),
+        ("FellowshipCollective", "IndexToId", 0x4e6a2d1c2e017a9d90e3dd33cb762c14),
+        ("FellowshipCollective", "MemberCount", 0xcae713a4ee05ca8e854cc37fa8ec7513),
+        ("FellowshipCollective", "Members", 0x7e53043ed845e1e3df7d2e2491bca36e),
+        ("FellowshipCollective", "Voting", 0xc34d08923dac1cae150c52ea0d7cfff3),
+        ("FellowshipCollective", "VotingCleanup", 0x02510e025a87a705b76961ddfd74aee4),
+        ("FellowshipReferenda", "DecidingCount", 0xb6f1bebbe600783b60d6a598818fa798),
+        ("FellowshipReferenda", "MetadataOf", 0xc3f29d44d23e0bf4a68e85d046d0b739),
+        ("FellowshipReferenda", "ReferendumCount", 0xcfc63bc0cb4ed4ae050c891b009f361b),
+        ("FellowshipReferenda", "ReferendumInfoFor", 0xcb063a85f893b96e1f1d3645828ed910),
+        ("FellowshipReferenda", "TrackQueue", 0xcba59c3f25b5c481ed0fc695e19abbf3),
+        ("Grandpa", "CurrentSetId", 0x4c86156d0fa525c5c87633a59afa027d),
+        ("Grandpa", "NextForced", 0x85f5a968363808528968118c027d2c2f),
+        ("Grandpa", "PendingChange", 0xcfc1dbe9c388b1ed0c1c8fd030324d91),
+        ("Grandpa", "SetIdSession", 0x87dc29e0022df9d93e09f4044acd789a),
+        ("Grandpa", "Stalled", 0xf6576b0851396562a0291fc4bcfe7bd1),
+        ("Grandpa", "State", 0x5559fa782226cd07eaf76221ffed5986),
+        ("Hrmp", "HrmpAcceptedChannelRequestCount", 0x9d38dfb79fa6f4219b102da0ecd9557c),
+        ("Hrmp", "HrmpChannelContents", 0xba58b2e7c9c98bcf83aa1033a0572fe4),
+        ("Hrmp", "HrmpChannelDigests", 0x71a138d571c77d64dd58069b5abfee83),
+        ("Hrmp", "HrmpChannels", 0xaafb42ada500899baf33bdd35a662189),
+        ("Hrmp", "HrmpCloseChannelRequests", 0xcea0790bec801619716357fc89902d72),
+        ("Hrmp", "HrmpCloseChannelRequestsList", 0x0815999f5c4a7a2a85e634a63fcce814),
+        ("Hrmp", "HrmpEgressChannelsIndex", 0x4096ee52abe9e8b4c972b216077590f5),
+        ("Hrmp", "HrmpIngressChannelsIndex", 0x4096ee52abe9e8b4c972b216077590f5),
+        ("Hrmp", "HrmpOpenChannelRequestCount", 0x9d38dfb79fa6f4219b102da0ecd9557c),
+        ("Hrmp", "HrmpOpenChannelRequests", 0x22d75e6068b9a927ef5a6ea71b030c91),
+        ("Hrmp", "HrmpOpenChannelRequestsList", 0x0815999f5c4a7a2a85e634a63fcce814),
+        ("Hrmp", "HrmpWatermarks", 0x3d396188a3447759aa59b7411bcf54e7),
+        ("Identity", "IdentityOf", 0x10b5677ef156e4ea5a3c84feac836207),
+        ("Identity", "Registrars", 0xab8ec9ea9e4ba34d8a28fb4148a97c73),
+        ("Identity", "SubsOf", 0x24216d63d284380db3255fdfe6d08e25),
+        ("Identity", "SuperOf", 0x5bfdc2b17fe1a13128fb75570f9c54ca),
+        ("ImOnline", "AuthoredBlocks", 0xe8f07c36291bc90b8a26630eefd00259),
+        ("ImOnline", "HeartbeatAfter", 0x33e17d5a33d19ab08c175e708544e3db),
+        ("ImOnline", "Keys", 0x0e2dca95b1438848fdb6e7e503a53280),
+        ("ImOnline", "ReceivedHeartbeats", 0x988097102f68b7d063cd1ae812e5286f),
+        ("Indices", "Accounts", 0x7096d83a140b99c900b8b9191c763a7e),
+        ("Initializer", "BufferedSessionChanges", 0xcdaee67a4a57857edf6766137bc35956),
+        ("Initializer", "HasInitialized", 0xc47a884b5f4fca1636bfff5c0e378d6b),
+        ("MessageQueue", "BookStateFor", 0xe681b8171724356f24cb8351a3dc3066),
+        ("MessageQueue", "Pages", 0xb355653caa2da6afa904380352f8e58a),
+        ("MessageQueue", "ServiceHead", 0xc8f6935fbab7197d1c00ccab706036d5),
+        ("Mmr", "Nodes", 0x72e03c92c8dc7895fcc361cb53fcc322),
+        ("Mmr", "NumberOfLeaves", 0x384d9924024d3c45f77f61588fd6cc67),
+        ("Mmr", "RootHash", 0x141fee4f5c7b6ef9601cacacfcb9d906),
+        ("Multisig", "Multisigs", 0xd4cfd38bacfda640ac769ee3d99a692f),
+        ("Nis", "QueueTotals", 0x095ba65adaaf12aab217dcdc22136eb0),
+        ("Nis", "Queues", 0x617b755c4fc55c6a849fc3f14e2f7f90),
+        ("Nis", "Receipts", 0xef350f0360f464dd8e23b9e44e9d63e6),
+        ("Nis", "Summary", 0x8c15f7803ac89ae3624f41ceaa16a9db),
+        ("NisCounterpartBalances", "Account", 0x500f85bc1e730970646bcd9ba3ef51a1),
+        ("NisCounterpartBalances", "Freezes", 0x223fedd2f7e244c310ea829d0bdd0fa2),
+        ("NisCounterpartBalances", "Holds", 0x7406d506f7a2c5ac02bd9d8f9c1f4e4f),
+        (
+            "NisCounterpartBalances",
+            "InactiveIssuance",
+            0x973746bfd9084e600f92dd51a665ae53,
+        ),
+        ("NisCounterpartBalances", "Locks", 0x30d9bf82c4b44ca968961c8a6b246191),
+        ("NisCounterpartBalances", "Reserves", 0x045eaa71a848be8b2ca748b866c5143a),
+        ("NisCounterpartBalances", "TotalIssuance", 0x973746bfd9084e600f92dd51a665ae53),
+        ("NominationPools", "BondedPools", 0xe2d0b2afcf210d15e4f4c99c4b5cedab),
+        ("NominationPools", "ClaimPermissions", 0x372dd690d0421f69eaf769b6f413b992),
+        ("NominationPools", "CounterForBondedPools", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        ("NominationPools", "CounterForMetadata", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        ("NominationPools", "CounterForPoolMembers", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        (
+            "NominationPools",
+            "CounterForReversePoolIdLookup",
+            0xd9c05f3466e8a9b9e758ef83f6c9cf2d,
+        ),
+        ("NominationPools", "CounterForRewardPools", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        (
+            "NominationPools",
+            "CounterForSubPoolsStorage",
+            0xd9c05f3466e8a9b9e758ef83f6c9cf2d,
+        ),
+        ("NominationPools", "GlobalMaxCommission", 0xbed6da76d2b70f67d71ae188d4462dda),
+        ("NominationPools", "LastPoolId", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        ("NominationPools", "MaxPoolMembers", 0xc1acfbedf7f318a5d91b6e489077802f),
+        ("NominationPools", "MaxPoolMembersPerPool", 0xc1acfbedf7f318a5d91b6e489077802f),
+        ("NominationPools", "MaxPools", 0xc1acfbedf7f318a5d91b6e489077802f),
+        ("NominationPools", "Metadata", 0x7f6a8d17f3bc0b0f4fdff1d51da45d23),
+        ("NominationPools", "MinCreateBond", 0x8ee08d4dd9c1c285449aee93fa895d66),
+        ("NominationPools", "MinJoinBond", 0x8ee08d4dd9c1c285449aee93fa895d66),
+        ("NominationPools", "PoolMembers", 0x9c1719279d8ed3542336778ddaeb91fe),
+        ("NominationPools", "ReversePoolIdLookup", 0x0fd8ab45359f5fbd9d4d76e61c5e8201),
+        ("NominationPools", "RewardPools", 0x6a018c86aab28dec5a681b8854eec900),
+        ("NominationPools", "SubPoolsStorage", 0x3ff00b942bb37163110b67d3c96b9066),
+        ("NominationPools", "TotalValueLocked", 0x8ee08d4dd9c1c285449aee93fa895d66),
+        ("Offences", "ConcurrentReportsIndex", 0xf9369cb020cefffd986133ad75b72092),
+        ("Offences", "Reports", 0xf69d28abcaa4e926f0e756027db2503c),
+        ("ParaInclusion", "AvailabilityBitfields", 0x3163394d61922dd7421c67f9b3c34cf8),
+        ("ParaInclusion", "PendingAvailability", 0x299b692d2a329f51603a23b9b00acad7),
+        (
+            "ParaInclusion",
+            "PendingAvailabilityCommitments",
+            0xae5aeffb45ba430d27915e860020e080,
+        ),
+        ("ParaInherent", "Included", 0x11e68b1f5b7c8525c40e51401ab36cb9),
+        ("ParaInherent", "OnChainVotes", 0x943c55d82b9d34de668d3f9248e781e2),
+        ("ParaScheduler", "AvailabilityCores", 0x61d835715a20a2686587ddfe70b04c7c),
+        ("ParaScheduler", "ClaimQueue", 0x57db1ce7cb4a2c22901542b020048944),
+        ("ParaScheduler", "SessionStartBlock", 0xdfbf70782b358f5c86f25a3113e899e3),
+        ("ParaScheduler", "ValidatorGroups", 0x8cd4173a9937a511bbf3d7a92d6bcea1),
+        ("ParaSessionInfo", "AccountKeys", 0xd642af182ebcd8e1e4c40f6b58697410),
+        ("ParaSessionInfo", "AssignmentKeysUnsafe", 0xcbaef996d45a9e168d38c20d6c54bc65),
+        ("ParaSessionInfo", "EarliestStoredSession", 0xca14855cd17d43d4269acff86ce742f9),
+        ("ParaSessionInfo", "SessionExecutorParams", 0x7ae051474dc88153efce884aec22b84a),
+        ("ParaSessionInfo", "Sessions", 0xe9e06996d4fc3cd963482d2e7439695b),
+        ("Paras", "ActionsQueue", 0x72990c8a727d79c63407898e207be262),
+        ("Paras", "CodeByHash", 0xb4a6ad57c8beb8c0264c51de42fc70c2),
+        ("Paras", "CodeByHashRefs", 0x70c9230a5a6086770fcf320102d087c8),
+        ("Paras", "CurrentCodeHash", 0xe2aa2ef1c84ebc987f5e473b1690c12c),
+        ("Paras", "FutureCodeHash", 0xe2aa2ef1c84ebc987f5e473b1690c12c),
+        ("Paras", "FutureCodeUpgrades", 0x21f60aa4383f10d8c7dc0c517278512d),
+        ("Paras", "Heads", 0x35daa1ccac21303189840f1bbf199c56),
+        ("Paras", "MostRecentContext", 0x21f60aa4383f10d8c7dc0c517278512d),
+        ("Paras", "ParaLifecycles", 0xaa23878e99294a6e43e4b6ed2ea674af),
+        ("Paras", "Parachains", 0x7824da662c338bad75d6cb5364df190d),
+        ("Paras", "PastCodeHash", 0x732d2d00819572eee2225dc70cc4a8a7),
+        ("Paras", "PastCodeMeta", 0xfbef91e3be6c30fd8a0875c82402508d),
+        ("Paras", "PastCodePruning", 0x0a984649c81b8b6ace995eec18945948),
+        ("Paras", "PvfActiveVoteList", 0x203d58267122a61f8dcaa137edb3cd47),
+        ("Paras", "PvfActiveVoteMap", 0x59543f80bf54677e6f660c54f60905da),
+        ("Paras", "UpcomingParasGenesis", 0xf2df93f31cd49be79ab82f6a4c0f3e64),
+        ("Paras", "UpcomingUpgrades", 0x0a984649c81b8b6ace995eec18945948),
+        ("Paras", "UpgradeCooldowns", 0x0a984649c81b8b6ace995eec18945948),
+        ("Paras", "UpgradeGoAheadSignal", 0xc5fa53ad9bb4d9aa0b7bc91508eeadbf),
+        ("Paras", "UpgradeRestrictionSignal", 0xbf47a5348bef5a5de2d3aa71baba4e4c),
+        ("ParasDisputes", "BackersOnDisputes", 0x2a43081bac88e60b923d3d5078b38be4),
+        ("ParasDisputes", "Disputes", 0x90eed1f6fa5ffbe2e0194523bef504f8),
+        ("ParasDisputes", "Frozen", 0x85bf893449a7ade06044b976771e0273),
+        ("ParasDisputes", "Included", 0x585c6ad3ef09964c1e30fd1c8e516b13),
+        ("ParasDisputes", "LastPrunedSession", 0x81700d5003f095d63f7a123ea010640e),
+        ("ParasShared", "ActiveValidatorIndices", 0x966679dff58661b48c614e1b2b842a72),
+        ("ParasShared", "ActiveValidatorKeys", 0x704ecfc1e3a608bc2f8af4a0a7f06e50),
+        ("ParasShared", "AllowedRelayParents", 0xc694d293fd7ee8c9f8bc52cb94aa80cf),
+        ("ParasShared", "CurrentSessionIndex", 0x9033ea2e01aeaf194b61ea3b8521453b),
+        ("ParasSlashing", "UnappliedSlashes", 0xe48624e0be50c3587d083fbd458114d0),
+        ("ParasSlashing", "ValidatorSetCounts", 0xd790619f12a9ddf7b3664d57a9b55b60),
+        ("Preimage", "PreimageFor", 0x0a87b45f1b39b75a910d6656bfd1fa05),
+        ("Preimage", "RequestStatusFor", 0x117a9391a64517a1dea85c5b624c713b),
+        ("Preimage", "StatusFor", 0xc68716991bcd5079246ffabee4ce7272),
+        ("Proxy", "Announcements", 0xfdf1436163b15b6899fc31722e72ead5),
+        ("Proxy", "Proxies", 0x0ad197583a5c5e18272e7f7b5856c3cf),
+        ("Recovery", "ActiveRecoveries", 0x25261e77b562e8952bc0d31f134e3304),
+        ("Recovery", "Proxy", 0x0ed726a8eeb69d2b7e75e0697eb48759),
+        ("Recovery", "Recoverable", 0xaf88b2cfc898ae8c16eb07868d2ad8ae),
+        ("Referenda", "DecidingCount", 0x0b60c4c0dee3ced4c940c88768b93178),
+        ("Referenda", "MetadataOf", 0x274c4752a9860bd4e6c8a2378b5f7773),
+        ("Referenda", "ReferendumCount", 0x0dc3cba1d6f4bce1a09772c51367d7fb),
+        ("Referenda", "ReferendumInfoFor", 0x886efea8f5e1247f0a147e90d419c351),
+        ("Referenda", "TrackQueue", 0xf32b6c6c5e790f3ae3d2f60c94c1b7e0),
+        ("Registrar", "NextFreeParaId", 0xd9a5e5f4ce1e8b4582120699708669a2),
+        ("Registrar", "Paras", 0x331c4b1cc75da02522c1d3653465eb62),
+        ("Registrar", "PendingSwap", 0x40a7891f01eadfb035caddeff63033cd),
+        ("Scheduler", "Agenda", 0x061f4f6fc4b6bdce44381ab0bd606f8c),
+        ("Scheduler", "IncompleteSince", 0x8562f0bd59571a567efcb2618be7bfb4),
+        ("Scheduler", "Lookup", 0xbf04c72b189c563aaeb1c80ea0c78c3f),
+        ("Session", "CurrentIndex", 0x1c20f16788cf302ff07507e9785f42f8),
+        ("Session", "DisabledValidators", 0x68061e81f777b51b68c11897474eb7cc),
+        ("Session", "KeyOwner", 0x8aaf93cedb321b609705c61647f177bd),
+        ("Session", "NextKeys", 0x83e6fbf1d87ad6e211b56ce6a49c2c86),
+        ("Session", "QueuedChanged", 0xd1f0f59ba421fd78a1a7284e4bd4c6ea),
+        ("Session", "QueuedKeys", 0x003af9e5405ef4b09412f8be8f23e7fe),
+        ("Session", "Validators", 0xa38e2950403d5bd1dfde2a274f1ff60a),
+        ("Slots", "Leases", 0xadd4fe54cd70107ed29c85b2ab2f23d1),
+        ("Society", "Bids", 0x34f563cbe202f636986abf1037a2487a),
+        ("Society", "Candidates", 0x2a996fccd53736248870c9ab8721f122),
+        ("Society", "ChallengeRoundCount", 0xf437746236e2f4f4922a21b4797ecf07),
+        ("Society", "DefenderVotes", 0x4eb85226659758288897b9a74e1858f1),
+        ("Society", "Defending", 0x3c6e58530e2403edcc8126cd1c51740c),
+        ("Society", "Founder", 0x0c171dd6bf77ab7e1c0842a3ab2b1c9d),
+        ("Society", "Head", 0x0c171dd6bf77ab7e1c0842a3ab2b1c9d),
+        ("Society", "MemberByIndex", 0x7ee64c3b0771350ddda573fc03c7cf3d),
+        ("Society", "MemberCount", 0xf437746236e2f4f4922a21b4797ecf07),
+        ("Society", "Members", 0x0b9d3f9026ada1426787c35814b9e203),
+        ("Society", "NextHead", 0x61b08731014326b59ae0dede2b315834),
+        ("Society", "Parameters", 0xc0435554b83767a74bb05b54c3076c4b),
+        ("Society", "Payouts", 0xa3fbc82d19289395655f36e4e657ead1),
+        ("Society", "Pot", 0x380432111340cf0f374543afc0bc9872),
+        ("Society", "RoundCount", 0xf437746236e2f4f4922a21b4797ecf07),
+        ("Society", "Rules", 0x7a0147fa53006455c45322b00eed2bc2),
+        ("Society", "Skeptic", 0x0c171dd6bf77ab7e1c0842a3ab2b1c9d),
+        ("Society", "SuspendedMembers", 0x0b9d3f9026ada1426787c35814b9e203),
+        ("Society", "VoteClearCursor", 0xb40cc2d2ed9e30c23b19cc1fecf1ee7f),
+        ("Society", "Votes", 0x67836fdc3fab0c2ddb5a3a7b6de2269c),
+        ("Staking", "ActiveEra", 0x28f111aabe9403ca518f5e94f8fb764b),
+        ("Staking", "Bonded", 0x01c32353cc6f5b2f78a42ef777f63f39),
+        ("Staking", "BondedEras", 0x0fde28d4d6a883923d9689e6fd3b62d2),
+        ("Staking", "CanceledSlashPayout", 0xbd2331a5f68bae901a173522b56e3c12),
+        ("Staking", "ChillThreshold", 0xb26f2e1b8a1a2a45dcc0b643521e05af),
+        ("Staking", "CounterForNominators", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "CounterForValidators", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "CurrentEra", 0xc4a393d9ceb57a58a850f3d9d8c6f4ea),
+        ("Staking", "CurrentPlannedSession", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "ErasRewardPoints", 0xd976a9cb8cfcb4baeb65b1b7b60b73f9),
+        ("Staking", "ErasStakers", 0x1c52a1441a78391652536662eae79f54),
+        ("Staking", "ErasStakersClipped", 0x1c52a1441a78391652536662eae79f54),
+        ("Staking", "ErasStartSessionIndex", 0xe2e24cfe156186f98e080b697425ddbc),
+        ("Staking", "ErasTotalStake", 0xfb30fdd5194c17c43387ab8fe163f739),
+        ("Staking", "ErasValidatorPrefs", 0xebd86c56fef1d820245e282acdf2b117),
+        ("Staking", "ErasValidatorReward", 0x17edff700fb3f9ede07d0dab8c68969a),
+        ("Staking", "ForceEra", 0x540bfb96e0223a49651f0424b3599067),
+        ("Staking", "Invulnerables", 0x0fac69c4344a2fbee74b2e6ec0cf4f10),
+        ("Staking", "Ledger", 0xa7d7a18b68f4e6e5d3f31123e619c480),
+        ("Staking", "MaxNominatorsCount", 0xc4a393d9ceb57a58a850f3d9d8c6f4ea),
+        ("Staking", "MaxValidatorsCount", 0xc4a393d9ceb57a58a850f3d9d8c6f4ea),
+        ("Staking", "MinCommission", 0x22e452be78c9173642144c63c71e6586),
+        ("Staking", "MinNominatorBond", 0xbd2331a5f68bae901a173522b56e3c12),
+        ("Staking", "MinValidatorBond", 0xbd2331a5f68bae901a173522b56e3c12),
+        ("Staking", "MinimumActiveStake", 0xbd2331a5f68bae901a173522b56e3c12),
+        ("Staking", "MinimumValidatorCount", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "NominatorSlashInEra", 0x367a64d5420dad67022373bcc7af79e8),
+        ("Staking", "Nominators", 0x85508891d5ed9d9f222f0569ccc72375),
+        ("Staking", "OffendingValidators", 0x895e99327151dd1d70ef93a931aba16b),
+        ("Staking", "Payee", 0x64ba355664b81943b1cdc8f47db5acb7),
+        ("Staking", "SlashRewardFraction", 0x22e452be78c9173642144c63c71e6586),
+        ("Staking", "SlashingSpans", 0x224f6b3598300e9bee997e156721c60a),
+        ("Staking", "SpanSlash", 0x5fd4881b7f473f5d06af8b20255e08cb),
+        ("Staking", "UnappliedSlashes", 0x857b574ae1c39f1198e1bfdc05b046cb),
+        ("Staking", "ValidatorCount", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "ValidatorSlashInEra", 0x8e2f5caa204a3e8d43cd8cf1f0b8c04b),
+        ("Staking", "Validators", 0x08b99e9c7fef5518b4e2c958a4b8ed40),
+        ("StateTrieMigration", "AutoLimits", 0xa2428135185bd632cdaead2d75312bd3),
+        ("StateTrieMigration", "MigrationProcess", 0x8dce45ab5b8959bc52566265a603d5f2),
+        (
+            "StateTrieMigration",
+            "SignedMigrationMaxLimits",
+            0x15ed96b72da01fdc240aaf5ac445fcee,
+        ),
+        ("System", "Account", 0x9d60b6e4fac48c15f24c6e54f5f8ca13),
+        ("System", "AllExtrinsicsLen", 0x9ae5a6bd54843a61e0aaec07cccb84be),
+        ("System", "BlockHash", 0x2bfa07525c607a1a3f74ca9c233c9e28),
+        ("System", "BlockWeight", 0xdf6d583f5be96cd5613efd31dcb82c49),
+        ("System", "Digest", 0x1f24618a5cae9a2da9c0b313a3c182f8),
+        ("System", "EventCount", 0x40b1121e7f31edeb9a550566f63b836d),
+        ("System", "EventTopics", 0x52cca9a26447b8b89ef255773b9b84e1),
+        ("System", "Events", 0xe740795e30a19759b573aa3b7152345c),
+        ("System", "ExecutionPhase", 0x555e3a07db3897a65dce6faec49670f0),
+        ("System", "ExtrinsicCount", 0x9ae5a6bd54843a61e0aaec07cccb84be),
+        ("System", "ExtrinsicData", 0x17f17bb99043c99152862bc56d28943f),
+        ("System", "LastRuntimeUpgrade", 0x7cb59b0a8200024c64d285f35bcd57df),
+        ("System", "Number", 0x40b1121e7f31edeb9a550566f63b836d),
+        ("System", "ParentHash", 0x056a0c2a1359d50cbe3feb9f51ec7140),
+        ("System", "UpgradedToTripleRefCount", 0xd38a6c6f7d1f785182ab2b7d9395e4e3),
+        ("System", "UpgradedToU32RefCount", 0xd38a6c6f7d1f785182ab2b7d9395e4e3),
+        ("Timestamp", "DidUpdate", 0xaf39218f79e8b4235f02f3c212db8c77),
+        ("Timestamp", "Now", 0xc04be7874d3de89230226b75a89d87c3),
+        ("TransactionPayment", "NextFeeMultiplier", 0x3b7bd6efa05a2d9cbd8a84973a8b9519),
+        ("TransactionPayment", "StorageVersion", 0x1e968841a35fcb51d4c261483fcc3f62),
+        ("Treasury", "Approvals", 0x93d3daeed2ad2d1c4d867311e332ad20),
+        ("Treasury", "Deactivated", 0x9ca32da581754a91d4bb831af08ecbc1),
+        ("Treasury", "ProposalCount", 0x266ffbffcbe0796fe701321961bf6bcf),
+        ("Treasury", "Proposals", 0x71003fc5df732df95285226b4b4ed37d),
+        ("Treasury", "SpendCount", 0x266ffbffcbe0796fe701321961bf6bcf),
+        ("Treasury", "Spends", 0xdbacffbc80c41b777dbc4761486b3fe9),
+        ("Vesting", "StorageVersion", 0x748cbac22affefcf8a105a584514b1e6),
+        ("Vesting", "Vesting", 0xed9b3703614ee2be6d08646241a3e829),
+        ("VoterList", "CounterForListNodes", 0x5918848f03701b44c6280dcaf31249e6),
+        ("VoterList", "ListBags", 0x36519e7c0161759b8e4c186279526bf7),
+        ("VoterList", "ListNodes", 0xc3fe09ee16e29fdfd55ac590cdd71bca),
+        ("Whitelist", "WhitelistedCall", 0xdefd8c135aec05ff8c6c94815f7e0fd3),
+        ("XcmPallet", "AssetTraps", 0x050b457a43951f4c62b48a1d89975748),
+        ("XcmPallet", "CurrentMigration", 0xeb52c3e19693b4df656c447185ef777f),
+        ("XcmPallet", "LockedFungibles", 0x104c349bf25d73ce5d707053c86a9e50),
+        ("XcmPallet", "Queries", 0x70406a31c34a2f2f693ea1c85df1f3b2),
+        ("XcmPallet", "QueryCounter", 0x88719a871430c7c931b3b0da6633b7ed),
+        ("XcmPallet", "RemoteLockedFungibles", 0xb74fe6bd01c0ab91bd1244be0e3bc010),
+        ("XcmPallet", "SafeXcmVersion", 0x016da0a279b14960a3bfcf5aa2cd3172),
+        ("XcmPallet", "SupportedVersion", 0xb912d685d3e174f4ed6cb5dba28ed213),
+        ("XcmPallet", "VersionDiscoveryQueue", 0x7bf54a506bc03d6ebc17dac0dc5f4d4d),
+        ("XcmPallet", "VersionNotifiers", 0x7a47803f7449be29ae0a9c8793fc5d6b),
+        ("XcmPallet", "VersionNotifyTargets", 0x2580f08210ffc2de9075133ac58976a7),
+        ("XcmPallet", "XcmExecutionSuspended", 0xec295c9ce5d420359115898ac9d3ba7d),
+    ],
+    constants: &[
+        ("Auctions", "EndingPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Auctions", "LeasePeriodsPerSlot", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Auctions", "SampleLength", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Auctions", "SlotRangeCount", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Babe", "EpochDuration", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Babe", "ExpectedBlockTime", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Babe", "MaxAuthorities", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Babe", "MaxNominators", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Balances", "ExistentialDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Balances", "MaxFreezes", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Balances", "MaxHolds", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Balances", "MaxLocks", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Balances", "MaxReserves", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Beefy", "MaxAuthorities", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Beefy", "MaxNominators", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Beefy", "MaxSetIdSessionEntries", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Bounties", "BountyDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Bounties", "BountyDepositPayoutDelay", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Bounties", "BountyUpdatePeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Bounties", "BountyValueMinimum", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Bounties", "CuratorDepositMax", 0xa952780fd9934d433307bd97e23cacc7),
+        ("Bounties", "CuratorDepositMin", 0xa952780fd9934d433307bd97e23cacc7),
+        ("Bounties", "CuratorDepositMultiplier", 0x2b1f0cea3ce14ece8fde23be8af75c94),
+        ("Bounties", "DataDepositPerByte", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Bounties", "MaximumReasonLength", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("ChildBounties", "ChildBountyValueMinimum", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        (
+            "ChildBounties",
+            "MaxActiveChildBountyCount",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        ("Claims", "Prefix", 0x51500416d855ccb74ff500261ebdcd80),
+        ("ConvictionVoting", "MaxVotes", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("ConvictionVoting", "VoteLockingPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Crowdloan", "MinContribution", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Crowdloan", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("Crowdloan", "RemoveKeysLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        (
+            "ElectionProviderMultiPhase",
+            "BetterSignedThreshold",
+            0xdd7c64f04e137ef6866b0cd498915a2d,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "BetterUnsignedThreshold",
+            0xdd7c64f04e137ef6866b0cd498915a2d,
+        ),
+        ("ElectionProviderMultiPhase", "MaxWinners", 0xbb090384e0baf6a2b591d65b66bef748),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerMaxLength",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerMaxVotesPerVoter",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerMaxWeight",
+            0x6f9951d8f3e1143c13df45faabb975dc,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerMaxWinners",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerTxPriority",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "OffchainRepeat",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedDepositByte",
+            0x93981f7c8654fe0f5bdc87c4b4eb87db,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedDepositWeight",
+            0x93981f7c8654fe0f5bdc87c4b4eb87db,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedMaxRefunds",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedMaxSubmissions",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedMaxWeight",
+            0x6f9951d8f3e1143c13df45faabb975dc,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedPhase",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedRewardBase",
+            0x93981f7c8654fe0f5bdc87c4b4eb87db,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "UnsignedPhase",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        ("FastUnstake", "Deposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("FellowshipReferenda", "AlarmInterval", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("FellowshipReferenda", "MaxQueued", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("FellowshipReferenda", "SubmissionDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("FellowshipReferenda", "Tracks", 0xb5a51cf4888c869bbb699b686923a11a),
+        ("FellowshipReferenda", "UndecidingTimeout", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Grandpa", "MaxAuthorities", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Grandpa", "MaxNominators", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Grandpa", "MaxSetIdSessionEntries", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Identity", "BasicDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Identity", "FieldDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Identity", "MaxAdditionalFields", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Identity", "MaxRegistrars", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Identity", "MaxSubAccounts", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Identity", "SubAccountDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("ImOnline", "UnsignedPriority", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Indices", "Deposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("MessageQueue", "HeapSize", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("MessageQueue", "MaxStale", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("MessageQueue", "ServiceWeight", 0x2b54362ddacff5602fc43109182158d5),
+        ("Multisig", "DepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Multisig", "DepositFactor", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Multisig", "MaxSignatories", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nis", "BasePeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nis", "FifoQueueLen", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nis", "IntakePeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nis", "MaxIntakeWeight", 0x6f9951d8f3e1143c13df45faabb975dc),
+        ("Nis", "MaxQueueLen", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nis", "MinBid", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Nis", "MinReceipt", 0x85b26cb978253432e9b3650c182271ce),
+        ("Nis", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("Nis", "QueueCount", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nis", "ThawThrottle", 0xa24bba45d4c5093fb3a3ca91dd73d7e8),
+        (
+            "NisCounterpartBalances",
+            "ExistentialDeposit",
+            0x93981f7c8654fe0f5bdc87c4b4eb87db,
+        ),
+        ("NisCounterpartBalances", "MaxFreezes", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("NisCounterpartBalances", "MaxHolds", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("NisCounterpartBalances", "MaxLocks", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("NisCounterpartBalances", "MaxReserves", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("NominationPools", "MaxPointsToBalance", 0x457c6a0e568c599dc04ba130235d5fcc),
+        ("NominationPools", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("Paras", "UnsignedPriority", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Proxy", "AnnouncementDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Proxy", "AnnouncementDepositFactor", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Proxy", "MaxPending", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Proxy", "MaxProxies", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Proxy", "ProxyDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Proxy", "ProxyDepositFactor", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Recovery", "ConfigDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Recovery", "FriendDepositFactor", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Recovery", "MaxFriends", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Recovery", "RecoveryDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Referenda", "AlarmInterval", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Referenda", "MaxQueued", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Referenda", "SubmissionDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Referenda", "Tracks", 0xb5a51cf4888c869bbb699b686923a11a),
+        ("Referenda", "UndecidingTimeout", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Registrar", "DataDepositPerByte", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Registrar", "ParaDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Scheduler", "MaxScheduledPerBlock", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Scheduler", "MaximumWeight", 0x6f9951d8f3e1143c13df45faabb975dc),
+        ("Slots", "LeaseOffset", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Slots", "LeasePeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Society", "ChallengePeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Society", "ClaimPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Society", "GraceStrikes", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Society", "MaxBids", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Society", "MaxLockDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Society", "MaxPayouts", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Society", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("Society", "PeriodSpend", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Society", "VotingPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Staking", "BondingDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Staking", "HistoryDepth", 0xbb090384e0baf6a2b591d65b66bef748),
+        (
+            "Staking",
+            "MaxNominatorRewardedPerValidator",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        ("Staking", "MaxUnlockingChunks", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Staking", "SessionsPerEra", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Staking", "SlashDeferDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("StateTrieMigration", "MaxKeyLen", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("System", "BlockHashCount", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("System", "BlockLength", 0xeed5741a03f30f3f51f4d04fc181283b),
+        ("System", "BlockWeights", 0x7e3cadcc1a390138ae8d2e4997783881),
+        ("System", "DbWeight", 0x17c48806abe538acdc001d575a70c1eb),
+        ("System", "SS58Prefix", 0x901758137abf070051a9375f98339a59),
+        ("System", "Version", 0x50fe4a2de86350b197e25e5f25515a7d),
+        ("Timestamp", "MinimumPeriod", 0x1c84c55df11a8e9c27e785801a04639b),
+        (
+            "TransactionPayment",
+            "OperationalFeeMultiplier",
+            0x457c6a0e568c599dc04ba130235d5fcc,
+        ),
+        ("Treasury", "Burn", 0x2b1f0cea3ce14ece8fde23be8af75c94),
+        ("Treasury", "MaxApprovals", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Treasury", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("Treasury", "PayoutPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Treasury", "ProposalBond", 0x2b1f0cea3ce14ece8fde23be8af75c94),
+        ("Treasury", "ProposalBondMaximum", 0xa952780fd9934d433307bd97e23cacc7),
+        ("Treasury", "ProposalBondMinimum", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Treasury", "SpendPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Utility", "batched_calls_limit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Vesting", "MaxVestingSchedules", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Vesting", "MinVestedTransfer", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("VoterList", "BagThresholds", 0x2c38d0a23a71a3579f5f3aaeddf6b9b0),
+    ],
+    extrinsic: &[
+        ("", "Address", 0x014fa4566dba2f9163d9e62bff89db3c),
+        ("", "Call", 0xa55f99fded3dd122ea6cf9a1f0ff8b48),
+        ("", "Extra", 0x382f41f85f2395394fd2b2e1e0dc8cb2),
+        ("", "Signature", 0x9b3c1c83d83769c7fb90e290fc73d5cf),
+    ],
+};
 /// Every type of the runtime, by its metadata path.
 pub mod runtime_types {
     pub mod bounded_collections {
@@ -47,6 +1644,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BoundedBTreeMap<K, V>(
                 pub ::ferroscale_runtime_types::BTreeMap<K, V>,
             );
@@ -61,6 +1659,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BoundedVec<T>(pub Vec<T>);
             #[cfg(feature = "values")]
             impl<T: ToValue> ToValue for BoundedVec<T> {
@@ -73,6 +1672,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct WeakBoundedVec<T>(pub Vec<T>);
             #[cfg(feature = "values")]
             impl<T: ToValue> ToValue for WeakBoundedVec<T> {
@@ -86,6 +1686,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Equivocation<Id, V, S> {
             pub round_number: u64,
             pub identity: Id,
@@ -114,6 +1715,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Precommit<H, N> {
             pub target_hash: H,
             pub target_number: N,
@@ -133,6 +1735,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Prevote<H, N> {
             pub target_hash: H,
             pub target_number: N,
@@ -156,6 +1759,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct PalletId(pub [u8; 8usize]);
         impl ::ferroscale_runtime_types::TypeHash for PalletId {
             const TYPE_HASH: u128 = 0x60e16c7c3115f240734943d4b9251f68;
@@ -170,6 +1774,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DispatchClass {
                 #[codec(index = 0u8)]
                 Normal,
@@ -201,6 +1806,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DispatchInfo {
                 pub weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub class: super::super::super::runtime_types::frame_support::dispatch::DispatchClass,
@@ -231,6 +1837,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Pays {
                 #[codec(index = 0u8)]
                 Yes,
@@ -254,6 +1861,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PerDispatchClass<T> {
                 pub normal: T,
                 pub operational: T,
@@ -282,6 +1890,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PostDispatchInfo {
                 pub actual_weight: Option<
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -309,6 +1918,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum RawOrigin<AccountId> {
                 #[codec(index = 0u8)]
                 Root,
@@ -342,6 +1952,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ProcessMessageError {
                     #[codec(index = 0u8)]
                     BadFormat,
@@ -391,6 +2002,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Bounded {
                     #[codec(index = 0u8)]
                     Legacy { hash: ::ferroscale_runtime_types::H256 },
@@ -451,6 +2063,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum DispatchTime<BlockNumber> {
                     #[codec(index = 0u8)]
                     At(BlockNumber),
@@ -484,6 +2097,7 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub struct HoldConsideration(pub u128);
                     impl ::ferroscale_runtime_types::TypeHash for HoldConsideration {
                         const TYPE_HASH: u128 = 0x328c25effea533aa047469eb70d55989;
@@ -499,6 +2113,7 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub enum BalanceStatus {
                         #[codec(index = 0u8)]
                         Free,
@@ -530,6 +2145,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct AccountInfo<Nonce, AccountData> {
             pub nonce: Nonce,
             pub consumers: Nonce,
@@ -562,6 +2178,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EventRecord<E, T> {
             pub phase: super::super::runtime_types::frame_system::Phase,
             pub event: E,
@@ -583,6 +2200,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct LastRuntimeUpgradeInfo {
             #[codec(compact)]
             pub spec_version: u32,
@@ -606,6 +2224,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Phase {
             #[codec(index = 0u8)]
             ApplyExtrinsic(u32),
@@ -641,6 +2260,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckGenesis;
                 impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
                     const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
@@ -656,6 +2276,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
                 );
@@ -673,6 +2294,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckNonZeroSender;
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
                     const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
@@ -688,6 +2310,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckNonce(#[codec(compact)] pub u32);
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
                     const TYPE_HASH: u128 = 0x13c22df9f6cbc059fece62142c8596dc;
@@ -703,6 +2326,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckSpecVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
                     const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
@@ -718,6 +2342,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckTxVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
                     const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
@@ -733,6 +2358,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckWeight;
                 impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
                     const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
@@ -749,6 +2375,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlockLength {
                 pub max: super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
                     u32,
@@ -770,6 +2397,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlockWeights {
                 pub base_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub max_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -803,6 +2431,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct WeightsPerClass {
                 pub base_extrinsic: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub max_extrinsic: Option<
@@ -847,6 +2476,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 remark { remark: Vec<u8> },
@@ -961,6 +2591,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidSpecName,
@@ -1008,6 +2639,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ExtrinsicSuccess {
@@ -1110,6 +2742,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 create {
@@ -1174,6 +2807,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 UnknownAssetKind,
@@ -1201,6 +2835,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 AssetRateCreated {
@@ -1279,6 +2914,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 report_equivocation {
@@ -1360,6 +2996,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidEquivocationProof,
@@ -1405,6 +3042,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Bag {
                 pub head: Option<::ferroscale_runtime_types::AccountId32>,
                 pub tail: Option<::ferroscale_runtime_types::AccountId32>,
@@ -1428,6 +3066,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ListError {
                 #[codec(index = 0u8)]
                 Duplicate,
@@ -1463,6 +3102,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Node {
                 pub id: ::ferroscale_runtime_types::AccountId32,
                 pub prev: Option<::ferroscale_runtime_types::AccountId32>,
@@ -1503,6 +3143,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 rebag {
@@ -1581,6 +3222,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 List(
@@ -1607,6 +3249,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Rebagged {
@@ -1668,6 +3311,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 transfer_allow_death {
@@ -1826,6 +3470,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 VestingBalance,
@@ -1887,6 +3532,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Endowed {
@@ -2193,6 +3839,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AccountData<Balance> {
                 pub free: Balance,
                 pub reserved: Balance,
@@ -2223,6 +3870,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BalanceLock<Balance> {
                 pub id: [u8; 8usize],
                 pub amount: Balance,
@@ -2246,6 +3894,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ExtraFlags(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for ExtraFlags {
                 const TYPE_HASH: u128 = 0x83ab3da8634b9bc88448338778b392b9;
@@ -2257,6 +3906,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct IdAmount<Id, Balance> {
                 pub id: Id,
                 pub amount: Balance,
@@ -2277,6 +3927,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct IdAmount2<Balance> {
                 pub amount: Balance,
             }
@@ -2296,6 +3947,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Reasons {
                 #[codec(index = 0u8)]
                 Fee,
@@ -2323,6 +3975,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReserveData<ReserveIdentifier, Balance> {
                 pub id: ReserveIdentifier,
                 pub amount: Balance,
@@ -2350,6 +4003,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 report_equivocation {
@@ -2427,6 +4081,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidKeyOwnershipProof,
@@ -2471,6 +4126,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Bounty<AccountId, Balance, BlockNumber> {
             pub proposer: AccountId,
             pub value: Balance,
@@ -2510,6 +4166,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum BountyStatus<AccountId, BlockNumber> {
             #[codec(index = 0u8)]
             Proposed,
@@ -2588,6 +4245,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 propose_bounty { #[codec(compact)] value: u128, description: Vec<u8> },
@@ -2745,6 +4403,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InsufficientProposersBalance,
@@ -2810,6 +4469,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 BountyProposed { index: u32 },
@@ -2984,6 +4644,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ChildBounty<AccountId, Balance, BlockNumber> {
             pub parent_bounty: BlockNumber,
             pub value: Balance,
@@ -3020,6 +4681,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ChildBountyStatus<AccountId, BlockNumber> {
             #[codec(index = 0u8)]
             Added,
@@ -3088,6 +4750,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 add_child_bounty {
@@ -3273,6 +4936,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 ParentBountyNotActive,
@@ -3306,6 +4970,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Added { index: u32, child_index: u32 },
@@ -3404,6 +5069,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Conviction {
                 #[codec(index = 0u8)]
                 None,
@@ -3455,6 +5121,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 vote {
@@ -3591,6 +5258,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotOngoing,
@@ -3658,6 +5326,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Delegated(
@@ -3701,6 +5370,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Delegations<Balance> {
                 pub votes: Balance,
                 pub capital: Balance,
@@ -3721,6 +5391,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Tally<Votes> {
                 pub ayes: Votes,
                 pub nays: Votes,
@@ -3748,6 +5419,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum AccountVote<Balance> {
                 #[codec(index = 0u8)]
                 Standard {
@@ -3813,6 +5485,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Casting<Balance, BlockNumber> {
                 pub votes: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (
@@ -3854,6 +5527,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Delegating<Balance, AccountId, BlockNumber> {
                 pub balance: Balance,
                 pub target: AccountId,
@@ -3894,6 +5568,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PriorLock<BlockNumber, Balance>(pub BlockNumber, pub Balance);
             #[cfg(feature = "values")]
             impl<BlockNumber: ToValue, Balance: ToValue> ToValue
@@ -3905,6 +5580,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Vote(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Vote {
                 const TYPE_HASH: u128 = 0x0f383dad6bd95928759ac78e01acf5d9;
@@ -3916,6 +5592,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Voting<Balance, AccountId, BlockNumber> {
                 #[codec(index = 0u8)]
                 Casting(
@@ -3962,6 +5639,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ElectionCompute {
             #[codec(index = 0u8)]
             OnChain,
@@ -3999,6 +5677,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Phase<Bn> {
             #[codec(index = 0u8)]
             Off,
@@ -4031,6 +5710,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RawSolution<S> {
             pub solution: S,
             pub score: super::super::runtime_types::sp_npos_elections::ElectionScore,
@@ -4052,6 +5732,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ReadySolution {
             pub supports: super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 (
@@ -4083,6 +5764,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RoundSnapshot<AccountId, DataProvider> {
             pub voters: Vec<DataProvider>,
             pub targets: Vec<AccountId>,
@@ -4102,6 +5784,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SolutionOrSnapshotSize {
             #[codec(compact)]
             pub voters: u32,
@@ -4128,6 +5811,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 submit_unsigned {
@@ -4243,6 +5927,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 PreDispatchEarlySubmission,
@@ -4326,6 +6011,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 SolutionStored {
@@ -4453,6 +6139,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SignedSubmission<AccountId, Balance, Solution> {
                 pub who: AccountId,
                 pub deposit: Balance,
@@ -4493,6 +6180,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 register_fast_unstake,
@@ -4532,6 +6220,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotController,
@@ -4575,6 +6264,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Unstaked {
@@ -4659,6 +6349,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct UnstakeRequest {
                 pub stashes: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (::ferroscale_runtime_types::AccountId32, u128),
@@ -4691,6 +6382,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct StoredPendingChange<N> {
             pub scheduled_at: N,
             pub delay: N,
@@ -4722,6 +6414,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum StoredState<N> {
             #[codec(index = 0u8)]
             Live,
@@ -4773,6 +6466,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 report_equivocation {
@@ -4853,6 +6547,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 PauseFailed,
@@ -4904,6 +6599,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewAuthorities {
@@ -4956,6 +6652,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 add_registrar {
@@ -5220,6 +6917,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManySubAccounts,
@@ -5315,6 +7013,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 IdentitySet { who: ::ferroscale_runtime_types::AccountId32 },
@@ -5513,6 +7212,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum IdentityField {
                 #[codec(index = 0u8)]
                 Display,
@@ -5564,6 +7264,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct IdentityInfo {
                 pub additional: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (
@@ -5622,6 +7323,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BitFlags(pub u64);
             impl ::ferroscale_runtime_types::TypeHash for BitFlags {
                 const TYPE_HASH: u128 = 0x0bd8b2cdf59bbf120511fe6fb0daf560;
@@ -5633,6 +7335,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Data {
                 #[codec(index = 0u8)]
                 None,
@@ -5952,6 +7655,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Judgement<Balance> {
                 #[codec(index = 0u8)]
                 Unknown,
@@ -6000,6 +7704,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RegistrarInfo<Balance, AccountId> {
                 pub account: AccountId,
                 pub fee: Balance,
@@ -6024,6 +7729,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Registration<Balance, IdentityInfo> {
                 pub judgements: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (
@@ -6065,6 +7771,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Heartbeat<BlockNumber> {
             pub block_number: BlockNumber,
             pub session_index: BlockNumber,
@@ -6097,6 +7804,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 heartbeat {
@@ -6131,6 +7839,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidKey,
@@ -6158,6 +7867,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 HeartbeatReceived {
@@ -6222,6 +7932,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
@@ -6235,6 +7946,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
@@ -6255,6 +7967,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 claim { index: u32 },
@@ -6351,6 +8064,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotAssigned,
@@ -6390,6 +8104,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 IndexAssigned {
@@ -6454,6 +8169,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BookState<MessageOrigin> {
             pub begin: u32,
             pub end: u32,
@@ -6493,6 +8209,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Neighbours<MessageOrigin> {
             pub prev: MessageOrigin,
             pub next: MessageOrigin,
@@ -6511,6 +8228,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Page<Size> {
             pub remaining: Size,
             pub remaining_size: Size,
@@ -6550,6 +8268,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 reap_page {
@@ -6616,6 +8335,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotReapable,
@@ -6669,6 +8389,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ProcessingFailed {
@@ -6785,6 +8506,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Multisig<BlockNumber, Balance, AccountId> {
             pub when: super::super::runtime_types::pallet_multisig::Timepoint<
                 BlockNumber,
@@ -6818,6 +8540,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Timepoint<BlockNumber> {
             pub height: BlockNumber,
             pub index: BlockNumber,
@@ -6839,6 +8562,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 as_multi_threshold_1 {
@@ -6975,6 +8699,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 MinimumThreshold,
@@ -7050,6 +8775,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewMultisig {
@@ -7186,6 +8912,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Bid<Balance, AccountId> {
                 pub amount: Balance,
                 pub who: AccountId,
@@ -7207,6 +8934,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 place_bid { #[codec(compact)] amount: u128, duration: u32 },
@@ -7312,6 +9040,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 DurationTooSmall,
@@ -7391,6 +9120,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 BidPlaced {
@@ -7565,6 +9295,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 NftReceipt,
@@ -7585,6 +9316,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReceiptRecord<AccountId, BlockNumber, Balance> {
                 pub proportion: super::super::super::runtime_types::sp_arithmetic::per_things::Perquintill,
                 pub owner: Option<(AccountId, Balance)>,
@@ -7614,6 +9346,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SummaryRecord<BlockNumber, Balance> {
                 pub proportion_owed: super::super::super::runtime_types::sp_arithmetic::per_things::Perquintill,
                 pub index: BlockNumber,
@@ -7654,6 +9387,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum BondExtra<Balance> {
             #[codec(index = 0u8)]
             FreeBalance(Balance),
@@ -7674,6 +9408,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BondedPoolInner {
             pub commission: super::super::runtime_types::pallet_nomination_pools::Commission,
             pub member_counter: u32,
@@ -7711,6 +9446,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ClaimPermission {
             #[codec(index = 0u8)]
             Permissioned,
@@ -7744,6 +9480,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Commission {
             pub current: Option<
                 (
@@ -7786,6 +9523,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CommissionChangeRate<BlockNumber> {
             pub max_increase: super::super::runtime_types::sp_arithmetic::per_things::Perbill,
             pub min_delay: BlockNumber,
@@ -7805,6 +9543,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ConfigOp<T> {
             #[codec(index = 0u8)]
             Noop,
@@ -7829,6 +9568,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct PoolMember {
             pub pool_id: u32,
             pub points: u128,
@@ -7864,6 +9604,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct PoolRoles<AccountId> {
             pub depositor: AccountId,
             pub root: Option<AccountId>,
@@ -7892,6 +9633,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum PoolState {
             #[codec(index = 0u8)]
             Open,
@@ -7917,6 +9659,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RewardPool {
             pub last_recorded_reward_counter: super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
             pub last_recorded_total_payouts: u128,
@@ -7954,6 +9697,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SubPools {
             pub no_era: super::super::runtime_types::pallet_nomination_pools::UnbondPool,
             pub with_era: super::super::runtime_types::bounded_collections::bounded_btree_map::BoundedBTreeMap<
@@ -7978,6 +9722,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct UnbondPool {
             pub points: u128,
             pub balance: u128,
@@ -8002,6 +9747,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 join { #[codec(compact)] amount: u128, pool_id: u32 },
@@ -8460,6 +10206,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DefensiveError {
                 #[codec(index = 0u8)]
                 NotEnoughSpaceInUnbondPool,
@@ -8503,6 +10250,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 PoolNotFound,
@@ -8672,6 +10420,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Created {
@@ -9017,6 +10766,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum FreezeReason {
                 #[codec(index = 0u8)]
                 PoolMinBalance,
@@ -9043,6 +10793,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Offence { kind: [u8; 16usize], timeslot: Vec<u8> },
@@ -9081,6 +10832,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum OldRequestStatus<AccountId, Balance> {
             #[codec(index = 0u8)]
             Unrequested { deposit: (AccountId, Balance), len: u32 },
@@ -9128,6 +10880,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RequestStatus<AccountId, Ticket> {
             #[codec(index = 0u8)]
             Unrequested { ticket: (AccountId, Ticket), len: u32 },
@@ -9184,6 +10937,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 note_preimage { bytes: Vec<u8> },
@@ -9261,6 +11015,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooBig,
@@ -9312,6 +11067,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Noted { hash: ::ferroscale_runtime_types::H256 },
@@ -9365,6 +11121,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Preimage,
@@ -9390,6 +11147,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Announcement<AccountId, Hash, BlockNumber> {
             pub real: AccountId,
             pub call_hash: Hash,
@@ -9412,6 +11170,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ProxyDefinition<AccountId, ProxyType, BlockNumber> {
             pub delegate: AccountId,
             pub proxy_type: ProxyType,
@@ -9441,6 +11200,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 proxy {
@@ -9695,6 +11455,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooMany,
@@ -9746,6 +11507,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ProxyExecuted {
@@ -9890,6 +11652,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct MemberRecord {
             pub rank: u16,
         }
@@ -9907,6 +11670,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Tally {
             pub bare_ayes: u32,
             pub ayes: u32,
@@ -9931,6 +11695,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VoteRecord {
             #[codec(index = 0u8)]
             Aye(u32),
@@ -9959,6 +11724,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 add_member {
@@ -10074,6 +11840,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 AlreadyMember,
@@ -10129,6 +11896,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 MemberAdded { who: ::ferroscale_runtime_types::AccountId32 },
@@ -10220,6 +11988,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ActiveRecovery<BlockNumber, Balance, Friends> {
             pub created: BlockNumber,
             pub deposit: Balance,
@@ -10242,6 +12011,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RecoveryConfig<BlockNumber, Balance, Friends> {
             pub delay_period: BlockNumber,
             pub deposit: Balance,
@@ -10274,6 +12044,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 as_recovered {
@@ -10451,6 +12222,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotAllowed,
@@ -10534,6 +12306,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 RecoveryCreated { account: ::ferroscale_runtime_types::AccountId32 },
@@ -10662,6 +12435,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 submit {
@@ -10802,6 +12576,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotOngoing,
@@ -10873,6 +12648,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Submitted {
@@ -11166,6 +12942,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event2 {
                 #[codec(index = 0u8)]
                 Submitted {
@@ -11451,6 +13228,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Curve {
                 #[codec(index = 0u8)]
                 LinearDecreasing {
@@ -11546,6 +13324,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DecidingStatus<BlockNumber> {
                 pub since: BlockNumber,
                 pub confirming: Option<BlockNumber>,
@@ -11567,6 +13346,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Deposit<AccountId, Balance> {
                 pub who: AccountId,
                 pub amount: Balance,
@@ -11588,6 +13368,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ReferendumInfo<
                 TrackId,
                 RuntimeOrigin,
@@ -11763,6 +13544,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReferendumStatus<
                 TrackId,
                 RuntimeOrigin,
@@ -11857,6 +13639,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct TrackInfo<Balance, Moment> {
                 pub name: String,
                 pub max_deciding: Moment,
@@ -11911,6 +13694,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Scheduled<Name, Call, BlockNumber, PalletsOrigin> {
             pub maybe_id: Option<Name>,
             pub priority: u8,
@@ -11951,6 +13735,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 schedule {
@@ -12110,6 +13895,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 FailedToSchedule,
@@ -12151,6 +13937,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Scheduled { when: u32, index: u32 },
@@ -12261,6 +14048,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set_keys {
@@ -12301,6 +14089,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidProof,
@@ -12342,6 +14131,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewSession { session_index: u32 },
@@ -12375,6 +14165,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Bid<AccountId, Balance> {
             pub who: AccountId,
             pub kind: super::super::runtime_types::pallet_society::BidKind<
@@ -12399,6 +14190,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum BidKind<AccountId, Balance> {
             #[codec(index = 0u8)]
             Deposit(Balance),
@@ -12428,6 +14220,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Candidacy<AccountId, Balance> {
             pub round: u32,
             pub kind: super::super::runtime_types::pallet_society::BidKind<
@@ -12463,6 +14256,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct GroupParams<Balance> {
             pub max_members: u32,
             pub max_intake: u32,
@@ -12492,6 +14286,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct IntakeRecord<AccountId, Balance> {
             pub who: AccountId,
             pub bid: Balance,
@@ -12514,6 +14309,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct MemberRecord {
             pub rank: u32,
             pub strikes: u32,
@@ -12547,6 +14343,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct PayoutRecord<Balance, PayoutsVec> {
             pub paid: Balance,
             pub payouts: PayoutsVec,
@@ -12566,6 +14363,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Tally {
             pub approvals: u32,
             pub rejections: u32,
@@ -12588,6 +14386,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Vote {
             pub approve: bool,
             pub weight: u32,
@@ -12609,6 +14408,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VouchingStatus {
             #[codec(index = 0u8)]
             Vouching,
@@ -12633,6 +14433,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 bid { value: u128 },
@@ -12904,6 +14705,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotMember,
@@ -13051,6 +14853,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Founded { founder: ::ferroscale_runtime_types::AccountId32 },
@@ -13319,6 +15122,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ActiveEraInfo {
             pub index: u32,
             pub start: Option<u64>,
@@ -13340,6 +15144,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EraRewardPoints<AccountId> {
             pub total: u32,
             pub individual: ::ferroscale_runtime_types::BTreeMap<AccountId, u32>,
@@ -13358,6 +15163,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Exposure<AccountId, Balance> {
             #[codec(compact)]
             pub total: Balance,
@@ -13387,6 +15193,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Forcing {
             #[codec(index = 0u8)]
             NotForcing,
@@ -13420,6 +15227,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct IndividualExposure<AccountId, Balance> {
             pub who: AccountId,
             #[codec(compact)]
@@ -13440,6 +15248,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Nominations {
             pub targets: super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 ::ferroscale_runtime_types::AccountId32,
@@ -13470,6 +15279,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RewardDestination<AccountId> {
             #[codec(index = 0u8)]
             Staked,
@@ -13506,6 +15316,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct StakingLedger {
             pub stash: ::ferroscale_runtime_types::AccountId32,
             #[codec(compact)]
@@ -13547,6 +15358,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct UnappliedSlash<AccountId, Balance> {
             pub validator: AccountId,
             pub own: Balance,
@@ -13579,6 +15391,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct UnlockChunk<Balance> {
             #[codec(compact)]
             pub value: Balance,
@@ -13599,6 +15412,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ValidatorPrefs {
             #[codec(compact)]
             pub commission: super::super::runtime_types::sp_arithmetic::per_things::Perbill,
@@ -13625,6 +15439,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     bond {
@@ -14012,6 +15827,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ConfigOp<T> {
                     #[codec(index = 0u8)]
                     Noop,
@@ -14040,6 +15856,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     NotController,
@@ -14169,6 +15986,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     EraPaid { era_index: u32, validator_payout: u128, remainder: u128 },
@@ -14447,6 +16265,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SlashingSpans {
                 pub span_index: u32,
                 pub last_start: u32,
@@ -14481,6 +16300,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SpanRecord<Balance> {
                 pub slashed: Balance,
                 pub paid_out: Balance,
@@ -14508,6 +16328,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 control_auto_migration {
@@ -14641,6 +16462,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 MaxSignedLimits,
@@ -14686,6 +16508,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Migrated {
@@ -14761,6 +16584,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum MigrationCompute {
                 #[codec(index = 0u8)]
                 Signed,
@@ -14784,6 +16608,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct MigrationLimits {
                 pub size: u32,
                 pub item: u32,
@@ -14807,6 +16632,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct MigrationTask {
                 pub progress_top: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
                 pub progress_child: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
@@ -14844,6 +16670,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Progress {
                 #[codec(index = 0u8)]
                 ToStart,
@@ -14889,6 +16716,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
@@ -14921,6 +16749,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ChargeTransactionPayment(#[codec(compact)] pub u128);
         impl ::ferroscale_runtime_types::TypeHash for ChargeTransactionPayment {
             const TYPE_HASH: u128 = 0x8c2d64d0c06b4323331ebdd069a26a03;
@@ -14932,6 +16761,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Releases {
             #[codec(index = 0u8)]
             V1Ancient,
@@ -14956,6 +16786,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 TransactionFeePaid {
@@ -15003,6 +16834,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FeeDetails<Balance> {
                 pub inclusion_fee: Option<
                     super::super::super::runtime_types::pallet_transaction_payment::types::InclusionFee<
@@ -15029,6 +16861,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct InclusionFee<Balance> {
                 pub base_fee: Balance,
                 pub len_fee: Balance,
@@ -15057,6 +16890,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RuntimeDispatchInfo<Balance, Weight> {
                 pub weight: Weight,
                 pub class: super::super::super::runtime_types::frame_support::dispatch::DispatchClass,
@@ -15091,6 +16925,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum PaymentState<Id> {
             #[codec(index = 0u8)]
             Pending,
@@ -15125,6 +16960,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Proposal<AccountId, Balance> {
             pub proposer: AccountId,
             pub value: Balance,
@@ -15154,6 +16990,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SpendStatus<
             AssetKind,
             AssetBalance,
@@ -15206,6 +17043,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 propose_spend {
@@ -15361,6 +17199,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InsufficientProposersBalance,
@@ -15430,6 +17269,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Proposed { proposal_index: u32 },
@@ -15672,6 +17512,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 batch {
@@ -15792,6 +17633,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManyCalls,
@@ -15812,6 +17654,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 BatchInterrupted {
@@ -15897,6 +17740,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Releases {
             #[codec(index = 0u8)]
             V0,
@@ -15921,6 +17765,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 vest,
@@ -16031,6 +17876,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotVesting,
@@ -16072,6 +17918,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 VestingUpdated {
@@ -16123,6 +17970,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct VestingInfo<Balance, BlockNumber> {
                 pub locked: Balance,
                 pub per_block: Balance,
@@ -16158,6 +18006,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 whitelist_call { call_hash: ::ferroscale_runtime_types::H256 },
@@ -16241,6 +18090,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 UnavailablePreImage,
@@ -16282,6 +18132,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 CallWhitelisted { call_hash: ::ferroscale_runtime_types::H256 },
@@ -16354,6 +18205,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 send {
@@ -16579,6 +18431,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 Unreachable,
@@ -16680,6 +18533,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Attempted {
@@ -17164,6 +19018,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Origin {
                 #[codec(index = 0u8)]
                 Xcm(
@@ -17199,6 +19054,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum QueryStatus<BlockNumber> {
                 #[codec(index = 0u8)]
                 Pending {
@@ -17279,6 +19135,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RemoteLockedFungibleRecord<ConsumerIdentifier> {
                 pub amount: u128,
                 pub owner: super::super::super::runtime_types::xcm::VersionedMultiLocation,
@@ -17312,6 +19169,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum VersionMigrationStage {
                 #[codec(index = 0u8)]
                 MigrateSupportedVersion,
@@ -17362,6 +19220,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CandidateHash(pub ::ferroscale_runtime_types::H256);
         impl ::ferroscale_runtime_types::TypeHash for CandidateHash {
             const TYPE_HASH: u128 = 0xa4d562fb8216b4923f3339af51bbebf8;
@@ -17373,6 +19232,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct InboundDownwardMessage<BlockNumber> {
             pub sent_at: BlockNumber,
             pub msg: Vec<u8>,
@@ -17391,6 +19251,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct InboundHrmpMessage<BlockNumber> {
             pub sent_at: BlockNumber,
             pub data: Vec<u8>,
@@ -17409,6 +19270,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OutboundHrmpMessage<Id> {
             pub recipient: Id,
             pub data: Vec<u8>,
@@ -17432,6 +19294,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct HeadData(pub Vec<u8>);
             impl ::ferroscale_runtime_types::TypeHash for HeadData {
                 const TYPE_HASH: u128 = 0x6616650329c91b02ad5b723534d70616;
@@ -17443,6 +19306,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct HrmpChannelId {
                 pub sender: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 pub recipient: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
@@ -17467,6 +19331,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Id(pub u32);
             impl ::parity_scale_codec::CompactAs for Id {
                 type As = u32;
@@ -17492,6 +19357,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ValidationCode(pub Vec<u8>);
             impl ::ferroscale_runtime_types::TypeHash for ValidationCode {
                 const TYPE_HASH: u128 = 0xb181454d4c7abe30dac35bb8d6b899b1;
@@ -17503,6 +19369,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ValidationCodeHash(pub ::ferroscale_runtime_types::H256);
             impl ::ferroscale_runtime_types::TypeHash for ValidationCodeHash {
                 const TYPE_HASH: u128 = 0x14c9569ff2dbe3eda4dae5c7fe0fdec8;
@@ -17520,6 +19387,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AvailabilityBitfield(
                 pub ::ferroscale_runtime_types::bits::BitSequence<
                     u8,
@@ -17536,6 +19404,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BackedCandidate<H> {
                 pub candidate: super::super::super::runtime_types::polkadot_primitives::v6::CommittedCandidateReceipt<
                     H,
@@ -17571,6 +19440,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CandidateCommitments<N> {
                 pub upward_messages: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     Vec<u8>,
@@ -17618,6 +19488,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CandidateDescriptor<H> {
                 pub para_id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 pub relay_parent: H,
@@ -17665,6 +19536,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum CandidateEvent<H> {
                 #[codec(index = 0u8)]
                 CandidateBacked(
@@ -17739,6 +19611,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CandidateReceipt<H> {
                 pub descriptor: super::super::super::runtime_types::polkadot_primitives::v6::CandidateDescriptor<
                     H,
@@ -17763,6 +19636,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CommittedCandidateReceipt<H> {
                 pub descriptor: super::super::super::runtime_types::polkadot_primitives::v6::CandidateDescriptor<
                     H,
@@ -17789,6 +19663,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CoreIndex(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for CoreIndex {
                 const TYPE_HASH: u128 = 0xe98ed3ec0be9e2135bd7e92e28544f83;
@@ -17800,6 +19675,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum CoreState<H, N> {
                 #[codec(index = 0u8)]
                 Occupied(
@@ -17843,6 +19719,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DisputeState<N> {
                 pub validators_for: ::ferroscale_runtime_types::bits::BitSequence<
                     u8,
@@ -17880,6 +19757,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DisputeStatement {
                 #[codec(index = 0u8)]
                 Valid(
@@ -17915,6 +19793,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DisputeStatementSet {
                 pub candidate_hash: super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
                 pub session: u32,
@@ -17952,6 +19831,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct GroupIndex(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for GroupIndex {
                 const TYPE_HASH: u128 = 0x91926166de8a3b14702d8f289b9f75ca;
@@ -17963,6 +19843,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct GroupRotationInfo<N> {
                 pub session_start_block: N,
                 pub group_rotation_frequency: N,
@@ -17991,6 +19872,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct IndexedVec<V>(pub Vec<V>);
             #[cfg(feature = "values")]
             impl<V: ToValue> ToValue for IndexedVec<V> {
@@ -17999,6 +19881,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct InherentData<HDR> {
                 pub bitfields: Vec<
                     super::super::super::runtime_types::polkadot_primitives::v6::signed::UncheckedSigned<
@@ -18040,6 +19923,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum InvalidDisputeStatementKind {
                 #[codec(index = 0u8)]
                 Explicit,
@@ -18060,6 +19944,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct OccupiedCore<H, N> {
                 pub next_up_on_available: Option<
                     super::super::super::runtime_types::polkadot_primitives::v6::ScheduledCore,
@@ -18114,6 +19999,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum OccupiedCoreAssumption {
                 #[codec(index = 0u8)]
                 Included,
@@ -18145,6 +20031,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PersistedValidationData<H, N> {
                 pub parent_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
                 pub relay_parent_number: N,
@@ -18177,6 +20064,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PvfCheckStatement {
                 pub accept: bool,
                 pub subject: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
@@ -18211,6 +20099,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PvfExecTimeoutKind {
                 #[codec(index = 0u8)]
                 Backing,
@@ -18235,6 +20124,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PvfPrepTimeoutKind {
                 #[codec(index = 0u8)]
                 Precheck,
@@ -18259,6 +20149,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ScheduledCore {
                 pub para_id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 pub collator: Option<
@@ -18285,6 +20176,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ScrapedOnChainVotes<H> {
                 pub session: u32,
                 pub backing_validators_per_candidate: Vec<
@@ -18327,6 +20219,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SessionInfo {
                 pub active_validator_indices: Vec<
                     super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
@@ -18403,6 +20296,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum UpgradeGoAhead {
                 #[codec(index = 0u8)]
                 Abort,
@@ -18426,6 +20320,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum UpgradeRestriction {
                 #[codec(index = 0u8)]
                 Present,
@@ -18446,6 +20341,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ValidDisputeStatementKind {
                 #[codec(index = 0u8)]
                 Explicit,
@@ -18489,6 +20385,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ValidatorIndex(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for ValidatorIndex {
                 const TYPE_HASH: u128 = 0xd128e415ba3fd66d52ece04126f43cdb;
@@ -18500,6 +20397,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ValidityAttestation {
                 #[codec(index = 1u8)]
                 Implicit(
@@ -18539,6 +20437,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
@@ -18556,6 +20455,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct AsyncBackingParams {
                     pub max_candidate_depth: u32,
                     pub allowed_ancestry_len: u32,
@@ -18584,6 +20484,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct BackingState<H, N> {
                     pub constraints: super::super::super::super::runtime_types::polkadot_primitives::v6::async_backing::Constraints<
                         N,
@@ -18616,6 +20517,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CandidatePendingAvailability<H, N> {
                     pub candidate_hash: super::super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
                     pub descriptor: super::super::super::super::runtime_types::polkadot_primitives::v6::CandidateDescriptor<
@@ -18656,6 +20558,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Constraints<N> {
                     pub min_relay_parent_number: N,
                     pub max_pov_size: N,
@@ -18736,6 +20639,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct InboundHrmpLimitations<N> {
                     pub valid_watermarks: Vec<N>,
                 }
@@ -18755,6 +20659,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct OutboundHrmpChannelLimitations {
                     pub bytes_remaining: u32,
                     pub messages_remaining: u32,
@@ -18788,6 +20693,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
@@ -18801,6 +20707,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
@@ -18818,6 +20725,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ExecutorParam {
                     #[codec(index = 1u8)]
                     MaxMemoryPages(u32),
@@ -18903,6 +20811,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct ExecutorParams(
                     pub Vec<
                         super::super::super::super::runtime_types::polkadot_primitives::v6::executor_params::ExecutorParam,
@@ -18922,6 +20831,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct UncheckedSigned<Payload> {
                     pub payload: Payload,
                     pub validator_index: super::super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
@@ -18954,6 +20864,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct DisputeProof {
                     pub time_slot: super::super::super::super::runtime_types::polkadot_primitives::v6::slashing::DisputesTimeSlot,
                     pub kind: super::super::super::super::runtime_types::polkadot_primitives::v6::slashing::SlashingOffenceKind,
@@ -18988,6 +20899,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct DisputesTimeSlot {
                     pub session_index: u32,
                     pub candidate_hash: super::super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
@@ -19016,6 +20928,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
                 impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
                     const TYPE_HASH: u128 = 0x1a5f1c3873826c152fc2e686bd167a69;
@@ -19027,6 +20940,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PendingSlashes {
                     pub keys: ::ferroscale_runtime_types::BTreeMap<
                         super::super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
@@ -19053,6 +20967,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum SlashingOffenceKind {
                     #[codec(index = 0u8)]
                     ForInvalid,
@@ -19081,6 +20996,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
@@ -19094,6 +21010,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
@@ -19115,6 +21032,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     new_auction {
@@ -19197,6 +21115,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     AuctionInProgress,
@@ -19244,6 +21163,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     AuctionStarted {
@@ -19411,6 +21331,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct EcdsaSignature(pub [u8; 65usize]);
             impl ::ferroscale_runtime_types::TypeHash for EcdsaSignature {
                 const TYPE_HASH: u128 = 0x40381f1b5f7164f9fdf1d1c003b15794;
@@ -19422,6 +21343,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct EthereumAddress(pub [u8; 20usize]);
             impl ::ferroscale_runtime_types::TypeHash for EthereumAddress {
                 const TYPE_HASH: u128 = 0xd36d0fa96988abefb7187c0e068ff80e;
@@ -19433,6 +21355,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum StatementKind {
                 #[codec(index = 0u8)]
                 Regular,
@@ -19459,6 +21382,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     claim {
@@ -19581,6 +21505,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     InvalidEthereumSignature,
@@ -19628,6 +21553,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     Claimed {
@@ -19676,6 +21602,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FundInfo<AccountId, Balance, BlockNumber> {
                 pub depositor: AccountId,
                 pub verifier: Option<
@@ -19730,6 +21657,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum LastContribution<BlockNumber> {
                 #[codec(index = 0u8)]
                 Never,
@@ -19769,6 +21697,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     create {
@@ -19987,6 +21916,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     FirstPeriodInPast,
@@ -20112,6 +22042,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     Created {
@@ -20301,6 +22232,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum VersionedLocatableAsset {
                 #[codec(index = 3u8)]
                 V3 {
@@ -20341,6 +22273,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ParaInfo<Account, Balance> {
                 pub manager: Account,
                 pub deposit: Balance,
@@ -20372,6 +22305,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     register {
@@ -20539,6 +22473,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     NotRegistered,
@@ -20614,6 +22549,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     Registered {
@@ -20701,6 +22637,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_lease {
@@ -20778,6 +22715,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     ParaNotOnboarding,
@@ -20805,6 +22743,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     NewLeasePeriod { lease_period: u32 },
@@ -20879,6 +22818,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct HostConfiguration<BlockNumber> {
                 pub max_code_size: BlockNumber,
                 pub max_head_data_size: BlockNumber,
@@ -21053,6 +22993,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     set_validation_upgrade_cooldown { new: u32 },
@@ -21590,6 +23531,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     InvalidNewValue,
@@ -21615,6 +23557,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DisputeLocation {
                 #[codec(index = 0u8)]
                 Local,
@@ -21638,6 +23581,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DisputeResult {
                 #[codec(index = 0u8)]
                 Valid,
@@ -21664,6 +23608,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_unfreeze,
@@ -21684,6 +23629,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     DuplicateDisputeStatementSets,
@@ -21747,6 +23693,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     DisputeInitiated(
@@ -21809,6 +23756,7 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub enum Call {
                         #[codec(index = 0u8)]
                         report_dispute_lost_unsigned {
@@ -21848,6 +23796,7 @@ pub mod runtime_types {
                         }
                     }
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub enum Error {
                         #[codec(index = 0u8)]
                         InvalidKeyOwnershipProof,
@@ -21909,6 +23858,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct HrmpChannel {
                 pub max_capacity: u32,
                 pub max_total_size: u32,
@@ -21956,6 +23906,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct HrmpOpenChannelRequest {
                 pub confirmed: bool,
                 pub _age: u32,
@@ -22000,6 +23951,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     hrmp_init_open_channel {
@@ -22199,6 +24151,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     OpenHrmpChannelToSelf,
@@ -22336,6 +24289,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     OpenChannelRequested {
@@ -22510,6 +24464,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum AggregateMessageOrigin {
                 #[codec(index = 0u8)]
                 Ump(
@@ -22536,6 +24491,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AvailabilityBitfieldRecord<N> {
                 pub bitfield: super::super::super::runtime_types::polkadot_primitives::v6::AvailabilityBitfield,
                 pub submitted_at: N,
@@ -22558,6 +24514,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CandidatePendingAvailability<H, N> {
                 pub core: super::super::super::runtime_types::polkadot_primitives::v6::CoreIndex,
                 pub hash: super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
@@ -22610,6 +24567,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum UmpQueueId {
                 #[codec(index = 0u8)]
                 Para(
@@ -22639,6 +24597,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {}
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x6a7f099fd4d368e9645e314224f6095b;
@@ -22650,6 +24609,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     UnsortedOrDuplicateValidatorIndices,
@@ -22825,6 +24785,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     CandidateBacked(
@@ -22927,6 +24888,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BufferedSessionChange {
                 pub validators: Vec<
                     super::super::super::runtime_types::polkadot_primitives::v6::validator_app::Public,
@@ -22965,6 +24927,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_approve { up_to: u32 },
@@ -22999,6 +24962,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Origin {
                     #[codec(index = 0u8)]
                     Parachain(
@@ -23030,6 +24994,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ParaGenesisArgs {
                 pub genesis_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
                 pub validation_code: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCode,
@@ -23061,6 +25026,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ParaLifecycle {
                 #[codec(index = 0u8)]
                 Onboarding,
@@ -23108,6 +25074,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ParaPastCodeMeta<N> {
                 pub upgrade_times: Vec<
                     super::super::super::runtime_types::polkadot_runtime_parachains::paras::ReplacementTimes<
@@ -23134,6 +25101,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PvfCheckActiveVoteState<BlockNumber> {
                 pub votes_accept: ::ferroscale_runtime_types::bits::BitSequence<
                     u8,
@@ -23178,6 +25146,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PvfCheckCause<BlockNumber> {
                 #[codec(index = 0u8)]
                 Onboarding(
@@ -23228,6 +25197,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReplacementTimes<N> {
                 pub expected_at: N,
                 pub activated_at: N,
@@ -23250,6 +25220,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum SetGoAhead {
                 #[codec(index = 0u8)]
                 Yes,
@@ -23276,6 +25247,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_set_current_code {
@@ -23458,6 +25430,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     NotRegistered,
@@ -23535,6 +25508,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     CurrentCodeUpdated(
@@ -23660,6 +25634,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     enter {
@@ -23693,6 +25668,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     TooManyInclusionInherents,
@@ -23750,6 +25726,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Assignment {
                     pub para_id: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 }
@@ -23775,6 +25752,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum CoreOccupied<N> {
                     #[codec(index = 0u8)]
                     Free,
@@ -23803,6 +25781,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct ParasEntry<N> {
                     pub assignment: super::super::super::super::runtime_types::polkadot_runtime_parachains::scheduler::common::Assignment,
                     pub availability_timeouts: N,
@@ -23836,6 +25815,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AllowedRelayParentsTracker<Hash, BlockNumber> {
                 pub buffer: Vec<(Hash, Hash)>,
                 pub latest_number: BlockNumber,
@@ -23862,6 +25842,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {}
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x973efbcd301b1653012514b0dba20443;
@@ -23879,6 +25860,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ArithmeticError {
             #[codec(index = 0u8)]
             Underflow,
@@ -23911,6 +25893,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FixedI64(pub i64);
             impl ::ferroscale_runtime_types::TypeHash for FixedI64 {
                 const TYPE_HASH: u128 = 0x1c3db48d29fdfa52b073e6a2c4f870f3;
@@ -23922,6 +25905,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FixedU128(pub u128);
             impl ::parity_scale_codec::CompactAs for FixedU128 {
                 type As = u128;
@@ -23951,6 +25935,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PerU16(pub u16);
             impl ::parity_scale_codec::CompactAs for PerU16 {
                 type As = u16;
@@ -23976,6 +25961,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Perbill(pub u32);
             impl ::parity_scale_codec::CompactAs for Perbill {
                 type As = u32;
@@ -24001,6 +25987,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Percent(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Percent {
                 const TYPE_HASH: u128 = 0x731b5e2a65bb015f1c4c471dfecc01fe;
@@ -24012,6 +25999,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Permill(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for Permill {
                 const TYPE_HASH: u128 = 0xcd9a29b75460287f91b8264ae44aca45;
@@ -24023,6 +26011,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Perquintill(pub u64);
             impl ::ferroscale_runtime_types::TypeHash for Perquintill {
                 const TYPE_HASH: u128 = 0x365c50250021db1bda2a687a15cd29c7;
@@ -24040,6 +26029,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
             );
@@ -24058,6 +26048,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum AllowedSlots {
             #[codec(index = 0u8)]
             PrimarySlots,
@@ -24091,6 +26082,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BabeConfiguration {
             pub slot_duration: u64,
             pub epoch_length: u64,
@@ -24130,6 +26122,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BabeEpochConfiguration {
             pub c: (u64, u64),
             pub allowed_slots: super::super::runtime_types::sp_consensus_babe::AllowedSlots,
@@ -24151,6 +26144,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Epoch {
             pub epoch_index: u64,
             pub start_slot: super::super::runtime_types::sp_consensus_slots::Slot,
@@ -24190,6 +26184,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
             const TYPE_HASH: u128 = 0x67822a6fd5670aa9d7764973c4243e48;
@@ -24204,6 +26199,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
             );
@@ -24221,6 +26217,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum NextConfigDescriptor {
                 #[codec(index = 1u8)]
                 V1 {
@@ -24253,6 +26250,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PreDigest {
                 #[codec(index = 1u8)]
                 Primary(
@@ -24302,6 +26300,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PrimaryPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
@@ -24333,6 +26332,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SecondaryPlainPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
@@ -24358,6 +26358,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SecondaryVRFPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
@@ -24394,6 +26395,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EquivocationProof<Number, Id, Signature> {
             pub first: super::super::runtime_types::sp_consensus_beefy::VoteMessage<
                 Number,
@@ -24421,6 +26423,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
             const TYPE_HASH: u128 = 0x7cfaf5faec74c277274a1c9347545939;
@@ -24432,6 +26435,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ValidatorSet<AuthorityId> {
             pub validators: Vec<AuthorityId>,
             pub id: u64,
@@ -24450,6 +26454,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct VoteMessage<Number, Id, Signature> {
             pub commitment: super::super::runtime_types::sp_consensus_beefy::commitment::Commitment<
                 Number,
@@ -24477,6 +26482,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Commitment<TBlockNumber> {
                 pub payload: super::super::super::runtime_types::sp_consensus_beefy::payload::Payload,
                 pub block_number: TBlockNumber,
@@ -24509,6 +26515,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::ecdsa::Public,
             );
@@ -24522,6 +26529,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(
                 pub super::super::super::runtime_types::sp_core::ecdsa::Signature,
             );
@@ -24539,6 +26547,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BeefyAuthoritySet<AuthoritySetCommitment> {
                 pub id: u64,
                 pub len: u32,
@@ -24572,6 +26581,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Payload(pub Vec<([u8; 2usize], Vec<u8>)>);
             impl ::ferroscale_runtime_types::TypeHash for Payload {
                 const TYPE_HASH: u128 = 0x8246ddc4a062c1423ebab1a62752fcd7;
@@ -24588,6 +26598,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Equivocation<H, N> {
             #[codec(index = 0u8)]
             Prevote(
@@ -24622,6 +26633,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EquivocationProof<H, N> {
             pub set_id: u64,
             pub equivocation: super::super::runtime_types::sp_consensus_grandpa::Equivocation<
@@ -24643,6 +26655,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
             const TYPE_HASH: u128 = 0x644a053337cb00328cde6139d4098a21;
@@ -24657,6 +26670,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::ed25519::Public,
             );
@@ -24670,6 +26684,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(
                 pub super::super::super::runtime_types::sp_core::ed25519::Signature,
             );
@@ -24688,6 +26703,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EquivocationProof<Header, Id> {
             pub offender: Id,
             pub slot: super::super::runtime_types::sp_consensus_slots::Slot,
@@ -24716,6 +26732,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Slot(pub u64);
         impl ::ferroscale_runtime_types::TypeHash for Slot {
             const TYPE_HASH: u128 = 0xfaffab54497a71f7cf8f219e549782bd;
@@ -24731,6 +26748,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpaqueMetadata(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueMetadata {
             const TYPE_HASH: u128 = 0x8d9445126569435bb2a2e57eb0ff125a;
@@ -24742,6 +26760,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Void {}
         impl ::ferroscale_runtime_types::TypeHash for Void {
             const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
@@ -24756,6 +26775,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct KeyTypeId(pub [u8; 4usize]);
             impl ::ferroscale_runtime_types::TypeHash for KeyTypeId {
                 const TYPE_HASH: u128 = 0x268d0d112175a89065e2d6dadeab0a6f;
@@ -24771,6 +26791,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(pub [u8; 33usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0xd977b39d3ffb0ae2e8dd33a9bfe4533f;
@@ -24782,6 +26803,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(pub [u8; 65usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x246b8e8d29e789b35a00da53253aa7e4;
@@ -24797,6 +26819,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0x00b7604b546bc9fd97d16f304530579f;
@@ -24808,6 +26831,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(pub [u8; 64usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x170fe7feb740446aa023e6b930e063bb;
@@ -24823,6 +26847,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0x8b8e4f900bb942c1fd2b42b87c895124;
@@ -24834,6 +26859,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(pub [u8; 64usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x19abb7b541807ef7b7c542dc9078f869;
@@ -24848,6 +26874,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct VrfSignature {
                     pub output: [u8; 32usize],
                     pub proof: [u8; 64usize],
@@ -24878,6 +26905,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CheckInherentsResult {
             pub okay: bool,
             pub fatal_error: bool,
@@ -24902,6 +26930,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct InherentData {
             pub data: ::ferroscale_runtime_types::BTreeMap<[u8; 8usize], Vec<u8>>,
         }
@@ -24923,6 +26952,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EncodableOpaqueLeaf(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for EncodableOpaqueLeaf {
             const TYPE_HASH: u128 = 0x08174830780fde0442f4b5e19cfcd93d;
@@ -24934,6 +26964,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Error {
             #[codec(index = 0u8)]
             InvalidNumericOp,
@@ -24991,6 +27022,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Proof<Hash> {
             pub leaf_indices: Vec<u64>,
             pub leaf_count: u64,
@@ -25020,6 +27052,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ElectionScore {
             pub minimal_stake: u128,
             pub sum_stake: u128,
@@ -25049,6 +27082,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Support<AccountId> {
             pub total: u128,
             pub voters: Vec<(AccountId, u128)>,
@@ -25071,6 +27105,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum DispatchError {
             #[codec(index = 0u8)]
             Other,
@@ -25152,6 +27187,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct DispatchErrorWithPostInfo<Info> {
             pub post_info: Info,
             pub error: super::super::runtime_types::sp_runtime::DispatchError,
@@ -25170,6 +27206,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ModuleError {
             pub index: u8,
             pub error: [u8; 4usize],
@@ -25191,6 +27228,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum MultiSignature {
             #[codec(index = 0u8)]
             Ed25519(super::super::runtime_types::sp_core::ed25519::Signature),
@@ -25222,6 +27260,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum MultiSigner {
             #[codec(index = 0u8)]
             Ed25519(super::super::runtime_types::sp_core::ed25519::Public),
@@ -25253,6 +27292,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum TokenError {
             #[codec(index = 0u8)]
             FundsUnavailable,
@@ -25310,6 +27350,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum TransactionalError {
             #[codec(index = 0u8)]
             LimitReached,
@@ -25336,6 +27377,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Block<Header, Extrinsic> {
                     pub header: Header,
                     pub extrinsics: Vec<Extrinsic>,
@@ -25363,6 +27405,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Digest {
                     pub logs: Vec<
                         super::super::super::super::runtime_types::sp_runtime::generic::digest::DigestItem,
@@ -25384,6 +27427,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum DigestItem {
                     #[codec(index = 6u8)]
                     PreRuntime([u8; 4usize], Vec<u8>),
@@ -25457,6 +27501,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Era {
                     #[codec(index = 0u8)]
                     Immortal,
@@ -27524,6 +29569,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Header<Number> {
                     pub parent_hash: ::ferroscale_runtime_types::H256,
                     #[codec(compact)]
@@ -27564,6 +29610,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlakeTwo256;
             impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
                 const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
@@ -27579,6 +29626,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum InvalidTransaction {
                 #[codec(index = 0u8)]
                 Call,
@@ -27646,6 +29694,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum TransactionSource {
                 #[codec(index = 0u8)]
                 InBlock,
@@ -27677,6 +29726,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum TransactionValidityError {
                 #[codec(index = 0u8)]
                 Invalid(
@@ -27712,6 +29762,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum UnknownTransaction {
                 #[codec(index = 0u8)]
                 CannotLookup,
@@ -27747,6 +29798,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ValidTransaction {
                 pub priority: u64,
                 pub requires: Vec<Vec<u8>>,
@@ -27788,6 +29840,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct MembershipProof {
             pub session: u32,
             pub trie_nodes: Vec<Vec<u8>>,
@@ -27822,6 +29875,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct OffenceDetails<Reporter, Offender> {
                 pub offender: Offender,
                 pub reporters: Vec<Reporter>,
@@ -27849,6 +29903,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RuntimeVersion {
             pub spec_name: String,
             pub impl_name: String,
@@ -27897,6 +29952,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RuntimeDbWeight {
             pub read: u64,
             pub write: u64,
@@ -27921,6 +29977,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Weight {
                 #[codec(compact)]
                 pub ref_time: u64,
@@ -27952,6 +30009,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct NposCompactSolution24 {
             pub votes1: Vec<
                 (::parity_scale_codec::Compact<u32>, ::parity_scale_codec::Compact<u16>),
@@ -28298,6 +30356,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum OriginCaller {
             #[codec(index = 0u8)]
             system(
@@ -28353,6 +30412,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ProxyType {
             #[codec(index = 0u8)]
             Any,
@@ -28406,6 +30466,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Runtime;
         impl ::ferroscale_runtime_types::TypeHash for Runtime {
             const TYPE_HASH: u128 = 0xb9b108f087c3304350546da87da4d89c;
@@ -28417,6 +30478,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeCall {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Call),
@@ -28868,6 +30930,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeError {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Error),
@@ -29291,6 +31354,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeEvent {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Event),
@@ -29686,6 +31750,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeFreezeReason {
             #[codec(index = 41u8)]
             NominationPools(
@@ -29708,6 +31773,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeHoldReason {
             #[codec(index = 32u8)]
             Preimage(super::super::runtime_types::pallet_preimage::pallet::HoldReason),
@@ -29733,6 +31799,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SessionKeys {
             pub grandpa: super::super::runtime_types::sp_consensus_grandpa::app::Public,
             pub babe: super::super::runtime_types::sp_consensus_babe::app::Public,
@@ -29779,6 +31846,7 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub enum Origin {
                         #[codec(index = 0u8)]
                         StakingAdmin,
@@ -29925,6 +31993,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiLocation {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::xcm::v3::junctions::Junctions,
@@ -29955,6 +32024,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VersionedAssetId {
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::multiasset::AssetId),
@@ -29975,6 +32045,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VersionedMultiAssets {
             #[codec(index = 1u8)]
             V2(super::super::runtime_types::xcm::v2::multiasset::MultiAssets),
@@ -30000,6 +32071,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VersionedMultiLocation {
             #[codec(index = 1u8)]
             V2(super::super::runtime_types::xcm::v2::multilocation::MultiLocation),
@@ -30027,6 +32099,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VersionedResponse {
             #[codec(index = 2u8)]
             V2(super::super::runtime_types::xcm::v2::Response),
@@ -30052,6 +32125,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VersionedXcm {
             #[codec(index = 2u8)]
             V2(super::super::runtime_types::xcm::v2::Xcm),
@@ -30077,6 +32151,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DoubleEncoded {
                 pub encoded: Vec<u8>,
             }
@@ -30100,6 +32175,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum BodyId {
                 #[codec(index = 0u8)]
                 Unit,
@@ -30171,6 +32247,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum BodyPart {
                 #[codec(index = 0u8)]
                 Voice,
@@ -30254,6 +32331,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Instruction {
                 #[codec(index = 0u8)]
                 WithdrawAsset(
@@ -30716,6 +32794,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum NetworkId {
                 #[codec(index = 0u8)]
                 Any,
@@ -30759,6 +32838,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum OriginKind {
                 #[codec(index = 0u8)]
                 Native,
@@ -30794,6 +32874,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Response {
                 #[codec(index = 0u8)]
                 Null,
@@ -30847,6 +32928,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum WeightLimit {
                 #[codec(index = 0u8)]
                 Unlimited,
@@ -30875,6 +32957,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Xcm(
                 pub Vec<super::super::super::runtime_types::xcm::v2::Instruction>,
             );
@@ -30888,6 +32971,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Junction {
                     #[codec(index = 0u8)]
                     Parachain(#[codec(compact)] u32),
@@ -31017,6 +33101,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetId {
                     #[codec(index = 0u8)]
                     Concrete(
@@ -31051,6 +33136,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetInstance {
                     #[codec(index = 0u8)]
                     Undefined,
@@ -31122,6 +33208,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
                     Fungible(#[codec(compact)] u128),
@@ -31156,6 +33243,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiAsset {
                     pub id: super::super::super::super::runtime_types::xcm::v2::multiasset::AssetId,
                     pub fun: super::super::super::super::runtime_types::xcm::v2::multiasset::Fungibility,
@@ -31179,6 +33267,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum MultiAssetFilter {
                     #[codec(index = 0u8)]
                     Definite(
@@ -31215,6 +33304,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiAssets(
                     pub Vec<
                         super::super::super::super::runtime_types::xcm::v2::multiasset::MultiAsset,
@@ -31230,6 +33320,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
@@ -31254,6 +33345,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum WildMultiAsset {
                     #[codec(index = 0u8)]
                     All,
@@ -31298,6 +33390,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Junctions {
                     #[codec(index = 0u8)]
                     Here,
@@ -31483,6 +33576,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiLocation {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::xcm::v2::multilocation::Junctions,
@@ -31511,6 +33605,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     Overflow,
@@ -31665,6 +33760,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Instruction {
                 #[codec(index = 0u8)]
                 WithdrawAsset(
@@ -32376,6 +34472,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum MaybeErrorCode {
                 #[codec(index = 0u8)]
                 Success,
@@ -32423,6 +34520,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PalletInfo {
                 #[codec(compact)]
                 pub index: u32,
@@ -32471,6 +34569,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct QueryResponseInfo {
                 pub destination: super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
                 #[codec(compact)]
@@ -32503,6 +34602,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Response {
                 #[codec(index = 0u8)]
                 Null,
@@ -32578,6 +34678,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum WeightLimit {
                 #[codec(index = 0u8)]
                 Unlimited,
@@ -32608,6 +34709,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Xcm(
                 pub Vec<super::super::super::runtime_types::xcm::v3::Instruction>,
             );
@@ -32621,6 +34723,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum BodyId {
                     #[codec(index = 0u8)]
                     Unit,
@@ -32688,6 +34791,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum BodyPart {
                     #[codec(index = 0u8)]
                     Voice,
@@ -32776,6 +34880,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Junction {
                     #[codec(index = 0u8)]
                     Parachain(#[codec(compact)] u32),
@@ -32919,6 +35024,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum NetworkId {
                     #[codec(index = 0u8)]
                     ByGenesis([u8; 32usize]),
@@ -33004,6 +35110,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Junctions {
                     #[codec(index = 0u8)]
                     Here,
@@ -33193,6 +35300,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetId {
                     #[codec(index = 0u8)]
                     Concrete(
@@ -33227,6 +35335,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetInstance {
                     #[codec(index = 0u8)]
                     Undefined,
@@ -33290,6 +35399,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
                     Fungible(#[codec(compact)] u128),
@@ -33324,6 +35434,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiAsset {
                     pub id: super::super::super::super::runtime_types::xcm::v3::multiasset::AssetId,
                     pub fun: super::super::super::super::runtime_types::xcm::v3::multiasset::Fungibility,
@@ -33347,6 +35458,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum MultiAssetFilter {
                     #[codec(index = 0u8)]
                     Definite(
@@ -33383,6 +35495,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiAssets(
                     pub Vec<
                         super::super::super::super::runtime_types::xcm::v3::multiasset::MultiAsset,
@@ -33398,6 +35511,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
@@ -33422,6 +35536,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum WildMultiAsset {
                     #[codec(index = 0u8)]
                     All,
@@ -33497,6 +35612,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     Overflow,
@@ -33708,6 +35824,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Outcome {
                     #[codec(index = 0u8)]
                     Complete(

@@ -34,9 +34,15 @@ pub use bytes::{AccountId20, H160, H256, H512, I256, U256};
 pub use chains::*;
 pub use collections::{BTreeMap, BTreeSet};
 pub use extrinsic::{GeneralPart, Preamble, SignedPart, UncheckedExtrinsic};
+/// What each generated module records about its runtime (`RUNTIME`).
+pub use ferroscale_core::fingerprint::{ItemHash, ItemKind, RuntimeFingerprint};
 /// Storage keys, for the generated `pallets::<pallet>::storage` builders.
 pub use ferroscale_core::hashing::{storage_key, StorageHasher};
 pub use opaque::WrapperKeepOpaque;
+/// The SCALE codec the generated types derive (`Encode`, `Decode`), named
+/// through this crate so a crate using the proc-macro needs no dependency of
+/// its own on parity-scale-codec.
+pub use parity_scale_codec as codec;
 pub use values::ToValue;
 
 /// The structural hash of the metadata type a generated type was made from

@@ -41,6 +41,1302 @@ pub type RuntimeEvent = runtime_types::polkadot_runtime::RuntimeEvent;
 pub type RuntimeError = runtime_types::polkadot_runtime::RuntimeError;
 /// Why a dispatch failed.
 pub type DispatchError = runtime_types::sp_runtime::DispatchError;
+/// The `spec_name` of the runtime these types were generated from
+/// (empty when its metadata had no `System.Version`).
+pub const SPEC_NAME: &str = "polkadot";
+/// The `spec_version` of the runtime these types were generated from.
+pub const SPEC_VERSION: u32 = 1001002u32;
+/// The hash of the whole runtime these types were generated from
+/// (`ferroscale_metadata::fingerprint`): equal for a runtime whose
+/// calls, events, storage, constants and extrinsic format decode the same.
+pub const METADATA_HASH: u128 = 0x14ca5aa4dc0f79c469d9c18f50ce0eb7;
+/// The runtime these types were generated from, item by item: check it
+/// against a loaded runtime with `Metadata::check(&RUNTIME)` (all of it)
+/// or `Metadata::check_item(&RUNTIME, kind, pallet, name)` (one item)
+/// before decoding that runtime's data.
+pub static RUNTIME: ::ferroscale_runtime_types::RuntimeFingerprint = ::ferroscale_runtime_types::RuntimeFingerprint {
+    spec_name: SPEC_NAME,
+    spec_version: SPEC_VERSION,
+    hash: METADATA_HASH,
+    calls: &[
+        ("AssetRate", "create", 0x2f6b723234619de3d95e1c870246dafc),
+        ("AssetRate", "remove", 0xb2502f3c3d3f861cca231cb5349d84da),
+        ("AssetRate", "update", 0xa86200f5256d543e87654e27edce154f),
+        ("Auctions", "bid", 0xc4ceae48110322f558e06b072b4859f4),
+        ("Auctions", "cancel_auction", 0x6d9fc04231e3650cd63f7c155517b0a7),
+        ("Auctions", "new_auction", 0xe180bf772226b884ee3af67eed7e73d9),
+        ("Babe", "plan_config_change", 0x569589d700c4bd80b67572fc141be991),
+        ("Babe", "report_equivocation", 0x5440aba5d38eaf59d3830d1f0cb35424),
+        ("Babe", "report_equivocation_unsigned", 0x9f0bc93b68df011e81568effe7889ccb),
+        ("Balances", "force_set_balance", 0xfa80c18df949f24276d0eccf75621907),
+        ("Balances", "force_transfer", 0xf9cb77a817a4c56508a2a9c25b1c3dcd),
+        ("Balances", "force_unreserve", 0x64294d56787e26b3cb5802ef0800a4d4),
+        ("Balances", "transfer_all", 0xec65c400fd845a9702627dd5b5ad7a44),
+        ("Balances", "transfer_allow_death", 0x08da5f363845ff1913b052dd5fcf6a3f),
+        ("Balances", "transfer_keep_alive", 0x3b4b8d95362316625a93bf1cab3c4ff3),
+        ("Balances", "upgrade_accounts", 0x45108eb04482b5334a9d12959acadab6),
+        ("Beefy", "report_equivocation", 0xa59c32fd7e73b6040ab0a66c888bec7e),
+        ("Beefy", "report_equivocation_unsigned", 0x93b2177e2f80a966def22b18f8a0e1a0),
+        ("Beefy", "set_new_genesis", 0x708ca73f57dd7de4760699f10f42b9b4),
+        ("Bounties", "accept_curator", 0xbddc7769c0d0d9edce51fd028ddefb9c),
+        ("Bounties", "approve_bounty", 0x78cf036a15b63a178a4e3bdc10a39bcc),
+        ("Bounties", "award_bounty", 0xa6293320ac5c09aa535465a5289016a1),
+        ("Bounties", "claim_bounty", 0x101322e7480a610f41989d257a5fe180),
+        ("Bounties", "close_bounty", 0xcac797b3593bda89b6b807025c2baa2b),
+        ("Bounties", "extend_bounty_expiry", 0xd3ad4216e7ae73cb6b03603db1ed0e50),
+        ("Bounties", "propose_bounty", 0xaa4bf0924e7d686d1d7d825b3aaa9dcc),
+        ("Bounties", "propose_curator", 0x753bdb2a97bdc7d676b56940fdbc8126),
+        ("Bounties", "unassign_curator", 0xd8c254ce06b061ffbf48fcf5016be86e),
+        ("ChildBounties", "accept_curator", 0xa073cc09b1dee05460bb03435c5348d2),
+        ("ChildBounties", "add_child_bounty", 0xec17f01f787036ed2dc68ef484026f6a),
+        ("ChildBounties", "award_child_bounty", 0xf5cda5621a7b27621862d26b7ed90c0d),
+        ("ChildBounties", "claim_child_bounty", 0xe290b3ec6435012deda64cda3d739c91),
+        ("ChildBounties", "close_child_bounty", 0x4b0ffb4db89a83633ecdffec3ecd3e43),
+        ("ChildBounties", "propose_curator", 0xebac23d955ff26badfa486c9ae5a67f9),
+        ("ChildBounties", "unassign_curator", 0x8e1f271fac90b603219156bc8fcf9dde),
+        ("Claims", "attest", 0x261eb6c0052c952ec2077249caf865c0),
+        ("Claims", "claim", 0x77510ed22659043e1bb4264d0c94f791),
+        ("Claims", "claim_attest", 0xdbe538899f554a462eb3fe0ec11077ff),
+        ("Claims", "mint_claim", 0xe27a147a3fbba52a48dee00a355e1f44),
+        ("Claims", "move_claim", 0x6d39ccc23aefc57de90696017d48be97),
+        (
+            "Configuration",
+            "set_async_backing_params",
+            0x41faaa73a32ee49e5104e157efbd39d8,
+        ),
+        (
+            "Configuration",
+            "set_bypass_consistency_check",
+            0x9d9554ddf8188edba25aea4b54425f8b,
+        ),
+        (
+            "Configuration",
+            "set_code_retention_period",
+            0x572fb44fe3709774365778a2bf6f5d57,
+        ),
+        ("Configuration", "set_dispute_period", 0x0bca16f2b98a34dcab15a5b3ae6cdb9b),
+        (
+            "Configuration",
+            "set_dispute_post_conclusion_acceptance_period",
+            0xb1d26d3ee2ab47e735fde42525905980,
+        ),
+        ("Configuration", "set_executor_params", 0x175b25b2da71c35513f622e490de55bb),
+        (
+            "Configuration",
+            "set_group_rotation_frequency",
+            0x19aaca74cd8f47b3ac3161175b20a874,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_channel_max_capacity",
+            0x4c51c92e224bc71da6bd8929ebca6e03,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_channel_max_message_size",
+            0x0004adcfff1204aa261d206edb61cfc9,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_channel_max_total_size",
+            0x8ae9314c115e9d658c27b2746374a034,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_max_message_num_per_candidate",
+            0x2b460b17f7cd6914858cdfe73c289634,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_max_parachain_inbound_channels",
+            0xef66b38e1f1fb7c98cd48093b5857159,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_max_parachain_outbound_channels",
+            0x02911765f78c69a70a357d6a57ba4ab3,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_open_request_ttl",
+            0x3160e6475036f043ccc49b12389a946c,
+        ),
+        (
+            "Configuration",
+            "set_hrmp_recipient_deposit",
+            0x53d2e28fc6227561cad258f0be96b346,
+        ),
+        ("Configuration", "set_hrmp_sender_deposit", 0xe2c21e67e8cbf84e944199ddaba7d418),
+        ("Configuration", "set_max_code_size", 0xf0a73d5cb5cc2f66e3bb1e57b7ba3ddb),
+        (
+            "Configuration",
+            "set_max_downward_message_size",
+            0x73c179e560d6e2f244b59c085fef2d47,
+        ),
+        ("Configuration", "set_max_head_data_size", 0xa22f190210df34a65e242dbe91ffcbf6),
+        ("Configuration", "set_max_pov_size", 0x7fa89df3d44cc0fd9fb189eecd2762aa),
+        (
+            "Configuration",
+            "set_max_upward_message_num_per_candidate",
+            0x67f577c9f78609776b09edd195e8f5ff,
+        ),
+        (
+            "Configuration",
+            "set_max_upward_message_size",
+            0x3653e1b8163801b59d041fd1d0ac72ee,
+        ),
+        (
+            "Configuration",
+            "set_max_upward_queue_count",
+            0xa6e5294a5d9eb379080e9584f8c9b5b0,
+        ),
+        (
+            "Configuration",
+            "set_max_upward_queue_size",
+            0xc3bf7adffe8966bde856677b9eb4fe22,
+        ),
+        ("Configuration", "set_max_validators", 0x3a1e410e54033487a4c1e65083003db0),
+        (
+            "Configuration",
+            "set_max_validators_per_core",
+            0x54ff888a34f1c25827eda0b26225dc8e,
+        ),
+        (
+            "Configuration",
+            "set_minimum_backing_votes",
+            0xaa84f17840415644bd800c90d78adba3,
+        ),
+        (
+            "Configuration",
+            "set_minimum_validation_upgrade_delay",
+            0x748c73579aa9bd9091698285fb366511,
+        ),
+        ("Configuration", "set_n_delay_tranches", 0x2dc2ea064252fed42e9277f66250dd3c),
+        ("Configuration", "set_needed_approvals", 0x92947317ba2b418dbdb5010bb76d27c8),
+        ("Configuration", "set_no_show_slots", 0xb899853a47953a13679fdc8d70f78392),
+        ("Configuration", "set_on_demand_base_fee", 0xb48cc1ebd0f8ee4f64f36054d351d92c),
+        ("Configuration", "set_on_demand_cores", 0xd6d8129b67716491fbcb94bf368104ea),
+        (
+            "Configuration",
+            "set_on_demand_fee_variability",
+            0x73618e0497448e7193acb672877ec4bc,
+        ),
+        (
+            "Configuration",
+            "set_on_demand_queue_max_size",
+            0xdeddbfabd83ed5d294a465b0f41cf070,
+        ),
+        ("Configuration", "set_on_demand_retries", 0x9061989124e6b1b8b31bb86429b6cd82),
+        (
+            "Configuration",
+            "set_on_demand_target_queue_utilization",
+            0xbe20b4874768fbc4b1dfc7bd4c5dc3e7,
+        ),
+        ("Configuration", "set_on_demand_ttl", 0x05369d17135af349efc44376756eb015),
+        (
+            "Configuration",
+            "set_paras_availability_period",
+            0xf52f8956c8b6e526bcd04c208107c6b1,
+        ),
+        ("Configuration", "set_pvf_voting_ttl", 0xd61a76888acb41d350e17761781aa0d0),
+        (
+            "Configuration",
+            "set_relay_vrf_modulo_samples",
+            0x4c3f5c6906f244eae6c22863630d617f,
+        ),
+        (
+            "Configuration",
+            "set_scheduling_lookahead",
+            0x6664e0851fdffbcf706054998483cccd,
+        ),
+        (
+            "Configuration",
+            "set_validation_upgrade_cooldown",
+            0x6a3fba5154b6ee3dda7bec5989dd9843,
+        ),
+        (
+            "Configuration",
+            "set_validation_upgrade_delay",
+            0x9546c9e962bd190b9dc012e697e8b810,
+        ),
+        (
+            "Configuration",
+            "set_zeroth_delay_tranche_width",
+            0xeddcb8d85a54829d51d02a264eb94b94,
+        ),
+        ("ConvictionVoting", "delegate", 0xc1cbacf6e92d45be98628fbfece751ef),
+        ("ConvictionVoting", "remove_other_vote", 0xfccac4c11c61b19513c381dfc1152949),
+        ("ConvictionVoting", "remove_vote", 0x5264ee0b01ff658e3fc3d03428f292e6),
+        ("ConvictionVoting", "undelegate", 0x07796bfa8c3064eaaed8fdc214f4f6c5),
+        ("ConvictionVoting", "unlock", 0x830e6aa168d75ffdf920210fb67441da),
+        ("ConvictionVoting", "vote", 0x5e2bd1a5b5ca348af47941cd961782ae),
+        ("Crowdloan", "add_memo", 0xa7add7a0c8f4e9ffb99b2e5e4ed66655),
+        ("Crowdloan", "contribute", 0x2d83c67a2286a2fca3dbd128c07ab5e8),
+        ("Crowdloan", "contribute_all", 0x0c6fcd7ca139f9f530b12efe6f10efdc),
+        ("Crowdloan", "create", 0xf9f61cce9b035ac83a295c9a938697a5),
+        ("Crowdloan", "dissolve", 0x55f4be7bda017858913f07e4ae261bfe),
+        ("Crowdloan", "edit", 0xe02120e71a1ed62d9364b54df934c95e),
+        ("Crowdloan", "poke", 0xc2603aac7f703e3a388d09d351f1f71b),
+        ("Crowdloan", "refund", 0x92b36a1eb43bbc7acd2b9194144ae9ab),
+        ("Crowdloan", "withdraw", 0x5dceb321af0b6db36e43697ff68d3d12),
+        (
+            "ElectionProviderMultiPhase",
+            "governance_fallback",
+            0x9bd021c5e43e9caafd0513807b38df3d,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "set_emergency_election_result",
+            0x3ed245a9b68640156dca92cf19877a03,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "set_minimum_untrusted_score",
+            0x570a9290bfa1aa46882afa01e5a01b5f,
+        ),
+        ("ElectionProviderMultiPhase", "submit", 0x8379d72ab08097eba75253d72901f1a7),
+        (
+            "ElectionProviderMultiPhase",
+            "submit_unsigned",
+            0x00d67a1507ddbddaaabedb920af86970,
+        ),
+        ("FastUnstake", "control", 0xa9bf2b716b06035cf315d937875fa95f),
+        ("FastUnstake", "deregister", 0x1aefbe144515bd5a75f8d2ea740513f2),
+        ("FastUnstake", "register_fast_unstake", 0x0b57458983ec17cd5a43206ecbffa5c1),
+        ("Grandpa", "note_stalled", 0xe94f4f70c3c3969fa0effe0acda7d983),
+        ("Grandpa", "report_equivocation", 0x19e78c3e7d8e012489ab1483a643704d),
+        ("Grandpa", "report_equivocation_unsigned", 0xcd0e9eb4f24f09dfc14a87bdfc0a9ceb),
+        ("Hrmp", "establish_system_channel", 0x1dcc2fdad5b3cd15d557a244bf0e15b0),
+        ("Hrmp", "force_clean_hrmp", 0xfd275bf78d98808c7c926b767bc48f8e),
+        ("Hrmp", "force_open_hrmp_channel", 0xd6a14c31023d72d5568474bb41b7a5b7),
+        ("Hrmp", "force_process_hrmp_close", 0x33093dc02a511acd205055077faa6398),
+        ("Hrmp", "force_process_hrmp_open", 0xf2b8496c162392b2e1a6be6778c0f3a7),
+        ("Hrmp", "hrmp_accept_open_channel", 0x2b9451611bc84a5753c05d8f44bd9ec7),
+        ("Hrmp", "hrmp_cancel_open_request", 0xf60e0b279ba44dd128427d2824c6a812),
+        ("Hrmp", "hrmp_close_channel", 0x9744704ad0e3c6f0a9dde973359928fe),
+        ("Hrmp", "hrmp_init_open_channel", 0x6d4d8f81ab61773d0f1c2b663252748d),
+        ("Hrmp", "poke_channel_deposits", 0x9ee84517baa18e199c329775c73be6bc),
+        ("Identity", "add_registrar", 0xf44327ce40df274dd955e02ca090e4a5),
+        ("Identity", "add_sub", 0x589f5bb45c0723248189fbcb223c0b47),
+        ("Identity", "cancel_request", 0x872316871c3e4d531082d74d5f7cb462),
+        ("Identity", "clear_identity", 0x8962f89acc3f448f54f8215f6d264e8d),
+        ("Identity", "kill_identity", 0xa93593b81641befdc361a929de56228c),
+        ("Identity", "provide_judgement", 0x8bb79346cae58fce99d313d034b465a9),
+        ("Identity", "quit_sub", 0x1585690caae543193acdc503d968be89),
+        ("Identity", "remove_sub", 0x1f143aa13225dcc7e14857552a92329a),
+        ("Identity", "rename_sub", 0x0d758392e7ceb9f575c4988b6f2c3541),
+        ("Identity", "request_judgement", 0xd10bafc0ae131fefcb7d09c89ace1de7),
+        ("Identity", "set_account_id", 0x9bcc0f53afb440b457f1eca4c12d189a),
+        ("Identity", "set_fee", 0xb07d62622292e8b8ff9f979683935d55),
+        ("Identity", "set_fields", 0x45523cd9840d1ea8868f1bae32b6b373),
+        ("Identity", "set_identity", 0x529e29a780d0d23de4da8459fef7b1d6),
+        ("Identity", "set_subs", 0xe0ea785e908757ce60b1711ec8edcebf),
+        ("ImOnline", "heartbeat", 0xd63af45710d0c7f1201cd3ac54d2e990),
+        ("Indices", "claim", 0xbb86e0708c264cc0a872ca4a8b25ff4f),
+        ("Indices", "force_transfer", 0x9c358488a9e32ce50bc1e057702da1ff),
+        ("Indices", "free", 0x85eb235fd956fc6d472ab6d528963d2b),
+        ("Indices", "freeze", 0xaa302af4f117eda3e0f66c070070474e),
+        ("Indices", "transfer", 0xf41678f9f3bc347526a37e6a1a85bd37),
+        ("Initializer", "force_approve", 0x0c0af8b43b45866a6b57aaee854da495),
+        ("MessageQueue", "execute_overweight", 0x6a053dd5f3d04dc4f0f0450431755796),
+        ("MessageQueue", "reap_page", 0xba6a0ad2cda1d82c49069c8afdadf47c),
+        ("Multisig", "approve_as_multi", 0xa54cc37043017d918831222b2d16b3d3),
+        ("Multisig", "as_multi", 0x8554a6d7e6aa376b0253c44943b71c95),
+        ("Multisig", "as_multi_threshold_1", 0x013de63b3725eec986437f1bdf6ea5fd),
+        ("Multisig", "cancel_as_multi", 0xd9a185e7bef801bdc85cf4b9b52ddb98),
+        ("NominationPools", "adjust_pool_deposit", 0xe0f1e6b0bb98b04c65c996f7c269a191),
+        ("NominationPools", "bond_extra", 0xc4a49dbe9e27c899ae676c6cda631d73),
+        ("NominationPools", "bond_extra_other", 0xa35651ca03db0efbb365f1d8dd0257e7),
+        ("NominationPools", "chill", 0x182c86a568041fd803203b75a52a0fba),
+        ("NominationPools", "claim_commission", 0xfdd903bbdf84b6140dab48ca2a29a604),
+        ("NominationPools", "claim_payout", 0xbac814b18f8743e26583f3ce54436f3c),
+        ("NominationPools", "claim_payout_other", 0x08582caab5dd73526ae0e63c14401c4b),
+        ("NominationPools", "create", 0x9ecda1672717541a5445e0673942e342),
+        ("NominationPools", "create_with_pool_id", 0x653e8a17446a7e414b39e13d27921064),
+        ("NominationPools", "join", 0x2614a9f49b9d443bea1ae32e5c312c17),
+        ("NominationPools", "nominate", 0x04ecd8a811edba6a582dccbda9ff373b),
+        (
+            "NominationPools",
+            "pool_withdraw_unbonded",
+            0xcc08f4443890185de3640e75755e27ee,
+        ),
+        ("NominationPools", "set_claim_permission", 0xf77d80fb67abfad241250c4612cced9d),
+        ("NominationPools", "set_commission", 0xd60e646db54aa3eaf83f20a574dcc4a4),
+        (
+            "NominationPools",
+            "set_commission_change_rate",
+            0x3a000fb2230fba6d497b507940e0ecd1,
+        ),
+        ("NominationPools", "set_commission_max", 0x73be5e3e2a1c082d574348f45a7e5dcb),
+        ("NominationPools", "set_configs", 0x92067de810744de2dde74519bd7ce756),
+        ("NominationPools", "set_metadata", 0x95ebb1abe38f784f970e92bd3fb0c4ec),
+        ("NominationPools", "set_state", 0x546f03ee665745e6aac639ae2000409b),
+        ("NominationPools", "unbond", 0x7cbc4567e53c75e670e4af83f4383e7e),
+        ("NominationPools", "update_roles", 0x3f14365f97f20b45bef6a835572eb360),
+        ("NominationPools", "withdraw_unbonded", 0x9dda1eecb7c49d9d8bd37ab6a8e45b62),
+        ("ParaInherent", "enter", 0xb91235e63f4d40c79907bcc79f8308aa),
+        ("Paras", "add_trusted_validation_code", 0x8d83ff735816ebb0b5424f225e4c6026),
+        ("Paras", "force_note_new_head", 0x93c187a8277b2da3692779cfd1cc374a),
+        ("Paras", "force_queue_action", 0x249472282b3f6cc4f4a367327dba547d),
+        ("Paras", "force_schedule_code_upgrade", 0x935de79777c4fda132527c216551b965),
+        ("Paras", "force_set_current_code", 0xad2fe9687e580dc61176edba85eff823),
+        ("Paras", "force_set_current_head", 0xa592b7ff68619e8ee927e81d5a0bb915),
+        ("Paras", "force_set_most_recent_context", 0x35682756e867d458ba468d4fb00ffac9),
+        ("Paras", "include_pvf_check_statement", 0x645514e7b463cf3563f9648233219558),
+        ("Paras", "poke_unused_validation_code", 0x14afe94b02cbb102c72e5c759f1e8955),
+        ("ParasDisputes", "force_unfreeze", 0x45f54737b7b205c672856d86645c25b9),
+        (
+            "ParasSlashing",
+            "report_dispute_lost_unsigned",
+            0xe86f3b829d312f9d6270d3d3e3695954,
+        ),
+        ("Preimage", "ensure_updated", 0x088ffed0c7f7d3c0a117877818fee00a),
+        ("Preimage", "note_preimage", 0x8ed5347a47daeb486c0f60029b28b0ad),
+        ("Preimage", "request_preimage", 0x544e83b7272868f9b1aca806eba1672c),
+        ("Preimage", "unnote_preimage", 0x61da1227248f6f3133cbb025168d7e8c),
+        ("Preimage", "unrequest_preimage", 0x5f7b5fc11463b6587c68c38a05237c27),
+        ("Proxy", "add_proxy", 0x341fe0358064bbf65b508fbb2fb1aa2d),
+        ("Proxy", "announce", 0x6c388703f8fa837c618f30292874056e),
+        ("Proxy", "create_pure", 0xf165c5ec2e67048e3b1fdbe98dca5a5b),
+        ("Proxy", "kill_pure", 0x24a7c382a2fc4fa590733b6a026dca33),
+        ("Proxy", "proxy", 0x37e734f799ed66e02bcebdd38633d01a),
+        ("Proxy", "proxy_announced", 0x93ce8593389b50c9c5ad1712cc434be5),
+        ("Proxy", "reject_announcement", 0x5688eb84ec976979076365ffa3743c99),
+        ("Proxy", "remove_announcement", 0x5126c10e92e20cc2a40342515a28c930),
+        ("Proxy", "remove_proxies", 0xf8561fde728046b943d6a511f06a6278),
+        ("Proxy", "remove_proxy", 0x0642ddcf25fdd3b1258494ef0a6a1869),
+        ("Referenda", "cancel", 0x24823f2258d7ec3b47decd8e87a06440),
+        ("Referenda", "kill", 0x3baf2ee12a4802aa31966c4905c171ed),
+        ("Referenda", "nudge_referendum", 0x72d654c53d6538a7f7eceb20bac734b6),
+        ("Referenda", "one_fewer_deciding", 0x1e73c29eb63b574748629feca9796a05),
+        ("Referenda", "place_decision_deposit", 0xd61329ad9c52cc239db1b5f43e46ee61),
+        ("Referenda", "refund_decision_deposit", 0xd60adb3648b950e943eadd0d7f8d75e3),
+        ("Referenda", "refund_submission_deposit", 0x1c2b6e4a2b2ee441a635417c745bd709),
+        ("Referenda", "set_metadata", 0x010bcb26ab7c2ad5aba2d9e37aaec311),
+        ("Referenda", "submit", 0xd4d0bc26eeb54cd0c728bfc9ae3a48a3),
+        ("Registrar", "add_lock", 0xd93324bbed1b9f906855519c582d350f),
+        ("Registrar", "deregister", 0x1a29763fee0041b3006c66bc5faa7605),
+        ("Registrar", "force_register", 0xf815a144ab906f9a3e30722ffbf02dcf),
+        ("Registrar", "register", 0x51f801a5d6b27e80e74febff22ab3bc5),
+        ("Registrar", "remove_lock", 0x93661d2b0b8da5189e0e12b192089aaa),
+        ("Registrar", "reserve", 0xbe4f670f08bbf6868f3b4ce244eae942),
+        ("Registrar", "schedule_code_upgrade", 0xefab057b2e01f5c44cfaa8677167a0e1),
+        ("Registrar", "set_current_head", 0xb05c6bbc4a70f82e0ea01e68db9a0bbc),
+        ("Registrar", "swap", 0xb2c387871381fb375edfa88a53fea89e),
+        ("Scheduler", "cancel", 0x18bb72b8b9443a4ee9f721dbae65235b),
+        ("Scheduler", "cancel_named", 0x25fa4fb1a1f1c930f359848984b67938),
+        ("Scheduler", "schedule", 0x15d8eddeda4c8004f10b18d47d2e4342),
+        ("Scheduler", "schedule_after", 0xe8adb145be1a92857ccff3eb1085e37f),
+        ("Scheduler", "schedule_named", 0xf128cc4399c637e9f4a23e1c55c7344f),
+        ("Scheduler", "schedule_named_after", 0x7750f08bb5855998251f47da4e71ce2c),
+        ("Session", "purge_keys", 0xc6884fa04e85340cc50073f6766d4221),
+        ("Session", "set_keys", 0x7b64adae62f8a5ea2e0c8175fee1bfbd),
+        ("Slots", "clear_all_leases", 0xdbfc0a8d12c4dbf01155260243a17241),
+        ("Slots", "force_lease", 0xb25abc1424541649d3f1b5be730c38ae),
+        ("Slots", "trigger_onboard", 0x7a280e807ac4ce488b36a2063d358e01),
+        ("Staking", "bond", 0xd0eb2c47ecb8824f25594bb2a4dbc7b1),
+        ("Staking", "bond_extra", 0xdc4afc8cdea32712548bcbbae17c1f1e),
+        ("Staking", "cancel_deferred_slash", 0x6b294c070bd937abf75bae49dd1ed4b3),
+        ("Staking", "chill", 0xf186e79515d796baffd141e1ea8906ff),
+        ("Staking", "chill_other", 0xba1a0f4c7d8cf16c1eb26dd7deea10cf),
+        ("Staking", "force_apply_min_commission", 0xc456b60f49ed2aa07a56ae8604833205),
+        ("Staking", "force_new_era", 0x833884647f00b18ef981af1d4aecf7ab),
+        ("Staking", "force_new_era_always", 0x6b76e5f4b8911f8113adc80c3fd4490e),
+        ("Staking", "force_no_eras", 0xa6abe7a53694dd4362fdfbba09cb525f),
+        ("Staking", "force_unstake", 0xfbf42d0b94c41f26761d9c270dc094a3),
+        ("Staking", "increase_validator_count", 0x26ac799c15c52201c3becbb697015248),
+        ("Staking", "kick", 0x20c787dea9084a6fa2a4201b35ca6641),
+        ("Staking", "nominate", 0x32f3c9d91c2d88923c5a766f3d3908d4),
+        ("Staking", "payout_stakers", 0xa090084709e09ff3767277a9e87e6974),
+        ("Staking", "reap_stash", 0x400341b51cb0be438acd5507a09f16bf),
+        ("Staking", "rebond", 0x533df5f3c48b0af4528e8acf3b92b672),
+        ("Staking", "scale_validator_count", 0x25b5a5928f25d1dbe6f62f175416f12e),
+        ("Staking", "set_controller", 0x4d77355ce50a57d39017ab57793d212b),
+        ("Staking", "set_invulnerables", 0xcd579a3bee250bf0dceac12f5333b9a9),
+        ("Staking", "set_min_commission", 0x22cd44a237aebb5dd4580fc6c135375d),
+        ("Staking", "set_payee", 0x11c28041470798fe30d21af2e4a2d2a6),
+        ("Staking", "set_staking_configs", 0xa448e8d507801b829784b3ade419dc7e),
+        ("Staking", "set_validator_count", 0xf2fdf53dc05c219056ce670ea24587d9),
+        ("Staking", "unbond", 0x4eb3d3afa276f230bdf0b1b82ae6a8a5),
+        ("Staking", "validate", 0xe7ddea6bbdb20dab668a1ef11240f723),
+        ("Staking", "withdraw_unbonded", 0xe2436b338343da06824dd69160cd5840),
+        ("System", "kill_prefix", 0x81be1c90286169d5c68acc1c52dfcba9),
+        ("System", "kill_storage", 0x17ee38e747affd7b6af9f9a4bb06cf8c),
+        ("System", "remark", 0x3f42776cc60a891530deed8a46d4b844),
+        ("System", "remark_with_event", 0xcd7e38f9e372fc73c8422f53362e92ab),
+        ("System", "set_code", 0xe1cff5028a5aaa71e07de8616ed68c2c),
+        ("System", "set_code_without_checks", 0xd00ee99bd4f8ab2af507243c7cb5ac66),
+        ("System", "set_heap_pages", 0x2fc65701800a340fb75a56322ea8bcba),
+        ("System", "set_storage", 0x2303080dd0d16f1d024643e5eb76e3bf),
+        ("Timestamp", "set", 0x4cc6a62f610fab32f5b2914ed710a758),
+        ("Treasury", "approve_proposal", 0x8db0ee906642aa3d507a7e26a3a68875),
+        ("Treasury", "check_status", 0x68e582acab65fdc314b5860f5a223783),
+        ("Treasury", "payout", 0x156b7b79f3c7a17f340a7623fb5e7243),
+        ("Treasury", "propose_spend", 0x7054bc137be9616d9f4d1dbccf3ead34),
+        ("Treasury", "reject_proposal", 0xc76a9d51c2121d15af372fb1e2c26304),
+        ("Treasury", "remove_approval", 0x77960d8118978ad5ad4aaf4b990c910f),
+        ("Treasury", "spend", 0xaf3962a0bd3e180df1d83ab5c221031a),
+        ("Treasury", "spend_local", 0x25585a8cfaf34a673cd8dc7a7a06b1fa),
+        ("Treasury", "void_spend", 0x5c9d953f54bcc8986819c877926abfa9),
+        ("Utility", "as_derivative", 0xf757efcc012b03d90cd7c91b6b844cd0),
+        ("Utility", "batch", 0xe235bcb19d6eb1078f442fec0944b1fa),
+        ("Utility", "batch_all", 0xd3c1f672f54b83f653cbc55b0b7675b1),
+        ("Utility", "dispatch_as", 0xf17ff6d49989f682667ce6cc08292342),
+        ("Utility", "force_batch", 0xb23473de3905775a98164775495451ea),
+        ("Utility", "with_weight", 0x7470dc13ecf66b10b0ded383b5bc27af),
+        ("Vesting", "force_vested_transfer", 0xb3dcdde96f0c799bffe9389ae50f3d8c),
+        ("Vesting", "merge_schedules", 0xb0ecf86796f9c1bde7bd33f582f76ab4),
+        ("Vesting", "vest", 0x58f13ecaffcfedc9317e597c4490068e),
+        ("Vesting", "vest_other", 0xba0ce299a2fe8e1409de820457cfe1ec),
+        ("Vesting", "vested_transfer", 0xe8dbd37c0fe3c7ff4998229a69221887),
+        ("VoterList", "put_in_front_of", 0xe4a5d1ea9eadd1eaae70c54a9c064930),
+        ("VoterList", "put_in_front_of_other", 0x69fdbc3f58a05f7469c8ee6217fd2583),
+        ("VoterList", "rebag", 0x05a0c2678be909fa15868abb1a066a57),
+        ("Whitelist", "dispatch_whitelisted_call", 0x9159c3a736693ff350da5c5641837b0c),
+        (
+            "Whitelist",
+            "dispatch_whitelisted_call_with_preimage",
+            0x54e7aa8962c993a79fb5b933ed1fe63d,
+        ),
+        ("Whitelist", "remove_whitelisted_call", 0x20e021d9f57287a3a099fcab096ac93b),
+        ("Whitelist", "whitelist_call", 0xc8a4dc539ae6cf30317993914a1ce931),
+        ("XcmPallet", "execute", 0x8b9e4858540f49dc568c395bfbccda52),
+        ("XcmPallet", "force_default_xcm_version", 0x0094691d4adc3dbe243939cc555b606d),
+        (
+            "XcmPallet",
+            "force_subscribe_version_notify",
+            0x9f20bebf3ec144ee0ded1da2dbb934e0,
+        ),
+        ("XcmPallet", "force_suspension", 0x38dab68d32cedbadeeeb3f02f43b87aa),
+        (
+            "XcmPallet",
+            "force_unsubscribe_version_notify",
+            0xede6fbd599c878bc0b24e80059fe5884,
+        ),
+        ("XcmPallet", "force_xcm_version", 0x0a71df0a4c1faff416b1f2c5ea6aa89c),
+        (
+            "XcmPallet",
+            "limited_reserve_transfer_assets",
+            0x4ae75d11ffd8fd6cb96a970a2a7bc990,
+        ),
+        ("XcmPallet", "limited_teleport_assets", 0xe48c5d57b6bbb09c9047aa40c7d6369a),
+        ("XcmPallet", "reserve_transfer_assets", 0x2011621a15eedc7510843582e221e133),
+        ("XcmPallet", "send", 0x09025c6fa8f06565b3e5cb95a86b4eff),
+        ("XcmPallet", "teleport_assets", 0xb4177296db798a87b153e194ed18a7d3),
+    ],
+    events: &[
+        ("AssetRate", "AssetRateCreated", 0x77269e0257bb9fa399382988b6e400ee),
+        ("AssetRate", "AssetRateRemoved", 0xe7c33311e4ff94616585eff8346adda6),
+        ("AssetRate", "AssetRateUpdated", 0xb9aa09a1ccc7fa11788ffcec0ae8d597),
+        ("Auctions", "AuctionClosed", 0x8746cc0fd0fb41f795982c35d0e0344a),
+        ("Auctions", "AuctionStarted", 0x72ca13eb7fd3a179d9b6c98acfce9fa3),
+        ("Auctions", "BidAccepted", 0x91f3c3202fc565ba48dd52d1f1877c6e),
+        ("Auctions", "ReserveConfiscated", 0x9edc2a62b5870f236982bd917888d644),
+        ("Auctions", "Reserved", 0x2a467c5aaf194e946fa7e6bf1a85d72a),
+        ("Auctions", "Unreserved", 0xc6d321704719b0fdb1b9b307e3ec3b2a),
+        ("Auctions", "WinningOffset", 0xe7802daa8b52e67175a7edad4f915366),
+        ("Balances", "BalanceSet", 0xcd9c31c266efccbd4c683f2d49a68b1e),
+        ("Balances", "Burned", 0xe7d45dc3b9f8c305f0ead183654317bf),
+        ("Balances", "Deposit", 0x94146142c22a311f720ac5c449b6b6b8),
+        ("Balances", "DustLost", 0xe1483708bae2e2edb2de7dca3bf1fada),
+        ("Balances", "Endowed", 0x1e9af4fa89f6d99cb2a515516a9c877f),
+        ("Balances", "Frozen", 0x42357d94eb4b0f355fa7ee7e222975c9),
+        ("Balances", "Issued", 0xaddd403cb31ed33125455cc2d3111f67),
+        ("Balances", "Locked", 0x82076f4444c39dd0cf35b0a2f1efb737),
+        ("Balances", "Minted", 0xc433eb236a0ff07fb89d2ec010706dc3),
+        ("Balances", "Rescinded", 0x492e689ac510ed10ff93df0a68058272),
+        ("Balances", "ReserveRepatriated", 0xc828d3de0d9e6bd497b7f031473b0276),
+        ("Balances", "Reserved", 0xe5ae1f6b4a51f420871556dba1d8cae8),
+        ("Balances", "Restored", 0x6aad522cc5d2cf548c1a865c96815dde),
+        ("Balances", "Slashed", 0x32cb58976f3e8217abe44fde4c126e84),
+        ("Balances", "Suspended", 0xa00b0474773e7b569b318aa36c390464),
+        ("Balances", "Thawed", 0x03b4f3a571ffd347bc792adbd5eb6c28),
+        ("Balances", "Transfer", 0xa40a5f434e3dfbb6a5aa0107b0d5eeac),
+        ("Balances", "Unlocked", 0x00c18b56bc9871243fb4c5e77fd7e1d8),
+        ("Balances", "Unreserved", 0xa53db15037f980cbcc74af41a544b18c),
+        ("Balances", "Upgraded", 0x4af4988cd57942eceb2cf9998822645c),
+        ("Balances", "Withdraw", 0x187c8b7be92844f1f73ea3d517793e4e),
+        ("Bounties", "BountyApproved", 0x7cbbd995454d20c82d167c8af78628ad),
+        ("Bounties", "BountyAwarded", 0xb1428077adec94fb9bcfac4cf0bec85e),
+        ("Bounties", "BountyBecameActive", 0x4ec084021709666bac57d3063e76d7b9),
+        ("Bounties", "BountyCanceled", 0xb795729d6c966c4cfb396ae36e5eeb5d),
+        ("Bounties", "BountyClaimed", 0x54cac1e3f5393c010c99f6d8f139da14),
+        ("Bounties", "BountyExtended", 0x28ebb2f23ef359e4e127942171b45a3d),
+        ("Bounties", "BountyProposed", 0x79906d938aebc1fd3ade102315579328),
+        ("Bounties", "BountyRejected", 0x398edc6a2d53dd9aba947ca6b13a4035),
+        ("Bounties", "CuratorAccepted", 0x3172abf13070a4e7fd06ee8963677cbe),
+        ("Bounties", "CuratorProposed", 0x1575373f3e2d1e68ec4b2b7be832c734),
+        ("Bounties", "CuratorUnassigned", 0x8ae96c54737b3df5ef6a798f603402d8),
+        ("ChildBounties", "Added", 0x3a87349f19d348e0add539e379562844),
+        ("ChildBounties", "Awarded", 0x064b8cadaed577099f1a4e5f58e09a67),
+        ("ChildBounties", "Canceled", 0x7daf13edb89e6855bec24ffe0dde265d),
+        ("ChildBounties", "Claimed", 0xb312a0ac9873f63c6d54d6474d20da20),
+        ("Claims", "Claimed", 0x6b22e65cddad35dceea5948415ef1c8a),
+        ("ConvictionVoting", "Delegated", 0xfc2e28f87f5474db8c93c44915c5c2c0),
+        ("ConvictionVoting", "Undelegated", 0xb312831d2fb4be8b01711dc9274d50c0),
+        ("Crowdloan", "AddedToNewRaise", 0x4bc9e12a968d13158f85b69874454881),
+        ("Crowdloan", "AllRefunded", 0xc50a3c3fc0d8053a2819651a6e85f311),
+        ("Crowdloan", "Contributed", 0x95102fec8f7be99746abd35f9ba4c0a9),
+        ("Crowdloan", "Created", 0x94f4c5a7f69c66e2b9968e58fbe0361e),
+        ("Crowdloan", "Dissolved", 0xed9241bd08c07acd8923069af95f330d),
+        ("Crowdloan", "Edited", 0x502a6edfd8e41f23280dfbe92c647124),
+        ("Crowdloan", "HandleBidResult", 0x8c7730587b3e181656d77f217c13381e),
+        ("Crowdloan", "MemoUpdated", 0x1febbeb4753c190678010e77333f9ee6),
+        ("Crowdloan", "PartiallyRefunded", 0x25b31256c9d9ebe22a86c3d8380cb2a1),
+        ("Crowdloan", "Withdrew", 0xe1c5a37afa2f553de1b72748b2362965),
+        (
+            "ElectionProviderMultiPhase",
+            "ElectionFailed",
+            0x3df0ae9aabf2443137c40ebaa329b697,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "ElectionFinalized",
+            0xb9e5a1475d888be6cf2ba702f4f0d3a2,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "PhaseTransitioned",
+            0x93fdb8be6ee46e88b1b9dbe92366c36a,
+        ),
+        ("ElectionProviderMultiPhase", "Rewarded", 0xad97259d6b3025e79a7e8bd7c5219d6e),
+        ("ElectionProviderMultiPhase", "Slashed", 0x43266d73b71f9c43855ba4e8363063e7),
+        (
+            "ElectionProviderMultiPhase",
+            "SolutionStored",
+            0x3315a750a485efbb36aed5e92186fc40,
+        ),
+        ("FastUnstake", "BatchChecked", 0x30e72c6cef51a6d7261b9f3c41512343),
+        ("FastUnstake", "BatchFinished", 0x9e5b40c468a2c1c97c403c68105db9cd),
+        ("FastUnstake", "InternalError", 0xd0246d9b3a9219c9bc4dcd20fe853a1f),
+        ("FastUnstake", "Slashed", 0x90e50f76354936051fc3e6e8f4662621),
+        ("FastUnstake", "Unstaked", 0x11191dd18916bf0d0bff48b4bce27ef7),
+        ("Grandpa", "NewAuthorities", 0x0a0599195cca732cae02f3159d14e4ac),
+        ("Grandpa", "Paused", 0x904a9c4f3b6f99e5316c71e003ad5813),
+        ("Grandpa", "Resumed", 0x57abe58b8bfa06c35747e95b1115b6e0),
+        ("Hrmp", "ChannelClosed", 0xdcd8c575141003c3892875fe26908bf5),
+        ("Hrmp", "HrmpChannelForceOpened", 0x34573feb9e652ba95deff7396cf448d7),
+        ("Hrmp", "HrmpSystemChannelOpened", 0x7097e63498968af88c0628021f29898b),
+        ("Hrmp", "OpenChannelAccepted", 0xf71d37928add588c2fe73b8ed19b1040),
+        ("Hrmp", "OpenChannelCanceled", 0x373bca54199a4dfba2be44b725e2e527),
+        ("Hrmp", "OpenChannelDepositsUpdated", 0xedd38c6b58bbef573b1e60e4dd44bff0),
+        ("Hrmp", "OpenChannelRequested", 0x80a2b654acd4263868027232c838e710),
+        ("Identity", "IdentityCleared", 0xb0ca1e58e6ffdb61d451ee68b64ce2bc),
+        ("Identity", "IdentityKilled", 0x9bf9af6bb4421455d2548085a2b004d1),
+        ("Identity", "IdentitySet", 0x2f3851d39a3c70e1bc7fac75c71e5b23),
+        ("Identity", "JudgementGiven", 0xb6fc3a8473bebd8913c93caa57ebaa41),
+        ("Identity", "JudgementRequested", 0x89df1c0aa8a54e96c292717f292fcae9),
+        ("Identity", "JudgementUnrequested", 0x0ec13eb349275c6b26c5c2344651b201),
+        ("Identity", "RegistrarAdded", 0x9e4b519809a4df8742759d210bd5f7f5),
+        ("Identity", "SubIdentityAdded", 0x973361859d7689fa4654aee5164aeb8a),
+        ("Identity", "SubIdentityRemoved", 0x501dd2749e1a041d1fed07caebf39537),
+        ("Identity", "SubIdentityRevoked", 0xb4c225a4921f3c3967ed90ba682adc8f),
+        ("ImOnline", "AllGood", 0x83c7314ba9162b52600c2ee66f54542b),
+        ("ImOnline", "HeartbeatReceived", 0xcd38653ee73ee04fd7f50a6be8ec9283),
+        ("ImOnline", "SomeOffline", 0x6a97aaa4d2085e6087dc346a9464e106),
+        ("Indices", "IndexAssigned", 0x4d967f63e96f37e2aa49028b1718454c),
+        ("Indices", "IndexFreed", 0xa923bd4962771fdda46da51fecbb9202),
+        ("Indices", "IndexFrozen", 0x84babe0a711ef6ff3dc09a7a69c389a7),
+        ("MessageQueue", "OverweightEnqueued", 0x91328bb97dbbbd838d04d5441b231ec1),
+        ("MessageQueue", "PageReaped", 0xef774958bf63422c2046056379e7963d),
+        ("MessageQueue", "Processed", 0x80128df0cbd19b085a25ed86b6d115b2),
+        ("MessageQueue", "ProcessingFailed", 0x1fd3be40690940f0177bfc9627235809),
+        ("Multisig", "MultisigApproval", 0x1bbfbdd07ac123bcb0c3bcfe7938a085),
+        ("Multisig", "MultisigCancelled", 0xf7f9677a80d92d1859ee8aebf1be295a),
+        ("Multisig", "MultisigExecuted", 0x932840961d6ef3fbc66d1d00e1c6dbbf),
+        ("Multisig", "NewMultisig", 0x6793b3b01e852bb65d0ad652ada7c5f9),
+        ("NominationPools", "Bonded", 0xcdcc5e9f13ac3725909c562e13045f28),
+        ("NominationPools", "Created", 0x163237d5992c0b9b9d7dff2c19b75787),
+        ("NominationPools", "Destroyed", 0xdd2b79e8dfb527dfa1c1da045fca0101),
+        ("NominationPools", "MemberRemoved", 0xce2614aa8e287fb4a4fa002eb0ceb16d),
+        (
+            "NominationPools",
+            "MinBalanceDeficitAdjusted",
+            0x0353c1806b78af0b6516c07d0b0700ca,
+        ),
+        (
+            "NominationPools",
+            "MinBalanceExcessAdjusted",
+            0xf0cf245f92a441abc17ab5710d281852,
+        ),
+        ("NominationPools", "PaidOut", 0x9dd0f9894fb8b3ce86adb2f95718ea17),
+        (
+            "NominationPools",
+            "PoolCommissionChangeRateUpdated",
+            0xe1971adafec21f8f7f5ed82c79a9d97c,
+        ),
+        ("NominationPools", "PoolCommissionClaimed", 0xe969e306302f6db0b1e0d9ac829ccb3a),
+        ("NominationPools", "PoolCommissionUpdated", 0x6b8c3b65c2560bb90ff9ac77e016ae4e),
+        (
+            "NominationPools",
+            "PoolMaxCommissionUpdated",
+            0x5428a256381e095dd2d5e049f8a6e8cd,
+        ),
+        ("NominationPools", "PoolSlashed", 0x9f88fec3ba10a1bbc7120470e38c163d),
+        ("NominationPools", "RolesUpdated", 0x3365e132660565fa6483fbf4184a3fa6),
+        ("NominationPools", "StateChanged", 0x1d348c897eb65413ae217b699c1e2e2c),
+        ("NominationPools", "Unbonded", 0x2eae1c39aab808cf34fdec41ce127f73),
+        ("NominationPools", "UnbondingPoolSlashed", 0x834a8e5dd2e6241c5fe7e7c956d43bcc),
+        ("NominationPools", "Withdrawn", 0x7b24a1a236516ec459b47c872b4409c4),
+        ("Offences", "Offence", 0xd2f66b3363b5b31e4face94044e2d4c8),
+        ("ParaInclusion", "CandidateBacked", 0x12260b7ef8e01808dd048cd3b86828ba),
+        ("ParaInclusion", "CandidateIncluded", 0xc2dd0c5f50e7aec2620e01a021dbf3d4),
+        ("ParaInclusion", "CandidateTimedOut", 0x879630e9f09177e82700b68ef82cac98),
+        ("ParaInclusion", "UpwardMessagesReceived", 0x77d1d539085c2e160501fae755ea9a64),
+        ("Paras", "ActionQueued", 0x8011f40b52710f128d88b672c209cb91),
+        ("Paras", "CodeUpgradeScheduled", 0xcf8bacf47f009c0500f5ec177ae60bec),
+        ("Paras", "CurrentCodeUpdated", 0x6cede07ed92e6c7eec4d7bc202fe0fa7),
+        ("Paras", "CurrentHeadUpdated", 0x05e0063033bcff1ed934a80bcfbfb58b),
+        ("Paras", "NewHeadNoted", 0x384e2080ea6b47672862e4fe03f79eb1),
+        ("Paras", "PvfCheckAccepted", 0xa944fc05e79182595bcf5aaeba405394),
+        ("Paras", "PvfCheckRejected", 0x2410bab9c37b0c8c2185fc5c2085a96a),
+        ("Paras", "PvfCheckStarted", 0x2433603f1e05a1015b585049177cf397),
+        ("ParasDisputes", "DisputeConcluded", 0xb123e3637d62a7049587584055a086ca),
+        ("ParasDisputes", "DisputeInitiated", 0x158b0455f52374ccb071d80c02126399),
+        ("ParasDisputes", "Revert", 0x6afca35fb8de78636f4ec544f645bb6d),
+        ("Preimage", "Cleared", 0xad4e5c8766464b5013c2d99971c34e30),
+        ("Preimage", "Noted", 0xec068fc10117f60224aa3a430d20cb75),
+        ("Preimage", "Requested", 0xb62180c5bb6cca5cd06286ffb204fbda),
+        ("Proxy", "Announced", 0xc30d7676ab11d83f1ee49d0de5ce42e2),
+        ("Proxy", "ProxyAdded", 0x4034224807e55f9e2dfc047aff74f770),
+        ("Proxy", "ProxyExecuted", 0x1ac40f9e34edd799451998b1eedb2107),
+        ("Proxy", "ProxyRemoved", 0xbd6235d36d6193bef3c2f6320d6a84dc),
+        ("Proxy", "PureCreated", 0x092e48c58c15e0435594eacb88811ba0),
+        ("Referenda", "Approved", 0x6d8ce1ceceab5d37c29d385a1fdc386f),
+        ("Referenda", "Cancelled", 0x4c44aa9c238568c66ac1fadf19f67718),
+        ("Referenda", "ConfirmAborted", 0x86a4b1360cb6053c0ea34991f517490d),
+        ("Referenda", "ConfirmStarted", 0x024adb4ccffa2c15dd09d759a6fd2c2f),
+        ("Referenda", "Confirmed", 0x0741a156db0fb7e66963513d7e18cfb5),
+        ("Referenda", "DecisionDepositPlaced", 0x3a43241c1911effcade6509a61d10893),
+        ("Referenda", "DecisionDepositRefunded", 0x586c39fdd1e213da9a58ecc3e8e45946),
+        ("Referenda", "DecisionStarted", 0xe3f7b502ac9b452b26612db32c08c615),
+        ("Referenda", "DepositSlashed", 0x2d7cd25fdf5233160ff99562820c0ccb),
+        ("Referenda", "Killed", 0xfdad3a76cfbc2d91c9baa107f79f8b53),
+        ("Referenda", "MetadataCleared", 0x80bcc2986d475221245d4287acde5e7b),
+        ("Referenda", "MetadataSet", 0x3638de756781f470d302be67e8ba468e),
+        ("Referenda", "Rejected", 0xe203964e7e359f65258ed59a7c10af37),
+        ("Referenda", "SubmissionDepositRefunded", 0x49cfb58725d9dbc80a0ee8d9d14b3d19),
+        ("Referenda", "Submitted", 0x6cd2e62cbc44ab9f0b03dc8f444214d1),
+        ("Referenda", "TimedOut", 0x5c8c4d2322e7d195705f6006f71ca460),
+        ("Registrar", "Deregistered", 0xe089bc771993219d2b97175291a03255),
+        ("Registrar", "Registered", 0x431fb4623e881b5ff8134ddb195b70ad),
+        ("Registrar", "Reserved", 0xef1377306ae4b0693c038f39f0a2feea),
+        ("Registrar", "Swapped", 0xb28ec227b7cb4c91fc1ebd39967c7814),
+        ("Scheduler", "CallUnavailable", 0x8201283a57f82da5eaa5d16db0d4e5e9),
+        ("Scheduler", "Canceled", 0x724fd7b4846021c4ffa70c009129cf35),
+        ("Scheduler", "Dispatched", 0xa3ca640b1c92f55dc7408bc15a1af222),
+        ("Scheduler", "PeriodicFailed", 0x599ff15f17f4540d47454653a9395d5a),
+        ("Scheduler", "PermanentlyOverweight", 0x7f6c4df9175b5d5d0aef398be1354e9d),
+        ("Scheduler", "Scheduled", 0xb6114c9f2ba15800b4cde9527badadd8),
+        ("Session", "NewSession", 0xfc5868833345c718a4e691ae47eab545),
+        ("Slots", "Leased", 0x39337b343c7dc05690353f3894e3f3fa),
+        ("Slots", "NewLeasePeriod", 0x86e4bfd45df48e77a6a9886be05e1a45),
+        ("Staking", "Bonded", 0x4184c0b8d400e0c3af7f87c098ac71f7),
+        ("Staking", "Chilled", 0xbdee3d785fd702227abad03c25e4d623),
+        ("Staking", "EraPaid", 0x633b1f16ef835cb0b3bea4c3aad5c4d8),
+        ("Staking", "ForceEra", 0x4e3f0a7f78f5dbdb62f45f865d4d9540),
+        ("Staking", "Kicked", 0x5451959910dbd3606872e6be0170fa75),
+        ("Staking", "OldSlashingReportDiscarded", 0x6ece482eab9423d460a3a80aa19931b5),
+        ("Staking", "PayoutStarted", 0x4bfddd8de4b3ca68e69fa4866abeeac6),
+        ("Staking", "Rewarded", 0xd3bdd79322da68d95cc09aa8bb93f384),
+        ("Staking", "SlashReported", 0x5b3f093565b32a63c380f1ea8288387f),
+        ("Staking", "Slashed", 0xb434971b51afb6d68510102257a0dc92),
+        ("Staking", "SnapshotTargetsSizeExceeded", 0xc899ec96e647afae0cded6159a574aef),
+        ("Staking", "SnapshotVotersSizeExceeded", 0xef34ac6deef020c8bb12a152bf6ff067),
+        ("Staking", "StakersElected", 0x1b45c8f768b2285c37d472d6f203a61c),
+        ("Staking", "StakingElectionFailed", 0x702139a8a428029748a09350cf592575),
+        ("Staking", "Unbonded", 0x069ecc413fd60b28cce2ac062e43f64e),
+        ("Staking", "ValidatorPrefsSet", 0xa993b9958dd2a221efd65d17b94d2326),
+        ("Staking", "Withdrawn", 0x857e39975ddd6cd66739e1d30695c824),
+        ("System", "CodeUpdated", 0x41c85f9f674e258594cf4184cda122ad),
+        ("System", "ExtrinsicFailed", 0xa747a2ed97970bd2aa95b710ebee1a1d),
+        ("System", "ExtrinsicSuccess", 0x5d4518e189b790e6f5b98739f5473535),
+        ("System", "KilledAccount", 0xbded750b03f3285477fb06f22fe28858),
+        ("System", "NewAccount", 0x19fa87910fa7a7d3beee3856958c97f8),
+        ("System", "Remarked", 0xd78696a6deb8e80fb4af6c1197e069be),
+        ("TransactionPayment", "TransactionFeePaid", 0x663e823dc728f45189014a3025bda22a),
+        ("Treasury", "AssetSpendApproved", 0xf1a3d1323b5e1f69969f559fb3597ff4),
+        ("Treasury", "AssetSpendVoided", 0xd580eba284f3891c11268c652bc865a3),
+        ("Treasury", "Awarded", 0xbfc299267a20f133776c2c935e3a4cc5),
+        ("Treasury", "Burnt", 0x28ffbf495926be6d09d695421fa46d7e),
+        ("Treasury", "Deposit", 0x2333a1c8426f60ea4b8ce0aebcdbead3),
+        ("Treasury", "Paid", 0xc1cb8054af902c7511246b99090c5112),
+        ("Treasury", "PaymentFailed", 0xa6309717782529d6e809fd37f756ebc0),
+        ("Treasury", "Proposed", 0x0feeca3f1d514027d2c1f3ae1080de50),
+        ("Treasury", "Rejected", 0xab354942e3beee8ebc235156e1d5279c),
+        ("Treasury", "Rollover", 0x861818c854667aeb86edf33780d1c109),
+        ("Treasury", "SpendApproved", 0xf3786f37d757f75aacb2a7ba839af362),
+        ("Treasury", "SpendProcessed", 0x1916c67ac48d3362b97bfbb5cba85a83),
+        ("Treasury", "Spending", 0x6e1dd1249334959e88cbe812bdc9fe40),
+        ("Treasury", "UpdatedInactive", 0x7a2cd9e60ef218f037d96094495074aa),
+        ("Utility", "BatchCompleted", 0x95497f98ce6697d62d7a96dd22d28938),
+        ("Utility", "BatchCompletedWithErrors", 0xf0289f5c0e02b91fb81342a545c6cd11),
+        ("Utility", "BatchInterrupted", 0xffd039b1ed9567e46b35bdacd13e4272),
+        ("Utility", "DispatchedAs", 0xf702997ea45e58c7dee04d19733ff2f7),
+        ("Utility", "ItemCompleted", 0x125ce5a5322ea007b5d1f533a58b1fcf),
+        ("Utility", "ItemFailed", 0x4570ca66ca8cd0662313d4bda7b05857),
+        ("Vesting", "VestingCompleted", 0xe55f6c9365082cadb0fbc77331aba68a),
+        ("Vesting", "VestingUpdated", 0x350bbfb1147e4080bcf7674c735ef852),
+        ("VoterList", "Rebagged", 0x72dbcef1461433f4aebc9b0fb3a581f3),
+        ("VoterList", "ScoreUpdated", 0x98c33db02009c9d41322b92af91b34fc),
+        ("Whitelist", "CallWhitelisted", 0xf3d3655f2a1bfb05836207243f70831a),
+        ("Whitelist", "WhitelistedCallDispatched", 0xa4108fd2bcd79f70bc35d2856379906b),
+        ("Whitelist", "WhitelistedCallRemoved", 0xc1362c4dc91a262ee2033086ebdcccf0),
+        ("XcmPallet", "AssetsClaimed", 0xdafddb6786dcf85d4a1e489886c5865a),
+        ("XcmPallet", "AssetsTrapped", 0x520837e2b6ee5d1438eeb25c1c0bae30),
+        ("XcmPallet", "Attempted", 0xc88b78a8d3a506927d714a191f7bb50b),
+        ("XcmPallet", "FeesPaid", 0x23cbf90693f528882444e703319eb4bf),
+        ("XcmPallet", "InvalidQuerier", 0xfdc6c2ccfef03fae6c9c3929a31421e1),
+        ("XcmPallet", "InvalidQuerierVersion", 0x326bf904632ae337d42e19c3ff4c92a4),
+        ("XcmPallet", "InvalidResponder", 0xe599d350f2068d84671a4787f6ea3976),
+        ("XcmPallet", "InvalidResponderVersion", 0x97753b22dea08e9abb5df1f9828cb7a8),
+        ("XcmPallet", "Notified", 0xa2f429b49005194cfb06a74b81905148),
+        ("XcmPallet", "NotifyDecodeFailed", 0x24f47673d6d4e1bd96898463ff6ca834),
+        ("XcmPallet", "NotifyDispatchError", 0x867ef8656d1a81a21bec5e9129051fb2),
+        ("XcmPallet", "NotifyOverweight", 0xdbb8df44a164fe9ebfce69d9a0847533),
+        ("XcmPallet", "NotifyTargetMigrationFail", 0xe5868d50eadf39e2b55c1424db8c91b8),
+        ("XcmPallet", "NotifyTargetSendFail", 0xdc5486fd7e7a1aefa328bc77f080aa53),
+        ("XcmPallet", "ResponseReady", 0xa343f1c8c22e45076ce76d0d878d8aa8),
+        ("XcmPallet", "ResponseTaken", 0x0bcc6168ec2843e3f0da7d386d565805),
+        ("XcmPallet", "Sent", 0x1bf62f729ea6478bfbff45629695366e),
+        ("XcmPallet", "SupportedVersionChanged", 0x2c9c4289f421dbd5e50384c48f22c7c7),
+        ("XcmPallet", "UnexpectedResponse", 0x8be1b91fd60f3e4cf929fd6200158b03),
+        ("XcmPallet", "VersionChangeNotified", 0xe333d0d66df0a95ae149ba7f8ff275d0),
+        ("XcmPallet", "VersionNotifyRequested", 0xaf18a63c4cd3426ad44d761c5cc4cd61),
+        ("XcmPallet", "VersionNotifyStarted", 0x5f7ae09fd5d2d51515398e10b77b35e7),
+        ("XcmPallet", "VersionNotifyUnrequested", 0x9ba27c4206fe3b65fa781135e194976a),
+    ],
+    storage: &[
+        ("AssetRate", "ConversionRateToNative", 0x4dad4fa12ab3ea579f47196b16698066),
+        ("Auctions", "AuctionCounter", 0xe8282e9f4b8d5c8629bb98371a15a8a0),
+        ("Auctions", "AuctionInfo", 0x242a371fb55a9b7171ff1036a1424402),
+        ("Auctions", "ReservedAmounts", 0x85256acc0b876e42c5352c3b3c3a0f4c),
+        ("Auctions", "Winning", 0xf69cd30ade61545296cf16bf3ff4e0b9),
+        ("Authorship", "Author", 0xd49f5fb14909e97ba16c227378a1455d),
+        ("Babe", "AuthorVrfRandomness", 0x6263ec6f39cc0f69cb43f12bf1015c03),
+        ("Babe", "Authorities", 0xa28f4d607f2cfcd57fac7fb2d33dd77d),
+        ("Babe", "CurrentSlot", 0x1e816a1aec7e7bc89551b9215bda551c),
+        ("Babe", "EpochConfig", 0xc62cc21da72e072ae1bd207c4ec200fb),
+        ("Babe", "EpochIndex", 0x2ccd869f9667545ec1140444350fc963),
+        ("Babe", "EpochStart", 0x5d77ac8af215f4c964d922342ed67183),
+        ("Babe", "GenesisSlot", 0x1e816a1aec7e7bc89551b9215bda551c),
+        ("Babe", "Initialized", 0xec0f1b536a0087ebd2b9c802c10e65f5),
+        ("Babe", "Lateness", 0x027360ed3b9364d63d0bda8750d48c17),
+        ("Babe", "NextAuthorities", 0xa28f4d607f2cfcd57fac7fb2d33dd77d),
+        ("Babe", "NextEpochConfig", 0xc62cc21da72e072ae1bd207c4ec200fb),
+        ("Babe", "NextRandomness", 0x0ed524845a378e822f600d08f1808c30),
+        ("Babe", "PendingEpochConfigChange", 0x00d272ee8081761f114828330f822141),
+        ("Babe", "Randomness", 0x0ed524845a378e822f600d08f1808c30),
+        ("Babe", "SegmentIndex", 0x027360ed3b9364d63d0bda8750d48c17),
+        ("Babe", "SkippedEpochs", 0xcde5e17d01441acbbebb736834a1d5b0),
+        ("Babe", "UnderConstruction", 0xd34802fa8707d87b04ffa59ee597d85d),
+        ("Balances", "Account", 0x8255c4fb392b4d0ec1f572dfe34cdffb),
+        ("Balances", "Freezes", 0x8be0194e9ec9f1a76a9663f55a0cf78a),
+        ("Balances", "Holds", 0x01b2c411d1892a9d32c0595fd3a8a50d),
+        ("Balances", "InactiveIssuance", 0x41d8e1217acd29673fa73025aa92a3a5),
+        ("Balances", "Locks", 0xacb94cb31734bc5cb322c003f559d250),
+        ("Balances", "Reserves", 0x073d30656ff118d1baacd7ec6942479d),
+        ("Balances", "TotalIssuance", 0x41d8e1217acd29673fa73025aa92a3a5),
+        ("Beefy", "Authorities", 0x6228da737f53232183ebf6e1cabc67e7),
+        ("Beefy", "GenesisBlock", 0xa1c16a11ddba528fdb5e166ebdd10e87),
+        ("Beefy", "NextAuthorities", 0x6228da737f53232183ebf6e1cabc67e7),
+        ("Beefy", "SetIdSession", 0x04a499d174b2e2a4d8f1d209d53c138b),
+        ("Beefy", "ValidatorSetId", 0xc70ad1784f8f08d9ea804473a2947f44),
+        ("BeefyMmrLeaf", "BeefyAuthorities", 0xd730063e17a47c7ef7d3a338ff8763ae),
+        ("BeefyMmrLeaf", "BeefyNextAuthorities", 0xd730063e17a47c7ef7d3a338ff8763ae),
+        ("Bounties", "Bounties", 0xbc503fc92cad09f6ea95b36c7f5727af),
+        ("Bounties", "BountyApprovals", 0x34fb6a83162b80a9435eb09f27abe1a4),
+        ("Bounties", "BountyCount", 0xd0f016b812166c726cd80f58721bdaa6),
+        ("Bounties", "BountyDescriptions", 0xa34ced9e3b185f834d5352d039ddc307),
+        ("ChildBounties", "ChildBounties", 0x532cab5fd7cf16eb749be0241606d07b),
+        ("ChildBounties", "ChildBountyCount", 0xe6bd3f765bf03befd499fee068d72a8c),
+        ("ChildBounties", "ChildBountyDescriptions", 0x3b816a41e1679ba105832c5a87a3b60d),
+        ("ChildBounties", "ChildrenCuratorFees", 0xae279979c8abd48c61241094999276fc),
+        ("ChildBounties", "ParentChildBounties", 0x1ac30f28c4a4eb6a32d3fc9d81be491f),
+        ("Claims", "Claims", 0xc42e26627395213e3eb9485ff3267986),
+        ("Claims", "Preclaims", 0x7c73800c8548a0936e44eced50cf527c),
+        ("Claims", "Signing", 0x6b78888f53118e78403009dbb09c3129),
+        ("Claims", "Total", 0x6376e45e148f3a01244d3cf0b5820d0a),
+        ("Claims", "Vesting", 0x9700b4eeba9c69564f7b9a6822b50e0d),
+        ("Configuration", "ActiveConfig", 0x73c4885bbd50dcd60f4caa27e15fb581),
+        ("Configuration", "BypassConsistencyCheck", 0x63ea86064a534f88f5b93bdcbb50591c),
+        ("Configuration", "PendingConfigs", 0xf03207aa00849330c8fecb523d621dd7),
+        ("ConvictionVoting", "ClassLocksFor", 0x411bdbea97125359b94b1d0f430a934a),
+        ("ConvictionVoting", "VotingFor", 0xa828796be8f36e565ec956a0920cf657),
+        ("Crowdloan", "EndingsCount", 0x8691d6492320fd62a3127a048e6a707f),
+        ("Crowdloan", "Funds", 0x57e00377bf844f12acea486afbbfa189),
+        ("Crowdloan", "NewRaise", 0x00746808240ee1866c62e3f0d6ce5013),
+        ("Crowdloan", "NextFundIndex", 0x8691d6492320fd62a3127a048e6a707f),
+        ("Dmp", "DeliveryFeeFactor", 0x1bae20f541817284d3b8f6b3059e472d),
+        ("Dmp", "DownwardMessageQueueHeads", 0xc382f41fc0cb163eb81c61db995c11ec),
+        ("Dmp", "DownwardMessageQueues", 0x956f4ef0cc88f0915df45c5b55fad88f),
+        (
+            "ElectionProviderMultiPhase",
+            "CurrentPhase",
+            0x40f9c067257faf5e53b6e9882347f21e,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "DesiredTargets",
+            0xc70b1888ff75a6fd1177bc04f6dd2efe,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinimumUntrustedScore",
+            0x7f1d09be48f367b35e6977c8ab87e159,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "QueuedSolution",
+            0xe10314c22237e2b2ea58026100af5a17,
+        ),
+        ("ElectionProviderMultiPhase", "Round", 0x62c453de25c0ecd980a9b5cb57fb60b2),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedSubmissionIndices",
+            0x6de92e122386633fccf24fb029289abd,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedSubmissionNextIndex",
+            0x62c453de25c0ecd980a9b5cb57fb60b2,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedSubmissionsMap",
+            0x1b517c17106a86c77c2e2e51d2e5ea5c,
+        ),
+        ("ElectionProviderMultiPhase", "Snapshot", 0xf7cbeefb2b33d81ef2c9ed1d673f33ef),
+        (
+            "ElectionProviderMultiPhase",
+            "SnapshotMetadata",
+            0x007390844aee7788a907a6a877fc76f0,
+        ),
+        ("FastUnstake", "CounterForQueue", 0xfef3af372dd968c5a6c6c507ad32ab2a),
+        ("FastUnstake", "ErasToCheckPerBlock", 0xfef3af372dd968c5a6c6c507ad32ab2a),
+        ("FastUnstake", "Head", 0x8331d3fa55f7ff1a203552db9f57fa77),
+        ("FastUnstake", "Queue", 0x08e6a83891bf6b0317103fff89cc3e2f),
+        ("Grandpa", "CurrentSetId", 0x4c86156d0fa525c5c87633a59afa027d),
+        ("Grandpa", "NextForced", 0x85f5a968363808528968118c027d2c2f),
+        ("Grandpa", "PendingChange", 0xcfc1dbe9c388b1ed0c1c8fd030324d91),
+        ("Grandpa", "SetIdSession", 0x87dc29e0022df9d93e09f4044acd789a),
+        ("Grandpa", "Stalled", 0xf6576b0851396562a0291fc4bcfe7bd1),
+        ("Grandpa", "State", 0x5559fa782226cd07eaf76221ffed5986),
+        ("Hrmp", "HrmpAcceptedChannelRequestCount", 0x9d38dfb79fa6f4219b102da0ecd9557c),
+        ("Hrmp", "HrmpChannelContents", 0xba58b2e7c9c98bcf83aa1033a0572fe4),
+        ("Hrmp", "HrmpChannelDigests", 0x71a138d571c77d64dd58069b5abfee83),
+        ("Hrmp", "HrmpChannels", 0xaafb42ada500899baf33bdd35a662189),
+        ("Hrmp", "HrmpCloseChannelRequests", 0xcea0790bec801619716357fc89902d72),
+        ("Hrmp", "HrmpCloseChannelRequestsList", 0x0815999f5c4a7a2a85e634a63fcce814),
+        ("Hrmp", "HrmpEgressChannelsIndex", 0x4096ee52abe9e8b4c972b216077590f5),
+        ("Hrmp", "HrmpIngressChannelsIndex", 0x4096ee52abe9e8b4c972b216077590f5),
+        ("Hrmp", "HrmpOpenChannelRequestCount", 0x9d38dfb79fa6f4219b102da0ecd9557c),
+        ("Hrmp", "HrmpOpenChannelRequests", 0x22d75e6068b9a927ef5a6ea71b030c91),
+        ("Hrmp", "HrmpOpenChannelRequestsList", 0x0815999f5c4a7a2a85e634a63fcce814),
+        ("Hrmp", "HrmpWatermarks", 0x3d396188a3447759aa59b7411bcf54e7),
+        ("Identity", "IdentityOf", 0x10b5677ef156e4ea5a3c84feac836207),
+        ("Identity", "Registrars", 0xab8ec9ea9e4ba34d8a28fb4148a97c73),
+        ("Identity", "SubsOf", 0x24216d63d284380db3255fdfe6d08e25),
+        ("Identity", "SuperOf", 0x5bfdc2b17fe1a13128fb75570f9c54ca),
+        ("ImOnline", "AuthoredBlocks", 0xe8f07c36291bc90b8a26630eefd00259),
+        ("ImOnline", "HeartbeatAfter", 0x33e17d5a33d19ab08c175e708544e3db),
+        ("ImOnline", "Keys", 0x0e2dca95b1438848fdb6e7e503a53280),
+        ("ImOnline", "ReceivedHeartbeats", 0x988097102f68b7d063cd1ae812e5286f),
+        ("Indices", "Accounts", 0x7096d83a140b99c900b8b9191c763a7e),
+        ("Initializer", "BufferedSessionChanges", 0xcdaee67a4a57857edf6766137bc35956),
+        ("Initializer", "HasInitialized", 0xc47a884b5f4fca1636bfff5c0e378d6b),
+        ("MessageQueue", "BookStateFor", 0xe681b8171724356f24cb8351a3dc3066),
+        ("MessageQueue", "Pages", 0xb355653caa2da6afa904380352f8e58a),
+        ("MessageQueue", "ServiceHead", 0xc8f6935fbab7197d1c00ccab706036d5),
+        ("Mmr", "Nodes", 0x72e03c92c8dc7895fcc361cb53fcc322),
+        ("Mmr", "NumberOfLeaves", 0x384d9924024d3c45f77f61588fd6cc67),
+        ("Mmr", "RootHash", 0x141fee4f5c7b6ef9601cacacfcb9d906),
+        ("Multisig", "Multisigs", 0xd4cfd38bacfda640ac769ee3d99a692f),
+        ("NominationPools", "BondedPools", 0xe2d0b2afcf210d15e4f4c99c4b5cedab),
+        ("NominationPools", "ClaimPermissions", 0x372dd690d0421f69eaf769b6f413b992),
+        ("NominationPools", "CounterForBondedPools", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        ("NominationPools", "CounterForMetadata", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        ("NominationPools", "CounterForPoolMembers", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        (
+            "NominationPools",
+            "CounterForReversePoolIdLookup",
+            0xd9c05f3466e8a9b9e758ef83f6c9cf2d,
+        ),
+        ("NominationPools", "CounterForRewardPools", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        (
+            "NominationPools",
+            "CounterForSubPoolsStorage",
+            0xd9c05f3466e8a9b9e758ef83f6c9cf2d,
+        ),
+        ("NominationPools", "GlobalMaxCommission", 0xbed6da76d2b70f67d71ae188d4462dda),
+        ("NominationPools", "LastPoolId", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        ("NominationPools", "MaxPoolMembers", 0xc1acfbedf7f318a5d91b6e489077802f),
+        ("NominationPools", "MaxPoolMembersPerPool", 0xc1acfbedf7f318a5d91b6e489077802f),
+        ("NominationPools", "MaxPools", 0xc1acfbedf7f318a5d91b6e489077802f),
+        ("NominationPools", "Metadata", 0x7f6a8d17f3bc0b0f4fdff1d51da45d23),
+        ("NominationPools", "MinCreateBond", 0x8ee08d4dd9c1c285449aee93fa895d66),
+        ("NominationPools", "MinJoinBond", 0x8ee08d4dd9c1c285449aee93fa895d66),
+        ("NominationPools", "PoolMembers", 0x9c1719279d8ed3542336778ddaeb91fe),
+        ("NominationPools", "ReversePoolIdLookup", 0x0fd8ab45359f5fbd9d4d76e61c5e8201),
+        ("NominationPools", "RewardPools", 0x6a018c86aab28dec5a681b8854eec900),
+        ("NominationPools", "SubPoolsStorage", 0x3ff00b942bb37163110b67d3c96b9066),
+        ("NominationPools", "TotalValueLocked", 0x8ee08d4dd9c1c285449aee93fa895d66),
+        ("Offences", "ConcurrentReportsIndex", 0xf9369cb020cefffd986133ad75b72092),
+        ("Offences", "Reports", 0xf69d28abcaa4e926f0e756027db2503c),
+        ("ParaInclusion", "AvailabilityBitfields", 0x3163394d61922dd7421c67f9b3c34cf8),
+        ("ParaInclusion", "PendingAvailability", 0x299b692d2a329f51603a23b9b00acad7),
+        (
+            "ParaInclusion",
+            "PendingAvailabilityCommitments",
+            0xae5aeffb45ba430d27915e860020e080,
+        ),
+        ("ParaInherent", "Included", 0x11e68b1f5b7c8525c40e51401ab36cb9),
+        ("ParaInherent", "OnChainVotes", 0x943c55d82b9d34de668d3f9248e781e2),
+        ("ParaScheduler", "AvailabilityCores", 0x61d835715a20a2686587ddfe70b04c7c),
+        ("ParaScheduler", "ClaimQueue", 0x57db1ce7cb4a2c22901542b020048944),
+        ("ParaScheduler", "SessionStartBlock", 0xdfbf70782b358f5c86f25a3113e899e3),
+        ("ParaScheduler", "ValidatorGroups", 0x8cd4173a9937a511bbf3d7a92d6bcea1),
+        ("ParaSessionInfo", "AccountKeys", 0xd642af182ebcd8e1e4c40f6b58697410),
+        ("ParaSessionInfo", "AssignmentKeysUnsafe", 0xcbaef996d45a9e168d38c20d6c54bc65),
+        ("ParaSessionInfo", "EarliestStoredSession", 0xca14855cd17d43d4269acff86ce742f9),
+        ("ParaSessionInfo", "SessionExecutorParams", 0x7ae051474dc88153efce884aec22b84a),
+        ("ParaSessionInfo", "Sessions", 0xe9e06996d4fc3cd963482d2e7439695b),
+        ("Paras", "ActionsQueue", 0x72990c8a727d79c63407898e207be262),
+        ("Paras", "CodeByHash", 0xb4a6ad57c8beb8c0264c51de42fc70c2),
+        ("Paras", "CodeByHashRefs", 0x70c9230a5a6086770fcf320102d087c8),
+        ("Paras", "CurrentCodeHash", 0xe2aa2ef1c84ebc987f5e473b1690c12c),
+        ("Paras", "FutureCodeHash", 0xe2aa2ef1c84ebc987f5e473b1690c12c),
+        ("Paras", "FutureCodeUpgrades", 0x21f60aa4383f10d8c7dc0c517278512d),
+        ("Paras", "Heads", 0x35daa1ccac21303189840f1bbf199c56),
+        ("Paras", "MostRecentContext", 0x21f60aa4383f10d8c7dc0c517278512d),
+        ("Paras", "ParaLifecycles", 0xaa23878e99294a6e43e4b6ed2ea674af),
+        ("Paras", "Parachains", 0x7824da662c338bad75d6cb5364df190d),
+        ("Paras", "PastCodeHash", 0x732d2d00819572eee2225dc70cc4a8a7),
+        ("Paras", "PastCodeMeta", 0xfbef91e3be6c30fd8a0875c82402508d),
+        ("Paras", "PastCodePruning", 0x0a984649c81b8b6ace995eec18945948),
+        ("Paras", "PvfActiveVoteList", 0x203d58267122a61f8dcaa137edb3cd47),
+        ("Paras", "PvfActiveVoteMap", 0x59543f80bf54677e6f660c54f60905da),
+        ("Paras", "UpcomingParasGenesis", 0xf2df93f31cd49be79ab82f6a4c0f3e64),
+        ("Paras", "UpcomingUpgrades", 0x0a984649c81b8b6ace995eec18945948),
+        ("Paras", "UpgradeCooldowns", 0x0a984649c81b8b6ace995eec18945948),
+        ("Paras", "UpgradeGoAheadSignal", 0xc5fa53ad9bb4d9aa0b7bc91508eeadbf),
+        ("Paras", "UpgradeRestrictionSignal", 0xbf47a5348bef5a5de2d3aa71baba4e4c),
+        ("ParasDisputes", "BackersOnDisputes", 0x2a43081bac88e60b923d3d5078b38be4),
+        ("ParasDisputes", "Disputes", 0x90eed1f6fa5ffbe2e0194523bef504f8),
+        ("ParasDisputes", "Frozen", 0x85bf893449a7ade06044b976771e0273),
+        ("ParasDisputes", "Included", 0x585c6ad3ef09964c1e30fd1c8e516b13),
+        ("ParasDisputes", "LastPrunedSession", 0x81700d5003f095d63f7a123ea010640e),
+        ("ParasShared", "ActiveValidatorIndices", 0x966679dff58661b48c614e1b2b842a72),
+        ("ParasShared", "ActiveValidatorKeys", 0x704ecfc1e3a608bc2f8af4a0a7f06e50),
+        ("ParasShared", "AllowedRelayParents", 0xc694d293fd7ee8c9f8bc52cb94aa80cf),
+        ("ParasShared", "CurrentSessionIndex", 0x9033ea2e01aeaf194b61ea3b8521453b),
+        ("ParasSlashing", "UnappliedSlashes", 0xe48624e0be50c3587d083fbd458114d0),
+        ("ParasSlashing", "ValidatorSetCounts", 0xd790619f12a9ddf7b3664d57a9b55b60),
+        ("Preimage", "PreimageFor", 0x0a87b45f1b39b75a910d6656bfd1fa05),
+        ("Preimage", "RequestStatusFor", 0x117a9391a64517a1dea85c5b624c713b),
+        ("Preimage", "StatusFor", 0xc68716991bcd5079246ffabee4ce7272),
+        ("Proxy", "Announcements", 0xfdf1436163b15b6899fc31722e72ead5),
+        ("Proxy", "Proxies", 0x2be154a0650304cd0887ee2557538d26),
+        ("Referenda", "DecidingCount", 0x0b60c4c0dee3ced4c940c88768b93178),
+        ("Referenda", "MetadataOf", 0x274c4752a9860bd4e6c8a2378b5f7773),
+        ("Referenda", "ReferendumCount", 0x0dc3cba1d6f4bce1a09772c51367d7fb),
+        ("Referenda", "ReferendumInfoFor", 0xa0846ecf16776e429a3fdfc0898ef004),
+        ("Referenda", "TrackQueue", 0xf32b6c6c5e790f3ae3d2f60c94c1b7e0),
+        ("Registrar", "NextFreeParaId", 0xd9a5e5f4ce1e8b4582120699708669a2),
+        ("Registrar", "Paras", 0x331c4b1cc75da02522c1d3653465eb62),
+        ("Registrar", "PendingSwap", 0x40a7891f01eadfb035caddeff63033cd),
+        ("Scheduler", "Agenda", 0xe6bd8bd932a65eefebf27fe6ce8a2d3b),
+        ("Scheduler", "IncompleteSince", 0x8562f0bd59571a567efcb2618be7bfb4),
+        ("Scheduler", "Lookup", 0xbf04c72b189c563aaeb1c80ea0c78c3f),
+        ("Session", "CurrentIndex", 0x1c20f16788cf302ff07507e9785f42f8),
+        ("Session", "DisabledValidators", 0x68061e81f777b51b68c11897474eb7cc),
+        ("Session", "KeyOwner", 0x8aaf93cedb321b609705c61647f177bd),
+        ("Session", "NextKeys", 0x18be9df702349efbc582f3168089223c),
+        ("Session", "QueuedChanged", 0xd1f0f59ba421fd78a1a7284e4bd4c6ea),
+        ("Session", "QueuedKeys", 0x6ffbb050366184b28e39a7b8eb9d7625),
+        ("Session", "Validators", 0xa38e2950403d5bd1dfde2a274f1ff60a),
+        ("Slots", "Leases", 0xadd4fe54cd70107ed29c85b2ab2f23d1),
+        ("Staking", "ActiveEra", 0x28f111aabe9403ca518f5e94f8fb764b),
+        ("Staking", "Bonded", 0x01c32353cc6f5b2f78a42ef777f63f39),
+        ("Staking", "BondedEras", 0x0fde28d4d6a883923d9689e6fd3b62d2),
+        ("Staking", "CanceledSlashPayout", 0xbd2331a5f68bae901a173522b56e3c12),
+        ("Staking", "ChillThreshold", 0xb26f2e1b8a1a2a45dcc0b643521e05af),
+        ("Staking", "CounterForNominators", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "CounterForValidators", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "CurrentEra", 0xc4a393d9ceb57a58a850f3d9d8c6f4ea),
+        ("Staking", "CurrentPlannedSession", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "ErasRewardPoints", 0xd976a9cb8cfcb4baeb65b1b7b60b73f9),
+        ("Staking", "ErasStakers", 0x1c52a1441a78391652536662eae79f54),
+        ("Staking", "ErasStakersClipped", 0x1c52a1441a78391652536662eae79f54),
+        ("Staking", "ErasStartSessionIndex", 0xe2e24cfe156186f98e080b697425ddbc),
+        ("Staking", "ErasTotalStake", 0xfb30fdd5194c17c43387ab8fe163f739),
+        ("Staking", "ErasValidatorPrefs", 0xebd86c56fef1d820245e282acdf2b117),
+        ("Staking", "ErasValidatorReward", 0x17edff700fb3f9ede07d0dab8c68969a),
+        ("Staking", "ForceEra", 0x540bfb96e0223a49651f0424b3599067),
+        ("Staking", "Invulnerables", 0x0fac69c4344a2fbee74b2e6ec0cf4f10),
+        ("Staking", "Ledger", 0xa7d7a18b68f4e6e5d3f31123e619c480),
+        ("Staking", "MaxNominatorsCount", 0xc4a393d9ceb57a58a850f3d9d8c6f4ea),
+        ("Staking", "MaxValidatorsCount", 0xc4a393d9ceb57a58a850f3d9d8c6f4ea),
+        ("Staking", "MinCommission", 0x22e452be78c9173642144c63c71e6586),
+        ("Staking", "MinNominatorBond", 0xbd2331a5f68bae901a173522b56e3c12),
+        ("Staking", "MinValidatorBond", 0xbd2331a5f68bae901a173522b56e3c12),
+        ("Staking", "MinimumActiveStake", 0xbd2331a5f68bae901a173522b56e3c12),
+        ("Staking", "MinimumValidatorCount", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "NominatorSlashInEra", 0x367a64d5420dad67022373bcc7af79e8),
+        ("Staking", "Nominators", 0x85508891d5ed9d9f222f0569ccc72375),
+        ("Staking", "OffendingValidators", 0x895e99327151dd1d70ef93a931aba16b),
+        ("Staking", "Payee", 0x64ba355664b81943b1cdc8f47db5acb7),
+        ("Staking", "SlashRewardFraction", 0x22e452be78c9173642144c63c71e6586),
+        ("Staking", "SlashingSpans", 0x224f6b3598300e9bee997e156721c60a),
+        ("Staking", "SpanSlash", 0x5fd4881b7f473f5d06af8b20255e08cb),
+        ("Staking", "UnappliedSlashes", 0x857b574ae1c39f1198e1bfdc05b046cb),
+        ("Staking", "ValidatorCount", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "ValidatorSlashInEra", 0x8e2f5caa204a3e8d43cd8cf1f0b8c04b),
+        ("Staking", "Validators", 0x08b99e9c7fef5518b4e2c958a4b8ed40),
+        ("System", "Account", 0x9d60b6e4fac48c15f24c6e54f5f8ca13),
+        ("System", "AllExtrinsicsLen", 0x9ae5a6bd54843a61e0aaec07cccb84be),
+        ("System", "BlockHash", 0x2bfa07525c607a1a3f74ca9c233c9e28),
+        ("System", "BlockWeight", 0xdf6d583f5be96cd5613efd31dcb82c49),
+        ("System", "Digest", 0x1f24618a5cae9a2da9c0b313a3c182f8),
+        ("System", "EventCount", 0x40b1121e7f31edeb9a550566f63b836d),
+        ("System", "EventTopics", 0x52cca9a26447b8b89ef255773b9b84e1),
+        ("System", "Events", 0xe3788bc3479d0ff322849da7f212820d),
+        ("System", "ExecutionPhase", 0x555e3a07db3897a65dce6faec49670f0),
+        ("System", "ExtrinsicCount", 0x9ae5a6bd54843a61e0aaec07cccb84be),
+        ("System", "ExtrinsicData", 0x17f17bb99043c99152862bc56d28943f),
+        ("System", "LastRuntimeUpgrade", 0x7cb59b0a8200024c64d285f35bcd57df),
+        ("System", "Number", 0x40b1121e7f31edeb9a550566f63b836d),
+        ("System", "ParentHash", 0x056a0c2a1359d50cbe3feb9f51ec7140),
+        ("System", "UpgradedToTripleRefCount", 0xd38a6c6f7d1f785182ab2b7d9395e4e3),
+        ("System", "UpgradedToU32RefCount", 0xd38a6c6f7d1f785182ab2b7d9395e4e3),
+        ("Timestamp", "DidUpdate", 0xaf39218f79e8b4235f02f3c212db8c77),
+        ("Timestamp", "Now", 0xc04be7874d3de89230226b75a89d87c3),
+        ("TransactionPayment", "NextFeeMultiplier", 0x3b7bd6efa05a2d9cbd8a84973a8b9519),
+        ("TransactionPayment", "StorageVersion", 0x1e968841a35fcb51d4c261483fcc3f62),
+        ("Treasury", "Approvals", 0x93d3daeed2ad2d1c4d867311e332ad20),
+        ("Treasury", "Deactivated", 0x9ca32da581754a91d4bb831af08ecbc1),
+        ("Treasury", "ProposalCount", 0x266ffbffcbe0796fe701321961bf6bcf),
+        ("Treasury", "Proposals", 0x71003fc5df732df95285226b4b4ed37d),
+        ("Treasury", "SpendCount", 0x266ffbffcbe0796fe701321961bf6bcf),
+        ("Treasury", "Spends", 0xdbacffbc80c41b777dbc4761486b3fe9),
+        ("Vesting", "StorageVersion", 0x748cbac22affefcf8a105a584514b1e6),
+        ("Vesting", "Vesting", 0xed9b3703614ee2be6d08646241a3e829),
+        ("VoterList", "CounterForListNodes", 0x5918848f03701b44c6280dcaf31249e6),
+        ("VoterList", "ListBags", 0x36519e7c0161759b8e4c186279526bf7),
+        ("VoterList", "ListNodes", 0xc3fe09ee16e29fdfd55ac590cdd71bca),
+        ("Whitelist", "WhitelistedCall", 0xdefd8c135aec05ff8c6c94815f7e0fd3),
+        ("XcmPallet", "AssetTraps", 0x050b457a43951f4c62b48a1d89975748),
+        ("XcmPallet", "CurrentMigration", 0xeb52c3e19693b4df656c447185ef777f),
+        ("XcmPallet", "LockedFungibles", 0x104c349bf25d73ce5d707053c86a9e50),
+        ("XcmPallet", "Queries", 0x70406a31c34a2f2f693ea1c85df1f3b2),
+        ("XcmPallet", "QueryCounter", 0x88719a871430c7c931b3b0da6633b7ed),
+        ("XcmPallet", "RemoteLockedFungibles", 0xb74fe6bd01c0ab91bd1244be0e3bc010),
+        ("XcmPallet", "SafeXcmVersion", 0x016da0a279b14960a3bfcf5aa2cd3172),
+        ("XcmPallet", "SupportedVersion", 0xb912d685d3e174f4ed6cb5dba28ed213),
+        ("XcmPallet", "VersionDiscoveryQueue", 0x7bf54a506bc03d6ebc17dac0dc5f4d4d),
+        ("XcmPallet", "VersionNotifiers", 0x7a47803f7449be29ae0a9c8793fc5d6b),
+        ("XcmPallet", "VersionNotifyTargets", 0x2580f08210ffc2de9075133ac58976a7),
+        ("XcmPallet", "XcmExecutionSuspended", 0xec295c9ce5d420359115898ac9d3ba7d),
+    ],
+    constants: &[
+        ("Auctions", "EndingPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Auctions", "LeasePeriodsPerSlot", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Auctions", "SampleLength", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Auctions", "SlotRangeCount", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Babe", "EpochDuration", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Babe", "ExpectedBlockTime", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Babe", "MaxAuthorities", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Babe", "MaxNominators", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Balances", "ExistentialDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Balances", "MaxFreezes", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Balances", "MaxHolds", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Balances", "MaxLocks", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Balances", "MaxReserves", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Beefy", "MaxAuthorities", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Beefy", "MaxNominators", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Beefy", "MaxSetIdSessionEntries", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Bounties", "BountyDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Bounties", "BountyDepositPayoutDelay", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Bounties", "BountyUpdatePeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Bounties", "BountyValueMinimum", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Bounties", "CuratorDepositMax", 0xa952780fd9934d433307bd97e23cacc7),
+        ("Bounties", "CuratorDepositMin", 0xa952780fd9934d433307bd97e23cacc7),
+        ("Bounties", "CuratorDepositMultiplier", 0x2b1f0cea3ce14ece8fde23be8af75c94),
+        ("Bounties", "DataDepositPerByte", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Bounties", "MaximumReasonLength", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("ChildBounties", "ChildBountyValueMinimum", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        (
+            "ChildBounties",
+            "MaxActiveChildBountyCount",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        ("Claims", "Prefix", 0x51500416d855ccb74ff500261ebdcd80),
+        ("ConvictionVoting", "MaxVotes", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("ConvictionVoting", "VoteLockingPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Crowdloan", "MinContribution", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Crowdloan", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("Crowdloan", "RemoveKeysLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        (
+            "ElectionProviderMultiPhase",
+            "BetterSignedThreshold",
+            0xdd7c64f04e137ef6866b0cd498915a2d,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "BetterUnsignedThreshold",
+            0xdd7c64f04e137ef6866b0cd498915a2d,
+        ),
+        ("ElectionProviderMultiPhase", "MaxWinners", 0xbb090384e0baf6a2b591d65b66bef748),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerMaxLength",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerMaxVotesPerVoter",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerMaxWeight",
+            0x6f9951d8f3e1143c13df45faabb975dc,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerMaxWinners",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerTxPriority",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "OffchainRepeat",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedDepositByte",
+            0x93981f7c8654fe0f5bdc87c4b4eb87db,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedDepositWeight",
+            0x93981f7c8654fe0f5bdc87c4b4eb87db,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedMaxRefunds",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedMaxSubmissions",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedMaxWeight",
+            0x6f9951d8f3e1143c13df45faabb975dc,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedPhase",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedRewardBase",
+            0x93981f7c8654fe0f5bdc87c4b4eb87db,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "UnsignedPhase",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        ("FastUnstake", "Deposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Grandpa", "MaxAuthorities", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Grandpa", "MaxNominators", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Grandpa", "MaxSetIdSessionEntries", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Identity", "BasicDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Identity", "FieldDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Identity", "MaxAdditionalFields", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Identity", "MaxRegistrars", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Identity", "MaxSubAccounts", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Identity", "SubAccountDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("ImOnline", "UnsignedPriority", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Indices", "Deposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("MessageQueue", "HeapSize", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("MessageQueue", "MaxStale", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("MessageQueue", "ServiceWeight", 0x2b54362ddacff5602fc43109182158d5),
+        ("Multisig", "DepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Multisig", "DepositFactor", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Multisig", "MaxSignatories", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("NominationPools", "MaxPointsToBalance", 0x457c6a0e568c599dc04ba130235d5fcc),
+        ("NominationPools", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("Paras", "UnsignedPriority", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Proxy", "AnnouncementDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Proxy", "AnnouncementDepositFactor", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Proxy", "MaxPending", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Proxy", "MaxProxies", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Proxy", "ProxyDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Proxy", "ProxyDepositFactor", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Referenda", "AlarmInterval", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Referenda", "MaxQueued", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Referenda", "SubmissionDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Referenda", "Tracks", 0xb5a51cf4888c869bbb699b686923a11a),
+        ("Referenda", "UndecidingTimeout", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Registrar", "DataDepositPerByte", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Registrar", "ParaDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Scheduler", "MaxScheduledPerBlock", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Scheduler", "MaximumWeight", 0x6f9951d8f3e1143c13df45faabb975dc),
+        ("Slots", "LeaseOffset", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Slots", "LeasePeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Staking", "BondingDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Staking", "HistoryDepth", 0xbb090384e0baf6a2b591d65b66bef748),
+        (
+            "Staking",
+            "MaxNominatorRewardedPerValidator",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        ("Staking", "MaxUnlockingChunks", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Staking", "SessionsPerEra", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Staking", "SlashDeferDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("System", "BlockHashCount", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("System", "BlockLength", 0xeed5741a03f30f3f51f4d04fc181283b),
+        ("System", "BlockWeights", 0x7e3cadcc1a390138ae8d2e4997783881),
+        ("System", "DbWeight", 0x17c48806abe538acdc001d575a70c1eb),
+        ("System", "SS58Prefix", 0x901758137abf070051a9375f98339a59),
+        ("System", "Version", 0x50fe4a2de86350b197e25e5f25515a7d),
+        ("Timestamp", "MinimumPeriod", 0x1c84c55df11a8e9c27e785801a04639b),
+        (
+            "TransactionPayment",
+            "OperationalFeeMultiplier",
+            0x457c6a0e568c599dc04ba130235d5fcc,
+        ),
+        ("Treasury", "Burn", 0x2b1f0cea3ce14ece8fde23be8af75c94),
+        ("Treasury", "MaxApprovals", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Treasury", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("Treasury", "PayoutPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Treasury", "ProposalBond", 0x2b1f0cea3ce14ece8fde23be8af75c94),
+        ("Treasury", "ProposalBondMaximum", 0xa952780fd9934d433307bd97e23cacc7),
+        ("Treasury", "ProposalBondMinimum", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Treasury", "SpendPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Utility", "batched_calls_limit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Vesting", "MaxVestingSchedules", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Vesting", "MinVestedTransfer", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("VoterList", "BagThresholds", 0x2c38d0a23a71a3579f5f3aaeddf6b9b0),
+    ],
+    extrinsic: &[
+        ("", "Address", 0x014fa4566dba2f9163d9e62bff89db3c),
+        ("", "Call", 0x703cfa9aeb381eae6f06fce8fdcda0fd),
+        ("", "Extra", 0xa9a25978d87f793c49fdd08b7a06e45d),
+        ("", "Signature", 0x9b3c1c83d83769c7fb90e290fc73d5cf),
+    ],
+};
 /// Every type of the runtime, by its metadata path.
 pub mod runtime_types {
     pub mod bounded_collections {
@@ -48,6 +1344,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BoundedBTreeMap<K, V>(
                 pub ::ferroscale_runtime_types::BTreeMap<K, V>,
             );
@@ -62,6 +1359,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BoundedVec<T>(pub Vec<T>);
             #[cfg(feature = "values")]
             impl<T: ToValue> ToValue for BoundedVec<T> {
@@ -74,6 +1372,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct WeakBoundedVec<T>(pub Vec<T>);
             #[cfg(feature = "values")]
             impl<T: ToValue> ToValue for WeakBoundedVec<T> {
@@ -87,6 +1386,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Equivocation<Id, V, S> {
             pub round_number: u64,
             pub identity: Id,
@@ -115,6 +1415,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Precommit<H, N> {
             pub target_hash: H,
             pub target_number: N,
@@ -134,6 +1435,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Prevote<H, N> {
             pub target_hash: H,
             pub target_number: N,
@@ -157,6 +1459,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct PalletId(pub [u8; 8usize]);
         impl ::ferroscale_runtime_types::TypeHash for PalletId {
             const TYPE_HASH: u128 = 0x60e16c7c3115f240734943d4b9251f68;
@@ -171,6 +1474,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DispatchClass {
                 #[codec(index = 0u8)]
                 Normal,
@@ -202,6 +1506,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DispatchInfo {
                 pub weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub class: super::super::super::runtime_types::frame_support::dispatch::DispatchClass,
@@ -232,6 +1537,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Pays {
                 #[codec(index = 0u8)]
                 Yes,
@@ -255,6 +1561,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PerDispatchClass<T> {
                 pub normal: T,
                 pub operational: T,
@@ -283,6 +1590,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PostDispatchInfo {
                 pub actual_weight: Option<
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -310,6 +1618,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum RawOrigin<AccountId> {
                 #[codec(index = 0u8)]
                 Root,
@@ -343,6 +1652,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ProcessMessageError {
                     #[codec(index = 0u8)]
                     BadFormat,
@@ -392,6 +1702,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Bounded {
                     #[codec(index = 0u8)]
                     Legacy { hash: ::ferroscale_runtime_types::H256 },
@@ -452,6 +1763,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum DispatchTime<BlockNumber> {
                     #[codec(index = 0u8)]
                     At(BlockNumber),
@@ -485,6 +1797,7 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub struct HoldConsideration(pub u128);
                     impl ::ferroscale_runtime_types::TypeHash for HoldConsideration {
                         const TYPE_HASH: u128 = 0x328c25effea533aa047469eb70d55989;
@@ -500,6 +1813,7 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub enum BalanceStatus {
                         #[codec(index = 0u8)]
                         Free,
@@ -531,6 +1845,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct AccountInfo<Nonce, AccountData> {
             pub nonce: Nonce,
             pub consumers: Nonce,
@@ -563,6 +1878,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EventRecord<E, T> {
             pub phase: super::super::runtime_types::frame_system::Phase,
             pub event: E,
@@ -584,6 +1900,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct LastRuntimeUpgradeInfo {
             #[codec(compact)]
             pub spec_version: u32,
@@ -607,6 +1924,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Phase {
             #[codec(index = 0u8)]
             ApplyExtrinsic(u32),
@@ -642,6 +1960,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckGenesis;
                 impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
                     const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
@@ -657,6 +1976,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
                 );
@@ -674,6 +1994,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckNonZeroSender;
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
                     const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
@@ -689,6 +2010,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckNonce(#[codec(compact)] pub u32);
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
                     const TYPE_HASH: u128 = 0x13c22df9f6cbc059fece62142c8596dc;
@@ -704,6 +2026,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckSpecVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
                     const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
@@ -719,6 +2042,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckTxVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
                     const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
@@ -734,6 +2058,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckWeight;
                 impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
                     const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
@@ -750,6 +2075,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlockLength {
                 pub max: super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
                     u32,
@@ -771,6 +2097,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlockWeights {
                 pub base_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub max_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -804,6 +2131,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct WeightsPerClass {
                 pub base_extrinsic: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub max_extrinsic: Option<
@@ -848,6 +2176,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 remark { remark: Vec<u8> },
@@ -962,6 +2291,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidSpecName,
@@ -1009,6 +2339,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ExtrinsicSuccess {
@@ -1111,6 +2442,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 create {
@@ -1175,6 +2507,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 UnknownAssetKind,
@@ -1202,6 +2535,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 AssetRateCreated {
@@ -1280,6 +2614,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 report_equivocation {
@@ -1361,6 +2696,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidEquivocationProof,
@@ -1406,6 +2742,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Bag {
                 pub head: Option<::ferroscale_runtime_types::AccountId32>,
                 pub tail: Option<::ferroscale_runtime_types::AccountId32>,
@@ -1429,6 +2766,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ListError {
                 #[codec(index = 0u8)]
                 Duplicate,
@@ -1464,6 +2802,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Node {
                 pub id: ::ferroscale_runtime_types::AccountId32,
                 pub prev: Option<::ferroscale_runtime_types::AccountId32>,
@@ -1504,6 +2843,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 rebag {
@@ -1582,6 +2922,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 List(
@@ -1608,6 +2949,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Rebagged {
@@ -1669,6 +3011,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 transfer_allow_death {
@@ -1827,6 +3170,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 VestingBalance,
@@ -1888,6 +3232,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Endowed {
@@ -2194,6 +3539,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AccountData<Balance> {
                 pub free: Balance,
                 pub reserved: Balance,
@@ -2224,6 +3570,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BalanceLock<Balance> {
                 pub id: [u8; 8usize],
                 pub amount: Balance,
@@ -2247,6 +3594,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ExtraFlags(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for ExtraFlags {
                 const TYPE_HASH: u128 = 0x83ab3da8634b9bc88448338778b392b9;
@@ -2258,6 +3606,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct IdAmount<Id, Balance> {
                 pub id: Id,
                 pub amount: Balance,
@@ -2278,6 +3627,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Reasons {
                 #[codec(index = 0u8)]
                 Fee,
@@ -2305,6 +3655,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReserveData<ReserveIdentifier, Balance> {
                 pub id: ReserveIdentifier,
                 pub amount: Balance,
@@ -2332,6 +3683,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 report_equivocation {
@@ -2409,6 +3761,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidKeyOwnershipProof,
@@ -2453,6 +3806,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Bounty<AccountId, Balance, BlockNumber> {
             pub proposer: AccountId,
             pub value: Balance,
@@ -2492,6 +3846,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum BountyStatus<AccountId, BlockNumber> {
             #[codec(index = 0u8)]
             Proposed,
@@ -2570,6 +3925,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 propose_bounty { #[codec(compact)] value: u128, description: Vec<u8> },
@@ -2727,6 +4083,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InsufficientProposersBalance,
@@ -2792,6 +4149,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 BountyProposed { index: u32 },
@@ -2966,6 +4324,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ChildBounty<AccountId, Balance, BlockNumber> {
             pub parent_bounty: BlockNumber,
             pub value: Balance,
@@ -3002,6 +4361,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ChildBountyStatus<AccountId, BlockNumber> {
             #[codec(index = 0u8)]
             Added,
@@ -3070,6 +4430,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 add_child_bounty {
@@ -3255,6 +4616,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 ParentBountyNotActive,
@@ -3288,6 +4650,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Added { index: u32, child_index: u32 },
@@ -3386,6 +4749,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Conviction {
                 #[codec(index = 0u8)]
                 None,
@@ -3437,6 +4801,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 vote {
@@ -3573,6 +4938,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotOngoing,
@@ -3640,6 +5006,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Delegated(
@@ -3683,6 +5050,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Delegations<Balance> {
                 pub votes: Balance,
                 pub capital: Balance,
@@ -3703,6 +5071,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Tally<Votes> {
                 pub ayes: Votes,
                 pub nays: Votes,
@@ -3730,6 +5099,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum AccountVote<Balance> {
                 #[codec(index = 0u8)]
                 Standard {
@@ -3795,6 +5165,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Casting<Balance, BlockNumber> {
                 pub votes: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (
@@ -3836,6 +5207,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Delegating<Balance, AccountId, BlockNumber> {
                 pub balance: Balance,
                 pub target: AccountId,
@@ -3876,6 +5248,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PriorLock<BlockNumber, Balance>(pub BlockNumber, pub Balance);
             #[cfg(feature = "values")]
             impl<BlockNumber: ToValue, Balance: ToValue> ToValue
@@ -3887,6 +5260,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Vote(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Vote {
                 const TYPE_HASH: u128 = 0x0f383dad6bd95928759ac78e01acf5d9;
@@ -3898,6 +5272,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Voting<Balance, AccountId, BlockNumber> {
                 #[codec(index = 0u8)]
                 Casting(
@@ -3944,6 +5319,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ElectionCompute {
             #[codec(index = 0u8)]
             OnChain,
@@ -3981,6 +5357,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Phase<Bn> {
             #[codec(index = 0u8)]
             Off,
@@ -4013,6 +5390,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RawSolution<S> {
             pub solution: S,
             pub score: super::super::runtime_types::sp_npos_elections::ElectionScore,
@@ -4034,6 +5412,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ReadySolution {
             pub supports: super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 (
@@ -4065,6 +5444,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RoundSnapshot<AccountId, DataProvider> {
             pub voters: Vec<DataProvider>,
             pub targets: Vec<AccountId>,
@@ -4084,6 +5464,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SolutionOrSnapshotSize {
             #[codec(compact)]
             pub voters: u32,
@@ -4110,6 +5491,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 submit_unsigned {
@@ -4225,6 +5607,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 PreDispatchEarlySubmission,
@@ -4308,6 +5691,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 SolutionStored {
@@ -4435,6 +5819,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SignedSubmission<AccountId, Balance, Solution> {
                 pub who: AccountId,
                 pub deposit: Balance,
@@ -4475,6 +5860,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 register_fast_unstake,
@@ -4514,6 +5900,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotController,
@@ -4557,6 +5944,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Unstaked {
@@ -4641,6 +6029,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct UnstakeRequest {
                 pub stashes: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (::ferroscale_runtime_types::AccountId32, u128),
@@ -4673,6 +6062,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct StoredPendingChange<N> {
             pub scheduled_at: N,
             pub delay: N,
@@ -4704,6 +6094,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum StoredState<N> {
             #[codec(index = 0u8)]
             Live,
@@ -4755,6 +6146,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 report_equivocation {
@@ -4835,6 +6227,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 PauseFailed,
@@ -4886,6 +6279,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewAuthorities {
@@ -4938,6 +6332,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 add_registrar {
@@ -5202,6 +6597,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManySubAccounts,
@@ -5297,6 +6693,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 IdentitySet { who: ::ferroscale_runtime_types::AccountId32 },
@@ -5495,6 +6892,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum IdentityField {
                 #[codec(index = 0u8)]
                 Display,
@@ -5546,6 +6944,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct IdentityInfo {
                 pub additional: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (
@@ -5604,6 +7003,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BitFlags(pub u64);
             impl ::ferroscale_runtime_types::TypeHash for BitFlags {
                 const TYPE_HASH: u128 = 0x0bd8b2cdf59bbf120511fe6fb0daf560;
@@ -5615,6 +7015,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Data {
                 #[codec(index = 0u8)]
                 None,
@@ -5934,6 +7335,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Judgement<Balance> {
                 #[codec(index = 0u8)]
                 Unknown,
@@ -5982,6 +7384,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RegistrarInfo<Balance, AccountId> {
                 pub account: AccountId,
                 pub fee: Balance,
@@ -6006,6 +7409,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Registration<Balance, IdentityInfo> {
                 pub judgements: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (
@@ -6047,6 +7451,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Heartbeat<BlockNumber> {
             pub block_number: BlockNumber,
             pub session_index: BlockNumber,
@@ -6079,6 +7484,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 heartbeat {
@@ -6113,6 +7519,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidKey,
@@ -6140,6 +7547,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 HeartbeatReceived {
@@ -6204,6 +7612,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
@@ -6217,6 +7626,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
@@ -6237,6 +7647,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 claim { index: u32 },
@@ -6333,6 +7744,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotAssigned,
@@ -6372,6 +7784,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 IndexAssigned {
@@ -6436,6 +7849,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BookState<MessageOrigin> {
             pub begin: u32,
             pub end: u32,
@@ -6475,6 +7889,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Neighbours<MessageOrigin> {
             pub prev: MessageOrigin,
             pub next: MessageOrigin,
@@ -6493,6 +7908,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Page<Size> {
             pub remaining: Size,
             pub remaining_size: Size,
@@ -6532,6 +7948,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 reap_page {
@@ -6598,6 +8015,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotReapable,
@@ -6651,6 +8069,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ProcessingFailed {
@@ -6767,6 +8186,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Multisig<BlockNumber, Balance, AccountId> {
             pub when: super::super::runtime_types::pallet_multisig::Timepoint<
                 BlockNumber,
@@ -6800,6 +8220,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Timepoint<BlockNumber> {
             pub height: BlockNumber,
             pub index: BlockNumber,
@@ -6821,6 +8242,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 as_multi_threshold_1 {
@@ -6957,6 +8379,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 MinimumThreshold,
@@ -7032,6 +8455,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewMultisig {
@@ -7167,6 +8591,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum BondExtra<Balance> {
             #[codec(index = 0u8)]
             FreeBalance(Balance),
@@ -7187,6 +8612,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BondedPoolInner {
             pub commission: super::super::runtime_types::pallet_nomination_pools::Commission,
             pub member_counter: u32,
@@ -7224,6 +8650,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ClaimPermission {
             #[codec(index = 0u8)]
             Permissioned,
@@ -7257,6 +8684,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Commission {
             pub current: Option<
                 (
@@ -7299,6 +8727,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CommissionChangeRate<BlockNumber> {
             pub max_increase: super::super::runtime_types::sp_arithmetic::per_things::Perbill,
             pub min_delay: BlockNumber,
@@ -7318,6 +8747,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ConfigOp<T> {
             #[codec(index = 0u8)]
             Noop,
@@ -7342,6 +8772,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct PoolMember {
             pub pool_id: u32,
             pub points: u128,
@@ -7377,6 +8808,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct PoolRoles<AccountId> {
             pub depositor: AccountId,
             pub root: Option<AccountId>,
@@ -7405,6 +8837,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum PoolState {
             #[codec(index = 0u8)]
             Open,
@@ -7430,6 +8863,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RewardPool {
             pub last_recorded_reward_counter: super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
             pub last_recorded_total_payouts: u128,
@@ -7467,6 +8901,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SubPools {
             pub no_era: super::super::runtime_types::pallet_nomination_pools::UnbondPool,
             pub with_era: super::super::runtime_types::bounded_collections::bounded_btree_map::BoundedBTreeMap<
@@ -7491,6 +8926,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct UnbondPool {
             pub points: u128,
             pub balance: u128,
@@ -7515,6 +8951,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 join { #[codec(compact)] amount: u128, pool_id: u32 },
@@ -7973,6 +9410,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DefensiveError {
                 #[codec(index = 0u8)]
                 NotEnoughSpaceInUnbondPool,
@@ -8016,6 +9454,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 PoolNotFound,
@@ -8185,6 +9624,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Created {
@@ -8530,6 +9970,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum FreezeReason {
                 #[codec(index = 0u8)]
                 PoolMinBalance,
@@ -8556,6 +9997,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Offence { kind: [u8; 16usize], timeslot: Vec<u8> },
@@ -8594,6 +10036,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum OldRequestStatus<AccountId, Balance> {
             #[codec(index = 0u8)]
             Unrequested { deposit: (AccountId, Balance), len: u32 },
@@ -8641,6 +10084,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RequestStatus<AccountId, Ticket> {
             #[codec(index = 0u8)]
             Unrequested { ticket: (AccountId, Ticket), len: u32 },
@@ -8697,6 +10141,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 note_preimage { bytes: Vec<u8> },
@@ -8774,6 +10219,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooBig,
@@ -8825,6 +10271,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Noted { hash: ::ferroscale_runtime_types::H256 },
@@ -8878,6 +10325,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Preimage,
@@ -8903,6 +10351,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Announcement<AccountId, Hash, BlockNumber> {
             pub real: AccountId,
             pub call_hash: Hash,
@@ -8925,6 +10374,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ProxyDefinition<AccountId, ProxyType, BlockNumber> {
             pub delegate: AccountId,
             pub proxy_type: ProxyType,
@@ -8954,6 +10404,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 proxy {
@@ -9208,6 +10659,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooMany,
@@ -9259,6 +10711,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ProxyExecuted {
@@ -9404,6 +10857,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 submit {
@@ -9544,6 +10998,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotOngoing,
@@ -9615,6 +11070,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Submitted {
@@ -9912,6 +11368,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Curve {
                 #[codec(index = 0u8)]
                 LinearDecreasing {
@@ -10007,6 +11464,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DecidingStatus<BlockNumber> {
                 pub since: BlockNumber,
                 pub confirming: Option<BlockNumber>,
@@ -10028,6 +11486,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Deposit<AccountId, Balance> {
                 pub who: AccountId,
                 pub amount: Balance,
@@ -10049,6 +11508,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ReferendumInfo<
                 TrackId,
                 RuntimeOrigin,
@@ -10224,6 +11684,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReferendumStatus<
                 TrackId,
                 RuntimeOrigin,
@@ -10318,6 +11779,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct TrackInfo<Balance, Moment> {
                 pub name: String,
                 pub max_deciding: Moment,
@@ -10372,6 +11834,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Scheduled<Name, Call, BlockNumber, PalletsOrigin> {
             pub maybe_id: Option<Name>,
             pub priority: u8,
@@ -10412,6 +11875,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 schedule {
@@ -10571,6 +12035,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 FailedToSchedule,
@@ -10612,6 +12077,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Scheduled { when: u32, index: u32 },
@@ -10722,6 +12188,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set_keys {
@@ -10762,6 +12229,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidProof,
@@ -10803,6 +12271,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewSession { session_index: u32 },
@@ -10836,6 +12305,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ActiveEraInfo {
             pub index: u32,
             pub start: Option<u64>,
@@ -10857,6 +12327,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EraRewardPoints<AccountId> {
             pub total: u32,
             pub individual: ::ferroscale_runtime_types::BTreeMap<AccountId, u32>,
@@ -10875,6 +12346,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Exposure<AccountId, Balance> {
             #[codec(compact)]
             pub total: Balance,
@@ -10904,6 +12376,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Forcing {
             #[codec(index = 0u8)]
             NotForcing,
@@ -10937,6 +12410,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct IndividualExposure<AccountId, Balance> {
             pub who: AccountId,
             #[codec(compact)]
@@ -10957,6 +12431,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Nominations {
             pub targets: super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 ::ferroscale_runtime_types::AccountId32,
@@ -10987,6 +12462,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RewardDestination<AccountId> {
             #[codec(index = 0u8)]
             Staked,
@@ -11023,6 +12499,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct StakingLedger {
             pub stash: ::ferroscale_runtime_types::AccountId32,
             #[codec(compact)]
@@ -11064,6 +12541,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct UnappliedSlash<AccountId, Balance> {
             pub validator: AccountId,
             pub own: Balance,
@@ -11096,6 +12574,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct UnlockChunk<Balance> {
             #[codec(compact)]
             pub value: Balance,
@@ -11116,6 +12595,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ValidatorPrefs {
             #[codec(compact)]
             pub commission: super::super::runtime_types::sp_arithmetic::per_things::Perbill,
@@ -11142,6 +12622,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     bond {
@@ -11529,6 +13010,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ConfigOp<T> {
                     #[codec(index = 0u8)]
                     Noop,
@@ -11557,6 +13039,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     NotController,
@@ -11686,6 +13169,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     EraPaid { era_index: u32, validator_payout: u128, remainder: u128 },
@@ -11964,6 +13448,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SlashingSpans {
                 pub span_index: u32,
                 pub last_start: u32,
@@ -11998,6 +13483,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SpanRecord<Balance> {
                 pub slashed: Balance,
                 pub paid_out: Balance,
@@ -12025,6 +13511,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
@@ -12057,6 +13544,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ChargeTransactionPayment(#[codec(compact)] pub u128);
         impl ::ferroscale_runtime_types::TypeHash for ChargeTransactionPayment {
             const TYPE_HASH: u128 = 0x8c2d64d0c06b4323331ebdd069a26a03;
@@ -12068,6 +13556,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Releases {
             #[codec(index = 0u8)]
             V1Ancient,
@@ -12092,6 +13581,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 TransactionFeePaid {
@@ -12139,6 +13629,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FeeDetails<Balance> {
                 pub inclusion_fee: Option<
                     super::super::super::runtime_types::pallet_transaction_payment::types::InclusionFee<
@@ -12165,6 +13656,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct InclusionFee<Balance> {
                 pub base_fee: Balance,
                 pub len_fee: Balance,
@@ -12193,6 +13685,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RuntimeDispatchInfo<Balance, Weight> {
                 pub weight: Weight,
                 pub class: super::super::super::runtime_types::frame_support::dispatch::DispatchClass,
@@ -12227,6 +13720,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum PaymentState<Id> {
             #[codec(index = 0u8)]
             Pending,
@@ -12261,6 +13755,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Proposal<AccountId, Balance> {
             pub proposer: AccountId,
             pub value: Balance,
@@ -12290,6 +13785,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SpendStatus<
             AssetKind,
             AssetBalance,
@@ -12342,6 +13838,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 propose_spend {
@@ -12497,6 +13994,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InsufficientProposersBalance,
@@ -12566,6 +14064,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Proposed { proposal_index: u32 },
@@ -12808,6 +14307,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 batch {
@@ -12928,6 +14428,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManyCalls,
@@ -12948,6 +14449,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 BatchInterrupted {
@@ -13033,6 +14535,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Releases {
             #[codec(index = 0u8)]
             V0,
@@ -13057,6 +14560,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 vest,
@@ -13167,6 +14671,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotVesting,
@@ -13208,6 +14713,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 VestingUpdated {
@@ -13259,6 +14765,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct VestingInfo<Balance, BlockNumber> {
                 pub locked: Balance,
                 pub per_block: Balance,
@@ -13294,6 +14801,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 whitelist_call { call_hash: ::ferroscale_runtime_types::H256 },
@@ -13377,6 +14885,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 UnavailablePreImage,
@@ -13418,6 +14927,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 CallWhitelisted { call_hash: ::ferroscale_runtime_types::H256 },
@@ -13490,6 +15000,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 send {
@@ -13715,6 +15226,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 Unreachable,
@@ -13816,6 +15328,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Attempted {
@@ -14300,6 +15813,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Origin {
                 #[codec(index = 0u8)]
                 Xcm(
@@ -14335,6 +15849,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum QueryStatus<BlockNumber> {
                 #[codec(index = 0u8)]
                 Pending {
@@ -14415,6 +15930,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RemoteLockedFungibleRecord<ConsumerIdentifier> {
                 pub amount: u128,
                 pub owner: super::super::super::runtime_types::xcm::VersionedMultiLocation,
@@ -14448,6 +15964,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum VersionMigrationStage {
                 #[codec(index = 0u8)]
                 MigrateSupportedVersion,
@@ -14498,6 +16015,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CandidateHash(pub ::ferroscale_runtime_types::H256);
         impl ::ferroscale_runtime_types::TypeHash for CandidateHash {
             const TYPE_HASH: u128 = 0xa4d562fb8216b4923f3339af51bbebf8;
@@ -14509,6 +16027,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct InboundDownwardMessage<BlockNumber> {
             pub sent_at: BlockNumber,
             pub msg: Vec<u8>,
@@ -14527,6 +16046,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct InboundHrmpMessage<BlockNumber> {
             pub sent_at: BlockNumber,
             pub data: Vec<u8>,
@@ -14545,6 +16065,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OutboundHrmpMessage<Id> {
             pub recipient: Id,
             pub data: Vec<u8>,
@@ -14568,6 +16089,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct HeadData(pub Vec<u8>);
             impl ::ferroscale_runtime_types::TypeHash for HeadData {
                 const TYPE_HASH: u128 = 0x6616650329c91b02ad5b723534d70616;
@@ -14579,6 +16101,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct HrmpChannelId {
                 pub sender: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 pub recipient: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
@@ -14603,6 +16126,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Id(pub u32);
             impl ::parity_scale_codec::CompactAs for Id {
                 type As = u32;
@@ -14628,6 +16152,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ValidationCode(pub Vec<u8>);
             impl ::ferroscale_runtime_types::TypeHash for ValidationCode {
                 const TYPE_HASH: u128 = 0xb181454d4c7abe30dac35bb8d6b899b1;
@@ -14639,6 +16164,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ValidationCodeHash(pub ::ferroscale_runtime_types::H256);
             impl ::ferroscale_runtime_types::TypeHash for ValidationCodeHash {
                 const TYPE_HASH: u128 = 0x14c9569ff2dbe3eda4dae5c7fe0fdec8;
@@ -14656,6 +16182,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AvailabilityBitfield(
                 pub ::ferroscale_runtime_types::bits::BitSequence<
                     u8,
@@ -14672,6 +16199,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BackedCandidate<H> {
                 pub candidate: super::super::super::runtime_types::polkadot_primitives::v6::CommittedCandidateReceipt<
                     H,
@@ -14707,6 +16235,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CandidateCommitments<N> {
                 pub upward_messages: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     Vec<u8>,
@@ -14754,6 +16283,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CandidateDescriptor<H> {
                 pub para_id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 pub relay_parent: H,
@@ -14801,6 +16331,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum CandidateEvent<H> {
                 #[codec(index = 0u8)]
                 CandidateBacked(
@@ -14875,6 +16406,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CandidateReceipt<H> {
                 pub descriptor: super::super::super::runtime_types::polkadot_primitives::v6::CandidateDescriptor<
                     H,
@@ -14899,6 +16431,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CommittedCandidateReceipt<H> {
                 pub descriptor: super::super::super::runtime_types::polkadot_primitives::v6::CandidateDescriptor<
                     H,
@@ -14925,6 +16458,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CoreIndex(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for CoreIndex {
                 const TYPE_HASH: u128 = 0xe98ed3ec0be9e2135bd7e92e28544f83;
@@ -14936,6 +16470,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum CoreState<H, N> {
                 #[codec(index = 0u8)]
                 Occupied(
@@ -14979,6 +16514,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DisputeState<N> {
                 pub validators_for: ::ferroscale_runtime_types::bits::BitSequence<
                     u8,
@@ -15016,6 +16552,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DisputeStatement {
                 #[codec(index = 0u8)]
                 Valid(
@@ -15051,6 +16588,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DisputeStatementSet {
                 pub candidate_hash: super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
                 pub session: u32,
@@ -15088,6 +16626,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct GroupIndex(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for GroupIndex {
                 const TYPE_HASH: u128 = 0x91926166de8a3b14702d8f289b9f75ca;
@@ -15099,6 +16638,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct GroupRotationInfo<N> {
                 pub session_start_block: N,
                 pub group_rotation_frequency: N,
@@ -15127,6 +16667,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct IndexedVec<V>(pub Vec<V>);
             #[cfg(feature = "values")]
             impl<V: ToValue> ToValue for IndexedVec<V> {
@@ -15135,6 +16676,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct InherentData<HDR> {
                 pub bitfields: Vec<
                     super::super::super::runtime_types::polkadot_primitives::v6::signed::UncheckedSigned<
@@ -15176,6 +16718,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum InvalidDisputeStatementKind {
                 #[codec(index = 0u8)]
                 Explicit,
@@ -15196,6 +16739,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct OccupiedCore<H, N> {
                 pub next_up_on_available: Option<
                     super::super::super::runtime_types::polkadot_primitives::v6::ScheduledCore,
@@ -15250,6 +16794,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum OccupiedCoreAssumption {
                 #[codec(index = 0u8)]
                 Included,
@@ -15281,6 +16826,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PersistedValidationData<H, N> {
                 pub parent_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
                 pub relay_parent_number: N,
@@ -15313,6 +16859,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PvfCheckStatement {
                 pub accept: bool,
                 pub subject: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCodeHash,
@@ -15347,6 +16894,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PvfExecTimeoutKind {
                 #[codec(index = 0u8)]
                 Backing,
@@ -15371,6 +16919,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PvfPrepTimeoutKind {
                 #[codec(index = 0u8)]
                 Precheck,
@@ -15395,6 +16944,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ScheduledCore {
                 pub para_id: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 pub collator: Option<
@@ -15421,6 +16971,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ScrapedOnChainVotes<H> {
                 pub session: u32,
                 pub backing_validators_per_candidate: Vec<
@@ -15463,6 +17014,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SessionInfo {
                 pub active_validator_indices: Vec<
                     super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
@@ -15539,6 +17091,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum UpgradeGoAhead {
                 #[codec(index = 0u8)]
                 Abort,
@@ -15562,6 +17115,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum UpgradeRestriction {
                 #[codec(index = 0u8)]
                 Present,
@@ -15582,6 +17136,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ValidDisputeStatementKind {
                 #[codec(index = 0u8)]
                 Explicit,
@@ -15625,6 +17180,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ValidatorIndex(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for ValidatorIndex {
                 const TYPE_HASH: u128 = 0xd128e415ba3fd66d52ece04126f43cdb;
@@ -15636,6 +17192,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ValidityAttestation {
                 #[codec(index = 1u8)]
                 Implicit(
@@ -15675,6 +17232,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
@@ -15692,6 +17250,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct AsyncBackingParams {
                     pub max_candidate_depth: u32,
                     pub allowed_ancestry_len: u32,
@@ -15720,6 +17279,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct BackingState<H, N> {
                     pub constraints: super::super::super::super::runtime_types::polkadot_primitives::v6::async_backing::Constraints<
                         N,
@@ -15752,6 +17312,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CandidatePendingAvailability<H, N> {
                     pub candidate_hash: super::super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
                     pub descriptor: super::super::super::super::runtime_types::polkadot_primitives::v6::CandidateDescriptor<
@@ -15792,6 +17353,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Constraints<N> {
                     pub min_relay_parent_number: N,
                     pub max_pov_size: N,
@@ -15872,6 +17434,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct InboundHrmpLimitations<N> {
                     pub valid_watermarks: Vec<N>,
                 }
@@ -15891,6 +17454,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct OutboundHrmpChannelLimitations {
                     pub bytes_remaining: u32,
                     pub messages_remaining: u32,
@@ -15924,6 +17488,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
@@ -15937,6 +17502,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
@@ -15954,6 +17520,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ExecutorParam {
                     #[codec(index = 1u8)]
                     MaxMemoryPages(u32),
@@ -16039,6 +17606,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct ExecutorParams(
                     pub Vec<
                         super::super::super::super::runtime_types::polkadot_primitives::v6::executor_params::ExecutorParam,
@@ -16058,6 +17626,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct UncheckedSigned<Payload> {
                     pub payload: Payload,
                     pub validator_index: super::super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
@@ -16090,6 +17659,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct DisputeProof {
                     pub time_slot: super::super::super::super::runtime_types::polkadot_primitives::v6::slashing::DisputesTimeSlot,
                     pub kind: super::super::super::super::runtime_types::polkadot_primitives::v6::slashing::SlashingOffenceKind,
@@ -16124,6 +17694,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct DisputesTimeSlot {
                     pub session_index: u32,
                     pub candidate_hash: super::super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
@@ -16152,6 +17723,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
                 impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
                     const TYPE_HASH: u128 = 0x1a5f1c3873826c152fc2e686bd167a69;
@@ -16163,6 +17735,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct PendingSlashes {
                     pub keys: ::ferroscale_runtime_types::BTreeMap<
                         super::super::super::super::runtime_types::polkadot_primitives::v6::ValidatorIndex,
@@ -16189,6 +17762,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum SlashingOffenceKind {
                     #[codec(index = 0u8)]
                     ForInvalid,
@@ -16217,6 +17791,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
@@ -16230,6 +17805,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
@@ -16249,6 +17825,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct NposCompactSolution16 {
             pub votes1: Vec<
                 (::parity_scale_codec::Compact<u32>, ::parity_scale_codec::Compact<u16>),
@@ -16483,6 +18060,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum OriginCaller {
             #[codec(index = 0u8)]
             system(
@@ -16538,6 +18116,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ProxyType {
             #[codec(index = 0u8)]
             Any,
@@ -16587,6 +18166,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Runtime;
         impl ::ferroscale_runtime_types::TypeHash for Runtime {
             const TYPE_HASH: u128 = 0x723086ea4984a4f2bd7f63d9df16eed0;
@@ -16598,6 +18178,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeCall {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Call),
@@ -16985,6 +18566,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeError {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Error),
@@ -17344,6 +18926,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeEvent {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Event),
@@ -17675,6 +19258,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeFreezeReason {
             #[codec(index = 39u8)]
             NominationPools(
@@ -17697,6 +19281,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeHoldReason {
             #[codec(index = 10u8)]
             Preimage(super::super::runtime_types::pallet_preimage::pallet::HoldReason),
@@ -17717,6 +19302,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SessionKeys {
             pub grandpa: super::super::runtime_types::sp_consensus_grandpa::app::Public,
             pub babe: super::super::runtime_types::sp_consensus_babe::app::Public,
@@ -17763,6 +19349,7 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub enum Origin {
                         #[codec(index = 0u8)]
                         StakingAdmin,
@@ -17851,6 +19438,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     new_auction {
@@ -17933,6 +19521,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     AuctionInProgress,
@@ -17980,6 +19569,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     AuctionStarted {
@@ -18147,6 +19737,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct EcdsaSignature(pub [u8; 65usize]);
             impl ::ferroscale_runtime_types::TypeHash for EcdsaSignature {
                 const TYPE_HASH: u128 = 0x40381f1b5f7164f9fdf1d1c003b15794;
@@ -18158,6 +19749,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct EthereumAddress(pub [u8; 20usize]);
             impl ::ferroscale_runtime_types::TypeHash for EthereumAddress {
                 const TYPE_HASH: u128 = 0xd36d0fa96988abefb7187c0e068ff80e;
@@ -18169,6 +19761,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PrevalidateAttests;
             impl ::ferroscale_runtime_types::TypeHash for PrevalidateAttests {
                 const TYPE_HASH: u128 = 0x4fe4a94064e4620273c45487224977a0;
@@ -18180,6 +19773,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum StatementKind {
                 #[codec(index = 0u8)]
                 Regular,
@@ -18206,6 +19800,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     claim {
@@ -18328,6 +19923,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     InvalidEthereumSignature,
@@ -18375,6 +19971,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     Claimed {
@@ -18423,6 +20020,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FundInfo<AccountId, Balance, BlockNumber> {
                 pub depositor: AccountId,
                 pub verifier: Option<
@@ -18477,6 +20075,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum LastContribution<BlockNumber> {
                 #[codec(index = 0u8)]
                 Never,
@@ -18516,6 +20115,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     create {
@@ -18734,6 +20334,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     FirstPeriodInPast,
@@ -18859,6 +20460,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     Created {
@@ -19048,6 +20650,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum VersionedLocatableAsset {
                 #[codec(index = 3u8)]
                 V3 {
@@ -19088,6 +20691,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ParaInfo<Account, Balance> {
                 pub manager: Account,
                 pub deposit: Balance,
@@ -19119,6 +20723,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     register {
@@ -19286,6 +20891,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     NotRegistered,
@@ -19361,6 +20967,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     Registered {
@@ -19448,6 +21055,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_lease {
@@ -19525,6 +21133,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     ParaNotOnboarding,
@@ -19552,6 +21161,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     NewLeasePeriod { lease_period: u32 },
@@ -19626,6 +21236,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct HostConfiguration<BlockNumber> {
                 pub max_code_size: BlockNumber,
                 pub max_head_data_size: BlockNumber,
@@ -19800,6 +21411,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     set_validation_upgrade_cooldown { new: u32 },
@@ -20337,6 +21949,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     InvalidNewValue,
@@ -20362,6 +21975,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DisputeLocation {
                 #[codec(index = 0u8)]
                 Local,
@@ -20385,6 +21999,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DisputeResult {
                 #[codec(index = 0u8)]
                 Valid,
@@ -20411,6 +22026,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_unfreeze,
@@ -20431,6 +22047,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     DuplicateDisputeStatementSets,
@@ -20494,6 +22111,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     DisputeInitiated(
@@ -20556,6 +22174,7 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub enum Call {
                         #[codec(index = 0u8)]
                         report_dispute_lost_unsigned {
@@ -20595,6 +22214,7 @@ pub mod runtime_types {
                         }
                     }
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub enum Error {
                         #[codec(index = 0u8)]
                         InvalidKeyOwnershipProof,
@@ -20656,6 +22276,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct HrmpChannel {
                 pub max_capacity: u32,
                 pub max_total_size: u32,
@@ -20703,6 +22324,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct HrmpOpenChannelRequest {
                 pub confirmed: bool,
                 pub _age: u32,
@@ -20747,6 +22369,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     hrmp_init_open_channel {
@@ -20946,6 +22569,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     OpenHrmpChannelToSelf,
@@ -21083,6 +22707,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     OpenChannelRequested {
@@ -21257,6 +22882,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum AggregateMessageOrigin {
                 #[codec(index = 0u8)]
                 Ump(
@@ -21283,6 +22909,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AvailabilityBitfieldRecord<N> {
                 pub bitfield: super::super::super::runtime_types::polkadot_primitives::v6::AvailabilityBitfield,
                 pub submitted_at: N,
@@ -21305,6 +22932,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CandidatePendingAvailability<H, N> {
                 pub core: super::super::super::runtime_types::polkadot_primitives::v6::CoreIndex,
                 pub hash: super::super::super::runtime_types::polkadot_core_primitives::CandidateHash,
@@ -21357,6 +22985,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum UmpQueueId {
                 #[codec(index = 0u8)]
                 Para(
@@ -21386,6 +23015,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {}
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x6a7f099fd4d368e9645e314224f6095b;
@@ -21397,6 +23027,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     UnsortedOrDuplicateValidatorIndices,
@@ -21572,6 +23203,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     CandidateBacked(
@@ -21674,6 +23306,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BufferedSessionChange {
                 pub validators: Vec<
                     super::super::super::runtime_types::polkadot_primitives::v6::validator_app::Public,
@@ -21712,6 +23345,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_approve { up_to: u32 },
@@ -21746,6 +23380,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Origin {
                     #[codec(index = 0u8)]
                     Parachain(
@@ -21777,6 +23412,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ParaGenesisArgs {
                 pub genesis_head: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::HeadData,
                 pub validation_code: super::super::super::runtime_types::polkadot_parachain_primitives::primitives::ValidationCode,
@@ -21808,6 +23444,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ParaLifecycle {
                 #[codec(index = 0u8)]
                 Onboarding,
@@ -21855,6 +23492,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ParaPastCodeMeta<N> {
                 pub upgrade_times: Vec<
                     super::super::super::runtime_types::polkadot_runtime_parachains::paras::ReplacementTimes<
@@ -21881,6 +23519,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PvfCheckActiveVoteState<BlockNumber> {
                 pub votes_accept: ::ferroscale_runtime_types::bits::BitSequence<
                     u8,
@@ -21925,6 +23564,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PvfCheckCause<BlockNumber> {
                 #[codec(index = 0u8)]
                 Onboarding(
@@ -21975,6 +23615,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReplacementTimes<N> {
                 pub expected_at: N,
                 pub activated_at: N,
@@ -21997,6 +23638,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum SetGoAhead {
                 #[codec(index = 0u8)]
                 Yes,
@@ -22023,6 +23665,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     force_set_current_code {
@@ -22205,6 +23848,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     NotRegistered,
@@ -22282,6 +23926,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     CurrentCodeUpdated(
@@ -22407,6 +24052,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     enter {
@@ -22440,6 +24086,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     TooManyInclusionInherents,
@@ -22497,6 +24144,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Assignment {
                     pub para_id: super::super::super::super::runtime_types::polkadot_parachain_primitives::primitives::Id,
                 }
@@ -22522,6 +24170,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum CoreOccupied<N> {
                     #[codec(index = 0u8)]
                     Free,
@@ -22550,6 +24199,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct ParasEntry<N> {
                     pub assignment: super::super::super::super::runtime_types::polkadot_runtime_parachains::scheduler::common::Assignment,
                     pub availability_timeouts: N,
@@ -22583,6 +24233,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AllowedRelayParentsTracker<Hash, BlockNumber> {
                 pub buffer: Vec<(Hash, Hash)>,
                 pub latest_number: BlockNumber,
@@ -22609,6 +24260,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {}
                 impl ::ferroscale_runtime_types::TypeHash for Call {
                     const TYPE_HASH: u128 = 0x973efbcd301b1653012514b0dba20443;
@@ -22626,6 +24278,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ArithmeticError {
             #[codec(index = 0u8)]
             Underflow,
@@ -22658,6 +24311,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FixedI64(pub i64);
             impl ::ferroscale_runtime_types::TypeHash for FixedI64 {
                 const TYPE_HASH: u128 = 0x1c3db48d29fdfa52b073e6a2c4f870f3;
@@ -22669,6 +24323,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FixedU128(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for FixedU128 {
                 const TYPE_HASH: u128 = 0x17c6bf814d64622dd7b4e4f5fb852442;
@@ -22684,6 +24339,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PerU16(pub u16);
             impl ::parity_scale_codec::CompactAs for PerU16 {
                 type As = u16;
@@ -22709,6 +24365,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Perbill(pub u32);
             impl ::parity_scale_codec::CompactAs for Perbill {
                 type As = u32;
@@ -22734,6 +24391,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Percent(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Percent {
                 const TYPE_HASH: u128 = 0x731b5e2a65bb015f1c4c471dfecc01fe;
@@ -22745,6 +24403,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Permill(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for Permill {
                 const TYPE_HASH: u128 = 0xcd9a29b75460287f91b8264ae44aca45;
@@ -22762,6 +24421,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
             );
@@ -22780,6 +24440,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum AllowedSlots {
             #[codec(index = 0u8)]
             PrimarySlots,
@@ -22813,6 +24474,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BabeConfiguration {
             pub slot_duration: u64,
             pub epoch_length: u64,
@@ -22852,6 +24514,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BabeEpochConfiguration {
             pub c: (u64, u64),
             pub allowed_slots: super::super::runtime_types::sp_consensus_babe::AllowedSlots,
@@ -22873,6 +24536,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Epoch {
             pub epoch_index: u64,
             pub start_slot: super::super::runtime_types::sp_consensus_slots::Slot,
@@ -22912,6 +24576,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
             const TYPE_HASH: u128 = 0x67822a6fd5670aa9d7764973c4243e48;
@@ -22926,6 +24591,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
             );
@@ -22943,6 +24609,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum NextConfigDescriptor {
                 #[codec(index = 1u8)]
                 V1 {
@@ -22975,6 +24642,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PreDigest {
                 #[codec(index = 1u8)]
                 Primary(
@@ -23024,6 +24692,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PrimaryPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
@@ -23055,6 +24724,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SecondaryPlainPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
@@ -23080,6 +24750,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SecondaryVRFPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
@@ -23116,6 +24787,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EquivocationProof<Number, Id, Signature> {
             pub first: super::super::runtime_types::sp_consensus_beefy::VoteMessage<
                 Number,
@@ -23143,6 +24815,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
             const TYPE_HASH: u128 = 0x7cfaf5faec74c277274a1c9347545939;
@@ -23154,6 +24827,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ValidatorSet<AuthorityId> {
             pub validators: Vec<AuthorityId>,
             pub id: u64,
@@ -23172,6 +24846,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct VoteMessage<Number, Id, Signature> {
             pub commitment: super::super::runtime_types::sp_consensus_beefy::commitment::Commitment<
                 Number,
@@ -23199,6 +24874,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Commitment<TBlockNumber> {
                 pub payload: super::super::super::runtime_types::sp_consensus_beefy::payload::Payload,
                 pub block_number: TBlockNumber,
@@ -23231,6 +24907,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::ecdsa::Public,
             );
@@ -23244,6 +24921,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(
                 pub super::super::super::runtime_types::sp_core::ecdsa::Signature,
             );
@@ -23261,6 +24939,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BeefyAuthoritySet<AuthoritySetCommitment> {
                 pub id: u64,
                 pub len: u32,
@@ -23294,6 +24973,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Payload(pub Vec<([u8; 2usize], Vec<u8>)>);
             impl ::ferroscale_runtime_types::TypeHash for Payload {
                 const TYPE_HASH: u128 = 0x8246ddc4a062c1423ebab1a62752fcd7;
@@ -23310,6 +24990,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Equivocation<H, N> {
             #[codec(index = 0u8)]
             Prevote(
@@ -23344,6 +25025,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EquivocationProof<H, N> {
             pub set_id: u64,
             pub equivocation: super::super::runtime_types::sp_consensus_grandpa::Equivocation<
@@ -23365,6 +25047,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
             const TYPE_HASH: u128 = 0x644a053337cb00328cde6139d4098a21;
@@ -23379,6 +25062,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::ed25519::Public,
             );
@@ -23392,6 +25076,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(
                 pub super::super::super::runtime_types::sp_core::ed25519::Signature,
             );
@@ -23410,6 +25095,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EquivocationProof<Header, Id> {
             pub offender: Id,
             pub slot: super::super::runtime_types::sp_consensus_slots::Slot,
@@ -23438,6 +25124,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Slot(pub u64);
         impl ::ferroscale_runtime_types::TypeHash for Slot {
             const TYPE_HASH: u128 = 0xfaffab54497a71f7cf8f219e549782bd;
@@ -23453,6 +25140,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpaqueMetadata(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueMetadata {
             const TYPE_HASH: u128 = 0x8d9445126569435bb2a2e57eb0ff125a;
@@ -23464,6 +25152,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Void {}
         impl ::ferroscale_runtime_types::TypeHash for Void {
             const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
@@ -23478,6 +25167,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct KeyTypeId(pub [u8; 4usize]);
             impl ::ferroscale_runtime_types::TypeHash for KeyTypeId {
                 const TYPE_HASH: u128 = 0x268d0d112175a89065e2d6dadeab0a6f;
@@ -23493,6 +25183,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(pub [u8; 33usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0xd977b39d3ffb0ae2e8dd33a9bfe4533f;
@@ -23504,6 +25195,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(pub [u8; 65usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x246b8e8d29e789b35a00da53253aa7e4;
@@ -23519,6 +25211,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0x00b7604b546bc9fd97d16f304530579f;
@@ -23530,6 +25223,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(pub [u8; 64usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x170fe7feb740446aa023e6b930e063bb;
@@ -23545,6 +25239,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0x8b8e4f900bb942c1fd2b42b87c895124;
@@ -23556,6 +25251,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(pub [u8; 64usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x19abb7b541807ef7b7c542dc9078f869;
@@ -23570,6 +25266,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct VrfSignature {
                     pub output: [u8; 32usize],
                     pub proof: [u8; 64usize],
@@ -23600,6 +25297,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CheckInherentsResult {
             pub okay: bool,
             pub fatal_error: bool,
@@ -23624,6 +25322,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct InherentData {
             pub data: ::ferroscale_runtime_types::BTreeMap<[u8; 8usize], Vec<u8>>,
         }
@@ -23645,6 +25344,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EncodableOpaqueLeaf(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for EncodableOpaqueLeaf {
             const TYPE_HASH: u128 = 0x08174830780fde0442f4b5e19cfcd93d;
@@ -23656,6 +25356,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Error {
             #[codec(index = 0u8)]
             InvalidNumericOp,
@@ -23713,6 +25414,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Proof<Hash> {
             pub leaf_indices: Vec<u64>,
             pub leaf_count: u64,
@@ -23742,6 +25444,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ElectionScore {
             pub minimal_stake: u128,
             pub sum_stake: u128,
@@ -23771,6 +25474,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Support<AccountId> {
             pub total: u128,
             pub voters: Vec<(AccountId, u128)>,
@@ -23793,6 +25497,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum DispatchError {
             #[codec(index = 0u8)]
             Other,
@@ -23874,6 +25579,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct DispatchErrorWithPostInfo<Info> {
             pub post_info: Info,
             pub error: super::super::runtime_types::sp_runtime::DispatchError,
@@ -23892,6 +25598,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ModuleError {
             pub index: u8,
             pub error: [u8; 4usize],
@@ -23913,6 +25620,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum MultiSignature {
             #[codec(index = 0u8)]
             Ed25519(super::super::runtime_types::sp_core::ed25519::Signature),
@@ -23944,6 +25652,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum MultiSigner {
             #[codec(index = 0u8)]
             Ed25519(super::super::runtime_types::sp_core::ed25519::Public),
@@ -23975,6 +25684,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum TokenError {
             #[codec(index = 0u8)]
             FundsUnavailable,
@@ -24032,6 +25742,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum TransactionalError {
             #[codec(index = 0u8)]
             LimitReached,
@@ -24058,6 +25769,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Block<Header, Extrinsic> {
                     pub header: Header,
                     pub extrinsics: Vec<Extrinsic>,
@@ -24085,6 +25797,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Digest {
                     pub logs: Vec<
                         super::super::super::super::runtime_types::sp_runtime::generic::digest::DigestItem,
@@ -24106,6 +25819,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum DigestItem {
                     #[codec(index = 6u8)]
                     PreRuntime([u8; 4usize], Vec<u8>),
@@ -24179,6 +25893,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Era {
                     #[codec(index = 0u8)]
                     Immortal,
@@ -26246,6 +27961,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Header<Number> {
                     pub parent_hash: ::ferroscale_runtime_types::H256,
                     #[codec(compact)]
@@ -26286,6 +28002,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlakeTwo256;
             impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
                 const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
@@ -26301,6 +28018,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum InvalidTransaction {
                 #[codec(index = 0u8)]
                 Call,
@@ -26368,6 +28086,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum TransactionSource {
                 #[codec(index = 0u8)]
                 InBlock,
@@ -26399,6 +28118,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum TransactionValidityError {
                 #[codec(index = 0u8)]
                 Invalid(
@@ -26434,6 +28154,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum UnknownTransaction {
                 #[codec(index = 0u8)]
                 CannotLookup,
@@ -26469,6 +28190,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ValidTransaction {
                 pub priority: u64,
                 pub requires: Vec<Vec<u8>>,
@@ -26510,6 +28232,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct MembershipProof {
             pub session: u32,
             pub trie_nodes: Vec<Vec<u8>>,
@@ -26544,6 +28267,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct OffenceDetails<Reporter, Offender> {
                 pub offender: Offender,
                 pub reporters: Vec<Reporter>,
@@ -26571,6 +28295,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RuntimeVersion {
             pub spec_name: String,
             pub impl_name: String,
@@ -26619,6 +28344,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RuntimeDbWeight {
             pub read: u64,
             pub write: u64,
@@ -26643,6 +28369,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Weight {
                 #[codec(compact)]
                 pub ref_time: u64,
@@ -26676,6 +28403,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiLocation {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::xcm::v3::junctions::Junctions,
@@ -26706,6 +28434,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VersionedAssetId {
             #[codec(index = 3u8)]
             V3(super::super::runtime_types::xcm::v3::multiasset::AssetId),
@@ -26726,6 +28455,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VersionedMultiAssets {
             #[codec(index = 1u8)]
             V2(super::super::runtime_types::xcm::v2::multiasset::MultiAssets),
@@ -26751,6 +28481,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VersionedMultiLocation {
             #[codec(index = 1u8)]
             V2(super::super::runtime_types::xcm::v2::multilocation::MultiLocation),
@@ -26778,6 +28509,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VersionedResponse {
             #[codec(index = 2u8)]
             V2(super::super::runtime_types::xcm::v2::Response),
@@ -26803,6 +28535,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VersionedXcm {
             #[codec(index = 2u8)]
             V2(super::super::runtime_types::xcm::v2::Xcm),
@@ -26828,6 +28561,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DoubleEncoded {
                 pub encoded: Vec<u8>,
             }
@@ -26851,6 +28585,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum BodyId {
                 #[codec(index = 0u8)]
                 Unit,
@@ -26922,6 +28657,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum BodyPart {
                 #[codec(index = 0u8)]
                 Voice,
@@ -27005,6 +28741,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Instruction {
                 #[codec(index = 0u8)]
                 WithdrawAsset(
@@ -27467,6 +29204,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum NetworkId {
                 #[codec(index = 0u8)]
                 Any,
@@ -27510,6 +29248,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum OriginKind {
                 #[codec(index = 0u8)]
                 Native,
@@ -27545,6 +29284,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Response {
                 #[codec(index = 0u8)]
                 Null,
@@ -27598,6 +29338,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum WeightLimit {
                 #[codec(index = 0u8)]
                 Unlimited,
@@ -27626,6 +29367,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Xcm(
                 pub Vec<super::super::super::runtime_types::xcm::v2::Instruction>,
             );
@@ -27639,6 +29381,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Junction {
                     #[codec(index = 0u8)]
                     Parachain(#[codec(compact)] u32),
@@ -27768,6 +29511,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetId {
                     #[codec(index = 0u8)]
                     Concrete(
@@ -27802,6 +29546,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetInstance {
                     #[codec(index = 0u8)]
                     Undefined,
@@ -27873,6 +29618,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
                     Fungible(#[codec(compact)] u128),
@@ -27907,6 +29653,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiAsset {
                     pub id: super::super::super::super::runtime_types::xcm::v2::multiasset::AssetId,
                     pub fun: super::super::super::super::runtime_types::xcm::v2::multiasset::Fungibility,
@@ -27930,6 +29677,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum MultiAssetFilter {
                     #[codec(index = 0u8)]
                     Definite(
@@ -27966,6 +29714,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiAssets(
                     pub Vec<
                         super::super::super::super::runtime_types::xcm::v2::multiasset::MultiAsset,
@@ -27981,6 +29730,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
@@ -28005,6 +29755,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum WildMultiAsset {
                     #[codec(index = 0u8)]
                     All,
@@ -28049,6 +29800,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Junctions {
                     #[codec(index = 0u8)]
                     Here,
@@ -28234,6 +29986,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiLocation {
                     pub parents: u8,
                     pub interior: super::super::super::super::runtime_types::xcm::v2::multilocation::Junctions,
@@ -28262,6 +30015,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     Overflow,
@@ -28416,6 +30170,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Instruction {
                 #[codec(index = 0u8)]
                 WithdrawAsset(
@@ -29127,6 +30882,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum MaybeErrorCode {
                 #[codec(index = 0u8)]
                 Success,
@@ -29174,6 +30930,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PalletInfo {
                 #[codec(compact)]
                 pub index: u32,
@@ -29222,6 +30979,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct QueryResponseInfo {
                 pub destination: super::super::super::runtime_types::staging_xcm::v3::multilocation::MultiLocation,
                 #[codec(compact)]
@@ -29254,6 +31012,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Response {
                 #[codec(index = 0u8)]
                 Null,
@@ -29329,6 +31088,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum WeightLimit {
                 #[codec(index = 0u8)]
                 Unlimited,
@@ -29359,6 +31119,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Xcm(
                 pub Vec<super::super::super::runtime_types::xcm::v3::Instruction>,
             );
@@ -29372,6 +31133,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum BodyId {
                     #[codec(index = 0u8)]
                     Unit,
@@ -29439,6 +31201,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum BodyPart {
                     #[codec(index = 0u8)]
                     Voice,
@@ -29527,6 +31290,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Junction {
                     #[codec(index = 0u8)]
                     Parachain(#[codec(compact)] u32),
@@ -29670,6 +31434,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum NetworkId {
                     #[codec(index = 0u8)]
                     ByGenesis([u8; 32usize]),
@@ -29755,6 +31520,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Junctions {
                     #[codec(index = 0u8)]
                     Here,
@@ -29944,6 +31710,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetId {
                     #[codec(index = 0u8)]
                     Concrete(
@@ -29978,6 +31745,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum AssetInstance {
                     #[codec(index = 0u8)]
                     Undefined,
@@ -30041,6 +31809,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Fungibility {
                     #[codec(index = 0u8)]
                     Fungible(#[codec(compact)] u128),
@@ -30075,6 +31844,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiAsset {
                     pub id: super::super::super::super::runtime_types::xcm::v3::multiasset::AssetId,
                     pub fun: super::super::super::super::runtime_types::xcm::v3::multiasset::Fungibility,
@@ -30098,6 +31868,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum MultiAssetFilter {
                     #[codec(index = 0u8)]
                     Definite(
@@ -30134,6 +31905,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct MultiAssets(
                     pub Vec<
                         super::super::super::super::runtime_types::xcm::v3::multiasset::MultiAsset,
@@ -30149,6 +31921,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum WildFungibility {
                     #[codec(index = 0u8)]
                     Fungible,
@@ -30173,6 +31946,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum WildMultiAsset {
                     #[codec(index = 0u8)]
                     All,
@@ -30248,6 +32022,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     Overflow,
@@ -30459,6 +32234,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Outcome {
                     #[codec(index = 0u8)]
                     Complete(

@@ -40,6 +40,1906 @@ pub type RuntimeEvent = runtime_types::kitchensink_runtime::RuntimeEvent;
 pub type RuntimeError = runtime_types::kitchensink_runtime::RuntimeError;
 /// Why a dispatch failed.
 pub type DispatchError = runtime_types::sp_runtime::DispatchError;
+/// The `spec_name` of the runtime these types were generated from
+/// (empty when its metadata had no `System.Version`).
+pub const SPEC_NAME: &str = "node";
+/// The `spec_version` of the runtime these types were generated from.
+pub const SPEC_VERSION: u32 = 268u32;
+/// The hash of the whole runtime these types were generated from
+/// (`ferroscale_metadata::fingerprint`): equal for a runtime whose
+/// calls, events, storage, constants and extrinsic format decode the same.
+pub const METADATA_HASH: u128 = 0xf3535e14f5b555c55e9979604f5c1f4e;
+/// The runtime these types were generated from, item by item: check it
+/// against a loaded runtime with `Metadata::check(&RUNTIME)` (all of it)
+/// or `Metadata::check_item(&RUNTIME, kind, pallet, name)` (one item)
+/// before decoding that runtime's data.
+pub static RUNTIME: ::ferroscale_runtime_types::RuntimeFingerprint = ::ferroscale_runtime_types::RuntimeFingerprint {
+    spec_name: SPEC_NAME,
+    spec_version: SPEC_VERSION,
+    hash: METADATA_HASH,
+    calls: &[
+        ("Alliance", "abdicate_fellow_status", 0xf4895a7cfd604452351fadbe221f0629),
+        ("Alliance", "add_unscrupulous_items", 0x6ac5587ad94a6b463b595f053017daca),
+        ("Alliance", "announce", 0xb7a13b280ea8c9213cf6e1c968d63783),
+        ("Alliance", "close", 0x3a0fc90c69276bb825aafbced217d59a),
+        ("Alliance", "disband", 0xede7a01c9f3e1b7fb3182b749749a6da),
+        ("Alliance", "elevate_ally", 0xc0f8a9274de2e2df3da2dc5aebe77024),
+        ("Alliance", "give_retirement_notice", 0x41c75e76f7b6880a229233be04feaffc),
+        ("Alliance", "init_members", 0x1ad55f409bb92f697a876afcbf20b765),
+        ("Alliance", "join_alliance", 0xa748fd103c0b2d86146ca4fbea65410c),
+        ("Alliance", "kick_member", 0x1be11016d3c3f1d2fe678f1e536d068b),
+        ("Alliance", "nominate_ally", 0xa991a2785fee6c71db94d2f8aaf730bd),
+        ("Alliance", "propose", 0xa12b1a585f33eb0d68183c07d4cabbc8),
+        ("Alliance", "remove_announcement", 0xea3204217f9eae2e631eae9795b12574),
+        ("Alliance", "remove_unscrupulous_items", 0xf4cb4d3790d7f5bdddb5aa12b9468e65),
+        ("Alliance", "retire", 0x4e58c8c523d8e8dc4fbf8abfbb369470),
+        ("Alliance", "set_rule", 0xef36ac6e97d4c25924bb1565db36f9ad),
+        ("Alliance", "vote", 0xdf2b4f20dc1f41870aca9b14d4185bbd),
+        ("AllianceMotion", "close", 0x8087fc75df3861891c7f5d7c3873dab3),
+        ("AllianceMotion", "disapprove_proposal", 0xeb74edbd0325146dc276e0a081e1f99d),
+        ("AllianceMotion", "execute", 0x7d8a6f5fde2a5fa68fea6dbbf98f7978),
+        ("AllianceMotion", "propose", 0x2476f5d210920725f6f0a14269f7ca54),
+        ("AllianceMotion", "set_members", 0x4e6885c74a1025055782e4c8c2bfcee5),
+        ("AllianceMotion", "vote", 0x42d04061c9fe4cc7feb12a23c091f4e0),
+        ("AssetConversion", "add_liquidity", 0x5d1423791056cbf4cf4e6c3b3d125a8c),
+        ("AssetConversion", "create_pool", 0x3d848d9b6cb962b99e1b75d8a55b8c0c),
+        ("AssetConversion", "remove_liquidity", 0x2d03a230900e7b2223a18e3610aff230),
+        (
+            "AssetConversion",
+            "swap_exact_tokens_for_tokens",
+            0x44b7a7e6b820ef0fb838d26fb52a88dd,
+        ),
+        (
+            "AssetConversion",
+            "swap_tokens_for_exact_tokens",
+            0xc0ef7c1197dc6fef198325689c0f8283,
+        ),
+        ("AssetRate", "create", 0xc8621fac4f713a0daaed625993277b03),
+        ("AssetRate", "remove", 0xc6edf1673c9a96cd46c483d5c70d235a),
+        ("AssetRate", "update", 0xdcd05cef341bc94039989c7b84ea603b),
+        ("Assets", "approve_transfer", 0x2635aa788427b7cae59f54c37a5e2c52),
+        ("Assets", "block", 0x565cfe67138d8a919dfd982b024a3d31),
+        ("Assets", "burn", 0xec74139de850f5a8fcff91717c8888e1),
+        ("Assets", "cancel_approval", 0x39c16ddda90f4af58d4b5b9167dcf29f),
+        ("Assets", "clear_metadata", 0xc6b2d4e0d6145b54351708f363cefa31),
+        ("Assets", "create", 0xb9db6279072ded68e4a3bd1f20dfc44c),
+        ("Assets", "destroy_accounts", 0xd3ae211cbc66233ac1a94d246fc9db28),
+        ("Assets", "destroy_approvals", 0x46ab1337f43ebd9d945440603e17fa77),
+        ("Assets", "finish_destroy", 0x6e8da34aacbbbd910f6937644b6ce4a4),
+        ("Assets", "force_asset_status", 0xb9f926de2a7b832e44f4c413a26be8fe),
+        ("Assets", "force_cancel_approval", 0x798a339d06d31943faba264bce5ff572),
+        ("Assets", "force_clear_metadata", 0xfa0438edaf008ea73f2a643ebb8a7455),
+        ("Assets", "force_create", 0x2fff76fdc435c822d5fa5432aaccfb6a),
+        ("Assets", "force_set_metadata", 0x0354a891192cb120408df34912c6a06a),
+        ("Assets", "force_transfer", 0x70615499e78530162aa424bc9966a6f7),
+        ("Assets", "freeze", 0xabe02db4a464f8a48db754ed1bd4e5bb),
+        ("Assets", "freeze_asset", 0x5f0fc06783b5e673c11ecc819cdb1bef),
+        ("Assets", "mint", 0x55fe8fb6da6e95d01dc5036f12be5622),
+        ("Assets", "refund", 0x27871b68583f24a82f1c10ab0460d5c4),
+        ("Assets", "refund_other", 0xbdba27defe51c23d23cfc119f644c783),
+        ("Assets", "set_metadata", 0xe6e54e2b2fb4c7fab3bb5e2aae237dea),
+        ("Assets", "set_min_balance", 0x5df797d707fb773eefbce8638ca79e9c),
+        ("Assets", "set_team", 0x8a8ee35453c6745c59706dd991cd13ee),
+        ("Assets", "start_destroy", 0x9952662a4f57e057e42249252c189492),
+        ("Assets", "thaw", 0x3dd8e62ef394bbe647b25cf814e0b33d),
+        ("Assets", "thaw_asset", 0x7e293b6fceba7ba6ec566c29273048bf),
+        ("Assets", "touch", 0x2ac9bcef7d71cafc878a7e5a43f065c0),
+        ("Assets", "touch_other", 0x0287e454e1d4bdff684640cfce1566bd),
+        ("Assets", "transfer", 0x6b18f2d3c8c3f55261c86b46bd533853),
+        ("Assets", "transfer_approved", 0x14214ad9aaf307ad026ef32888c65bad),
+        ("Assets", "transfer_keep_alive", 0x3ed1973d85a85fe9e24db1207432fb41),
+        ("Assets", "transfer_ownership", 0x8240f21beb26fdf14c18ba24b27429b3),
+        ("Babe", "plan_config_change", 0x569589d700c4bd80b67572fc141be991),
+        ("Babe", "report_equivocation", 0x5440aba5d38eaf59d3830d1f0cb35424),
+        ("Babe", "report_equivocation_unsigned", 0x9f0bc93b68df011e81568effe7889ccb),
+        ("Balances", "force_set_balance", 0x47ad35c1296e76898bae572bc233720f),
+        ("Balances", "force_transfer", 0xddd930d49c2303ad17357c3d2a9da7ed),
+        ("Balances", "force_unreserve", 0x21e3c940436ff986650eb62630be163e),
+        ("Balances", "set_balance_deprecated", 0x98089ba71129852b09ca7c4f474e71f2),
+        ("Balances", "transfer", 0x3b844b356cb54b9b2a0bc553c173778e),
+        ("Balances", "transfer_all", 0xfd0b84e3a5a48144a107df2755f58f4f),
+        ("Balances", "transfer_allow_death", 0xd384044bf00515e6627065a51187f67c),
+        ("Balances", "transfer_keep_alive", 0x776b6780c28088e6b11d31e4a45d5bd1),
+        ("Balances", "upgrade_accounts", 0x90b7bb6d5ab83b63f9a7d1721bb3dd6c),
+        ("Bounties", "accept_curator", 0x481ba97f49e14f699397d54203934d99),
+        ("Bounties", "approve_bounty", 0xf30de619f089afc4815cb1c106c68561),
+        ("Bounties", "award_bounty", 0x8a73ad4a77ae448a7714637298340b02),
+        ("Bounties", "claim_bounty", 0xc7a2be872b46934537992a558a47107b),
+        ("Bounties", "close_bounty", 0xf86f6b06add9aa8519c44c889a92178d),
+        ("Bounties", "extend_bounty_expiry", 0xa3d0d5c7caacf422c27ebd127c67cd24),
+        ("Bounties", "propose_bounty", 0xbfb872f5ca3386d87cab897736f3ca18),
+        ("Bounties", "propose_curator", 0x36eab83b2e5633a1ab33a920bf175f7d),
+        ("Bounties", "unassign_curator", 0xb26a20fb2770c20101be2d4e5d5db0b9),
+        ("Broker", "assign", 0xe5a7f05c0ff450aebc7aef6397557f44),
+        ("Broker", "claim_revenue", 0x37d24a30b6604691ea24efec11022893),
+        ("Broker", "configure", 0x54efef2def614c401e6cfd9860d8da1d),
+        ("Broker", "drop_contribution", 0x05d2d458500993a42dcd23ccc217a3c3),
+        ("Broker", "drop_history", 0x2dd78e09e528df19b0258d012fd6984b),
+        ("Broker", "drop_region", 0x338ac85d3b1ae855edb1e723022c729d),
+        ("Broker", "drop_renewal", 0xfbcd2cdf6d92de34f9e8e4f8b2fcca18),
+        ("Broker", "interlace", 0xafe6a4623236dee235526ce21ac67486),
+        ("Broker", "partition", 0x3df997c681895db3ba24c487e567d06c),
+        ("Broker", "pool", 0xc5017cda478f690c8f8bf85b05da27a9),
+        ("Broker", "purchase", 0xda20d0e211d296c6b31b269fe83cb3ee),
+        ("Broker", "purchase_credit", 0xd9ed4c898d5b603dee368c9e95133958),
+        ("Broker", "renew", 0x8625e766b8432bff667780532b2b863d),
+        ("Broker", "request_core_count", 0x2f3c71a45b6eb96893db096a4be33641),
+        ("Broker", "reserve", 0x9fd9e2121634e4c91d6da5ab2b9f768c),
+        ("Broker", "set_lease", 0x2a9f4d7947bb88ab55db326ed6c59f71),
+        ("Broker", "start_sales", 0xc5f0ec439637c57f86dcffff98620a6a),
+        ("Broker", "transfer", 0xd92242ce474d8b1c72fd32ed0862e88b),
+        ("Broker", "unreserve", 0xb6417500d4065139fa6610f85a067760),
+        ("ChildBounties", "accept_curator", 0x717a9dc16d53018eb7c63c075754ca1d),
+        ("ChildBounties", "add_child_bounty", 0xd6510cb80ec4957c7446647bbae34a14),
+        ("ChildBounties", "award_child_bounty", 0xdf7261340d1403a4067686b4c4cc0b80),
+        ("ChildBounties", "claim_child_bounty", 0x8dbaa8275449cb8842ada40f86e1307b),
+        ("ChildBounties", "close_child_bounty", 0x6a0112fbb1cf0c194085162e0451ffd2),
+        ("ChildBounties", "propose_curator", 0xa0c2f123e62f40824ec4cf229dbd288e),
+        ("ChildBounties", "unassign_curator", 0xab00c8f7b83f11f544ece5d04efa6138),
+        ("Contracts", "call", 0x6f1a88b310205fc6df63a057a18101b1),
+        ("Contracts", "call_old_weight", 0x83d9fc1cdde93baeb22abdd740a7d676),
+        ("Contracts", "instantiate", 0x79ab581d5f37e2a3c17a4911e2200f25),
+        ("Contracts", "instantiate_old_weight", 0x18f6e7287f2716d7307b6fc2054aade6),
+        ("Contracts", "instantiate_with_code", 0xf0eeb581ccfee09734cb283436c814e1),
+        (
+            "Contracts",
+            "instantiate_with_code_old_weight",
+            0xdbce72b455a95ce8fd5a3384a7f7fcbe,
+        ),
+        ("Contracts", "migrate", 0x85f31bb1d66d2efae29418479df20035),
+        ("Contracts", "remove_code", 0xa4a32670ea40b638ec81452d78e1c38f),
+        ("Contracts", "set_code", 0x5ddc5f887f6e9210ceeb04c7405c8b44),
+        ("Contracts", "upload_code", 0x85564045d68314e9bdde980e2c015952),
+        ("ConvictionVoting", "delegate", 0x6e3ca753abbe6952222e00bb4124074a),
+        ("ConvictionVoting", "remove_other_vote", 0xea4865e10f0519e46db502bf95c4574f),
+        ("ConvictionVoting", "remove_vote", 0x711985b06a561c6b41e1d192fc97fde2),
+        ("ConvictionVoting", "undelegate", 0x74a1b2201b56f1841be8573df0d7add2),
+        ("ConvictionVoting", "unlock", 0xcf03a0663cea355946c31553d26425ed),
+        ("ConvictionVoting", "vote", 0x1f0740e5fff4cc31915890e7b7187f39),
+        ("CoreFellowship", "approve", 0xa8cecffcabc239567b2c339a6cb4026f),
+        ("CoreFellowship", "bump", 0xa1a0038d0d60236f00dd74e63009733c),
+        ("CoreFellowship", "import", 0xaa7fa8a7c1a407bf766c3248a8b914fb),
+        ("CoreFellowship", "induct", 0x0dcc6ce99d66924d60ac0d9b801a46e7),
+        ("CoreFellowship", "offboard", 0x7cafcbf9f3a638c1ec36f192436ba678),
+        ("CoreFellowship", "promote", 0x65c35b1d59f3e35ecb1283be1d726fa0),
+        ("CoreFellowship", "set_active", 0x2f4a67fa706c769463aa77478bf9264f),
+        ("CoreFellowship", "set_params", 0x6d27368e028dac85d06b9cf92bd7dc4b),
+        ("CoreFellowship", "submit_evidence", 0xeaf13e44fb4a1f6838d0310f9f69e662),
+        ("Council", "close", 0xd5289576c3a3a99184233a7a03a3a42b),
+        ("Council", "disapprove_proposal", 0x25792f2a9d292a5cf6dbc4b82b35f1d2),
+        ("Council", "execute", 0xfc33d3a003f64e76c468dc4ec26a2af6),
+        ("Council", "propose", 0xf0bb610227da301bd4c905806e751e45),
+        ("Council", "set_members", 0xfaf9af13c16c6ef5da8152113f2f748f),
+        ("Council", "vote", 0x983b6464e07011e04166766d6ea275b9),
+        ("Democracy", "blacklist", 0x799fefe972ba0e2ede80d123a29f7ebf),
+        ("Democracy", "cancel_proposal", 0xba62576f9e059ec38e3ffd5995e47a65),
+        ("Democracy", "cancel_referendum", 0x83ba7e45df39e92dd82c31089e8be431),
+        ("Democracy", "clear_public_proposals", 0x35072c4c851d71cec85873902b1243fb),
+        ("Democracy", "delegate", 0xb7a74938317eb8476eb30a97371fbd3c),
+        ("Democracy", "emergency_cancel", 0xda76f6f7a130afca285fd935baab7637),
+        ("Democracy", "external_propose", 0x20eb98d085d1f846a5828c049e2f5a8b),
+        ("Democracy", "external_propose_default", 0x7114a4621683a7b038f13034eb9f2f31),
+        ("Democracy", "external_propose_majority", 0x89535827016a57449e71f4600cc0d5c4),
+        ("Democracy", "fast_track", 0x07012531df99c9c6068c6adefa497a07),
+        ("Democracy", "propose", 0x576e054c3c2a43f85a6acebb5649a775),
+        ("Democracy", "remove_other_vote", 0xdd136dbb7a688095c29c065303186a08),
+        ("Democracy", "remove_vote", 0xa10331fa8cafd416de5dca2f9f561c27),
+        ("Democracy", "second", 0x7f3afb5759be9ca9b5c75879ce220b25),
+        ("Democracy", "set_metadata", 0xe5ffa74d8efdcfc9294850fbb7ce6b76),
+        ("Democracy", "undelegate", 0x49864598a5872f0301ff50c1215bfa94),
+        ("Democracy", "unlock", 0x53787b6fcd4a5a64e2ae1f1ab745ba91),
+        ("Democracy", "veto_external", 0x2e49ba0e6491984edbbd9a7256e6242f),
+        ("Democracy", "vote", 0x20eb8c7d7ed07f14e4d5e5b01dc15be5),
+        (
+            "ElectionProviderMultiPhase",
+            "governance_fallback",
+            0xd5ab55fb7624e2b4d4184f0745f69410,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "set_emergency_election_result",
+            0xa7b37e29a90e552c1cfcef1640c84c29,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "set_minimum_untrusted_score",
+            0xa922cebfd7c2e65d538fdcbd3fa3de0a,
+        ),
+        ("ElectionProviderMultiPhase", "submit", 0x40cd55cb777b3e1762d92d1cbcbe7d6c),
+        (
+            "ElectionProviderMultiPhase",
+            "submit_unsigned",
+            0x874f490d2d3114cf62c381f26528ff75,
+        ),
+        ("Elections", "clean_defunct_voters", 0xdc7248fe346df01aab199172c0a78def),
+        ("Elections", "remove_member", 0xaa0fde4f8b38803e0223a1b159c38d07),
+        ("Elections", "remove_voter", 0x26e652d1c8452a58917d12eff9367463),
+        ("Elections", "renounce_candidacy", 0x830d46d3b789582939ba3596a5603537),
+        ("Elections", "submit_candidacy", 0x75e063c905ef6baf59ad9fa14d84b707),
+        ("Elections", "vote", 0xf9dbc209af9b98afed31946bff233b3e),
+        ("FastUnstake", "control", 0x66e9599c2b5645851d313cacec45e3c8),
+        ("FastUnstake", "deregister", 0xa329c94221e1a2d942e4d40f0160a01a),
+        ("FastUnstake", "register_fast_unstake", 0x56cb5059d2907455a8a0d8e39c35d383),
+        ("Glutton", "initialize_pallet", 0x15d720aab6e839f19266db04dba5a8d8),
+        ("Glutton", "set_compute", 0x427de31b2aed7e3509a207bf924248f5),
+        ("Glutton", "set_storage", 0x99cc5ff2887abdac2a441ba6f914e1fe),
+        ("Grandpa", "note_stalled", 0xf159ed786c4c7aa61d34ca821782a791),
+        ("Grandpa", "report_equivocation", 0x7c6ef0d7c4dba4095a72f2d0a1984edb),
+        ("Grandpa", "report_equivocation_unsigned", 0xf3ba39c239426cc98808356464b3eefd),
+        ("Identity", "add_registrar", 0xa81e313fbd79f6c7b9f4689aa279523c),
+        ("Identity", "add_sub", 0x93927cf1c2b820ce8614be7efbb2a654),
+        ("Identity", "cancel_request", 0x872316871c3e4d531082d74d5f7cb462),
+        ("Identity", "clear_identity", 0x8962f89acc3f448f54f8215f6d264e8d),
+        ("Identity", "kill_identity", 0x5673a9fc3309a5e1bb2cc6b5ef706062),
+        ("Identity", "provide_judgement", 0x966c1637e1a0ea71ad1f68c4df90bb92),
+        ("Identity", "quit_sub", 0x1585690caae543193acdc503d968be89),
+        ("Identity", "remove_sub", 0x1e0d354ab744fd2a5139ee148835c303),
+        ("Identity", "rename_sub", 0xb2513de133020a5833d37e6586d721c9),
+        ("Identity", "request_judgement", 0xd10bafc0ae131fefcb7d09c89ace1de7),
+        ("Identity", "set_account_id", 0x90cc88335cac9363d8f45651f4531250),
+        ("Identity", "set_fee", 0xb07d62622292e8b8ff9f979683935d55),
+        ("Identity", "set_fields", 0x45523cd9840d1ea8868f1bae32b6b373),
+        ("Identity", "set_identity", 0x5258aa2f90aaed2c8b087fb1f8fac83b),
+        ("Identity", "set_subs", 0xe0ea785e908757ce60b1711ec8edcebf),
+        ("ImOnline", "heartbeat", 0x21691aad48077c76969cd10a879eb1a6),
+        ("Indices", "claim", 0xabfd3fa1048a6f095372fd844fa2e395),
+        ("Indices", "force_transfer", 0x8a9dc370ce2522f00626f8ea651b63b5),
+        ("Indices", "free", 0x25673b8f178075698415d7e359c8e7a6),
+        ("Indices", "freeze", 0x112a843c7a6b795b1165e02428a13714),
+        ("Indices", "transfer", 0x857ac27159d538dfb35b3452af2f06fb),
+        ("Lottery", "buy_ticket", 0xc5bc9ef296fd2d0e59bb659fb302c34b),
+        ("Lottery", "set_calls", 0x8e30a29d80e1844c794028f4f8c9c75a),
+        ("Lottery", "start_lottery", 0x5e7859acddf31904e58f62a139299f8c),
+        ("Lottery", "stop_repeat", 0x79395ca59fec2e411a5b7402276d45c5),
+        ("MessageQueue", "execute_overweight", 0x650f1a7850563b614211450fe4e3ceab),
+        ("MessageQueue", "reap_page", 0xffbf55e093a161bc71d9ff31d34998e4),
+        ("Multisig", "approve_as_multi", 0x04ffb91f395dad65ff686480a61b3888),
+        ("Multisig", "as_multi", 0xf8ed6c3bd8bcdbf953cbd2306f3b2a45),
+        ("Multisig", "as_multi_threshold_1", 0x84abdd18fc92a6a21bfa790b723ac49f),
+        ("Multisig", "cancel_as_multi", 0x377da9c3bc36776f63944a457cf8c6f9),
+        ("NftFractionalization", "fractionalize", 0x74d376dbaca5799eaf3d842fd36e7d66),
+        ("NftFractionalization", "unify", 0x081bd2fa7bfef0f4a47abe3a566400bf),
+        ("Nfts", "approve_item_attributes", 0x76a5aa72d5396fba008365474fae03d2),
+        ("Nfts", "approve_transfer", 0xf0d79eb54e3edad21b545d0b13d0f2b9),
+        ("Nfts", "burn", 0xe6955d49d681dcae43f8747974a7545e),
+        ("Nfts", "buy_item", 0xf6f44e62080a6a5b5b7e6e869c1bad6a),
+        ("Nfts", "cancel_approval", 0x911d0cc0a096116649bc65536709d34d),
+        ("Nfts", "cancel_item_attributes_approval", 0xc297f91f9885d83e54b8880283475744),
+        ("Nfts", "cancel_swap", 0xce825ccafc6bcf2163768c21bc9e5cf1),
+        ("Nfts", "claim_swap", 0x838156c54b8b5489ebc9ed99595a5dfd),
+        ("Nfts", "clear_all_transfer_approvals", 0xb55a8f723e24d9e865621cd1b88eb14c),
+        ("Nfts", "clear_attribute", 0xaef37ec801807b9e9b7a4a138acc4332),
+        ("Nfts", "clear_collection_metadata", 0x47787e0d1cb4e242e625339c150ce4b1),
+        ("Nfts", "clear_metadata", 0x42b68f2863fd17f867c61313a2bc24b0),
+        ("Nfts", "create", 0x631fbb2cb89d74d90170f38398aebe15),
+        ("Nfts", "create_swap", 0xdc6d518e0d947f93c05e4a6a9c1a03ad),
+        ("Nfts", "destroy", 0xcc30faaae491b7ec95f97367288eeedc),
+        ("Nfts", "force_collection_config", 0x05532a34febfa52512d1a389b14e3481),
+        ("Nfts", "force_collection_owner", 0x31a0230e399ce0472207c24af06e62f2),
+        ("Nfts", "force_create", 0x0b694e88fdd29f970b544981efc1b7c8),
+        ("Nfts", "force_mint", 0x3817b9a61bb5ed3eb374f1a60ddc7acd),
+        ("Nfts", "force_set_attribute", 0xc6691392a19153e1a54f12172d749e87),
+        ("Nfts", "lock_collection", 0x54446d3ed8ce76b845fb57cd5771d9dd),
+        ("Nfts", "lock_item_properties", 0x6a7276c223fe6633991145a63bf34646),
+        ("Nfts", "lock_item_transfer", 0xa82bbf7bb0c9cf15a7c768d469bc77a2),
+        ("Nfts", "mint", 0xfb1e1da65499b41f0aa5a8c46f3cc61e),
+        ("Nfts", "mint_pre_signed", 0x822ce9d40efedd523aea249cdd1cc347),
+        ("Nfts", "pay_tips", 0x6a94ff93e065f4831ebd4fe98897b53b),
+        ("Nfts", "redeposit", 0x8afb2328f802a6bb80f8abc5ee3c0f71),
+        ("Nfts", "set_accept_ownership", 0xd12a60c7cc6eab9c41822e5344bb6d91),
+        ("Nfts", "set_attribute", 0x43373f14b60468c9bc0623536d255095),
+        ("Nfts", "set_attributes_pre_signed", 0xf3a5f654a66f77aa648f8ca2b1576057),
+        ("Nfts", "set_collection_max_supply", 0x33aad134df1f3239f8efd6d5b9f63a91),
+        ("Nfts", "set_collection_metadata", 0xc366de9a14a05b452491e09e7bc8ce72),
+        ("Nfts", "set_metadata", 0xac2a549f4beed2681e9c052d7a52fb85),
+        ("Nfts", "set_price", 0x6c00b8fc3fc7ea17907050587254ef52),
+        ("Nfts", "set_team", 0x6382daf8762f665463432ec519547a30),
+        ("Nfts", "transfer", 0x7991b9ca282a1157b7be68772aa81f0e),
+        ("Nfts", "transfer_ownership", 0x773e812f5638d46dde4bf86c4a30f75c),
+        ("Nfts", "unlock_item_transfer", 0x3f3877a3a0946752f4925b280d8ff08b),
+        ("Nfts", "update_mint_settings", 0x8e54d01e843c9c5c5e4edb4094c83952),
+        ("Nis", "communify", 0xebbb8b2f516315d347cae97afe97c8f4),
+        ("Nis", "fund_deficit", 0x8a61c971bed8699244157234201cdee4),
+        ("Nis", "place_bid", 0xce658c993cdc791d2d442fe588312267),
+        ("Nis", "privatize", 0xce5cc4ee4ad415d0673e7284cdc7be4a),
+        ("Nis", "retract_bid", 0xee7b0ad2c41f3bd0656f7646072c1515),
+        ("Nis", "thaw_communal", 0x5447d00eef1067b4fb06e282cbafe4fb),
+        ("Nis", "thaw_private", 0x0fe9fc2dda214b2e2f7f3e7f82abbb33),
+        ("NominationPools", "bond_extra", 0xd63c033a7d105af375c2eae1e3a5885d),
+        ("NominationPools", "bond_extra_other", 0xfc4bb197ceff5732ed624188e154df93),
+        ("NominationPools", "chill", 0xe76462d5b94647e696f1ca9974f80955),
+        ("NominationPools", "claim_commission", 0x6ba7a4f3ac5edaca5cf0859a5302630f),
+        ("NominationPools", "claim_payout", 0x28d49caa6ee5eb51b71892c4d67b85f4),
+        ("NominationPools", "claim_payout_other", 0x9cd0ed816e83bdf0759b3861a1755d0d),
+        ("NominationPools", "create", 0x409b1296bfcedaf4bbce18e5f6f1c1fe),
+        ("NominationPools", "create_with_pool_id", 0x062d206475c199878fd65815d9c2cbbe),
+        ("NominationPools", "join", 0xad8980e5c5b748b1fe9926808bb8d053),
+        ("NominationPools", "nominate", 0x7d28d83f64dad5112725b4208094c923),
+        (
+            "NominationPools",
+            "pool_withdraw_unbonded",
+            0x7892ebbccdb0600941eab8b56f2a8b03,
+        ),
+        ("NominationPools", "set_claim_permission", 0x5704fdb02d3b9465323331bada558af1),
+        ("NominationPools", "set_commission", 0x563a093dba64ec17d1bef2081496c6d7),
+        (
+            "NominationPools",
+            "set_commission_change_rate",
+            0xc03f534cbb7feeedead0b9e066b6832b,
+        ),
+        ("NominationPools", "set_commission_max", 0x9bb693d520579f57570c8216045c1c43),
+        ("NominationPools", "set_configs", 0x9f7a5bea94cb6b41f009da0960536ea3),
+        ("NominationPools", "set_metadata", 0x9409701a357c9f076456ed6b9e7e132a),
+        ("NominationPools", "set_state", 0x598edbbba7e5c66ac4b106addda8c6d6),
+        ("NominationPools", "unbond", 0xa451b91b649c5c1f52eb20213feb6bfc),
+        ("NominationPools", "update_roles", 0x3cef2f4f952783c0e824ecee0c5b8c53),
+        ("NominationPools", "withdraw_unbonded", 0x7e2b2c84eeae8e4f816a890c8d645440),
+        ("PoolAssets", "approve_transfer", 0x920e5b5b14d551ced54228dc0b382fe9),
+        ("PoolAssets", "block", 0x86435f08718aa38149b6cfcaf3aa27e3),
+        ("PoolAssets", "burn", 0x479005a660efaf87f007d227cfe519a9),
+        ("PoolAssets", "cancel_approval", 0x8a8f9e29dbb0c9a02831509a451c7cb6),
+        ("PoolAssets", "clear_metadata", 0x02a0bbae51ce008bf9a6fd27e04afcc0),
+        ("PoolAssets", "create", 0xc8c27270ff7516cd963b1146863f1b4a),
+        ("PoolAssets", "destroy_accounts", 0x3d5217fae0ee5c5f85c0f6e7ce368370),
+        ("PoolAssets", "destroy_approvals", 0x341ac327647e0db366e223b82af6a08b),
+        ("PoolAssets", "finish_destroy", 0x13e22c24baf57c3bb14c3ae43d1a4fe0),
+        ("PoolAssets", "force_asset_status", 0xe10180a56f6af695d48a234e14122ac9),
+        ("PoolAssets", "force_cancel_approval", 0x3cb1920aadc8de88358abd236ec44d5c),
+        ("PoolAssets", "force_clear_metadata", 0xf175574cb394f69bfeecfefabc19c86b),
+        ("PoolAssets", "force_create", 0x3c42c50ddef5ea2cf48e3b83b14a4854),
+        ("PoolAssets", "force_set_metadata", 0xb7d4c7ecfd236c5cf81b1c83b673ce02),
+        ("PoolAssets", "force_transfer", 0xddabf58e4c515bc06418c0c07282f0e0),
+        ("PoolAssets", "freeze", 0x05e568931f21bcb469440fb5863d141f),
+        ("PoolAssets", "freeze_asset", 0x2b05b13623439a1bb2943ad5d00bbba1),
+        ("PoolAssets", "mint", 0xc0a39dedd572ca5e078ef64ccb295ccb),
+        ("PoolAssets", "refund", 0xf6482276188d854ccf8d6d4d6c712add),
+        ("PoolAssets", "refund_other", 0x116b2cde911100204f5e07447c02cd13),
+        ("PoolAssets", "set_metadata", 0xcd81cc77e19d2f0129fa036e67fe3a95),
+        ("PoolAssets", "set_min_balance", 0x69514044267f80f28251f5d5538d0aff),
+        ("PoolAssets", "set_team", 0x0dac6487b7cb4ff109e7e148af196fa4),
+        ("PoolAssets", "start_destroy", 0xe82adfdfddfdf5b43894026ffd562aa0),
+        ("PoolAssets", "thaw", 0xb0d531ccfb7bee64dd72577bc4efb683),
+        ("PoolAssets", "thaw_asset", 0xd45cea28c612b4fcc3bef19e6c84d19f),
+        ("PoolAssets", "touch", 0x490f49e2ae8abe78ec884cbb720380fc),
+        ("PoolAssets", "touch_other", 0x70ec262132ef33aac7c2353bbed4576f),
+        ("PoolAssets", "transfer", 0x2f3b2b942019b257e0d62ddd5f7e9eac),
+        ("PoolAssets", "transfer_approved", 0x483edbcb452d626c4e40c658072c8e8f),
+        ("PoolAssets", "transfer_keep_alive", 0x7bf13df0c063b5c27855f9308c870d9a),
+        ("PoolAssets", "transfer_ownership", 0xe6da3e0d77b6724fef8338b3f71c614e),
+        ("Pov", "emit_event", 0x8fdf47545f2fc99379faa4a6967a24b3),
+        ("Pov", "noop", 0x04cc0fe5681a711df0e954cd935fe0af),
+        ("Preimage", "note_preimage", 0xc168879c629551cea5704899410dbb7a),
+        ("Preimage", "request_preimage", 0xa8af3eea52ba0d0f514068b2c71b3af7),
+        ("Preimage", "unnote_preimage", 0x94c30270dfc9f5f7362ed6ef67bc36f1),
+        ("Preimage", "unrequest_preimage", 0xf61f82f1bc1c0faf09b9b7cfe0cc4cdd),
+        ("Proxy", "add_proxy", 0x082f4ff9db496a230255c1dfbdbd6477),
+        ("Proxy", "announce", 0xbbdab43dee447490dca4f4831f6b94cc),
+        ("Proxy", "create_pure", 0x9d2480a37d8783759953cc8541d50e6a),
+        ("Proxy", "kill_pure", 0x2b5cd1910ed25e29d59d33cbafe47d76),
+        ("Proxy", "proxy", 0xdcec35b539bac1fddbbbb5258cf5b26c),
+        ("Proxy", "proxy_announced", 0x98a2a57faf7b0fb7bbb144212a47ce52),
+        ("Proxy", "reject_announcement", 0x4b39573dfb0e2b90b333b8777c11d141),
+        ("Proxy", "remove_announcement", 0x5710ee18ce49f5fc918e6ab287ccf514),
+        ("Proxy", "remove_proxies", 0xe062cd8d9e1c691a2efe81575dfab5dc),
+        ("Proxy", "remove_proxy", 0x06706e4b21870ac12f471258e6a08840),
+        ("RankedCollective", "add_member", 0x4c4fd93e5691ea2ae79f633c91c978a9),
+        ("RankedCollective", "cleanup_poll", 0xd15a8d370bae2c6eae043c497a36ab33),
+        ("RankedCollective", "demote_member", 0x688af3394c08ddac77769b7a7189c0ca),
+        ("RankedCollective", "promote_member", 0x113b9c4b1e83f5386f3a1934efe85672),
+        ("RankedCollective", "remove_member", 0xe36924a100dd184834563195fe0bb5e4),
+        ("RankedCollective", "vote", 0x787db88477ac0221168c241a224e047f),
+        ("RankedPolls", "cancel", 0xf3a0845afa8d3de4847a4320e56e1817),
+        ("RankedPolls", "kill", 0x4df119505b83a16f1295ab4f36a820f4),
+        ("RankedPolls", "nudge_referendum", 0x9bfea65658ca86a4bb15d93573b6de46),
+        ("RankedPolls", "one_fewer_deciding", 0xdde5b6af45450a01ca942b2d67779fd1),
+        ("RankedPolls", "place_decision_deposit", 0x7f1a27624d2e579c3eff5f76f1cc86b2),
+        ("RankedPolls", "refund_decision_deposit", 0x67dfabee08793821e17ea673e8378248),
+        ("RankedPolls", "refund_submission_deposit", 0x74b78cab405af79eb325eae28af18864),
+        ("RankedPolls", "set_metadata", 0xdaef41a3e5fd69211a2aefd313f21183),
+        ("RankedPolls", "submit", 0x8174ff05d324d216c2757c14279d7c58),
+        ("Recovery", "as_recovered", 0xd314fe0c671e3ac7e32f8d8e7289855e),
+        ("Recovery", "cancel_recovered", 0x51b2a1e359f9a4bf73c9b527e2f18007),
+        ("Recovery", "claim_recovery", 0x92106e6a34f3c97fd112b6e94e07f8b3),
+        ("Recovery", "close_recovery", 0x0d2458925b40d3df3bb0d3ff2919ee04),
+        ("Recovery", "create_recovery", 0x16f443716b326c3cec41f02d5c8c951e),
+        ("Recovery", "initiate_recovery", 0x8aa895526662b442038280ab78910045),
+        ("Recovery", "remove_recovery", 0xdfaf7bd1e262176b8c9c68889d16782f),
+        ("Recovery", "set_recovered", 0x41fb9b296edbd46e5c3ace1e70ba425c),
+        ("Recovery", "vouch_recovery", 0x2cf97f2195dc596429f1cd10cd4c1d17),
+        ("Referenda", "cancel", 0xa1488f0032dd312305210ec5b69d216b),
+        ("Referenda", "kill", 0x07928a39ae1b8fa3d178db3bbadfa50a),
+        ("Referenda", "nudge_referendum", 0x29c0ee31eee33113ec557140caff3ab4),
+        ("Referenda", "one_fewer_deciding", 0x4d5c8423de747a29e9864c7ef88b0a69),
+        ("Referenda", "place_decision_deposit", 0x29ebcb3fd2cc6841313b72a93363b431),
+        ("Referenda", "refund_decision_deposit", 0x2dc3c1eb9631fb001b81417ee95c7ea1),
+        ("Referenda", "refund_submission_deposit", 0x12696dcfc03871422862009fccafd634),
+        ("Referenda", "set_metadata", 0xf6205b4a09eb1c10a4eea2503073671b),
+        ("Referenda", "submit", 0xad54e2afa559a7e2659bbfd2a62d14ca),
+        ("Remark", "store", 0x1745452491e9bcbf7ba6137bb707e83e),
+        ("RootTesting", "fill_block", 0xfdd7f091bd4a6e21635231d6b068555f),
+        ("SafeMode", "enter", 0x19be02620b1b330cbcc944df08155f30),
+        ("SafeMode", "extend", 0xe24b137276b330bf625df0a68a28bf3a),
+        ("SafeMode", "force_enter", 0xe6ddb5e05459c3e74c54f9bbea12d503),
+        ("SafeMode", "force_exit", 0xbc63ab8a830f13d9b4a98a7ff6ae84d0),
+        ("SafeMode", "force_extend", 0x25726801f01353c3e43f058065c295aa),
+        ("SafeMode", "force_release_deposit", 0x1faa7b0af7a85cf2c855d3b1e46a7f15),
+        ("SafeMode", "force_slash_deposit", 0x87c7d158814c8b9e1967f099cd2ec0e1),
+        ("SafeMode", "release_deposit", 0x9bc776dbea36725eb736a6d5f074824c),
+        ("Salary", "bump", 0x53db60bb89e7e122451230cdfa721b1c),
+        ("Salary", "check_payment", 0x70b47626339b7ea0f81bacf4e2561fa4),
+        ("Salary", "induct", 0x3c4b73829f96e4b0eb2de623f39d1896),
+        ("Salary", "init", 0x8df67f68079716bdeefc9ee6a23f1c6e),
+        ("Salary", "payout", 0x0eb771f02a4812e5021f5236e0262ab7),
+        ("Salary", "payout_other", 0xcc86e63b920e5d89d3fb442103d69ada),
+        ("Salary", "register", 0x1726d8840d6f7e85ee38134ec7309778),
+        ("Scheduler", "cancel", 0x734f1b0a6cac0be902f7312346a870f4),
+        ("Scheduler", "cancel_named", 0x521cb01af7755191fb58732174c3996b),
+        ("Scheduler", "schedule", 0x856f8866bf64fd30bb8c654ea1cd1c3f),
+        ("Scheduler", "schedule_after", 0x90fac34c65bc168e7f3a41bc751c1953),
+        ("Scheduler", "schedule_named", 0xda774facd93238c9a1dc667575955bfb),
+        ("Scheduler", "schedule_named_after", 0x9808300eb0954eed3f8ce27c176212b6),
+        ("Session", "purge_keys", 0x017ad80b47b4073d7e4071d57a4b0dd3),
+        ("Session", "set_keys", 0xc09c3650329e6fd0dd42218e5eed9501),
+        ("Society", "bestow_membership", 0x6dc30f8e25274a42574da81ffc909faa),
+        ("Society", "bid", 0x96881b5e68ff6c92796d5fd51ac6a0a9),
+        ("Society", "claim_membership", 0xefdd043ff84ed745e11c680c0f591f58),
+        ("Society", "cleanup_candidacy", 0xf59b76450a15f00fa15b32eea34bc986),
+        ("Society", "cleanup_challenge", 0x5f072111a738761b03b94cc8c9385ec5),
+        ("Society", "defender_vote", 0x0bc6d425b25ef2e9b507f7ab16e0bb21),
+        ("Society", "dissolve", 0x01471a037c6fe1223b21557d67775bd7),
+        ("Society", "drop_candidate", 0xc0f5868f2014328be3ea0db38e8d4c0f),
+        ("Society", "found_society", 0xe03ab3e5683f273caf9f64ba763ec9b6),
+        ("Society", "judge_suspended_member", 0xe450c2e8146df19492bceda83054fa1b),
+        ("Society", "kick_candidate", 0xe4e5ecc965dfb5aff25611ef1697ea89),
+        ("Society", "payout", 0x609d76af0ca307d19eb4dca1dc35b810),
+        ("Society", "punish_skeptic", 0xec2a255395a0ec9891c7ed1d46be4d3a),
+        ("Society", "resign_candidacy", 0x56467d25ca3625a795fbea0d1ffd81de),
+        ("Society", "set_parameters", 0x36b8804844411a94197999c605a1214e),
+        ("Society", "unbid", 0x18fad9d0dd2d63e09c6155b46560955b),
+        ("Society", "unvouch", 0xe9422d4327b8b7b45c801f2c79bc92b7),
+        ("Society", "vote", 0x86830c36c2b28e79098502b091a51152),
+        ("Society", "vouch", 0xc1bc5668d5a2cd4e53b530166a0b523f),
+        ("Society", "waive_repay", 0x964fec48bd307af31b7eba4ca627acdd),
+        ("Staking", "bond", 0x76b21b66474f05d873a947c47a877956),
+        ("Staking", "bond_extra", 0x3423564967d988f8d6b71088b45bccb0),
+        ("Staking", "cancel_deferred_slash", 0x5630a7e635b078309d6366feccf6efae),
+        ("Staking", "chill", 0xf6a8c4fe35762bb382a6b3f4d1030572),
+        ("Staking", "chill_other", 0x3d29de56761fd4fcb3fa652645984d4e),
+        ("Staking", "force_apply_min_commission", 0x3be05c86229a54da1e90fa0790c407d9),
+        ("Staking", "force_new_era", 0x3e829aae6d9c050ead1b848bcb221589),
+        ("Staking", "force_new_era_always", 0x536dfefb7cec0edd331803cc51685a01),
+        ("Staking", "force_no_eras", 0x7b44a8c4a1b260695fc86da27d413575),
+        ("Staking", "force_unstake", 0x73553363370ec129ba7de268fafc7878),
+        ("Staking", "increase_validator_count", 0x06bd6867f24d7152f7ff417d06d17ec2),
+        ("Staking", "kick", 0x7b209a9dd140f1dbe782cac00864e915),
+        ("Staking", "nominate", 0xb2a63f011fc0b05b4aab2a4d47fb364e),
+        ("Staking", "payout_stakers", 0xfd2e86c2766bcf85e909ebf02efeb0b5),
+        ("Staking", "reap_stash", 0xa170254c34148de6578e6b280a36dc95),
+        ("Staking", "rebond", 0x91c36baea9fa7b76624e6e0b4e7b84e7),
+        ("Staking", "scale_validator_count", 0xa709fbd28deb7491d0c20e4718f1a08a),
+        ("Staking", "set_controller", 0x7de4a4abaeba56c7f39d59cb3a075c7e),
+        ("Staking", "set_invulnerables", 0xa2a81b8d93cc1f875ea28e28a8a2e227),
+        ("Staking", "set_min_commission", 0xba2f92ea1fac10c80f0337054c8316aa),
+        ("Staking", "set_payee", 0x404a125f35760bf4e7df0545ea03c78c),
+        ("Staking", "set_staking_configs", 0xa8de7b32fffc7874d8087b35a6c9478c),
+        ("Staking", "set_validator_count", 0x86448760e55ef7da34f748aa8693bd1f),
+        ("Staking", "unbond", 0x465e920d206df56f9946d1ec3854bfe1),
+        ("Staking", "validate", 0xaabc9693836fb54d562bb377d4075c52),
+        ("Staking", "withdraw_unbonded", 0x5dce3da1e61b31b55a8afcccc84d06a8),
+        ("StateTrieMigration", "continue_migrate", 0xebaeaad7983ef0d5885bf679772beefb),
+        (
+            "StateTrieMigration",
+            "control_auto_migration",
+            0x1e707ff81c37bc2e0b7272cf2665edeb,
+        ),
+        ("StateTrieMigration", "force_set_progress", 0x51a4db9e810f6463c31d6d60cd0ba315),
+        (
+            "StateTrieMigration",
+            "migrate_custom_child",
+            0x45e04552c41bdf3e0ddbae0d8616fbdb,
+        ),
+        ("StateTrieMigration", "migrate_custom_top", 0x563e74f1f9c3b0e72100dd075d4ad8af),
+        (
+            "StateTrieMigration",
+            "set_signed_max_limits",
+            0x083c9be73c0261e0b5378ffa46170c73,
+        ),
+        ("Sudo", "set_key", 0x56a460595f2781bdada9a0def1d46782),
+        ("Sudo", "sudo", 0x8656983223e71c2b8a10221bd4ab81fb),
+        ("Sudo", "sudo_as", 0x90b00acf51b28e3dffeb2ff65796ba1f),
+        ("Sudo", "sudo_unchecked_weight", 0x5352856d63624828ec414ab03e65c81c),
+        ("System", "kill_prefix", 0x81be1c90286169d5c68acc1c52dfcba9),
+        ("System", "kill_storage", 0x17ee38e747affd7b6af9f9a4bb06cf8c),
+        ("System", "remark", 0x3f42776cc60a891530deed8a46d4b844),
+        ("System", "remark_with_event", 0xcd7e38f9e372fc73c8422f53362e92ab),
+        ("System", "set_code", 0xe1cff5028a5aaa71e07de8616ed68c2c),
+        ("System", "set_code_without_checks", 0xd00ee99bd4f8ab2af507243c7cb5ac66),
+        ("System", "set_heap_pages", 0x2fc65701800a340fb75a56322ea8bcba),
+        ("System", "set_storage", 0x2303080dd0d16f1d024643e5eb76e3bf),
+        ("TechnicalCommittee", "close", 0xa9da26a2d4df486bb8c16a7c6876f5cf),
+        (
+            "TechnicalCommittee",
+            "disapprove_proposal",
+            0x2ccff75b6ae489b410b962ed2f1dee79,
+        ),
+        ("TechnicalCommittee", "execute", 0xd1c86c542e06239796f931f8dda8324f),
+        ("TechnicalCommittee", "propose", 0x1ef2a199b732efa5e45aa3bf623622c8),
+        ("TechnicalCommittee", "set_members", 0xe680040cdd5ba9a80e1655639ab343f9),
+        ("TechnicalCommittee", "vote", 0x556616f4a8638401e5844393ba893580),
+        ("TechnicalMembership", "add_member", 0xeaeaa8bf90265488dbfbb39aab76c075),
+        ("TechnicalMembership", "change_key", 0x3c7203eda43b33d2290df7b135e3f16f),
+        ("TechnicalMembership", "clear_prime", 0xc28febf18b205b59573547c71093a7d7),
+        ("TechnicalMembership", "remove_member", 0xa15366994bf62257d179510f4373004e),
+        ("TechnicalMembership", "reset_members", 0x749f1097c89644b6843444df23e17d05),
+        ("TechnicalMembership", "set_prime", 0x3d5372c89a99ac0023cde2d73aca40fe),
+        ("TechnicalMembership", "swap_member", 0x0bae7b2a58ecbe596cdaf0bd376b58ad),
+        ("Timestamp", "set", 0x4cc6a62f610fab32f5b2914ed710a758),
+        ("Tips", "close_tip", 0x845fc1e987553f34020ba8f6fa877aa7),
+        ("Tips", "report_awesome", 0xf9e8d02194a9667dc1adf6b001d7fbbf),
+        ("Tips", "retract_tip", 0xf00cf8de6adb10ad1715b1b4a3f97120),
+        ("Tips", "slash_tip", 0x507bd4ae308460d2e1140744cffde651),
+        ("Tips", "tip", 0x5debb0a79b1057250deed38c21f6b792),
+        ("Tips", "tip_new", 0x0536160b5376bf2dc6f956fb8cf518e2),
+        ("TransactionStorage", "check_proof", 0xce2f66ed35abaecf2ca4a537ea147de0),
+        ("TransactionStorage", "renew", 0x8a6260d83eea005920034bd61cfa77c7),
+        ("TransactionStorage", "store", 0x8083c87051b3bcef780115959346b0e9),
+        ("Treasury", "approve_proposal", 0x8db0ee906642aa3d507a7e26a3a68875),
+        ("Treasury", "propose_spend", 0x22861af0295984b1c7f9fbe2a8488b1a),
+        ("Treasury", "reject_proposal", 0xc76a9d51c2121d15af372fb1e2c26304),
+        ("Treasury", "remove_approval", 0x77960d8118978ad5ad4aaf4b990c910f),
+        ("Treasury", "spend", 0x178b2163a0dcbfa32f055b18464e817b),
+        ("TxPause", "pause", 0x159f398ed68445e1de2153f4e87391a1),
+        ("TxPause", "unpause", 0x38dc53d6842b501102c802a0ca3249fa),
+        ("Uniques", "approve_transfer", 0x9f8378921b2192a48660362962db9d2b),
+        ("Uniques", "burn", 0x3eb4e071377bc646ff461f899eb2c674),
+        ("Uniques", "buy_item", 0x9857379cf2f6e960ae39a434923881a0),
+        ("Uniques", "cancel_approval", 0x7b94446ff6edf8519fbb7467615fd2b9),
+        ("Uniques", "clear_attribute", 0x9e5f126abdc10d7ed1fe0669f8ffe8d0),
+        ("Uniques", "clear_collection_metadata", 0xf32b4d1bb07fec82f3a73a4e9cd7b19e),
+        ("Uniques", "clear_metadata", 0xd35178d4e61ed976554521e952894f46),
+        ("Uniques", "create", 0x4552e327f4353be17ff31737753903b7),
+        ("Uniques", "destroy", 0x7f72280c99a2523f4bb8448c24d3009f),
+        ("Uniques", "force_create", 0x0f3a051d27468b9f4b60d5e3aac4c488),
+        ("Uniques", "force_item_status", 0x130f8560086fc41842c63dda04444167),
+        ("Uniques", "freeze", 0x32b2322b8de8ae3a92e0e27bab72b033),
+        ("Uniques", "freeze_collection", 0xbf2f5a27ece5b76e40e0e51670043f40),
+        ("Uniques", "mint", 0xe158a34a08572b34ab9c6323db2fbd16),
+        ("Uniques", "redeposit", 0x34873417978a6f6a744b407166337730),
+        ("Uniques", "set_accept_ownership", 0x2b02c90ec4dbabc420f5c812e108da0f),
+        ("Uniques", "set_attribute", 0xe74eb2b9b5f16170a8b29eff2a755399),
+        ("Uniques", "set_collection_max_supply", 0x02fc80923f8bee5e77fb1d3ba5d3082f),
+        ("Uniques", "set_collection_metadata", 0xac0fe4cba53860a38b6af5ef4af66975),
+        ("Uniques", "set_metadata", 0x7b7bb3b366f6ad8b0f13ead5963d7480),
+        ("Uniques", "set_price", 0xafe981567d15fab2fb44d473c72d863e),
+        ("Uniques", "set_team", 0x1d3d3aa956eefda0fc8c993380f9bd21),
+        ("Uniques", "thaw", 0x31cdf11ad354ecb8513a20c8907157a2),
+        ("Uniques", "thaw_collection", 0xcf8c025d84f44c087a12a0ecf947c5ea),
+        ("Uniques", "transfer", 0x82c7518f29e2c9fbeea8e9a30c8ac8e8),
+        ("Uniques", "transfer_ownership", 0x696268dd84bf286d1968040078ebc0dd),
+        ("Utility", "as_derivative", 0x0b93e528376dfc2241af274c17312859),
+        ("Utility", "batch", 0xada3b1b71cf153d1b28ab6e8525306aa),
+        ("Utility", "batch_all", 0x0ec4670e36937898e7468f1c187d068e),
+        ("Utility", "dispatch_as", 0x4cc001b2b6a5919bed3aa364221ccc6f),
+        ("Utility", "force_batch", 0x26943da6faec49783b1c2f633ac438ae),
+        ("Utility", "with_weight", 0x0e87c47cdd3097a1728b912b196eea1f),
+        ("Vesting", "force_vested_transfer", 0x2d93ace016f214e48d5e1e1be8ae1e49),
+        ("Vesting", "merge_schedules", 0x3febb07fc513aad65627109cb04e79f9),
+        ("Vesting", "vest", 0x9c7b67f664ab1513f77d79b3d2a9cb7f),
+        ("Vesting", "vest_other", 0x01f8bcb010f826a9563b6945772c54ed),
+        ("Vesting", "vested_transfer", 0x3d88715d41fb1123e2b9570f3d92a8de),
+        ("VoterList", "put_in_front_of", 0x8d36a43f01b5b3191c414ac1a83d17c5),
+        ("VoterList", "put_in_front_of_other", 0x2a9f9aafb2e94ca5a518e81ad1a0dbae),
+        ("VoterList", "rebag", 0xc921d51cfbb975ee2cdfc05c091c154f),
+        ("Whitelist", "dispatch_whitelisted_call", 0x2573c649455c3fce4f3d685978be0f0d),
+        (
+            "Whitelist",
+            "dispatch_whitelisted_call_with_preimage",
+            0xe15c9154caea5b5eecc8274f5e458ac1,
+        ),
+        ("Whitelist", "remove_whitelisted_call", 0x5862a1a6a6e7d5d0aeb13757087d4c66),
+        ("Whitelist", "whitelist_call", 0x0482df7c05ba57c3f7ba444230fdfea6),
+    ],
+    events: &[
+        ("Alliance", "AllianceDisbanded", 0x35955de8d03ce18de6f45ebcf5569b83),
+        ("Alliance", "AllyElevated", 0x9863d5fc3be7046680ca3a9f537d5da0),
+        ("Alliance", "Announced", 0xb163db29acfd5bec436495786297013c),
+        ("Alliance", "AnnouncementRemoved", 0x0c2e5d5958ce019afa1d9c2def92cf86),
+        ("Alliance", "FellowAbdicated", 0x8f3f8c534b01ce797c1c5edb3a618b39),
+        ("Alliance", "MemberKicked", 0xfcb998bcb65d4e6cecf77b274b21a75e),
+        ("Alliance", "MemberRetired", 0x0f5b14157dd2fc60375171f8656d7f80),
+        (
+            "Alliance",
+            "MemberRetirementPeriodStarted",
+            0x0417ee80081c9c0437dee78d340b4814,
+        ),
+        ("Alliance", "MembersInitialized", 0x87d4dec59f9c4e635c0be77ec5a71cda),
+        ("Alliance", "NewAllyJoined", 0x11c305c7eeb1e043cc0f32824f3c0e5e),
+        ("Alliance", "NewRuleSet", 0x543f719f20d99c8374caa916cf23738b),
+        ("Alliance", "UnscrupulousItemAdded", 0x81e4c4d1cb5e199b562ccff9e8377560),
+        ("Alliance", "UnscrupulousItemRemoved", 0xef764e5315eb24f3fa5cc5471b7791e9),
+        ("AllianceMotion", "Approved", 0xbf0ed7b61ba8eccea7591746b049e880),
+        ("AllianceMotion", "Closed", 0xf684cb01cd9d1b5d10b5f9de6cb506ce),
+        ("AllianceMotion", "Disapproved", 0x251dbc09863195593292483267a354f5),
+        ("AllianceMotion", "Executed", 0x8bff7ca3a95384caf91fb412413d0505),
+        ("AllianceMotion", "MemberExecuted", 0xb82c1c197e0a9c745a95f8bfb4c61461),
+        ("AllianceMotion", "Proposed", 0xeab5a1f39717b21e5f8cb893acaa0a70),
+        ("AllianceMotion", "Voted", 0x2bfdac0a38f95d93f1472977a4c4f186),
+        ("AssetConversion", "LiquidityAdded", 0x13a5d7e2373dcf065a1467039c7a6e29),
+        ("AssetConversion", "LiquidityRemoved", 0x15cbbfb8703f271505f8abe03eb29014),
+        ("AssetConversion", "PoolCreated", 0xa90cf0a45c7876c7e36eb1f0abc4e20c),
+        ("AssetConversion", "SwapExecuted", 0x85233f35940cc91a09d60e1bb9b7306a),
+        ("AssetConversion", "Transfer", 0x27be8da57e94148df693246bd430604e),
+        (
+            "AssetConversionTxPayment",
+            "AssetRefundFailed",
+            0xabdecd10207bd668bbad18ad544953d2,
+        ),
+        (
+            "AssetConversionTxPayment",
+            "AssetTxFeePaid",
+            0x2d3fc96e0e02dea8c7d3ff146ffe3ee3,
+        ),
+        ("AssetRate", "AssetRateCreated", 0xd8d1befaaff93f195544407a77ecfe35),
+        ("AssetRate", "AssetRateRemoved", 0x1a41af40ca3aea0737863f8a29bab971),
+        ("AssetRate", "AssetRateUpdated", 0xba57ea9917ad3f9b5ba37c8c5e2a44fe),
+        ("AssetTxPayment", "AssetTxFeePaid", 0xd3010b513195a4be8ffc83ebeae35544),
+        ("Assets", "AccountsDestroyed", 0x2225933e8fb53f36d264f6833c225beb),
+        ("Assets", "ApprovalCancelled", 0x78139aa46e40d14fbdf1d1294a794616),
+        ("Assets", "ApprovalsDestroyed", 0xcfcafd19ddf4530b33f5063ce64ebb85),
+        ("Assets", "ApprovedTransfer", 0xb1d55d45a4e71ee0005188907ddcb411),
+        ("Assets", "AssetFrozen", 0xaa206df805631c9e60e6691ec80942e0),
+        ("Assets", "AssetMinBalanceChanged", 0xa3639daaa92f2dddfe1cada5a1a5cfdf),
+        ("Assets", "AssetStatusChanged", 0x4f8ca16f38ecfd4ad32d06ebdb0ac5d1),
+        ("Assets", "AssetThawed", 0x2603505824ff559396d0df0b1c0202a4),
+        ("Assets", "Blocked", 0xa4f658216008646722f54374dc5746db),
+        ("Assets", "Burned", 0x20ca18668eb2c4492aaa61a22ee54894),
+        ("Assets", "Created", 0x67a29a8e22e522642d66388630a88bbd),
+        ("Assets", "Destroyed", 0x12fe09181ccb2414327734ec895dbedd),
+        ("Assets", "DestructionStarted", 0xf37862ef7d549a4dc4c0600b9978326b),
+        ("Assets", "ForceCreated", 0xb3c8fb3871da1ca2bc7430847c43e85e),
+        ("Assets", "Frozen", 0xf40a860bcf01f70c1cb5fce02efbfcb2),
+        ("Assets", "Issued", 0x1abd21b6d389d79415249ff9a8488ded),
+        ("Assets", "MetadataCleared", 0xe1ec9befee4fcb11fa01192c898bc380),
+        ("Assets", "MetadataSet", 0xee11e3b7b898e1ed514eb45d6d1d5511),
+        ("Assets", "OwnerChanged", 0xb33a18c942fca9606a874fef76a6914d),
+        ("Assets", "TeamChanged", 0xbf000c057b2b6a15c261f7ba89fe1422),
+        ("Assets", "Thawed", 0x80a1c476032c8de68097506c8eea2d9d),
+        ("Assets", "Touched", 0xb06ccabf19a86c224f3ec62ede1681a9),
+        ("Assets", "Transferred", 0x6f3e187d1a2125db7df310d3f3d6040e),
+        ("Assets", "TransferredApproved", 0xf60d46b25c697556b17aa67d9b8091a3),
+        ("Balances", "BalanceSet", 0x9c54eae97c712ad72265f627a3ff9e58),
+        ("Balances", "Burned", 0x905176c1a92e6316ae999907679b36a5),
+        ("Balances", "Deposit", 0x0d3191ed60494916eebdb343ed86b1ba),
+        ("Balances", "DustLost", 0xf650eac62474fd213bbc7a41d9e51d97),
+        ("Balances", "Endowed", 0xa293df91374bcb04bb89300494ce5246),
+        ("Balances", "Frozen", 0xec3fcca64b845f85063573e6e8a9bacf),
+        ("Balances", "Issued", 0x2d19fd8b7699baae06ed9e02549a4c0d),
+        ("Balances", "Locked", 0xb0212ad66ecde9795fa0bf7429608a02),
+        ("Balances", "Minted", 0xc10bf1ee445628e11dcf59ff26482b2a),
+        ("Balances", "Rescinded", 0x01456709609a927f152b5c5fd15f466c),
+        ("Balances", "ReserveRepatriated", 0x62b7e6dfb466b7e2df59e75c5f3799fb),
+        ("Balances", "Reserved", 0x7c7ea486d8c4e0cd7d98ba3bb128151b),
+        ("Balances", "Restored", 0x6c431488a323164dbfd96295081306d2),
+        ("Balances", "Slashed", 0x933e9b84f0ec34ea7b6a084c75f64d2d),
+        ("Balances", "Suspended", 0x09202d1d2d23f7b8cdf76ace780238e0),
+        ("Balances", "Thawed", 0xdad01c2711507f66a9670bc39262c0d4),
+        ("Balances", "Transfer", 0x5679b9fd16514f185281c1db9b299ec5),
+        ("Balances", "Unlocked", 0x8848e566947b53f988c2f6c5b43cf607),
+        ("Balances", "Unreserved", 0x9ad6f9d4357a4631f6b04f769eda0285),
+        ("Balances", "Upgraded", 0x670510fd03431e74dd5bdeb618d2f154),
+        ("Balances", "Withdraw", 0x81f9abb37f28e10e10d6bfd69b9df3ba),
+        ("Bounties", "BountyAwarded", 0x2b8fb89204e0896c46f2daa25112f9b8),
+        ("Bounties", "BountyBecameActive", 0x901bb155067d7245fc02c1e8c6621921),
+        ("Bounties", "BountyCanceled", 0xc8479acfc253167c56bb6baccf24cbaa),
+        ("Bounties", "BountyClaimed", 0xe9e8807ee29ffe0ff608bdea1a149422),
+        ("Bounties", "BountyExtended", 0xcf703bf4a59fe71ca7a04f0bf55fc6f0),
+        ("Bounties", "BountyProposed", 0xe2ecec97978e2063c69fd0d826d3750d),
+        ("Bounties", "BountyRejected", 0x563abd3df57ba0b620f35fdc42b956ee),
+        ("Broker", "AllowedRenewalDropped", 0xe64d2c34b685eb916d7ce6ca7d74f8f0),
+        ("Broker", "Assigned", 0x47dd2ada68fe9d07a6822673bfa603ca),
+        ("Broker", "ClaimsReady", 0x1f5fc68b5ba052bcf47c91e3b7397393),
+        ("Broker", "ContributionDropped", 0xf8e4c9e50b8af2f05692af3245066b3f),
+        ("Broker", "CoreAssigned", 0xf4798f027923c4ccbc1332b145409eb7),
+        ("Broker", "CoreCountChanged", 0xbcfcd994c71fa99e75b5143bfa478044),
+        ("Broker", "CoreCountRequested", 0x875993c23347cfab623303936402b768),
+        ("Broker", "CreditPurchased", 0x22aaba448cd54ea126fde1c11bf5043b),
+        ("Broker", "HistoryDropped", 0xa7bb6f40fb2b684f067427b796c2a940),
+        ("Broker", "HistoryIgnored", 0xc94f920acf7bc0fd488aa633cd3c1718),
+        ("Broker", "HistoryInitialized", 0xb00f36ca9f2bac9871c31a4612c55bc6),
+        ("Broker", "Interlaced", 0x4758735f4bdf28d2ede1bec73d8190a6),
+        ("Broker", "LeaseEnding", 0x2a1430ffa18741c4d65774b25445a19d),
+        ("Broker", "Leased", 0xcb1145c1c2490c38516016d4930db36c),
+        ("Broker", "Partitioned", 0xea055c43038513be7c65e172c9e87c50),
+        ("Broker", "Pooled", 0x8ce72a9c55a0fb6e50dd6ae6b57a26cc),
+        ("Broker", "Purchased", 0x2d28b7fd7ed7c985767b37634cb7be5d),
+        ("Broker", "RegionDropped", 0x537c21a6f096c2cf204bca6eb3336fbd),
+        ("Broker", "Renewable", 0x791b7d25cb0cea91f7398594f2a49fec),
+        ("Broker", "Renewed", 0xd53ecd0618a12e0752e0907a9241af2b),
+        ("Broker", "ReservationCancelled", 0xfb6f68f9ed1e5b8042ea0f9d35bbe6f0),
+        ("Broker", "ReservationMade", 0xf9ed8fa269d819a588ea36a20ad1abd7),
+        ("Broker", "RevenueClaimBegun", 0x676c7e777bec078d5a51b8f4f4f4ad44),
+        ("Broker", "RevenueClaimItem", 0x61dac8d85ce264889056df2c04239669),
+        ("Broker", "RevenueClaimPaid", 0x2790e584ed817cc7fc75eb14ac5573dc),
+        ("Broker", "SaleInitialized", 0x979ba9ff9b34c32b6931d89cf3d628fa),
+        ("Broker", "SalesStarted", 0x83aafe734c8a0e5fbf535b08baac538c),
+        ("Broker", "Transferred", 0xf3ec1b7c7aa7485ab92751304127fdfe),
+        ("ChildBounties", "Added", 0xbfb937dcfe1d93f1115dd8cab6b85e3e),
+        ("ChildBounties", "Awarded", 0x1e5862e8229d29282cf8bf0d299acf39),
+        ("ChildBounties", "Canceled", 0x6d59b489e403522139e20356c60248ed),
+        ("ChildBounties", "Claimed", 0x7eeaed51d734f31b056383f63dad2329),
+        ("Contracts", "Called", 0x8817018b099fedf30d94d9cad3dadcad),
+        ("Contracts", "CodeRemoved", 0x8e5243d6fe8d63b8e2fe3eb7e9d49fa9),
+        ("Contracts", "CodeStored", 0x5859f9ba0c21a278483d0c18d0fba7cd),
+        ("Contracts", "ContractCodeUpdated", 0x873f5ba938aa8f16b1895b3925d006f9),
+        ("Contracts", "ContractEmitted", 0xec88059555cc43a709ee7133474e6bef),
+        ("Contracts", "DelegateCalled", 0x380817908947de83fb1e718f722b830e),
+        ("Contracts", "Instantiated", 0x249cf0e68eef6dafa26078ec5f112681),
+        (
+            "Contracts",
+            "StorageDepositTransferredAndHeld",
+            0xbd3be4200a2a6606eb459a1da58fd4aa,
+        ),
+        (
+            "Contracts",
+            "StorageDepositTransferredAndReleased",
+            0xba1995a34dc1f0f659ee0ddc9d4d7851,
+        ),
+        ("Contracts", "Terminated", 0x74644948d2f8af44a8724fb0d3200c26),
+        ("ConvictionVoting", "Delegated", 0xd3c957ffe4a5f0ffcbf931e691001f44),
+        ("ConvictionVoting", "Undelegated", 0x89ae947683740fbeb8dcf6cbca3077d3),
+        ("CoreFellowship", "ActiveChanged", 0x3eec844238b875b516cfc1857d3a185e),
+        ("CoreFellowship", "Demoted", 0xff9cd201992fbbb5008f3d4ef0b0dd2c),
+        ("CoreFellowship", "EvidenceJudged", 0x77b99f68d649b5179d6df00552de1c43),
+        ("CoreFellowship", "Imported", 0x8bd9ebc7ddc41e5ba6befcd59b0e6b84),
+        ("CoreFellowship", "Inducted", 0x7c875b330ef6b057550cde75c07d7fe4),
+        ("CoreFellowship", "Offboarded", 0xb6fc954cc9a4268897d7f25ce1acc822),
+        ("CoreFellowship", "ParamsChanged", 0xbfdbb2db4537c738e704a7594b0faf86),
+        ("CoreFellowship", "Promoted", 0x8ba4e810c9a95fc542d1916ff03bf130),
+        ("CoreFellowship", "Proven", 0x1ad24280fff5a8381b0717bfb2293f1d),
+        ("CoreFellowship", "Requested", 0x5edb6d8164e794c7d20831978e5faafd),
+        ("Council", "Approved", 0x5f45fcc84b08d5449fcaf74c4b5daf0f),
+        ("Council", "Closed", 0x30e5917095b74824249cd7cf1fa701ca),
+        ("Council", "Disapproved", 0xdaf40fdfb19b5b8fe2f7bb40258a0192),
+        ("Council", "Executed", 0xf863f0468b0b6453ff568a8ccf7617a9),
+        ("Council", "MemberExecuted", 0x9b9940443d655ef7b104e64351caf721),
+        ("Council", "Proposed", 0x12e7bca8d6f9d33ebc00d521887363d1),
+        ("Council", "Voted", 0xfed46374fd8713f93f9716eb55157d7c),
+        ("Democracy", "Blacklisted", 0xe5b6967dd00dff261156494e01603ee9),
+        ("Democracy", "Cancelled", 0xda3f1c46589eb9b4247d30e2f75d9382),
+        ("Democracy", "Delegated", 0x95b01ce0b456f816859d7ad3d676bfe5),
+        ("Democracy", "ExternalTabled", 0x3da4a8748ab9204da9dda692fe97bdd0),
+        ("Democracy", "MetadataCleared", 0xf9ba8f9eed4a8257c3b53721147cca30),
+        ("Democracy", "MetadataSet", 0xda683f13add88031b23cecfd2ce164ff),
+        ("Democracy", "MetadataTransferred", 0x74f047665a0de22e780f0111a804a742),
+        ("Democracy", "NotPassed", 0x3f2ac7382b123fe19da9fb278d100afb),
+        ("Democracy", "Passed", 0xbb1bef1dfa5a2badbbf254b88870f6ff),
+        ("Democracy", "ProposalCanceled", 0x782c1068b5152170d1d880fc70e849e7),
+        ("Democracy", "Proposed", 0x5f8e608d84d69bd9700fe4ffc75271ca),
+        ("Democracy", "Seconded", 0x4f113b3ea36235a42a51374bc2897d7b),
+        ("Democracy", "Started", 0x46ff047eb3b4ebc469e7ceb983dc7e75),
+        ("Democracy", "Tabled", 0xd973d612da4b41a63d75002dda83b6c1),
+        ("Democracy", "Undelegated", 0xd055eb826666de9b9efa9841a56ec1d7),
+        ("Democracy", "Vetoed", 0x8c7e817dd81a00712df0f346e724330d),
+        ("Democracy", "Voted", 0x683c273fec4c11683383da2e97f57a4c),
+        (
+            "ElectionProviderMultiPhase",
+            "ElectionFailed",
+            0x53e5d5c31f7fdc9936090fd90eebf7e7,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "ElectionFinalized",
+            0x329d471773f64e7d86a9c7fd1932adf5,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "PhaseTransitioned",
+            0xed5a777d98e17dd21252985a4d7a726f,
+        ),
+        ("ElectionProviderMultiPhase", "Rewarded", 0xa1414d43e419facc52b98f693f244a65),
+        ("ElectionProviderMultiPhase", "Slashed", 0x7f49d3de69b027dcf924a9c02cab9f8e),
+        (
+            "ElectionProviderMultiPhase",
+            "SolutionStored",
+            0x9aff27aeee355a36d58fee09a68ec40b,
+        ),
+        ("Elections", "CandidateSlashed", 0x216855a25220e9e44359ce116aba361a),
+        ("Elections", "ElectionError", 0x2599312acef6b0575c3ee964936c193f),
+        ("Elections", "EmptyTerm", 0x70a56c73ff55abe53e0f96dfbee7e18d),
+        ("Elections", "MemberKicked", 0x638439b0162194a8bcabd6d3fc9a352a),
+        ("Elections", "NewTerm", 0x314c49db4542a183ae52c779dbb0d1c0),
+        ("Elections", "Renounced", 0x1a8732dbcade97e1b1e215aaa7876ae6),
+        ("Elections", "SeatHolderSlashed", 0xb5408b44f9fb48031cbb4d491e58cdfb),
+        ("FastUnstake", "BatchChecked", 0x900e108a566ac94ebff4ff7fe6fd5563),
+        ("FastUnstake", "BatchFinished", 0x927966e33c49e8fb7c74e44c00f14e97),
+        ("FastUnstake", "InternalError", 0x2dce47a3fda4c399191937b87329b1bb),
+        ("FastUnstake", "Slashed", 0xa34ce8c67bc2f551901287d294af04e5),
+        ("FastUnstake", "Unstaked", 0x72c036f7238c9f6bb971daf355cede7a),
+        ("Glutton", "ComputationLimitSet", 0x8f98ccbd86b5350f6eb0284927ac8f2d),
+        ("Glutton", "PalletInitialized", 0x1d24c9e6ba56dff4354a9b9a1fbb8dae),
+        ("Glutton", "StorageLimitSet", 0x5d2388b342eacc76785f8a64fe1be538),
+        ("Grandpa", "NewAuthorities", 0x4c35a37030d685517ce5b6220b0325f3),
+        ("Grandpa", "Paused", 0x6a2c651a2d56e3825c8dd9d7466cbcd8),
+        ("Grandpa", "Resumed", 0xaf526625d225150ddb385ad2f0ea517c),
+        ("Identity", "IdentityCleared", 0xb0ca1e58e6ffdb61d451ee68b64ce2bc),
+        ("Identity", "IdentityKilled", 0x9bf9af6bb4421455d2548085a2b004d1),
+        ("Identity", "IdentitySet", 0x2f3851d39a3c70e1bc7fac75c71e5b23),
+        ("Identity", "JudgementGiven", 0xb6fc3a8473bebd8913c93caa57ebaa41),
+        ("Identity", "JudgementRequested", 0x89df1c0aa8a54e96c292717f292fcae9),
+        ("Identity", "JudgementUnrequested", 0x0ec13eb349275c6b26c5c2344651b201),
+        ("Identity", "RegistrarAdded", 0x9e4b519809a4df8742759d210bd5f7f5),
+        ("Identity", "SubIdentityAdded", 0x973361859d7689fa4654aee5164aeb8a),
+        ("Identity", "SubIdentityRemoved", 0x501dd2749e1a041d1fed07caebf39537),
+        ("Identity", "SubIdentityRevoked", 0xb4c225a4921f3c3967ed90ba682adc8f),
+        ("ImOnline", "AllGood", 0x855f85230ec98e9827dbde84531662e9),
+        ("ImOnline", "HeartbeatReceived", 0x80ffe9abc18f8acf5f5350d8e7b14b3a),
+        ("ImOnline", "SomeOffline", 0xa93bcea0e6aa4244541e253b7ff97953),
+        ("Indices", "IndexAssigned", 0xa5ccb16f46c2615cd7d22c90f5600286),
+        ("Indices", "IndexFreed", 0x0bc0b1d52654093f96cf70231100f68f),
+        ("Indices", "IndexFrozen", 0x546549321faa24c5355ec03aa3866400),
+        ("Lottery", "CallsUpdated", 0x94ff2b50dc758c3e75fb34052347f44d),
+        ("Lottery", "LotteryStarted", 0xff4f39be5b73b0484493a02200c87bb2),
+        ("Lottery", "TicketBought", 0x6c5f2b9358a4feaa242cba07dfa57b94),
+        ("Lottery", "Winner", 0x3f15688f7467aded26ce7163bd5e861d),
+        ("MessageQueue", "OverweightEnqueued", 0x045736e99ef904f303d3e3d75a874183),
+        ("MessageQueue", "PageReaped", 0x388a2476ca235e9d862ca0c38f29b40b),
+        ("MessageQueue", "Processed", 0xa280f7a7f49e369e6a74ca8a0e01080e),
+        ("MessageQueue", "ProcessingFailed", 0x7829b31a58694c822fedbb356d77d720),
+        ("Multisig", "MultisigApproval", 0x102fd782291827c1a3747008f3dbf8b5),
+        ("Multisig", "MultisigCancelled", 0x8b6931a240f3659a2df5fb6107752dfb),
+        ("Multisig", "MultisigExecuted", 0x380094101eb1ac39e67785d57e06a3f0),
+        ("Multisig", "NewMultisig", 0x0c3de09ade0d6ac9ab4d7b766a3afdec),
+        (
+            "NftFractionalization",
+            "NftFractionalized",
+            0x6f2b3a2ffb45a2b8b61d980db8eea254,
+        ),
+        ("NftFractionalization", "NftUnified", 0xb505b8a4aa50fc0ac2f0c1a3edfca5b6),
+        ("Nfts", "AllApprovalsCancelled", 0x09d5bb9534995b3de2f7c7d391ce56dc),
+        ("Nfts", "ApprovalCancelled", 0xb71a8f824bd76a93949aee065cb73c81),
+        ("Nfts", "AttributeCleared", 0x02bc869c01dfe2e49c1fee5db01dcb14),
+        ("Nfts", "AttributeSet", 0x30234da01dad83edf0bf51de101e24f0),
+        ("Nfts", "Burned", 0x13013d3694e60bdcc0aa3e8b92662e55),
+        ("Nfts", "CollectionConfigChanged", 0xc694d2d274c2991090692e1a9e48cf1a),
+        ("Nfts", "CollectionLocked", 0x91f67ed5215b16daa4ab8c7fb68682d1),
+        ("Nfts", "CollectionMaxSupplySet", 0x7435701fd8a25a84f4060b983304b724),
+        ("Nfts", "CollectionMetadataCleared", 0xc153dbb750e0d6a43e3acc4e7f792d67),
+        ("Nfts", "CollectionMetadataSet", 0x369196df624b7c052948297e4ea3b333),
+        ("Nfts", "CollectionMintSettingsUpdated", 0xca83e0085ae3b593bd49dbb52eb1c03f),
+        ("Nfts", "Created", 0xf470e4000f2f15fa3c054abe6dbdc9cd),
+        ("Nfts", "Destroyed", 0x3934a74391ee8d8b814c99af2130450f),
+        ("Nfts", "ForceCreated", 0x5757c15251e40ac4d80be07cff0b3478),
+        ("Nfts", "Issued", 0xf19c7c772330dcd5fa6418ea4c3b5c7d),
+        ("Nfts", "ItemAttributesApprovalAdded", 0xd2cb0a93912a2f4014ad2ff179cb5eb2),
+        ("Nfts", "ItemAttributesApprovalRemoved", 0x50a5f688c814619db6d5346ade84f0ca),
+        ("Nfts", "ItemBought", 0xf445b11eee0fe0c876d6cb880c847fe9),
+        ("Nfts", "ItemMetadataCleared", 0x766798fc396af73efb6e0d654aa02729),
+        ("Nfts", "ItemMetadataSet", 0x3e16c7255143fcf32d068069a7090ac1),
+        ("Nfts", "ItemPriceRemoved", 0x06c12aa3240c01c259912eeb49d28007),
+        ("Nfts", "ItemPriceSet", 0x2615c116381be442db3f06553e7b5b03),
+        ("Nfts", "ItemPropertiesLocked", 0x27b3cb3891f326caaeb137b7b530be08),
+        ("Nfts", "ItemTransferLocked", 0x375b85b9a6a832ea413e28f1cee9869e),
+        ("Nfts", "ItemTransferUnlocked", 0x56ebee9913338f8639c88c50aa68ac6f),
+        ("Nfts", "NextCollectionIdIncremented", 0x3bd2d7a7f14e745286d0ccf3bef56522),
+        ("Nfts", "OwnerChanged", 0xb89f2819dffc83038e488c643e61356c),
+        ("Nfts", "OwnershipAcceptanceChanged", 0x923b744dadb025408745b3dfff5a050c),
+        ("Nfts", "PalletAttributeSet", 0xaf1ef46b245c0a0d0d2d8bbcbe783be1),
+        ("Nfts", "PreSignedAttributesSet", 0x362b3acfa1b87821576fe4e351719b73),
+        ("Nfts", "Redeposited", 0x576cfd9c00687ba9312e86252ee8972e),
+        ("Nfts", "SwapCancelled", 0x54371b10a9e5d3b9a1385870e38fd8a4),
+        ("Nfts", "SwapClaimed", 0x7c7f748f11f8c573334ab69eb23c0125),
+        ("Nfts", "SwapCreated", 0x84160b57a10380a2b448663b6de0c2e2),
+        ("Nfts", "TeamChanged", 0x098e7f4f8d7911b34d8f5049df07dbb6),
+        ("Nfts", "TipSent", 0xd140c230322c0cf1b0b29bfe1b974767),
+        ("Nfts", "TransferApproved", 0x4a5448f4cdacd213501e2ce0209adeaf),
+        ("Nfts", "Transferred", 0x3132e4132bedfe28f329fa962c49dab9),
+        ("Nis", "BidDropped", 0xe1ffcb5aebb34819b98b000855e23d0f),
+        ("Nis", "BidPlaced", 0x3c8cec6dfa19a419ad664f6f510b881f),
+        ("Nis", "BidRetracted", 0xad10dc3aa9c8c653c0ec762669c8d1ea),
+        ("Nis", "Funded", 0xc6608958b6329ba39422e287d31c753c),
+        ("Nis", "Issued", 0xa4ea86900dbe0c915c14a74cd2b9cf80),
+        ("Nis", "Thawed", 0x51d0e7486721b0f73b0901ae742fb95d),
+        ("Nis", "Transferred", 0xeb55369c940ca229185df88635a2302c),
+        ("NominationPools", "Bonded", 0x7ff5088c59348cb5bcef7acd57c5ddd5),
+        ("NominationPools", "Created", 0xb8317f245d2830eb31c8cd0764b898dc),
+        ("NominationPools", "Destroyed", 0xc3c1de344d402637c4e637cdb85ba6d9),
+        ("NominationPools", "MemberRemoved", 0x4082c45f25d23ffd26e171410ad34cf2),
+        ("NominationPools", "PaidOut", 0x589786529eb0141c29a9b872241c2459),
+        (
+            "NominationPools",
+            "PoolCommissionChangeRateUpdated",
+            0x4e3b57bc127d839ddb5bf3360d0c201b,
+        ),
+        ("NominationPools", "PoolCommissionClaimed", 0x521e323ee944d24fca66666537daef6a),
+        ("NominationPools", "PoolCommissionUpdated", 0x802cd1e42e57c1f10a5f3b007f6700b5),
+        (
+            "NominationPools",
+            "PoolMaxCommissionUpdated",
+            0xc91aa432988b027569d60b5cda7878e1,
+        ),
+        ("NominationPools", "PoolSlashed", 0x5448c53547f44c366cbde8fd6e6ce75d),
+        ("NominationPools", "RolesUpdated", 0x528a4231dfc000ae0d294cc96f1bd4b3),
+        ("NominationPools", "StateChanged", 0xf6caea642a977f19da0d33a0727cc277),
+        ("NominationPools", "Unbonded", 0xd42352f03515c7300c38d443e5d07d12),
+        ("NominationPools", "UnbondingPoolSlashed", 0xea64868f5ff6dee4868f615ad6b875c0),
+        ("NominationPools", "Withdrawn", 0xd3ceb639e9cd95cdd5552aafeb5f3910),
+        ("Offences", "Offence", 0x8a3703e67d3e19ba0f6cef41cdc6b6ce),
+        ("PoolAssets", "AccountsDestroyed", 0xbf9a1fe9bbec13d503f62e5210030e1c),
+        ("PoolAssets", "ApprovalCancelled", 0x04aabb9292c420b6d8d860f1dc453b2d),
+        ("PoolAssets", "ApprovalsDestroyed", 0xa2df330ce8bd81216368c415345644f4),
+        ("PoolAssets", "ApprovedTransfer", 0xb231afe70b9fd84ef1a106f920d45ed9),
+        ("PoolAssets", "AssetFrozen", 0x581668a8736912670f638cdcc35d9b46),
+        ("PoolAssets", "AssetMinBalanceChanged", 0xc184abb2791ebabe1287ad14aae0992c),
+        ("PoolAssets", "AssetStatusChanged", 0x73478a1d8ef431d8f7c4db193454cb07),
+        ("PoolAssets", "AssetThawed", 0x56bef100bf4b99b0d0df49d9e253dc2f),
+        ("PoolAssets", "Blocked", 0xe44488e3150086c5ddae96902e2e30aa),
+        ("PoolAssets", "Burned", 0x37f165425f1f844b1db3158e897bbcdc),
+        ("PoolAssets", "Created", 0xa98bc92e059f4e9c1ffe4cdfc2e95c94),
+        ("PoolAssets", "Destroyed", 0x0494292e39d3342fbc182de3c2e0ac3e),
+        ("PoolAssets", "DestructionStarted", 0xc372e85bf4302a6b23be4ea250f091f8),
+        ("PoolAssets", "ForceCreated", 0xb8a08fa352a1c60ed5c94a20cf4fa1aa),
+        ("PoolAssets", "Frozen", 0x5d7387d5b64d476b5bbc4d05b0dd936e),
+        ("PoolAssets", "Issued", 0x824ffa36e93102741b63dd0aa07ef428),
+        ("PoolAssets", "MetadataCleared", 0x500d572f05eccbe7b5ba912ee22a201a),
+        ("PoolAssets", "MetadataSet", 0x1109353ddc5b3d9ec5f0918a585eeab0),
+        ("PoolAssets", "OwnerChanged", 0x6e3c6d74fb928d494c98ee4ba3252132),
+        ("PoolAssets", "TeamChanged", 0x87194114ffd23901584ee825c0d732bb),
+        ("PoolAssets", "Thawed", 0x0809d049908fc5d1f566af4b0b5a30c7),
+        ("PoolAssets", "Touched", 0xa0b1c033a925806869636ec277a8799d),
+        ("PoolAssets", "Transferred", 0x7b4b4b139c7c548ae7d1fbfe61cf99c6),
+        ("PoolAssets", "TransferredApproved", 0x3ef562cf02efb5ed3ce1953e5caa70a5),
+        ("Pov", "TestEvent", 0xd19c82e62d74c37ecd40c434a7400228),
+        ("Preimage", "Cleared", 0xc6d093f5d7771f136ea300ef7c949ba8),
+        ("Preimage", "Noted", 0x95ada13550157deae80cdf85dfaee46b),
+        ("Preimage", "Requested", 0x9bccc39e76e94a25046abecf9c6e2c09),
+        ("Proxy", "Announced", 0xfd9e1449c571ed851d6ba501ae4a4466),
+        ("Proxy", "ProxyAdded", 0xe5440643da079849e1e20e9cfdb39925),
+        ("Proxy", "ProxyExecuted", 0xd885deff0953c7d413bf205e262c8366),
+        ("Proxy", "ProxyRemoved", 0xeee19c635d8200d6a7f5629d2a60ef27),
+        ("Proxy", "PureCreated", 0xaa6afd2a641b23b25421854bef0606d4),
+        ("RankedCollective", "MemberAdded", 0x1d3ae8d67f899e481159a17556ae9008),
+        ("RankedCollective", "MemberRemoved", 0x8e60d6b915b1843ffaf330bb7284bb69),
+        ("RankedCollective", "RankChanged", 0xc7e2775356e4d8a19ba8084150ce970a),
+        ("RankedCollective", "Voted", 0x18940290dc70292360e620dbacc8ce6b),
+        ("RankedPolls", "Approved", 0x0d3f37f300a02332b5fa2548e9097d8e),
+        ("RankedPolls", "Cancelled", 0x2d08476494cbe41a090b9366fb25960b),
+        ("RankedPolls", "ConfirmAborted", 0x21b3ca27d78688e7d7c2d9b4dc5aad82),
+        ("RankedPolls", "ConfirmStarted", 0x45bc17e815f754ec729e1810ef0f26a2),
+        ("RankedPolls", "Confirmed", 0xb8ffe9b82e906c0bce8e4380e5cf23a2),
+        ("RankedPolls", "DecisionDepositPlaced", 0x4ee1ad3142bbb2a6a38ba4fd4763984c),
+        ("RankedPolls", "DecisionDepositRefunded", 0x3a6a7c84b3ebb65d1a72b88e901ffc87),
+        ("RankedPolls", "DecisionStarted", 0xb84f78a4a8603f55e273a22729de3c01),
+        ("RankedPolls", "DepositSlashed", 0x942e23c9ab006c1efacd852000f080de),
+        ("RankedPolls", "Killed", 0xf89eb478dea12d276430a5c6094cea75),
+        ("RankedPolls", "MetadataCleared", 0xb7e21ba074a0145f88ea563d6cad775f),
+        ("RankedPolls", "MetadataSet", 0x87b7e2efb2d9cd2dfaec45fed85ac941),
+        ("RankedPolls", "Rejected", 0xc79f8906293dceb88d73ab58390d5b8b),
+        ("RankedPolls", "SubmissionDepositRefunded", 0x515937e7e7186fc4d35a27bb3086fe79),
+        ("RankedPolls", "Submitted", 0xaa74ceb1e0ef535b6040840f6c5f06ad),
+        ("RankedPolls", "TimedOut", 0x804b33efe035568202e9073c3789758f),
+        ("Recovery", "AccountRecovered", 0x24307411a8ca50d3653d82aa5848754d),
+        ("Recovery", "RecoveryClosed", 0xce5d040d56611344d4d220bbac13bfec),
+        ("Recovery", "RecoveryCreated", 0x760968076b37ddd098661cad0b46380f),
+        ("Recovery", "RecoveryInitiated", 0x382dd2a5f8f116276cd6d8150d8122a3),
+        ("Recovery", "RecoveryRemoved", 0x60be2541f89a3d4f09e71473c140667e),
+        ("Recovery", "RecoveryVouched", 0xe2e2b78c9b42d4edd0d7839228f372b0),
+        ("Referenda", "Approved", 0xf895677f7dadeb297a3acc9b87fee894),
+        ("Referenda", "Cancelled", 0xe30266e2ff71a2e23fa7646b561b1577),
+        ("Referenda", "ConfirmAborted", 0xf75d57d829cd09065dd825eec65f4fbc),
+        ("Referenda", "ConfirmStarted", 0x09ccae44fc3bf6044cb76b0a9f239ae6),
+        ("Referenda", "Confirmed", 0xaba9f5c4b7a974ee0cbb6055e089df7f),
+        ("Referenda", "DecisionDepositPlaced", 0x93391d82390bb2e43e3e2a7a7a9245c6),
+        ("Referenda", "DecisionDepositRefunded", 0x9edc9ea99fdf91095c20f2ace8b84378),
+        ("Referenda", "DecisionStarted", 0xc8e1d4f004e96cebea48305cccfa4a64),
+        ("Referenda", "DepositSlashed", 0x3e257f210f3de5256ac44fbf13e290ba),
+        ("Referenda", "Killed", 0x4bd3ab3d7ae2534ca8c796d626e5f5ac),
+        ("Referenda", "MetadataCleared", 0x561a44f9f34e14ca913fe3e3379879f6),
+        ("Referenda", "MetadataSet", 0x07a21e52bceffb679e8d71f2b788e348),
+        ("Referenda", "Rejected", 0x1ce7557687d86ec8e20f66c81b94ea43),
+        ("Referenda", "SubmissionDepositRefunded", 0x18d7e068131dec6b4e09a046e4b2f76c),
+        ("Referenda", "Submitted", 0x09e825058569bba6f48827b9b6617e35),
+        ("Referenda", "TimedOut", 0x335a0654b49f6092ca55a625c79bb62a),
+        ("Remark", "Stored", 0x5680779b36c01472f130cd05a2e8f4cb),
+        ("SafeMode", "CannotDeposit", 0x14a8ca94ca4dbcbca6f68370078cf4f3),
+        ("SafeMode", "CannotRelease", 0xfbe2300647aad22bec24264a4dbf100a),
+        ("SafeMode", "DepositPlaced", 0x3ee039e09a1ec6049bd345038a841cd6),
+        ("SafeMode", "DepositReleased", 0x97a388f66b66c82605bc77db25c3452e),
+        ("SafeMode", "DepositSlashed", 0xe03ddf835eeb4ac6bb8b7bf72361433f),
+        ("SafeMode", "Entered", 0x0fd06698023750c350f0805a15063f8d),
+        ("SafeMode", "Exited", 0x2fc019d11e7e2ceacc9f14d9da952ab5),
+        ("SafeMode", "Extended", 0x2740725d0071bdccf732dbd4fe1c7791),
+        ("Salary", "CycleStarted", 0x78c3c1f934810f1d3e1baabe5d2eb2dc),
+        ("Salary", "Inducted", 0xb0b3813c459871783ccc48fa55fcb370),
+        ("Salary", "Paid", 0x34616020404e8d66e324ab20abf33fba),
+        ("Salary", "Registered", 0xeaeaa2a53040ddd44b56653ba6d03a29),
+        ("Scheduler", "CallUnavailable", 0x5318f79f4c1af41c50799193985ccdec),
+        ("Scheduler", "Canceled", 0xcb86eacf04bea534e7e5ee553577e080),
+        ("Scheduler", "Dispatched", 0xf1656950edd73efb9a14881910b045c6),
+        ("Scheduler", "PeriodicFailed", 0x0a0208319ef3a84d6b7c2ad8a84fe4ff),
+        ("Scheduler", "PermanentlyOverweight", 0x10e80e9972d859fbc73c93eb68516aec),
+        ("Scheduler", "Scheduled", 0xc3043671c9ea885492ce2788d5c5e5ac),
+        ("Session", "NewSession", 0x04a505bee71d6d1a7ded8ff7256ed5f9),
+        ("Society", "AutoUnbid", 0xe5872bb41d148f587e2de39c990e2219),
+        ("Society", "Bid", 0x843ea136f46b5c9764c1fc862ef27982),
+        ("Society", "CandidateSuspended", 0x645ed38906528fc31624c46976a0e818),
+        ("Society", "Challenged", 0xe25420275e12de162b145eda73d6b4ca),
+        ("Society", "DefenderVote", 0x73696125b3488a9acea40e36d4bc0a39),
+        ("Society", "Deposit", 0x55ee15074ea51cc02dc5bc45130e9433),
+        ("Society", "Elevated", 0xf2cd19c60532befb1babf353819bdb49),
+        ("Society", "Founded", 0x44110aeb2cb79e3456ddcd01a722ac3c),
+        ("Society", "Inducted", 0x5161a68b705a35bfc37fec04427fabb0),
+        ("Society", "MemberSuspended", 0xcadd6d9eaf2ecca84d6e1c462e145a77),
+        ("Society", "NewParams", 0x257067e05ad6f61dbdb7be18e074b4d2),
+        ("Society", "SuspendedMemberJudgement", 0x4c11bfa65d87c0abded412b0d517f46c),
+        ("Society", "Unbid", 0x770f58c4d0a4e70cdd98ed3ccf8becb1),
+        ("Society", "Unfounded", 0xd4346c233975222a9c5100944b67b392),
+        ("Society", "Unvouch", 0x34f3446f533c5e6d92aeb3f46a7c88b8),
+        ("Society", "Vote", 0x6f54b59926742a4ac3a50f649b2af01a),
+        ("Society", "Vouch", 0xed912255c6997ff87cd1270f4f23e113),
+        ("Staking", "Bonded", 0xdb738d0cb0415a096ee8ecf100b38f20),
+        ("Staking", "Chilled", 0x473b9ef3f6c09f0be293b59a2c3b772b),
+        ("Staking", "EraPaid", 0x82436fc82a4f1e5cde2fe3ca85d5bbc2),
+        ("Staking", "ForceEra", 0x85020f869068a664f5228cfc83b85d68),
+        ("Staking", "Kicked", 0x4babe073df045dcdc2c26910a8808c0e),
+        ("Staking", "OldSlashingReportDiscarded", 0x89cd12ac89344c31e7fbee31dabb9956),
+        ("Staking", "PayoutStarted", 0x2b47e60a77d49c1a3b498dca04d02dcd),
+        ("Staking", "Rewarded", 0x3a019adc501ac7c5bc2e624f1de2858f),
+        ("Staking", "SlashReported", 0x4701cdcf8c5b6db440bc92e4f71b2926),
+        ("Staking", "Slashed", 0xc7accda12ae4a24801a7f30d2604bc66),
+        ("Staking", "SnapshotTargetsSizeExceeded", 0x8d8ed8cead7e158e2a724f80a0b3c056),
+        ("Staking", "SnapshotVotersSizeExceeded", 0xa74f933836ac76149772102a39544029),
+        ("Staking", "StakersElected", 0x3b30122d6cf04274ef022bce7b08d4c7),
+        ("Staking", "StakingElectionFailed", 0xea391bb7bcbd3ff209bc93fb803253b5),
+        ("Staking", "Unbonded", 0x45736cac4493d1fc2664bea4546765bf),
+        ("Staking", "ValidatorPrefsSet", 0x77c18bf57109130d13a48aaca71d783c),
+        ("Staking", "Withdrawn", 0xec9b4eb92f355bc5fc95a75dab5e0799),
+        (
+            "StateTrieMigration",
+            "AutoMigrationFinished",
+            0xced0f031003c4ff261e67440f62ee293,
+        ),
+        ("StateTrieMigration", "Halted", 0xe0a09cf2c82015279bac360a63833425),
+        ("StateTrieMigration", "Migrated", 0xfba3654778a40a1ae280b9f9333d2ca9),
+        ("StateTrieMigration", "Slashed", 0x01261f4883bca40a927ae6e0ee9059f2),
+        ("Statement", "NewStatement", 0x4b2ec543b099a5d37c009d205dff5f18),
+        ("Sudo", "KeyChanged", 0xf3c8d268c14e886d89adeb145a5ca55f),
+        ("Sudo", "Sudid", 0x042396980ac8f4ba19daff38afccceea),
+        ("Sudo", "SudoAsDone", 0x5dc565c1ca5b028fa45dd14663fbc0c7),
+        ("System", "CodeUpdated", 0x41c85f9f674e258594cf4184cda122ad),
+        ("System", "ExtrinsicFailed", 0xa747a2ed97970bd2aa95b710ebee1a1d),
+        ("System", "ExtrinsicSuccess", 0x5d4518e189b790e6f5b98739f5473535),
+        ("System", "KilledAccount", 0xbded750b03f3285477fb06f22fe28858),
+        ("System", "NewAccount", 0x19fa87910fa7a7d3beee3856958c97f8),
+        ("System", "Remarked", 0xd78696a6deb8e80fb4af6c1197e069be),
+        ("TechnicalCommittee", "Approved", 0x15f309c06ef9be3de2c06c35905bc209),
+        ("TechnicalCommittee", "Closed", 0x9aeea0f158269b1ab8438ac471ef9bc2),
+        ("TechnicalCommittee", "Disapproved", 0x0f28188ae6b22a5776c51f2e0f63bc9e),
+        ("TechnicalCommittee", "Executed", 0x31eae9c8460d3492706f1421dff84c5f),
+        ("TechnicalCommittee", "MemberExecuted", 0x2ac1d434d5b794410dc40a0eb80d6fe3),
+        ("TechnicalCommittee", "Proposed", 0x0a9d8ba8e3e29deb3426784413af4a98),
+        ("TechnicalCommittee", "Voted", 0xe74fa246b7903f63ca1e1ee43a599bb4),
+        ("TechnicalMembership", "Dummy", 0x1a01b4bee7900ad5cec5e01feee0702d),
+        ("TechnicalMembership", "KeyChanged", 0xe9c6c8af20cbdfa95022ce86ad02e5d2),
+        ("TechnicalMembership", "MemberAdded", 0xf163049866b9edd9dc84a5c24e477c47),
+        ("TechnicalMembership", "MemberRemoved", 0xd6d0b701868369c713ea6798c1829a72),
+        ("TechnicalMembership", "MembersReset", 0x6ac15494ef1175935560fbd2cf523e82),
+        ("TechnicalMembership", "MembersSwapped", 0xb76a4e288fae5d670973a5e24fe75933),
+        ("Tips", "NewTip", 0x7d29f999c8f5ffb5d3c34fc313b4bc9b),
+        ("Tips", "TipClosed", 0x55ebea270eba7a1f7ae4c4d89214e032),
+        ("Tips", "TipClosing", 0xa7c426fd5dfd52fc125d0c4cf3b7c2bc),
+        ("Tips", "TipRetracted", 0x03b96a0fd8eecf64d68cebd4d1d83533),
+        ("Tips", "TipSlashed", 0xc566faa837dd10b7f90a0ff370e5c28b),
+        ("TransactionPayment", "TransactionFeePaid", 0x3451d2ebee959c509c9aabdcf0f3ab4b),
+        ("TransactionStorage", "ProofChecked", 0x62fb0c7be7a59639874f2f1e419d810e),
+        ("TransactionStorage", "Renewed", 0x25a1efebf70dfaca81a4c15c8ad5e10d),
+        ("TransactionStorage", "Stored", 0xaaa99252245506e5b35458193883b1c0),
+        ("Treasury", "Awarded", 0xbfc299267a20f133776c2c935e3a4cc5),
+        ("Treasury", "Burnt", 0x28ffbf495926be6d09d695421fa46d7e),
+        ("Treasury", "Deposit", 0x2333a1c8426f60ea4b8ce0aebcdbead3),
+        ("Treasury", "Proposed", 0x0feeca3f1d514027d2c1f3ae1080de50),
+        ("Treasury", "Rejected", 0xab354942e3beee8ebc235156e1d5279c),
+        ("Treasury", "Rollover", 0x861818c854667aeb86edf33780d1c109),
+        ("Treasury", "SpendApproved", 0xf3786f37d757f75aacb2a7ba839af362),
+        ("Treasury", "Spending", 0x6e1dd1249334959e88cbe812bdc9fe40),
+        ("Treasury", "UpdatedInactive", 0x7a2cd9e60ef218f037d96094495074aa),
+        ("TxPause", "CallPaused", 0xff30f25a31948c364f154cca3b7e7217),
+        ("TxPause", "CallUnpaused", 0x857b5a50331198aac1dbc25f8d22e4e1),
+        ("Uniques", "ApprovalCancelled", 0x1898cb2b020db6da34565cdeaef160ad),
+        ("Uniques", "ApprovedTransfer", 0xd16dbe30845e5a38f065909fdc9fff07),
+        ("Uniques", "AttributeCleared", 0x0941a09bb44cae887467c15f50352664),
+        ("Uniques", "AttributeSet", 0xb76408d0d884e3f2232694ac4d6a97ae),
+        ("Uniques", "Burned", 0x131545cdb509f6bf7f1731093810194b),
+        ("Uniques", "CollectionFrozen", 0x6075815b1a9d60eec00dd2ff909d11c5),
+        ("Uniques", "CollectionMaxSupplySet", 0x11e293298fd1af3431c99a8c5dec867a),
+        ("Uniques", "CollectionMetadataCleared", 0x65c81102ffd43d1f80effa037c4909e9),
+        ("Uniques", "CollectionMetadataSet", 0x9eae34dedbb8c11a52db67875c5034c9),
+        ("Uniques", "CollectionThawed", 0xd59a21a22b7a469d5a0001e05f822e73),
+        ("Uniques", "Created", 0x9cbe0ef80746f622737b54741990b5bc),
+        ("Uniques", "Destroyed", 0x0831190d19dcbe8309982ff5a10f31e2),
+        ("Uniques", "ForceCreated", 0x62829b5b7383df535dc2d9e4d27bda1a),
+        ("Uniques", "Frozen", 0x76bb745646036f9607128b16352611c2),
+        ("Uniques", "Issued", 0xc2e9ce266e1b77d9b094527bb0862205),
+        ("Uniques", "ItemBought", 0x80550b0ea82290efbbcf8198ab8944c8),
+        ("Uniques", "ItemPriceRemoved", 0x6e49b332d96372f11240f7f8614c210b),
+        ("Uniques", "ItemPriceSet", 0x6da4b1091aef7c7dc0176d9a5a585d47),
+        ("Uniques", "ItemStatusChanged", 0x2a35bf39302e7cc40cfb4706a64abb31),
+        ("Uniques", "MetadataCleared", 0xff7fac71efdf133e20cd09e223f80fc1),
+        ("Uniques", "MetadataSet", 0x631b1feb9f0e7dd5f111e8b88b743fb8),
+        ("Uniques", "OwnerChanged", 0x8d905b679ed84f9cb37d5f6c9256650d),
+        ("Uniques", "OwnershipAcceptanceChanged", 0x49f1b1868fc9bfc4edbda5dc9cb57c6a),
+        ("Uniques", "Redeposited", 0xde55ea0b4a8349c6ada396c3471dc46e),
+        ("Uniques", "TeamChanged", 0x28378fcb8ede7313d185f83f38d0aceb),
+        ("Uniques", "Thawed", 0x4ecb4dacd813158cfe2bc076a4e5efab),
+        ("Uniques", "Transferred", 0xdc712cb18f1af745a087e308ad26b009),
+        ("Utility", "BatchCompleted", 0x15e9229b5aacad88bec021cb47aafef2),
+        ("Utility", "BatchCompletedWithErrors", 0x4006008f8c6282205eaf3c6ce17e1409),
+        ("Utility", "BatchInterrupted", 0xffd1365142149111a2e7a283b639d18b),
+        ("Utility", "DispatchedAs", 0x1b7f143e9bc1725ebf61007b47c8e8fe),
+        ("Utility", "ItemCompleted", 0x36614f46c135a53633fd6d6159ba4687),
+        ("Utility", "ItemFailed", 0xf4dc7ba3ec7e384bd336713715265ba0),
+        ("Vesting", "VestingCompleted", 0xfa017fbdc457c729e1fdbc7ec96cdae4),
+        ("Vesting", "VestingUpdated", 0xd077cb4ff78c6e15718af72dc380e833),
+        ("VoterList", "Rebagged", 0x79906d306af79931c4d8ba5cca431399),
+        ("VoterList", "ScoreUpdated", 0xefbf80486eab13da5fa91efb15fd3e34),
+        ("Whitelist", "CallWhitelisted", 0xf9905fabffe4d6cbe1569f78f1e46e84),
+        ("Whitelist", "WhitelistedCallDispatched", 0x59a098226f0094e44eb93562d662571b),
+        ("Whitelist", "WhitelistedCallRemoved", 0xbbff1d807ddac8335773d7d594292db9),
+    ],
+    storage: &[
+        ("Alliance", "Announcements", 0x2cbe282446ee160fad769f058cfddaa7),
+        ("Alliance", "DepositOf", 0xb7a7c5ff0451e3b071ec368f8f9317ec),
+        ("Alliance", "Members", 0x6fa4e810c1355ec9fe6f0d61ffa14424),
+        ("Alliance", "RetiringMembers", 0x7de30cf3a2ee7f46f027a86716999a2c),
+        ("Alliance", "Rule", 0xff4be2507dbe6974bd02631843b1265e),
+        ("Alliance", "UnscrupulousAccounts", 0x2ee7fad351ebdbb727b038937da27de2),
+        ("Alliance", "UnscrupulousWebsites", 0x45928e32849d164c1c8a55a931ee7533),
+        ("AllianceMotion", "Members", 0xf64645aff05df8ce2a235c8df6dd10e0),
+        ("AllianceMotion", "Prime", 0x941477837efb91ca39526c212267cf67),
+        ("AllianceMotion", "ProposalCount", 0xcc293cd20596fb004f6650ddf1ee92ef),
+        ("AllianceMotion", "ProposalOf", 0x480c83c2d34a4e07123938cfa33553f1),
+        ("AllianceMotion", "Proposals", 0x22e99d22c04505c80fea3562bfb01521),
+        ("AllianceMotion", "Voting", 0xc46e3e74a01632cebb3051a97b2d7887),
+        ("AssetConversion", "NextPoolAssetId", 0xf44f400e626ccd536b835ddc6c466ac3),
+        ("AssetConversion", "Pools", 0x241809a261dadcb99e692e8a981b64b0),
+        ("AssetRate", "ConversionRateToNative", 0x7e6ba4e3a01e5a9e7a96007dda21dc74),
+        ("Assets", "Account", 0x7124645ffda79d05797b0041cf12fdf0),
+        ("Assets", "Approvals", 0xbd75dfd596f6e4f3b1e1a98476201dd9),
+        ("Assets", "Asset", 0xcdddb9c4c1718d60558a5c4d63b18aa0),
+        ("Assets", "Metadata", 0xcf427d31614b26e2da054b16f13d8caf),
+        ("AuthorityDiscovery", "Keys", 0xcf541ad55768878affdbf8b5b47d8325),
+        ("AuthorityDiscovery", "NextKeys", 0xcf541ad55768878affdbf8b5b47d8325),
+        ("Authorship", "Author", 0xd49f5fb14909e97ba16c227378a1455d),
+        ("Babe", "AuthorVrfRandomness", 0x6263ec6f39cc0f69cb43f12bf1015c03),
+        ("Babe", "Authorities", 0xa28f4d607f2cfcd57fac7fb2d33dd77d),
+        ("Babe", "CurrentSlot", 0x1e816a1aec7e7bc89551b9215bda551c),
+        ("Babe", "EpochConfig", 0xc62cc21da72e072ae1bd207c4ec200fb),
+        ("Babe", "EpochIndex", 0x2ccd869f9667545ec1140444350fc963),
+        ("Babe", "EpochStart", 0x5d77ac8af215f4c964d922342ed67183),
+        ("Babe", "GenesisSlot", 0x1e816a1aec7e7bc89551b9215bda551c),
+        ("Babe", "Initialized", 0xec0f1b536a0087ebd2b9c802c10e65f5),
+        ("Babe", "Lateness", 0x027360ed3b9364d63d0bda8750d48c17),
+        ("Babe", "NextAuthorities", 0xa28f4d607f2cfcd57fac7fb2d33dd77d),
+        ("Babe", "NextEpochConfig", 0xc62cc21da72e072ae1bd207c4ec200fb),
+        ("Babe", "NextRandomness", 0x0ed524845a378e822f600d08f1808c30),
+        ("Babe", "PendingEpochConfigChange", 0x00d272ee8081761f114828330f822141),
+        ("Babe", "Randomness", 0x0ed524845a378e822f600d08f1808c30),
+        ("Babe", "SegmentIndex", 0x027360ed3b9364d63d0bda8750d48c17),
+        ("Babe", "SkippedEpochs", 0xcde5e17d01441acbbebb736834a1d5b0),
+        ("Babe", "UnderConstruction", 0xd34802fa8707d87b04ffa59ee597d85d),
+        ("Balances", "Account", 0x8255c4fb392b4d0ec1f572dfe34cdffb),
+        ("Balances", "Freezes", 0x93fb39e93c1c5535952679e195c2a52b),
+        ("Balances", "Holds", 0x32b9a6836fa79217940cfdf1d22a0632),
+        ("Balances", "InactiveIssuance", 0x41d8e1217acd29673fa73025aa92a3a5),
+        ("Balances", "Locks", 0xacb94cb31734bc5cb322c003f559d250),
+        ("Balances", "Reserves", 0x073d30656ff118d1baacd7ec6942479d),
+        ("Balances", "TotalIssuance", 0x41d8e1217acd29673fa73025aa92a3a5),
+        ("Bounties", "Bounties", 0xbc503fc92cad09f6ea95b36c7f5727af),
+        ("Bounties", "BountyApprovals", 0x34fb6a83162b80a9435eb09f27abe1a4),
+        ("Bounties", "BountyCount", 0xd0f016b812166c726cd80f58721bdaa6),
+        ("Bounties", "BountyDescriptions", 0xa34ced9e3b185f834d5352d039ddc307),
+        ("Broker", "AllowedRenewals", 0xb764c0842d485dc585ddf2fbe2bc68fd),
+        ("Broker", "Configuration", 0x1f5d2e1a347cdfa962baabb4c0974e9f),
+        ("Broker", "InstaPoolContribution", 0x61a82739062d558b5a60f825f33fd433),
+        ("Broker", "InstaPoolHistory", 0xc4b25166325af10b08f3ee670450323f),
+        ("Broker", "InstaPoolIo", 0xc028d778cd8e6e1af47ec68f44b321fc),
+        ("Broker", "Leases", 0x3b7511d8d69ab2e42b06784ba6dbcd8a),
+        ("Broker", "Regions", 0x95141f5bd9f3c286cafeee6610f04da3),
+        ("Broker", "Reservations", 0xd7492601dfe2022ff72a3f03833ca331),
+        ("Broker", "SaleInfo", 0x86e4ffbce0d2f4d91ec4a3f0f6cf883f),
+        ("Broker", "Status", 0x67352232a86fc56be1e3d31372877b33),
+        ("Broker", "Workload", 0xe3608b234b6f8f1cfc671df977de5d24),
+        ("Broker", "Workplan", 0x7090469856ee0ade178763a6cf69f110),
+        ("ChildBounties", "ChildBounties", 0x532cab5fd7cf16eb749be0241606d07b),
+        ("ChildBounties", "ChildBountyCount", 0xe6bd3f765bf03befd499fee068d72a8c),
+        ("ChildBounties", "ChildBountyDescriptions", 0x3b816a41e1679ba105832c5a87a3b60d),
+        ("ChildBounties", "ChildrenCuratorFees", 0xae279979c8abd48c61241094999276fc),
+        ("ChildBounties", "ParentChildBounties", 0x1ac30f28c4a4eb6a32d3fc9d81be491f),
+        ("Contracts", "CodeInfoOf", 0x99b487ea2487e15d996884d5d09dfac4),
+        ("Contracts", "ContractInfoOf", 0x9b5ea3c95ef55e2c5b712f284c8f7c00),
+        ("Contracts", "DeletionQueue", 0x292f9c2e731d57eb0207f6e504ae794e),
+        ("Contracts", "DeletionQueueCounter", 0x192fa04b086e903b1a629b38a8c09d94),
+        ("Contracts", "MigrationInProgress", 0x5cdce821b15f3558619f383169ba24db),
+        ("Contracts", "Nonce", 0xcd3240735fc46571ca17fbe366b30ce3),
+        ("Contracts", "PristineCode", 0x779909ddf9688054f4790b0b5efbde45),
+        ("ConvictionVoting", "ClassLocksFor", 0x411bdbea97125359b94b1d0f430a934a),
+        ("ConvictionVoting", "VotingFor", 0xa828796be8f36e565ec956a0920cf657),
+        ("CoreFellowship", "Member", 0x715a5e33a2c5236255b957f2c44e9214),
+        ("CoreFellowship", "MemberEvidence", 0x442f7d8b19b461f02962555bcb7f7b18),
+        ("CoreFellowship", "Params", 0x312d02f1a08aad0a2470c8a1f670a6f5),
+        ("Council", "Members", 0xa1c7dab158e8d22640b5870d1fa524c4),
+        ("Council", "Prime", 0xe346a96491c480bc21df8937aaa949b2),
+        ("Council", "ProposalCount", 0xa948b7490e92c491a39c6ea515069821),
+        ("Council", "ProposalOf", 0x379bf0d819399aa7a8844d6a3141cc80),
+        ("Council", "Proposals", 0xaa742e90e3a985a5c5bd40d30a10c18c),
+        ("Council", "Voting", 0xd64bea0a3bcef7b227c087dad7355aa1),
+        ("Democracy", "Blacklist", 0x7871a1971f7ba951115575eed12ab64c),
+        ("Democracy", "Cancellations", 0x1485bbf2c42dd4d092485f7c9da0a633),
+        ("Democracy", "DepositOf", 0xc8155b62f321e116fedee030d2ff5fa3),
+        ("Democracy", "LastTabledWasExternal", 0xc35fcf986e1dd824aec3b07a374527f6),
+        ("Democracy", "LowestUnbaked", 0x8822612442dfb2d4f9960a8044701d5a),
+        ("Democracy", "MetadataOf", 0xee55639c7de02f5aaf957ebf43b2b5f4),
+        ("Democracy", "NextExternal", 0x01c6b5c51302fd0a07ba04cd80ee80a3),
+        ("Democracy", "PublicPropCount", 0x8822612442dfb2d4f9960a8044701d5a),
+        ("Democracy", "PublicProps", 0x037239e27f7f03981ba09bccc3ddf194),
+        ("Democracy", "ReferendumCount", 0x8822612442dfb2d4f9960a8044701d5a),
+        ("Democracy", "ReferendumInfoOf", 0xd66846668d811e3d01c7c43758e1ba95),
+        ("Democracy", "VotingOf", 0x05fd7ad781afdf516001aa651d018070),
+        (
+            "ElectionProviderMultiPhase",
+            "CurrentPhase",
+            0x40f9c067257faf5e53b6e9882347f21e,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "DesiredTargets",
+            0xc70b1888ff75a6fd1177bc04f6dd2efe,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinimumUntrustedScore",
+            0x7f1d09be48f367b35e6977c8ab87e159,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "QueuedSolution",
+            0xe10314c22237e2b2ea58026100af5a17,
+        ),
+        ("ElectionProviderMultiPhase", "Round", 0x62c453de25c0ecd980a9b5cb57fb60b2),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedSubmissionIndices",
+            0x6de92e122386633fccf24fb029289abd,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedSubmissionNextIndex",
+            0x62c453de25c0ecd980a9b5cb57fb60b2,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedSubmissionsMap",
+            0xb71d95808ce2f99cacf2ecda2dd0bf72,
+        ),
+        ("ElectionProviderMultiPhase", "Snapshot", 0xf7cbeefb2b33d81ef2c9ed1d673f33ef),
+        (
+            "ElectionProviderMultiPhase",
+            "SnapshotMetadata",
+            0x007390844aee7788a907a6a877fc76f0,
+        ),
+        ("Elections", "Candidates", 0xc3ea17e855af4ce3b82b75957ac65b93),
+        ("Elections", "ElectionRounds", 0x86edef49819ee387bdce9812182fc156),
+        ("Elections", "Members", 0x7441545578c18c0e39aee084d9959f97),
+        ("Elections", "RunnersUp", 0x7441545578c18c0e39aee084d9959f97),
+        ("Elections", "Voting", 0xa74e237964765945fc375b560aa9ae51),
+        ("FastUnstake", "CounterForQueue", 0xfef3af372dd968c5a6c6c507ad32ab2a),
+        ("FastUnstake", "ErasToCheckPerBlock", 0xfef3af372dd968c5a6c6c507ad32ab2a),
+        ("FastUnstake", "Head", 0x8331d3fa55f7ff1a203552db9f57fa77),
+        ("FastUnstake", "Queue", 0x08e6a83891bf6b0317103fff89cc3e2f),
+        ("Glutton", "Compute", 0x8591ffc46e22c4f170c36093fc133415),
+        ("Glutton", "Storage", 0x8591ffc46e22c4f170c36093fc133415),
+        ("Glutton", "TrashData", 0xddb6173e58e8247aeba60ed4a3db88e3),
+        ("Glutton", "TrashDataCount", 0x8e7848e1d84a0284d00e76444f1132cd),
+        ("Grandpa", "CurrentSetId", 0x4c86156d0fa525c5c87633a59afa027d),
+        ("Grandpa", "NextForced", 0x85f5a968363808528968118c027d2c2f),
+        ("Grandpa", "PendingChange", 0xcfc1dbe9c388b1ed0c1c8fd030324d91),
+        ("Grandpa", "SetIdSession", 0x87dc29e0022df9d93e09f4044acd789a),
+        ("Grandpa", "Stalled", 0xf6576b0851396562a0291fc4bcfe7bd1),
+        ("Grandpa", "State", 0x5559fa782226cd07eaf76221ffed5986),
+        ("Identity", "IdentityOf", 0x975abe06ea30ed5ca5dce1779a1bbb15),
+        ("Identity", "Registrars", 0xab8ec9ea9e4ba34d8a28fb4148a97c73),
+        ("Identity", "SubsOf", 0x24216d63d284380db3255fdfe6d08e25),
+        ("Identity", "SuperOf", 0x5bfdc2b17fe1a13128fb75570f9c54ca),
+        ("ImOnline", "AuthoredBlocks", 0xe8f07c36291bc90b8a26630eefd00259),
+        ("ImOnline", "HeartbeatAfter", 0x33e17d5a33d19ab08c175e708544e3db),
+        ("ImOnline", "Keys", 0x0e2dca95b1438848fdb6e7e503a53280),
+        ("ImOnline", "ReceivedHeartbeats", 0x988097102f68b7d063cd1ae812e5286f),
+        ("Indices", "Accounts", 0x7096d83a140b99c900b8b9191c763a7e),
+        ("Lottery", "CallIndices", 0xd894ffcf32e8dd472cad8e69991658ce),
+        ("Lottery", "Lottery", 0xf2c0f49c25590e05387e9b4e159c75c1),
+        ("Lottery", "LotteryIndex", 0x91821d00477462713b9d8e3fa5f75c7b),
+        ("Lottery", "Participants", 0xf52a461c8902206195969489c1dec144),
+        ("Lottery", "Tickets", 0x58e5962b6127c7744a1feb14854b16e2),
+        ("Lottery", "TicketsCount", 0x91821d00477462713b9d8e3fa5f75c7b),
+        ("MessageQueue", "BookStateFor", 0x6868dac701fbbc27421af2822a15739e),
+        ("MessageQueue", "Pages", 0xc9de3ebcf9169c26d0e29c2c267490be),
+        ("MessageQueue", "ServiceHead", 0x1d8337dfda24b872c3e89a55e704fd29),
+        ("Mmr", "Nodes", 0x72e03c92c8dc7895fcc361cb53fcc322),
+        ("Mmr", "NumberOfLeaves", 0x384d9924024d3c45f77f61588fd6cc67),
+        ("Mmr", "RootHash", 0x141fee4f5c7b6ef9601cacacfcb9d906),
+        ("Multisig", "Multisigs", 0xd4cfd38bacfda640ac769ee3d99a692f),
+        ("NftFractionalization", "NftToAsset", 0xee81443951e7f11d0236d01a086d9212),
+        ("Nfts", "Account", 0xd6bba93f29a459e5b1ff93c27f78b048),
+        ("Nfts", "Attribute", 0x4fc9b5bf68ac0d775f63c974005e8823),
+        ("Nfts", "Collection", 0xcd9cf92881cbd3799253b7d557012d9b),
+        ("Nfts", "CollectionAccount", 0xb5f7e9cdf4099593e764f56066e8fa09),
+        ("Nfts", "CollectionConfigOf", 0xdc48b52dd9bd3e9cbb3e03fb701c225e),
+        ("Nfts", "CollectionMetadataOf", 0xdd608d7f040f4be072e0e7731b30c5ca),
+        ("Nfts", "CollectionRoleOf", 0xd67189f74ca96ff833573195cf69ffe4),
+        ("Nfts", "Item", 0x1572bd8691773da630be8729a0728b7a),
+        ("Nfts", "ItemAttributesApprovalsOf", 0x258d24260f7efad1e4ee894e11b39f70),
+        ("Nfts", "ItemConfigOf", 0x258b1b1a5ba9b586d40027479fcfb360),
+        ("Nfts", "ItemMetadataOf", 0xb96dfee1c5d0cc4066dd785aa6eafa25),
+        ("Nfts", "ItemPriceOf", 0xd81d07b8f7b77114270a8430baa7efcc),
+        ("Nfts", "NextCollectionId", 0x57085d04b846fad74914c6054b62556b),
+        ("Nfts", "OwnershipAcceptance", 0x41d5d1765ff27440e8ed5e49c88b7fda),
+        ("Nfts", "PendingSwapOf", 0x61b61ab3226e7a8cdcdc78be4fea5dba),
+        ("Nis", "QueueTotals", 0x095ba65adaaf12aab217dcdc22136eb0),
+        ("Nis", "Queues", 0x617b755c4fc55c6a849fc3f14e2f7f90),
+        ("Nis", "Receipts", 0xef350f0360f464dd8e23b9e44e9d63e6),
+        ("Nis", "Summary", 0x8c15f7803ac89ae3624f41ceaa16a9db),
+        ("NominationPools", "BondedPools", 0xe2d0b2afcf210d15e4f4c99c4b5cedab),
+        ("NominationPools", "ClaimPermissions", 0x372dd690d0421f69eaf769b6f413b992),
+        ("NominationPools", "CounterForBondedPools", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        ("NominationPools", "CounterForMetadata", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        ("NominationPools", "CounterForPoolMembers", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        (
+            "NominationPools",
+            "CounterForReversePoolIdLookup",
+            0xd9c05f3466e8a9b9e758ef83f6c9cf2d,
+        ),
+        ("NominationPools", "CounterForRewardPools", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        (
+            "NominationPools",
+            "CounterForSubPoolsStorage",
+            0xd9c05f3466e8a9b9e758ef83f6c9cf2d,
+        ),
+        ("NominationPools", "GlobalMaxCommission", 0xbed6da76d2b70f67d71ae188d4462dda),
+        ("NominationPools", "LastPoolId", 0xd9c05f3466e8a9b9e758ef83f6c9cf2d),
+        ("NominationPools", "MaxPoolMembers", 0xc1acfbedf7f318a5d91b6e489077802f),
+        ("NominationPools", "MaxPoolMembersPerPool", 0xc1acfbedf7f318a5d91b6e489077802f),
+        ("NominationPools", "MaxPools", 0xc1acfbedf7f318a5d91b6e489077802f),
+        ("NominationPools", "Metadata", 0x7f6a8d17f3bc0b0f4fdff1d51da45d23),
+        ("NominationPools", "MinCreateBond", 0x8ee08d4dd9c1c285449aee93fa895d66),
+        ("NominationPools", "MinJoinBond", 0x8ee08d4dd9c1c285449aee93fa895d66),
+        ("NominationPools", "PoolMembers", 0x9c1719279d8ed3542336778ddaeb91fe),
+        ("NominationPools", "ReversePoolIdLookup", 0x0fd8ab45359f5fbd9d4d76e61c5e8201),
+        ("NominationPools", "RewardPools", 0x6a018c86aab28dec5a681b8854eec900),
+        ("NominationPools", "SubPoolsStorage", 0x3ff00b942bb37163110b67d3c96b9066),
+        ("Offences", "ConcurrentReportsIndex", 0xf9369cb020cefffd986133ad75b72092),
+        ("Offences", "Reports", 0xf69d28abcaa4e926f0e756027db2503c),
+        ("PoolAssets", "Account", 0x13b0b4f9e3e7c5ecd11e2292a9d1d8cc),
+        ("PoolAssets", "Approvals", 0x99d30ca29653c8566fa2a4de270ac4ad),
+        ("PoolAssets", "Asset", 0xebdb5a6825c25b44b8feedcc377bf548),
+        ("PoolAssets", "Metadata", 0x223341a1b82670d6f1e8aeab2c09d5d6),
+        ("Pov", "BoundedValue", 0x56ecfcbc8862997433ff496d30ef6aec),
+        ("Pov", "DoubleMap1M", 0xf076ce40c2be601cffe4a0f98c93f223),
+        ("Pov", "LargeValue", 0x56ecfcbc8862997433ff496d30ef6aec),
+        ("Pov", "LargeValue2", 0x56ecfcbc8862997433ff496d30ef6aec),
+        ("Pov", "Map16M", 0xbe9f13cbf1821d945e89052443f883df),
+        ("Pov", "Map1M", 0xbe9f13cbf1821d945e89052443f883df),
+        ("Pov", "UnboundedMap", 0x46374d23a85ebc7941a87d376c3eb0cc),
+        ("Pov", "UnboundedMap2", 0x46374d23a85ebc7941a87d376c3eb0cc),
+        ("Pov", "UnboundedMapTwox", 0x45e086f3e4e24268f1e3f65926bfdc4b),
+        ("Pov", "UnboundedValue", 0x17df8dfe5baef2f4906166b71d2a422c),
+        ("Pov", "Value", 0x31a6893a4a64fce6e206f879217f97e9),
+        ("Pov", "Value2", 0x31a6893a4a64fce6e206f879217f97e9),
+        ("Preimage", "PreimageFor", 0x0a87b45f1b39b75a910d6656bfd1fa05),
+        ("Preimage", "StatusFor", 0x5cdb2ef329ff1e42ac485773f3a0c80f),
+        ("Proxy", "Announcements", 0xfdf1436163b15b6899fc31722e72ead5),
+        ("Proxy", "Proxies", 0xa2b1157d26fab762b8fb17a53b1dee46),
+        (
+            "RandomnessCollectiveFlip",
+            "RandomMaterial",
+            0xb89f595b187cf0fe28c6ee51e2e36b32,
+        ),
+        ("RankedCollective", "IdToIndex", 0xbcfe3ea55fca3d1dd7adb455cbc5b07b),
+        ("RankedCollective", "IndexToId", 0xe1ac6442646efba479a7b6831b82ce7e),
+        ("RankedCollective", "MemberCount", 0x59b743b77d0ad07ca3315721c0496a49),
+        ("RankedCollective", "Members", 0x282108f27a69da4164977e09f27da1b5),
+        ("RankedCollective", "Voting", 0xd9b261b099b1ace34814346ef22b8df7),
+        ("RankedCollective", "VotingCleanup", 0xa0918aadd6ed2630c37a9e7e8ce3aaa5),
+        ("RankedPolls", "DecidingCount", 0x764c8dda0fd8d967db9e41fb27a48b1e),
+        ("RankedPolls", "MetadataOf", 0x80a4cbae3f45f8aca946a1bfdbb2f89d),
+        ("RankedPolls", "ReferendumCount", 0x014c916a1f7086252bc1c9cfb70793e1),
+        ("RankedPolls", "ReferendumInfoFor", 0x46fd3fc92837f5edc691adeb60161327),
+        ("RankedPolls", "TrackQueue", 0x3ea40c43cfaf9fc3dc160d2324a7c17d),
+        ("Recovery", "ActiveRecoveries", 0x25261e77b562e8952bc0d31f134e3304),
+        ("Recovery", "Proxy", 0x0ed726a8eeb69d2b7e75e0697eb48759),
+        ("Recovery", "Recoverable", 0xaf88b2cfc898ae8c16eb07868d2ad8ae),
+        ("Referenda", "DecidingCount", 0x0b60c4c0dee3ced4c940c88768b93178),
+        ("Referenda", "MetadataOf", 0x274c4752a9860bd4e6c8a2378b5f7773),
+        ("Referenda", "ReferendumCount", 0x0dc3cba1d6f4bce1a09772c51367d7fb),
+        ("Referenda", "ReferendumInfoFor", 0x05e3b2c1a02e1e036ee253758272533a),
+        ("Referenda", "TrackQueue", 0xf32b6c6c5e790f3ae3d2f60c94c1b7e0),
+        ("SafeMode", "Deposits", 0xa98ad1cef3f14b54c15d36c22fea9c68),
+        ("SafeMode", "EnteredUntil", 0xb76379d2718384ed0ee8a0fcfe9e6bf7),
+        ("Salary", "Claimant", 0x086aaa64d937e85f50091caf0fcb8c59),
+        ("Salary", "Status", 0xbcb2614f5d265678bde82fe3b1f4a42e),
+        ("Scheduler", "Agenda", 0xcdd6a5fab9d141878f6dc62e1d22ccf8),
+        ("Scheduler", "IncompleteSince", 0x8562f0bd59571a567efcb2618be7bfb4),
+        ("Scheduler", "Lookup", 0xbf04c72b189c563aaeb1c80ea0c78c3f),
+        ("Session", "CurrentIndex", 0x1c20f16788cf302ff07507e9785f42f8),
+        ("Session", "DisabledValidators", 0x68061e81f777b51b68c11897474eb7cc),
+        ("Session", "KeyOwner", 0x8aaf93cedb321b609705c61647f177bd),
+        ("Session", "NextKeys", 0x62178be3624769f278ba03a7767fdd05),
+        ("Session", "QueuedChanged", 0xd1f0f59ba421fd78a1a7284e4bd4c6ea),
+        ("Session", "QueuedKeys", 0x35472c8b2c316fd876504257263481c0),
+        ("Session", "Validators", 0xa38e2950403d5bd1dfde2a274f1ff60a),
+        ("Society", "Bids", 0x34f563cbe202f636986abf1037a2487a),
+        ("Society", "Candidates", 0x2a996fccd53736248870c9ab8721f122),
+        ("Society", "ChallengeRoundCount", 0xf437746236e2f4f4922a21b4797ecf07),
+        ("Society", "DefenderVotes", 0x4eb85226659758288897b9a74e1858f1),
+        ("Society", "Defending", 0x3c6e58530e2403edcc8126cd1c51740c),
+        ("Society", "Founder", 0x0c171dd6bf77ab7e1c0842a3ab2b1c9d),
+        ("Society", "Head", 0x0c171dd6bf77ab7e1c0842a3ab2b1c9d),
+        ("Society", "MemberByIndex", 0x7ee64c3b0771350ddda573fc03c7cf3d),
+        ("Society", "MemberCount", 0xf437746236e2f4f4922a21b4797ecf07),
+        ("Society", "Members", 0x0b9d3f9026ada1426787c35814b9e203),
+        ("Society", "NextHead", 0x61b08731014326b59ae0dede2b315834),
+        ("Society", "Parameters", 0xc0435554b83767a74bb05b54c3076c4b),
+        ("Society", "Payouts", 0xa3fbc82d19289395655f36e4e657ead1),
+        ("Society", "Pot", 0x380432111340cf0f374543afc0bc9872),
+        ("Society", "RoundCount", 0xf437746236e2f4f4922a21b4797ecf07),
+        ("Society", "Rules", 0x7a0147fa53006455c45322b00eed2bc2),
+        ("Society", "Skeptic", 0x0c171dd6bf77ab7e1c0842a3ab2b1c9d),
+        ("Society", "SuspendedMembers", 0x0b9d3f9026ada1426787c35814b9e203),
+        ("Society", "VoteClearCursor", 0xb40cc2d2ed9e30c23b19cc1fecf1ee7f),
+        ("Society", "Votes", 0x67836fdc3fab0c2ddb5a3a7b6de2269c),
+        ("Staking", "ActiveEra", 0x28f111aabe9403ca518f5e94f8fb764b),
+        ("Staking", "Bonded", 0x01c32353cc6f5b2f78a42ef777f63f39),
+        ("Staking", "BondedEras", 0x0fde28d4d6a883923d9689e6fd3b62d2),
+        ("Staking", "CanceledSlashPayout", 0xbd2331a5f68bae901a173522b56e3c12),
+        ("Staking", "ChillThreshold", 0xb26f2e1b8a1a2a45dcc0b643521e05af),
+        ("Staking", "CounterForNominators", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "CounterForValidators", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "CurrentEra", 0xc4a393d9ceb57a58a850f3d9d8c6f4ea),
+        ("Staking", "CurrentPlannedSession", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "ErasRewardPoints", 0xd976a9cb8cfcb4baeb65b1b7b60b73f9),
+        ("Staking", "ErasStakers", 0x1c52a1441a78391652536662eae79f54),
+        ("Staking", "ErasStakersClipped", 0x1c52a1441a78391652536662eae79f54),
+        ("Staking", "ErasStartSessionIndex", 0xe2e24cfe156186f98e080b697425ddbc),
+        ("Staking", "ErasTotalStake", 0xfb30fdd5194c17c43387ab8fe163f739),
+        ("Staking", "ErasValidatorPrefs", 0xebd86c56fef1d820245e282acdf2b117),
+        ("Staking", "ErasValidatorReward", 0x17edff700fb3f9ede07d0dab8c68969a),
+        ("Staking", "ForceEra", 0x540bfb96e0223a49651f0424b3599067),
+        ("Staking", "Invulnerables", 0x0fac69c4344a2fbee74b2e6ec0cf4f10),
+        ("Staking", "Ledger", 0xa7d7a18b68f4e6e5d3f31123e619c480),
+        ("Staking", "MaxNominatorsCount", 0xc4a393d9ceb57a58a850f3d9d8c6f4ea),
+        ("Staking", "MaxValidatorsCount", 0xc4a393d9ceb57a58a850f3d9d8c6f4ea),
+        ("Staking", "MinCommission", 0x22e452be78c9173642144c63c71e6586),
+        ("Staking", "MinNominatorBond", 0xbd2331a5f68bae901a173522b56e3c12),
+        ("Staking", "MinValidatorBond", 0xbd2331a5f68bae901a173522b56e3c12),
+        ("Staking", "MinimumActiveStake", 0xbd2331a5f68bae901a173522b56e3c12),
+        ("Staking", "MinimumValidatorCount", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "NominatorSlashInEra", 0x367a64d5420dad67022373bcc7af79e8),
+        ("Staking", "Nominators", 0x85508891d5ed9d9f222f0569ccc72375),
+        ("Staking", "OffendingValidators", 0x895e99327151dd1d70ef93a931aba16b),
+        ("Staking", "Payee", 0x64ba355664b81943b1cdc8f47db5acb7),
+        ("Staking", "SlashRewardFraction", 0x22e452be78c9173642144c63c71e6586),
+        ("Staking", "SlashingSpans", 0x224f6b3598300e9bee997e156721c60a),
+        ("Staking", "SpanSlash", 0x5fd4881b7f473f5d06af8b20255e08cb),
+        ("Staking", "UnappliedSlashes", 0x857b574ae1c39f1198e1bfdc05b046cb),
+        ("Staking", "ValidatorCount", 0x7a1dc7ad3310118ae45cb14850338f13),
+        ("Staking", "ValidatorSlashInEra", 0x8e2f5caa204a3e8d43cd8cf1f0b8c04b),
+        ("Staking", "Validators", 0x08b99e9c7fef5518b4e2c958a4b8ed40),
+        ("StateTrieMigration", "AutoLimits", 0xa2428135185bd632cdaead2d75312bd3),
+        ("StateTrieMigration", "MigrationProcess", 0x8dce45ab5b8959bc52566265a603d5f2),
+        (
+            "StateTrieMigration",
+            "SignedMigrationMaxLimits",
+            0x15ed96b72da01fdc240aaf5ac445fcee,
+        ),
+        ("Sudo", "Key", 0x6ccd7ccaa2292b052abf7dd11417db1c),
+        ("System", "Account", 0x9d60b6e4fac48c15f24c6e54f5f8ca13),
+        ("System", "AllExtrinsicsLen", 0x9ae5a6bd54843a61e0aaec07cccb84be),
+        ("System", "BlockHash", 0x2bfa07525c607a1a3f74ca9c233c9e28),
+        ("System", "BlockWeight", 0xdf6d583f5be96cd5613efd31dcb82c49),
+        ("System", "Digest", 0x1f24618a5cae9a2da9c0b313a3c182f8),
+        ("System", "EventCount", 0x40b1121e7f31edeb9a550566f63b836d),
+        ("System", "EventTopics", 0x52cca9a26447b8b89ef255773b9b84e1),
+        ("System", "Events", 0xb7194dff46bd1cbff4d05abc082b2fd0),
+        ("System", "ExecutionPhase", 0x555e3a07db3897a65dce6faec49670f0),
+        ("System", "ExtrinsicCount", 0x9ae5a6bd54843a61e0aaec07cccb84be),
+        ("System", "ExtrinsicData", 0x17f17bb99043c99152862bc56d28943f),
+        ("System", "LastRuntimeUpgrade", 0x7cb59b0a8200024c64d285f35bcd57df),
+        ("System", "Number", 0x40b1121e7f31edeb9a550566f63b836d),
+        ("System", "ParentHash", 0x056a0c2a1359d50cbe3feb9f51ec7140),
+        ("System", "UpgradedToTripleRefCount", 0xd38a6c6f7d1f785182ab2b7d9395e4e3),
+        ("System", "UpgradedToU32RefCount", 0xd38a6c6f7d1f785182ab2b7d9395e4e3),
+        ("TechnicalCommittee", "Members", 0xdf264d7372b5377ce5b79fe6aae1ae41),
+        ("TechnicalCommittee", "Prime", 0xe8a33073f2e82e522a607a8905f0bdab),
+        ("TechnicalCommittee", "ProposalCount", 0x026f55afc4ae3581e277549ba3fbdde2),
+        ("TechnicalCommittee", "ProposalOf", 0x8683765c75748160f5a3c58a90d49b48),
+        ("TechnicalCommittee", "Proposals", 0x85aa56a34ba6c529416bf103deebb4b7),
+        ("TechnicalCommittee", "Voting", 0xd466dac340a475b6e2f63d887fab2f63),
+        ("TechnicalMembership", "Members", 0x39f67b03514014975ccd97e4592ef435),
+        ("TechnicalMembership", "Prime", 0x276499021651abe56442eca7bdfbe637),
+        ("Timestamp", "DidUpdate", 0xaf39218f79e8b4235f02f3c212db8c77),
+        ("Timestamp", "Now", 0xc04be7874d3de89230226b75a89d87c3),
+        ("Tips", "Reasons", 0x7c43a7dc6bbb5aaa2de48a2421a94bef),
+        ("Tips", "Tips", 0x4e78fd746622c344104939f41769ba5a),
+        ("TransactionPayment", "NextFeeMultiplier", 0x3b7bd6efa05a2d9cbd8a84973a8b9519),
+        ("TransactionPayment", "StorageVersion", 0x1e968841a35fcb51d4c261483fcc3f62),
+        ("TransactionStorage", "BlockTransactions", 0x8dc0f794f546f12177973a35b994a491),
+        ("TransactionStorage", "ByteFee", 0x6b8e4721389cb030f252852d34a8816f),
+        ("TransactionStorage", "ChunkCount", 0xc82196bec2ee88978e74136122854c8c),
+        ("TransactionStorage", "EntryFee", 0x6b8e4721389cb030f252852d34a8816f),
+        ("TransactionStorage", "ProofChecked", 0xd38d018cdc55ab93d32509f8f9c52f9d),
+        ("TransactionStorage", "StoragePeriod", 0xa7b5335be2221fefa1d85ccb398cce54),
+        ("TransactionStorage", "Transactions", 0x6bfd4b0edff800d58d8f2afe126a6b9e),
+        ("Treasury", "Approvals", 0x93d3daeed2ad2d1c4d867311e332ad20),
+        ("Treasury", "Deactivated", 0x9ca32da581754a91d4bb831af08ecbc1),
+        ("Treasury", "ProposalCount", 0x266ffbffcbe0796fe701321961bf6bcf),
+        ("Treasury", "Proposals", 0x71003fc5df732df95285226b4b4ed37d),
+        ("TxPause", "PausedCalls", 0x9e24977554452cd2e64ba3ee266e296d),
+        ("Uniques", "Account", 0xbd67a280999753fb86c430c785e72a4d),
+        ("Uniques", "Asset", 0x338c646e22f550c52f13a992c461435c),
+        ("Uniques", "Attribute", 0xa137a89a0a5e821cf5f9264391911e9b),
+        ("Uniques", "Class", 0xb070f0e16ec6bb6fe15a53f520a31320),
+        ("Uniques", "ClassAccount", 0xd400bc7ae377943b6db2ae7dd7c9cdab),
+        ("Uniques", "ClassMetadataOf", 0xecc4ac3d722666d4787b217d3a9479ba),
+        ("Uniques", "CollectionMaxSupply", 0xd1b9247c33b4d1c3824e25f0967666f2),
+        ("Uniques", "InstanceMetadataOf", 0x63f30eba5d96a5e75e38150f81bd25df),
+        ("Uniques", "ItemPriceOf", 0xc35c7363da074414c085a12127d7d889),
+        ("Uniques", "OwnershipAcceptance", 0x6e4d977d824ae8d298f583b759029239),
+        ("Vesting", "StorageVersion", 0x748cbac22affefcf8a105a584514b1e6),
+        ("Vesting", "Vesting", 0xed9b3703614ee2be6d08646241a3e829),
+        ("VoterList", "CounterForListNodes", 0x5918848f03701b44c6280dcaf31249e6),
+        ("VoterList", "ListBags", 0x36519e7c0161759b8e4c186279526bf7),
+        ("VoterList", "ListNodes", 0xc3fe09ee16e29fdfd55ac590cdd71bca),
+        ("Whitelist", "WhitelistedCall", 0xdefd8c135aec05ff8c6c94815f7e0fd3),
+    ],
+    constants: &[
+        ("Alliance", "AllyDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Alliance", "MaxAnnouncementsCount", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Alliance", "MaxMembersCount", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Alliance", "MaxUnscrupulousItems", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Alliance", "MaxWebsiteUrlLength", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("AllianceMotion", "MaxProposalWeight", 0x6f9951d8f3e1143c13df45faabb975dc),
+        ("AssetConversion", "AllowMultiAssetPools", 0xf25480fd3607a8a625c038ab8dd679a5),
+        ("AssetConversion", "LPFee", 0xbb090384e0baf6a2b591d65b66bef748),
+        (
+            "AssetConversion",
+            "LiquidityWithdrawalFee",
+            0x2b1f0cea3ce14ece8fde23be8af75c94,
+        ),
+        ("AssetConversion", "MaxSwapPathLength", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("AssetConversion", "MintMinLiquidity", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("AssetConversion", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("AssetConversion", "PoolSetupFee", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Assets", "ApprovalDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Assets", "AssetAccountDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Assets", "AssetDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Assets", "MetadataDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Assets", "MetadataDepositPerByte", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Assets", "RemoveItemsLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Assets", "StringLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Babe", "EpochDuration", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Babe", "ExpectedBlockTime", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Babe", "MaxAuthorities", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Babe", "MaxNominators", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Balances", "ExistentialDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Balances", "MaxFreezes", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Balances", "MaxHolds", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Balances", "MaxLocks", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Balances", "MaxReserves", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Bounties", "BountyDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Bounties", "BountyDepositPayoutDelay", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Bounties", "BountyUpdatePeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Bounties", "BountyValueMinimum", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Bounties", "CuratorDepositMax", 0xa952780fd9934d433307bd97e23cacc7),
+        ("Bounties", "CuratorDepositMin", 0xa952780fd9934d433307bd97e23cacc7),
+        ("Bounties", "CuratorDepositMultiplier", 0x2b1f0cea3ce14ece8fde23be8af75c94),
+        ("Bounties", "DataDepositPerByte", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Bounties", "MaximumReasonLength", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Broker", "MaxLeasedCores", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Broker", "MaxReservedCores", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Broker", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("Broker", "TimeslicePeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("ChildBounties", "ChildBountyValueMinimum", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        (
+            "ChildBounties",
+            "MaxActiveChildBountyCount",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "Contracts",
+            "CodeHashLockupDepositPercent",
+            0xdd7c64f04e137ef6866b0cd498915a2d,
+        ),
+        ("Contracts", "DefaultDepositLimit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Contracts", "DepositPerByte", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Contracts", "DepositPerItem", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Contracts", "Environment", 0xcafe128e8b3994e8cf56afd9fc009bce),
+        ("Contracts", "MaxCodeLen", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Contracts", "MaxDebugBufferLen", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Contracts", "MaxDelegateDependencies", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Contracts", "MaxStorageKeyLen", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Contracts", "Schedule", 0x4df0bd0d53eaa73e96532c2c4ae17955),
+        ("Contracts", "UnsafeUnstableInterface", 0xf25480fd3607a8a625c038ab8dd679a5),
+        ("ConvictionVoting", "MaxVotes", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("ConvictionVoting", "VoteLockingPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("CoreFellowship", "EvidenceSize", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Council", "MaxProposalWeight", 0x6f9951d8f3e1143c13df45faabb975dc),
+        ("Democracy", "CooloffPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Democracy", "EnactmentPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Democracy", "FastTrackVotingPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Democracy", "InstantAllowed", 0xf25480fd3607a8a625c038ab8dd679a5),
+        ("Democracy", "LaunchPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Democracy", "MaxBlacklisted", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Democracy", "MaxDeposits", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Democracy", "MaxProposals", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Democracy", "MaxVotes", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Democracy", "MinimumDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Democracy", "VoteLockingPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Democracy", "VotingPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        (
+            "ElectionProviderMultiPhase",
+            "BetterSignedThreshold",
+            0xdd7c64f04e137ef6866b0cd498915a2d,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "BetterUnsignedThreshold",
+            0xdd7c64f04e137ef6866b0cd498915a2d,
+        ),
+        ("ElectionProviderMultiPhase", "MaxWinners", 0xbb090384e0baf6a2b591d65b66bef748),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerMaxLength",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerMaxVotesPerVoter",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerMaxWeight",
+            0x6f9951d8f3e1143c13df45faabb975dc,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerMaxWinners",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "MinerTxPriority",
+            0x1c84c55df11a8e9c27e785801a04639b,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "OffchainRepeat",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedDepositBase",
+            0x93981f7c8654fe0f5bdc87c4b4eb87db,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedDepositByte",
+            0x93981f7c8654fe0f5bdc87c4b4eb87db,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedDepositWeight",
+            0x93981f7c8654fe0f5bdc87c4b4eb87db,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedMaxRefunds",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedMaxSubmissions",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedMaxWeight",
+            0x6f9951d8f3e1143c13df45faabb975dc,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedPhase",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "SignedRewardBase",
+            0x93981f7c8654fe0f5bdc87c4b4eb87db,
+        ),
+        (
+            "ElectionProviderMultiPhase",
+            "UnsignedPhase",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        ("Elections", "CandidacyBond", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Elections", "DesiredMembers", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Elections", "DesiredRunnersUp", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Elections", "MaxCandidates", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Elections", "MaxVoters", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Elections", "MaxVotesPerVoter", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Elections", "PalletId", 0x9c82d4b80ad98c4aba6e1906c29dc0a3),
+        ("Elections", "TermDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Elections", "VotingBondBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Elections", "VotingBondFactor", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("FastUnstake", "Deposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Grandpa", "MaxAuthorities", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Grandpa", "MaxNominators", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Grandpa", "MaxSetIdSessionEntries", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Identity", "BasicDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Identity", "FieldDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Identity", "MaxAdditionalFields", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Identity", "MaxRegistrars", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Identity", "MaxSubAccounts", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Identity", "SubAccountDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("ImOnline", "UnsignedPriority", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Indices", "Deposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Lottery", "MaxCalls", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Lottery", "MaxGenerateRandom", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Lottery", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("MessageQueue", "HeapSize", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("MessageQueue", "MaxStale", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("MessageQueue", "ServiceWeight", 0x2b54362ddacff5602fc43109182158d5),
+        ("Multisig", "DepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Multisig", "DepositFactor", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Multisig", "MaxSignatories", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("NftFractionalization", "Deposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("NftFractionalization", "NewAssetName", 0xd651228150e61fb6290535d4e3c40756),
+        ("NftFractionalization", "NewAssetSymbol", 0xd651228150e61fb6290535d4e3c40756),
+        ("NftFractionalization", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("NftFractionalization", "StringLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nfts", "ApprovalsLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nfts", "AttributeDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Nfts", "CollectionDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Nfts", "DepositPerByte", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Nfts", "Features", 0x902385c70f768bea51a0de92c46623c2),
+        ("Nfts", "ItemAttributesApprovalsLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nfts", "ItemDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Nfts", "KeyLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nfts", "MaxAttributesPerCall", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nfts", "MaxDeadlineDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nfts", "MaxTips", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nfts", "MetadataDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Nfts", "StringLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nfts", "ValueLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nis", "BasePeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nis", "FifoQueueLen", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nis", "IntakePeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nis", "MaxIntakeWeight", 0x6f9951d8f3e1143c13df45faabb975dc),
+        ("Nis", "MaxQueueLen", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nis", "MinBid", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Nis", "MinReceipt", 0x85b26cb978253432e9b3650c182271ce),
+        ("Nis", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("Nis", "QueueCount", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Nis", "ThawThrottle", 0xa24bba45d4c5093fb3a3ca91dd73d7e8),
+        ("NominationPools", "MaxPointsToBalance", 0x457c6a0e568c599dc04ba130235d5fcc),
+        ("NominationPools", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("PoolAssets", "ApprovalDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("PoolAssets", "AssetAccountDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("PoolAssets", "AssetDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("PoolAssets", "MetadataDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("PoolAssets", "MetadataDepositPerByte", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("PoolAssets", "RemoveItemsLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("PoolAssets", "StringLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Proxy", "AnnouncementDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Proxy", "AnnouncementDepositFactor", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Proxy", "MaxPending", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Proxy", "MaxProxies", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Proxy", "ProxyDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Proxy", "ProxyDepositFactor", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("RankedPolls", "AlarmInterval", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("RankedPolls", "MaxQueued", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("RankedPolls", "SubmissionDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("RankedPolls", "Tracks", 0xb5a51cf4888c869bbb699b686923a11a),
+        ("RankedPolls", "UndecidingTimeout", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Recovery", "ConfigDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Recovery", "FriendDepositFactor", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Recovery", "MaxFriends", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Recovery", "RecoveryDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Referenda", "AlarmInterval", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Referenda", "MaxQueued", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Referenda", "SubmissionDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Referenda", "Tracks", 0xb5a51cf4888c869bbb699b686923a11a),
+        ("Referenda", "UndecidingTimeout", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("SafeMode", "EnterDepositAmount", 0xa952780fd9934d433307bd97e23cacc7),
+        ("SafeMode", "EnterDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("SafeMode", "ExtendDepositAmount", 0xa952780fd9934d433307bd97e23cacc7),
+        ("SafeMode", "ExtendDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("SafeMode", "ReleaseDelay", 0xcdf65ff3af068388ac7b95aa08fb63dc),
+        ("Salary", "Budget", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Salary", "PayoutPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Salary", "RegistrationPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Scheduler", "MaxScheduledPerBlock", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Scheduler", "MaximumWeight", 0x6f9951d8f3e1143c13df45faabb975dc),
+        ("Society", "ChallengePeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Society", "ClaimPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Society", "GraceStrikes", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Society", "MaxBids", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Society", "MaxLockDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Society", "MaxPayouts", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Society", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("Society", "PeriodSpend", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Society", "VotingPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Staking", "BondingDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Staking", "HistoryDepth", 0xbb090384e0baf6a2b591d65b66bef748),
+        (
+            "Staking",
+            "MaxNominatorRewardedPerValidator",
+            0xbb090384e0baf6a2b591d65b66bef748,
+        ),
+        ("Staking", "MaxUnlockingChunks", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Staking", "SessionsPerEra", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Staking", "SlashDeferDuration", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("StateTrieMigration", "MaxKeyLen", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Statement", "ByteCost", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Statement", "MaxAllowedBytes", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Statement", "MaxAllowedStatements", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Statement", "MinAllowedBytes", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Statement", "MinAllowedStatements", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Statement", "StatementCost", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("System", "BlockHashCount", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("System", "BlockLength", 0xeed5741a03f30f3f51f4d04fc181283b),
+        ("System", "BlockWeights", 0x7e3cadcc1a390138ae8d2e4997783881),
+        ("System", "DbWeight", 0x17c48806abe538acdc001d575a70c1eb),
+        ("System", "SS58Prefix", 0x901758137abf070051a9375f98339a59),
+        ("System", "Version", 0x50fe4a2de86350b197e25e5f25515a7d),
+        ("TechnicalCommittee", "MaxProposalWeight", 0x6f9951d8f3e1143c13df45faabb975dc),
+        ("Timestamp", "MinimumPeriod", 0x1c84c55df11a8e9c27e785801a04639b),
+        ("Tips", "DataDepositPerByte", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Tips", "MaximumReasonLength", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Tips", "TipCountdown", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Tips", "TipFindersFee", 0x311b2d591bfc59fec57f1e69aa23247e),
+        ("Tips", "TipReportDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        (
+            "TransactionPayment",
+            "OperationalFeeMultiplier",
+            0x457c6a0e568c599dc04ba130235d5fcc,
+        ),
+        ("Treasury", "Burn", 0x2b1f0cea3ce14ece8fde23be8af75c94),
+        ("Treasury", "MaxApprovals", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Treasury", "PalletId", 0x4d49ed3f02fd6c81bce5a157da8f2e01),
+        ("Treasury", "ProposalBond", 0x2b1f0cea3ce14ece8fde23be8af75c94),
+        ("Treasury", "ProposalBondMaximum", 0xa952780fd9934d433307bd97e23cacc7),
+        ("Treasury", "ProposalBondMinimum", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Treasury", "SpendPeriod", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("TxPause", "MaxNameLen", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Uniques", "AttributeDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Uniques", "CollectionDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Uniques", "DepositPerByte", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Uniques", "ItemDeposit", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Uniques", "KeyLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Uniques", "MetadataDepositBase", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("Uniques", "StringLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Uniques", "ValueLimit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Utility", "batched_calls_limit", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Vesting", "MaxVestingSchedules", 0xbb090384e0baf6a2b591d65b66bef748),
+        ("Vesting", "MinVestedTransfer", 0x93981f7c8654fe0f5bdc87c4b4eb87db),
+        ("VoterList", "BagThresholds", 0x2c38d0a23a71a3579f5f3aaeddf6b9b0),
+    ],
+    extrinsic: &[
+        ("", "Address", 0x2134ff49e0bb62f4d3238df3ba0afe7c),
+        ("", "Call", 0xc363dcc03d40dd4a64a66bb91c699e15),
+        ("", "Extra", 0x37b15ba48835585cd220e67effb8be10),
+        ("", "Signature", 0x9b3c1c83d83769c7fb90e290fc73d5cf),
+    ],
+};
 /// Every type of the runtime, by its metadata path.
 pub mod runtime_types {
     pub mod bounded_collections {
@@ -47,6 +1947,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BoundedBTreeMap<K, V>(
                 pub ::ferroscale_runtime_types::BTreeMap<K, V>,
             );
@@ -61,6 +1962,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BoundedBTreeSet<T>(pub ::ferroscale_runtime_types::BTreeSet<T>);
             #[cfg(feature = "values")]
             impl<T: ToValue> ToValue for BoundedBTreeSet<T> {
@@ -73,6 +1975,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BoundedVec<T>(pub Vec<T>);
             #[cfg(feature = "values")]
             impl<T: ToValue> ToValue for BoundedVec<T> {
@@ -85,6 +1988,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct WeakBoundedVec<T>(pub Vec<T>);
             #[cfg(feature = "values")]
             impl<T: ToValue> ToValue for WeakBoundedVec<T> {
@@ -98,6 +2002,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Equivocation<Id, V, S> {
             pub round_number: u64,
             pub identity: Id,
@@ -126,6 +2031,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Precommit<H, N> {
             pub target_hash: H,
             pub target_number: N,
@@ -145,6 +2051,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Prevote<H, N> {
             pub target_hash: H,
             pub target_number: N,
@@ -169,6 +2076,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 emit_event,
@@ -192,6 +2100,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 TestEvent,
@@ -217,6 +2126,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct PalletId(pub [u8; 8usize]);
         impl ::ferroscale_runtime_types::TypeHash for PalletId {
             const TYPE_HASH: u128 = 0x60e16c7c3115f240734943d4b9251f68;
@@ -231,6 +2141,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DispatchClass {
                 #[codec(index = 0u8)]
                 Normal,
@@ -262,6 +2173,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DispatchInfo {
                 pub weight: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub class: super::super::super::runtime_types::frame_support::dispatch::DispatchClass,
@@ -292,6 +2204,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Pays {
                 #[codec(index = 0u8)]
                 Yes,
@@ -315,6 +2228,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PerDispatchClass<T> {
                 pub normal: T,
                 pub operational: T,
@@ -343,6 +2257,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PostDispatchInfo {
                 pub actual_weight: Option<
                     super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -370,6 +2285,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum RawOrigin<AccountId> {
                 #[codec(index = 0u8)]
                 Root,
@@ -403,6 +2319,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ProcessMessageError {
                     #[codec(index = 0u8)]
                     BadFormat,
@@ -452,6 +2369,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Bounded {
                     #[codec(index = 0u8)]
                     Legacy { hash: ::ferroscale_runtime_types::H256 },
@@ -512,6 +2430,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum DispatchTime<BlockNumber> {
                     #[codec(index = 0u8)]
                     At(BlockNumber),
@@ -545,6 +2464,7 @@ pub mod runtime_types {
                     use ::parity_scale_codec::{Decode, Encode};
                     use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                     #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                    #[codec(crate = ::parity_scale_codec)]
                     pub enum BalanceStatus {
                         #[codec(index = 0u8)]
                         Free,
@@ -576,6 +2496,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct AccountInfo<Nonce, AccountData> {
             pub nonce: Nonce,
             pub consumers: Nonce,
@@ -608,6 +2529,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EventRecord<E, T> {
             pub phase: super::super::runtime_types::frame_system::Phase,
             pub event: E,
@@ -629,6 +2551,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct LastRuntimeUpgradeInfo {
             #[codec(compact)]
             pub spec_version: u32,
@@ -652,6 +2575,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Phase {
             #[codec(index = 0u8)]
             ApplyExtrinsic(u32),
@@ -687,6 +2611,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckGenesis;
                 impl ::ferroscale_runtime_types::TypeHash for CheckGenesis {
                     const TYPE_HASH: u128 = 0xc51f130b0ca8e01028a916460b511a18;
@@ -702,6 +2627,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckMortality(
                     pub super::super::super::super::runtime_types::sp_runtime::generic::era::Era,
                 );
@@ -719,6 +2645,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckNonZeroSender;
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonZeroSender {
                     const TYPE_HASH: u128 = 0xb7b967c68c7b3ce4e4fee063e5bc1f41;
@@ -734,6 +2661,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckNonce(#[codec(compact)] pub u32);
                 impl ::ferroscale_runtime_types::TypeHash for CheckNonce {
                     const TYPE_HASH: u128 = 0x13c22df9f6cbc059fece62142c8596dc;
@@ -749,6 +2677,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckSpecVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckSpecVersion {
                     const TYPE_HASH: u128 = 0xbd629711509f3fc1e7ea4eb6182fbaa6;
@@ -764,6 +2693,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckTxVersion;
                 impl ::ferroscale_runtime_types::TypeHash for CheckTxVersion {
                     const TYPE_HASH: u128 = 0xa8dbe6a5a09c7e8777473d96ea2e825c;
@@ -779,6 +2709,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct CheckWeight;
                 impl ::ferroscale_runtime_types::TypeHash for CheckWeight {
                     const TYPE_HASH: u128 = 0xa7c70a08294a261fccbbb88dc0791c09;
@@ -795,6 +2726,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlockLength {
                 pub max: super::super::super::runtime_types::frame_support::dispatch::PerDispatchClass<
                     u32,
@@ -816,6 +2748,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlockWeights {
                 pub base_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub max_block: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -849,6 +2782,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct WeightsPerClass {
                 pub base_extrinsic: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub max_extrinsic: Option<
@@ -893,6 +2827,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 remark { remark: Vec<u8> },
@@ -1007,6 +2942,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidSpecName,
@@ -1054,6 +2990,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ExtrinsicSuccess {
@@ -1155,6 +3092,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct NposSolution16 {
             pub votes1: Vec<
                 (::parity_scale_codec::Compact<u32>, ::parity_scale_codec::Compact<u16>),
@@ -1389,6 +3327,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum OriginCaller {
             #[codec(index = 0u8)]
             system(
@@ -1452,6 +3391,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ProxyType {
             #[codec(index = 0u8)]
             Any,
@@ -1485,6 +3425,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Runtime;
         impl ::ferroscale_runtime_types::TypeHash for Runtime {
             const TYPE_HASH: u128 = 0x5841fd1e75fb2602232b8e9bee4d25f1;
@@ -1496,6 +3437,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeCall {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Call),
@@ -2013,6 +3955,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeError {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Error),
@@ -2504,6 +4447,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeEvent {
             #[codec(index = 0u8)]
             System(super::super::runtime_types::frame_system::pallet::Event),
@@ -3043,6 +4987,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RuntimeHoldReason {
             #[codec(index = 21u8)]
             Contracts(super::super::runtime_types::pallet_contracts::pallet::HoldReason),
@@ -3086,6 +5031,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SessionKeys {
             pub grandpa: super::super::runtime_types::sp_consensus_grandpa::app::Public,
             pub babe: super::super::runtime_types::sp_consensus_babe::app::Public,
@@ -3122,6 +5068,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum MemberRole {
             #[codec(index = 0u8)]
             Fellow,
@@ -3147,6 +5094,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum UnscrupulousItem<AccountId, Url> {
             #[codec(index = 0u8)]
             AccountId(AccountId),
@@ -3173,6 +5121,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 propose {
@@ -3455,6 +5404,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 AllianceNotYetInitialized,
@@ -3586,6 +5536,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewRuleSet {
@@ -3824,6 +5775,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Cid {
                 pub version: super::super::super::runtime_types::pallet_alliance::types::Version,
                 pub codec: u64,
@@ -3850,6 +5802,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DisbandWitness {
                 #[codec(compact)]
                 pub fellow_members: u32,
@@ -3877,6 +5830,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Multihash {
                 pub code: u64,
                 pub digest: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -3902,6 +5856,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Version {
                 #[codec(index = 0u8)]
                 V0,
@@ -3931,6 +5886,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 create_pool {
@@ -4120,6 +6076,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 EqualAssets,
@@ -4271,6 +6228,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 PoolCreated {
@@ -4487,6 +6445,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum NativeOrAssetId<AssetId> {
                 #[codec(index = 0u8)]
                 Native,
@@ -4511,6 +6470,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PoolInfo<PoolAssetId> {
                 pub lp_token: PoolAssetId,
             }
@@ -4532,6 +6492,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ChargeAssetTxPayment {
             #[codec(compact)]
             pub tip: u128,
@@ -4557,6 +6518,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 AssetTxFeePaid {
@@ -4622,6 +6584,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 create {
@@ -4684,6 +6647,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 UnknownAssetKind,
@@ -4711,6 +6675,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 AssetRateCreated {
@@ -4787,6 +6752,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 AssetTxFeePaid {
@@ -4840,6 +6806,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 create {
@@ -5540,6 +7507,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 BalanceLow,
@@ -5639,6 +7607,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Created {
@@ -6106,6 +8075,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum AccountStatus {
                 #[codec(index = 0u8)]
                 Liquid,
@@ -6137,6 +8107,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Approval<Balance> {
                 pub amount: Balance,
                 pub deposit: Balance,
@@ -6157,6 +8128,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AssetAccount<Balance, AccountId> {
                 pub balance: Balance,
                 pub status: super::super::super::runtime_types::pallet_assets::types::AccountStatus,
@@ -6190,6 +8162,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AssetDetails<Balance, AccountId> {
                 pub owner: AccountId,
                 pub issuer: AccountId,
@@ -6246,6 +8219,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AssetMetadata<DepositBalance, BoundedString> {
                 pub deposit: DepositBalance,
                 pub name: BoundedString,
@@ -6280,6 +8254,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum AssetStatus {
                 #[codec(index = 0u8)]
                 Live,
@@ -6311,6 +8286,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ExistenceReason<Balance, AccountId> {
                 #[codec(index = 0u8)]
                 Consumer,
@@ -6366,6 +8342,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 report_equivocation {
@@ -6447,6 +8424,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidEquivocationProof,
@@ -6492,6 +8470,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Bag {
                 pub head: Option<::ferroscale_runtime_types::AccountId32>,
                 pub tail: Option<::ferroscale_runtime_types::AccountId32>,
@@ -6515,6 +8494,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ListError {
                 #[codec(index = 0u8)]
                 Duplicate,
@@ -6550,6 +8530,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Node {
                 pub id: ::ferroscale_runtime_types::AccountId32,
                 pub prev: Option<::ferroscale_runtime_types::AccountId32>,
@@ -6590,6 +8571,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 rebag {
@@ -6668,6 +8650,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 List(
@@ -6694,6 +8677,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Rebagged {
@@ -6755,6 +8739,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 transfer_allow_death {
@@ -6959,6 +8944,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 VestingBalance,
@@ -7020,6 +9006,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Endowed {
@@ -7326,6 +9313,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AccountData<Balance> {
                 pub free: Balance,
                 pub reserved: Balance,
@@ -7356,6 +9344,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BalanceLock<Balance> {
                 pub id: [u8; 8usize],
                 pub amount: Balance,
@@ -7379,6 +9368,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ExtraFlags(pub u128);
             impl ::ferroscale_runtime_types::TypeHash for ExtraFlags {
                 const TYPE_HASH: u128 = 0x83ab3da8634b9bc88448338778b392b9;
@@ -7390,6 +9380,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct IdAmount<Id, Balance> {
                 pub id: Id,
                 pub amount: Balance,
@@ -7410,6 +9401,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct IdAmount2<Balance> {
                 pub amount: Balance,
             }
@@ -7429,6 +9421,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Reasons {
                 #[codec(index = 0u8)]
                 Fee,
@@ -7456,6 +9449,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReserveData<ReserveIdentifier, Balance> {
                 pub id: ReserveIdentifier,
                 pub amount: Balance,
@@ -7482,6 +9476,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Bounty<AccountId, Balance, BlockNumber> {
             pub proposer: AccountId,
             pub value: Balance,
@@ -7521,6 +9516,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum BountyStatus<AccountId, BlockNumber> {
             #[codec(index = 0u8)]
             Proposed,
@@ -7599,6 +9595,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 propose_bounty { #[codec(compact)] value: u128, description: Vec<u8> },
@@ -7756,6 +9753,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InsufficientProposersBalance,
@@ -7821,6 +9819,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 BountyProposed { index: u32 },
@@ -7942,6 +9941,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CoreMask(pub [u8; 10usize]);
             impl ::ferroscale_runtime_types::TypeHash for CoreMask {
                 const TYPE_HASH: u128 = 0x2e4c7b512a06c4409d98920f1522aed7;
@@ -7957,6 +9957,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum CoreAssignment {
                 #[codec(index = 0u8)]
                 Idle,
@@ -7992,6 +9993,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 configure {
@@ -8299,6 +10301,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 UnknownRegion,
@@ -8430,6 +10433,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Purchased {
@@ -9009,6 +11013,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AllowedRenewalId {
                 pub core: u16,
                 pub when: u32,
@@ -9032,6 +11037,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AllowedRenewalRecord<Balance> {
                 pub price: Balance,
                 pub completion: super::super::super::runtime_types::pallet_broker::types::CompletionStatus,
@@ -9053,6 +11059,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum CompletionStatus {
                 #[codec(index = 0u8)]
                 Partial(
@@ -9091,6 +11098,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ConfigRecord<BlockNumber> {
                 pub advance_notice: BlockNumber,
                 pub interlude_length: BlockNumber,
@@ -9136,6 +11144,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ContributionRecord<AccountId> {
                 pub length: u32,
                 pub payee: AccountId,
@@ -9156,6 +11165,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Finality {
                 #[codec(index = 0u8)]
                 Provisional,
@@ -9180,6 +11190,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct InstaPoolHistoryRecord<Balance> {
                 pub private_contributions: u32,
                 pub system_contributions: u32,
@@ -9209,6 +11220,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct LeaseRecordItem {
                 pub until: u32,
                 pub task: u32,
@@ -9232,6 +11244,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PoolIoRecord {
                 pub private: i32,
                 pub system: i32,
@@ -9255,6 +11268,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RegionId {
                 pub begin: u32,
                 pub core: u16,
@@ -9281,6 +11295,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RegionRecord<AccountId, Balance> {
                 pub end: u32,
                 pub owner: AccountId,
@@ -9305,6 +11320,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SaleInfoRecord<Balance, BlockNumber> {
                 pub sale_start: BlockNumber,
                 pub leadin_length: BlockNumber,
@@ -9357,6 +11373,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ScheduleItem {
                 pub mask: super::super::super::runtime_types::pallet_broker::core_mask::CoreMask,
                 pub assignment: super::super::super::runtime_types::pallet_broker::coretime_interface::CoreAssignment,
@@ -9380,6 +11397,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct StatusRecord {
                 pub core_count: u16,
                 pub private_pool_size: u32,
@@ -9423,6 +11441,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ChildBounty<AccountId, Balance, BlockNumber> {
             pub parent_bounty: BlockNumber,
             pub value: Balance,
@@ -9459,6 +11478,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ChildBountyStatus<AccountId, BlockNumber> {
             #[codec(index = 0u8)]
             Added,
@@ -9527,6 +11547,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 add_child_bounty {
@@ -9712,6 +11733,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 ParentBountyNotActive,
@@ -9745,6 +11767,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Added { index: u32, child_index: u32 },
@@ -9842,6 +11865,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RawOrigin<AccountId> {
             #[codec(index = 0u8)]
             Members(u32, u32),
@@ -9874,6 +11898,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Votes<AccountId, BlockNumber> {
             pub index: BlockNumber,
             pub threshold: BlockNumber,
@@ -9909,6 +11934,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set_members {
@@ -10058,6 +12084,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotMember,
@@ -10121,6 +12148,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Proposed {
@@ -10286,6 +12314,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Environment {
             pub account_id: super::super::runtime_types::pallet_contracts::EnvironmentType,
             pub balance: super::super::runtime_types::pallet_contracts::EnvironmentType,
@@ -10323,6 +12352,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EnvironmentType;
         impl ::ferroscale_runtime_types::TypeHash for EnvironmentType {
             const TYPE_HASH: u128 = 0x061e67d843a7458fbbc1844896daa740;
@@ -10334,6 +12364,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Origin {
             #[codec(index = 0u8)]
             Root,
@@ -10360,6 +12391,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 call_old_weight {
@@ -10641,6 +12673,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidSchedule,
@@ -10812,6 +12845,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Instantiated {
@@ -11026,6 +13060,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 CodeUploadDepositReserve,
@@ -11059,6 +13094,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct HostFnWeights {
                 pub caller: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
                 pub is_contract: super::super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -11291,6 +13327,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct InstructionWeights {
                 pub base: u32,
             }
@@ -11310,6 +13347,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Limits {
                 pub event_topics: u32,
                 pub globals: u32,
@@ -11363,6 +13401,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Schedule {
                 pub limits: super::super::super::runtime_types::pallet_contracts::schedule::Limits,
                 pub instruction_weights: super::super::super::runtime_types::pallet_contracts::schedule::InstructionWeights,
@@ -11398,6 +13437,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ContractInfo {
                 pub trie_id: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     u8,
@@ -11451,6 +13491,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DeletionQueueManager {
                 pub insert_counter: u32,
                 pub delete_counter: u32,
@@ -11483,6 +13524,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CodeInfo {
                 pub owner: ::ferroscale_runtime_types::AccountId32,
                 #[codec(compact)]
@@ -11522,6 +13564,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Determinism {
                 #[codec(index = 0u8)]
                 Enforced,
@@ -11551,6 +13594,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Code<Hash> {
             #[codec(index = 0u8)]
             Upload(Vec<u8>),
@@ -11573,6 +13617,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CodeUploadReturnValue<CodeHash, Balance> {
             pub code_hash: CodeHash,
             pub deposit: Balance,
@@ -11592,6 +13637,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ContractAccessError {
             #[codec(index = 0u8)]
             DoesntExist,
@@ -11621,6 +13667,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ContractResult<R, Balance, EventRecord> {
             pub gas_consumed: super::super::runtime_types::sp_weights::weight_v2::Weight,
             pub gas_required: super::super::runtime_types::sp_weights::weight_v2::Weight,
@@ -11659,6 +13706,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ExecReturnValue {
             pub flags: super::super::runtime_types::pallet_contracts_primitives::ReturnFlags,
             pub data: Vec<u8>,
@@ -11680,6 +13728,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct InstantiateReturnValue<AccountId> {
             pub result: super::super::runtime_types::pallet_contracts_primitives::ExecReturnValue,
             pub account_id: AccountId,
@@ -11698,6 +13747,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ReturnFlags {
             pub bits: u32,
         }
@@ -11715,6 +13765,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum StorageDeposit<Balance> {
             #[codec(index = 0u8)]
             Refund(Balance),
@@ -11742,6 +13793,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Conviction {
                 #[codec(index = 0u8)]
                 None,
@@ -11793,6 +13845,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 vote {
@@ -11929,6 +13982,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotOngoing,
@@ -11996,6 +14050,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Delegated(
@@ -12039,6 +14094,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Delegations<Balance> {
                 pub votes: Balance,
                 pub capital: Balance,
@@ -12059,6 +14115,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Tally<Votes> {
                 pub ayes: Votes,
                 pub nays: Votes,
@@ -12086,6 +14143,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum AccountVote<Balance> {
                 #[codec(index = 0u8)]
                 Standard {
@@ -12151,6 +14209,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Casting<Balance, BlockNumber> {
                 pub votes: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (
@@ -12192,6 +14251,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Delegating<Balance, AccountId, BlockNumber> {
                 pub balance: Balance,
                 pub target: AccountId,
@@ -12232,6 +14292,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PriorLock<BlockNumber, Balance>(pub BlockNumber, pub Balance);
             #[cfg(feature = "values")]
             impl<BlockNumber: ToValue, Balance: ToValue> ToValue
@@ -12243,6 +14304,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Vote(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Vote {
                 const TYPE_HASH: u128 = 0x0f383dad6bd95928759ac78e01acf5d9;
@@ -12254,6 +14316,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Voting<Balance, AccountId, BlockNumber> {
                 #[codec(index = 0u8)]
                 Casting(
@@ -12300,6 +14363,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct MemberStatus<BlockNumber> {
             pub is_active: bool,
             pub last_promotion: BlockNumber,
@@ -12326,6 +14390,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ParamsType<Balance, BlockNumber> {
             pub active_salary: [Balance; 9usize],
             pub passive_salary: [Balance; 9usize],
@@ -12359,6 +14424,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Wish {
             #[codec(index = 0u8)]
             Retention,
@@ -12383,6 +14449,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 bump { who: ::ferroscale_runtime_types::AccountId32 },
@@ -12514,6 +14581,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 Unranked,
@@ -12569,6 +14637,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ParamsChanged {
@@ -12749,6 +14818,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Conviction {
                 #[codec(index = 0u8)]
                 None,
@@ -12800,6 +14870,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 propose {
@@ -13095,6 +15166,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 ValueLow,
@@ -13210,6 +15282,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Proposed { proposal_index: u32, deposit: u128 },
@@ -13483,6 +15556,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Delegations<Balance> {
                 pub votes: Balance,
                 pub capital: Balance,
@@ -13503,6 +15577,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum MetadataOwner {
                 #[codec(index = 0u8)]
                 External,
@@ -13542,6 +15617,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ReferendumInfo<BlockNumber, Proposal, Balance> {
                 #[codec(index = 0u8)]
                 Ongoing(
@@ -13587,6 +15663,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReferendumStatus<BlockNumber, Proposal, Balance> {
                 pub end: BlockNumber,
                 pub proposal: Proposal,
@@ -13623,6 +15700,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Tally<Balance> {
                 pub ayes: Balance,
                 pub nays: Balance,
@@ -13650,6 +15728,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum AccountVote<Balance> {
                 #[codec(index = 0u8)]
                 Standard {
@@ -13697,6 +15776,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PriorLock<BlockNumber, Balance>(pub BlockNumber, pub Balance);
             #[cfg(feature = "values")]
             impl<BlockNumber: ToValue, Balance: ToValue> ToValue
@@ -13708,6 +15788,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Vote(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Vote {
                 const TYPE_HASH: u128 = 0x3908242ec16ce0638a88ce05a1d88411;
@@ -13719,6 +15800,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Voting<Balance, AccountId, BlockNumber> {
                 #[codec(index = 0u8)]
                 Direct {
@@ -13811,6 +15893,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum VoteThreshold {
                 #[codec(index = 0u8)]
                 SuperMajorityApprove,
@@ -13847,6 +15930,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ElectionCompute {
             #[codec(index = 0u8)]
             OnChain,
@@ -13884,6 +15968,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Phase<Bn> {
             #[codec(index = 0u8)]
             Off,
@@ -13916,6 +16001,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RawSolution<S> {
             pub solution: S,
             pub score: super::super::runtime_types::sp_npos_elections::ElectionScore,
@@ -13937,6 +16023,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ReadySolution {
             pub supports: super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 (
@@ -13968,6 +16055,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RoundSnapshot<AccountId, DataProvider> {
             pub voters: Vec<DataProvider>,
             pub targets: Vec<AccountId>,
@@ -13987,6 +16075,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SolutionOrSnapshotSize {
             #[codec(compact)]
             pub voters: u32,
@@ -14013,6 +16102,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 submit_unsigned {
@@ -14128,6 +16218,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 PreDispatchEarlySubmission,
@@ -14211,6 +16302,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 SolutionStored {
@@ -14338,6 +16430,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SignedSubmission<AccountId, Balance, Solution> {
                 pub who: AccountId,
                 pub deposit: Balance,
@@ -14377,6 +16470,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Renouncing {
             #[codec(index = 0u8)]
             Member,
@@ -14408,6 +16502,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SeatHolder<AccountId, Balance> {
             pub who: AccountId,
             pub stake: Balance,
@@ -14430,6 +16525,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Voter<AccountId, Balance> {
             pub votes: Vec<AccountId>,
             pub stake: Balance,
@@ -14455,6 +16551,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 vote {
@@ -14566,6 +16663,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 UnableToVote,
@@ -14655,6 +16753,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewTerm {
@@ -14761,6 +16860,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 register_fast_unstake,
@@ -14800,6 +16900,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotController,
@@ -14843,6 +16944,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Unstaked {
@@ -14927,6 +17029,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct UnstakeRequest {
                 pub stashes: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (::ferroscale_runtime_types::AccountId32, u128),
@@ -14960,6 +17063,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 initialize_pallet { new_count: u32, witness_count: Option<u32> },
@@ -15024,6 +17128,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 AlreadyInitialized,
@@ -15051,6 +17156,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 PalletInitialized { reinit: bool },
@@ -15115,6 +17221,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct StoredPendingChange<N> {
             pub scheduled_at: N,
             pub delay: N,
@@ -15146,6 +17253,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum StoredState<N> {
             #[codec(index = 0u8)]
             Live,
@@ -15197,6 +17305,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 report_equivocation {
@@ -15277,6 +17386,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 PauseFailed,
@@ -15328,6 +17438,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewAuthorities {
@@ -15380,6 +17491,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 add_registrar {
@@ -15644,6 +17756,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManySubAccounts,
@@ -15739,6 +17852,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 IdentitySet { who: ::ferroscale_runtime_types::AccountId32 },
@@ -15937,6 +18051,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BitFlags(pub u64);
             impl ::ferroscale_runtime_types::TypeHash for BitFlags {
                 const TYPE_HASH: u128 = 0x0bd8b2cdf59bbf120511fe6fb0daf560;
@@ -15948,6 +18063,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Data {
                 #[codec(index = 0u8)]
                 None,
@@ -16267,6 +18383,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum IdentityField {
                 #[codec(index = 1u8)]
                 Display,
@@ -16318,6 +18435,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct IdentityInfo {
                 pub additional: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (
@@ -16372,6 +18490,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Judgement<Balance> {
                 #[codec(index = 0u8)]
                 Unknown,
@@ -16420,6 +18539,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RegistrarInfo<Balance, AccountId> {
                 pub account: AccountId,
                 pub fee: Balance,
@@ -16444,6 +18564,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Registration<Balance> {
                 pub judgements: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                     (
@@ -16484,6 +18605,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Heartbeat<BlockNumber> {
             pub block_number: BlockNumber,
             pub session_index: BlockNumber,
@@ -16516,6 +18638,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 heartbeat {
@@ -16550,6 +18673,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidKey,
@@ -16577,6 +18701,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 HeartbeatReceived {
@@ -16641,6 +18766,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Public(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Public,
                 );
@@ -16654,6 +18780,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Signature(
                     pub super::super::super::super::runtime_types::sp_core::sr25519::Signature,
                 );
@@ -16674,6 +18801,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 claim { index: u32 },
@@ -16770,6 +18898,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotAssigned,
@@ -16809,6 +18938,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 IndexAssigned {
@@ -16873,6 +19003,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct LotteryConfig<BlockNumber, Balance> {
             pub price: Balance,
             pub start: BlockNumber,
@@ -16908,6 +19039,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 buy_ticket {
@@ -16986,6 +19118,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotConfigured,
@@ -17033,6 +19166,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 LotteryStarted,
@@ -17100,6 +19234,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 add_member {
@@ -17224,6 +19359,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 AlreadyMember,
@@ -17255,6 +19391,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 MemberAdded,
@@ -17303,6 +19440,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BookState<MessageOrigin> {
             pub begin: MessageOrigin,
             pub end: MessageOrigin,
@@ -17342,6 +19480,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Neighbours<MessageOrigin> {
             pub prev: MessageOrigin,
             pub next: MessageOrigin,
@@ -17360,6 +19499,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Page<Size> {
             pub remaining: Size,
             pub remaining_size: Size,
@@ -17399,6 +19539,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 reap_page { message_origin: u32, page_index: u32 },
@@ -17462,6 +19603,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotReapable,
@@ -17515,6 +19657,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ProcessingFailed {
@@ -17628,6 +19771,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Multisig<BlockNumber, Balance, AccountId> {
             pub when: super::super::runtime_types::pallet_multisig::Timepoint<
                 BlockNumber,
@@ -17661,6 +19805,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Timepoint<BlockNumber> {
             pub height: BlockNumber,
             pub index: BlockNumber,
@@ -17682,6 +19827,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 as_multi_threshold_1 {
@@ -17818,6 +19964,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 MinimumThreshold,
@@ -17893,6 +20040,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewMultisig {
@@ -18029,6 +20177,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 fractionalize {
@@ -18110,6 +20259,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 IncorrectAssetId,
@@ -18145,6 +20295,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NftFractionalized {
@@ -18220,6 +20371,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 Fractionalized,
@@ -18244,6 +20396,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Details<AssetId, Fractions, AccountId> {
                 pub asset: AssetId,
                 pub fractions: Fractions,
@@ -18282,6 +20435,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 create {
@@ -19202,6 +21356,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NoPermission,
@@ -19409,6 +21564,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Created {
@@ -20262,6 +22418,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct AttributeDeposit<DepositBalance, AccountId> {
                 pub account: Option<AccountId>,
                 pub amount: DepositBalance,
@@ -20283,6 +22440,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum AttributeNamespace<AccountId> {
                 #[codec(index = 0u8)]
                 Pallet,
@@ -20319,6 +22477,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BitFlags(pub u64);
             impl ::ferroscale_runtime_types::TypeHash for BitFlags {
                 const TYPE_HASH: u128 = 0xfd69979d6a58cff31a0983d16e53448f;
@@ -20330,6 +22489,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BitFlags2(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for BitFlags2 {
                 const TYPE_HASH: u128 = 0x1732ac5170b00f831acbb9636a4b72d7;
@@ -20341,6 +22501,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CancelAttributesApprovalWitness {
                 pub account_attributes: u32,
             }
@@ -20364,6 +22525,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CollectionConfig<Price, BlockNumber> {
                 pub settings: super::super::super::runtime_types::pallet_nfts::types::BitFlags,
                 pub max_supply: Option<BlockNumber>,
@@ -20396,6 +22558,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CollectionDetails<AccountId, DepositBalance> {
                 pub owner: AccountId,
                 pub owner_deposit: DepositBalance,
@@ -20434,6 +22597,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CollectionMetadata<Deposit> {
                 pub deposit: Deposit,
                 pub data: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -20456,6 +22620,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum CollectionRole {
                 #[codec(index = 1u8)]
                 Issuer,
@@ -20487,6 +22652,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum CollectionSetting {
                 #[codec(index = 1u8)]
                 TransferableItems,
@@ -20526,6 +22692,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DestroyWitness {
                 #[codec(compact)]
                 pub item_metadatas: u32,
@@ -20560,6 +22727,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ItemConfig {
                 pub settings: super::super::super::runtime_types::pallet_nfts::types::BitFlags,
             }
@@ -20579,6 +22747,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ItemDeposit<DepositBalance, AccountId> {
                 pub account: AccountId,
                 pub amount: DepositBalance,
@@ -20600,6 +22769,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ItemDetails<AccountId, Deposit, Approvals> {
                 pub owner: AccountId,
                 pub approvals: Approvals,
@@ -20628,6 +22798,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ItemMetadata<Deposit> {
                 pub deposit: Deposit,
                 pub data: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -20650,6 +22821,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ItemMetadataDeposit<DepositBalance, AccountId> {
                 pub account: Option<AccountId>,
                 pub amount: DepositBalance,
@@ -20671,6 +22843,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ItemSetting {
                 #[codec(index = 1u8)]
                 Transferable,
@@ -20702,6 +22875,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ItemTip<CollectionId, AccountId, Amount> {
                 pub collection: CollectionId,
                 pub item: CollectionId,
@@ -20734,6 +22908,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct MintSettings<Price, BlockNumber> {
                 pub mint_type: super::super::super::runtime_types::pallet_nfts::types::MintType<
                     BlockNumber,
@@ -20771,6 +22946,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum MintType<CollectionId> {
                 #[codec(index = 0u8)]
                 Issuer,
@@ -20803,6 +22979,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct MintWitness<ItemId, Balance> {
                 pub owned_item: Option<ItemId>,
                 pub mint_price: Option<Balance>,
@@ -20826,6 +23003,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PalletAttributes<CollectionId> {
                 #[codec(index = 0u8)]
                 UsedToClaim(CollectionId),
@@ -20851,6 +23029,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PalletFeature {
                 #[codec(index = 1u8)]
                 Trading,
@@ -20886,6 +23065,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PendingSwap<CollectionId, ItemPriceWithDirection> {
                 pub desired_collection: CollectionId,
                 pub desired_item: Option<CollectionId>,
@@ -20918,6 +23098,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PreSignedAttributes<CollectionId, AccountId> {
                 pub collection: CollectionId,
                 pub item: CollectionId,
@@ -20955,6 +23136,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PreSignedMint<CollectionId, AccountId, Balance> {
                 pub collection: CollectionId,
                 pub item: CollectionId,
@@ -20996,6 +23178,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PriceDirection {
                 #[codec(index = 0u8)]
                 Send,
@@ -21019,6 +23202,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PriceWithDirection<Amount> {
                 pub amount: Amount,
                 pub direction: super::super::super::runtime_types::pallet_nfts::types::PriceDirection,
@@ -21046,6 +23230,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Bid<Balance, AccountId> {
                 pub amount: Balance,
                 pub who: AccountId,
@@ -21067,6 +23252,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 place_bid { #[codec(compact)] amount: u128, duration: u32 },
@@ -21172,6 +23358,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 DurationTooSmall,
@@ -21251,6 +23438,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 BidPlaced {
@@ -21425,6 +23613,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 NftReceipt,
@@ -21445,6 +23634,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReceiptRecord<AccountId, BlockNumber, Balance> {
                 pub proportion: super::super::super::runtime_types::sp_arithmetic::per_things::Perquintill,
                 pub owner: Option<(AccountId, Balance)>,
@@ -21474,6 +23664,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SummaryRecord<BlockNumber, Balance> {
                 pub proportion_owed: super::super::super::runtime_types::sp_arithmetic::per_things::Perquintill,
                 pub index: BlockNumber,
@@ -21514,6 +23705,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum BondExtra<Balance> {
             #[codec(index = 0u8)]
             FreeBalance(Balance),
@@ -21534,6 +23726,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BondedPoolInner {
             pub commission: super::super::runtime_types::pallet_nomination_pools::Commission,
             pub member_counter: u32,
@@ -21571,6 +23764,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ClaimPermission {
             #[codec(index = 0u8)]
             Permissioned,
@@ -21604,6 +23798,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Commission {
             pub current: Option<
                 (
@@ -21646,6 +23841,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CommissionChangeRate<BlockNumber> {
             pub max_increase: super::super::runtime_types::sp_arithmetic::per_things::Perbill,
             pub min_delay: BlockNumber,
@@ -21665,6 +23861,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ConfigOp<T> {
             #[codec(index = 0u8)]
             Noop,
@@ -21689,6 +23886,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct PoolMember {
             pub pool_id: u32,
             pub points: u128,
@@ -21724,6 +23922,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct PoolRoles<AccountId> {
             pub depositor: AccountId,
             pub root: Option<AccountId>,
@@ -21752,6 +23951,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum PoolState {
             #[codec(index = 0u8)]
             Open,
@@ -21777,6 +23977,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RewardPool {
             pub last_recorded_reward_counter: super::super::runtime_types::sp_arithmetic::fixed_point::FixedU128,
             pub last_recorded_total_payouts: u128,
@@ -21814,6 +24015,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct SubPools {
             pub no_era: super::super::runtime_types::pallet_nomination_pools::UnbondPool,
             pub with_era: super::super::runtime_types::bounded_collections::bounded_btree_map::BoundedBTreeMap<
@@ -21838,6 +24040,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct UnbondPool {
             pub points: u128,
             pub balance: u128,
@@ -21862,6 +24065,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 join { #[codec(compact)] amount: u128, pool_id: u32 },
@@ -22309,6 +24513,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum DefensiveError {
                 #[codec(index = 0u8)]
                 NotEnoughSpaceInUnbondPool,
@@ -22352,6 +24557,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 PoolNotFound,
@@ -22517,6 +24723,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Created {
@@ -22837,6 +25044,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Offence { kind: [u8; 16usize], timeslot: Vec<u8> },
@@ -22875,6 +25083,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RequestStatus<AccountId, Balance> {
             #[codec(index = 0u8)]
             Unrequested { deposit: (AccountId, Balance), len: u32 },
@@ -22925,6 +25134,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 note_preimage { bytes: Vec<u8> },
@@ -22990,6 +25200,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooBig,
@@ -23033,6 +25244,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Noted { hash: ::ferroscale_runtime_types::H256 },
@@ -23091,6 +25303,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Announcement<AccountId, Hash, BlockNumber> {
             pub real: AccountId,
             pub call_hash: Hash,
@@ -23113,6 +25326,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ProxyDefinition<AccountId, ProxyType, BlockNumber> {
             pub delegate: AccountId,
             pub proxy_type: ProxyType,
@@ -23142,6 +25356,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 proxy {
@@ -23396,6 +25611,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooMany,
@@ -23447,6 +25663,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 ProxyExecuted {
@@ -23591,6 +25808,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct MemberRecord {
             pub rank: u16,
         }
@@ -23608,6 +25826,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Tally {
             pub bare_ayes: u32,
             pub ayes: u32,
@@ -23632,6 +25851,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VoteRecord {
             #[codec(index = 0u8)]
             Aye(u32),
@@ -23660,6 +25880,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 add_member {
@@ -23775,6 +25996,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 AlreadyMember,
@@ -23830,6 +26052,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 MemberAdded { who: ::ferroscale_runtime_types::AccountId32 },
@@ -23921,6 +26144,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ActiveRecovery<BlockNumber, Balance, Friends> {
             pub created: BlockNumber,
             pub deposit: Balance,
@@ -23943,6 +26167,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RecoveryConfig<BlockNumber, Balance, Friends> {
             pub delay_period: BlockNumber,
             pub deposit: Balance,
@@ -23975,6 +26200,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 as_recovered {
@@ -24152,6 +26378,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotAllowed,
@@ -24235,6 +26462,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 RecoveryCreated { account: ::ferroscale_runtime_types::AccountId32 },
@@ -24363,6 +26591,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 submit {
@@ -24503,6 +26732,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotOngoing,
@@ -24574,6 +26804,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Submitted {
@@ -24867,6 +27098,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event2 {
                 #[codec(index = 0u8)]
                 Submitted {
@@ -25152,6 +27384,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Curve {
                 #[codec(index = 0u8)]
                 LinearDecreasing {
@@ -25247,6 +27480,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DecidingStatus<BlockNumber> {
                 pub since: BlockNumber,
                 pub confirming: Option<BlockNumber>,
@@ -25268,6 +27502,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Deposit<AccountId, Balance> {
                 pub who: AccountId,
                 pub amount: Balance,
@@ -25289,6 +27524,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ReferendumInfo<
                 TrackId,
                 RuntimeOrigin,
@@ -25464,6 +27700,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ReferendumStatus<
                 TrackId,
                 RuntimeOrigin,
@@ -25558,6 +27795,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct TrackInfo<Balance, Moment> {
                 pub name: String,
                 pub max_deciding: Moment,
@@ -25613,6 +27851,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 store { remark: Vec<u8> },
@@ -25640,6 +27879,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 Empty,
@@ -25664,6 +27904,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Stored {
@@ -25706,6 +27947,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 fill_block {
@@ -25742,6 +27984,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 enter,
@@ -25831,6 +28074,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 Entered,
@@ -25878,6 +28122,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Entered { until: u32 },
@@ -25989,6 +28234,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum ExitReason {
                 #[codec(index = 0u8)]
                 Timeout,
@@ -26012,6 +28258,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum HoldReason {
                 #[codec(index = 0u8)]
                 EnterOrExtend,
@@ -26037,6 +28284,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ClaimState<Balance> {
             #[codec(index = 0u8)]
             Nothing,
@@ -26077,6 +28325,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ClaimantStatus<CycleIndex, Balance> {
             pub last_active: CycleIndex,
             pub status: super::super::runtime_types::pallet_salary::ClaimState<Balance>,
@@ -26096,6 +28345,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct StatusType<CycleIndex, Balance> {
             pub cycle_index: CycleIndex,
             pub cycle_start: CycleIndex,
@@ -26132,6 +28382,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 init,
@@ -26187,6 +28438,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 AlreadyStarted,
@@ -26262,6 +28514,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Inducted { who: ::ferroscale_runtime_types::AccountId32 },
@@ -26350,6 +28603,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Scheduled<Name, Call, BlockNumber, PalletsOrigin> {
             pub maybe_id: Option<Name>,
             pub priority: u8,
@@ -26390,6 +28644,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 schedule {
@@ -26549,6 +28804,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 FailedToSchedule,
@@ -26590,6 +28846,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Scheduled { when: u32, index: u32 },
@@ -26700,6 +28957,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set_keys {
@@ -26740,6 +28998,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InvalidProof,
@@ -26781,6 +29040,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewSession { session_index: u32 },
@@ -26814,6 +29074,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Bid<AccountId, Balance> {
             pub who: AccountId,
             pub kind: super::super::runtime_types::pallet_society::BidKind<
@@ -26838,6 +29099,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum BidKind<AccountId, Balance> {
             #[codec(index = 0u8)]
             Deposit(Balance),
@@ -26867,6 +29129,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Candidacy<AccountId, Balance> {
             pub round: u32,
             pub kind: super::super::runtime_types::pallet_society::BidKind<
@@ -26902,6 +29165,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct GroupParams<Balance> {
             pub max_members: u32,
             pub max_intake: u32,
@@ -26931,6 +29195,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct IntakeRecord<AccountId, Balance> {
             pub who: AccountId,
             pub bid: Balance,
@@ -26953,6 +29218,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct MemberRecord {
             pub rank: u32,
             pub strikes: u32,
@@ -26986,6 +29252,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct PayoutRecord<Balance, PayoutsVec> {
             pub paid: Balance,
             pub payouts: PayoutsVec,
@@ -27005,6 +29272,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Tally {
             pub approvals: u32,
             pub rejections: u32,
@@ -27027,6 +29295,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Vote {
             pub approve: bool,
             pub weight: u32,
@@ -27048,6 +29317,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum VouchingStatus {
             #[codec(index = 0u8)]
             Vouching,
@@ -27072,6 +29342,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 bid { value: u128 },
@@ -27343,6 +29614,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotMember,
@@ -27490,6 +29762,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Founded { founder: ::ferroscale_runtime_types::AccountId32 },
@@ -27758,6 +30031,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ActiveEraInfo {
             pub index: u32,
             pub start: Option<u64>,
@@ -27779,6 +30053,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EraRewardPoints<AccountId> {
             pub total: u32,
             pub individual: ::ferroscale_runtime_types::BTreeMap<AccountId, u32>,
@@ -27797,6 +30072,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Exposure<AccountId, Balance> {
             #[codec(compact)]
             pub total: Balance,
@@ -27826,6 +30102,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Forcing {
             #[codec(index = 0u8)]
             NotForcing,
@@ -27859,6 +30136,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct IndividualExposure<AccountId, Balance> {
             pub who: AccountId,
             #[codec(compact)]
@@ -27879,6 +30157,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Nominations {
             pub targets: super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
                 ::ferroscale_runtime_types::AccountId32,
@@ -27909,6 +30188,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum RewardDestination<AccountId> {
             #[codec(index = 0u8)]
             Staked,
@@ -27945,6 +30225,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct StakingLedger {
             pub stash: ::ferroscale_runtime_types::AccountId32,
             #[codec(compact)]
@@ -27986,6 +30267,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct UnappliedSlash<AccountId, Balance> {
             pub validator: AccountId,
             pub own: Balance,
@@ -28018,6 +30300,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct UnlockChunk<Balance> {
             #[codec(compact)]
             pub value: Balance,
@@ -28038,6 +30321,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ValidatorPrefs {
             #[codec(compact)]
             pub commission: super::super::runtime_types::sp_arithmetic::per_things::Perbill,
@@ -28064,6 +30348,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Call {
                     #[codec(index = 0u8)]
                     bond {
@@ -28451,6 +30736,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum ConfigOp<T> {
                     #[codec(index = 0u8)]
                     Noop,
@@ -28479,6 +30765,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Error {
                     #[codec(index = 0u8)]
                     NotController,
@@ -28608,6 +30895,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Event {
                     #[codec(index = 0u8)]
                     EraPaid { era_index: u32, validator_payout: u128, remainder: u128 },
@@ -28877,6 +31165,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SlashingSpans {
                 pub span_index: u32,
                 pub last_start: u32,
@@ -28911,6 +31200,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SpanRecord<Balance> {
                 pub slashed: Balance,
                 pub paid_out: Balance,
@@ -28938,6 +31228,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 control_auto_migration {
@@ -29071,6 +31362,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 MaxSignedLimits,
@@ -29116,6 +31408,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Migrated {
@@ -29191,6 +31484,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum MigrationCompute {
                 #[codec(index = 0u8)]
                 Signed,
@@ -29214,6 +31508,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct MigrationLimits {
                 pub size: u32,
                 pub item: u32,
@@ -29237,6 +31532,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct MigrationTask {
                 pub progress_top: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
                 pub progress_child: super::super::super::runtime_types::pallet_state_trie_migration::pallet::Progress,
@@ -29274,6 +31570,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Progress {
                 #[codec(index = 0u8)]
                 ToStart,
@@ -29319,6 +31616,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewStatement {
@@ -29361,6 +31659,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 sudo {
@@ -29452,6 +31751,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 RequireSudo,
@@ -29472,6 +31772,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Sudid {
@@ -29544,6 +31845,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 set { #[codec(compact)] now: u64 },
@@ -29576,6 +31878,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpenTip<AccountId, Balance, BlockNumber, Hash> {
             pub reason: Hash,
             pub who: AccountId,
@@ -29621,6 +31924,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 report_awesome {
@@ -29736,6 +32040,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 ReasonTooBig,
@@ -29779,6 +32084,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 NewTip { tip_hash: ::ferroscale_runtime_types::H256 },
@@ -29883,6 +32189,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Releases {
             #[codec(index = 0u8)]
             V1Ancient,
@@ -29907,6 +32214,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 TransactionFeePaid {
@@ -29954,6 +32262,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FeeDetails<Balance> {
                 pub inclusion_fee: Option<
                     super::super::super::runtime_types::pallet_transaction_payment::types::InclusionFee<
@@ -29980,6 +32289,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct InclusionFee<Balance> {
                 pub base_fee: Balance,
                 pub len_fee: Balance,
@@ -30008,6 +32318,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct RuntimeDispatchInfo<Balance, Weight> {
                 pub weight: Weight,
                 pub class: super::super::super::runtime_types::frame_support::dispatch::DispatchClass,
@@ -30042,6 +32353,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct TransactionInfo {
             pub chunk_root: ::ferroscale_runtime_types::H256,
             pub content_hash: ::ferroscale_runtime_types::H256,
@@ -30076,6 +32388,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 store { data: Vec<u8> },
@@ -30135,6 +32448,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InsufficientFunds,
@@ -30206,6 +32520,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Stored { index: u32 },
@@ -30257,6 +32572,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Proposal<AccountId, Balance> {
             pub proposer: AccountId,
             pub value: Balance,
@@ -30289,6 +32605,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 propose_spend {
@@ -30383,6 +32700,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 InsufficientProposersBalance,
@@ -30424,6 +32742,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Proposed { proposal_index: u32 },
@@ -30585,6 +32904,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 pause {
@@ -30646,6 +32966,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 IsPaused,
@@ -30681,6 +33002,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 CallPaused {
@@ -30747,6 +33069,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 create {
@@ -31322,6 +33645,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NoPermission,
@@ -31413,6 +33737,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 Created {
@@ -31951,6 +34276,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CollectionDetails<AccountId, DepositBalance> {
                 pub owner: AccountId,
                 pub issuer: AccountId,
@@ -32001,6 +34327,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct CollectionMetadata<DepositBalance> {
                 pub deposit: DepositBalance,
                 pub data: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -32031,6 +34358,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct DestroyWitness {
                 #[codec(compact)]
                 pub items: u32,
@@ -32065,6 +34393,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ItemDetails<AccountId, DepositBalance> {
                 pub owner: AccountId,
                 pub approved: Option<AccountId>,
@@ -32096,6 +34425,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ItemMetadata<DepositBalance> {
                 pub deposit: DepositBalance,
                 pub data: super::super::super::runtime_types::bounded_collections::bounded_vec::BoundedVec<
@@ -32131,6 +34461,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 batch {
@@ -32251,6 +34582,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 TooManyCalls,
@@ -32271,6 +34603,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 BatchInterrupted {
@@ -32356,6 +34689,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Releases {
             #[codec(index = 0u8)]
             V0,
@@ -32380,6 +34714,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 vest,
@@ -32490,6 +34825,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 NotVesting,
@@ -32531,6 +34867,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 VestingUpdated {
@@ -32582,6 +34919,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct VestingInfo<Balance, BlockNumber> {
                 pub locked: Balance,
                 pub per_block: Balance,
@@ -32617,6 +34955,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Call {
                 #[codec(index = 0u8)]
                 whitelist_call { call_hash: ::ferroscale_runtime_types::H256 },
@@ -32700,6 +35039,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Error {
                 #[codec(index = 0u8)]
                 UnavailablePreImage,
@@ -32741,6 +35081,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum Event {
                 #[codec(index = 0u8)]
                 CallWhitelisted { call_hash: ::ferroscale_runtime_types::H256 },
@@ -32812,6 +35153,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum ArithmeticError {
             #[codec(index = 0u8)]
             Underflow,
@@ -32844,6 +35186,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FixedI64(pub i64);
             impl ::ferroscale_runtime_types::TypeHash for FixedI64 {
                 const TYPE_HASH: u128 = 0x1c3db48d29fdfa52b073e6a2c4f870f3;
@@ -32855,6 +35198,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FixedU128(pub u128);
             impl ::parity_scale_codec::CompactAs for FixedU128 {
                 type As = u128;
@@ -32880,6 +35224,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct FixedU64(pub u64);
             impl ::ferroscale_runtime_types::TypeHash for FixedU64 {
                 const TYPE_HASH: u128 = 0xebf3f5448a2fc3c649e195fb702585ad;
@@ -32895,6 +35240,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PerU16(pub u16);
             impl ::parity_scale_codec::CompactAs for PerU16 {
                 type As = u16;
@@ -32920,6 +35266,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Perbill(pub u32);
             impl ::parity_scale_codec::CompactAs for Perbill {
                 type As = u32;
@@ -32945,6 +35292,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Percent(pub u8);
             impl ::ferroscale_runtime_types::TypeHash for Percent {
                 const TYPE_HASH: u128 = 0x731b5e2a65bb015f1c4c471dfecc01fe;
@@ -32956,6 +35304,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Permill(pub u32);
             impl ::ferroscale_runtime_types::TypeHash for Permill {
                 const TYPE_HASH: u128 = 0xcd9a29b75460287f91b8264ae44aca45;
@@ -32967,6 +35316,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Perquintill(pub u64);
             impl ::ferroscale_runtime_types::TypeHash for Perquintill {
                 const TYPE_HASH: u128 = 0x365c50250021db1bda2a687a15cd29c7;
@@ -32984,6 +35334,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
             );
@@ -33002,6 +35353,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum AllowedSlots {
             #[codec(index = 0u8)]
             PrimarySlots,
@@ -33035,6 +35387,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BabeConfiguration {
             pub slot_duration: u64,
             pub epoch_length: u64,
@@ -33074,6 +35427,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct BabeEpochConfiguration {
             pub c: (u64, u64),
             pub allowed_slots: super::super::runtime_types::sp_consensus_babe::AllowedSlots,
@@ -33095,6 +35449,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Epoch {
             pub epoch_index: u64,
             pub start_slot: super::super::runtime_types::sp_consensus_slots::Slot,
@@ -33134,6 +35489,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
             const TYPE_HASH: u128 = 0x67822a6fd5670aa9d7764973c4243e48;
@@ -33148,6 +35504,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::sr25519::Public,
             );
@@ -33165,6 +35522,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum NextConfigDescriptor {
                 #[codec(index = 1u8)]
                 V1 {
@@ -33197,6 +35555,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum PreDigest {
                 #[codec(index = 1u8)]
                 Primary(
@@ -33246,6 +35605,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct PrimaryPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
@@ -33277,6 +35637,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SecondaryPlainPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
@@ -33302,6 +35663,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct SecondaryVRFPreDigest {
                 pub authority_index: u32,
                 pub slot: super::super::super::runtime_types::sp_consensus_slots::Slot,
@@ -33338,6 +35700,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Equivocation<H, N> {
             #[codec(index = 0u8)]
             Prevote(
@@ -33372,6 +35735,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EquivocationProof<H, N> {
             pub set_id: u64,
             pub equivocation: super::super::runtime_types::sp_consensus_grandpa::Equivocation<
@@ -33393,6 +35757,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpaqueKeyOwnershipProof(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueKeyOwnershipProof {
             const TYPE_HASH: u128 = 0x644a053337cb00328cde6139d4098a21;
@@ -33407,6 +35772,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(
                 pub super::super::super::runtime_types::sp_core::ed25519::Public,
             );
@@ -33420,6 +35786,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(
                 pub super::super::super::runtime_types::sp_core::ed25519::Signature,
             );
@@ -33438,6 +35805,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EquivocationProof<Header, Id> {
             pub offender: Id,
             pub slot: super::super::runtime_types::sp_consensus_slots::Slot,
@@ -33466,6 +35834,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Slot(pub u64);
         impl ::ferroscale_runtime_types::TypeHash for Slot {
             const TYPE_HASH: u128 = 0xfaffab54497a71f7cf8f219e549782bd;
@@ -33481,6 +35850,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct OpaqueMetadata(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for OpaqueMetadata {
             const TYPE_HASH: u128 = 0x8d9445126569435bb2a2e57eb0ff125a;
@@ -33492,6 +35862,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Void {}
         impl ::ferroscale_runtime_types::TypeHash for Void {
             const TYPE_HASH: u128 = 0xe86ad659c4afa394f4d190a1d8b24690;
@@ -33506,6 +35877,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct KeyTypeId(pub [u8; 4usize]);
             impl ::ferroscale_runtime_types::TypeHash for KeyTypeId {
                 const TYPE_HASH: u128 = 0x268d0d112175a89065e2d6dadeab0a6f;
@@ -33521,6 +35893,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(pub [u8; 65usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x246b8e8d29e789b35a00da53253aa7e4;
@@ -33536,6 +35909,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0x00b7604b546bc9fd97d16f304530579f;
@@ -33547,6 +35921,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(pub [u8; 64usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x170fe7feb740446aa023e6b930e063bb;
@@ -33562,6 +35937,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Public(pub [u8; 32usize]);
             impl ::ferroscale_runtime_types::TypeHash for Public {
                 const TYPE_HASH: u128 = 0x8b8e4f900bb942c1fd2b42b87c895124;
@@ -33573,6 +35949,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Signature(pub [u8; 64usize]);
             impl ::ferroscale_runtime_types::TypeHash for Signature {
                 const TYPE_HASH: u128 = 0x19abb7b541807ef7b7c542dc9078f869;
@@ -33587,6 +35964,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct VrfSignature {
                     pub output: [u8; 32usize],
                     pub proof: [u8; 64usize],
@@ -33617,6 +35995,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct CheckInherentsResult {
             pub okay: bool,
             pub fatal_error: bool,
@@ -33641,6 +36020,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct InherentData {
             pub data: ::ferroscale_runtime_types::BTreeMap<[u8; 8usize], Vec<u8>>,
         }
@@ -33662,6 +36042,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct EncodableOpaqueLeaf(pub Vec<u8>);
         impl ::ferroscale_runtime_types::TypeHash for EncodableOpaqueLeaf {
             const TYPE_HASH: u128 = 0x08174830780fde0442f4b5e19cfcd93d;
@@ -33673,6 +36054,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Error {
             #[codec(index = 0u8)]
             InvalidNumericOp,
@@ -33730,6 +36112,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Proof<Hash> {
             pub leaf_indices: Vec<u64>,
             pub leaf_count: u64,
@@ -33759,6 +36142,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ElectionScore {
             pub minimal_stake: u128,
             pub sum_stake: u128,
@@ -33788,6 +36172,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Support<AccountId> {
             pub total: u128,
             pub voters: Vec<(AccountId, u128)>,
@@ -33810,6 +36195,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum DispatchError {
             #[codec(index = 0u8)]
             Other,
@@ -33891,6 +36277,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct DispatchErrorWithPostInfo<Info> {
             pub post_info: Info,
             pub error: super::super::runtime_types::sp_runtime::DispatchError,
@@ -33909,6 +36296,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct ModuleError {
             pub index: u8,
             pub error: [u8; 4usize],
@@ -33930,6 +36318,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum MultiSignature {
             #[codec(index = 0u8)]
             Ed25519(super::super::runtime_types::sp_core::ed25519::Signature),
@@ -33961,6 +36350,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum TokenError {
             #[codec(index = 0u8)]
             FundsUnavailable,
@@ -34018,6 +36408,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum TransactionalError {
             #[codec(index = 0u8)]
             LimitReached,
@@ -34044,6 +36435,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Block<Header, Extrinsic> {
                     pub header: Header,
                     pub extrinsics: Vec<Extrinsic>,
@@ -34071,6 +36463,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Digest {
                     pub logs: Vec<
                         super::super::super::super::runtime_types::sp_runtime::generic::digest::DigestItem,
@@ -34092,6 +36485,7 @@ pub mod runtime_types {
                     }
                 }
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum DigestItem {
                     #[codec(index = 6u8)]
                     PreRuntime([u8; 4usize], Vec<u8>),
@@ -34165,6 +36559,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub enum Era {
                     #[codec(index = 0u8)]
                     Immortal,
@@ -36232,6 +38627,7 @@ pub mod runtime_types {
                 use ::parity_scale_codec::{Decode, Encode};
                 use ::ferroscale_runtime_types::values::{name, ToValue, Value};
                 #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+                #[codec(crate = ::parity_scale_codec)]
                 pub struct Header<Number> {
                     pub parent_hash: ::ferroscale_runtime_types::H256,
                     #[codec(compact)]
@@ -36272,6 +38668,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct BlakeTwo256;
             impl ::ferroscale_runtime_types::TypeHash for BlakeTwo256 {
                 const TYPE_HASH: u128 = 0x546666926f99c23d91dcc47e62aaca31;
@@ -36287,6 +38684,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum InvalidTransaction {
                 #[codec(index = 0u8)]
                 Call,
@@ -36354,6 +38752,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum TransactionSource {
                 #[codec(index = 0u8)]
                 InBlock,
@@ -36385,6 +38784,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum TransactionValidityError {
                 #[codec(index = 0u8)]
                 Invalid(
@@ -36420,6 +38820,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum UnknownTransaction {
                 #[codec(index = 0u8)]
                 CannotLookup,
@@ -36455,6 +38856,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ValidTransaction {
                 pub priority: u64,
                 pub requires: Vec<Vec<u8>>,
@@ -36496,6 +38898,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct MembershipProof {
             pub session: u32,
             pub trie_nodes: Vec<Vec<u8>>,
@@ -36530,6 +38933,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct OffenceDetails<Reporter, Offender> {
                 pub offender: Offender,
                 pub reporters: Vec<Reporter>,
@@ -36557,6 +38961,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub enum Proof {
             #[codec(index = 0u8)]
             Sr25519 { signature: [u8; 64usize], signer: [u8; 32usize] },
@@ -36632,6 +39037,7 @@ pub mod runtime_types {
             }
         }
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct Statement {
             pub proof: Option<super::super::runtime_types::sp_statement_store::Proof>,
             pub decryption_key: Option<[u8; 32usize]>,
@@ -36676,6 +39082,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum InvalidStatement {
                 #[codec(index = 0u8)]
                 BadProof,
@@ -36707,6 +39114,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub enum StatementSource {
                 #[codec(index = 0u8)]
                 Chain,
@@ -36734,6 +39142,7 @@ pub mod runtime_types {
                 }
             }
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct ValidStatement {
                 pub max_count: u32,
                 pub max_size: u32,
@@ -36763,6 +39172,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct TransactionStorageProof {
             pub chunk: Vec<u8>,
             pub proof: Vec<Vec<u8>>,
@@ -36788,6 +39198,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RuntimeVersion {
             pub spec_name: String,
             pub impl_name: String,
@@ -36836,6 +39247,7 @@ pub mod runtime_types {
         use ::parity_scale_codec::{Decode, Encode};
         use ::ferroscale_runtime_types::values::{name, ToValue, Value};
         #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+        #[codec(crate = ::parity_scale_codec)]
         pub struct RuntimeDbWeight {
             pub read: u64,
             pub write: u64,
@@ -36860,6 +39272,7 @@ pub mod runtime_types {
             use ::parity_scale_codec::{Decode, Encode};
             use ::ferroscale_runtime_types::values::{name, ToValue, Value};
             #[derive(Encode, Decode, Debug, Clone, PartialEq, Eq)]
+            #[codec(crate = ::parity_scale_codec)]
             pub struct Weight {
                 #[codec(compact)]
                 pub ref_time: u64,

@@ -9,12 +9,20 @@
 //! - [`subtensor_rpc`]: the bare type registry bt-decode's Bittensor
 //!   runtime-API results were encoded with (`payloads/subtensor/test_types.json`).
 //!
-//! Their `roundtrip_type` and `ToValue` impls are behind this crate's
-//! features `roundtrip` and `values` (the generated code's `#[cfg(feature)]`s
-//! are evaluated in the crate that expands the macro).
+//! The macro's arguments give them `roundtrip_type` and (by default) the
+//! `ToValue` impls, and name `ferroscale-runtime-types` directly (this crate
+//! does not depend on the facade).
 
-#[ferroscale_macros::runtime(fixture = "metadata/polkadot-v14-spec9180.scale")]
+#[ferroscale_macros::runtime(
+    fixture = "metadata/polkadot-v14-spec9180.scale",
+    crate = "::ferroscale_runtime_types",
+    roundtrip = true
+)]
 pub mod polkadot_9180 {}
 
-#[ferroscale_macros::runtime(fixture = "payloads/subtensor/test_types.json")]
+#[ferroscale_macros::runtime(
+    fixture = "payloads/subtensor/test_types.json",
+    crate = "::ferroscale_runtime_types",
+    roundtrip = true
+)]
 pub mod subtensor_rpc {}

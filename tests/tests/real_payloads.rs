@@ -38,7 +38,7 @@ fn block_10000000_extrinsics_roundtrip_with_spec_9180_types() {
 fn the_timestamp_inherent_decodes_to_its_call() {
     let first = &block_extrinsics()[0];
     let xt: polkadot_9180::UncheckedExtrinsic = decode_all(first).unwrap();
-    assert!(xt.signature.is_none());
+    assert!(xt.signature().is_none());
     let text = format!("{:?}", xt.function);
     assert!(text.starts_with("Timestamp(set {"), "{text}");
 }

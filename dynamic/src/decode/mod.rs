@@ -55,7 +55,7 @@ fn all_used(ctx: &Context<'_>, ty: TypeIdx, bytes: &[u8], used: usize) -> Result
         return Ok(());
     }
     Err(Error::RemainingScaleBytesNotEmpty {
-        ty: ctx.graph.describe(ty),
+        ty: ctx.graph.label(ty),
         offset: used,
         length: bytes.len(),
     })
@@ -193,7 +193,9 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         reason: impl Into<String>,
     ) -> Fail {
         Box::new(Error::Invalid {
-            ty: self.graph().describe(ty),
+            ty: self.graph().label(ty),
+            type_id: self.graph().registry_id(ty),
+            path: String::new(),
             offset,
             reason: reason.into(),
         })
@@ -204,7 +206,9 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         let rest = self.data.len() - self.pos;
         if n > rest {
             return Err(Box::new(Error::NotEnoughBytes {
-                ty: self.graph().describe(ty),
+                ty: self.graph().label(ty),
+                type_id: self.graph().registry_id(ty),
+                path: String::new(),
                 offset: self.pos,
                 needed: n as u64,
                 available: rest,
@@ -276,7 +280,9 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         };
         if !fits {
             return Err(Box::new(Error::NotEnoughBytes {
-                ty: self.graph().describe(ty),
+                ty: self.graph().label(ty),
+                type_id: self.graph().registry_id(ty),
+                path: String::new(),
                 offset: start,
                 needed: u64::try_from(len.saturating_mul(min_size.max(1) as u128))
                     .unwrap_or(u64::MAX),
@@ -290,7 +296,9 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
     #[inline(never)]
     pub(in crate::decode) fn depth_limit(&self, ty: TypeIdx) -> Fail {
         Box::new(Error::DepthLimit {
-            ty: self.graph().describe(ty),
+            ty: self.graph().label(ty),
+            type_id: self.graph().registry_id(ty),
+            path: String::new(),
             offset: self.pos,
             limit: self.ctx.max_depth,
         })

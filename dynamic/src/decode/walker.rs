@@ -114,7 +114,9 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
                 }
                 if (n as u128) * (min as u128) > self.remaining() as u128 {
                     return Err(Box::new(Error::NotEnoughBytes {
-                        ty: self.graph().describe(ty),
+                        ty: self.graph().label(ty),
+                        type_id: self.graph().registry_id(ty),
+                        path: String::new(),
                         offset: self.pos,
                         needed: (n as u64).saturating_mul(min),
                         available: self.remaining(),
@@ -132,8 +134,8 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
                     return self.node(items[0]);
                 }
                 let mut seq = self.sink.seq_begin(items.len());
-                for &t in items {
-                    let v = self.node(t)?;
+                for (i, &t) in items.iter().enumerate() {
+                    let v = self.node(t).map_err(|e| e.within(&i.to_string()))?;
                     self.sink.seq_push(&mut seq, v);
                 }
                 Ok(self.sink.tuple_end(seq))
@@ -141,14 +143,15 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             Node::Struct(fields) => {
                 let mut d = self.sink.dict_begin(fields.len());
                 for f in fields {
-                    let v = self.node(f.ty)?;
+                    let v = self.node(f.ty).map_err(|e| e.within(&f.name))?;
                     self.sink.dict_insert(&mut d, &f.name, v);
                 }
                 Ok(self.sink.dict_end(d))
             }
             Node::Enum(variants) => {
                 let var = self.variant(ty, variants)?;
-                Ok(match self.payload(&var.fields)? {
+                let payload = self.payload(&var.fields);
+                Ok(match payload.map_err(|e| e.within(&var.name))? {
                     None => self.sink.name(&var.name),
                     Some(v) => self.sink.single_entry(&var.name, v),
                 })
@@ -238,10 +241,11 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             .saturating_add(self.min_sizes.get(self.ctx.graph, v));
         let n = self.length(ty, min)?;
         let mut seq = self.sink.seq_begin(n);
-        for _ in 0..n {
+        for i in 0..n {
             let before = self.pos;
-            let kv = self.node(k)?;
-            let vv = self.node(v)?;
+            let at = |e: Fail| e.within(&format!("[{i}]"));
+            let kv = self.node(k).map_err(at)?;
+            let vv = self.node(v).map_err(at)?;
             self.charge_zero_sized(ty, before)?;
             let mut pair = self.sink.seq_begin(2);
             self.sink.seq_push(&mut pair, kv);
@@ -268,9 +272,9 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
                 return Ok(self.sink.list_end(seq));
             }
         }
-        for _ in 0..n {
+        for i in 0..n {
             let before = self.pos;
-            let v = self.node(inner)?;
+            let v = self.node(inner).map_err(|e| e.within(&format!("[{i}]")))?;
             self.charge_zero_sized(inner, before)?;
             self.sink.seq_push(&mut seq, v);
         }
@@ -358,8 +362,8 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             Fields::Unnamed(tys) if tys.len() == 1 => self.node(tys[0]),
             Fields::Unnamed(tys) => {
                 let mut seq = self.sink.seq_begin(tys.len());
-                for &t in tys {
-                    let v = self.node(t)?;
+                for (i, &t) in tys.iter().enumerate() {
+                    let v = self.node(t).map_err(|e| e.within(&i.to_string()))?;
                     self.sink.seq_push(&mut seq, v);
                 }
                 Ok(self.sink.tuple_end(seq))
@@ -367,7 +371,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             Fields::Named(fs) => {
                 let mut d = self.sink.dict_begin(fs.len());
                 for f in fs {
-                    let v = self.node(f.ty)?;
+                    let v = self.node(f.ty).map_err(|e| e.within(&f.name))?;
                     self.sink.dict_insert(&mut d, &f.name, v);
                 }
                 Ok(self.sink.dict_end(d))
@@ -466,7 +470,9 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         let nbytes = words.saturating_mul(store.bytes() as u128);
         if nbytes > self.remaining() as u128 {
             return Err(Box::new(Error::NotEnoughBytes {
-                ty: self.graph().describe(ty),
+                ty: self.graph().label(ty),
+                type_id: self.graph().registry_id(ty),
+                path: String::new(),
                 offset: start,
                 needed: u64::try_from(nbytes).unwrap_or(u64::MAX),
                 available: self.remaining(),

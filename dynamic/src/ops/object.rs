@@ -138,10 +138,13 @@ fn multi_address(value: &Value) -> Result<Value, Error> {
     match value {
         Value::UInt(i) => Ok(index(*i)),
         Value::Str(s) if s.starts_with("0x") && ![42, 66].contains(&s.len()) => {
-            Err(Error::UnknownType(format!(
-                "a MultiAddress of {} hex digits (give {{'Raw': …}} for other lengths)",
-                s.len() - 2
-            )))
+            Err(Error::unknown_type(
+                "MultiAddress",
+                format!(
+                    "a MultiAddress of {} hex digits (give {{'Raw': …}} for other lengths)",
+                    s.len() - 2
+                ),
+            ))
         }
         Value::Str(s) if !s.starts_with("0x") && s.len() < 20 => {
             ferroscale_core::ss58::decode_account_index(s, None)
@@ -241,7 +244,7 @@ mod tests {
         );
         assert!(matches!(
             multi_address(&Value::str("0x1234")),
-            Err(Error::UnknownType(_))
+            Err(Error::UnknownType { .. })
         ));
     }
 }

@@ -35,6 +35,8 @@ pub fn decode_opaque<'a, S: Sink<'a>>(
 ) -> Result<(S::Out, usize), Error> {
     let short = |needed: u64| Error::NotEnoughBytes {
         ty: name.to_owned(),
+        type_id: None,
+        path: String::new(),
         offset: 0,
         needed,
         available: bytes.len(),
@@ -69,7 +71,8 @@ pub fn encode_opaque(
         })?,
         (None, Some(ty)) => crate::encode::encode_value(ctx, ty, value)?,
         (None, None) => {
-            return Err(Error::UnknownType(
+            return Err(Error::unknown_type(
+                "WrapperOpaque",
                 "an opaque wrapper needs the wrapped type (a type_mapping naming it)".into(),
             ))
         }

@@ -62,10 +62,13 @@ pub fn check_type_def(registry_type: &Value) -> Result<(), Error> {
     };
     match kind {
         Some(k) if TYPE_DEF_KINDS.contains(&k.to_lowercase().as_str()) => Ok(()),
-        other => Err(Error::UnknownType(format!(
-            "RegistryTypeDef {} not implemented",
-            other.as_deref().unwrap_or("None")
-        ))),
+        other => Err(Error::unknown_type(
+            other.as_deref().unwrap_or("None").to_string(),
+            format!(
+                "RegistryTypeDef {} not implemented",
+                other.as_deref().unwrap_or("None")
+            ),
+        )),
     }
 }
 

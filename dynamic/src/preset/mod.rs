@@ -6,9 +6,13 @@
 //! The 20 presets shipped in the `scalecodec` 1.2.12 wheel are not part of
 //! this repository: `cargo xtask presets` fetches the pinned wheel from PyPI,
 //! checks its sha256 and extracts them to `python/python/scalecodec/type_registry/`
-//! (where the Python package carries them). [`presets_dir`] finds them there,
-//! or in `$FERROSCALE_PRESETS_DIR`. Any other preset loads with
-//! [`Preset::from_file`] / [`Preset::from_json_str`].
+//! (where the Python package carries them). They are found at run time,
+//! never through a path compiled into this crate: a folder given explicitly
+//! ([`Preset::named_in`], `Registry::with_presets_from`), else
+//! `$FERROSCALE_PRESETS_DIR`, else the folder set by [`set_presets_dir`]
+//! ([`presets_dir`]). This workspace's `.cargo/config.toml` points the
+//! variable at the extracted folder for its own tests and tools. Any other
+//! preset loads with [`Preset::from_file`] / [`Preset::from_json_str`].
 
 mod error;
 mod json;
@@ -59,35 +63,59 @@ const MAX_PRESET_BYTES: u64 = 64 << 20;
 /// Where the embedding program keeps the presets (see [`set_presets_dir`]).
 static PRESETS_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
 
-/// Tells the engine where the shipped presets are when they do not live in
-/// this workspace — the Python module points it at the `type_registry/`
-/// folder of the installed package, wherever the wheel was unpacked. The
-/// first call wins; `$FERROSCALE_PRESETS_DIR` still takes precedence.
+/// Tells the engine where the shipped presets are — the Python module points
+/// it at the `type_registry/` folder of the installed package, wherever the
+/// wheel was unpacked. The first call wins; `$FERROSCALE_PRESETS_DIR` still
+/// takes precedence.
 pub fn set_presets_dir(dir: impl Into<PathBuf>) {
     let _ = PRESETS_DIR.set(dir.into());
 }
 
+/// Where to get the presets, said by every error that could not find them.
+const WHERE: &str = "set FERROSCALE_PRESETS_DIR to a folder holding py-scale-codec 1.2.12's \
+     type_registry/*.json, or call ferroscale_dynamic::preset::set_presets_dir(folder) \
+     (`cargo xtask presets` extracts them to python/python/scalecodec/type_registry/ of a \
+     ferroscale checkout; `pip download scalecodec==1.2.12` has them under \
+     scalecodec/type_registry/)";
+
 /// The folder holding the shipped presets: `$FERROSCALE_PRESETS_DIR`, else
-/// the folder given to [`set_presets_dir`], else
-/// `python/python/scalecodec/type_registry/` of this workspace. Fails, naming
-/// `cargo xtask presets`, when `core.json` is not there.
+/// the folder given to [`set_presets_dir`]. Fails, naming both, when neither
+/// is set or the folder has no `core.json`.
 pub fn presets_dir() -> Result<PathBuf, PresetError> {
-    let dir = match (std::env::var_os(PRESETS_DIR_ENV), PRESETS_DIR.get()) {
-        (Some(d), _) => PathBuf::from(d),
-        (None, Some(d)) => d.clone(),
-        (None, None) => {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../python/python/scalecodec/type_registry")
+    let (dir, from) = match (std::env::var_os(PRESETS_DIR_ENV), PRESETS_DIR.get()) {
+        (Some(d), _) if !d.is_empty() => (PathBuf::from(d), PRESETS_DIR_ENV),
+        (_, Some(d)) => (d.clone(), "set_presets_dir"),
+        _ => {
+            return Err(PresetError::at(
+                "",
+                format!("no folder of type-registry presets is configured: {WHERE}"),
+            ))
         }
     };
+    check_presets_dir(&dir).map_err(|e| PresetError::at("", format!("{e} (from {from})")))?;
+    Ok(dir)
+}
+
+/// Whether `dir` holds the presets (`core.json` is there).
+fn check_presets_dir(dir: &Path) -> Result<(), String> {
     if dir.join("core.json").is_file() {
-        Ok(dir)
+        Ok(())
+    } else {
+        Err(format!(
+            "the py-scale-codec presets are not in {}: {WHERE}",
+            dir.display()
+        ))
+    }
+}
+
+/// Only the shipped names: a name is never a path.
+fn check_name(name: &str) -> Result<(), PresetError> {
+    if PRESET_NAMES.contains(&name) {
+        Ok(())
     } else {
         Err(PresetError::at(
             "",
-            format!(
-                "the py-scale-codec presets are not in {} (run `cargo xtask presets` to fetch them, or set {PRESETS_DIR_ENV})",
-                dir.display()
-            ),
+            format!("unsupported type registry preset {name:?}"),
         ))
     }
 }
@@ -125,13 +153,17 @@ impl Preset {
 
     /// One of the shipped presets by name ([`PRESET_NAMES`]), from [`presets_dir`].
     pub fn named(name: &str) -> Result<Preset, PresetError> {
-        if !PRESET_NAMES.contains(&name) {
-            return Err(PresetError::at(
-                "",
-                format!("unsupported type registry preset {name:?}"),
-            ));
-        }
+        check_name(name)?;
         Self::from_file(presets_dir()?.join(format!("{name}.json")))
+    }
+
+    /// One of the shipped presets by name, from the folder `dir` (no
+    /// variable or process-wide setting involved).
+    pub fn named_in(dir: impl AsRef<Path>, name: &str) -> Result<Preset, PresetError> {
+        check_name(name)?;
+        let dir = dir.as_ref();
+        check_presets_dir(dir).map_err(|e| PresetError::at("", e))?;
+        Self::from_file(dir.join(format!("{name}.json")))
     }
 
     /// Parses a `types` object alone (`{"Name": definition, …}`), as

@@ -24,7 +24,9 @@
 mod builtins;
 mod legacy;
 mod metadata_types;
+mod named;
 mod resolve;
+mod runtime_api;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -47,6 +49,8 @@ pub use metadata_types::{
     compile_core_preset, definitions_registry, install_core_preset, metadata_types,
     METADATA_VERSIONS, NEWER_METADATA_TYPES,
 };
+pub use named::{events_named, StorageKeyPart};
+pub use runtime_api::{CallSignature, RuntimeApiCall, ViewFunctionCall};
 
 /// Type strings resolved to graph nodes, over presets and portable registries.
 #[derive(Clone, Debug, Default)]
@@ -69,6 +73,18 @@ pub struct Registry {
     hook_factory: Option<Arc<dyn HookFactory>>,
     /// The hook built for the loaded portable registry.
     hook: Option<Arc<dyn DecodeHook>>,
+    /// The loaded metadata (storage entries and constants by name, [`named`]).
+    metadata: Option<Arc<ferroscale_metadata::Metadata>>,
+}
+
+/// The registry id of `System.Events`' element type (`Vec<EventRecord<…>>`).
+fn event_record_id(md: &ferroscale_metadata::Metadata) -> Option<u32> {
+    let events = md.storage_entry("System", "Events")?.1;
+    let seq = md.types.as_ref()?.resolve(events.value.id()?)?;
+    match &seq.type_def {
+        scale_info::TypeDef::Sequence(s) => Some(s.type_param.id),
+        _ => None,
+    }
 }
 
 impl Registry {
@@ -78,11 +94,25 @@ impl Registry {
     }
 
     /// A registry with shipped presets loaded in order (e.g. `["core",
-    /// "legacy", "polkadot"]`); see [`crate::preset::presets_dir`].
+    /// "legacy", "polkadot"]`), found at run time by
+    /// [`crate::preset::presets_dir`] (`$FERROSCALE_PRESETS_DIR` or
+    /// [`crate::preset::set_presets_dir`]).
     pub fn with_presets(names: &[&str]) -> Result<Self, Error> {
         let mut registry = Registry::new();
         for name in names {
             registry.update(&Preset::named(name)?);
+        }
+        Ok(registry)
+    }
+
+    /// [`Registry::with_presets`] from the folder `dir`.
+    pub fn with_presets_from(
+        dir: impl AsRef<std::path::Path>,
+        names: &[&str],
+    ) -> Result<Self, Error> {
+        let mut registry = Registry::new();
+        for name in names {
+            registry.update(&Preset::named_in(dir.as_ref(), name)?);
         }
         Ok(registry)
     }
@@ -111,6 +141,7 @@ impl Registry {
         self.defs.clear();
         self.portable = None;
         self.runtime = None;
+        self.metadata = None;
         self.hook = None;
         self.cache.clear();
         self.strings.clear();
@@ -205,15 +236,23 @@ impl Registry {
     /// `ExtrinsicSignature` aliases onto it); V9–V13 builds the calls and
     /// events tables with argument types resolved through this registry's
     /// presets (so load the presets and set the spec version first).
+    ///
+    /// An already loaded [`ferroscale_metadata::Metadata`] goes through
+    /// [`Registry::from_metadata`] / [`Registry::load_metadata_model`].
     pub fn load_metadata(&mut self, bytes: &[u8]) -> Result<(), Error> {
         let md = ferroscale_metadata::Metadata::load(bytes)?;
+        self.load_model(Arc::new(md))
+    }
+
+    fn load_model(&mut self, md: Arc<ferroscale_metadata::Metadata>) -> Result<(), Error> {
         if md.version >= 14 {
-            self.load_portable_metadata(&md)
+            self.load_portable_metadata(&md)?;
         } else {
             let runtime = legacy::legacy_runtime(self, &md)?;
             self.runtime = Some(runtime);
-            Ok(())
         }
+        self.metadata = Some(md);
+        Ok(())
     }
 
     fn load_portable_metadata(&mut self, md: &ferroscale_metadata::Metadata) -> Result<(), Error> {
@@ -240,6 +279,11 @@ impl Registry {
         }
         if let Some(signature) = id_of(x.signature) {
             aliases.push(alias("ExtrinsicSignature", signature));
+        }
+        // py-scale-codec's habit `Vec<EventRecord>`: the element type of
+        // `System.Events`, whatever its path in this runtime.
+        if let Some(record) = event_record_id(md) {
+            aliases.push(alias("EventRecord", record));
         }
         self.portable = Some(imported.types);
         self.runtime = Some(imported.runtime);

@@ -87,9 +87,10 @@ impl Registry {
                 continue;
             }
             if let Some((name, what)) = self.unknown_nodes.get(&idx) {
-                return Err(Error::UnknownType(format!(
-                    "{what} '{name}', reached from type string {type_string:?}"
-                )));
+                return Err(Error::unknown_type(
+                    name.to_string(),
+                    format!("{what} '{name}', reached from type string {type_string:?}"),
+                ));
             }
             if let Some(node) = self.graph.get(idx) {
                 children(node, &mut todo);
@@ -107,9 +108,10 @@ impl Registry {
                     .find(&name.to_lowercase())
                     .map(|o| format!(" at offset {o}"))
                     .unwrap_or_default();
-                Err(Error::UnknownType(format!(
-                    "{what} '{name}' in type string {input:?}{at}"
-                )))
+                Err(Error::unknown_type(
+                    name.to_string(),
+                    format!("{what} '{name}' in type string {input:?}{at}"),
+                ))
             }
             None => Ok(()),
         }
@@ -136,7 +138,10 @@ impl Registry {
 }
 
 fn arg_count_error(name: &str, want: &str, got: usize) -> Error {
-    Error::UnknownType(format!("'{name}' takes {want} type argument(s), got {got}"))
+    Error::unknown_type(
+        name,
+        format!("'{name}' takes {want} type argument(s), got {got}"),
+    )
 }
 
 fn bit_store(prim: Prim) -> Option<u8> {
@@ -172,10 +177,10 @@ impl<'r> Resolution<'r> {
             let chain: Vec<&str> = self.stack.iter().map(|f| f.name.as_str()).collect();
             format!(" (via the definition of {})", chain.join(" → "))
         };
-        Error::UnknownType(format!(
-            "{what} '{name}' in type string {:?}{at}{via}",
-            self.input
-        ))
+        Error::unknown_type(
+            name,
+            format!("{what} '{name}' in type string {:?}{at}{via}", self.input),
+        )
     }
 
     /// A name that cannot be found. py-scale-codec fails on it only when it is
@@ -472,7 +477,7 @@ impl<'r> Resolution<'r> {
             }
         }
         if self.stack.len() >= MAX_DEFINITION_DEPTH {
-            return Err(Error::UnknownType(format!(
+            return Err(Error::unknown_type(def.name.clone(), format!(
                 "type definitions nest deeper than {MAX_DEFINITION_DEPTH} levels at '{}' (resolving {:?})",
                 def.name, self.input
             )));
@@ -538,11 +543,14 @@ impl<'r> Resolution<'r> {
                 }
                 let mut chain: Vec<&str> = cycle.iter().map(|f| f.name.as_str()).collect();
                 chain.push(&cycle[0].name);
-                Err(Error::UnknownType(format!(
-                    "alias cycle in type definitions: {} (resolving {:?})",
-                    chain.join(" → "),
-                    self.input
-                )))
+                Err(Error::unknown_type(
+                    self.input.clone(),
+                    format!(
+                        "alias cycle in type definitions: {} (resolving {:?})",
+                        chain.join(" → "),
+                        self.input
+                    ),
+                ))
             }
         }
     }
@@ -601,11 +609,14 @@ impl<'r> Resolution<'r> {
                 && self.registry.defs.get(b).is_none()
                 && fallback_alias(b).is_none()
             {
-                return Err(Error::UnknownType(format!(
-                    "base_class '{}' of type '{}' not found",
-                    def.def.base_class().unwrap_or_default(),
-                    def.name
-                )));
+                return Err(Error::unknown_type(
+                    def.def.base_class().unwrap_or_default().to_string(),
+                    format!(
+                        "base_class '{}' of type '{}' not found",
+                        def.def.base_class().unwrap_or_default(),
+                        def.name
+                    ),
+                ));
             }
         }
         match &def.def {
@@ -659,19 +670,25 @@ impl<'r> Resolution<'r> {
                     _ => None,
                 }
                 .ok_or_else(|| {
-                    Error::UnknownType(format!(
-                        "set '{}': value_type '{value_type}' is not an unsigned integer",
-                        def.name
-                    ))
+                    Error::unknown_type(
+                        def.name.clone(),
+                        format!(
+                            "set '{}': value_type '{value_type}' is not an unsigned integer",
+                            def.name
+                        ),
+                    )
                 })?;
                 let flags = flags
                     .iter()
                     .map(|(flag, mask)| {
                         let mask = u64::try_from(*mask).map_err(|_| {
-                            Error::UnknownType(format!(
-                                "set '{}': mask {mask} of '{flag}' exceeds 64 bits",
-                                def.name
-                            ))
+                            Error::unknown_type(
+                                def.name.clone(),
+                                format!(
+                                    "set '{}': mask {mask} of '{flag}' exceeds 64 bits",
+                                    def.name
+                                ),
+                            )
                         })?;
                         Ok((Name::from(flag.as_str()), mask))
                     })
@@ -739,7 +756,7 @@ impl<'r> Resolution<'r> {
                     .last()
                     .map(|f| f.name.clone())
                     .unwrap_or_default();
-                Err(Error::UnknownType(format!(
+                Err(Error::unknown_type(at.clone(), format!(
                     "definition of '{at}' uses {json} as a type (py-scale-codec cannot decode it either)"
                 )))
             }

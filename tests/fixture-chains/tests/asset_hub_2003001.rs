@@ -2,7 +2,12 @@
 //! types the proc-macro generates from the fixture and re-encodes to its
 //! bytes.
 
-#[ferroscale_macros::runtime(fixture = "metadata/asset-hub-polkadot-v16-spec2003001.scale")]
+#[ferroscale_macros::runtime(
+    fixture = "metadata/asset-hub-polkadot-v16-spec2003001.scale",
+    crate = "::ferroscale_runtime_types",
+    values = false,
+    roundtrip = true
+)]
 mod chain {}
 
 #[test]

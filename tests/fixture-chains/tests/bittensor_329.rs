@@ -2,7 +2,12 @@
 //! custom value decodes with types the proc-macro generates from the fixture
 //! and re-encodes to its bytes.
 
-#[ferroscale_macros::runtime(fixture = "metadata/bittensor-v14-spec329.scale")]
+#[ferroscale_macros::runtime(
+    fixture = "metadata/bittensor-v14-spec329.scale",
+    crate = "::ferroscale_runtime_types",
+    values = false,
+    roundtrip = true
+)]
 mod chain {}
 
 #[test]

@@ -4,7 +4,12 @@
 //! with the types the proc-macro generates from the fixture and re-encodes to
 //! its bytes.
 
-#[ferroscale_macros::runtime(fixture = "metadata/custom-values-v15.scale")]
+#[ferroscale_macros::runtime(
+    fixture = "metadata/custom-values-v15.scale",
+    crate = "::ferroscale_runtime_types",
+    values = false,
+    roundtrip = true
+)]
 mod chain {}
 
 #[test]

@@ -2,7 +2,12 @@
 //! storage default and custom value decodes with types the proc-macro generates
 //! from the fixture and re-encodes to its bytes.
 
-#[ferroscale_macros::runtime(fixture = "metadata/frontier-template-v15-small.scale")]
+#[ferroscale_macros::runtime(
+    fixture = "metadata/frontier-template-v15-small.scale",
+    crate = "::ferroscale_runtime_types",
+    values = false,
+    roundtrip = true
+)]
 mod chain {}
 
 #[test]

@@ -2,7 +2,12 @@
 //! decodes with types the proc-macro generates from the fixture and re-encodes
 //! to its bytes.
 
-#[ferroscale_macros::runtime(fixture = "metadata/karura-v14-spec2032.scale")]
+#[ferroscale_macros::runtime(
+    fixture = "metadata/karura-v14-spec2032.scale",
+    crate = "::ferroscale_runtime_types",
+    values = false,
+    roundtrip = true
+)]
 mod chain {}
 
 #[test]

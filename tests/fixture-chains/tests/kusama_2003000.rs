@@ -2,7 +2,12 @@
 //! types the proc-macro generates from the fixture and re-encodes to its
 //! bytes.
 
-#[ferroscale_macros::runtime(fixture = "metadata/kusama-v16-spec2003000.scale")]
+#[ferroscale_macros::runtime(
+    fixture = "metadata/kusama-v16-spec2003000.scale",
+    crate = "::ferroscale_runtime_types",
+    values = false,
+    roundtrip = true
+)]
 mod chain {}
 
 #[test]

@@ -2,7 +2,12 @@
 //! value decodes with types the proc-macro generates from the fixture and re-
 //! encodes to its bytes.
 
-#[ferroscale_macros::runtime(fixture = "metadata/polkadot-v14-spec1000001.scale")]
+#[ferroscale_macros::runtime(
+    fixture = "metadata/polkadot-v14-spec1000001.scale",
+    crate = "::ferroscale_runtime_types",
+    values = false,
+    roundtrip = true
+)]
 mod chain {}
 
 #[test]

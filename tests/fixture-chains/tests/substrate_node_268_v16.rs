@@ -2,7 +2,12 @@
 //! types the proc-macro generates from the fixture and re-encodes to its
 //! bytes.
 
-#[ferroscale_macros::runtime(fixture = "metadata/substrate-node-v16-spec268.scale")]
+#[ferroscale_macros::runtime(
+    fixture = "metadata/substrate-node-v16-spec268.scale",
+    crate = "::ferroscale_runtime_types",
+    values = false,
+    roundtrip = true
+)]
 mod chain {}
 
 #[test]

@@ -3,7 +3,12 @@
 //! decodes with types the proc-macro generates from the fixture and re-encodes
 //! to its bytes.
 
-#[ferroscale_macros::runtime(fixture = "metadata/subtensor-v14-spec343.scale")]
+#[ferroscale_macros::runtime(
+    fixture = "metadata/subtensor-v14-spec343.scale",
+    crate = "::ferroscale_runtime_types",
+    values = false,
+    roundtrip = true
+)]
 mod chain {}
 
 #[test]

@@ -29,12 +29,20 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             ));
         };
         let mut args = self.sink.seq_begin(call.args.len());
-        for a in &call.args {
+        for (i, a) in call.args.iter().enumerate() {
             let v = if rt.portable {
-                self.node(a.ty)?
+                self.node(a.ty)
             } else {
-                self.serialized(a.ty)?
+                self.serialized(a.ty)
             };
+            // The position reads `Pallet.call.arg`.
+            let v = v.map_err(|e| {
+                let arg = a
+                    .name
+                    .as_deref()
+                    .map_or_else(|| i.to_string(), str::to_owned);
+                e.within(&arg).within(&call.name).within(&pallet.name)
+            })?;
             let mut d = self.sink.dict_begin(3);
             let name = match &a.name {
                 Some(n) => self.sink.name(n),
@@ -136,13 +144,13 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
                 let (Some(addr), Some(sig)) = (x.address, x.signature) else {
                     return Err(self.invalid(ty, at, "runtime has no address/signature types"));
                 };
-                let a = self.serialized(addr)?;
+                let a = self.serialized(addr).map_err(|e| e.within("address"))?;
                 fields.push((&k.address, a));
-                let s = self.node(sig)?;
+                let s = self.node(sig).map_err(|e| e.within("signature"))?;
                 fields.push((&k.signature, s));
-                for e in &x.extensions {
-                    let v = self.node(e.ty)?;
-                    fields.push((&e.key, v));
+                for ext in &x.extensions {
+                    let v = self.node(ext.ty).map_err(|e| e.within(&ext.key))?;
+                    fields.push((&ext.key, v));
                 }
             }
             Preamble::General => {
@@ -161,9 +169,9 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
                 };
                 let v = self.sink.uint(version.into());
                 fields.push((&k.extension_version, v));
-                for e in extensions {
-                    let v = self.node(e.ty)?;
-                    fields.push((&e.key, v));
+                for ext in extensions {
+                    let v = self.node(ext.ty).map_err(|e| e.within(&ext.key))?;
+                    fields.push((&ext.key, v));
                 }
             }
         }

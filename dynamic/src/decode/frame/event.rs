@@ -22,9 +22,11 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
         n: usize,
         seq: &mut S::Seq,
     ) -> Result<(), Fail> {
-        for _ in 0..n {
+        for i in 0..n {
             let before = self.pos;
-            let v = self.event_record(ty, st)?;
+            let v = self
+                .event_record(ty, st)
+                .map_err(|e| e.within(&format!("[{i}]")))?;
             self.charge_zero_sized(ty, before)?;
             self.sink.seq_push(seq, v);
         }
@@ -58,7 +60,9 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
             return Err(self.invalid(inner_ty, self.pos, "pallet event type is not an enum"));
         };
         let ev = self.variant(inner_ty, events)?;
-        let attrs = self.fields(&ev.fields)?;
+        let attrs = self
+            .fields(&ev.fields)
+            .map_err(|e| e.within(&ev.name).within(&pallet.name))?;
         Ok((pi, ev.index, &pallet.name, &ev.name, attrs))
     }
 

@@ -31,7 +31,7 @@ impl<'c, 'a: 'c, S: Sink<'a>, B: DerefMut<Target = S>> Decoder<'c, 'a, S, B> {
     pub(in crate::decode) fn runtime(&self, ty: TypeIdx) -> Result<&'a Runtime, Fail> {
         self.ctx.runtime.ok_or_else(|| {
             Box::new(Error::NoRuntime {
-                ty: self.graph().describe(ty),
+                ty: self.graph().label(ty),
             })
         })
     }

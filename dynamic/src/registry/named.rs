@@ -1,0 +1,247 @@
+//! Storage entries, constants and events by name over the loaded metadata:
+//! what a service needs without looking up type ids and hashers itself.
+//!
+//! ```text
+//! let mut registry = Registry::from_metadata(&metadata)?;
+//! let key = registry.storage_key("System", "Account", &[Value::Str(alice)])?;
+//! let parts = registry.decode_storage_key("System", "Account", &key)?; // map iteration
+//! let account = registry.decode_storage("System", "Account", &value_bytes)?;
+//! let existential_deposit = registry.constant("Balances", "ExistentialDeposit")?;
+//! ```
+
+use std::sync::Arc;
+
+use ferroscale_core::hashing::{split_storage_key_with, storage_key, StorageHasher};
+use ferroscale_metadata::{Metadata, StorageEntry, StorageModifier, TypeRef};
+use ferroscale_value::Value;
+
+use crate::decode::{decode_prefix, decode_value};
+use crate::encode::encode_value;
+use crate::error::{Error, ItemKind};
+use crate::graph::TypeIdx;
+use crate::sink::ValueSink;
+
+use super::Registry;
+
+/// One map key read back from a storage key ([`Registry::decode_storage_key`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StorageKeyPart {
+    /// The hasher of this key.
+    pub hasher: StorageHasher,
+    /// The key's value: `Some` for the concat hashers (`Blake2_128Concat`,
+    /// `Twox64Concat`, `Identity`), which keep the key after its digest;
+    /// `None` for the others, whose key cannot be read back.
+    pub value: Option<Value>,
+}
+
+/// The records of a decoded `System.Events` value whose event is
+/// `pallet.name` (e.g. `("Balances", "Transfer")`), read from the records'
+/// `module_id` and `event_id` (py-scale-codec's record shape).
+pub fn events_named<'v>(events: &'v Value, pallet: &str, name: &str) -> Vec<&'v Value> {
+    let Value::List(records) = events else {
+        return Vec::new();
+    };
+    records
+        .iter()
+        .filter(|r| {
+            let field = |key: &str| {
+                r.get(key)
+                    .or_else(|| r.get("event").and_then(|e| e.get(key)))
+                    .and_then(Value::as_str)
+            };
+            field("module_id") == Some(pallet) && field("event_id") == Some(name)
+        })
+        .collect()
+}
+
+impl Registry {
+    /// A registry over an already loaded [`Metadata`] (no second parse):
+    /// the same as [`Registry::new`] then [`Registry::load_metadata_model`].
+    pub fn from_metadata(metadata: &Metadata) -> Result<Self, Error> {
+        let mut registry = Registry::new();
+        registry.load_metadata_model(metadata)?;
+        Ok(registry)
+    }
+
+    /// [`Registry::load_metadata`] for an already loaded [`Metadata`].
+    pub fn load_metadata_model(&mut self, metadata: &Metadata) -> Result<(), Error> {
+        self.load_model(Arc::new(metadata.clone()))
+    }
+
+    /// The loaded metadata, if any.
+    pub fn metadata(&self) -> Option<&Metadata> {
+        self.metadata.as_deref()
+    }
+
+    /// The storage key of `pallet.entry` for `keys` (one value per hasher, in
+    /// order). Fewer keys than the map has give the prefix of every entry
+    /// under them (iterate with the node's `state_getKeysPaged`); none gives
+    /// the prefix of the whole map, or the key of a plain value.
+    pub fn storage_key(
+        &mut self,
+        pallet: &str,
+        entry: &str,
+        keys: &[Value],
+    ) -> Result<Vec<u8>, Error> {
+        let (prefix, e) = self.storage_entry(pallet, entry)?;
+        if keys.len() > e.hashers.len() {
+            return Err(Error::Usage(format!(
+                "storage entry {pallet}.{entry} has {} key(s), {} given",
+                e.hashers.len(),
+                keys.len()
+            )));
+        }
+        let mut encoded = Vec::with_capacity(keys.len());
+        for (i, key) in keys.iter().enumerate() {
+            let ty = self.type_of(&e.keys[i])?;
+            encoded.push(encode_value(&self.context(), ty, key)?);
+        }
+        let parts: Vec<(StorageHasher, &[u8])> = e
+            .hashers
+            .iter()
+            .zip(&encoded)
+            .map(|(h, k)| (*h, k.as_slice()))
+            .collect();
+        Ok(storage_key(&prefix, entry, &parts))
+    }
+
+    /// Reads a full storage key of `pallet.entry` back into its parts (map
+    /// iteration): each concat-hashed key decoded with its type. The prefix
+    /// and every digest are checked, so a key of another entry is an error.
+    pub fn decode_storage_key(
+        &mut self,
+        pallet: &str,
+        entry: &str,
+        key: &[u8],
+    ) -> Result<Vec<StorageKeyPart>, Error> {
+        let (prefix, e) = self.storage_entry(pallet, entry)?;
+        let types = e
+            .keys
+            .iter()
+            .map(|k| self.type_of(k))
+            .collect::<Result<Vec<TypeIdx>, Error>>()?;
+        let ctx = self.context();
+        let mut values: Vec<Option<Value>> = vec![None; types.len()];
+        let mut failure: Option<Error> = None;
+        let parts =
+            split_storage_key_with(
+                key,
+                &prefix,
+                entry,
+                &e.hashers,
+                |i, bytes| match decode_prefix(&ctx, types[i], bytes, &mut ValueSink) {
+                    Ok((v, used)) => {
+                        values[i] = Some(v);
+                        Ok(Some(used))
+                    }
+                    Err(err) => {
+                        let msg = format!("key {i}: {err}");
+                        failure = Some(err);
+                        Err(ferroscale_core::Error::Storage(msg))
+                    }
+                },
+            );
+        let parts = match (parts, failure) {
+            (Ok(p), _) => p,
+            (Err(_), Some(err)) => return Err(err),
+            (Err(e), None) => return Err(Error::StorageKey(e.to_string())),
+        };
+        Ok(parts
+            .iter()
+            .zip(values)
+            .map(|(p, v)| StorageKeyPart {
+                hasher: p.hasher,
+                value: if p.key.is_some() { v } else { None },
+            })
+            .collect())
+    }
+
+    /// Decodes a value of `pallet.entry` (all of `bytes`).
+    pub fn decode_storage(
+        &mut self,
+        pallet: &str,
+        entry: &str,
+        bytes: &[u8],
+    ) -> Result<Value, Error> {
+        let (_, e) = self.storage_entry(pallet, entry)?;
+        let ty = self.type_of(&e.value)?;
+        decode_value(&self.context(), ty, bytes)
+    }
+
+    /// The value `pallet.entry` reads as when nothing is stored: its default
+    /// for a `ValueQuery` entry, `None` (`Value::Null`) for an `OptionQuery` one.
+    pub fn storage_default(&mut self, pallet: &str, entry: &str) -> Result<Value, Error> {
+        let (_, e) = self.storage_entry(pallet, entry)?;
+        if e.modifier == StorageModifier::Optional {
+            return Ok(Value::Null);
+        }
+        let ty = self.type_of(&e.value)?;
+        decode_value(&self.context(), ty, &e.default)
+    }
+
+    /// The value of constant `pallet.name`.
+    pub fn constant(&mut self, pallet: &str, name: &str) -> Result<Value, Error> {
+        let md = self.require_metadata(ItemKind::Constant, pallet, name)?;
+        let c = md
+            .pallet(pallet)
+            .and_then(|p| p.constant(name))
+            .ok_or_else(|| Error::not_found(ItemKind::Constant, pallet, name))?
+            .clone();
+        let ty = self.type_of(&c.ty)?;
+        decode_value(&self.context(), ty, &c.value)
+    }
+
+    /// Decodes the `System.Events` storage value: every event record of a
+    /// block (pick events by name with [`events_named`]).
+    pub fn decode_events(&mut self, bytes: &[u8]) -> Result<Value, Error> {
+        self.decode_storage("System", "Events", bytes)
+    }
+
+    /// The metadata, or the error naming the item that needed it.
+    fn require_metadata(
+        &self,
+        kind: ItemKind,
+        pallet: &str,
+        name: &str,
+    ) -> Result<Arc<Metadata>, Error> {
+        self.metadata.clone().ok_or_else(|| Error::NoRuntime {
+            ty: format!("{kind} {pallet}.{name}"),
+        })
+    }
+
+    /// The storage prefix and the entry.
+    fn storage_entry(&self, pallet: &str, entry: &str) -> Result<(String, StorageEntry), Error> {
+        let md = self.require_metadata(ItemKind::Storage, pallet, entry)?;
+        let p = md
+            .pallet(pallet)
+            .ok_or_else(|| Error::not_found(ItemKind::Storage, pallet, entry))?;
+        let e = p
+            .storage_entry(entry)
+            .ok_or_else(|| Error::not_found(ItemKind::Storage, pallet, entry))?;
+        let prefix = p.storage.as_ref().map_or(pallet, |s| s.prefix.as_str());
+        Ok((prefix.to_owned(), e.clone()))
+    }
+
+    /// The graph node of a metadata type: a registry id (V14+) or a type
+    /// string (V9–V13, resolved through the presets).
+    pub(super) fn type_of(&mut self, ty: &TypeRef) -> Result<TypeIdx, Error> {
+        match ty {
+            TypeRef::Id(id) => {
+                let portable = self.portable.as_ref().ok_or_else(|| Error::NoRuntime {
+                    ty: format!("scale_info::{id}"),
+                })?;
+                if *id >= portable.count {
+                    return Err(Error::unknown_type(
+                        format!("scale_info::{id}"),
+                        format!(
+                            "scale_info::{id} (the registry has {} types)",
+                            portable.count
+                        ),
+                    ));
+                }
+                Ok(TypeIdx(portable.base + id))
+            }
+            TypeRef::Name(name) => self.resolve(name),
+        }
+    }
+}
