@@ -68,6 +68,34 @@ pub(crate) enum Command {
         #[command(flatten)]
         registry: RegistryArgs,
     },
+    /// The storage key of PALLET.ENTRY for its map keys (JSON values, one per
+    /// hasher; fewer give the prefix to iterate under).
+    StorageKey {
+        /// The pallet, e.g. `System`.
+        pallet: String,
+        /// The storage entry, e.g. `Account`.
+        entry: String,
+        /// The map keys as JSON (`'"5Grw…"'`, `'[1, 2]'`).
+        keys: Vec<String>,
+        #[command(flatten)]
+        registry: RegistryArgs,
+    },
+    /// A runtime API call (V15+ metadata): the `state_call` method and data
+    /// for ARGS (JSON values), or with `--answer HEX` the decoded answer.
+    RuntimeApi {
+        /// The API trait, e.g. `Metadata`.
+        #[arg(value_name = "TRAIT")]
+        trait_name: String,
+        /// The method, e.g. `metadata_versions`.
+        method: String,
+        /// The arguments as JSON, in order.
+        args: Vec<String>,
+        /// Decode this answer of the node (`0x…`, `@FILE` or `-`) instead.
+        #[arg(long)]
+        answer: Option<String>,
+        #[command(flatten)]
+        registry: RegistryArgs,
+    },
     /// SS58 addresses.
     Ss58 {
         #[command(subcommand)]
@@ -115,6 +143,9 @@ pub(crate) struct RegistryArgs {
     /// for preset type names.
     #[arg(long, value_delimiter = ',')]
     pub(crate) presets: Vec<String>,
+    /// Where the presets are (else `$FERROSCALE_PRESETS_DIR`).
+    #[arg(long)]
+    pub(crate) presets_dir: Option<PathBuf>,
     /// The runtime's spec version, for presets with versioned types.
     #[arg(long)]
     pub(crate) spec: Option<u64>,

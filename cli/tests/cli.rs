@@ -197,3 +197,73 @@ fn errors_name_the_problem_on_stderr_with_exit_code_1() {
     // A usage error is clap's: exit code 2.
     assert_eq!(run(&["decode"]).status.code(), Some(2));
 }
+
+#[test]
+fn storage_keys_are_the_chain_s_own() {
+    // Real keys of Polkadot block 10,000,000: the account read back from each
+    // key, given to the command, must give the key again.
+    let metadata = fixture(SPEC_9180);
+    let pairs: Vec<(String, String)> = serde_json::from_str(&ferroscale_test_support::read_string(
+        "payloads/polkadot-block-10000000/storage_system_account.json",
+    ))
+    .unwrap();
+    let mut registry = Registry::new();
+    registry
+        .load_metadata(&ferroscale_test_support::read(SPEC_9180))
+        .unwrap();
+    for (key, _) in pairs.iter().take(5) {
+        let bytes = ferroscale_test_support::decode_hex(key).unwrap();
+        let parts = registry
+            .decode_storage_key("System", "Account", &bytes)
+            .unwrap();
+        let account = parts[0]
+            .value
+            .as_ref()
+            .expect("a concat hasher keeps the key");
+        let printed = ok(&[
+            "storage-key",
+            "System",
+            "Account",
+            &account.to_string(),
+            "--metadata",
+            metadata.to_str().unwrap(),
+        ]);
+        assert_eq!(printed.trim(), key);
+    }
+}
+
+#[test]
+fn runtime_api_requests_and_answers() {
+    let v15 = fixture("metadata/polkadot-v15-spec1001002.scale");
+    let v15 = v15.to_str().unwrap();
+    let request = json(&ok(&[
+        "runtime-api",
+        "Metadata",
+        "metadata_at_version",
+        "15",
+        "--metadata",
+        v15,
+    ]));
+    assert_eq!(request["method"], "Metadata_metadata_at_version");
+    assert_eq!(request["data"], "0x0f000000");
+    let none = ok(&[
+        "runtime-api",
+        "Metadata",
+        "metadata_at_version",
+        "--answer",
+        "0x00",
+        "--metadata",
+        v15,
+    ]);
+    assert_eq!(none.trim(), "null");
+    let v14 = fixture(SPEC_9180);
+    let out = run(&[
+        "runtime-api",
+        "Metadata",
+        "metadata_versions",
+        "--metadata",
+        v14.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no runtime API metadata"));
+}

@@ -12,11 +12,12 @@ use crate::{input, output};
 /// the presets, so they come first).
 fn registry(args: &RegistryArgs) -> Result<(Registry, Option<Metadata>), String> {
     let names: Vec<&str> = args.presets.iter().map(String::as_str).collect();
-    let mut registry = if names.is_empty() {
-        Registry::new()
-    } else {
-        Registry::with_presets(&names).map_err(|e| format!("presets {}: {e}", names.join(",")))?
-    };
+    let mut registry = match (&args.presets_dir, names.is_empty()) {
+        (_, true) => Ok(Registry::new()),
+        (Some(dir), false) => Registry::with_presets_from(dir, &names),
+        (None, false) => Registry::with_presets(&names),
+    }
+    .map_err(|e| format!("presets {}: {e}", names.join(",")))?;
     if let Some(spec) = args.spec {
         registry.set_active_spec_version_id(spec);
     }
@@ -96,4 +97,69 @@ pub(crate) fn events(hex: &str, args: &RegistryArgs, pretty: bool) -> Result<Str
         .decode(&type_string, &bytes)
         .map_err(|e| e.to_string())?;
     Ok(output::json(&value, pretty))
+}
+
+/// The registry over `--metadata`, which these commands need.
+fn runtime_registry(args: &RegistryArgs, what: &str) -> Result<Registry, String> {
+    if args.metadata.is_none() {
+        return Err(format!(
+            "{what} needs the runtime's metadata: give --metadata FILE"
+        ));
+    }
+    Ok(registry(args)?.0)
+}
+
+/// `storage-key PALLET ENTRY KEYS…`.
+pub(crate) fn storage_key(
+    pallet: &str,
+    entry: &str,
+    keys: &[String],
+    args: &RegistryArgs,
+) -> Result<String, String> {
+    let mut registry = runtime_registry(args, "a storage key")?;
+    let keys = keys
+        .iter()
+        .map(|k| input::json_value(&input::text(k)?))
+        .collect::<Result<Vec<_>, _>>()?;
+    let key = registry
+        .storage_key(pallet, entry, &keys)
+        .map_err(|e| e.to_string())?;
+    Ok(ferroscale_core::hex::encode_prefixed(&key))
+}
+
+/// `runtime-api TRAIT METHOD ARGS… [--answer HEX]`.
+pub(crate) fn runtime_api(
+    trait_name: &str,
+    method: &str,
+    args: &[String],
+    answer: Option<&str>,
+    registry_args: &RegistryArgs,
+    pretty: bool,
+) -> Result<String, String> {
+    let mut registry = runtime_registry(registry_args, "a runtime API call")?;
+    let call = registry
+        .runtime_api(trait_name, method)
+        .map_err(|e| e.to_string())?;
+    if let Some(answer) = answer {
+        let bytes = input::bytes(answer)?;
+        let value = registry
+            .decode_runtime_api_result(&call, &bytes)
+            .map_err(|e| e.to_string())?;
+        return Ok(output::json(&value, pretty));
+    }
+    let values = args
+        .iter()
+        .map(|a| input::json_value(&input::text(a)?))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (name, data) = registry
+        .runtime_api_request(&call, &values)
+        .map_err(|e| e.to_string())?;
+    let request = ferroscale_value::Value::Dict(vec![
+        ("method".into(), ferroscale_value::Value::str(name.as_str())),
+        (
+            "data".into(),
+            ferroscale_value::Value::str(ferroscale_core::hex::encode_prefixed(&data).as_str()),
+        ),
+    ]);
+    Ok(output::json(&request, pretty))
 }

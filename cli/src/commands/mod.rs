@@ -29,6 +29,26 @@ pub(crate) fn run(args: Args) -> Result<String, String> {
         } => codec::encode(&type_string, &json, &registry),
         Command::Extrinsic { hex, registry } => codec::extrinsic(&hex, &registry, pretty),
         Command::Events { hex, registry } => codec::events(&hex, &registry, pretty),
+        Command::StorageKey {
+            pallet,
+            entry,
+            keys,
+            registry,
+        } => codec::storage_key(&pallet, &entry, &keys, &registry),
+        Command::RuntimeApi {
+            trait_name,
+            method,
+            args,
+            answer,
+            registry,
+        } => codec::runtime_api(
+            &trait_name,
+            &method,
+            &args,
+            answer.as_deref(),
+            &registry,
+            pretty,
+        ),
         Command::Ss58 { action } => ss58::run(action, pretty),
         Command::Generate { file, out } => generate::run(&file, out.as_deref()),
     }
