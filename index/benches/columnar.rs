@@ -1,0 +1,134 @@
+//! Columnar decoding throughput: the real Polkadot blocks 18,468,942 (58
+//! events, 4 extrinsics, one a 50 KB `ParaInherent.enter`) and 10,000,000,
+//! repeated under consecutive numbers, decoded to Arrow record batches and
+//! through the whole pipeline to Parquet, on 1 thread and on every core.
+//!
+//! `cargo bench -p ferroscale-index` (`-- --blocks N` to change the count).
+//! Prints figures; asserts nothing about time.
+
+use std::time::Instant;
+
+use ferroscale_index::pipeline::decode_blocks;
+use ferroscale_index::source::JsonLines;
+use ferroscale_index::{record_batch, run, Block, Decoders, Options, SpecDecoder, Table};
+
+fn fixture_block(number: u64, spec_version: u32, dir: &str, events: bool) -> Block {
+    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(&format!(
+        "{dir}/extrinsics.json"
+    )))
+    .expect("json");
+    Block {
+        number,
+        hash: format!("0x{:064x}", number),
+        spec_version,
+        extrinsics: list
+            .iter()
+            .map(|h| ferroscale_test_support::decode_hex(h).expect("hex"))
+            .collect(),
+        events: events.then(|| ferroscale_test_support::read_hex(&format!("{dir}/events.hex"))),
+    }
+}
+
+fn repeated(template: &Block, count: u64) -> Vec<Block> {
+    (0..count)
+        .map(|i| Block {
+            number: i,
+            ..template.clone()
+        })
+        .collect()
+}
+
+fn decode_to_arrow(blocks: &[Block], decoders: &Decoders, chunk: usize) -> usize {
+    let mut rows_out = 0;
+    for chunk in blocks.chunks(chunk) {
+        let rows = decode_blocks(chunk, decoders);
+        for t in Table::ALL {
+            rows_out += record_batch(t, &rows).expect("batch").num_rows();
+        }
+    }
+    rows_out
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut count = 2000u64;
+    while let Some(a) = args.next() {
+        if a == "--blocks" {
+            count = args
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("--blocks N");
+        }
+    }
+    let mut decoders = Decoders::new();
+    for m in [
+        "metadata/polkadot-v14-spec1000001.scale",
+        "metadata/polkadot-v14-spec9180.scale",
+    ] {
+        decoders
+            .insert(SpecDecoder::from_metadata(&ferroscale_test_support::read(m), None).expect(m));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cases = [
+        (
+            "block 18468942 (4 xt, 58 events)",
+            fixture_block(0, 1_000_001, "payloads/polkadot-block-18468942", true),
+        ),
+        (
+            "block 10000000 (2 xt, no events)",
+            fixture_block(0, 9180, "payloads/polkadot-block-10000000", false),
+        ),
+    ];
+    println!("ferroscale-index columnar benchmark: {count} blocks per case, {cores} cores");
+    for (name, template) in &cases {
+        let blocks = repeated(template, count);
+        let mb = blocks.iter().map(|b| b.scale_bytes()).sum::<usize>() as f64 / 1e6;
+        let mut one = 0.0;
+        for threads in [1, cores] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            // Warm-up, then the measured pass.
+            pool.install(|| decode_to_arrow(&blocks[..blocks.len().min(50)], &decoders, 500));
+            let t = Instant::now();
+            let rows = pool.install(|| decode_to_arrow(&blocks, &decoders, 500));
+            let s = t.elapsed().as_secs_f64();
+            if threads == 1 {
+                one = s;
+            }
+            println!(
+                "{name}: to Arrow, {threads} thread(s): {:.0} blocks/s, {:.1} MB/s, {:.3} ms/block, {rows} rows{}",
+                count as f64 / s,
+                mb / s,
+                s * 1e3 / count as f64,
+                if threads > 1 { format!(", {:.2}x over 1 thread", one / s) } else { String::new() }
+            );
+        }
+        // The whole pipeline, from JSON lines to Parquet partitions.
+        let dir =
+            std::env::temp_dir().join(format!("ferroscale-index-bench-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let text: String = blocks
+            .iter()
+            .map(|b| ferroscale_index::source::block_to_json_line(b) + "\n")
+            .collect();
+        for threads in [1, cores] {
+            let out = dir.join(format!("out-{threads}"));
+            let mut options = Options::new(&out);
+            options.partition_blocks = 500;
+            options.threads = Some(threads);
+            let summary = run(
+                JsonLines::new(std::io::Cursor::new(text.as_bytes())),
+                &decoders,
+                &options,
+            )
+            .expect("run");
+            println!(
+                "{name}: pipeline to Parquet, {threads} thread(s): {summary}, {:.1} MB Parquet",
+                summary.parquet_bytes as f64 / 1e6
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,114 @@
+//! A [`Value`] as JSON text: the one rendering of every JSON column.
+//!
+//! `Value`'s `Display` is JSON-like but escapes strings the Rust way
+//! (`\u{1f}`), so the columns use this writer instead. Shapes map one to one:
+//! dicts are objects in field order, lists and tuples are arrays, integers
+//! of any width are exact JSON numbers (never rounded through `f64`), text is
+//! a JSON string.
+
+use std::fmt::Write;
+
+use ferroscale_value::Value;
+
+/// Appends the JSON text of `value` to `out`.
+pub fn write_json(value: &Value, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::UInt(v) => {
+            let _ = write!(out, "{v}");
+        }
+        Value::Int(v) => {
+            let _ = write!(out, "{v}");
+        }
+        // `Display` renders 256-bit integers as exact decimal digits.
+        Value::U256(_) | Value::I256(_) => {
+            let _ = write!(out, "{value}");
+        }
+        Value::Str(s) => write_string(s, out),
+        Value::List(items) | Value::Tuple(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json(item, out);
+            }
+            out.push(']');
+        }
+        Value::Dict(entries) => {
+            out.push('{');
+            for (i, (key, item)) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(key, out);
+                out.push(':');
+                write_json(item, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// The JSON text of `value`.
+pub fn to_json(value: &Value) -> String {
+    let mut out = String::new();
+    write_json(value, &mut out);
+    out
+}
+
+/// A JSON string literal (RFC 8259 escapes: quote, backslash, control characters).
+fn write_string(s: &str, out: &mut String) {
+    out.push('"');
+    let mut plain = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape: Option<&str> = match b {
+            b'"' => Some("\\\""),
+            b'\\' => Some("\\\\"),
+            b'\n' => Some("\\n"),
+            b'\r' => Some("\\r"),
+            b'\t' => Some("\\t"),
+            0..=0x1f => None,
+            _ => continue,
+        };
+        out.push_str(&s[plain..i]);
+        match escape {
+            Some(e) => out.push_str(e),
+            None => {
+                let _ = write!(out, "\\u{b:04x}");
+            }
+        }
+        plain = i + 1;
+    }
+    out.push_str(&s[plain..]);
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_and_escapes() {
+        let v = Value::Dict(vec![
+            ("a\"b".into(), Value::UInt(u128::MAX)),
+            (
+                "t".into(),
+                Value::Tuple(vec![Value::Int(-3), Value::Null, Value::Bool(false)]),
+            ),
+            ("s".into(), Value::str("x\u{1}\n\\é")),
+            ("big".into(), Value::U256(Box::new([0xff; 32]))),
+        ]);
+        assert_eq!(
+            to_json(&v),
+            format!(
+                r#"{{"a\"b":{},"t":[-3,null,false],"s":"x\u0001\n\\é","big":{}}}"#,
+                u128::MAX,
+                "115792089237316195423570985008687907853269984665640564039457584007913129639935"
+            )
+        );
+        let parsed: serde_json::Value = serde_json::from_str(&to_json(&v)).expect("valid JSON");
+        assert_eq!(parsed["s"], "x\u{1}\n\\é");
+    }
+}
