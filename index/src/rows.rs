@@ -280,9 +280,9 @@ fn extrinsic_row(
         nonce: ext_get("nonce")
             .and_then(Value::as_u128)
             .and_then(|n| u64::try_from(n).ok()),
-        tip: ext_get("tip").map(|t| to_json(t)),
-        era: ext_get("era").map(|e| to_json(e)),
-        mode: ext_get("mode").map(|m| to_json(m)),
+        tip: ext_get("tip").map(to_json),
+        era: ext_get("era").map(to_json),
+        mode: ext_get("mode").map(to_json),
         extension_version: extension_version.and_then(|e| u8::try_from(e).ok()),
         extensions,
         pallet: pallet.to_string(),

@@ -311,7 +311,7 @@ fn real_blocks_to_parquet_and_back() {
 
         // calls: every call of every extrinsic, nested ones under their parent.
         let calls = table(&out, Table::Calls, n);
-        let expected_calls: Vec<(u32, Vec<(u32, Option<u32>, u32, J)>)> = expect
+        let expected_calls: Vec<(u32, Vec<FlatCall>)> = expect
             .extrinsics
             .iter()
             .enumerate()
@@ -358,15 +358,18 @@ fn real_blocks_to_parquet_and_back() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A call as the `calls` table must hold it: (index, parent index, depth, args JSON).
+type FlatCall = (u32, Option<u32>, u32, J);
+
 /// Every call inside `call` in pre-order: (index, parent index, depth, args JSON),
 /// found by walking the value independently of the indexer.
-fn flatten(call: &Value) -> Vec<(u32, Option<u32>, u32, J)> {
+fn flatten(call: &Value) -> Vec<FlatCall> {
     fn is_call(v: &Value) -> bool {
         v.get("call_module").is_some()
             && v.get("call_function").is_some()
             && v.get("call_args").is_some()
     }
-    fn walk(v: &Value, parent: Option<u32>, depth: u32, out: &mut Vec<(u32, Option<u32>, u32, J)>) {
+    fn walk(v: &Value, parent: Option<u32>, depth: u32, out: &mut Vec<FlatCall>) {
         if is_call(v) {
             let me = out.len() as u32;
             let args = v.get("call_args").unwrap();
@@ -374,7 +377,7 @@ fn flatten(call: &Value) -> Vec<(u32, Option<u32>, u32, J)> {
             inner(args, me, depth, out);
         }
     }
-    fn inner(v: &Value, parent: u32, depth: u32, out: &mut Vec<(u32, Option<u32>, u32, J)>) {
+    fn inner(v: &Value, parent: u32, depth: u32, out: &mut Vec<FlatCall>) {
         if is_call(v) {
             return walk(v, Some(parent), depth + 1, out);
         }
