@@ -8,9 +8,12 @@
 
 use std::time::Instant;
 
+use ferroscale_dynamic::Document;
 use ferroscale_index::pipeline::decode_blocks;
 use ferroscale_index::source::JsonLines;
-use ferroscale_index::{record_batch, run, Block, Decoders, Options, SpecDecoder, Table};
+use ferroscale_index::{
+    decode_block, record_batch, run, Block, Decoders, Options, SpecDecoder, Table,
+};
 
 fn fixture_block(number: u64, spec_version: u32, dir: &str, events: bool) -> Block {
     let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(&format!(
@@ -83,6 +86,33 @@ fn main() {
     for (name, template) in &cases {
         let blocks = repeated(template, count);
         let mb = blocks.iter().map(|b| b.scale_bytes()).sum::<usize>() as f64 / 1e6;
+        // Where one thread's time goes: the dynamic decode alone (into the
+        // flat `Document` the rows are read from), then rows (+ JSON text).
+        let spec = decoders.get(template.spec_version).expect("spec");
+        let ctx = spec.context();
+        let t = Instant::now();
+        for b in &blocks {
+            if let (Some(e), Some(ty)) = (&b.events, spec.events_type()) {
+                std::hint::black_box(
+                    ferroscale_dynamic::decode_value(&ctx, ty, e).expect("events"),
+                );
+            }
+            for x in &b.extrinsics {
+                std::hint::black_box(
+                    ferroscale_dynamic::decode_value(&ctx, spec.extrinsic_type(), x).expect("xt"),
+                );
+            }
+        }
+        let values = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let all_rows: Vec<_> = blocks.iter().map(|b| decode_block(b, Some(spec))).collect();
+        let rows = t.elapsed().as_secs_f64();
+        println!(
+            "{name}: 1 thread: dynamic decode to Document {:.3} ms/block, + rows and JSON {:.3} ms/block",
+            values * 1e3 / count as f64,
+            (rows - values) * 1e3 / count as f64
+        );
+        drop(all_rows);
         let mut one = 0.0;
         for threads in [1, cores] {
             let pool = rayon::ThreadPoolBuilder::new()

@@ -8,6 +8,8 @@
 
 use std::fmt::Write;
 
+use ferroscale_dynamic::document::Kind;
+use ferroscale_dynamic::ValueRef;
 use ferroscale_value::Value;
 
 /// Appends the JSON text of `value` to `out`.
@@ -49,6 +51,60 @@ pub fn write_json(value: &Value, out: &mut String) {
             out.push('}');
         }
     }
+}
+
+/// Appends the JSON text of a [`ferroscale_dynamic::Document`]'s value: the
+/// same text [`write_json`] gives for that value's `to_value()` (the
+/// decoder's fast output, read in place).
+pub fn write_json_ref(value: ValueRef<'_, '_>, out: &mut String) {
+    match value.kind() {
+        Kind::Null => out.push_str("null"),
+        Kind::Bool => out.push_str(if value.as_bool() == Some(true) {
+            "true"
+        } else {
+            "false"
+        }),
+        Kind::Int => match (value.as_u128(), value.as_i128()) {
+            (Some(v), _) => {
+                let _ = write!(out, "{v}");
+            }
+            (None, Some(v)) => {
+                let _ = write!(out, "{v}");
+            }
+            // 256-bit integers: rare, rendered through the value.
+            (None, None) => write_json(&value.to_value(), out),
+        },
+        Kind::Str => write_string(value.as_str().unwrap_or_default(), out),
+        Kind::List | Kind::Tuple => {
+            out.push('[');
+            for (i, item) in value.items().into_iter().flatten().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json_ref(item, out);
+            }
+            out.push(']');
+        }
+        Kind::Dict => {
+            out.push('{');
+            for (i, (key, item)) in value.entries().into_iter().flatten().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(key, out);
+                out.push(':');
+                write_json_ref(item, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// The JSON text of a document's value.
+pub fn ref_to_json(value: ValueRef<'_, '_>) -> String {
+    let mut out = String::new();
+    write_json_ref(value, &mut out);
+    out
 }
 
 /// The JSON text of `value`.

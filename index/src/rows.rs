@@ -1,16 +1,18 @@
 //! One block decoded into the rows of every table.
 //!
-//! Every item decodes through the dynamic layer into its [`Value`], and each
-//! JSON column is that value (or the part of it the column names) rendered
-//! by [`crate::json`]: one value contract for the Rust, Python and columnar
-//! outputs. An item that fails to decode becomes a row of the `errors`
+//! Every item decodes through the dynamic layer into a
+//! [`Document`] (the flat output, several times faster to build than the
+//! `Value` tree and equal to it: `Document::to_value() == decode_value`), and
+//! each JSON column is that value (or the part of it the column names)
+//! rendered by [`crate::json`]: one value contract for the Rust, Python and
+//! columnar outputs. An item that fails to decode becomes a row of the `errors`
 //! table naming the block and the item; the rest of the block still decodes.
 
-use ferroscale_dynamic::decode_value;
-use ferroscale_value::Value;
+use ferroscale_dynamic::document::Kind;
+use ferroscale_dynamic::{Document, ValueRef};
 
 use crate::block::Block;
-use crate::json::{to_json, write_json};
+use crate::json::{ref_to_json, write_json_ref};
 use crate::spec::SpecDecoder;
 
 /// A row of the `blocks` table.
@@ -182,10 +184,10 @@ pub fn decode_block(block: &Block, spec: Option<&SpecDecoder>) -> Rows {
     let mut outcomes: Vec<Option<bool>> = vec![None; block.extrinsics.len()];
     if let Some(bytes) = &block.events {
         let decoded = match spec.events_type() {
-            Some(ty) => decode_value(&ctx, ty, bytes).map_err(|e| e.to_string()),
+            Some(ty) => Document::decode(&ctx, ty, bytes).map_err(|e| e.to_string()),
             None => Err("the runtime has no System.Events storage item".into()),
         };
-        match decoded.and_then(|v| event_rows(n, &v)) {
+        match decoded.and_then(|doc| event_rows(n, doc.root())) {
             Ok(events) => {
                 block_row.event_count = Some(events.len() as u32);
                 for e in &events {
@@ -210,22 +212,31 @@ pub fn decode_block(block: &Block, spec: Option<&SpecDecoder>) -> Rows {
     }
     for (i, bytes) in block.extrinsics.iter().enumerate() {
         let index = i as u32;
-        let row = decode_value(&ctx, spec.extrinsic_type(), bytes)
+        let base = rows.calls.len();
+        let row = Document::decode(&ctx, spec.extrinsic_type(), bytes)
             .map_err(|e| e.to_string())
-            .and_then(|v| {
-                let row = extrinsic_row(n, index, &v, outcomes[i])?;
-                let call = v.get("call").ok_or("no call")?;
-                let base = rows.calls.len();
+            .and_then(|doc| {
+                let v = doc.root();
+                let call = v.get("call").ok_or("extrinsic value has no call")?;
                 call_rows(n, index, call, None, 0, base, &mut rows.calls);
-                Ok(row)
+                // The extrinsic's call is the calls table's row `base`: its
+                // arguments' JSON is rendered once.
+                let args = match rows.calls.get(base) {
+                    Some(c) => c.args.clone(),
+                    None => return Err("call value has no module/function/args".into()),
+                };
+                extrinsic_row(n, index, v, args, outcomes[i])
             });
         match row {
             Ok(row) => rows.extrinsics.push(row),
-            Err(error) => rows.errors.push(ErrorRow {
-                block_number: n,
-                item: format!("extrinsic {i}"),
-                error,
-            }),
+            Err(error) => {
+                rows.calls.truncate(base);
+                rows.errors.push(ErrorRow {
+                    block_number: n,
+                    item: format!("extrinsic {i}"),
+                    error,
+                })
+            }
         }
     }
     rows.blocks.push(block_row);
@@ -246,56 +257,65 @@ const NOT_EXTENSIONS: [&str; 7] = [
 fn extrinsic_row(
     block_number: u64,
     index: u32,
-    v: &Value,
+    v: ValueRef<'_, '_>,
+    args: String,
     success: Option<bool>,
 ) -> Result<ExtrinsicRow, String> {
-    let Value::Dict(entries) = v else {
-        return Err(format!("extrinsic value is not a dict: {v}"));
-    };
+    let entries = v
+        .entries()
+        .ok_or_else(|| format!("extrinsic value is not a dict: {v:?}"))?;
     let call = v.get("call").ok_or("extrinsic value has no call")?;
-    let (pallet, name, args) = call_parts(call).ok_or("call value has no module/function/args")?;
-    let address = v.get("address").map(|a| match a {
-        Value::Str(s) => s.to_string(),
-        other => to_json(other),
+    let (pallet, name, _) = call_parts(call).ok_or("call value has no module/function/args")?;
+    let address = v.get("address").map(|a| match a.as_str() {
+        Some(s) => s.to_string(),
+        None => ref_to_json(a),
     });
-    let extension_version = v.get("extension_version").and_then(Value::as_u128);
-    let ext: Vec<&(ferroscale_value::Name, Value)> = entries
-        .iter()
-        .filter(|(k, _)| !NOT_EXTENSIONS.contains(&&**k))
+    let extension_version = v.get("extension_version").and_then(|e| e.as_u128());
+    let ext: Vec<(&str, ValueRef<'_, '_>)> = entries
+        .filter(|(k, _)| !NOT_EXTENSIONS.contains(k))
         .collect();
     let has_extensions = address.is_some() || extension_version.is_some();
     let extensions = has_extensions.then(|| {
-        to_json(&Value::Dict(
-            ext.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        ))
+        // The extension entries as one JSON object, in the value's order.
+        let mut out = String::from("{");
+        for (i, (k, e)) in ext.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            crate::json::write_json(&ferroscale_value::Value::str(*k), &mut out);
+            out.push(':');
+            write_json_ref(*e, &mut out);
+        }
+        out.push('}');
+        out
     });
-    let ext_get = |key: &str| ext.iter().find(|(k, _)| &**k == key).map(|(_, v)| v);
+    let ext_get = |key: &str| ext.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
     Ok(ExtrinsicRow {
         block_number,
         index,
-        version: v.get("version").and_then(Value::as_u128).unwrap_or(4) as u8,
+        version: v.get("version").and_then(|x| x.as_u128()).unwrap_or(4) as u8,
         signed: address.is_some(),
         address,
-        signature: v.get("signature").map(to_json),
+        signature: v.get("signature").map(ref_to_json),
         nonce: ext_get("nonce")
-            .and_then(Value::as_u128)
+            .and_then(|n| n.as_u128())
             .and_then(|n| u64::try_from(n).ok()),
-        tip: ext_get("tip").map(to_json),
-        era: ext_get("era").map(to_json),
-        mode: ext_get("mode").map(to_json),
+        tip: ext_get("tip").map(ref_to_json),
+        era: ext_get("era").map(ref_to_json),
+        mode: ext_get("mode").map(ref_to_json),
         extension_version: extension_version.and_then(|e| u8::try_from(e).ok()),
         extensions,
         pallet: pallet.to_string(),
         call: name.to_string(),
-        args: to_json(args),
+        args,
         length: v
             .get("extrinsic_length")
-            .and_then(Value::as_u128)
+            .and_then(|l| l.as_u128())
             .and_then(|l| u32::try_from(l).ok())
             .ok_or("extrinsic value has no extrinsic_length")?,
         hash: v
             .get("extrinsic_hash")
-            .and_then(Value::as_str)
+            .and_then(|h| h.as_str())
             .ok_or("extrinsic value has no extrinsic_hash")?
             .to_string(),
         success,
@@ -303,7 +323,10 @@ fn extrinsic_row(
 }
 
 /// A call value's pallet, name and arguments, when `v` is a call.
-fn call_parts(v: &Value) -> Option<(&str, &str, &Value)> {
+fn call_parts<'d, 'g>(v: ValueRef<'d, 'g>) -> Option<(&'d str, &'d str, ValueRef<'d, 'g>)> {
+    if v.kind() != Kind::Dict {
+        return None;
+    }
     Some((
         v.get("call_module")?.as_str()?,
         v.get("call_function")?.as_str()?,
@@ -315,11 +338,12 @@ fn call_parts(v: &Value) -> Option<(&str, &str, &Value)> {
 /// Nesting is found by shape (a dict with `call_module`, `call_function`,
 /// `call_args`), not by a list of pallets, so any wrapper call (utility,
 /// proxy, multisig, sudo, scheduler, XCM …) is flattened; the decoder's
-/// depth limit bounds the recursion.
+/// depth limit bounds the recursion. `base`: where this extrinsic's calls
+/// start in `out`.
 fn call_rows(
     block_number: u64,
     extrinsic_index: u32,
-    call: &Value,
+    call: ValueRef<'_, '_>,
     parent_index: Option<u32>,
     depth: u32,
     base: usize,
@@ -328,10 +352,7 @@ fn call_rows(
     let Some((pallet, name, args)) = call_parts(call) else {
         return;
     };
-    // `base`: where this extrinsic's calls start in `out`.
     let index = (out.len() - base) as u32;
-    let mut json = String::new();
-    write_json(args, &mut json);
     out.push(CallRow {
         block_number,
         extrinsic_index,
@@ -340,10 +361,10 @@ fn call_rows(
         depth,
         pallet: pallet.to_string(),
         name: name.to_string(),
-        args: json,
+        args: ref_to_json(args),
         call_hash: call
             .get("call_hash")
-            .and_then(Value::as_str)
+            .and_then(|h| h.as_str())
             .unwrap_or_default()
             .to_string(),
     });
@@ -361,24 +382,32 @@ fn call_rows(
 }
 
 /// Calls `f` on each outermost call value inside `v`.
-fn nested_calls(v: &Value, f: &mut dyn FnMut(&Value)) {
+fn nested_calls<'d, 'g>(v: ValueRef<'d, 'g>, f: &mut dyn FnMut(ValueRef<'d, 'g>)) {
     if call_parts(v).is_some() {
         return f(v);
     }
-    match v {
-        Value::List(items) | Value::Tuple(items) => items.iter().for_each(|i| nested_calls(i, f)),
-        Value::Dict(entries) => entries.iter().for_each(|(_, i)| nested_calls(i, f)),
+    match v.kind() {
+        Kind::List | Kind::Tuple => v
+            .items()
+            .into_iter()
+            .flatten()
+            .for_each(|i| nested_calls(i, f)),
+        Kind::Dict => v
+            .entries()
+            .into_iter()
+            .flatten()
+            .for_each(|(_, i)| nested_calls(i, f)),
         _ => {}
     }
 }
 
 /// The rows of a decoded `System.Events` value.
-fn event_rows(block_number: u64, v: &Value) -> Result<Vec<EventRow>, String> {
-    let Value::List(records) = v else {
-        return Err(format!("System.Events value is not a list: {v}"));
-    };
+fn event_rows(block_number: u64, v: ValueRef<'_, '_>) -> Result<Vec<EventRow>, String> {
+    let records = v
+        .items()
+        .filter(|_| v.kind() == Kind::List)
+        .ok_or_else(|| format!("System.Events value is not a list: {v:?}"))?;
     records
-        .iter()
         .enumerate()
         .map(|(i, r)| {
             let field = |k: &str| r.get(k).ok_or_else(|| format!("event {i}: no {k}"));
@@ -389,12 +418,11 @@ fn event_rows(block_number: u64, v: &Value) -> Result<Vec<EventRow>, String> {
                     .to_string())
             };
             let topics = field("topics")?
-                .as_items()
+                .items()
                 .ok_or_else(|| format!("event {i}: topics is not a list"))?
-                .iter()
-                .map(|t| match t {
-                    Value::Str(s) => s.to_string(),
-                    other => to_json(other),
+                .map(|t| match t.as_str() {
+                    Some(s) => s.to_string(),
+                    None => ref_to_json(t),
                 })
                 .collect();
             Ok(EventRow {
@@ -403,11 +431,11 @@ fn event_rows(block_number: u64, v: &Value) -> Result<Vec<EventRow>, String> {
                 phase: text("phase")?,
                 extrinsic_index: r
                     .get("extrinsic_idx")
-                    .and_then(Value::as_u128)
+                    .and_then(|x| x.as_u128())
                     .and_then(|x| u32::try_from(x).ok()),
                 pallet: text("module_id")?,
                 name: text("event_id")?,
-                args: to_json(field("attributes")?),
+                args: ref_to_json(field("attributes")?),
                 topics,
             })
         })
