@@ -17,12 +17,8 @@ pub fn write_json(value: &Value, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::UInt(v) => {
-            let _ = write!(out, "{v}");
-        }
-        Value::Int(v) => {
-            let _ = write!(out, "{v}");
-        }
+        Value::UInt(v) => write_u128(*v, out),
+        Value::Int(v) => write_i128(*v, out),
         // `Display` renders 256-bit integers as exact decimal digits.
         Value::U256(_) | Value::I256(_) => {
             let _ = write!(out, "{value}");
@@ -65,12 +61,8 @@ pub fn write_json_ref(value: ValueRef<'_, '_>, out: &mut String) {
             "false"
         }),
         Kind::Int => match (value.as_u128(), value.as_i128()) {
-            (Some(v), _) => {
-                let _ = write!(out, "{v}");
-            }
-            (None, Some(v)) => {
-                let _ = write!(out, "{v}");
-            }
+            (Some(v), _) => write_u128(v, out),
+            (None, Some(v)) => write_i128(v, out),
             // 256-bit integers: rare, rendered through the value.
             (None, None) => write_json(&value.to_value(), out),
         },
@@ -114,9 +106,31 @@ pub fn to_json(value: &Value) -> String {
     out
 }
 
+/// Decimal digits of `v` (through `u64` when it fits: formatting a `u128`
+/// is several times slower, and most chain integers are small).
+fn write_u128(v: u128, out: &mut String) {
+    let _ = match u64::try_from(v) {
+        Ok(small) => write!(out, "{small}"),
+        Err(_) => write!(out, "{v}"),
+    };
+}
+
+fn write_i128(v: i128, out: &mut String) {
+    let _ = match i64::try_from(v) {
+        Ok(small) => write!(out, "{small}"),
+        Err(_) => write!(out, "{v}"),
+    };
+}
+
 /// A JSON string literal (RFC 8259 escapes: quote, backslash, control characters).
 fn write_string(s: &str, out: &mut String) {
     out.push('"');
+    // Most chain text (hex, names, SS58) needs no escape: one scan, one copy.
+    if !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     let mut plain = 0;
     for (i, b) in s.bytes().enumerate() {
         let escape: Option<&str> = match b {

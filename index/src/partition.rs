@@ -15,6 +15,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 use parquet::format::SortingColumn;
+use parquet::schema::types::ColumnPath;
 
 use crate::rows::Rows;
 use crate::tables::{record_batch, sort_rows, Table};
@@ -110,8 +111,22 @@ fn properties(table: Table) -> WriterProperties {
             nulls_first: false,
         })
         .collect();
-    WriterProperties::builder()
+    let mut builder = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::default()))
-        .set_sorting_columns((!sorting.is_empty()).then_some(sorting))
-        .build()
+        .set_sorting_columns((!sorting.is_empty()).then_some(sorting));
+    // Columns of long, mostly distinct text (JSON, hashes, signatures): a
+    // dictionary would hash every value for nothing; zstd compresses them.
+    for name in [
+        "args",
+        "signature",
+        "extensions",
+        "hash",
+        "call_hash",
+        "error",
+    ] {
+        if schema.index_of(name).is_ok() {
+            builder = builder.set_column_dictionary_enabled(ColumnPath::from(name), false);
+        }
+    }
+    builder.build()
 }
