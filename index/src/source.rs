@@ -47,16 +47,19 @@ impl fmt::Display for SourceError {
 
 impl std::error::Error for SourceError {}
 
-/// One line as written in the file.
+/// One line as written in the file. Hex text is borrowed from the line
+/// (no copy before it is decoded); hex never needs JSON escapes, and a
+/// string that has them is rejected as not hex.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Line {
+struct Line<'a> {
     number: u64,
     hash: String,
     spec_version: u32,
-    extrinsics: Vec<String>,
-    #[serde(default)]
-    events: Option<String>,
+    #[serde(borrow)]
+    extrinsics: Vec<&'a str>,
+    #[serde(default, borrow)]
+    events: Option<&'a str>,
 }
 
 /// Blocks read from JSON lines, in file order.
@@ -137,7 +140,6 @@ fn parse_line(text: &[u8]) -> Result<Block, String> {
         .collect::<Result<Vec<_>, _>>()?;
     let events = line
         .events
-        .as_deref()
         .map(|e| decode_hex(e).map_err(|e| format!("block {}: events: {e}", line.number)))
         .transpose()?;
     Ok(Block {

@@ -35,6 +35,11 @@ fn malformed_lines_name_the_line() {
             "{\"number\": 10000001, \"hash\": \"0x00\", \"spec_version\": 9180, \"extrinsics\": []}",
             "hash",
         ),
+        // Hex is read in place: a JSON escape inside it is refused, not misread.
+        (
+            "{\"number\": 10000001, \"hash\": \"0x00\", \"spec_version\": 9180, \"extrinsics\": [\"\\u0030x00\"]}",
+            "expected a borrowed string",
+        ),
     ];
     for (bad, expect) in cases {
         // A blank line between: line numbers count it.
