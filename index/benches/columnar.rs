@@ -179,6 +179,17 @@ fn main() {
             .iter()
             .map(|b| ferroscale_index::source::block_to_json_line(b) + "\n")
             .collect();
+        // The source alone (the pipeline's reader stage, one thread).
+        let t = Instant::now();
+        let read = JsonLines::new(std::io::Cursor::new(text.as_bytes()))
+            .map(|b| b.expect("line").extrinsics.len())
+            .sum::<usize>();
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "{name}: JSON lines source alone: {:.0} blocks/s, {:.3} ms/block ({read} extrinsics)",
+            count as f64 / s,
+            s * 1e3 / count as f64
+        );
         for threads in [1, cores] {
             let out = dir.join(format!("out-{threads}"));
             let mut options = Options::new(&out);

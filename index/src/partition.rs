@@ -13,9 +13,10 @@ use std::path::{Path, PathBuf};
 
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::format::SortingColumn;
 use parquet::schema::types::ColumnPath;
+use rayon::prelude::*;
 
 use crate::rows::Rows;
 use crate::tables::{record_batch, sort_rows, Table};
@@ -57,7 +58,9 @@ pub fn is_finished(out: &Path, first: u64, last: u64) -> bool {
 }
 
 /// Writes the rows of blocks `first..=last` as one partition (sorting the
-/// rows of the tables that have a pallet and a name); returns the bytes written.
+/// rows of the tables that have a pallet and a name); returns the bytes
+/// written. The tables are encoded in parallel on the rayon pool (zstd over
+/// the JSON columns is most of a partition's writing time).
 pub fn write_partition(
     out: &Path,
     first: u64,
@@ -65,37 +68,51 @@ pub fn write_partition(
     rows: &mut Rows,
 ) -> Result<u64, WriteError> {
     sort_rows(rows);
-    let mut written = 0;
-    let mut temps = Vec::with_capacity(Table::ALL.len());
-    for table in Table::ALL {
-        let tmp = temp_path(out, table, first, last);
-        let fail = |reason: String| WriteError {
-            path: tmp.clone(),
-            reason,
-        };
-        if let Some(dir) = tmp.parent() {
-            fs::create_dir_all(dir).map_err(|e| fail(format!("creating the folder: {e}")))?;
-        }
-        let batch =
-            record_batch(table, rows).map_err(|e| fail(format!("building the batch: {e}")))?;
-        let file = File::create(&tmp).map_err(|e| fail(e.to_string()))?;
-        let mut writer = ArrowWriter::try_new(file, table.schema(), Some(properties(table)))
-            .map_err(|e| fail(e.to_string()))?;
-        writer.write(&batch).map_err(|e| fail(e.to_string()))?;
-        let file = writer.into_inner().map_err(|e| fail(e.to_string()))?;
-        file.sync_all().map_err(|e| fail(e.to_string()))?;
-        written += file.metadata().map(|m| m.len()).unwrap_or(0);
-        temps.push((tmp, partition_path(out, table, first, last)));
-    }
+    let rows = &*rows;
+    let temps = Table::ALL
+        .par_iter()
+        .map(|table| write_table(out, *table, first, last, rows))
+        .collect::<Result<Vec<_>, _>>()?;
     // Renamed only once all are written: a partition is finished exactly when
     // all its files exist.
-    for (tmp, path) in temps {
+    let mut written = 0;
+    for (tmp, path, bytes) in temps {
         fs::rename(&tmp, &path).map_err(|e| WriteError {
             path,
             reason: format!("renaming {} into place: {e}", tmp.display()),
         })?;
+        written += bytes;
     }
     Ok(written)
+}
+
+/// One table of a partition under its temporary name, synced to disk:
+/// (temporary path, final path, bytes).
+fn write_table(
+    out: &Path,
+    table: Table,
+    first: u64,
+    last: u64,
+    rows: &Rows,
+) -> Result<(PathBuf, PathBuf, u64), WriteError> {
+    let tmp = temp_path(out, table, first, last);
+    let fail = |reason: String| WriteError {
+        path: tmp.clone(),
+        reason,
+    };
+    if let Some(dir) = tmp.parent() {
+        fs::create_dir_all(dir).map_err(|e| fail(format!("creating the folder: {e}")))?;
+    }
+    let batch = record_batch(table, rows).map_err(|e| fail(format!("building the batch: {e}")))?;
+    let file = File::create(&tmp).map_err(|e| fail(e.to_string()))?;
+    let mut writer = ArrowWriter::try_new(file, table.schema(), Some(properties(table)))
+        .map_err(|e| fail(e.to_string()))?;
+    writer.write(&batch).map_err(|e| fail(e.to_string()))?;
+    let file = writer.into_inner().map_err(|e| fail(e.to_string()))?;
+    file.sync_all().map_err(|e| fail(e.to_string()))?;
+    let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let path = partition_path(out, table, first, last);
+    Ok((tmp, path, bytes))
 }
 
 /// zstd, and the sort order recorded in the file's metadata.
@@ -126,6 +143,14 @@ fn properties(table: Table) -> WriterProperties {
     ] {
         if schema.index_of(name).is_ok() {
             builder = builder.set_column_dictionary_enabled(ColumnPath::from(name), false);
+        }
+    }
+    // Min/max of JSON text says nothing a reader can skip by, and comparing
+    // values of tens of kilobytes costs.
+    for name in ["args", "signature", "extensions"] {
+        if schema.index_of(name).is_ok() {
+            builder = builder
+                .set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
         }
     }
     builder.build()

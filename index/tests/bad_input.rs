@@ -134,4 +134,5 @@ fn undecodable_items_become_error_rows() {
         block.number,
     ));
     assert_eq!(errors.iter().map(|b| b.num_rows()).sum::<usize>(), 2);
+    let _ = std::fs::remove_dir_all(&out);
 }
