@@ -29,6 +29,7 @@ const CRATES: &[&str] = &[
     "fallback",
     "python",
     "xtask",
+    "index",
 ];
 
 /// A module path below the crate root (`["registry", "resolve"]`).
