@@ -179,6 +179,24 @@ fn main() {
             .iter()
             .map(|b| ferroscale_index::source::block_to_json_line(b) + "\n")
             .collect();
+        // Writing alone: one 500-block partition's rows to Parquet (the
+        // pipeline's writer stage), with the JSON text it holds.
+        let mut rows = decode_blocks(&blocks[..blocks.len().min(500)], &decoders);
+        let json_mb = (rows.extrinsics.iter().map(|r| r.args.len()).sum::<usize>()
+            + rows.calls.iter().map(|r| r.args.len()).sum::<usize>()
+            + rows.events.iter().map(|r| r.args.len()).sum::<usize>()) as f64
+            / 1e6;
+        let t = Instant::now();
+        let parquet =
+            ferroscale_index::partition::write_partition(&dir, 0, 499, &mut rows).expect("write");
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "{name}: writing one 500-block partition: {:.3} s ({:.3} ms/block), {json_mb:.1} MB of JSON args, {:.2} MB Parquet",
+            s,
+            s * 1e3 / 500.0,
+            parquet as f64 / 1e6
+        );
+        let _ = std::fs::remove_dir_all(&dir);
         // The source alone (the pipeline's reader stage, one thread).
         let t = Instant::now();
         let read = JsonLines::new(std::io::Cursor::new(text.as_bytes()))

@@ -75,20 +75,21 @@ pub struct ExtrinsicRow {
     pub success: Option<bool>,
 }
 
-/// A row of the `calls` table: every call of an extrinsic, its own call
-/// (depth 0) and each call nested in its arguments (batches, proxies,
-/// multisigs, sudo …), in pre-order.
+/// A row of the `calls` table: each call nested in an extrinsic's call
+/// (batches, proxies, multisigs, sudo …), in pre-order. The extrinsic's own
+/// call (index 0, depth 0) is its `extrinsics` row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallRow {
     /// Block number.
     pub block_number: u64,
     /// The extrinsic's position in the block.
     pub extrinsic_index: u32,
-    /// Position of this call in the extrinsic's pre-order walk (0: the extrinsic's call).
+    /// Position of this call in the extrinsic's pre-order walk (0, the
+    /// extrinsic's own call, has no row here).
     pub index: u32,
-    /// `index` of the call whose arguments hold this one.
-    pub parent_index: Option<u32>,
-    /// Nesting depth (0: the extrinsic's call).
+    /// `index` of the call whose arguments hold this one (0: the extrinsic's call).
+    pub parent_index: u32,
+    /// Nesting depth (1: directly in the extrinsic's call).
     pub depth: u32,
     /// Pallet name.
     pub pallet: String,
@@ -218,14 +219,11 @@ pub fn decode_block(block: &Block, spec: Option<&SpecDecoder>) -> Rows {
             .and_then(|doc| {
                 let v = doc.root();
                 let call = v.get("call").ok_or("extrinsic value has no call")?;
-                call_rows(n, index, call, None, 0, base, &mut rows.calls);
-                // The extrinsic's call is the calls table's row `base`: its
-                // arguments' JSON is rendered once.
-                let args = match rows.calls.get(base) {
-                    Some(c) => c.args.clone(),
-                    None => return Err("call value has no module/function/args".into()),
-                };
-                extrinsic_row(n, index, v, args, outcomes[i])
+                let (_, _, args) =
+                    call_parts(call).ok_or("call value has no module/function/args")?;
+                let row = extrinsic_row(n, index, v, ref_to_json(args), outcomes[i])?;
+                call_rows(n, index, call, 0, 0, base, &mut rows.calls);
+                Ok(row)
             });
         match row {
             Ok(row) => rows.extrinsics.push(row),
@@ -334,7 +332,10 @@ fn call_parts<'d, 'g>(v: ValueRef<'d, 'g>) -> Option<(&'d str, &'d str, ValueRef
     ))
 }
 
-/// Appends `call` and, in pre-order, every call nested in its arguments.
+/// Appends, in pre-order, every call nested in `call`'s arguments; `call`
+/// itself is numbered but only has a row when nested (`depth` > 0): the
+/// extrinsic's own call is its `extrinsics` row (index 0 of the numbering),
+/// so the large arguments of a top-level call are stored once.
 /// Nesting is found by shape (a dict with `call_module`, `call_function`,
 /// `call_args`), not by a list of pallets, so any wrapper call (utility,
 /// proxy, multisig, sudo, scheduler, XCM …) is flattened; the decoder's
@@ -344,7 +345,7 @@ fn call_rows(
     block_number: u64,
     extrinsic_index: u32,
     call: ValueRef<'_, '_>,
-    parent_index: Option<u32>,
+    parent_index: u32,
     depth: u32,
     base: usize,
     out: &mut Vec<CallRow>,
@@ -352,28 +353,34 @@ fn call_rows(
     let Some((pallet, name, args)) = call_parts(call) else {
         return;
     };
-    let index = (out.len() - base) as u32;
-    out.push(CallRow {
-        block_number,
-        extrinsic_index,
-        index,
-        parent_index,
-        depth,
-        pallet: pallet.to_string(),
-        name: name.to_string(),
-        args: ref_to_json(args),
-        call_hash: call
-            .get("call_hash")
-            .and_then(|h| h.as_str())
-            .unwrap_or_default()
-            .to_string(),
-    });
+    let index = if depth == 0 {
+        0
+    } else {
+        (out.len() - base) as u32 + 1
+    };
+    if depth > 0 {
+        out.push(CallRow {
+            block_number,
+            extrinsic_index,
+            index,
+            parent_index,
+            depth,
+            pallet: pallet.to_string(),
+            name: name.to_string(),
+            args: ref_to_json(args),
+            call_hash: call
+                .get("call_hash")
+                .and_then(|h| h.as_str())
+                .unwrap_or_default()
+                .to_string(),
+        });
+    }
     nested_calls(args, &mut |inner| {
         call_rows(
             block_number,
             extrinsic_index,
             inner,
-            Some(index),
+            index,
             depth + 1,
             base,
             out,

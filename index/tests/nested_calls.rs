@@ -78,7 +78,7 @@ fn batch_and_proxy_calls_flatten_with_parents() {
         inner.get("call_module").and_then(Value::as_str).unwrap(),
         inner.get("call_function").and_then(Value::as_str).unwrap(),
     );
-    let shape: Vec<(u32, Option<u32>, u32, &str, &str)> = calls
+    let shape: Vec<(u32, u32, u32, &str, &str)> = calls
         .iter()
         .map(|c| {
             (
@@ -92,23 +92,23 @@ fn batch_and_proxy_calls_flatten_with_parents() {
         .collect();
     assert_eq!(
         shape,
+        // Index 0 (the batch_all itself) is the extrinsics row.
         [
-            (0, None, 0, "Utility", "batch_all"),
-            (1, Some(0), 1, inner_name.0, inner_name.1),
-            (2, Some(0), 1, "Proxy", "proxy"),
-            (3, Some(2), 2, inner_name.0, inner_name.1),
+            (1, 0, 1, inner_name.0, inner_name.1),
+            (2, 0, 1, "Proxy", "proxy"),
+            (3, 2, 2, inner_name.0, inner_name.1),
         ]
     );
     // The nested rows carry the inner call's own arguments and hash.
     assert_eq!(
-        parse_json(&calls[1].args),
+        parse_json(&calls[0].args),
         expected_json(inner.get("call_args").unwrap())
     );
-    assert_eq!(calls[1].args, calls[3].args);
+    assert_eq!(calls[0].args, calls[2].args);
     assert_eq!(
-        Some(calls[1].call_hash.as_str()),
+        Some(calls[0].call_hash.as_str()),
         inner.get("call_hash").and_then(Value::as_str)
     );
-    assert_eq!(calls[1].call_hash, calls[3].call_hash);
-    assert_ne!(calls[0].call_hash, calls[2].call_hash);
+    assert_eq!(calls[0].call_hash, calls[2].call_hash);
+    assert_ne!(calls[0].call_hash, calls[1].call_hash);
 }
