@@ -3,7 +3,7 @@
 //! A batch of blocks of known runtimes (number, hash, spec version, the
 //! extrinsics' bytes, the `System.Events` value) decodes through the dynamic
 //! layer into Arrow record batches for five tables — `blocks`,
-//! `extrinsics`, `calls` (every call, nested ones flattened with their
+//! `extrinsics`, `calls` (nested calls flattened with their depth and
 //! parent), `events` and `errors` (items that did not decode) — written as
 //! zstd Parquet partitions, one file per table per block range.
 //!

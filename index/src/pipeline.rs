@@ -89,7 +89,7 @@ pub struct Summary {
     pub skipped_blocks: u64,
     /// Extrinsics decoded.
     pub extrinsics: u64,
-    /// Calls (each extrinsic's and the nested ones).
+    /// Nested calls.
     pub calls: u64,
     /// Events decoded.
     pub events: u64,

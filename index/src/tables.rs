@@ -22,7 +22,7 @@ pub enum Table {
     Blocks,
     /// One row per decoded extrinsic.
     Extrinsics,
-    /// One row per call (each extrinsic's call and every nested call).
+    /// One row per nested call (the extrinsic's own call is its `extrinsics` row).
     Calls,
     /// One row per event record.
     Events,
