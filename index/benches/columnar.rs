@@ -1,0 +1,237 @@
+//! Columnar decoding throughput: the real Polkadot blocks 18,468,942 (58
+//! events, 4 extrinsics, one a 50 KB `ParaInherent.enter`) and 10,000,000,
+//! repeated under consecutive numbers, decoded to Arrow record batches and
+//! through the whole pipeline to Parquet, on 1 thread and on every core.
+//!
+//! `cargo bench -p ferroscale-index` (`-- --blocks N` to change the count).
+//! Prints figures; asserts nothing about time.
+
+use std::time::Instant;
+
+use ferroscale_dynamic::Document;
+use ferroscale_index::pipeline::decode_blocks;
+use ferroscale_index::source::JsonLines;
+use ferroscale_index::{
+    decode_block, record_batch, run, Block, Decoders, Options, SpecDecoder, Table,
+};
+
+fn fixture_block(number: u64, spec_version: u32, dir: &str, events: bool) -> Block {
+    let list: Vec<String> = serde_json::from_str(&ferroscale_test_support::read_string(&format!(
+        "{dir}/extrinsics.json"
+    )))
+    .expect("json");
+    Block {
+        number,
+        hash: format!("0x{:064x}", number),
+        spec_version,
+        extrinsics: list
+            .iter()
+            .map(|h| ferroscale_test_support::decode_hex(h).expect("hex"))
+            .collect(),
+        events: events.then(|| ferroscale_test_support::read_hex(&format!("{dir}/events.hex"))),
+    }
+}
+
+fn repeated(template: &Block, count: u64) -> Vec<Block> {
+    (0..count)
+        .map(|i| Block {
+            number: i,
+            ..template.clone()
+        })
+        .collect()
+}
+
+fn decode_to_arrow(blocks: &[Block], decoders: &Decoders, chunk: usize) -> usize {
+    let mut rows_out = 0;
+    for chunk in blocks.chunks(chunk) {
+        let rows = decode_blocks(chunk, decoders);
+        for t in Table::ALL {
+            rows_out += record_batch(t, &rows).expect("batch").num_rows();
+        }
+    }
+    rows_out
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut count = 2000u64;
+    while let Some(a) = args.next() {
+        if a == "--blocks" {
+            count = args
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("--blocks N");
+        }
+    }
+    let mut decoders = Decoders::new();
+    for m in [
+        "metadata/polkadot-v14-spec1000001.scale",
+        "metadata/polkadot-v14-spec9180.scale",
+    ] {
+        decoders
+            .insert(SpecDecoder::from_metadata(&ferroscale_test_support::read(m), None).expect(m));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cases = [
+        (
+            "block 18468942 (4 xt, 58 events)",
+            fixture_block(0, 1_000_001, "payloads/polkadot-block-18468942", true),
+        ),
+        (
+            "block 10000000 (2 xt, no events)",
+            fixture_block(0, 9180, "payloads/polkadot-block-10000000", false),
+        ),
+    ];
+    println!("ferroscale-index columnar benchmark: {count} blocks per case, {cores} cores");
+    // Memory over a long range: blocks made one at a time by an iterator
+    // (the source never holds the range), through the pipeline to Parquet;
+    // the peak resident size after the run must not grow with the range.
+    // First, before the other cases hold whole ranges in memory.
+    let template = &cases[0].1;
+    for n in [count, 4 * count] {
+        let dir =
+            std::env::temp_dir().join(format!("ferroscale-index-mem-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut options = Options::new(&dir);
+        options.partition_blocks = 100;
+        let source = (0..n).map(|i| {
+            Ok(Block {
+                number: i,
+                ..template.clone()
+            })
+        });
+        let summary = run(source, &decoders, &options).expect("run");
+        println!(
+            "streamed {n} blocks of 18468942 in 100-block partitions: {:.0} blocks/s, peak resident {} MB",
+            summary.blocks as f64 / summary.seconds,
+            peak_resident_mb().map_or("?".into(), |m| m.to_string())
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    for (name, template) in &cases {
+        let blocks = repeated(template, count);
+        let mb = blocks.iter().map(|b| b.scale_bytes()).sum::<usize>() as f64 / 1e6;
+        // Where one thread's time goes: the dynamic decode alone (into the
+        // flat `Document` the rows are read from), then rows (+ JSON text).
+        let spec = decoders.get(template.spec_version).expect("spec");
+        let ctx = spec.context();
+        let time_decode = |document: bool| {
+            let t = Instant::now();
+            for b in &blocks {
+                let items = b
+                    .events
+                    .iter()
+                    .filter_map(|e| Some((spec.events_type()?, e)))
+                    .chain(b.extrinsics.iter().map(|x| (spec.extrinsic_type(), x)));
+                for (ty, bytes) in items {
+                    if document {
+                        std::hint::black_box(Document::decode(&ctx, ty, bytes).expect("decode"));
+                    } else {
+                        std::hint::black_box(
+                            ferroscale_dynamic::decode_value(&ctx, ty, bytes).expect("decode"),
+                        );
+                    }
+                }
+            }
+            t.elapsed().as_secs_f64()
+        };
+        let tree = time_decode(false);
+        let values = time_decode(true);
+        let t = Instant::now();
+        let all_rows: Vec<_> = blocks.iter().map(|b| decode_block(b, Some(spec))).collect();
+        let rows = t.elapsed().as_secs_f64();
+        println!(
+            "{name}: 1 thread: dynamic decode to Value {:.3} ms/block, to Document {:.3} ms/block, \
+             + rows and JSON {:.3} ms/block",
+            tree * 1e3 / count as f64,
+            values * 1e3 / count as f64,
+            (rows - values) * 1e3 / count as f64
+        );
+        drop(all_rows);
+        let mut one = 0.0;
+        for threads in [1, cores] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            // Warm-up, then the measured pass.
+            pool.install(|| decode_to_arrow(&blocks[..blocks.len().min(50)], &decoders, 500));
+            let t = Instant::now();
+            let rows = pool.install(|| decode_to_arrow(&blocks, &decoders, 500));
+            let s = t.elapsed().as_secs_f64();
+            if threads == 1 {
+                one = s;
+            }
+            println!(
+                "{name}: to Arrow, {threads} thread(s): {:.0} blocks/s, {:.1} MB/s, {:.3} ms/block, {rows} rows{}",
+                count as f64 / s,
+                mb / s,
+                s * 1e3 / count as f64,
+                if threads > 1 { format!(", {:.2}x over 1 thread", one / s) } else { String::new() }
+            );
+        }
+        // The whole pipeline, from JSON lines to Parquet partitions.
+        let dir =
+            std::env::temp_dir().join(format!("ferroscale-index-bench-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let text: String = blocks
+            .iter()
+            .map(|b| ferroscale_index::source::block_to_json_line(b) + "\n")
+            .collect();
+        // Writing alone: one 500-block partition's rows to Parquet (the
+        // pipeline's writer stage), with the JSON text it holds.
+        let mut rows = decode_blocks(&blocks[..blocks.len().min(500)], &decoders);
+        let json_mb = (rows.extrinsics.iter().map(|r| r.args.len()).sum::<usize>()
+            + rows.calls.iter().map(|r| r.args.len()).sum::<usize>()
+            + rows.events.iter().map(|r| r.args.len()).sum::<usize>()) as f64
+            / 1e6;
+        let t = Instant::now();
+        let parquet =
+            ferroscale_index::partition::write_partition(&dir, 0, 499, &mut rows).expect("write");
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "{name}: writing one 500-block partition: {:.3} s ({:.3} ms/block), {json_mb:.1} MB of JSON args, {:.2} MB Parquet",
+            s,
+            s * 1e3 / 500.0,
+            parquet as f64 / 1e6
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        // The source alone (the pipeline's reader stage, one thread).
+        let t = Instant::now();
+        let read = JsonLines::new(std::io::Cursor::new(text.as_bytes()))
+            .map(|b| b.expect("line").extrinsics.len())
+            .sum::<usize>();
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "{name}: JSON lines source alone: {:.0} blocks/s, {:.3} ms/block ({read} extrinsics)",
+            count as f64 / s,
+            s * 1e3 / count as f64
+        );
+        for threads in [1, cores] {
+            let out = dir.join(format!("out-{threads}"));
+            let mut options = Options::new(&out);
+            options.partition_blocks = 500;
+            options.threads = Some(threads);
+            let summary = run(
+                JsonLines::new(std::io::Cursor::new(text.as_bytes())),
+                &decoders,
+                &options,
+            )
+            .expect("run");
+            println!(
+                "{name}: pipeline to Parquet, {threads} thread(s): {summary}, {:.1} MB Parquet",
+                summary.parquet_bytes as f64 / 1e6
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// The process's peak resident set (`VmHWM`), Linux only.
+fn peak_resident_mb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}

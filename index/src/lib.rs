@@ -1,0 +1,42 @@
+//! ferroscale-index: Substrate blocks decoded into columns.
+//!
+//! A batch of blocks of known runtimes (number, hash, spec version, the
+//! extrinsics' bytes, the `System.Events` value) decodes through the dynamic
+//! layer into Arrow record batches for five tables — `blocks`,
+//! `extrinsics`, `calls` (nested calls flattened with their depth and
+//! parent), `events` and `errors` (items that did not decode) — written as
+//! zstd Parquet partitions, one file per table per block range.
+//!
+//! - [`block`]: the input model; [`source`]: blocks from JSON lines.
+//! - [`spec`]: one runtime's decoder (registry + resolved types), shared
+//!   read-only by every thread.
+//! - [`rows`]: a block into rows; [`json`]: a value's JSON text (the one
+//!   rendering of every JSON column).
+//! - [`tables`]: schemas and rows → `RecordBatch`; [`partition`]: Parquet
+//!   files written atomically, resume.
+//! - [`pipeline`]: source → decode (rayon) → write, streamed.
+//!
+//! ```no_run
+//! use ferroscale_index::{pipeline, source::JsonLines, spec::SpecDecoder};
+//! let metadata = std::fs::read("metadata.scale").unwrap();
+//! let mut decoders = pipeline::Decoders::new();
+//! decoders.insert(SpecDecoder::from_metadata(&metadata, None).unwrap());
+//! let file = std::io::BufReader::new(std::fs::File::open("blocks.jsonl").unwrap());
+//! let summary = pipeline::run(JsonLines::new(file), &decoders, &pipeline::Options::new("out")).unwrap();
+//! println!("{summary}");
+//! ```
+
+pub mod block;
+pub mod json;
+pub mod partition;
+pub mod pipeline;
+pub mod rows;
+pub mod source;
+pub mod spec;
+pub mod tables;
+
+pub use block::Block;
+pub use pipeline::{run, Decoders, IndexError, Options, Summary};
+pub use rows::{decode_block, Rows};
+pub use spec::SpecDecoder;
+pub use tables::{record_batch, Table};

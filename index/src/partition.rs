@@ -1,0 +1,157 @@
+//! Parquet partitions: one zstd file per table per block range,
+//! `DIR/<table>/blocks_<first>_<last>.parquet`.
+//!
+//! A partition's files are first written under hidden temporary names
+//! (`.blocks_…parquet.tmp`, which `*.parquet` globs do not match) and renamed
+//! only when every table of the partition is complete: an interrupted run
+//! leaves no half-written `.parquet` file, and a partition whose tables all
+//! exist is finished, which a rerun skips ([`is_finished`]).
+
+use std::fmt;
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::format::SortingColumn;
+use parquet::schema::types::ColumnPath;
+use rayon::prelude::*;
+
+use crate::rows::Rows;
+use crate::tables::{record_batch, sort_rows, Table};
+
+/// A partition that could not be written.
+#[derive(Debug)]
+pub struct WriteError {
+    /// The file being written.
+    pub path: PathBuf,
+    /// What went wrong.
+    pub reason: String,
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "writing {}: {}", self.path.display(), self.reason)
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+/// The file of `table` for blocks `first..=last` under `out`.
+pub fn partition_path(out: &Path, table: Table, first: u64, last: u64) -> PathBuf {
+    out.join(table.name())
+        .join(format!("blocks_{first}_{last}.parquet"))
+}
+
+fn temp_path(out: &Path, table: Table, first: u64, last: u64) -> PathBuf {
+    out.join(table.name())
+        .join(format!(".blocks_{first}_{last}.parquet.tmp"))
+}
+
+/// Whether every table's file of blocks `first..=last` exists (renamed into
+/// place, so complete).
+pub fn is_finished(out: &Path, first: u64, last: u64) -> bool {
+    Table::ALL
+        .iter()
+        .all(|t| partition_path(out, *t, first, last).is_file())
+}
+
+/// Writes the rows of blocks `first..=last` as one partition (sorting the
+/// rows of the tables that have a pallet and a name); returns the bytes
+/// written. The tables are encoded in parallel on the rayon pool (zstd over
+/// the JSON columns is most of a partition's writing time).
+pub fn write_partition(
+    out: &Path,
+    first: u64,
+    last: u64,
+    rows: &mut Rows,
+) -> Result<u64, WriteError> {
+    sort_rows(rows);
+    let rows = &*rows;
+    let temps = Table::ALL
+        .par_iter()
+        .map(|table| write_table(out, *table, first, last, rows))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Renamed only once all are written: a partition is finished exactly when
+    // all its files exist.
+    let mut written = 0;
+    for (tmp, path, bytes) in temps {
+        fs::rename(&tmp, &path).map_err(|e| WriteError {
+            path,
+            reason: format!("renaming {} into place: {e}", tmp.display()),
+        })?;
+        written += bytes;
+    }
+    Ok(written)
+}
+
+/// One table of a partition under its temporary name, synced to disk:
+/// (temporary path, final path, bytes).
+fn write_table(
+    out: &Path,
+    table: Table,
+    first: u64,
+    last: u64,
+    rows: &Rows,
+) -> Result<(PathBuf, PathBuf, u64), WriteError> {
+    let tmp = temp_path(out, table, first, last);
+    let fail = |reason: String| WriteError {
+        path: tmp.clone(),
+        reason,
+    };
+    if let Some(dir) = tmp.parent() {
+        fs::create_dir_all(dir).map_err(|e| fail(format!("creating the folder: {e}")))?;
+    }
+    let batch = record_batch(table, rows).map_err(|e| fail(format!("building the batch: {e}")))?;
+    let file = File::create(&tmp).map_err(|e| fail(e.to_string()))?;
+    let mut writer = ArrowWriter::try_new(file, table.schema(), Some(properties(table)))
+        .map_err(|e| fail(e.to_string()))?;
+    writer.write(&batch).map_err(|e| fail(e.to_string()))?;
+    let file = writer.into_inner().map_err(|e| fail(e.to_string()))?;
+    file.sync_all().map_err(|e| fail(e.to_string()))?;
+    let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let path = partition_path(out, table, first, last);
+    Ok((tmp, path, bytes))
+}
+
+/// zstd, and the sort order recorded in the file's metadata.
+fn properties(table: Table) -> WriterProperties {
+    let schema = table.schema();
+    let sorting: Vec<SortingColumn> = table
+        .sort_columns()
+        .iter()
+        .filter_map(|name| schema.index_of(name).ok())
+        .map(|i| SortingColumn {
+            column_idx: i as i32,
+            descending: false,
+            nulls_first: false,
+        })
+        .collect();
+    let mut builder = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .set_sorting_columns((!sorting.is_empty()).then_some(sorting));
+    // Columns of long, mostly distinct text (JSON, hashes, signatures): a
+    // dictionary would hash every value for nothing; zstd compresses them.
+    for name in [
+        "args",
+        "signature",
+        "extensions",
+        "hash",
+        "call_hash",
+        "error",
+    ] {
+        if schema.index_of(name).is_ok() {
+            builder = builder.set_column_dictionary_enabled(ColumnPath::from(name), false);
+        }
+    }
+    // Min/max of JSON text says nothing a reader can skip by, and comparing
+    // values of tens of kilobytes costs.
+    for name in ["args", "signature", "extensions"] {
+        if schema.index_of(name).is_ok() {
+            builder = builder
+                .set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
+        }
+    }
+    builder.build()
+}

@@ -1,0 +1,293 @@
+//! The pipeline: source → decode → write, streamed in partitions.
+//!
+//! Three stages run at once: a reader thread groups the source's blocks into
+//! partitions (windows of `partition_blocks` block numbers), the calling
+//! thread decodes each partition's blocks in parallel on the rayon pool,
+//! and a writer thread writes the previous partition's Parquet files.
+//! Stages hand over through channels of capacity one, so at most a few
+//! partitions are in memory whatever the length of the range. Finished
+//! partitions ([`crate::partition::is_finished`]) are not decoded again.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::mpsc::sync_channel;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::block::Block;
+use crate::partition::{is_finished, write_partition, WriteError};
+use crate::rows::{decode_block, Rows};
+use crate::source::SourceError;
+use crate::spec::SpecDecoder;
+
+/// The decoders of every runtime the blocks may use, by spec version.
+#[derive(Debug, Default)]
+pub struct Decoders {
+    by_spec: HashMap<u32, SpecDecoder>,
+}
+
+impl Decoders {
+    /// No decoders yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a runtime's decoder (replacing one of the same spec version).
+    pub fn insert(&mut self, decoder: SpecDecoder) {
+        self.by_spec.insert(decoder.spec_version(), decoder);
+    }
+
+    /// The decoder for `spec_version`.
+    pub fn get(&self, spec_version: u32) -> Option<&SpecDecoder> {
+        self.by_spec.get(&spec_version)
+    }
+}
+
+/// Decodes `blocks` in parallel on the current rayon pool; rows come back in
+/// block order.
+pub fn decode_blocks(blocks: &[Block], decoders: &Decoders) -> Rows {
+    blocks
+        .par_iter()
+        .map(|b| decode_block(b, decoders.get(b.spec_version)))
+        .reduce(Rows::default, |mut a, b| {
+            a.append(b);
+            a
+        })
+}
+
+/// How to run the pipeline.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The output folder (one subfolder per table).
+    pub out: PathBuf,
+    /// Width of a partition in block numbers: blocks `k·w ..= k·w + w − 1`
+    /// go to one partition (named by the first and last block present).
+    pub partition_blocks: u64,
+    /// Decoding threads (`None`: every core).
+    pub threads: Option<usize>,
+}
+
+impl Options {
+    /// Defaults: 1,000-block partitions on every core.
+    pub fn new(out: impl Into<PathBuf>) -> Self {
+        Options {
+            out: out.into(),
+            partition_blocks: 1000,
+            threads: None,
+        }
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Blocks decoded.
+    pub blocks: u64,
+    /// Blocks of finished partitions, skipped.
+    pub skipped_blocks: u64,
+    /// Extrinsics decoded.
+    pub extrinsics: u64,
+    /// Nested calls.
+    pub calls: u64,
+    /// Events decoded.
+    pub events: u64,
+    /// Items that did not decode (rows of the `errors` table).
+    pub errors: u64,
+    /// Partitions written.
+    pub partitions: u64,
+    /// Partitions skipped as finished.
+    pub skipped_partitions: u64,
+    /// SCALE bytes of the decoded blocks.
+    pub scale_bytes: u64,
+    /// Parquet bytes written.
+    pub parquet_bytes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = self.seconds.max(1e-9);
+        write!(
+            f,
+            "{} blocks ({} skipped as done), {} extrinsics, {} calls, {} events, {} errors, \
+             {} partitions in {:.2} s: {:.0} blocks/s, {:.1} MB/s of SCALE",
+            self.blocks,
+            self.skipped_blocks,
+            self.extrinsics,
+            self.calls,
+            self.events,
+            self.errors,
+            self.partitions,
+            self.seconds,
+            self.blocks as f64 / secs,
+            self.scale_bytes as f64 / secs / 1e6,
+        )
+    }
+}
+
+/// Why a run stopped.
+#[derive(Debug)]
+pub enum IndexError {
+    /// A line of the source is not a block.
+    Source(SourceError),
+    /// Blocks must come in increasing number order (partitions are ranges).
+    OutOfOrder {
+        /// The block read.
+        block: u64,
+        /// The block before it.
+        after: u64,
+    },
+    /// A partition could not be written.
+    Write(WriteError),
+    /// The thread pool could not be built.
+    Threads(String),
+    /// `partition_blocks` is zero.
+    Options(String),
+}
+
+impl fmt::Display for IndexError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IndexError::Source(e) => write!(f, "source: {e}"),
+            IndexError::OutOfOrder { block, after } => write!(
+                f,
+                "source: block {block} comes after block {after} (blocks must be in increasing order)"
+            ),
+            IndexError::Write(e) => write!(f, "{e}"),
+            IndexError::Threads(e) => write!(f, "thread pool: {e}"),
+            IndexError::Options(e) => write!(f, "options: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for IndexError {}
+
+/// Blocks of one partition.
+struct Partition {
+    first: u64,
+    last: u64,
+    blocks: Vec<Block>,
+}
+
+/// Runs the pipeline over `source` (blocks in increasing number order),
+/// writing partitions under `options.out`.
+pub fn run<I>(source: I, decoders: &Decoders, options: &Options) -> Result<Summary, IndexError>
+where
+    I: Iterator<Item = Result<Block, SourceError>> + Send,
+{
+    if options.partition_blocks == 0 {
+        return Err(IndexError::Options(
+            "partition_blocks must be at least 1".into(),
+        ));
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = options.threads {
+        pool = pool.num_threads(n);
+    }
+    let pool = pool
+        .build()
+        .map_err(|e| IndexError::Threads(e.to_string()))?;
+    let start = Instant::now();
+    let mut summary = Summary::default();
+    let width = options.partition_blocks;
+    let out = options.out.as_path();
+
+    std::thread::scope(|scope| {
+        let (read_tx, read_rx) = sync_channel::<Result<Partition, IndexError>>(1);
+        let (write_tx, write_rx) = sync_channel::<(u64, u64, Rows)>(1);
+
+        // Reader: the source into partitions.
+        scope.spawn(move || {
+            let mut current: Option<Partition> = None;
+            for item in source {
+                let block = match item {
+                    Ok(b) => b,
+                    Err(e) => {
+                        let _ = read_tx.send(Err(IndexError::Source(e)));
+                        return;
+                    }
+                };
+                if let Some(p) = &current {
+                    if block.number <= p.last {
+                        let _ = read_tx.send(Err(IndexError::OutOfOrder {
+                            block: block.number,
+                            after: p.last,
+                        }));
+                        return;
+                    }
+                    if block.number / width != p.first / width {
+                        let done = current.take().expect("checked above");
+                        if read_tx.send(Ok(done)).is_err() {
+                            return;
+                        }
+                    }
+                }
+                let p = current.get_or_insert_with(|| Partition {
+                    first: block.number,
+                    last: block.number,
+                    blocks: Vec::new(),
+                });
+                p.last = block.number;
+                p.blocks.push(block);
+            }
+            if let Some(p) = current {
+                let _ = read_tx.send(Ok(p));
+            }
+        });
+
+        // Writer: each decoded partition to Parquet.
+        let writer = scope.spawn(move || -> Result<(u64, u64), WriteError> {
+            let (mut partitions, mut bytes) = (0, 0);
+            for (first, last, mut rows) in write_rx {
+                bytes += write_partition(out, first, last, &mut rows)?;
+                partitions += 1;
+            }
+            Ok((partitions, bytes))
+        });
+
+        // Decoder (this thread): each partition on the pool.
+        let mut failed = None;
+        for item in read_rx {
+            let p = match item {
+                Ok(p) => p,
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            };
+            if is_finished(out, p.first, p.last) {
+                summary.skipped_blocks += p.blocks.len() as u64;
+                summary.skipped_partitions += 1;
+                continue;
+            }
+            let rows = pool.install(|| decode_blocks(&p.blocks, decoders));
+            summary.blocks += p.blocks.len() as u64;
+            summary.scale_bytes += p.blocks.iter().map(|b| b.scale_bytes() as u64).sum::<u64>();
+            summary.extrinsics += rows.extrinsics.len() as u64;
+            summary.calls += rows.calls.len() as u64;
+            summary.events += rows.events.len() as u64;
+            summary.errors += rows.errors.len() as u64;
+            drop(p.blocks);
+            if write_tx.send((p.first, p.last, rows)).is_err() {
+                // The writer stopped on an error, reported below.
+                break;
+            }
+        }
+        drop(write_tx);
+        let written = writer.join().expect("writer thread panicked");
+        match (failed, written) {
+            (Some(e), _) => Err(e),
+            (None, Err(e)) => Err(IndexError::Write(e)),
+            (None, Ok((partitions, bytes))) => {
+                summary.partitions = partitions;
+                summary.parquet_bytes = bytes;
+                Ok(())
+            }
+        }
+    })?;
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
+}

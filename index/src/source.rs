@@ -1,0 +1,173 @@
+//! The file source: blocks dumped as JSON lines, read one line at a time.
+//!
+//! Each non-blank line is one block:
+//! `{"number": N, "hash": "0x…", "spec_version": S, "extrinsics": ["0x…", …], "events": "0x…"}`
+//! (`events` may be absent or `null`). Lines are streamed, never the whole
+//! file held, and a line longer than [`MAX_LINE_BYTES`] is an error rather
+//! than an allocation the file decides.
+
+use std::fmt;
+use std::io::{BufRead, Read};
+
+use serde::Deserialize;
+
+use crate::block::Block;
+
+/// Longest line accepted (a Polkadot block with its events is well under
+/// 10 MB; the cap stops a file without line breaks from filling memory).
+pub const MAX_LINE_BYTES: u64 = 256 << 20;
+
+/// Why a line of the source could not be read as a block.
+#[derive(Debug)]
+pub enum SourceError {
+    /// Reading the file failed.
+    Io {
+        /// 1-based line number being read.
+        line: u64,
+        /// The I/O error.
+        error: std::io::Error,
+    },
+    /// The line is not a block (bad JSON, a missing field, bad hex …).
+    Malformed {
+        /// 1-based line number.
+        line: u64,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SourceError::Io { line, error } => write!(f, "line {line}: read error: {error}"),
+            SourceError::Malformed { line, reason } => write!(f, "line {line}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for SourceError {}
+
+/// One line as written in the file. Hex text is borrowed from the line
+/// (no copy before it is decoded); hex never needs JSON escapes, and a
+/// string that has them is rejected as not hex.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Line<'a> {
+    number: u64,
+    hash: String,
+    spec_version: u32,
+    #[serde(borrow)]
+    extrinsics: Vec<&'a str>,
+    #[serde(default, borrow)]
+    events: Option<&'a str>,
+}
+
+/// Blocks read from JSON lines, in file order.
+pub struct JsonLines<R> {
+    reader: R,
+    line: u64,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> JsonLines<R> {
+    /// A source over `reader`.
+    pub fn new(reader: R) -> Self {
+        JsonLines {
+            reader,
+            line: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The 1-based number of the line read last.
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    fn next_line(&mut self) -> Option<Result<Block, SourceError>> {
+        loop {
+            self.buf.clear();
+            self.line += 1;
+            let line = self.line;
+            let read = (&mut self.reader)
+                .take(MAX_LINE_BYTES + 1)
+                .read_until(b'\n', &mut self.buf);
+            match read {
+                Ok(0) => return None,
+                Ok(n) if n as u64 > MAX_LINE_BYTES => {
+                    return Some(Err(SourceError::Malformed {
+                        line,
+                        reason: format!("line longer than {MAX_LINE_BYTES} bytes"),
+                    }))
+                }
+                Ok(_) => {}
+                Err(error) => return Some(Err(SourceError::Io { line, error })),
+            }
+            if self.buf.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            return Some(
+                parse_line(&self.buf).map_err(|reason| SourceError::Malformed { line, reason }),
+            );
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for JsonLines<R> {
+    type Item = Result<Block, SourceError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_line()
+    }
+}
+
+/// One line's text into a block.
+fn parse_line(text: &[u8]) -> Result<Block, String> {
+    let line: Line = serde_json::from_slice(text).map_err(|e| format!("not a block: {e}"))?;
+    if decode_hex(&line.hash).map_or(true, |h| h.len() != 32) {
+        return Err(format!(
+            "block {}: hash {:?} is not 32 bytes of 0x-hex",
+            line.number, line.hash
+        ));
+    }
+    let extrinsics = line
+        .extrinsics
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            decode_hex(x).map_err(|e| format!("block {}: extrinsic {i}: {e}", line.number))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let events = line
+        .events
+        .map(|e| decode_hex(e).map_err(|e| format!("block {}: events: {e}", line.number)))
+        .transpose()?;
+    Ok(Block {
+        number: line.number,
+        hash: line.hash,
+        spec_version: line.spec_version,
+        extrinsics,
+        events,
+    })
+}
+
+/// `0x`-prefixed hex into bytes.
+fn decode_hex(text: &str) -> Result<Vec<u8>, String> {
+    let digits = text
+        .strip_prefix("0x")
+        .ok_or_else(|| "hex text does not start with 0x".to_string())?;
+    ferroscale_core::hex::decode(digits).map_err(|e| format!("bad hex: {e}"))
+}
+
+/// A block as one JSON line (no trailing newline), the format [`JsonLines`] reads.
+pub fn block_to_json_line(block: &Block) -> String {
+    let hex = |b: &[u8]| ferroscale_core::hex::encode_prefixed(b);
+    let value = serde_json::json!({
+        "number": block.number,
+        "hash": block.hash,
+        "spec_version": block.spec_version,
+        "extrinsics": block.extrinsics.iter().map(|x| hex(x)).collect::<Vec<_>>(),
+        "events": block.events.as_deref().map(hex),
+    });
+    value.to_string()
+}

@@ -1,0 +1,292 @@
+//! The tables' Arrow schemas and rows → [`RecordBatch`].
+//!
+//! Rows of the tables that have a pallet and a name are sorted by
+//! (pallet, name, block, index) before they become a batch, so a Parquet
+//! row group's pages of those columns hold runs of one value (small after
+//! dictionary encoding) and readers can skip by pallet.
+
+use std::sync::{Arc, LazyLock};
+
+use arrow_array::builder::{
+    BooleanBuilder, ListBuilder, StringBuilder, UInt32Builder, UInt64Builder, UInt8Builder,
+};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
+
+use crate::rows::{BlockRow, CallRow, ErrorRow, EventRow, ExtrinsicRow, Rows};
+
+/// The tables, in the order they are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Table {
+    /// One row per block.
+    Blocks,
+    /// One row per decoded extrinsic.
+    Extrinsics,
+    /// One row per nested call (the extrinsic's own call is its `extrinsics` row).
+    Calls,
+    /// One row per event record.
+    Events,
+    /// One row per item that did not decode.
+    Errors,
+}
+
+impl Table {
+    /// Every table.
+    pub const ALL: [Table; 5] = [
+        Table::Blocks,
+        Table::Extrinsics,
+        Table::Calls,
+        Table::Events,
+        Table::Errors,
+    ];
+
+    /// The table's name (its folder in the output).
+    pub fn name(self) -> &'static str {
+        match self {
+            Table::Blocks => "blocks",
+            Table::Extrinsics => "extrinsics",
+            Table::Calls => "calls",
+            Table::Events => "events",
+            Table::Errors => "errors",
+        }
+    }
+
+    /// The table's Arrow schema.
+    pub fn schema(self) -> SchemaRef {
+        static SCHEMAS: LazyLock<[SchemaRef; 5]> = LazyLock::new(|| Table::ALL.map(build_schema));
+        SCHEMAS[self as usize].clone()
+    }
+
+    /// Names of the columns rows are sorted by (empty: block order).
+    pub fn sort_columns(self) -> &'static [&'static str] {
+        match self {
+            Table::Extrinsics => &["pallet", "call", "block_number", "index"],
+            Table::Calls => &["pallet", "name", "block_number", "extrinsic_index", "index"],
+            Table::Events => &["pallet", "name", "block_number", "index"],
+            Table::Blocks | Table::Errors => &[],
+        }
+    }
+}
+
+fn field(name: &str, ty: DataType, nullable: bool) -> Field {
+    Field::new(name, ty, nullable)
+}
+
+fn build_schema(table: Table) -> SchemaRef {
+    use DataType::{Boolean, UInt32, UInt64, UInt8, Utf8};
+    let fields = match table {
+        Table::Blocks => vec![
+            field("number", UInt64, false),
+            field("hash", Utf8, false),
+            field("spec_version", UInt32, false),
+            field("extrinsic_count", UInt32, false),
+            field("event_count", UInt32, true),
+        ],
+        Table::Extrinsics => vec![
+            field("block_number", UInt64, false),
+            field("index", UInt32, false),
+            field("version", UInt8, false),
+            field("signed", Boolean, false),
+            field("address", Utf8, true),
+            field("signature", Utf8, true),
+            field("nonce", UInt64, true),
+            field("tip", Utf8, true),
+            field("era", Utf8, true),
+            field("mode", Utf8, true),
+            field("extension_version", UInt8, true),
+            field("extensions", Utf8, true),
+            field("pallet", Utf8, false),
+            field("call", Utf8, false),
+            field("args", Utf8, false),
+            field("length", UInt32, false),
+            field("hash", Utf8, false),
+            field("success", Boolean, true),
+        ],
+        Table::Calls => vec![
+            field("block_number", UInt64, false),
+            field("extrinsic_index", UInt32, false),
+            field("index", UInt32, false),
+            field("parent_index", UInt32, false),
+            field("depth", UInt32, false),
+            field("pallet", Utf8, false),
+            field("name", Utf8, false),
+            field("args", Utf8, false),
+            field("call_hash", Utf8, false),
+        ],
+        Table::Events => vec![
+            field("block_number", UInt64, false),
+            field("index", UInt32, false),
+            field("phase", Utf8, false),
+            field("extrinsic_index", UInt32, true),
+            field("pallet", Utf8, false),
+            field("name", Utf8, false),
+            field("args", Utf8, false),
+            field(
+                "topics",
+                DataType::List(Arc::new(Field::new("item", Utf8, true))),
+                false,
+            ),
+        ],
+        Table::Errors => vec![
+            field("block_number", UInt64, false),
+            field("item", Utf8, false),
+            field("error", Utf8, false),
+        ],
+    };
+    Arc::new(Schema::new(fields))
+}
+
+/// Sorts the rows of the tables that have a pallet and a name (see the module doc).
+pub fn sort_rows(rows: &mut Rows) {
+    rows.extrinsics.sort_by(|a, b| {
+        (&a.pallet, &a.call, a.block_number, a.index).cmp(&(
+            &b.pallet,
+            &b.call,
+            b.block_number,
+            b.index,
+        ))
+    });
+    rows.calls.sort_by(|a, b| {
+        (
+            &a.pallet,
+            &a.name,
+            a.block_number,
+            a.extrinsic_index,
+            a.index,
+        )
+            .cmp(&(
+                &b.pallet,
+                &b.name,
+                b.block_number,
+                b.extrinsic_index,
+                b.index,
+            ))
+    });
+    rows.events.sort_by(|a, b| {
+        (&a.pallet, &a.name, a.block_number, a.index).cmp(&(
+            &b.pallet,
+            &b.name,
+            b.block_number,
+            b.index,
+        ))
+    });
+    rows.blocks.sort_by_key(|b| b.number);
+    rows.errors.sort_by_key(|e| e.block_number);
+}
+
+/// The record batch of `table` from `rows` (in the rows' order).
+pub fn record_batch(table: Table, rows: &Rows) -> Result<RecordBatch, ArrowError> {
+    let columns = match table {
+        Table::Blocks => blocks(&rows.blocks),
+        Table::Extrinsics => extrinsics(&rows.extrinsics),
+        Table::Calls => calls(&rows.calls),
+        Table::Events => events(&rows.events),
+        Table::Errors => errors(&rows.errors),
+    };
+    RecordBatch::try_new(table.schema(), columns)
+}
+
+fn u64s(it: impl Iterator<Item = Option<u64>>) -> ArrayRef {
+    let mut b = UInt64Builder::new();
+    it.for_each(|v| b.append_option(v));
+    Arc::new(b.finish())
+}
+
+fn u32s(it: impl Iterator<Item = Option<u32>>) -> ArrayRef {
+    let mut b = UInt32Builder::new();
+    it.for_each(|v| b.append_option(v));
+    Arc::new(b.finish())
+}
+
+fn u8s(it: impl Iterator<Item = Option<u8>>) -> ArrayRef {
+    let mut b = UInt8Builder::new();
+    it.for_each(|v| b.append_option(v));
+    Arc::new(b.finish())
+}
+
+fn bools(it: impl Iterator<Item = Option<bool>>) -> ArrayRef {
+    let mut b = BooleanBuilder::new();
+    it.for_each(|v| b.append_option(v));
+    Arc::new(b.finish())
+}
+
+fn strs<'a>(it: impl Iterator<Item = Option<&'a str>>) -> ArrayRef {
+    let mut b = StringBuilder::new();
+    it.for_each(|v| b.append_option(v));
+    Arc::new(b.finish())
+}
+
+fn blocks(rows: &[BlockRow]) -> Vec<ArrayRef> {
+    vec![
+        u64s(rows.iter().map(|r| Some(r.number))),
+        strs(rows.iter().map(|r| Some(r.hash.as_str()))),
+        u32s(rows.iter().map(|r| Some(r.spec_version))),
+        u32s(rows.iter().map(|r| Some(r.extrinsic_count))),
+        u32s(rows.iter().map(|r| r.event_count)),
+    ]
+}
+
+fn extrinsics(rows: &[ExtrinsicRow]) -> Vec<ArrayRef> {
+    vec![
+        u64s(rows.iter().map(|r| Some(r.block_number))),
+        u32s(rows.iter().map(|r| Some(r.index))),
+        u8s(rows.iter().map(|r| Some(r.version))),
+        bools(rows.iter().map(|r| Some(r.signed))),
+        strs(rows.iter().map(|r| r.address.as_deref())),
+        strs(rows.iter().map(|r| r.signature.as_deref())),
+        u64s(rows.iter().map(|r| r.nonce)),
+        strs(rows.iter().map(|r| r.tip.as_deref())),
+        strs(rows.iter().map(|r| r.era.as_deref())),
+        strs(rows.iter().map(|r| r.mode.as_deref())),
+        u8s(rows.iter().map(|r| r.extension_version)),
+        strs(rows.iter().map(|r| r.extensions.as_deref())),
+        strs(rows.iter().map(|r| Some(r.pallet.as_str()))),
+        strs(rows.iter().map(|r| Some(r.call.as_str()))),
+        strs(rows.iter().map(|r| Some(r.args.as_str()))),
+        u32s(rows.iter().map(|r| Some(r.length))),
+        strs(rows.iter().map(|r| Some(r.hash.as_str()))),
+        bools(rows.iter().map(|r| r.success)),
+    ]
+}
+
+fn calls(rows: &[CallRow]) -> Vec<ArrayRef> {
+    vec![
+        u64s(rows.iter().map(|r| Some(r.block_number))),
+        u32s(rows.iter().map(|r| Some(r.extrinsic_index))),
+        u32s(rows.iter().map(|r| Some(r.index))),
+        u32s(rows.iter().map(|r| Some(r.parent_index))),
+        u32s(rows.iter().map(|r| Some(r.depth))),
+        strs(rows.iter().map(|r| Some(r.pallet.as_str()))),
+        strs(rows.iter().map(|r| Some(r.name.as_str()))),
+        strs(rows.iter().map(|r| Some(r.args.as_str()))),
+        strs(rows.iter().map(|r| Some(r.call_hash.as_str()))),
+    ]
+}
+
+fn events(rows: &[EventRow]) -> Vec<ArrayRef> {
+    let mut topics = ListBuilder::new(StringBuilder::new());
+    for r in rows {
+        for t in &r.topics {
+            topics.values().append_value(t);
+        }
+        topics.append(true);
+    }
+    vec![
+        u64s(rows.iter().map(|r| Some(r.block_number))),
+        u32s(rows.iter().map(|r| Some(r.index))),
+        strs(rows.iter().map(|r| Some(r.phase.as_str()))),
+        u32s(rows.iter().map(|r| r.extrinsic_index)),
+        strs(rows.iter().map(|r| Some(r.pallet.as_str()))),
+        strs(rows.iter().map(|r| Some(r.name.as_str()))),
+        strs(rows.iter().map(|r| Some(r.args.as_str()))),
+        Arc::new(topics.finish()),
+    ]
+}
+
+fn errors(rows: &[ErrorRow]) -> Vec<ArrayRef> {
+    vec![
+        u64s(rows.iter().map(|r| Some(r.block_number))),
+        strs(rows.iter().map(|r| Some(r.item.as_str()))),
+        strs(rows.iter().map(|r| Some(r.error.as_str()))),
+    ]
+}
