@@ -22,6 +22,6 @@ from scalecodec.utils.ss58 import (  # noqa: F401
     get_ss58_format,
 )
 from scalecodec.utils.math import trailing_zeros, next_power_of_two  # noqa: F401
-from scalecodec import base, types, exceptions, utils  # noqa: F401
+from scalecodec import base, constants, types, exceptions, utils  # noqa: F401
 
 __version__ = "1.2.12+ferroscale.0.1.0"

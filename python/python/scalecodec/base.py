@@ -18,9 +18,11 @@ classes made for type strings.
 import json
 import os
 import threading
+import types as _types
 from typing import Any, Dict, Optional, Union
 
 from scalecodec import _core
+from scalecodec.constants import ScaleValue
 from scalecodec.exceptions import InvalidScaleTypeValueException, RemainingScaleBytesNotEmptyException
 
 # The Rust engine reads the core preset's metadata definitions from the
@@ -29,7 +31,7 @@ _core.set_presets_dir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "
 
 __all__ = ["ScaleBytes", "ScaleDecoder", "ScaleType", "ScalePrimitive", "RuntimeConfiguration",
            "RuntimeConfigurationObject", "RemainingScaleBytesNotEmptyException",
-           "InvalidScaleTypeValueException", "Singleton"]
+           "InvalidScaleTypeValueException", "Singleton", "ScaleValue"]
 
 #: py-scale-codec's byte buffer, in Rust: decoding reads it directly.
 ScaleBytes = _core.ScaleBytes
@@ -261,6 +263,11 @@ class ScaleDecoder(_core.ScaleObject):
     type_mapping: Any = None
     sub_type: Optional[str] = None
     debug = False
+
+    #: ``ScaleType[int]``, ``ScaleDecoder[ScaleValue]``: the class subscripted
+    #: for annotations, as cyscale 0.8's generic classes are (a
+    #: ``types.GenericAlias``, like ``list[int]``; nothing is checked).
+    __class_getitem__ = classmethod(_types.GenericAlias)
 
     def __init_subclass__(cls, kinds: tuple = (), names: tuple = (), **kwargs: Any):
         super().__init_subclass__(**kwargs)
