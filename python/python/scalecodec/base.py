@@ -179,6 +179,20 @@ class RuntimeConfigurationObject(_core.ConfigBase):
             return None
         return _class_for_node(self, type_string, idx)
 
+    def get_value_decoder(self, type_string: str) -> Optional["_core.ValueDecoder"]:
+        """cyscale 0.8's value decoder: a callable taking the bytes of one
+        ``type_string`` value (all of them) and returning the plain value, in
+        py-scale-codec's shapes; ``None`` when the type is unknown. Made once
+        per type string; it follows later changes to the registry."""
+        decoders = self.__dict__.setdefault("_value_decoders", {})
+        decoder = decoders.get(type_string)
+        if decoder is None:
+            try:
+                decoder = decoders[type_string] = self._registry.value_decoder(type_string)
+            except NotImplementedError:
+                return None
+        return decoder
+
     def get_decoder_class_for_scale_info_definition(self, type_string: str, scale_info_type: "ScaleType",
                                                     prefix: str) -> Optional[type]:
         """The class of ``type_string`` once the portable-registry type's
@@ -220,6 +234,7 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self._registry = _core.Registry()
         self._registry.__setstate__(state["registry"])
         self._classes = {}
+        self._value_decoders = {}
         self.type_registry = {"types": _TypesView(self), "runtime_api": {}}
         for key, value in state["type_registry"].items():
             if key == "types":

@@ -47,7 +47,16 @@ Str = GenericStringType = Text = String
 
 
 class HexBytes(ScaleType, kinds=(K.HexBytes,)): """Bytes always rendered ``"0x…"``."""
-class Vec(ScaleType, kinds=(K.Seq,)): """``Vec<T>``."""
+class Vec(ScaleType, kinds=(K.Seq,)):
+    """``Vec<T>``."""
+
+    @property
+    def elements(self) -> list:
+        """The decoded elements as scale objects (py-scale-codec's
+        ``elements``, its ``value_object``), ``[]`` before decoding."""
+        elements = self.value_object
+        return elements if isinstance(elements, list) else []
+
 class BoundedVec(Vec): """``BoundedVec<T, S>``."""
 class BTreeSet(Vec): """``BTreeSet<T>``."""
 
