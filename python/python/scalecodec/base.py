@@ -347,6 +347,24 @@ class _Part(ScaleType):
     def _build_value_object(self, value: Any) -> Any:
         return _wrap_parts(value, self.runtime_config) if isinstance(value, (list, tuple, dict)) else value
 
+    def __reduce__(self):
+        # A part has no bytes of its own to be decoded again from (what
+        # scale objects pickle as): it pickles as its class, configuration,
+        # value and attributes; a value shared with its parent's is pickled once.
+        data = self.data
+        where = None if data is None else (data, self.data_start_offset, self.data_end_offset)
+        return (_restore_part, (type(self), self.runtime_config, self._value, dict(self.__dict__), where))
+
+
+def _restore_part(cls: type, config: RuntimeConfigurationObject, value: Any, attrs: dict, where: Any) -> "_Part":
+    """A pickled :class:`_Part` (or subclass) as it was, without its ``__init__``."""
+    obj = cls.__new__(cls)
+    obj.runtime_config, obj._value, obj.decoded = config, value, True
+    if where is not None:
+        obj.data, obj.data_start_offset, obj.data_end_offset = where
+    obj.__dict__.update(attrs)
+    return obj
+
 
 def _wrap_parts(value: Any, config: RuntimeConfigurationObject) -> Any:
     if isinstance(value, list):

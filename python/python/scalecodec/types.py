@@ -529,9 +529,20 @@ class _VersionEnum(_Part):
 
     def _build_value_object(self, value: Any) -> Any:
         name = next(iter(value))
-        struct = _Part(value[name], self.runtime_config, f"MetadataV{self.index}")
-        struct.value_object = self._inner
-        return (name, struct)
+        return (name, _VersionStruct(value[name], self.runtime_config, f"MetadataV{self.index}", self._inner))
+
+
+class _VersionStruct(_Part):
+    """The metadata struct of one version (``MetadataV14`` …): ``value`` its
+    dict, ``value_object`` the fields as objects (pallets as
+    :class:`GenericPalletMetadata`)."""
+
+    def __init__(self, value: Any, config: RuntimeConfigurationObject, type_string: str, fields: dict):
+        super().__init__(value, config, type_string)
+        self._fields = fields
+
+    def _build_value_object(self, value: Any) -> Any:
+        return self._fields
 
 
 class GenericMetadataVersioned(ScaleType, kinds=(K.MetadataVersioned,)):
