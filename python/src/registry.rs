@@ -652,15 +652,6 @@ impl PyRegistry {
         self.batch(py, type_strings, data_list)
     }
 
-    /// A [`ValueDecoder`](crate::value_decoder::ValueDecoder) of `type_string`
-    /// (cyscale's `get_value_decoder`; `NotImplementedError` when unknown).
-    fn value_decoder(
-        slf: &Bound<'_, Self>,
-        type_string: &str,
-    ) -> PyResult<crate::value_decoder::ValueDecoder> {
-        crate::value_decoder::ValueDecoder::new(slf, type_string)
-    }
-
     /// The graph index `type_string` resolves to (`NotImplementedError` when unknown).
     fn resolve(&mut self, py: Python<'_>, type_string: &str) -> PyResult<u32> {
         guard("resolving a type", || {

@@ -13,6 +13,9 @@ use pyo3::types::{PyByteArray, PyBytes, PyMemoryView};
 
 use crate::registry::PyRegistry;
 
+/// `__reduce__`'s answer: the class and its constructor's arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (Py<PyRegistry>, String));
+
 /// A decoder of one type string's values (cyscale's `ValueDecoder`):
 /// `decoder(data)` decodes all of `data` (`bytes`, `bytearray` or a
 /// `memoryview`; bytes left over are a `RemainingScaleBytesNotEmptyException`),
@@ -28,20 +31,6 @@ pub struct ValueDecoder {
 }
 
 impl ValueDecoder {
-    /// A decoder of `type_string` in `registry` (the type's errors when it
-    /// does not resolve: `NotImplementedError` for an unknown type).
-    pub(crate) fn new(registry: &Bound<'_, PyRegistry>, type_string: &str) -> PyResult<Self> {
-        let py = registry.py();
-        let mut reg = registry.try_borrow_mut()?;
-        let node = reg.resolve_idx(py, type_string)?;
-        Ok(ValueDecoder {
-            registry: registry.clone().unbind(),
-            type_string: type_string.to_owned(),
-            node,
-            generation: reg.current_generation(),
-        })
-    }
-
     fn decode<'py>(
         &mut self,
         py: Python<'py>,
@@ -81,6 +70,21 @@ impl ValueDecoder {
 
 #[pymethods]
 impl ValueDecoder {
+    /// A decoder of `type_string` in `registry` (the type's errors when it
+    /// does not resolve: `NotImplementedError` for an unknown type).
+    #[new]
+    fn new(registry: &Bound<'_, PyRegistry>, type_string: &str) -> PyResult<Self> {
+        let py = registry.py();
+        let mut reg = registry.try_borrow_mut()?;
+        let node = reg.resolve_idx(py, type_string)?;
+        Ok(ValueDecoder {
+            registry: registry.clone().unbind(),
+            type_string: type_string.to_owned(),
+            node,
+            generation: reg.current_generation(),
+        })
+    }
+
     /// The value of all of `data`.
     fn __call__<'py>(
         &mut self,
@@ -111,9 +115,10 @@ impl ValueDecoder {
         format!("<ValueDecoder {:?}>", self.type_string)
     }
 
-    /// Pickles as its registry's `value_decoder(type_string)`.
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        let make = self.registry.bind(py).getattr("value_decoder")?;
-        Ok((make, (self.type_string.clone(),)))
+    /// Pickles as `ValueDecoder(registry, type_string)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let this = slf.borrow();
+        let args = (this.registry.clone_ref(slf.py()), this.type_string.clone());
+        Ok((slf.get_type().into_any(), args))
     }
 }

@@ -70,6 +70,10 @@ def test_value_decoder_equals_decode_and_batch_decode(polkadot):
     assert values[0]["data"]["free"] == 1751837099988
     # bytearray and memoryview read the same bytes
     assert decoder(bytearray(raws[0])) == decoder(memoryview(raws[0])) == values[0]
+    # a decoder pickles with its registry (as clients cache it)
+    import pickle
+    clone = pickle.loads(pickle.dumps(decoder))
+    assert clone.type_string == ts and [clone(raw) for raw in raws[:20]] == values[:20]
 
 
 def test_value_decoder_decode_at_and_leftover_bytes(polkadot):

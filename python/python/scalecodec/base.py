@@ -273,7 +273,7 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         decoder = decoders.get(type_string)
         if decoder is None:
             try:
-                decoder = decoders[type_string] = self._registry.value_decoder(type_string)
+                decoder = decoders[type_string] = _core.ValueDecoder(self._registry, type_string)
             except NotImplementedError:
                 return None
         return decoder
