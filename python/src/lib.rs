@@ -12,7 +12,8 @@
 //! Python objects with interned names), [`convert`] (Python values →
 //! `Value` for encoding), [`errors`] (Rust errors → py-scale-codec's
 //! exception classes, panic guard), [`ss58`], [`metadata`] (the metadata
-//! model as Python data), [`text`] (hex written straight into Python strings).
+//! model as Python data), [`text`] (hex written straight into Python strings),
+//! [`value_decoder`] (cyscale's `get_value_decoder` callables).
 
 pub mod convert;
 pub mod errors;
@@ -25,6 +26,7 @@ pub mod scale_bytes;
 pub mod sink;
 pub mod ss58;
 pub mod text;
+pub mod value_decoder;
 
 use pyo3::prelude::*;
 
@@ -43,6 +45,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<object::ScaleObject>()?;
     m.add_class::<object::ConfigBase>()?;
     m.add_class::<object::FastNode>()?;
+    m.add_class::<value_decoder::ValueDecoder>()?;
     m.add("UNSET", object::unset(m.py()))?;
     m.add_function(wrap_pyfunction!(object::restore_object, m)?)?;
     m.add_class::<kinds::TypeKind>()?;

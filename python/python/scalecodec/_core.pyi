@@ -71,6 +71,17 @@ class ClassInfo:
     @property
     def base_class(self) -> Optional[str]: ...
 
+class ValueDecoder:
+    """cyscale 0.8's value decoder of one type string: ``decoder(data)``
+    decodes all of ``data`` to its plain value; ``decode_at(data, offset)``
+    returns ``(value, offset after it)``."""
+
+    type_string: str
+    def __init__(self, registry: "Registry", type_string: str) -> None: ...
+    def __call__(self, data: Union[bytes, bytearray, memoryview]) -> Any: ...
+    def decode_at(self, data: Union[bytes, bytearray, memoryview], offset: int) -> Tuple[Any, int]: ...
+
+
 class Registry:
     """One ferroscale-dynamic type registry (presets, portable registry,
     runtime, SS58 format)."""

@@ -18,9 +18,11 @@ classes made for type strings.
 import json
 import os
 import threading
+import types as _types
 from typing import Any, Dict, Optional, Union
 
 from scalecodec import _core
+from scalecodec.constants import ScaleValue
 from scalecodec.exceptions import InvalidScaleTypeValueException, RemainingScaleBytesNotEmptyException
 
 # The Rust engine reads the core preset's metadata definitions from the
@@ -29,7 +31,7 @@ _core.set_presets_dir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "
 
 __all__ = ["ScaleBytes", "ScaleDecoder", "ScaleType", "ScalePrimitive", "RuntimeConfiguration",
            "RuntimeConfigurationObject", "RemainingScaleBytesNotEmptyException",
-           "InvalidScaleTypeValueException", "Singleton"]
+           "InvalidScaleTypeValueException", "Singleton", "ScaleValue"]
 
 #: py-scale-codec's byte buffer, in Rust: decoding reads it directly.
 ScaleBytes = _core.ScaleBytes
@@ -41,6 +43,54 @@ _UNSET = _core.UNSET
 _BY_CLASS_NAME: Dict[str, type] = {}
 _BY_KIND: Dict[Any, type] = {}
 _BY_TYPE_STRING: Dict[str, type] = {}
+#: Scale classes defined outside this package, by lower-cased name (the last
+#: one defined under a name wins): py-scale-codec's way of declaring a type,
+#: ``type("MyStruct", (Struct,), {"type_mapping": [...]})``. Configurations
+#: created afterwards know them by name, as py-scale-codec's do.
+_DECLARED: Dict[str, type] = {}
+
+
+def _is_pairs(mapping: Any) -> bool:
+    return isinstance(mapping, (list, tuple)) and all(
+        isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], str) and isinstance(p[1], (str, type(None)))
+        for p in mapping)
+
+
+def _is_strings(items: Any) -> bool:
+    return isinstance(items, (list, tuple)) and all(isinstance(t, str) for t in items)
+
+
+def _declared_definition(cls: type) -> Optional[Union[str, dict]]:
+    """The preset definition a class declared outside this package stands
+    for (a struct or enum ``type_mapping``, an enum ``value_list``, a tuple's
+    types), or ``None`` when it declares none."""
+    mapping, values = getattr(cls, "type_mapping", None), getattr(cls, "value_list", None)
+    kinds = _core.TypeKind
+    for base in cls.__mro__:
+        if base is _BY_KIND.get(kinds.Struct):
+            return {"type": "struct", "type_mapping": [list(p) for p in mapping]} if _is_pairs(mapping) else None
+        if base is _BY_KIND.get(kinds.Tuple):
+            return "(" + ", ".join(mapping) + ")" if _is_strings(mapping) and mapping else None
+        if base is _BY_KIND.get(kinds.Enum):
+            if _is_pairs(mapping):
+                return {"type": "enum", "type_mapping": [[n, t or "Null"] for n, t in mapping]}
+            return {"type": "enum", "value_list": list(values)} if _is_strings(values) and values else None
+    return None
+
+
+def _declared_decode_value(self: "ScaleDecoder", data: Any, offset: int, check_remaining: bool) -> Any:
+    """``_decode_value`` of a declared class without a hook of its own: by its
+    type string, or by its name once declared in the object's configuration."""
+    config = self.runtime_config
+    name = self.type_string if self.type_string is not None else config._declared_name(type(self))
+    return config._registry.decode(name, data, offset, check_remaining)
+
+
+def _declared_encode_value(self: "ScaleDecoder", value: Any) -> bytes:
+    """``_encode_value`` counterpart of :func:`_declared_decode_value`."""
+    config = self.runtime_config
+    name = self.type_string if self.type_string is not None else config._declared_name(type(self))
+    return config._registry.encode(name, value)
 
 
 class Singleton(type):
@@ -108,6 +158,40 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self.metadata = None
         if ss58_format is not None:
             self.ss58_format = ss58_format
+        self._declare_classes()
+
+    def _declare_classes(self) -> None:
+        """Defines the classes declared outside this package by their names
+        (py-scale-codec registers every scale class it knows when a
+        configuration is created or cleared)."""
+        self._declared: Dict[str, type] = {}
+        for cls in list(_DECLARED.values()):
+            self._declare(cls)
+
+    def _declare(self, cls: type) -> Optional[str]:
+        """Defines ``cls`` (a declared class) by its name; ``None`` when it
+        declares no structure or its definition is refused."""
+        definition = _declared_definition(cls)
+        if definition is None:
+            return None
+        try:
+            self._registry.update_types(json.dumps({cls.__name__: definition}))
+        except (ValueError, NotImplementedError):
+            return None
+        self._mirror_types({cls.__name__: definition})
+        self._declared[cls.__name__.lower()] = cls
+        self._classes.clear()
+        return cls.__name__
+
+    def _declared_name(self, cls: type) -> str:
+        """The type string of a declared class in this configuration, defining
+        it first if the class came after the configuration."""
+        if self.__dict__.get("_declared", {}).get(cls.__name__.lower()) is cls:
+            return cls.__name__
+        name = self._declare(cls)
+        if name is None:
+            raise NotImplementedError(f"{cls.__name__} declares no type to decode or encode with")
+        return name
 
     def update_type_registry(self, type_registry: dict) -> None:
         """Applies a preset (``{"types": …, "versioning": …, "runtime_id": …}``)."""
@@ -131,8 +215,10 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self._classes.clear()
 
     def _mirror_types(self, types: dict) -> None:
+        declared = self.__dict__.get("_declared", {})
         for name, definition in types.items():
             dict.__setitem__(self.type_registry["types"], name.lower(), definition)
+            declared.pop(name.lower(), None)  # a later definition replaces a declared class
 
     def clear_type_registry(self) -> None:
         """Forgets every definition, the portable registry and the runtime."""
@@ -141,6 +227,7 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self.chain_id = None
         self.metadata = None
         self._classes.clear()
+        self._declare_classes()
 
     def add_portable_registry(self, metadata: "ScaleType") -> None:
         """Imports a V14+ metadata object's portable registry and runtime."""
@@ -176,6 +263,20 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         except NotImplementedError:
             return None
         return _class_for_node(self, type_string, idx)
+
+    def get_value_decoder(self, type_string: str) -> Optional["_core.ValueDecoder"]:
+        """cyscale 0.8's value decoder: a callable taking the bytes of one
+        ``type_string`` value (all of them) and returning the plain value, in
+        py-scale-codec's shapes; ``None`` when the type is unknown. Made once
+        per type string; it follows later changes to the registry."""
+        decoders = self.__dict__.setdefault("_value_decoders", {})
+        decoder = decoders.get(type_string)
+        if decoder is None:
+            try:
+                decoder = decoders[type_string] = _core.ValueDecoder(self._registry, type_string)
+            except NotImplementedError:
+                return None
+        return decoder
 
     def get_decoder_class_for_scale_info_definition(self, type_string: str, scale_info_type: "ScaleType",
                                                     prefix: str) -> Optional[type]:
@@ -218,6 +319,7 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self._registry = _core.Registry()
         self._registry.__setstate__(state["registry"])
         self._classes = {}
+        self._value_decoders = {}
         self.type_registry = {"types": _TypesView(self), "runtime_api": {}}
         for key, value in state["type_registry"].items():
             if key == "types":
@@ -227,6 +329,9 @@ class RuntimeConfigurationObject(_core.ConfigBase):
         self.implements_scale_info = state["implements_scale_info"]
         self.chain_id = state["chain_id"]
         self.metadata = None
+        # the registry replayed the declared classes' definitions; pair them again
+        self._declared = {name: cls for name, cls in _DECLARED.items()
+                          if dict.get(self.type_registry["types"], name) == _declared_definition(cls)}
 
 
 class RuntimeConfiguration(RuntimeConfigurationObject, metaclass=Singleton):
@@ -262,6 +367,11 @@ class ScaleDecoder(_core.ScaleObject):
     sub_type: Optional[str] = None
     debug = False
 
+    #: ``ScaleType[int]``, ``ScaleDecoder[ScaleValue]``: the class subscripted
+    #: for annotations, as cyscale 0.8's generic classes are (a
+    #: ``types.GenericAlias``, like ``list[int]``; nothing is checked).
+    __class_getitem__ = classmethod(_types.GenericAlias)
+
     def __init_subclass__(cls, kinds: tuple = (), names: tuple = (), **kwargs: Any):
         super().__init_subclass__(**kwargs)
         # classes made for a configuration are not catalogue entries
@@ -269,6 +379,15 @@ class ScaleDecoder(_core.ScaleObject):
             _BY_CLASS_NAME.setdefault(cls.__name__, cls)
         _BY_KIND.update(dict.fromkeys(kinds, cls))
         _BY_TYPE_STRING.update(dict.fromkeys(names, cls))
+        if "_runtime_config" not in cls.__dict__ and not cls.__module__.startswith("scalecodec"):
+            _DECLARED[cls.__name__.lower()] = cls
+            # a class declaring a type, instantiated directly, decodes by its
+            # name (other subclasses keep the hooks they inherit)
+            declares = _declared_definition(cls) is not None
+            if declares and cls._decode_value is _core.ScaleObject._decode_value:
+                cls._decode_value = _declared_decode_value
+            if declares and cls._encode_value is _core.ScaleObject._encode_value:
+                cls._encode_value = _declared_encode_value
 
     def __init__(self, data: Optional[ScaleBytes] = None, sub_type: Optional[str] = None,
                  metadata: Optional["ScaleType"] = None,
@@ -325,6 +444,24 @@ class _Part(ScaleType):
     def _build_value_object(self, value: Any) -> Any:
         return _wrap_parts(value, self.runtime_config) if isinstance(value, (list, tuple, dict)) else value
 
+    def __reduce__(self):
+        # A part has no bytes of its own to be decoded again from (what
+        # scale objects pickle as): it pickles as its class, configuration,
+        # value and attributes; a value shared with its parent's is pickled once.
+        data = self.data
+        where = None if data is None else (data, self.data_start_offset, self.data_end_offset)
+        return (_restore_part, (type(self), self.runtime_config, self._value, dict(self.__dict__), where))
+
+
+def _restore_part(cls: type, config: RuntimeConfigurationObject, value: Any, attrs: dict, where: Any) -> "_Part":
+    """A pickled :class:`_Part` (or subclass) as it was, without its ``__init__``."""
+    obj = cls.__new__(cls)
+    obj.runtime_config, obj._value, obj.decoded = config, value, True
+    if where is not None:
+        obj.data, obj.data_start_offset, obj.data_end_offset = where
+    obj.__dict__.update(attrs)
+    return obj
+
 
 def _wrap_parts(value: Any, config: RuntimeConfigurationObject) -> Any:
     if isinstance(value, list):
@@ -349,6 +486,7 @@ def _class_for_node(config: RuntimeConfigurationObject, type_string: str, idx: i
     """The class of ``type_string`` (resolved to graph node ``idx``) in ``config``."""
     info = config._registry.class_info(type_string, idx)
     base = _BY_KIND.get(info.kind, ScalePrimitive if info.kind == _core.TypeKind.Char else ScaleType)
+    declared = config.__dict__.get("_declared", {}).get(type_string.lower())
     attrs: Dict[str, Any] = {"type_string": type_string, "_runtime_config": config, "_node": idx}
     for key in ("sub_type", "type_mapping", "value_list", "element_count"):
         if getattr(info, key) is not None:
@@ -356,6 +494,8 @@ def _class_for_node(config: RuntimeConfigurationObject, type_string: str, idx: i
     if type_string.startswith("scale_info::"):
         attrs["scale_info_type"] = _portable_type_of(config, type_string)
     named = _BY_CLASS_NAME.get(info.base_class) if info.base_class else None
+    if declared is not None and issubclass(declared, base):
+        named = declared  # the class declared under this name, as py-scale-codec returns it
     bases = (base,) if named is None or named is base else (named,) if issubclass(named, base) else (named, base)
     cls = type(type_string if type_string.isidentifier() else base.__name__, bases, attrs)
     # Rust decodes / encodes objects of a class that changes nothing about

@@ -47,7 +47,16 @@ Str = GenericStringType = Text = String
 
 
 class HexBytes(ScaleType, kinds=(K.HexBytes,)): """Bytes always rendered ``"0x…"``."""
-class Vec(ScaleType, kinds=(K.Seq,)): """``Vec<T>``."""
+class Vec(ScaleType, kinds=(K.Seq,)):
+    """``Vec<T>``."""
+
+    @property
+    def elements(self) -> list:
+        """The decoded elements as scale objects (py-scale-codec's
+        ``elements``, its ``value_object``), ``[]`` before decoding."""
+        elements = self.value_object
+        return elements if isinstance(elements, list) else []
+
 class BoundedVec(Vec): """``BoundedVec<T, S>``."""
 class BTreeSet(Vec): """``BTreeSet<T>``."""
 
@@ -514,14 +523,32 @@ class GenericPalletMetadata(_Part):
 
 
 class _VersionEnum(_Part):
-    """``value_object[1]`` of a metadata object: the version variant."""
+    """``value_object[1]`` of a metadata object (``get_metadata()``): the
+    version enum, ``index`` its version; its ``value_object`` is
+    ``("V14", <the metadata struct>)`` as in py-scale-codec 1.2.12, the struct
+    an object whose ``value`` is the version's dict and whose ``value_object``
+    has the fields as objects."""
 
     def __init__(self, value: Any, config: RuntimeConfigurationObject, index: int, inner: Any):
         super().__init__(value, config)
         self.index, self._inner = index, inner
 
     def _build_value_object(self, value: Any) -> Any:
-        return (next(iter(value)), self._inner)
+        name = next(iter(value))
+        return (name, _VersionStruct(value[name], self.runtime_config, f"MetadataV{self.index}", self._inner))
+
+
+class _VersionStruct(_Part):
+    """The metadata struct of one version (``MetadataV14`` …): ``value`` its
+    dict, ``value_object`` the fields as objects (pallets as
+    :class:`GenericPalletMetadata`)."""
+
+    def __init__(self, value: Any, config: RuntimeConfigurationObject, type_string: str, fields: dict):
+        super().__init__(value, config, type_string)
+        self._fields = fields
+
+    def _build_value_object(self, value: Any) -> Any:
+        return self._fields
 
 
 class GenericMetadataVersioned(ScaleType, kinds=(K.MetadataVersioned,)):
@@ -561,6 +588,11 @@ class GenericMetadataVersioned(ScaleType, kinds=(K.MetadataVersioned,)):
         inner["pallets" if version >= 14 else "modules"] = self._pallet_objects()
         return (_Part(self.value[0], self.runtime_config),
                 _VersionEnum(self.value[1], self.runtime_config, version, inner))
+
+    def get_metadata(self) -> Any:
+        """The version enum (``value_object[1]``): ``.index`` is the version,
+        ``.value_object[1].value`` the version's metadata dict (py-scale-codec's)."""
+        return self.value_object[1]
 
     @property
     def portable_registry(self) -> Any:
