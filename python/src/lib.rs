@@ -56,6 +56,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metadata::metadata_info, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::set_presets_dir, m)?)?;
     m.add_function(wrap_pyfunction!(metadata::presets_dir, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata::metadata_definitions, m)?)?;
     m.add_function(wrap_pyfunction!(ops::era_birth, m)?)?;
     m.add_function(wrap_pyfunction!(ops::era_death, m)?)?;
     m.add_function(wrap_pyfunction!(ops::multi_account_id, m)?)?;

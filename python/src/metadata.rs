@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 use crate::errors::guard;
+use crate::registry::PyRegistry;
 
 fn type_string(t: &TypeRef) -> String {
     t.to_string()
@@ -186,4 +187,14 @@ pub fn presets_dir() -> PyResult<String> {
     ferroscale_dynamic::preset::presets_dir()
         .map(|d| d.display().to_string())
         .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The process's registry of metadata definitions (the `core` preset's
+/// `MetadataV9`–`V14` and ours for V15/V16, the one `MetadataVersioned`
+/// decodes with): the Python layer takes the classes of a decoded metadata
+/// value's parts (pallets, calls, storage entries …) from it, as
+/// py-scale-codec types them.
+#[pyfunction]
+pub fn metadata_definitions(py: Python<'_>) -> PyResult<Bound<'_, PyRegistry>> {
+    PyRegistry::metadata_definitions(py).cloned()
 }

@@ -376,4 +376,112 @@ def _portable_type_of(config: RuntimeConfigurationObject, type_string: str) -> O
     # ids are the positions in the registries seen so far; search if not
     entry = types[type_id] if 0 <= type_id < len(types) and types[type_id]["id"] == type_id else \
         next((t for t in types if t["id"] == type_id), None)
-    return None if entry is None else _Part(entry["type"], config, "PortableType")
+    return None if entry is None else _typed_part(entry["type"], "RegistryType", config)
+
+
+# --------------------------------------------------------------------------
+# Typed parts: the parts of a decoded value as the scale objects
+# py-scale-codec would have made while decoding it (a pallet as a
+# ``PalletMetadataV14`` object whose ``value_object['calls']`` is an
+# ``Option`` object …). The value is already decoded (by Rust); a part only
+# wraps its share of it, and builds its own parts when ``value_object`` is
+# first read.
+
+_DEFINITIONS: Optional[RuntimeConfigurationObject] = None
+
+
+def _metadata_definitions() -> RuntimeConfigurationObject:
+    """The configuration over the process's metadata definitions (the
+    ``core`` preset's ``MetadataV9``–``V14``, ours for V15/V16): metadata
+    parts take their classes from it, whatever the user's configuration holds."""
+    global _DEFINITIONS
+    if _DEFINITIONS is None:
+        config = RuntimeConfigurationObject(config_id="scalecodec-metadata-definitions")
+        config._registry = _core.metadata_definitions()
+        _DEFINITIONS = config
+    return _DEFINITIONS
+
+
+_TYPED_CLASSES: Dict[type, type] = {}
+
+
+def _typed_class(cls: type) -> type:
+    """``cls`` whose ``value_object`` is built of typed parts (one subclass
+    per class, same name)."""
+    typed = _TYPED_CLASSES.get(cls)
+    if typed is None:
+        typed = _TYPED_CLASSES[cls] = type(cls.__name__, (cls,), {
+            "_build_value_object": _typed_value_object, "__module__": cls.__module__})
+    return typed
+
+
+def _typed_part(value: Any, type_string: str, config: RuntimeConfigurationObject,
+                source: Optional[RuntimeConfigurationObject] = None) -> "ScaleType":
+    """A decoded scale object of ``type_string`` (its class from ``source``,
+    by default the metadata definitions) holding ``value``, in ``config``."""
+    source = source or _metadata_definitions()
+    cls = source.get_decoder_class(type_string)
+    if cls is None:
+        return _Part(value, config, type_string)
+    obj = _typed_class(cls).__new__(_typed_class(cls))
+    obj.runtime_config, obj._value, obj.decoded = config, value, True
+    obj._parts_source = source
+    if getattr(cls, "value_list", None):
+        # an enum's variant index
+        name = next(iter(value)) if isinstance(value, dict) and len(value) == 1 else value
+        if isinstance(name, str) and name in cls.value_list:
+            obj._index = list(cls.value_list).index(name)
+    return obj
+
+
+def _raw_bytes(value: Any) -> bytearray:
+    """The bytes behind a ``Bytes``/text value (``"0x…"`` when they are not
+    UTF-8, the text otherwise), as py-scale-codec keeps them in ``value_object``."""
+    if isinstance(value, (bytes, bytearray)):
+        return bytearray(value)
+    if isinstance(value, str):
+        if value.startswith("0x"):
+            try:
+                return bytearray.fromhex(value[2:])
+            except ValueError:
+                pass
+        return bytearray(value.encode())
+    return bytearray()
+
+
+def _typed_value_object(self: "ScaleType", value: Any) -> Any:
+    """py-scale-codec's ``value_object`` of a typed part: per class kind,
+    what its decoder would have left there."""
+    source, config = self.__dict__.get("_parts_source"), self.runtime_config
+    if source is None:
+        return _wrap_parts(value, config)
+    kinds = _BY_CLASS_NAME
+    mapping, sub = self.type_mapping, self.sub_type
+
+    def part(v: Any, t: Optional[str]) -> Any:
+        return _typed_part(v, t or "Null", config, source)
+
+    if isinstance(self, kinds["Struct"]) and isinstance(value, dict) and mapping:
+        return {name: part(value.get(name), t) for name, t in mapping}
+    if isinstance(self, kinds["Tuple"]) and mapping:
+        if len(mapping) == 1:
+            return part(value, mapping[0]).value_object
+        return tuple(part(v, t) for v, t in zip(value, mapping))
+    if isinstance(self, (kinds["Bytes"], kinds["String"])):
+        return _raw_bytes(value)
+    if isinstance(self, kinds["Option"]):
+        return None if value is None or sub is None else part(value, sub)
+    if isinstance(self, kinds["Vec"]) and sub is not None:
+        if isinstance(value, str):  # Vec<u8>: the bytes themselves
+            return _raw_bytes(value)
+        return [part(v, sub) for v in value or []]
+    if isinstance(self, kinds["FixedLengthArray"]) and isinstance(value, str):
+        return _raw_bytes(value)
+    if isinstance(self, kinds["Enum"]) and isinstance(mapping, (list, tuple)) and mapping:
+        types = dict((n, t) for n, t in mapping)
+        if isinstance(value, dict) and len(value) == 1:
+            name, inner = next(iter(value.items()))
+            return (name, None) if types.get(name) in (None, "Null") else (name, part(inner, types[name]))
+        if isinstance(value, str) and any(t not in (None, "Null") for t in types.values()):
+            return (value, None)
+    return value

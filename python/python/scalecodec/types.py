@@ -18,8 +18,10 @@ from scalecodec.base import (
     ScalePrimitive,
     ScaleType,
     _Part,
+    _typed_part,
     _wrap_parts,
 )
+from scalecodec.constants import TYPE_DECOMP_MAX_RECURSIVE
 from scalecodec.exceptions import (  # noqa: F401 (py-scale-codec exports them here too)
     InvalidScaleTypeValueException,
     MetadataCallFunctionNotFound,
@@ -47,7 +49,22 @@ Str = GenericStringType = Text = String
 
 
 class HexBytes(ScaleType, kinds=(K.HexBytes,)): """Bytes always rendered ``"0x…"``."""
-class Vec(ScaleType, kinds=(K.Seq,)): """``Vec<T>``."""
+class Vec(ScaleType, kinds=(K.Seq,)):
+    """``Vec<T>``."""
+
+    def __len__(self) -> int:
+        return len(self.value_object)
+
+    def __bool__(self) -> bool:
+        # py-scale-codec's Vec is falsy when empty (through __len__)
+        value_object = self.value_object
+        return value_object is None or len(value_object) > 0
+
+    @property
+    def elements(self) -> list:
+        """The element objects (``[]`` before decoding)."""
+        value_object = self.value_object
+        return value_object if isinstance(value_object, list) else []
 class BoundedVec(Vec): """``BoundedVec<T, S>``."""
 class BTreeSet(Vec): """``BTreeSet<T>``."""
 
@@ -425,102 +442,531 @@ class OpaqueCall(WrapperKeepOpaque, names=("opaquecall",)):
 
 
 # --------------------------------------------------------------------------
-# Metadata
+# Metadata. The object API of a decoded ``MetadataVersioned`` is its
+# ``value_object``: typed parts (``base._typed_part``) with the classes the
+# metadata definitions name as ``base_class``, defined below, each reading its
+# share of the value Rust decoded.
 
 
-class GenericStorageEntryMetadata(_Part):
-    """A storage function of a pallet."""
+def _type_id_string(type_id: Any) -> str:
+    return f"scale_info::{type_id}"
 
-    def __init__(self, entry: dict, pallet: "GenericPalletMetadata", config: RuntimeConfigurationObject,
-                 value: Any):
-        super().__init__(value, config)
-        self._entry, self.pallet = entry, pallet
-        self.name, self.modifier, self.default = entry["name"], entry["modifier"], entry["default"]
 
-    def get_params_type_string(self) -> List[str]:
-        """The key types, one per hasher, as normalised type strings."""
-        return [self.runtime_config.convert_type_string(k) for k in self._entry["keys"]]
+class GenericStringType(String):
+    """Text used as a type name (``name`` is ``None``, ``type`` the text)."""
 
-    def get_param_hashers(self) -> List[str]:
-        """The hashers, one per key (``Twox64Concat`` for a plain entry, as py-scale-codec says)."""
-        return list(self._entry["hashers"]) or ["Twox64Concat"]
+    @property
+    def name(self) -> None:
+        """Always ``None``."""
+        return None
+
+    @property
+    def type(self) -> Any:
+        """The text."""
+        return self.value
+
+
+class GenericRegistryType(Struct):
+    """A portable-registry type (``path``, ``params``, ``def``, ``docs``)."""
+
+    @property
+    def docs(self) -> Any:
+        """Documentation lines."""
+        return self.value["docs"]
+
+
+class GenericField(Struct):
+    """A field of a composite or variant (portable registry)."""
+
+    @property
+    def name(self) -> Any:
+        """The field name (``None`` for a tuple-like field)."""
+        return self.value["name"]
+
+    @property
+    def docs(self) -> Any:
+        """Documentation lines."""
+        return self.value["docs"]
+
+    @property
+    def type(self) -> str:
+        """``scale_info::N`` of the field's type."""
+        return self.get_type_string()
+
+    def get_type_string(self) -> str:
+        """``scale_info::N`` of the field's type."""
+        return _type_id_string(self.value["type"])
+
+
+class GenericVariant(Struct):
+    """A variant (a call, event or error of a V14+ pallet)."""
+
+    @property
+    def args(self) -> Any:
+        """The fields (``GenericField`` objects)."""
+        return self.value_object["fields"]
+
+    def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> dict:
+        """``{field name: type decomposition}`` of the fields."""
+        return {arg.name: self.runtime_config.create_scale_object(arg.type).generate_type_decomposition(
+            max_recursion=max_recursion) for arg in self.args}
+
+    @property
+    def name(self) -> Any:
+        """The variant name."""
+        return self.value["name"]
+
+    @property
+    def docs(self) -> Any:
+        """Documentation lines."""
+        return self.value["docs"]
+
+
+class GenericTypeDefComposite(Struct): """A composite type definition."""
+
+
+class GenericTypeDefVariant(Struct):
+    """A variant type definition."""
+
+    def get_variant_by_name(self, name: str) -> Optional[GenericVariant]:
+        """The variant called ``name``."""
+        return next((v for v in self.value_object["variants"] if v["name"].value == name), None)
+
+    def get_variant_by_index(self, index: int) -> Optional[GenericVariant]:
+        """The variant with index ``index``."""
+        return next((v for v in self.value_object["variants"] if v["index"].value == index), None)
+
+
+class GenericFunctionArgumentMetadata(Struct):
+    """An argument of a V9–V13 call."""
+
+    @property
+    def name(self) -> Any:
+        """The argument name."""
+        return self.value["name"]
+
+    @property
+    def type(self) -> str:
+        """The argument type, normalised."""
+        return self.convert_type(self.value["type"])
+
+
+class ScaleInfoFunctionArgumentMetadata(GenericFunctionArgumentMetadata):
+    """An argument of a V14+ call."""
+
+    @property
+    def type(self) -> str:
+        """The type name when the metadata gives one, else ``scale_info::N``."""
+        return self.value.get("typeName") or _type_id_string(self.value["type"])
+
+
+class GenericFunctionMetadata(Struct):
+    """A V9–V13 call."""
+
+    @property
+    def name(self) -> Any:
+        """The call name."""
+        return self.value["name"]
+
+    def get_identifier(self) -> Any:
+        """The call name."""
+        return self.value["name"]
+
+    @property
+    def args(self) -> Any:
+        """The arguments (``GenericFunctionArgumentMetadata`` objects)."""
+        return self.value_object["args"].value_object
+
+    @property
+    def docs(self) -> Any:
+        """Documentation lines."""
+        return self.value["documentation"]
+
+
+class _PalletEnumMetadata(Struct):
+    """A V14+ pallet's call, event or error enum (``ty``): its variants."""
+
+    def get_type_string(self) -> str:
+        """``scale_info::N`` of the enum."""
+        return _type_id_string(self.value["ty"])
+
+    def _variants(self) -> Any:
+        if not self.value_object:
+            return []
+        enum = self.runtime_config.get_decoder_class(self.get_type_string())
+        return enum.scale_info_type["def"][1]["variants"]
+
+
+class ScaleInfoCallMetadata(_PalletEnumMetadata):
+    """A V14+ pallet's calls."""
+
+    @property
+    def calls(self) -> Any:
+        """The calls (``GenericVariant`` objects)."""
+        return self._variants()
+
+
+class ScaleInfoPalletErrorMetadata(_PalletEnumMetadata):
+    """A V14+ pallet's errors."""
+
+    @property
+    def errors(self) -> Any:
+        """The errors (``GenericVariant`` objects)."""
+        return self._variants()
+
+
+class ScaleInfoPalletEventMetadata(_PalletEnumMetadata):
+    """A V14+ pallet's events."""
+
+    @property
+    def events(self) -> Any:
+        """The events (``GenericVariant`` objects)."""
+        return self._variants()
+
+
+class GenericStorageEntryMetadata(Struct):
+    """A V9–V13 storage function (and the storage-version entry of every pallet)."""
+
+    @property
+    def name(self) -> Any:
+        """The storage function's name."""
+        return self.value["name"]
+
+    @property
+    def modifier(self) -> Any:
+        """``"Optional"`` or ``"Default"``."""
+        return self.value["modifier"]
+
+    @property
+    def type(self) -> Any:
+        """``{"Plain": …}``, ``{"Map": …}``, ``{"DoubleMap": …}`` or ``{"NMap": …}``."""
+        return self.value["type"]
+
+    @property
+    def docs(self) -> Any:
+        """Documentation lines."""
+        return self.value["documentation"]
+
+    def get_type_string_for_type(self, ty: Any) -> str:
+        """The type string of a type named in the entry."""
+        return self.convert_type(ty)
+
+    def _shape(self) -> TypingTuple[str, Any]:
+        ty = self.value["type"]
+        for shape in ("Plain", "Map", "DoubleMap", "NMap"):
+            if shape in ty:
+                return shape, ty[shape]
+        raise NotImplementedError(f"storage entry type {ty!r}")
 
     def get_value_type_string(self) -> str:
         """The value type."""
-        return self.runtime_config.convert_type_string(self._entry["value"])
+        shape, ty = self._shape()
+        return self.get_type_string_for_type(ty if shape == "Plain" else ty["value"])
+
+    def get_params_type_string(self) -> List[str]:
+        """The key types, one per hasher."""
+        shape, ty = self._shape()
+        keys = [] if shape == "Plain" else [ty["key"]] if shape == "Map" else \
+            [ty["key1"], ty["key2"]] if shape == "DoubleMap" else ty["keys"]
+        return [self.get_type_string_for_type(k) for k in keys]
+
+    def get_param_hashers(self) -> List[str]:
+        """The hashers, one per key (``Twox64Concat`` for a plain entry)."""
+        shape, ty = self._shape()
+        return ["Twox64Concat"] if shape == "Plain" else [ty["hasher"]] if shape == "Map" else \
+            [ty["hasher"], ty["key2_hasher"]] if shape == "DoubleMap" else ty["hashers"]
+
+    def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> list:
+        """Not available for V9–V13 entries (as in py-scale-codec)."""
+        raise NotImplementedError()
+
+
+class ScaleInfoStorageEntryMetadata(GenericStorageEntryMetadata):
+    """A V14+ storage function."""
+
+    def get_type_string_for_type(self, ty: Any) -> str:
+        """``scale_info::N``."""
+        return _type_id_string(ty)
+
+    def get_value_type_string(self) -> str:
+        """``scale_info::N`` of the value."""
+        shape, ty = self._shape()
+        if shape not in ("Plain", "Map"):
+            raise NotImplementedError()
+        return self.get_type_string_for_type(ty if shape == "Plain" else ty["value"])
+
+    def get_key_type_string(self) -> Optional[str]:
+        """``scale_info::N`` of the (possibly tuple) key of a map."""
+        ty = self.value["type"]
+        return self.get_type_string_for_type(ty["Map"]["key"]) if "Map" in ty else None
+
+    def _key_class(self) -> Optional[type]:
+        key = self.get_key_type_string()
+        return None if key is None else self.runtime_config.get_decoder_class(key)
+
+    def get_params_type_string(self) -> List[str]:
+        """The key types: a tuple key with several hashers gives one type per hasher."""
+        shape, _ = self._shape()
+        if shape == "Plain":
+            return []
+        if shape != "Map":
+            raise NotImplementedError()
+        key_class = self._key_class()
+        if key_class.type_mapping and key_class.scale_info_type["def"][0] == "tuple" and \
+                len(self.get_param_hashers()) > 1:
+            return key_class.type_mapping
+        return [self.get_key_type_string()]
+
+    def get_key_scale_info_definition(self) -> Optional[str]:
+        """The definition kind of the map's key type (``"tuple"``, ``"composite"`` …)."""
+        key_class = self._key_class()
+        return None if key_class is None else key_class.scale_info_type["def"][0]
+
+    def get_param_hashers(self) -> List[str]:
+        """The hashers, one per key (``Twox64Concat`` for a plain entry)."""
+        shape, ty = self._shape()
+        if shape not in ("Plain", "Map"):
+            raise NotImplementedError()
+        return ["Twox64Concat"] if shape == "Plain" else ty["hashers"]
+
+    def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> list:
+        """The type decomposition of each key."""
+        return [self.runtime_config.create_scale_object(t).generate_type_decomposition(max_recursion=max_recursion)
+                for t in self.get_params_type_string()]
+
+
+class GenericRuntimeCallDefinition(Struct):
+    """A runtime-API call definition of a preset's ``runtime_api``."""
+
+    def get_param_info(self, max_recursion: int = TYPE_DECOMP_MAX_RECURSIVE) -> list:
+        """The type decomposition of each parameter."""
+        return [self.runtime_config.create_scale_object(p["type"]).generate_type_decomposition(
+            max_recursion=max_recursion) for p in self.value["params"]]
+
+
+class GenericEventMetadata(Struct):
+    """A V9–V13 event."""
 
     @property
-    def docs(self) -> List[str]:
+    def name(self) -> Any:
+        """The event name."""
+        return self.value["name"]
+
+    @property
+    def args(self) -> Any:
+        """The argument types (a ``Vec<Type>`` object)."""
+        return self.value_object["args"]
+
+    @property
+    def docs(self) -> Any:
         """Documentation lines."""
-        return list(self._entry["docs"])
+        return self.value["documentation"]
 
 
-class GenericPalletMetadata(_Part):
-    """A pallet (module) of the metadata; ``value`` is its decoded dict."""
-
-    def __init__(self, info: dict, config: RuntimeConfigurationObject, value: Any):
-        super().__init__(value, config)
-        self._info, self.name, self.index = info, info["name"], info["index"]
+class GenericErrorMetadata(Struct):
+    """A V9–V13 error."""
 
     @property
-    def storage(self) -> Optional[List[GenericStorageEntryMetadata]]:
-        """The storage functions (the storage version first, as py-scale-codec
-        lists it), ``None`` when the pallet has no storage."""
-        if self._info["storage"] is None:
+    def name(self) -> Any:
+        """The error name."""
+        return self.value["name"]
+
+    @property
+    def docs(self) -> Any:
+        """Documentation lines."""
+        return self.value["documentation"]
+
+
+class GenericModuleConstantMetadata(Struct):
+    """A V9–V13 pallet constant."""
+
+    @property
+    def name(self) -> Any:
+        """The constant's name."""
+        return self.value["name"]
+
+    @property
+    def type(self) -> str:
+        """The constant's type, normalised."""
+        return self.convert_type(self.value["type"])
+
+    @property
+    def docs(self) -> Any:
+        """Documentation lines."""
+        return self.value["documentation"]
+
+    @property
+    def constant_value(self) -> Optional[bytearray]:
+        """The constant's SCALE bytes."""
+        value = self.value_object.get("value")
+        return value.value_object if value else None
+
+
+class ScaleInfoModuleConstantMetadata(GenericModuleConstantMetadata):
+    """A V14+ pallet constant."""
+
+    @property
+    def type(self) -> str:
+        """``scale_info::N`` of the constant's type."""
+        return _type_id_string(self.value["type"])
+
+
+class GenericPalletMetadata(Struct):
+    """A V9–V13 module."""
+
+    @property
+    def name(self) -> Any:
+        """The pallet name."""
+        return self.value["name"]
+
+    def get_identifier(self) -> Any:
+        """The pallet name."""
+        return self.value["name"]
+
+    @property
+    def storage(self) -> Optional[list]:
+        """The storage functions, the storage-version entry first (as
+        py-scale-codec lists it); ``None`` without storage."""
+        storage = self.value_object["storage"].value_object
+        if not storage:
             return None
-        values = ((self.value or {}).get("storage") or {}).get("entries") or []
-        values = [dict(_core.STORAGE_VERSION_VALUE)] + values + [None] * len(self._info["storage"]["entries"])
-        return [GenericStorageEntryMetadata(e, self, self.runtime_config, v)
-                for e, v in zip(self._info["storage"]["entries"], values)]
+        version = _typed_part(dict(_core.STORAGE_VERSION_VALUE), "StorageEntryMetadataV13", self.runtime_config)
+        # py-scale-codec encodes this entry, which leaves the default's text in place of its bytes
+        version.value_object["default"].value_object = version.value["default"]
+        return [version] + storage["entries"].value_object
+
+    @property
+    def calls(self) -> Any:
+        """The calls (a ``Vec`` object), ``None`` when there are none."""
+        return self.value_object["calls"].value_object
+
+    @property
+    def events(self) -> Optional[list]:
+        """The events, ``None`` when there are none."""
+        events = self.value_object["events"].value_object
+        return events.value_object if events else None
+
+    @property
+    def constants(self) -> list:
+        """The constants (``GenericModuleConstantMetadata`` objects)."""
+        return self.value_object["constants"].value_object
+
+    @property
+    def errors(self) -> Any:
+        """The errors."""
+        return self.value_object["errors"].value_object
 
     def get_storage_function(self, name: str) -> Optional[GenericStorageEntryMetadata]:
         """The storage function called ``name`` (``PalletVersion``: the storage version)."""
         name = _core.STORAGE_VERSION_VALUE["name"] if name == "PalletVersion" else name
-        return next((e for e in self.storage or [] if e.name == name), None)
+        return next((e for e in self.storage or [] if e.value["name"] == name), None)
 
-    def _variants(self, kind: str) -> Optional[list]:
-        e = self._info[kind]
-        return None if e is None else [_MetaRef(v, self.runtime_config) for v in e["variants"]]
 
-    @property
-    def calls(self) -> Optional[list]:
-        """The calls (with ``name``, ``index``, ``args``)."""
-        return self._variants("calls")
+class ScaleInfoPalletMetadata(GenericPalletMetadata):
+    """A V14+ pallet."""
 
-    @property
-    def events(self) -> Optional[list]:
-        """The events."""
-        return self._variants("events")
+    def _enum(self, field: str, attr: str) -> Any:
+        inner = self.value_object[field].value_object
+        return getattr(inner, attr) if inner else []
 
     @property
-    def errors(self) -> Optional[list]:
-        """The errors."""
-        return self._variants("errors")
+    def calls(self) -> Any:
+        """The calls (``GenericVariant`` objects; ``[]`` without calls)."""
+        return self._enum("calls", "calls")
 
     @property
-    def constants(self) -> list:
-        """The constants (dicts with ``name``, ``type``, ``value`` bytes)."""
-        return list(self._info["constants"])
+    def events(self) -> Any:
+        """The events (``GenericVariant`` objects; ``[]`` without events)."""
+        return self._enum("event", "events")
 
-    def get_constant(self, name: str) -> Optional[dict]:
-        """The constant called ``name``."""
-        return next((c for c in self._info["constants"] if c["name"] == name), None)
+    @property
+    def errors(self) -> Any:
+        """The errors (``GenericVariant`` objects; ``[]`` without errors)."""
+        return self._enum("error", "errors")
 
 
-class _VersionEnum(_Part):
-    """``value_object[1]`` of a metadata object: the version variant."""
+class GenericMetadataAll(Enum):
+    """The versioned metadata enum (``{"V14": MetadataV14}``): pallets and,
+    for V9–V13, the call / event / error indexes."""
 
-    def __init__(self, value: Any, config: RuntimeConfigurationObject, index: int, inner: Any):
-        super().__init__(value, config)
-        self.index, self._inner = index, inner
+    @property
+    def _inner(self) -> Any:
+        return self.value_object[1]
 
-    def _build_value_object(self, value: Any) -> Any:
-        return (next(iter(value)), self._inner)
+    @property
+    def pallets(self) -> list:
+        """The pallets (modules) as objects."""
+        return self._inner.value_object["pallets" if self.index >= 14 else "modules"].value_object
+
+    def _indexes(self) -> TypingTuple[dict, dict, dict]:
+        built = self.__dict__.get("_built_indexes")
+        if built is None:
+            built = self.__dict__["_built_indexes"] = self._build_indexes()
+        return built
+
+    def _build_indexes(self) -> TypingTuple[dict, dict, dict]:
+        # V12/V13 modules carry their index; V9–V11 count the modules that have calls / events / errors
+        calls, events, errors = {}, {}, {}
+        if self.index >= 14:
+            return calls, events, errors
+        counters = [0, 0, 0]
+        for module in self._inner["modules"]:
+            numbered = self.index >= 12
+            for slot, (field, table) in enumerate((("calls", calls), ("events", events))):
+                entries = module[field].value_object
+                if entries is None:
+                    continue
+                position = module["index"].value if numbered else counters[slot]
+                for i, entry in enumerate(entries):
+                    entry.lookup = f"{position:02x}{i:02x}"
+                    table[entry.lookup] = (module, entry)
+                counters[slot] += 1
+            module_errors = module["errors"].value_object or []
+            if len(module_errors) > 0:
+                position = module["index"].value_object if numbered else counters[2]
+                for i, error in enumerate(module_errors):
+                    errors[f"{position}-{i}"] = error
+                counters[2] += 1
+        return calls, events, errors
+
+    @property
+    def call_index(self) -> dict:
+        """``{"PPCC": (module, call)}`` (V9–V13; empty for V14+, as in py-scale-codec)."""
+        return self._indexes()[0]
+
+    @property
+    def event_index(self) -> dict:
+        """``{"PPEE": (module, event)}`` (V9–V13; empty for V14+)."""
+        return self._indexes()[1]
+
+    @property
+    def error_index(self) -> dict:
+        """``{"module-error": error}`` (V9–V13; empty for V14+)."""
+        return self._indexes()[2]
+
+    def get_call_function(self, pallet_index: int, call_index: int) -> Any:
+        """``call_index["{pallet_index}-{call_index}"]`` (py-scale-codec's key form)."""
+        return self.call_index.get(f"{pallet_index}-{call_index}")
+
+    @property
+    def portable_registry(self) -> Any:
+        """The portable registry object (V14+), else ``None``."""
+        return self._inner.value_object["types"] if self.index >= 14 else None
+
+    def get_event(self, pallet_index: int, event_index: int) -> None:
+        """Always ``None`` (as in py-scale-codec)."""
+        return None
+
+    def get_metadata_pallet(self, name: str) -> Any:
+        """The pallet called ``name``, else ``None``."""
+        return next((p for p in self.pallets if p.value["name"] == name), None)
 
 
 class GenericMetadataVersioned(ScaleType, kinds=(K.MetadataVersioned,)):
-    """``MetadataVersioned``: runtime metadata V9–V16. Rust reads the model
-    behind the helpers and decodes the value (py-scale-codec's dict)."""
+    """``MetadataVersioned``: runtime metadata V9–V16. Rust decodes the
+    value (py-scale-codec's dict) and reads the model behind
+    ``get_signed_extensions``; ``value_object`` is the object tree
+    (``value_object[1]`` the ``MetadataAll`` enum)."""
 
     type_string = "MetadataVersioned"
     _info: Optional[dict] = None
@@ -542,48 +988,50 @@ class GenericMetadataVersioned(ScaleType, kinds=(K.MetadataVersioned,)):
             raise ValueError("metadata is not decoded")
         return self._info
 
-    def _inner_value(self) -> dict:
-        return self.value[1][f"V{self._require()['version']}"]
-
-    def _pallet_objects(self) -> List[GenericPalletMetadata]:
-        pallets = self._inner_value()["pallets" if self._require()["version"] >= 14 else "modules"]
-        return [GenericPalletMetadata(p, self.runtime_config, v) for p, v in zip(self._require()["pallets"], pallets)]
-
     def _build_value_object(self, value: Any) -> Any:
-        version = self._require()["version"]
-        inner = {k: _Part(v, self.runtime_config) for k, v in self._inner_value().items()}
-        inner["pallets" if version >= 14 else "modules"] = self._pallet_objects()
-        return (_Part(self.value[0], self.runtime_config),
-                _VersionEnum(self.value[1], self.runtime_config, version, inner))
+        self._require()
+        return (_typed_part(value[0], "[u8; 4]", self.runtime_config),
+                _typed_part(value[1], "MetadataAll", self.runtime_config))
+
+    @property
+    def call_index(self) -> dict:
+        """``{"PPCC": (module, call)}`` (V9–V13; empty for V14+, as in py-scale-codec)."""
+        return self.value_object[1].call_index
+
+    @property
+    def event_index(self) -> dict:
+        """``{"PPEE": (module, event)}`` (V9–V13; empty for V14+)."""
+        return self.value_object[1].event_index
+
+    def get_module_error(self, module_index: int, error_index: int) -> Any:
+        """The error ``error_index`` of the pallet with index ``module_index``."""
+        if self.portable_registry:
+            for module in self.pallets:
+                if module["index"] == module_index and module.errors:
+                    return module.errors[error_index]
+            return None
+        return self.value_object[1].error_index.get(f"{module_index}-{error_index}")
 
     @property
     def portable_registry(self) -> Any:
-        """The portable registry (V14+) as its decoded value, ``None`` for legacy metadata."""
-        v14 = self._require()["version"] >= 14
-        return _Part(self._inner_value()["types"], self.runtime_config) if v14 else None
+        """The portable registry (V14+) object, ``None`` for legacy metadata."""
+        return self.value_object[1].portable_registry
 
     @property
-    def pallets(self) -> List[GenericPalletMetadata]:
-        """The pallets (modules)."""
-        return self._pallet_objects()
+    def pallets(self) -> list:
+        """The pallets (modules) as objects."""
+        return self.value_object[1].pallets
 
-    def get_metadata_pallet(self, name: str) -> Optional[GenericPalletMetadata]:
-        """The pallet called ``name``."""
-        return next((p for p in self._pallet_objects() if p.name == name), None)
+    def get_metadata_pallet(self, name: str) -> Any:
+        """The pallet called ``name``, else ``None``."""
+        return self.value_object[1].get_metadata_pallet(name)
 
-    def _variant_index(self, kind: str) -> Dict[str, TypingTuple[GenericPalletMetadata, Any]]:
-        return {f"{p._info[kind]['pallet_index']:02x}{v['index']:02x}": (p, _MetaRef(v, self.runtime_config))
-                for p in self._pallet_objects() if p._info[kind] is not None for v in p._info[kind]["variants"]}
-
-    @property
-    def call_index(self) -> Dict[str, TypingTuple[GenericPalletMetadata, Any]]:
-        """``{"PPCC": (pallet, call)}`` keyed by pallet and call index in hex."""
-        return self._variant_index("calls")
-
-    @property
-    def event_index(self) -> Dict[str, TypingTuple[GenericPalletMetadata, Any]]:
-        """``{"PPEE": (pallet, event)}``."""
-        return self._variant_index("events")
+    def get_pallet_by_index(self, index: int) -> Any:
+        """The pallet with index ``index`` (a ``ValueError`` when there is none)."""
+        for pallet in self.pallets:
+            if pallet.value["index"] == index:
+                return pallet
+        raise ValueError(f'Pallet for index "{index}" not found')
 
     def get_signed_extensions(self) -> Dict[str, dict]:
         """Signed extensions ``{identifier: {"extrinsic", "additional_signed"}}``."""
@@ -603,19 +1051,13 @@ StorageHasher = type("StorageHasher", (Enum,), {"type_string": "StorageHasher"})
 GenericContractExecResult = type("GenericContractExecResult", (Enum,), {"type_string": "ContractExecResult"})
 TypeNotSupported = type("TypeNotSupported", (ScaleType,), {})
 GenericContractExecResultV2 = type("GenericContractExecResultV2", (Enum,), {})
-GenericMetadataAll = type("GenericMetadataAll", (Enum,), {})
 LogDigest = type("LogDigest", (Enum,), {})
 GenericConsensusEngineId = type("GenericConsensusEngineId", (FixedLengthArray,), {})
 GenericConsensus = type("GenericConsensus", (Tuple,), {})
 GenericPreRuntime = type("GenericPreRuntime", (Tuple,), {})
 GenericSeal = type("GenericSeal", (Tuple,), {})
 GenericSealV0 = type("GenericSealV0", (Tuple,), {})
-for _name in ("GenericBlock", "ProposalPreimage", "GenericErrorMetadata", "GenericEventMetadata", "GenericField",
-              "GenericFunctionArgumentMetadata", "GenericFunctionMetadata", "GenericModuleConstantMetadata",
-              "GenericRegistryType", "GenericRuntimeCallDefinition", "GenericTypeDefComposite",
-              "GenericTypeDefVariant", "GenericVariant", "ScaleInfoCallMetadata",
-              "ScaleInfoFunctionArgumentMetadata", "ScaleInfoModuleConstantMetadata", "ScaleInfoPalletErrorMetadata",
-              "ScaleInfoPalletEventMetadata", "ScaleInfoPalletMetadata", "ScaleInfoStorageEntryMetadata"):
+for _name in ("GenericBlock", "ProposalPreimage"):
     globals()[_name] = type(_name, (Struct,), {"__doc__": f"py-scale-codec's ``{_name}``."})
 
 __all__ = [name for name, obj in list(globals().items())
